@@ -1,0 +1,99 @@
+//! File, hex and JSON helpers shared by every sub-command.
+
+use std::fmt;
+use std::path::Path;
+
+/// The error every sub-command returns: a message for people and an exit code
+/// for scripts (1: the input was rejected, 2: the command could not run).
+#[derive(Debug)]
+pub struct CliError {
+    pub message: String,
+    pub rejected: bool,
+}
+
+impl CliError {
+    /// An input was read but is invalid (bad signature, malformed bytes, ...).
+    pub fn rejected(message: impl fmt::Display) -> Self {
+        Self { message: message.to_string(), rejected: true }
+    }
+
+    /// The command could not run (missing file, bad arguments, ...).
+    pub fn usage(message: impl fmt::Display) -> Self {
+        Self { message: message.to_string(), rejected: false }
+    }
+}
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+pub type CliResult = Result<(), CliError>;
+
+pub fn exit_code(err: &CliError) -> i32 {
+    if err.rejected { 1 } else { 2 }
+}
+
+/// Reads a file as raw bytes, or as hex when its name ends in `.hex`.
+pub fn read_bytes(path: &Path) -> Result<Vec<u8>, CliError> {
+    let raw = std::fs::read(path)
+        .map_err(|e| CliError::usage(format!("cannot read {}: {e}", path.display())))?;
+    if is_hex_path(path) {
+        let text = String::from_utf8(raw)
+            .map_err(|_| CliError::rejected(format!("{} is not hex text", path.display())))?;
+        let trimmed = text.trim();
+        let trimmed = trimmed.strip_prefix("0x").unwrap_or(trimmed);
+        hex::decode(trimmed)
+            .map_err(|e| CliError::rejected(format!("{} is not valid hex: {e}", path.display())))
+    } else {
+        Ok(raw)
+    }
+}
+
+/// Writes raw bytes, or hex text (with a trailing newline) when the name ends in `.hex`.
+pub fn write_bytes(path: &Path, bytes: &[u8]) -> CliResult {
+    let data = if is_hex_path(path) {
+        let mut s = hex::encode(bytes);
+        s.push('\n');
+        s.into_bytes()
+    } else {
+        bytes.to_vec()
+    };
+    std::fs::write(path, data)
+        .map_err(|e| CliError::usage(format!("cannot write {}: {e}", path.display())))
+}
+
+/// Parses a message given on the command line: `0x`-prefixed hex, or UTF-8 text.
+pub fn parse_message(arg: &str) -> Result<Vec<u8>, CliError> {
+    match arg.strip_prefix("0x") {
+        Some(h) => hex::decode(h).map_err(|e| CliError::usage(format!("bad hex message: {e}"))),
+        None => Ok(arg.as_bytes().to_vec()),
+    }
+}
+
+fn is_hex_path(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "hex")
+}
+
+/// Prints one JSON object on standard output.
+pub fn print_json(value: &serde_json::Value) {
+    println!("{}", serde_json::to_string_pretty(value).expect("JSON values always serialize"));
+}
+
+/// A progress bar on standard error for `len` steps of a long job.
+pub fn progress(len: u64, what: &str) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::new(len);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{msg:>12} [{bar:40}] {pos}/{len} ({eta})")
+            .expect("static template")
+            .progress_chars("=> "),
+    );
+    bar.set_message(what.to_string());
+    bar
+}
+
+/// Number of worker threads rayon will use.
+pub fn threads() -> usize {
+    rayon::current_num_threads()
+}

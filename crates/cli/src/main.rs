@@ -1,0 +1,64 @@
+//! `sigagg`: the command-line front end.
+//!
+//! Every sub-command is a thin layer over a library crate: it reads files,
+//! calls the library, and writes files or one JSON object. Long jobs show a
+//! progress bar on standard error so that standard output stays parseable.
+
+mod bls;
+mod io;
+mod xmss;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(name = "sigagg", version, about = "Aggregate thousands of signatures into one small object")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run the main job end to end on built-in defaults.
+    Demo(xmss::DemoArgs),
+    /// Generate a hash-based key pair.
+    Keygen(xmss::KeygenArgs),
+    /// Sign a message with a hash-based secret key.
+    Sign(xmss::SignArgs),
+    /// Verify a hash-based signature.
+    Verify(xmss::VerifyArgs),
+    /// BLS12-381 signatures, Horn, ATMS and MSP.B.
+    #[command(subcommand)]
+    Bls(bls::BlsCommand),
+    /// Benchmarks; each prints one JSON object on standard output.
+    #[command(subcommand)]
+    Bench(BenchCommand),
+}
+
+#[derive(Subcommand)]
+enum BenchCommand {
+    /// Key generation, signing and verification of many XMSS keys.
+    Xmss(xmss::BenchArgs),
+    /// A full Horn round (seed 003).
+    Horn(bls::HornBenchArgs),
+    /// MSP.B aggregation, per-point scalar multiplication versus MSM.
+    Msp(bls::MspBenchArgs),
+}
+
+fn main() {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Demo(args) => xmss::demo(args),
+        Command::Keygen(args) => xmss::keygen(args),
+        Command::Sign(args) => xmss::sign(args),
+        Command::Verify(args) => xmss::verify(args),
+        Command::Bls(cmd) => bls::run(cmd),
+        Command::Bench(BenchCommand::Xmss(args)) => xmss::bench(args),
+        Command::Bench(BenchCommand::Horn(args)) => bls::bench_horn(args),
+        Command::Bench(BenchCommand::Msp(args)) => bls::bench_msp(args),
+    };
+    if let Err(err) = result {
+        eprintln!("error: {err}");
+        std::process::exit(io::exit_code(&err));
+    }
+}
