@@ -1,1 +1,40 @@
-//! placeholder
+//! Generalized XMSS signatures over the KoalaBear field.
+//!
+//! A stateful hash-based signature scheme: each key signs at most once per
+//! *epoch*. A signature reveals, for every Winternitz hash chain, the value at
+//! the position given by a target-sum codeword of the message, plus the
+//! Merkle path from the epoch's leaf (the hash of all chain ends) to the
+//! public root. Three [parameter sets](params) ship, two of them
+//! byte-compatible with the reference implementations (hash-sig and
+//! leanSig), which the tests check against their known-answer vectors.
+//!
+//! ```
+//! use sigagg_xmss::{Test, keygen, verify};
+//!
+//! let mut rng = rand::rng();
+//! let (pk, mut sk) = keygen::<Test, _>(&mut rng, 0, 64).unwrap();
+//! let message = [42u8; 32];
+//! let sig = sk.sign(3, &message).unwrap();
+//! assert!(verify(&pk, 3, &message, &sig).is_ok());
+//! assert!(sk.sign(3, &message).is_err()); // an epoch is never signed twice
+//! let bytes = sig.to_bytes();
+//! assert_eq!(sigagg_xmss::Signature::<Test>::from_bytes(&bytes).unwrap(), sig);
+//! ```
+
+pub mod error;
+pub mod field;
+pub mod hash;
+pub mod keys;
+pub mod params;
+pub mod poseidon;
+pub mod prf;
+pub mod signature;
+pub mod ssz;
+pub mod tweak;
+mod tree;
+
+pub use error::{DecodeError, EncodingError, KeygenError, SignError, VerifyError};
+pub use hash::MESSAGE_LEN;
+pub use keys::{PublicKey, SecretKey, keygen};
+pub use params::{LeanSigProd, ParameterSet, Seed001, Test};
+pub use signature::{Signature, single_epoch_key_and_signature, verify};
