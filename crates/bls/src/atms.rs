@@ -1,0 +1,1 @@
+//! ATMS (in progress)

@@ -1,0 +1,1 @@
+//! Horn (in progress)

@@ -1,0 +1,1 @@
+//! MSP (in progress)
