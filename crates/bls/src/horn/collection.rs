@@ -1,0 +1,167 @@
+//! Subcommittee aggregates, committee collections and the collectors that
+//! turn the former into the latter.
+
+use blst::blst_p2_affine;
+
+use super::{Bitfield, HornError, HornParams, HornValidators};
+use crate::curve::g2;
+use crate::sig::Signature;
+
+/// An aggregator's output: the aggregate signature of the subcommittee
+/// members whose bits are set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SubcommitteeAggregate {
+    /// Committee index.
+    pub committee: u32,
+    /// Subcommittee index inside the committee.
+    pub subcommittee: u32,
+    /// One bit per subcommittee member.
+    pub bits: Bitfield,
+    /// Sum of the members' signatures.
+    pub signature: Signature,
+}
+
+/// A collector's output: the aggregate signature of the committee members
+/// whose bits are set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Collection {
+    /// Committee index.
+    pub committee: u32,
+    /// One bit per committee member.
+    pub bits: Bitfield,
+    /// Sum of the members' signatures.
+    pub signature: Signature,
+}
+
+impl SubcommitteeAggregate {
+    /// Checks indices and bitfield size against the layout.
+    pub fn check_shape(&self, params: &HornParams) -> Result<(), HornError> {
+        params.check_committee(self.committee)?;
+        params.check_subcommittee(self.subcommittee)?;
+        if self.bits.len() != params.subcommittee_size() {
+            return Err(HornError::BitfieldLength {
+                expected_bits: params.subcommittee_size(),
+                got_bytes: Bitfield::byte_len(self.bits.len()),
+            });
+        }
+        Ok(())
+    }
+
+    /// This aggregate as a committee-sized bitfield.
+    pub fn committee_bits(&self, params: &HornParams) -> Result<Bitfield, HornError> {
+        self.check_shape(params)?;
+        let mut bits = Bitfield::new(params.committee_size());
+        bits.write_at(self.subcommittee as usize * params.subcommittee_size(), &self.bits)?;
+        Ok(bits)
+    }
+
+    /// Verifies the aggregate (what a collector or subnet peer checks before
+    /// relaying it): the key is rebuilt from the committee's keys.
+    pub fn verify(&self, validators: &HornValidators, message: &[u8]) -> Result<(), HornError> {
+        let as_collection = Collection {
+            committee: self.committee,
+            bits: self.committee_bits(validators.params())?,
+            signature: self.signature,
+        };
+        super::verify_collection(validators, message, &as_collection)
+    }
+}
+
+impl Collection {
+    /// Checks the committee index and bitfield size against the layout.
+    pub fn check_shape(&self, params: &HornParams) -> Result<(), HornError> {
+        params.check_committee(self.committee)?;
+        if self.bits.len() != params.committee_size() {
+            return Err(HornError::BitfieldLength {
+                expected_bits: params.committee_size(),
+                got_bytes: Bitfield::byte_len(self.bits.len()),
+            });
+        }
+        Ok(())
+    }
+
+    /// Fraction of the committee that signed.
+    pub fn participation(&self) -> f64 {
+        self.bits.count_ones() as f64 / self.bits.len().max(1) as f64
+    }
+}
+
+/// A collector of one committee: keeps, per subcommittee, the aggregate with
+/// the most signers and merges them into a [`Collection`].
+///
+/// Subcommittees are disjoint, so the merged bitfield is the concatenation
+/// and the merged signature the sum; overlapping aggregates of the *same*
+/// subcommittee cannot be merged with a bitfield (see
+/// [`super::MultiplicityAggregate`]), hence "pick the best".
+///
+/// `offer` trusts that the aggregate passed gossip validation; use
+/// [`Collector::offer_verified`] to verify it here.
+pub struct Collector {
+    params: HornParams,
+    committee: u32,
+    best: Vec<Option<SubcommitteeAggregate>>,
+}
+
+impl Collector {
+    /// A collector for `committee`.
+    pub fn new(params: HornParams, committee: u32) -> Result<Collector, HornError> {
+        params.check_committee(committee)?;
+        Ok(Collector { params, committee, best: vec![None; params.subcommittees()] })
+    }
+
+    /// Considers an aggregate; returns whether it became the best of its
+    /// subcommittee. Ties keep the earlier aggregate. Aggregates of another
+    /// committee, of the wrong shape or with no signer are refused.
+    pub fn offer(&mut self, aggregate: SubcommitteeAggregate) -> Result<bool, HornError> {
+        if aggregate.committee != self.committee {
+            return Err(HornError::WrongCommittee { expected: self.committee, got: aggregate.committee });
+        }
+        aggregate.check_shape(&self.params)?;
+        if aggregate.bits.none() {
+            return Err(HornError::EmptyBitfield);
+        }
+        let slot = &mut self.best[aggregate.subcommittee as usize];
+        let better = match slot {
+            None => true,
+            Some(current) => aggregate.bits.count_ones() > current.bits.count_ones(),
+        };
+        if better {
+            *slot = Some(aggregate);
+        }
+        Ok(better)
+    }
+
+    /// Verifies the aggregate against the committee keys, then offers it.
+    pub fn offer_verified(
+        &mut self,
+        aggregate: SubcommitteeAggregate,
+        validators: &HornValidators,
+        message: &[u8],
+    ) -> Result<bool, HornError> {
+        if aggregate.committee != self.committee {
+            return Err(HornError::WrongCommittee { expected: self.committee, got: aggregate.committee });
+        }
+        aggregate.verify(validators, message)?;
+        self.offer(aggregate)
+    }
+
+    /// Number of subcommittees with an aggregate so far.
+    pub fn covered(&self) -> usize {
+        self.best.iter().filter(|b| b.is_some()).count()
+    }
+
+    /// Merges the best aggregate of every covered subcommittee.
+    pub fn collection(&self) -> Result<Collection, HornError> {
+        let chosen: Vec<&SubcommitteeAggregate> = self.best.iter().flatten().collect();
+        if chosen.is_empty() {
+            return Err(HornError::NothingCollected);
+        }
+        let mut bits = Bitfield::new(self.params.committee_size());
+        for a in &chosen {
+            bits.write_at(a.subcommittee as usize * self.params.subcommittee_size(), &a.bits)?;
+        }
+        let sigs: Vec<&blst_p2_affine> = chosen.iter().map(|a| a.signature.point()).collect();
+        let signature = Signature::from_affine(g2::to_affine(&g2::sum_refs(&sigs)));
+        Ok(Collection { committee: self.committee, bits, signature })
+    }
+}
