@@ -59,7 +59,18 @@ impl<const N: usize> FeArray for [F; N] {
 /// Used for tweaks and domain separators: an integer of up to 128 bits is
 /// spread over `N` field elements. The caller guarantees `value < p^N`
 /// (checked in debug builds) so that the encoding is injective.
-pub fn base_p_digits<const N: usize>(mut value: u128) -> [F; N] {
+pub fn base_p_digits<const N: usize>(value: u128) -> [F; N] {
+    // Tweaks fit in 64 bits: use native 64-bit division (128-bit division is
+    // a slow library call, and tweaks are computed for every chain step).
+    if let Ok(mut v) = u64::try_from(value) {
+        let p = u64::from(P);
+        return core::array::from_fn(|_| {
+            let digit = v % p;
+            v /= p;
+            F::from_u64(digit)
+        });
+    }
+    let mut value = value;
     let digits = core::array::from_fn(|_| {
         let digit = (value % u128::from(P)) as u64;
         value /= u128::from(P);

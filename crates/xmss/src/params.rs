@@ -43,7 +43,9 @@ pub enum MessageHash {
 }
 
 /// A generalized XMSS parameter set. See the [module docs](self).
-pub trait ParameterSet: Copy + Default + core::fmt::Debug + Send + Sync + 'static {
+pub trait ParameterSet:
+    Copy + Default + core::fmt::Debug + PartialEq + Eq + core::hash::Hash + Send + Sync + 'static
+{
     /// Human-readable name, as used on the command line.
     const NAME: &'static str;
     /// One-byte identifier written into secret-key files.
@@ -115,7 +117,7 @@ fn capacity_of<S: ParameterSet>(cell: &'static OnceLock<[F; 9]>) -> &'static [F]
 /// The parameter set of seed 001 and of hash-sig's `SIGTargetSumLifetime20W2NoOff`:
 /// Poseidon2, lifetime 2^20, target-sum Winternitz encoding with 2-bit
 /// chunks (78 chains of length 4), target sum 117 (offset delta = 1).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Seed001;
 
 impl ParameterSet for Seed001 {
@@ -150,7 +152,7 @@ impl ParameterSet for Seed001 {
 /// `SIGAbortingTargetSumLifetime32Dim46Base8`. Poseidon1, lifetime 2^32 (a
 /// top tree over 2^16 bottom trees of 2^16 leaves), 46 chains of length 8,
 /// target sum 200, aborting hypercube message hash.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct LeanSigProd;
 
 /// The aborting hypercube hash of leanSig on KoalaBear: p = 127 * 8^8 + 1.
@@ -187,7 +189,7 @@ impl ParameterSet for LeanSigProd {
 /// A tiny set for fast tests: leanSig's lifetime-2^8 instantiation
 /// (`SchemeAbortingTargetSumLifetime8Dim46Base8`, whose dimension is in fact
 /// 4): 4 chains of length 8, target sum 6, Poseidon1. Not secure.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Test;
 
 impl ParameterSet for Test {
