@@ -92,14 +92,6 @@ impl SecretKey {
     pub fn prove_possession(&self) -> ProofOfPossession {
         ProofOfPossession::prove(self)
     }
-
-    /// The secret scalar as little-endian bytes (for linear setups in tests
-    /// and simulations).
-    pub(crate) fn scalar_le(&self) -> [u8; 32] {
-        let mut b = self.0.to_bytes();
-        b.reverse();
-        b
-    }
 }
 
 /// A validated BLS public key: on the curve, in the prime-order subgroup of

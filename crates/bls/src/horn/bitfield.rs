@@ -173,18 +173,6 @@ impl Bitfield {
         }
         Ok(())
     }
-
-    /// Bits `offset .. offset + len` as a new bitfield (offset a multiple of 64).
-    pub(crate) fn slice(&self, offset: usize, len: usize) -> Result<Bitfield, HornError> {
-        if offset % 64 != 0 || offset + len > self.len {
-            return Err(HornError::BitOutOfRange { index: offset + len, len: self.len });
-        }
-        let start = offset / 64;
-        let mut b =
-            Bitfield { len, words: self.words[start..start + len.div_ceil(64)].to_vec() };
-        b.clear_padding();
-        Ok(b)
-    }
 }
 
 impl std::fmt::Debug for Bitfield {
@@ -263,7 +251,6 @@ mod tests {
         let mut big = Bitfield::new(512);
         big.write_at(256, &sub).unwrap();
         assert_eq!(big.ones().collect::<Vec<_>>(), vec![259, 383]);
-        assert_eq!(big.slice(256, 128).unwrap(), sub);
         assert!(big.write_at(450, &sub).is_err());
         assert!(big.write_at(448, &sub).is_err());
         let mut other = Bitfield::new(512);
