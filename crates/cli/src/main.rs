@@ -6,6 +6,7 @@
 
 mod bls;
 mod io;
+mod lamport;
 mod xmss;
 
 use clap::{Parser, Subcommand};
@@ -30,6 +31,9 @@ enum Command {
     /// BLS12-381 signatures, Horn, ATMS and MSP.B.
     #[command(subcommand)]
     Bls(bls::BlsCommand),
+    /// Lamport+ one-time signatures (seed 004).
+    #[command(subcommand)]
+    Lamport(lamport::LamportCommand),
     /// Benchmarks; each prints one JSON object on standard output.
     #[command(subcommand)]
     Bench(BenchCommand),
@@ -53,6 +57,7 @@ fn main() {
         Command::Sign(args) => xmss::sign(args),
         Command::Verify(args) => xmss::verify(args),
         Command::Bls(cmd) => bls::run(cmd),
+        Command::Lamport(cmd) => lamport::run(cmd),
         Command::Bench(BenchCommand::Xmss(args)) => xmss::bench(args),
         Command::Bench(BenchCommand::Horn(args)) => bls::bench_horn(args),
         Command::Bench(BenchCommand::Msp(args)) => bls::bench_msp(args),
