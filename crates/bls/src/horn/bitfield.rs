@@ -175,6 +175,16 @@ impl Bitfield {
     }
 }
 
+#[cfg(test)]
+impl Bitfield {
+    /// The first `len` bits (tests build subcommittee fields from larger ones).
+    pub(crate) fn slice_for_test(self, len: usize) -> Bitfield {
+        let mut b = Bitfield { len, words: self.words[..len.div_ceil(64)].to_vec() };
+        b.clear_padding();
+        b
+    }
+}
+
 impl std::fmt::Debug for Bitfield {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Bitfield({}/{} set)", self.count_ones(), self.len)

@@ -165,3 +165,90 @@ impl Collector {
         Ok(Collection { committee: self.committee, bits, signature })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::horn::sim::{SimConfig, simulate};
+
+    fn round() -> crate::horn::sim::SimRound {
+        simulate(&SimConfig {
+            params: HornParams::new(2, 256, 64).unwrap(),
+            participation: 0.8,
+            aggregators: 3,
+            collectors: 2,
+            aggregator_coverage: 0.8,
+            delivery: 1.0,
+            seed: 11,
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn collector_keeps_the_best_aggregate_per_subcommittee() {
+        let r = round();
+        let params = *r.validators.params();
+        let mut col = Collector::new(params, 0).unwrap();
+        let aggs: Vec<&SubcommitteeAggregate> =
+            r.aggregates.iter().filter(|a| a.committee == 0 && a.subcommittee == 2).collect();
+        assert!(aggs.len() >= 2);
+        let best = aggs.iter().map(|a| a.bits.count_ones()).max().unwrap();
+        for a in &aggs {
+            col.offer_verified((*a).clone(), &r.validators, &r.message).unwrap();
+        }
+        assert_eq!(col.covered(), 1);
+        let c = col.collection().unwrap();
+        assert_eq!(c.bits.count_ones(), best);
+        assert!(c.bits.ones().all(|i| (128..192).contains(&i)));
+        crate::horn::verify_collection(&r.validators, &r.message, &c).unwrap();
+        // A worse aggregate offered later is not taken; ties keep the first.
+        let worst = aggs.iter().min_by_key(|a| a.bits.count_ones()).unwrap();
+        assert!(!col.offer((*worst).clone()).unwrap());
+    }
+
+    #[test]
+    fn collector_refuses_foreign_empty_and_invalid_aggregates() {
+        let r = round();
+        let params = *r.validators.params();
+        let mut col = Collector::new(params, 0).unwrap();
+        assert_eq!(col.collection(), Err(HornError::NothingCollected));
+        let foreign = r.aggregates.iter().find(|a| a.committee == 1).unwrap().clone();
+        assert_eq!(col.offer(foreign), Err(HornError::WrongCommittee { expected: 0, got: 1 }));
+        let mut empty = r.aggregates[0].clone();
+        empty.bits = Bitfield::new(64);
+        assert_eq!(col.offer(empty), Err(HornError::EmptyBitfield));
+        let mut wrong_size = r.aggregates[0].clone();
+        wrong_size.bits = Bitfield::new(128);
+        assert!(matches!(col.offer(wrong_size), Err(HornError::BitfieldLength { .. })));
+        let mut out_of_range = r.aggregates[0].clone();
+        out_of_range.subcommittee = 4;
+        assert!(matches!(col.offer(out_of_range), Err(HornError::SubcommitteeOutOfRange { .. })));
+        // Wrong bitfield: claims a member who did not sign; offer_verified refuses it.
+        let mut forged = r.aggregates[0].clone();
+        let j = forged.bits.zeros().next().unwrap();
+        forged.bits.set(j).unwrap();
+        assert!(matches!(
+            col.offer_verified(forged, &r.validators, &r.message),
+            Err(HornError::Bls(crate::BlsError::VerificationFailed))
+        ));
+        assert!(matches!(Collector::new(params, 2), Err(HornError::CommitteeOutOfRange { .. })));
+    }
+
+    #[test]
+    fn params_and_assignments_are_checked() {
+        assert!(HornParams::new(1, 96, 48).is_err());
+        assert!(HornParams::new(1, 100, 64).is_err());
+        assert!(HornParams::new(0, 128, 64).is_err());
+        let p = HornParams::ETHEREUM_1M;
+        assert_eq!((p.validators(), p.subcommittees()), (1 << 20, 64));
+        let sks: Vec<crate::SecretKey> =
+            (0..4u8).map(|i| crate::SecretKey::from_key_material(&[i; 32]).unwrap()).collect();
+        let keys: Vec<crate::PublicKey> = sks.iter().map(|s| s.public_key()).collect();
+        let reg = crate::KeyRegistry::from_proven_keys(keys).unwrap();
+        let small = HornParams::new(1, 64, 64).unwrap();
+        // Not enough keys for a 64-member committee.
+        assert!(matches!(HornValidators::contiguous(small, &reg), Err(HornError::Assignment(_))));
+        let members = vec![vec![0usize; 64]];
+        assert!(matches!(HornValidators::new(small, &reg, members), Err(HornError::Assignment(_))));
+    }
+}

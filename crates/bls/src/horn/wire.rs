@@ -183,3 +183,104 @@ impl WireSizes {
         self.compressed_bytes as f64 / self.raw_bytes.max(1) as f64
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::keys::SecretKey;
+
+    fn params() -> HornParams {
+        HornParams::new(2, 128, 64).unwrap()
+    }
+
+    fn collection() -> Collection {
+        let mut bits = Bitfield::new(128);
+        bits.set(3).unwrap();
+        bits.set(100).unwrap();
+        let sk = SecretKey::from_key_material(&[1u8; 32]).unwrap();
+        Collection { committee: 1, bits, signature: sk.sign(b"m") }
+    }
+
+    #[test]
+    fn malformed_collections_are_typed_errors() {
+        let p = params();
+        let raw = collection().to_bytes();
+        assert_eq!(raw.len(), collection_len(&p));
+        assert_eq!(Collection::from_bytes(&p, &raw).unwrap(), collection());
+        // Truncated and overlong.
+        assert!(matches!(
+            Collection::from_bytes(&p, &raw[..raw.len() - 1]),
+            Err(HornError::Wire(WireError::Length { .. }))
+        ));
+        let mut long = raw.clone();
+        long.push(0);
+        assert!(matches!(Collection::from_bytes(&p, &long), Err(HornError::Wire(WireError::Length { .. }))));
+        // Committee out of range.
+        let mut bad = raw.clone();
+        bad[0] = 2;
+        assert!(matches!(Collection::from_bytes(&p, &bad), Err(HornError::CommitteeOutOfRange { committee: 2, .. })));
+        // Signature: flag bit cleared, not in the subgroup / not on the curve.
+        let sig_at = 4 + 16;
+        let mut bad = raw.clone();
+        bad[sig_at] &= 0x7f;
+        assert!(matches!(Collection::from_bytes(&p, &bad), Err(HornError::Bls(crate::BlsError::BadEncoding { .. }))));
+        let mut bad = raw.clone();
+        bad[sig_at + 95] ^= 1;
+        assert!(matches!(
+            Collection::from_bytes(&p, &bad),
+            Err(HornError::Bls(crate::BlsError::NotOnCurve { .. } | crate::BlsError::NotInSubgroup { .. }))
+        ));
+    }
+
+    #[test]
+    fn malformed_aggregates_and_multiplicities_are_typed_errors() {
+        let p = params();
+        let c = collection();
+        let agg = SubcommitteeAggregate {
+            committee: 1,
+            subcommittee: 1,
+            bits: c.bits.clone().slice_for_test(64),
+            signature: c.signature,
+        };
+        let raw = agg.to_bytes();
+        assert_eq!(SubcommitteeAggregate::from_bytes(&p, &raw).unwrap(), agg);
+        let mut bad = raw.clone();
+        bad[4] = 2; // subcommittee 2 of 2
+        assert!(matches!(
+            SubcommitteeAggregate::from_bytes(&p, &bad),
+            Err(HornError::SubcommitteeOutOfRange { subcommittee: 2, .. })
+        ));
+        assert!(SubcommitteeAggregate::from_bytes(&p, &raw[..10]).is_err());
+        let m = MultiplicityAggregate::from_collection(&c);
+        let raw = m.to_bytes();
+        assert_eq!(MultiplicityAggregate::from_bytes(&p, &raw).unwrap(), m);
+        assert!(matches!(
+            MultiplicityAggregate::from_bytes(&p, &raw[..30]),
+            Err(HornError::Wire(WireError::Length { .. }))
+        ));
+    }
+
+    #[test]
+    fn snappy_bombs_and_garbage_are_refused() {
+        let p = params();
+        let raw = collection().to_bytes();
+        let z = compress(&raw);
+        assert_eq!(collection_from_compressed(&p, &z).unwrap(), collection());
+        // A valid stream that decompresses to more than one collection.
+        let big = compress(&vec![0u8; 10 * collection_len(&p)]);
+        assert!(matches!(
+            collection_from_compressed(&p, &big),
+            Err(HornError::Wire(WireError::Oversize { .. }))
+        ));
+        // A header announcing 4 GiB.
+        assert!(matches!(
+            decompress(&[0xff, 0xff, 0xff, 0xff, 0x0f], 1 << 20),
+            Err(HornError::Wire(WireError::Oversize { .. }) | HornError::Wire(WireError::Snappy(_)))
+        ));
+        // Garbage after a plausible header.
+        assert!(matches!(decompress(&[10, 0xff, 0xff, 0xff], 100), Err(HornError::Wire(WireError::Snappy(_)))));
+        // Decompresses fine but is one byte short of a collection.
+        let short = compress(&raw[..raw.len() - 1]);
+        assert!(matches!(collection_from_compressed(&p, &short), Err(HornError::Wire(WireError::Length { .. }))));
+    }
+}
