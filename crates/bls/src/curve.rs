@@ -63,8 +63,7 @@ macro_rules! group_ops {
             use blst::{
                 $add_or_double, $add_or_double_affine, $affine_generator, $affine_is_equal,
                 $affine_is_inf, $batch_to_affine, $bulk_add, $cneg, $compress, $from_affine,
-                $generator, $in_group, $is_inf, $msm, $msm_scratch, $mult, $to_affine,
-                $uncompress,
+                $generator, $in_group, $is_inf, $msm, $msm_scratch, $mult, $to_affine, $uncompress,
             };
 
             /// Size of the compressed encoding in bytes.
@@ -75,7 +74,10 @@ macro_rules! group_ops {
             /// accepted; callers that forbid it check [`is_identity`].
             pub(crate) fn decompress(bytes: &[u8]) -> Result<$a, PointError> {
                 if bytes.len() != COMPRESSED {
-                    return Err(PointError::Length { expected: COMPRESSED, got: bytes.len() });
+                    return Err(PointError::Length {
+                        expected: COMPRESSED,
+                        got: bytes.len(),
+                    });
                 }
                 // The compression flag must be set: only compressed points are canonical here.
                 if bytes[0] & 0x80 == 0 {
@@ -245,7 +247,14 @@ macro_rules! group_ops {
                 unsafe {
                     let size = $msm_scratch(points.len());
                     let mut scratch = vec![0u64; size.div_ceil(8)];
-                    $msm(&mut out, ptrs, points.len(), sc.as_ptr(), nbits, scratch.as_mut_ptr());
+                    $msm(
+                        &mut out,
+                        ptrs,
+                        points.len(),
+                        sc.as_ptr(),
+                        nbits,
+                        scratch.as_mut_ptr(),
+                    );
                 }
                 out
             }
@@ -423,7 +432,10 @@ mod tests {
         assert!(g1::eq(&g1::to_affine(&s), &g1_multiple(12)));
         // Only repeats: 16 copies of P = 80 G (exercises the bulk tree at n >= 16).
         let many = vec![&p; 16];
-        assert!(g1::eq(&g1::to_affine(&g1::sum_refs(&many)), &g1_multiple(80)));
+        assert!(g1::eq(
+            &g1::to_affine(&g1::sum_refs(&many)),
+            &g1_multiple(80)
+        ));
         // P + (-P) = O
         assert!(g1::is_identity_proj(&g1::sum_refs(&[&p, &minus_p])));
         assert!(g1::is_identity_proj(&g1::sum_refs(&[])));
@@ -443,10 +455,19 @@ mod tests {
     fn decompress_rejects_bad_inputs() {
         let g = g1::compress(&g1::affine_generator());
         assert!(g1::decompress(&g).is_ok());
-        assert_eq!(g1::decompress(&g[..47]), Err(PointError::Length { expected: 48, got: 47 }));
+        assert_eq!(
+            g1::decompress(&g[..47]),
+            Err(PointError::Length {
+                expected: 48,
+                got: 47
+            })
+        );
         let mut uncompressed_flag = g;
         uncompressed_flag[0] &= 0x7f;
-        assert_eq!(g1::decompress(&uncompressed_flag), Err(PointError::Encoding));
+        assert_eq!(
+            g1::decompress(&uncompressed_flag),
+            Err(PointError::Encoding)
+        );
         // The identity decodes (callers decide whether they accept it).
         let mut inf = [0u8; 48];
         inf[0] = 0xc0;

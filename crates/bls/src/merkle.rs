@@ -41,11 +41,20 @@ pub enum MerkleError {
 }
 
 fn leaf_hash(data: &[u8]) -> Hash32 {
-    Blake2b256::new().chain_update([LEAF]).chain_update(data).finalize().into()
+    Blake2b256::new()
+        .chain_update([LEAF])
+        .chain_update(data)
+        .finalize()
+        .into()
 }
 
 fn node_hash(left: &Hash32, right: &Hash32) -> Hash32 {
-    Blake2b256::new().chain_update([NODE]).chain_update(left).chain_update(right).finalize().into()
+    Blake2b256::new()
+        .chain_update([NODE])
+        .chain_update(left)
+        .chain_update(right)
+        .finalize()
+        .into()
 }
 
 fn pad_hash() -> Hash32 {
@@ -118,7 +127,10 @@ impl MerkleTree {
     /// The inclusion proof of leaf `index`.
     pub fn prove(&self, index: u64) -> Result<MerkleProof, MerkleError> {
         if index >= self.leaves {
-            return Err(MerkleError::IndexOutOfRange { index, leaves: self.leaves });
+            return Err(MerkleError::IndexOutOfRange {
+                index,
+                leaves: self.leaves,
+            });
         }
         let mut pos = index as usize;
         let mut siblings = Vec::with_capacity(self.levels.len() - 1);
@@ -135,19 +147,33 @@ impl MerkleProof {
     /// `leaves` leaves.
     pub fn verify(&self, root: &Hash32, leaves: u64, data: &[u8]) -> Result<(), MerkleError> {
         if self.index >= leaves {
-            return Err(MerkleError::IndexOutOfRange { index: self.index, leaves });
+            return Err(MerkleError::IndexOutOfRange {
+                index: self.index,
+                leaves,
+            });
         }
         let depth = depth_for(leaves);
         if self.siblings.len() != depth {
-            return Err(MerkleError::WrongDepth { expected: depth, got: self.siblings.len() });
+            return Err(MerkleError::WrongDepth {
+                expected: depth,
+                got: self.siblings.len(),
+            });
         }
         let mut h = leaf_hash(data);
         let mut pos = self.index;
         for s in &self.siblings {
-            h = if pos & 1 == 0 { node_hash(&h, s) } else { node_hash(s, &h) };
+            h = if pos & 1 == 0 {
+                node_hash(&h, s)
+            } else {
+                node_hash(s, &h)
+            };
             pos >>= 1;
         }
-        if &root_hash(leaves, &h) == root { Ok(()) } else { Err(MerkleError::Mismatch) }
+        if &root_hash(leaves, &h) == root {
+            Ok(())
+        } else {
+            Err(MerkleError::Mismatch)
+        }
     }
 }
 
@@ -166,7 +192,10 @@ mod tests {
                 // Wrong data, wrong leaf count, wrong index.
                 assert_eq!(p.verify(&t.root(), n, b"nope"), Err(MerkleError::Mismatch));
                 if depth_for(n + 1) == depth_for(n) {
-                    assert_eq!(p.verify(&t.root(), n + 1, &items[i as usize]), Err(MerkleError::Mismatch));
+                    assert_eq!(
+                        p.verify(&t.root(), n + 1, &items[i as usize]),
+                        Err(MerkleError::Mismatch)
+                    );
                 }
                 if n > 1 {
                     let mut q = p.clone();
@@ -174,9 +203,15 @@ mod tests {
                     assert!(q.verify(&t.root(), n, &items[i as usize]).is_err());
                 }
             }
-            assert!(matches!(t.prove(n), Err(MerkleError::IndexOutOfRange { .. })));
+            assert!(matches!(
+                t.prove(n),
+                Err(MerkleError::IndexOutOfRange { .. })
+            ));
         }
-        assert_eq!(MerkleTree::new::<Vec<u8>>(&[]).unwrap_err(), MerkleError::Empty);
+        assert_eq!(
+            MerkleTree::new::<Vec<u8>>(&[]).unwrap_err(),
+            MerkleError::Empty
+        );
     }
 
     #[test]
@@ -185,9 +220,18 @@ mod tests {
         let t = MerkleTree::new(&items).unwrap();
         let mut p = t.prove(2).unwrap();
         p.index = 3; // the padding leaf
-        assert!(matches!(p.verify(&t.root(), 3, b"c"), Err(MerkleError::IndexOutOfRange { .. })));
+        assert!(matches!(
+            p.verify(&t.root(), 3, b"c"),
+            Err(MerkleError::IndexOutOfRange { .. })
+        ));
         let mut short = t.prove(0).unwrap();
         short.siblings.pop();
-        assert_eq!(short.verify(&t.root(), 3, b"a"), Err(MerkleError::WrongDepth { expected: 2, got: 1 }));
+        assert_eq!(
+            short.verify(&t.root(), 3, b"a"),
+            Err(MerkleError::WrongDepth {
+                expected: 2,
+                got: 1
+            })
+        );
     }
 }

@@ -34,10 +34,15 @@ impl KeyRegistry {
     pub fn register(&mut self, key: PublicKey, pop: &ProofOfPossession) -> Result<usize, BlsError> {
         let bytes = key.to_bytes();
         if let Some(&first) = self.index.get(&bytes) {
-            return Err(BlsError::DuplicateKey { first, second: self.keys.len() });
+            return Err(BlsError::DuplicateKey {
+                first,
+                second: self.keys.len(),
+            });
         }
         pop.verify(&key)
-            .map_err(|_| BlsError::InvalidProofOfPossession { index: self.keys.len() })?;
+            .map_err(|_| BlsError::InvalidProofOfPossession {
+                index: self.keys.len(),
+            })?;
         self.index.insert(bytes, self.keys.len());
         self.keys.push(key);
         Ok(self.keys.len() - 1)
@@ -90,7 +95,10 @@ impl KeyRegistry {
 
     /// The key at `index`.
     pub fn get(&self, index: usize) -> Result<&PublicKey, BlsError> {
-        self.keys.get(index).ok_or(BlsError::IndexOutOfRange { index, len: self.keys.len() })
+        self.keys.get(index).ok_or(BlsError::IndexOutOfRange {
+            index,
+            len: self.keys.len(),
+        })
     }
 
     /// The index of `key`, if registered.
@@ -113,26 +121,40 @@ mod tests {
         let mut reg = KeyRegistry::new();
         let a = sk(1);
         let b = sk(2);
-        assert_eq!(reg.register(a.public_key(), &a.prove_possession()).unwrap(), 0);
+        assert_eq!(
+            reg.register(a.public_key(), &a.prove_possession()).unwrap(),
+            0
+        );
         // Rogue: b's key with a's proof.
         assert_eq!(
             reg.register(b.public_key(), &a.prove_possession()),
             Err(BlsError::InvalidProofOfPossession { index: 1 })
         );
-        assert_eq!(reg.register(b.public_key(), &b.prove_possession()).unwrap(), 1);
+        assert_eq!(
+            reg.register(b.public_key(), &b.prove_possession()).unwrap(),
+            1
+        );
         assert_eq!(
             reg.register(a.public_key(), &a.prove_possession()),
-            Err(BlsError::DuplicateKey { first: 0, second: 2 })
+            Err(BlsError::DuplicateKey {
+                first: 0,
+                second: 2
+            })
         );
         assert_eq!(reg.position(&b.public_key()), Some(1));
-        assert!(matches!(reg.get(5), Err(BlsError::IndexOutOfRange { index: 5, len: 2 })));
+        assert!(matches!(
+            reg.get(5),
+            Err(BlsError::IndexOutOfRange { index: 5, len: 2 })
+        ));
     }
 
     #[test]
     fn bulk_registration_reports_the_first_bad_proof() {
         let sks: Vec<SecretKey> = (1..6).map(sk).collect();
-        let mut entries: Vec<(PublicKey, ProofOfPossession)> =
-            sks.iter().map(|s| (s.public_key(), s.prove_possession())).collect();
+        let mut entries: Vec<(PublicKey, ProofOfPossession)> = sks
+            .iter()
+            .map(|s| (s.public_key(), s.prove_possession()))
+            .collect();
         let reg = KeyRegistry::from_keys_with_proofs(&entries).unwrap();
         assert_eq!(reg.len(), 5);
         entries[3].1 = entries[2].1;
@@ -141,10 +163,17 @@ mod tests {
             KeyRegistry::from_keys_with_proofs(&entries),
             Err(BlsError::InvalidProofOfPossession { index: 3 })
         ));
-        let dup = vec![sks[0].public_key(), sks[1].public_key(), sks[0].public_key()];
+        let dup = vec![
+            sks[0].public_key(),
+            sks[1].public_key(),
+            sks[0].public_key(),
+        ];
         assert!(matches!(
             KeyRegistry::from_proven_keys(dup),
-            Err(BlsError::DuplicateKey { first: 0, second: 2 })
+            Err(BlsError::DuplicateKey {
+                first: 0,
+                second: 2
+            })
         ));
     }
 }

@@ -186,10 +186,12 @@ pub struct SignatureSet<'a> {
 /// Draws `n` nonzero 64-bit weights from a cryptographic RNG.
 pub(crate) fn random_weights<R: CryptoRng + ?Sized>(rng: &mut R, n: usize) -> Vec<u64> {
     (0..n)
-        .map(|_| loop {
-            let w = rng.next_u64();
-            if w != 0 {
-                break w;
+        .map(|_| {
+            loop {
+                let w = rng.next_u64();
+                if w != 0 {
+                    break w;
+                }
             }
         })
         .collect()
@@ -224,7 +226,8 @@ pub fn batch_verify_with_rng<R: CryptoRng + ?Sized>(
     let mut pairs: Vec<(blst_p1_affine, blst_p2_affine)> = groups
         .par_iter()
         .map(|(msg, idx)| {
-            let keys: Vec<&blst_p1_affine> = idx.iter().map(|&i| sets[i].public_key.point()).collect();
+            let keys: Vec<&blst_p1_affine> =
+                idx.iter().map(|&i| sets[i].public_key.point()).collect();
             let scalars: Vec<u8> = idx.iter().flat_map(|&i| weights[i].to_le_bytes()).collect();
             let p = g1::msm_refs(&keys, &scalars, BATCH_WEIGHT_BITS);
             (g1::to_affine(&p), curve::hash_to_g2(msg, DST_SIG))
@@ -272,12 +275,18 @@ mod tests {
         let sig = sk.sign(b"hello");
         sig.verify(&pk, b"hello").unwrap();
         assert_eq!(sig.verify(&pk, b"hellp"), Err(BlsError::VerificationFailed));
-        assert_eq!(sig.verify(&key(2).public_key(), b"hello"), Err(BlsError::VerificationFailed));
+        assert_eq!(
+            sig.verify(&key(2).public_key(), b"hello"),
+            Err(BlsError::VerificationFailed)
+        );
         let decoded = Signature::from_bytes(&sig.to_bytes()).unwrap();
         assert_eq!(decoded, sig);
         // Tampered: another valid point (the signature on a different message).
         let other = sk.sign(b"other");
-        assert_eq!(other.verify(&pk, b"hello"), Err(BlsError::VerificationFailed));
+        assert_eq!(
+            other.verify(&pk, b"hello"),
+            Err(BlsError::VerificationFailed)
+        );
         // The identity signature never verifies against a valid key.
         let mut inf = [0u8; 96];
         inf[0] = 0xc0;
@@ -289,12 +298,17 @@ mod tests {
     #[test]
     fn malformed_signature_bytes_are_typed_errors() {
         let sig = key(3).sign(b"m").to_bytes();
-        assert!(matches!(Signature::from_bytes(&sig[..95]), Err(BlsError::WrongLength { .. })));
+        assert!(matches!(
+            Signature::from_bytes(&sig[..95]),
+            Err(BlsError::WrongLength { .. })
+        ));
         let mut no_flag = sig;
         no_flag[0] &= 0x7f;
         assert_eq!(
             Signature::from_bytes(&no_flag),
-            Err(BlsError::BadEncoding { what: Object::Signature })
+            Err(BlsError::BadEncoding {
+                what: Object::Signature
+            })
         );
         // Infinity flag with nonzero bits.
         let mut bad_inf = [0u8; 96];
@@ -302,7 +316,9 @@ mod tests {
         bad_inf[95] = 1;
         assert_eq!(
             Signature::from_bytes(&bad_inf),
-            Err(BlsError::BadEncoding { what: Object::Signature })
+            Err(BlsError::BadEncoding {
+                what: Object::Signature
+            })
         );
     }
 
@@ -321,7 +337,10 @@ mod tests {
             fast_aggregate_verify(&pks, b"vote!", &agg),
             Err(BlsError::VerificationFailed)
         );
-        assert!(matches!(fast_aggregate_verify(&[], b"vote", &agg), Err(BlsError::Empty(_))));
+        assert!(matches!(
+            fast_aggregate_verify(&[], b"vote", &agg),
+            Err(BlsError::Empty(_))
+        ));
         assert!(matches!(aggregate(&[]), Err(BlsError::Empty(_))));
         // Repeated key: aggregating [pk, pk] must double, and verify sig+sig.
         let twice = aggregate(&[sigs[0], sigs[0]]).unwrap();
@@ -333,12 +352,15 @@ mod tests {
         // pk and -pk: the sum is the identity. A -pk has no PoP in practice, but
         // the aggregate check must hold on its own.
         let pk = key(4).public_key();
-        let neg = PublicKey::from_affine(g1::to_affine(&g1::neg(&g1::from_affine(pk.point()))))
-            .unwrap();
+        let neg =
+            PublicKey::from_affine(g1::to_affine(&g1::neg(&g1::from_affine(pk.point())))).unwrap();
         let mut inf = [0u8; 96];
         inf[0] = 0xc0;
         let id = Signature::from_bytes(&inf).unwrap();
-        assert_eq!(fast_aggregate_verify(&[pk, neg], b"x", &id), Err(BlsError::IdentityAggregateKey));
+        assert_eq!(
+            fast_aggregate_verify(&[pk, neg], b"x", &id),
+            Err(BlsError::IdentityAggregateKey)
+        );
     }
 
     #[test]
@@ -352,8 +374,14 @@ mod tests {
         aggregate_verify(&pks, &msg_refs, &agg).unwrap();
         let mut swapped = msg_refs.clone();
         swapped.swap(0, 1);
-        assert_eq!(aggregate_verify(&pks, &swapped, &agg), Err(BlsError::VerificationFailed));
-        assert!(matches!(aggregate_verify(&pks, &msg_refs[..3], &agg), Err(BlsError::LengthMismatch { .. })));
+        assert_eq!(
+            aggregate_verify(&pks, &swapped, &agg),
+            Err(BlsError::VerificationFailed)
+        );
+        assert!(matches!(
+            aggregate_verify(&pks, &msg_refs[..3], &agg),
+            Err(BlsError::LengthMismatch { .. })
+        ));
     }
 
     #[test]
@@ -364,7 +392,11 @@ mod tests {
         let mut sets: Vec<SignatureSet<'_>> = sks
             .iter()
             .zip(&msgs)
-            .map(|(s, m)| SignatureSet { public_key: s.public_key(), message: m, signature: s.sign(m) })
+            .map(|(s, m)| SignatureSet {
+                public_key: s.public_key(),
+                message: m,
+                signature: s.sign(m),
+            })
             .collect();
         batch_verify_with_rng(&sets, &mut rng).unwrap();
         batch_verify(&sets).unwrap();

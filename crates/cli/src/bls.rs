@@ -8,7 +8,8 @@ use rayon::prelude::*;
 use serde_json::json;
 use sigagg_bls::horn::{self, Collection, HornParams, Strategy, sim, wire};
 use sigagg_bls::msp::{
-    self, DST_MITHRIL, DST_MSP, MspProofOfPossession, MspSignature, MspSigningKey, MspVerificationKey,
+    self, DST_MITHRIL, DST_MSP, MspProofOfPossession, MspSignature, MspSigningKey,
+    MspVerificationKey,
 };
 use sigagg_bls::{
     KeyRegistry, ProofOfPossession, PublicKey, SecretKey, Signature, SignatureSet, atms,
@@ -369,7 +370,10 @@ fn read_pop(path: &Path) -> Result<ProofOfPossession, CliError> {
 
 fn parse_ikm(ikm: &Option<String>) -> Result<Option<Vec<u8>>, CliError> {
     ikm.as_ref()
-        .map(|h| hex::decode(h.trim_start_matches("0x")).map_err(|e| CliError::usage(format!("bad --ikm: {e}"))))
+        .map(|h| {
+            hex::decode(h.trim_start_matches("0x"))
+                .map_err(|e| CliError::usage(format!("bad --ikm: {e}")))
+        })
         .transpose()
 }
 
@@ -377,14 +381,21 @@ fn parse_ikm(ikm: &Option<String>) -> Result<Option<Vec<u8>>, CliError> {
 /// missing or invalid proof (a possible rogue key) and duplicate keys.
 fn proven_keys(pks: &[PathBuf], pops: &[PathBuf]) -> Result<Vec<PublicKey>, CliError> {
     if pks.len() != pops.len() {
-        return Err(CliError::usage(format!("{} keys but {} proofs of possession", pks.len(), pops.len())));
+        return Err(CliError::usage(format!(
+            "{} keys but {} proofs of possession",
+            pks.len(),
+            pops.len()
+        )));
     }
     let entries: Vec<(PublicKey, ProofOfPossession)> = pks
         .iter()
         .zip(pops)
         .map(|(k, p)| Ok((read_pk(k)?, read_pop(p)?)))
         .collect::<Result<_, CliError>>()?;
-    Ok(KeyRegistry::from_keys_with_proofs(&entries).map_err(rejected)?.keys().to_vec())
+    Ok(KeyRegistry::from_keys_with_proofs(&entries)
+        .map_err(rejected)?
+        .keys()
+        .to_vec())
 }
 
 fn valid(what: &str) -> CliResult {
@@ -407,9 +418,13 @@ pub fn run(cmd: BlsCommand) -> CliResult {
             io::print_json(&json!({ "public_key": hex::encode(sk.public_key().to_bytes()) }));
             Ok(())
         }
-        BlsCommand::Pop(a) => io::write_bytes(&a.out, &read_sk(&a.sk)?.prove_possession().to_bytes()),
+        BlsCommand::Pop(a) => {
+            io::write_bytes(&a.out, &read_sk(&a.sk)?.prove_possession().to_bytes())
+        }
         BlsCommand::PopVerify(a) => {
-            read_pop(&a.pop)?.verify(&read_pk(&a.pk)?).map_err(rejected)?;
+            read_pop(&a.pop)?
+                .verify(&read_pk(&a.pk)?)
+                .map_err(rejected)?;
             valid("proof of possession")
         }
         BlsCommand::Sign(a) => {
@@ -418,11 +433,17 @@ pub fn run(cmd: BlsCommand) -> CliResult {
         }
         BlsCommand::Verify(a) => {
             let msg = io::parse_message(&a.message)?;
-            read_sig(&a.sig)?.verify(&read_pk(&a.pk)?, &msg).map_err(rejected)?;
+            read_sig(&a.sig)?
+                .verify(&read_pk(&a.pk)?, &msg)
+                .map_err(rejected)?;
             valid("signature")
         }
         BlsCommand::Aggregate(a) => {
-            let sigs: Vec<Signature> = a.sigs.iter().map(|p| read_sig(p)).collect::<Result<_, _>>()?;
+            let sigs: Vec<Signature> = a
+                .sigs
+                .iter()
+                .map(|p| read_sig(p))
+                .collect::<Result<_, _>>()?;
             let agg = sigagg_bls::aggregate(&sigs).map_err(rejected)?;
             io::write_bytes(&a.out, &agg.to_bytes())
         }
@@ -434,7 +455,11 @@ pub fn run(cmd: BlsCommand) -> CliResult {
         }
         BlsCommand::AggregateVerify(a) => {
             let keys = proven_keys(&a.pks, &a.pops)?;
-            let msgs: Vec<Vec<u8>> = a.messages.iter().map(|m| io::parse_message(m)).collect::<Result<_, _>>()?;
+            let msgs: Vec<Vec<u8>> = a
+                .messages
+                .iter()
+                .map(|m| io::parse_message(m))
+                .collect::<Result<_, _>>()?;
             let refs: Vec<&[u8]> = msgs.iter().map(Vec::as_slice).collect();
             sigagg_bls::aggregate_verify(&keys, &refs, &read_sig(&a.sig)?).map_err(rejected)?;
             valid("aggregate signature")
@@ -443,13 +468,23 @@ pub fn run(cmd: BlsCommand) -> CliResult {
             if a.pks.len() != a.messages.len() || a.pks.len() != a.sigs.len() {
                 return Err(CliError::usage("give as many --pk, --message and --sig"));
             }
-            let msgs: Vec<Vec<u8>> = a.messages.iter().map(|m| io::parse_message(m)).collect::<Result<_, _>>()?;
+            let msgs: Vec<Vec<u8>> = a
+                .messages
+                .iter()
+                .map(|m| io::parse_message(m))
+                .collect::<Result<_, _>>()?;
             let sets: Vec<SignatureSet<'_>> = a
                 .pks
                 .iter()
                 .zip(&msgs)
                 .zip(&a.sigs)
-                .map(|((k, m), s)| Ok(SignatureSet { public_key: read_pk(k)?, message: m, signature: read_sig(s)? }))
+                .map(|((k, m), s)| {
+                    Ok(SignatureSet {
+                        public_key: read_pk(k)?,
+                        message: m,
+                        signature: read_sig(s)?,
+                    })
+                })
                 .collect::<Result<_, CliError>>()?;
             sigagg_bls::batch_verify(&sets).map_err(rejected)?;
             valid("batch")
@@ -462,23 +497,27 @@ pub fn run(cmd: BlsCommand) -> CliResult {
             Ok(())
         }
         BlsCommand::AtmsCheck(a) => {
-            let keys: Vec<PublicKey> = a.pks.iter().map(|p| read_pk(p)).collect::<Result<_, _>>()?;
+            let keys: Vec<PublicKey> =
+                a.pks.iter().map(|p| read_pk(p)).collect::<Result<_, _>>()?;
             let avk = atms::AggregateKey::from_bytes(&io::read_bytes(&a.avk)?).map_err(rejected)?;
             atms::acheck(&keys, &avk).map_err(rejected)?;
             valid("ATMS aggregate key")
         }
         BlsCommand::AtmsSign(a) => {
             let params = atms::pgen(a.threshold).map_err(CliError::usage)?;
-            let keys: Vec<PublicKey> = a.pks.iter().map(|p| read_pk(p)).collect::<Result<_, _>>()?;
+            let keys: Vec<PublicKey> =
+                a.pks.iter().map(|p| read_pk(p)).collect::<Result<_, _>>()?;
             let msg = io::parse_message(&a.message)?;
             let signers: Vec<(PublicKey, Signature)> = a
                 .signers
                 .iter()
                 .map(|s| {
-                    let (i, path) = s
-                        .split_once(':')
-                        .ok_or_else(|| CliError::usage(format!("--signer {s}: expected INDEX:FILE")))?;
-                    let i: usize = i.parse().map_err(|_| CliError::usage(format!("--signer {s}: bad index")))?;
+                    let (i, path) = s.split_once(':').ok_or_else(|| {
+                        CliError::usage(format!("--signer {s}: expected INDEX:FILE"))
+                    })?;
+                    let i: usize = i
+                        .parse()
+                        .map_err(|_| CliError::usage(format!("--signer {s}: bad index")))?;
                     let key = *keys.get(i).ok_or_else(|| {
                         CliError::usage(format!("--signer {s}: index past the {} keys", keys.len()))
                     })?;
@@ -498,7 +537,8 @@ pub fn run(cmd: BlsCommand) -> CliResult {
         BlsCommand::AtmsVerify(a) => {
             let params = atms::pgen(a.threshold).map_err(CliError::usage)?;
             let avk = atms::AggregateKey::from_bytes(&io::read_bytes(&a.avk)?).map_err(rejected)?;
-            let sig = atms::AtmsSignature::from_bytes(&io::read_bytes(&a.sig)?).map_err(rejected)?;
+            let sig =
+                atms::AtmsSignature::from_bytes(&io::read_bytes(&a.sig)?).map_err(rejected)?;
             let msg = io::parse_message(&a.message)?;
             atms::aver(&params, &msg, &avk, &sig).map_err(rejected)?;
             valid("ATMS signature")
@@ -513,7 +553,9 @@ pub fn run(cmd: BlsCommand) -> CliResult {
             if let Some(pop) = &a.pop {
                 io::write_bytes(pop, &sk.prove_possession().to_bytes())?;
             }
-            io::print_json(&json!({ "verification_key": hex::encode(sk.verification_key().to_bytes()) }));
+            io::print_json(
+                &json!({ "verification_key": hex::encode(sk.verification_key().to_bytes()) }),
+            );
             Ok(())
         }
         BlsCommand::MspSign(a) => {
@@ -534,12 +576,16 @@ pub fn run(cmd: BlsCommand) -> CliResult {
             let (vks, sigs) = msp_inputs(&a.vks, &a.sigs)?;
             if a.aggregated {
                 if vks.len() != 1 {
-                    return Err(CliError::usage("--aggregated takes one --vk (ivk) and one --sig (mu)"));
+                    return Err(CliError::usage(
+                        "--aggregated takes one --vk (ivk) and one --sig (mu)",
+                    ));
                 }
                 msp::verify_aggregated(&msg, dst, &vks[0], &sigs[0]).map_err(rejected)?;
             } else {
                 if a.pops.len() != vks.len() {
-                    return Err(CliError::usage("give one --pop per --vk (rogue-key protection)"));
+                    return Err(CliError::usage(
+                        "give one --pop per --vk (rogue-key protection)",
+                    ));
                 }
                 for (i, (vk, p)) in vks.iter().zip(&a.pops).enumerate() {
                     MspProofOfPossession::from_bytes(&io::read_bytes(p)?)
@@ -567,18 +613,27 @@ fn msp_inputs(
     let sigs = sig_paths
         .iter()
         .map(|p| {
-            MspSignature::from_bytes(&io::read_bytes(p)?).map_err(|e| rejected(format!("{}: {e}", p.display())))
+            MspSignature::from_bytes(&io::read_bytes(p)?)
+                .map_err(|e| rejected(format!("{}: {e}", p.display())))
         })
         .collect::<Result<Vec<_>, CliError>>()?;
     if vks.len() != sigs.len() {
-        return Err(CliError::usage(format!("{} keys but {} signatures", vks.len(), sigs.len())));
+        return Err(CliError::usage(format!(
+            "{} keys but {} signatures",
+            vks.len(),
+            sigs.len()
+        )));
     }
     Ok((vks, sigs))
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(|a, b| a.total_cmp(b));
-    if v.is_empty() { f64::NAN } else { v[v.len() / 2] }
+    if v.is_empty() {
+        f64::NAN
+    } else {
+        v[v.len() / 2]
+    }
 }
 
 fn all_ok(results: &[Result<(), horn::HornError>]) -> Result<(), CliError> {
@@ -640,8 +695,10 @@ pub fn bench_horn(args: HornBenchArgs) -> CliResult {
         .collect::<Result<_, _>>()
         .map_err(CliError::rejected)?;
     let decode_s = t.elapsed().as_secs_f64();
-    let items: Vec<(&[u8], &Collection)> =
-        decoded.iter().map(|c| (round.message.as_slice(), c)).collect();
+    let items: Vec<(&[u8], &Collection)> = decoded
+        .iter()
+        .map(|c| (round.message.as_slice(), c))
+        .collect();
 
     eprintln!("horn: naive verification of {} collections", items.len());
     let t = Instant::now();
@@ -691,9 +748,11 @@ pub fn bench_horn(args: HornBenchArgs) -> CliResult {
         Ok(1e3 * t.elapsed().as_secs_f64() / sample.len() as f64)
     };
     let v = &round.validators;
-    let naive_ms = per(&|c| horn::aggregate_key_naive(v.committee(c.committee)?, &c.bits).map(|_| ()))?;
-    let add_ms =
-        per(&|c| horn::aggregate_key_with(v.committee(c.committee)?, &c.bits, Strategy::Add).map(|_| ()))?;
+    let naive_ms =
+        per(&|c| horn::aggregate_key_naive(v.committee(c.committee)?, &c.bits).map(|_| ()))?;
+    let add_ms = per(&|c| {
+        horn::aggregate_key_with(v.committee(c.committee)?, &c.bits, Strategy::Add).map(|_| ())
+    })?;
     let sub_ms = per(&|c| {
         horn::aggregate_key_with(v.committee(c.committee)?, &c.bits, Strategy::Subtract).map(|_| ())
     })?;
@@ -721,7 +780,9 @@ pub fn bench_horn(args: HornBenchArgs) -> CliResult {
     let mean_part = parts.iter().sum::<f64>() / parts.len() as f64;
 
     // Multiplicity (uint4) aggregates: one per committee merging every aggregate.
-    let multi = round.multiplicity_aggregates().map_err(CliError::rejected)?;
+    let multi = round
+        .multiplicity_aggregates()
+        .map_err(CliError::rejected)?;
     let multi_encoded: Vec<Vec<u8>> = multi.iter().map(|m| m.to_bytes()).collect();
     let multi_sizes = wire::WireSizes::measure(&multi_encoded);
     let t = Instant::now();
@@ -804,7 +865,9 @@ pub fn bench_horn(args: HornBenchArgs) -> CliResult {
 pub fn bench_msp(args: MspBenchArgs) -> CliResult {
     let n = args.n;
     if n < 2 {
-        return Err(CliError::usage("--n must be at least 2 (one signature is not weighted)"));
+        return Err(CliError::usage(
+            "--n must be at least 2 (one signature is not weighted)",
+        ));
     }
     let msg = b"mithril checkpoint message";
     let t = Instant::now();
@@ -816,7 +879,10 @@ pub fn bench_msp(args: MspBenchArgs) -> CliResult {
             MspSigningKey::from_key_material(&ikm).expect("32 bytes of key material")
         })
         .collect();
-    let vks: Vec<MspVerificationKey> = sks.par_iter().map(MspSigningKey::verification_key).collect();
+    let vks: Vec<MspVerificationKey> = sks
+        .par_iter()
+        .map(MspSigningKey::verification_key)
+        .collect();
     let sigs: Vec<MspSignature> = sks.par_iter().map(|sk| sk.sign(msg)).collect();
     let setup_s = t.elapsed().as_secs_f64();
 
@@ -883,7 +949,8 @@ mod tests {
 
     impl Dir {
         fn new(name: &str) -> Dir {
-            let d = std::env::temp_dir().join(format!("sigagg-bls-cli-{name}-{}", std::process::id()));
+            let d =
+                std::env::temp_dir().join(format!("sigagg-bls-cli-{name}-{}", std::process::id()));
             std::fs::create_dir_all(&d).unwrap();
             Dir(d)
         }
@@ -901,7 +968,9 @@ mod tests {
     fn bls(args: &[&str]) -> CliResult {
         let mut v = vec!["bls"];
         v.extend_from_slice(args);
-        run(Cli::try_parse_from(v).map_err(|e| CliError::usage(e.to_string()))?.cmd)
+        run(Cli::try_parse_from(v)
+            .map_err(|e| CliError::usage(e.to_string()))?
+            .cmd)
     }
 
     fn rejected_err(r: CliResult) -> bool {
@@ -913,18 +982,84 @@ mod tests {
         let d = Dir::new("sig");
         for i in 0..3 {
             let ikm = format!("{:02x}", i).repeat(32);
-            bls(&["keygen", "--sk", &d.p(&format!("{i}.sk.hex")), "--pk", &d.p(&format!("{i}.pk.hex")),
-                "--pop", &d.p(&format!("{i}.pop")), "--ikm", &ikm]).unwrap();
-            bls(&["sign", "--sk", &d.p(&format!("{i}.sk.hex")), "--message", "vote", "--out", &d.p(&format!("{i}.sig"))])
-                .unwrap();
-        }
-        bls(&["verify", "--pk", &d.p("0.pk.hex"), "--message", "vote", "--sig", &d.p("0.sig")]).unwrap();
-        assert!(rejected_err(bls(&["verify", "--pk", &d.p("1.pk.hex"), "--message", "vote", "--sig", &d.p("0.sig")])));
-        assert!(rejected_err(bls(&["verify", "--pk", &d.p("0.pk.hex"), "--message", "veto", "--sig", &d.p("0.sig")])));
-        bls(&["pop-verify", "--pk", &d.p("0.pk.hex"), "--pop", &d.p("0.pop")]).unwrap();
-        assert!(rejected_err(bls(&["pop-verify", "--pk", &d.p("1.pk.hex"), "--pop", &d.p("0.pop")])));
-        bls(&["aggregate", "--sig", &d.p("0.sig"), "--sig", &d.p("1.sig"), "--sig", &d.p("2.sig"), "--out", &d.p("agg.hex")])
+            bls(&[
+                "keygen",
+                "--sk",
+                &d.p(&format!("{i}.sk.hex")),
+                "--pk",
+                &d.p(&format!("{i}.pk.hex")),
+                "--pop",
+                &d.p(&format!("{i}.pop")),
+                "--ikm",
+                &ikm,
+            ])
             .unwrap();
+            bls(&[
+                "sign",
+                "--sk",
+                &d.p(&format!("{i}.sk.hex")),
+                "--message",
+                "vote",
+                "--out",
+                &d.p(&format!("{i}.sig")),
+            ])
+            .unwrap();
+        }
+        bls(&[
+            "verify",
+            "--pk",
+            &d.p("0.pk.hex"),
+            "--message",
+            "vote",
+            "--sig",
+            &d.p("0.sig"),
+        ])
+        .unwrap();
+        assert!(rejected_err(bls(&[
+            "verify",
+            "--pk",
+            &d.p("1.pk.hex"),
+            "--message",
+            "vote",
+            "--sig",
+            &d.p("0.sig")
+        ])));
+        assert!(rejected_err(bls(&[
+            "verify",
+            "--pk",
+            &d.p("0.pk.hex"),
+            "--message",
+            "veto",
+            "--sig",
+            &d.p("0.sig")
+        ])));
+        bls(&[
+            "pop-verify",
+            "--pk",
+            &d.p("0.pk.hex"),
+            "--pop",
+            &d.p("0.pop"),
+        ])
+        .unwrap();
+        assert!(rejected_err(bls(&[
+            "pop-verify",
+            "--pk",
+            &d.p("1.pk.hex"),
+            "--pop",
+            &d.p("0.pop")
+        ])));
+        bls(&[
+            "aggregate",
+            "--sig",
+            &d.p("0.sig"),
+            "--sig",
+            &d.p("1.sig"),
+            "--sig",
+            &d.p("2.sig"),
+            "--out",
+            &d.p("agg.hex"),
+        ])
+        .unwrap();
         let (pk0, pk1, pk2) = (d.p("0.pk.hex"), d.p("1.pk.hex"), d.p("2.pk.hex"));
         let (pop0, pop1, pop2) = (d.p("0.pop"), d.p("1.pop"), d.p("2.pop"));
         let (sig0, sig1, sig2, agg) = (d.p("0.sig"), d.p("1.sig"), d.p("2.sig"), d.p("agg.hex"));
@@ -944,12 +1079,27 @@ mod tests {
         assert!(rejected_err(bls(&args)));
         let mut args = vec!["batch-verify"];
         args.extend(pks);
-        args.extend(["--message", "vote", "--message", "vote", "--message", "vote"]);
+        args.extend([
+            "--message",
+            "vote",
+            "--message",
+            "vote",
+            "--message",
+            "vote",
+        ]);
         args.extend(["--sig", &sig0, "--sig", &sig1, "--sig", &sig2]);
         bls(&args).unwrap();
         // Malformed signature file: a typed rejection, not a panic.
         std::fs::write(d.p("junk.sig"), [0u8; 95]).unwrap();
-        assert!(rejected_err(bls(&["verify", "--pk", &d.p("0.pk.hex"), "--message", "vote", "--sig", &d.p("junk.sig")])));
+        assert!(rejected_err(bls(&[
+            "verify",
+            "--pk",
+            &d.p("0.pk.hex"),
+            "--message",
+            "vote",
+            "--sig",
+            &d.p("junk.sig")
+        ])));
     }
 
     #[test]
@@ -958,29 +1108,71 @@ mod tests {
         let mut list = vec![];
         for i in 0..5 {
             let ikm = format!("{:02x}", 0x40 + i).repeat(32);
-            bls(&["keygen", "--sk", &d.p(&format!("{i}.sk")), "--pk", &d.p(&format!("{i}.pk")),
-                "--pop", &d.p(&format!("{i}.pop")), "--ikm", &ikm]).unwrap();
-            bls(&["sign", "--sk", &d.p(&format!("{i}.sk")), "--message", "0x00ff", "--out", &d.p(&format!("{i}.sig"))])
-                .unwrap();
+            bls(&[
+                "keygen",
+                "--sk",
+                &d.p(&format!("{i}.sk")),
+                "--pk",
+                &d.p(&format!("{i}.pk")),
+                "--pop",
+                &d.p(&format!("{i}.pop")),
+                "--ikm",
+                &ikm,
+            ])
+            .unwrap();
+            bls(&[
+                "sign",
+                "--sk",
+                &d.p(&format!("{i}.sk")),
+                "--message",
+                "0x00ff",
+                "--out",
+                &d.p(&format!("{i}.sig")),
+            ])
+            .unwrap();
             list.push(d.p(&format!("{i}.pk")));
         }
         let mut akey = vec!["atms-akey".to_string()];
         for i in 0..5 {
-            akey.extend(["--pk".into(), d.p(&format!("{i}.pk")), "--pop".into(), d.p(&format!("{i}.pop"))]);
+            akey.extend([
+                "--pk".into(),
+                d.p(&format!("{i}.pk")),
+                "--pop".into(),
+                d.p(&format!("{i}.pop")),
+            ]);
         }
         akey.extend(["--out".into(), d.p("avk.hex")]);
         bls(&akey.iter().map(String::as_str).collect::<Vec<_>>()).unwrap();
-        let mut sign = vec!["atms-sign".to_string(), "--threshold".into(), "3".into(), "--message".into(), "0x00ff".into()];
+        let mut sign = vec![
+            "atms-sign".to_string(),
+            "--threshold".into(),
+            "3".into(),
+            "--message".into(),
+            "0x00ff".into(),
+        ];
         for pk in &list {
             sign.extend(["--pk".into(), pk.clone()]);
         }
         for i in [0, 2, 4] {
-            sign.extend(["--signer".into(), format!("{i}:{}", d.p(&format!("{i}.sig")))]);
+            sign.extend([
+                "--signer".into(),
+                format!("{i}:{}", d.p(&format!("{i}.sig"))),
+            ]);
         }
         sign.extend(["--out".into(), d.p("atms.sig")]);
         bls(&sign.iter().map(String::as_str).collect::<Vec<_>>()).unwrap();
         let verify = |t: &str, m: &str| {
-            bls(&["atms-verify", "--avk", &d.p("avk.hex"), "--threshold", t, "--message", m, "--sig", &d.p("atms.sig")])
+            bls(&[
+                "atms-verify",
+                "--avk",
+                &d.p("avk.hex"),
+                "--threshold",
+                t,
+                "--message",
+                m,
+                "--sig",
+                &d.p("atms.sig"),
+            ])
         };
         verify("3", "0x00ff").unwrap();
         assert!(rejected_err(verify("4", "0x00ff")));
@@ -991,45 +1183,111 @@ mod tests {
         }
         bls(&check.iter().map(String::as_str).collect::<Vec<_>>()).unwrap();
         check.truncate(check.len() - 2);
-        assert!(rejected_err(bls(&check.iter().map(String::as_str).collect::<Vec<_>>())));
+        assert!(rejected_err(bls(&check
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>())));
     }
 
     #[test]
     fn msp_through_the_cli() {
         let d = Dir::new("msp");
         for i in 0..4 {
-            bls(&["msp-keygen", "--sk", &d.p(&format!("{i}.sk")), "--vk", &d.p(&format!("{i}.vk")),
-                "--pop", &d.p(&format!("{i}.pop"))]).unwrap();
-            bls(&["msp-sign", "--sk", &d.p(&format!("{i}.sk")), "--message", "cp", "--mithril-dst",
-                "--out", &d.p(&format!("{i}.sig"))]).unwrap();
+            bls(&[
+                "msp-keygen",
+                "--sk",
+                &d.p(&format!("{i}.sk")),
+                "--vk",
+                &d.p(&format!("{i}.vk")),
+                "--pop",
+                &d.p(&format!("{i}.pop")),
+            ])
+            .unwrap();
+            bls(&[
+                "msp-sign",
+                "--sk",
+                &d.p(&format!("{i}.sk")),
+                "--message",
+                "cp",
+                "--mithril-dst",
+                "--out",
+                &d.p(&format!("{i}.sig")),
+            ])
+            .unwrap();
         }
         let mut common = vec![];
         for i in 0..4 {
-            common.extend(["--vk".to_string(), d.p(&format!("{i}.vk")), "--sig".into(), d.p(&format!("{i}.sig"))]);
+            common.extend([
+                "--vk".to_string(),
+                d.p(&format!("{i}.vk")),
+                "--sig".into(),
+                d.p(&format!("{i}.sig")),
+            ]);
         }
         let mut agg = vec!["msp-aggregate".to_string()];
         agg.extend(common.clone());
         agg.extend(["--out-ivk".into(), d.p("ivk"), "--out-mu".into(), d.p("mu")]);
         bls(&agg.iter().map(String::as_str).collect::<Vec<_>>()).unwrap();
-        bls(&["msp-verify", "--aggregated", "--vk", &d.p("ivk"), "--sig", &d.p("mu"), "--message", "cp", "--mithril-dst"])
-            .unwrap();
-        assert!(rejected_err(bls(&["msp-verify", "--aggregated", "--vk", &d.p("ivk"), "--sig", &d.p("mu"), "--message", "cp"])));
-        let mut v = vec!["msp-verify".to_string(), "--message".into(), "cp".into(), "--mithril-dst".into()];
+        bls(&[
+            "msp-verify",
+            "--aggregated",
+            "--vk",
+            &d.p("ivk"),
+            "--sig",
+            &d.p("mu"),
+            "--message",
+            "cp",
+            "--mithril-dst",
+        ])
+        .unwrap();
+        assert!(rejected_err(bls(&[
+            "msp-verify",
+            "--aggregated",
+            "--vk",
+            &d.p("ivk"),
+            "--sig",
+            &d.p("mu"),
+            "--message",
+            "cp"
+        ])));
+        let mut v = vec![
+            "msp-verify".to_string(),
+            "--message".into(),
+            "cp".into(),
+            "--mithril-dst".into(),
+        ];
         v.extend(common.clone());
         for i in 0..4 {
             v.extend(["--pop".into(), d.p(&format!("{i}.pop"))]);
         }
         bls(&v.iter().map(String::as_str).collect::<Vec<_>>()).unwrap();
         // Without proofs of possession: refused as a usage error.
-        let mut v = vec!["msp-verify".to_string(), "--message".into(), "cp".into(), "--mithril-dst".into()];
+        let mut v = vec![
+            "msp-verify".to_string(),
+            "--message".into(),
+            "cp".into(),
+            "--mithril-dst".into(),
+        ];
         v.extend(common);
         assert!(bls(&v.iter().map(String::as_str).collect::<Vec<_>>()).is_err());
     }
 
     #[test]
     fn benches_run_on_small_sizes() {
-        bench_msp(MspBenchArgs { n: 8, repeats: 1, json: true }).unwrap();
-        assert!(bench_msp(MspBenchArgs { n: 1, repeats: 1, json: true }).is_err());
+        bench_msp(MspBenchArgs {
+            n: 8,
+            repeats: 1,
+            json: true,
+        })
+        .unwrap();
+        assert!(
+            bench_msp(MspBenchArgs {
+                n: 1,
+                repeats: 1,
+                json: true
+            })
+            .is_err()
+        );
         bench_horn(HornBenchArgs {
             participation: 0.9,
             committees: 2,

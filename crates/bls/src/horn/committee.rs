@@ -20,8 +20,11 @@ pub struct HornParams {
 impl HornParams {
     /// The seed's layout: 2^20 validators in 32 committees of 2^15, each
     /// split into 64 subcommittees of 512.
-    pub const ETHEREUM_1M: HornParams =
-        HornParams { committees: 32, committee_size: 1 << 15, subcommittee_size: 512 };
+    pub const ETHEREUM_1M: HornParams = HornParams {
+        committees: 32,
+        committee_size: 1 << 15,
+        subcommittee_size: 512,
+    };
 
     /// Custom sizes. Subcommittees must be a nonzero multiple of 64 bits that
     /// divides the committee size (bitfields of whole words, merged by word).
@@ -31,18 +34,28 @@ impl HornParams {
         subcommittee_size: usize,
     ) -> Result<HornParams, HornError> {
         if committees == 0 || committees > u32::MAX as usize {
-            return Err(HornError::InvalidParams("committee count must be in 1..=2^32-1"));
+            return Err(HornError::InvalidParams(
+                "committee count must be in 1..=2^32-1",
+            ));
         }
-        if subcommittee_size == 0 || subcommittee_size % 64 != 0 {
-            return Err(HornError::InvalidParams("subcommittee size must be a nonzero multiple of 64"));
+        if subcommittee_size == 0 || !subcommittee_size.is_multiple_of(64) {
+            return Err(HornError::InvalidParams(
+                "subcommittee size must be a nonzero multiple of 64",
+            ));
         }
-        if committee_size == 0 || committee_size % subcommittee_size != 0 {
-            return Err(HornError::InvalidParams("committee size must be a multiple of the subcommittee size"));
+        if committee_size == 0 || !committee_size.is_multiple_of(subcommittee_size) {
+            return Err(HornError::InvalidParams(
+                "committee size must be a multiple of the subcommittee size",
+            ));
         }
         if committee_size > 1 << 24 {
             return Err(HornError::InvalidParams("committee size above 2^24"));
         }
-        Ok(HornParams { committees, committee_size, subcommittee_size })
+        Ok(HornParams {
+            committees,
+            committee_size,
+            subcommittee_size,
+        })
     }
 
     /// Number of committees.
@@ -72,7 +85,10 @@ impl HornParams {
 
     pub(crate) fn check_committee(&self, committee: u32) -> Result<(), HornError> {
         if committee as usize >= self.committees {
-            return Err(HornError::CommitteeOutOfRange { committee, committees: self.committees });
+            return Err(HornError::CommitteeOutOfRange {
+                committee,
+                committees: self.committees,
+            });
         }
         Ok(())
     }
@@ -104,7 +120,12 @@ impl Committee {
             .collect::<Result<_, _>>()?;
         let total = g1::sum(&keys);
         let total_affine = g1::to_affine(&total);
-        Ok(Committee { members, keys, total, total_affine })
+        Ok(Committee {
+            members,
+            keys,
+            total,
+            total_affine,
+        })
     }
 
     /// Validator indices, by position in the committee.
@@ -146,10 +167,14 @@ pub struct HornValidators {
 impl HornValidators {
     /// Committees of consecutive validators: committee `c` is validators
     /// `c * size .. (c + 1) * size` of the registry.
-    pub fn contiguous(params: HornParams, registry: &KeyRegistry) -> Result<HornValidators, HornError> {
+    pub fn contiguous(
+        params: HornParams,
+        registry: &KeyRegistry,
+    ) -> Result<HornValidators, HornError> {
         let size = params.committee_size();
-        let members =
-            (0..params.committees()).map(|c| (c * size..(c + 1) * size).collect()).collect();
+        let members = (0..params.committees())
+            .map(|c| (c * size..(c + 1) * size).collect())
+            .collect();
         HornValidators::new(params, registry, members)
     }
 
@@ -186,7 +211,9 @@ impl HornValidators {
                         )));
                     }
                     Some(true) => {
-                        return Err(HornError::Assignment(format!("validator {v} in two committees")));
+                        return Err(HornError::Assignment(format!(
+                            "validator {v} in two committees"
+                        )));
                     }
                     Some(s) => *s = true,
                 }

@@ -65,13 +65,19 @@ pub enum HornError {
     CommitteeOutOfRange { committee: u32, committees: usize },
     /// A subcommittee index past the number of subcommittees.
     #[error("subcommittee {subcommittee} out of range ({subcommittees} per committee)")]
-    SubcommitteeOutOfRange { subcommittee: u32, subcommittees: usize },
+    SubcommitteeOutOfRange {
+        subcommittee: u32,
+        subcommittees: usize,
+    },
     /// An aggregate offered to the collector of another committee.
     #[error("aggregate of committee {got} offered to a collector of committee {expected}")]
     WrongCommittee { expected: u32, got: u32 },
     /// A bitfield (or count vector) of the wrong size.
     #[error("bitfield of {expected_bits} bits cannot be {got_bytes} bytes")]
-    BitfieldLength { expected_bits: usize, got_bytes: usize },
+    BitfieldLength {
+        expected_bits: usize,
+        got_bytes: usize,
+    },
     /// Nonzero bits past the end of a bitfield.
     #[error("bits set past the end of the bitfield")]
     BitfieldPadding,

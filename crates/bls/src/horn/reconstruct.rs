@@ -43,7 +43,11 @@ pub enum Strategy {
 impl Strategy {
     /// The strategy touching fewer points for `ones` set bits out of `len`.
     pub fn cheapest(ones: usize, len: usize) -> Strategy {
-        if ones <= len - ones { Strategy::Add } else { Strategy::Subtract }
+        if ones <= len - ones {
+            Strategy::Add
+        } else {
+            Strategy::Subtract
+        }
     }
 }
 
@@ -65,7 +69,11 @@ fn finish(p: &blst_p1) -> Result<PublicKey, HornError> {
 }
 
 /// The sum with a given strategy, projective (callers batch the affine conversion).
-pub(crate) fn key_projective(committee: &Committee, bits: &Bitfield, strategy: Strategy) -> blst_p1 {
+pub(crate) fn key_projective(
+    committee: &Committee,
+    bits: &Bitfield,
+    strategy: Strategy,
+) -> blst_p1 {
     let keys = committee.keys();
     match strategy {
         Strategy::Add => {
@@ -106,14 +114,25 @@ pub fn aggregate_key_with(
 }
 
 /// The aggregate key with the cheaper strategy, and which one was used.
-pub fn aggregate_key(committee: &Committee, bits: &Bitfield) -> Result<(PublicKey, Strategy), HornError> {
+pub fn aggregate_key(
+    committee: &Committee,
+    bits: &Bitfield,
+) -> Result<(PublicKey, Strategy), HornError> {
     check(committee, bits)?;
     let strategy = Strategy::cheapest(bits.count_ones(), bits.len());
-    Ok((finish(&key_projective(committee, bits, strategy))?, strategy))
+    Ok((
+        finish(&key_projective(committee, bits, strategy))?,
+        strategy,
+    ))
 }
 
 /// `base - sum of the keys set in `union` and clear in `bits``.
-fn subtract_extra(committee: &Committee, base: &blst_p1, union: &Bitfield, bits: &Bitfield) -> blst_p1 {
+fn subtract_extra(
+    committee: &Committee,
+    base: &blst_p1,
+    union: &Bitfield,
+    bits: &Bitfield,
+) -> blst_p1 {
     let keys = committee.keys();
     let extra: Vec<&blst_p1_affine> = union.ones_not_in(bits).map(|i| &keys[i]).collect();
     let mut out = *base;
@@ -142,7 +161,8 @@ fn committee_group(
             .iter()
             .map(|(_, b)| {
                 let ones = b.count_ones();
-                ones.min(n - ones).saturating_sub(union.count_ones_not_in(b))
+                ones.min(n - ones)
+                    .saturating_sub(union.count_ones_not_in(b))
             })
             .sum();
         if saved > union.count_zeros() {
@@ -154,10 +174,14 @@ fn committee_group(
         .iter()
         .map(|&(i, bits)| {
             let ones = bits.count_ones();
-            if let Some((union, base)) = &shared {
-                if union.count_ones_not_in(bits) < ones.min(n - ones) {
-                    return (i, subtract_extra(committee, base, union, bits), Strategy::SubtractFromShared);
-                }
+            if let Some((union, base)) = &shared
+                && union.count_ones_not_in(bits) < ones.min(n - ones)
+            {
+                return (
+                    i,
+                    subtract_extra(committee, base, union, bits),
+                    Strategy::SubtractFromShared,
+                );
             }
             let strategy = Strategy::cheapest(ones, n);
             (i, key_projective(committee, bits, strategy), strategy)
@@ -207,7 +231,10 @@ pub fn aggregate_keys(
     validators: &HornValidators,
     collections: &[&Collection],
 ) -> Vec<Result<PublicKey, HornError>> {
-    keys_batch(validators, collections, true).into_iter().map(|r| r.map(|(k, _)| k)).collect()
+    keys_batch(validators, collections, true)
+        .into_iter()
+        .map(|r| r.map(|(k, _)| k))
+        .collect()
 }
 
 /// [`aggregate_keys`], also telling which strategy each key used.
@@ -224,7 +251,10 @@ pub fn aggregate_keys_independent(
     validators: &HornValidators,
     collections: &[&Collection],
 ) -> Vec<Result<PublicKey, HornError>> {
-    keys_batch(validators, collections, false).into_iter().map(|r| r.map(|(k, _)| k)).collect()
+    keys_batch(validators, collections, false)
+        .into_iter()
+        .map(|r| r.map(|(k, _)| k))
+        .collect()
 }
 
 fn msm_where(committee: &Committee, counts: &[u8], pick: impl Fn(u8) -> Option<u8>) -> blst_p1 {
@@ -246,7 +276,10 @@ fn msm_where(committee: &Committee, counts: &[u8], pick: impl Fn(u8) -> Option<u
 /// key `K`: two MSMs over only the members whose count differs from `m`
 /// (one for `c_i > m`, one, subtracted, for `c_i < m`). The cheaper form
 /// is used.
-pub fn multiplicity_key(committee: &Committee, counts: &Multiplicities) -> Result<PublicKey, HornError> {
+pub fn multiplicity_key(
+    committee: &Committee,
+    counts: &Multiplicities,
+) -> Result<PublicKey, HornError> {
     if counts.len() != committee.len() {
         return Err(HornError::BitfieldLength {
             expected_bits: committee.len() * 4,
@@ -261,12 +294,17 @@ pub fn multiplicity_key(committee: &Committee, counts: &Multiplicities) -> Resul
     for &x in c {
         hist[x as usize] += 1;
     }
-    let mode = (1..16u8).max_by_key(|&m| hist[m as usize]).expect("nonempty range");
+    let mode = (1..16u8)
+        .max_by_key(|&m| hist[m as usize])
+        .expect("nonempty range");
     let direct_points = c.len() - hist[0];
     let complement_points = c.len() - hist[mode as usize];
     let sum = if complement_points < direct_points {
         let mut acc = g1::mul(committee.total_affine(), &[mode], 4);
-        g1::add_assign(&mut acc, &msm_where(committee, c, |x| (x > mode).then(|| x - mode)));
+        g1::add_assign(
+            &mut acc,
+            &msm_where(committee, c, |x| (x > mode).then(|| x - mode)),
+        );
         let below = msm_where(committee, c, |x| (x < mode).then(|| mode - x));
         g1::add_assign(&mut acc, &g1::neg(&below));
         acc

@@ -54,7 +54,10 @@ pub fn verify_collections_naive(
     validators: &HornValidators,
     items: &[(&[u8], &Collection)],
 ) -> Vec<Result<(), HornError>> {
-    items.par_iter().map(|(m, c)| verify_collection_naive(validators, m, c)).collect()
+    items
+        .par_iter()
+        .map(|(m, c)| verify_collection_naive(validators, m, c))
+        .collect()
 }
 
 /// The fast path for many `(message, collection)` pairs, with weights from
@@ -79,7 +82,14 @@ pub fn verify_collections_with_rng<R: CryptoRng + ?Sized>(
     for (i, (key, (message, collection))) in keys.into_iter().zip(items).enumerate() {
         match key {
             Ok(public_key) => {
-                sets.push((i, SignatureSet { public_key, message, signature: collection.signature }));
+                sets.push((
+                    i,
+                    SignatureSet {
+                        public_key,
+                        message,
+                        signature: collection.signature,
+                    },
+                ));
                 results.push(Ok(()));
             }
             Err(e) => results.push(Err(e)),
@@ -92,7 +102,14 @@ pub fn verify_collections_with_rng<R: CryptoRng + ?Sized>(
     if batch_verify_with_rng(&batch, rng).is_err() {
         let singles: Vec<(usize, Result<(), HornError>)> = sets
             .par_iter()
-            .map(|(i, s)| (*i, s.signature.verify(&s.public_key, s.message).map_err(HornError::from)))
+            .map(|(i, s)| {
+                (
+                    *i,
+                    s.signature
+                        .verify(&s.public_key, s.message)
+                        .map_err(HornError::from),
+                )
+            })
             .collect();
         for (i, r) in singles {
             results[i] = r;

@@ -26,7 +26,11 @@ use crate::sig::{SIGNATURE_BYTES, Signature};
 pub enum WireError {
     /// The message has the wrong length for its type and layout.
     #[error("{what}: expected {expected} bytes, got {got}")]
-    Length { what: &'static str, expected: usize, got: usize },
+    Length {
+        what: &'static str,
+        expected: usize,
+        got: usize,
+    },
     /// A compressed message announcing more bytes than any valid message.
     #[error("compressed message announces {announced} bytes, more than the {max} allowed")]
     Oversize { announced: usize, max: usize },
@@ -45,7 +49,12 @@ fn read_u32(bytes: &[u8]) -> u32 {
 
 fn expect_len(what: &'static str, bytes: &[u8], expected: usize) -> Result<(), HornError> {
     if bytes.len() != expected {
-        return Err(WireError::Length { what, expected, got: bytes.len() }.into());
+        return Err(WireError::Length {
+            what,
+            expected,
+            got: bytes.len(),
+        }
+        .into());
     }
     Ok(())
 }
@@ -77,8 +86,15 @@ impl SubcommitteeAggregate {
     }
 
     /// Decodes and checks indices, bitfield and signature (curve and subgroup).
-    pub fn from_bytes(params: &HornParams, bytes: &[u8]) -> Result<SubcommitteeAggregate, HornError> {
-        expect_len("subcommittee aggregate", bytes, subcommittee_aggregate_len(params))?;
+    pub fn from_bytes(
+        params: &HornParams,
+        bytes: &[u8],
+    ) -> Result<SubcommitteeAggregate, HornError> {
+        expect_len(
+            "subcommittee aggregate",
+            bytes,
+            subcommittee_aggregate_len(params),
+        )?;
         let committee = read_u32(&bytes[0..4]);
         let subcommittee = read_u32(&bytes[4..8]);
         params.check_committee(committee)?;
@@ -86,7 +102,12 @@ impl SubcommitteeAggregate {
         let nb = Bitfield::byte_len(params.subcommittee_size());
         let bits = Bitfield::from_bytes(&bytes[8..8 + nb], params.subcommittee_size())?;
         let signature = Signature::from_bytes(&bytes[8 + nb..])?;
-        Ok(SubcommitteeAggregate { committee, subcommittee, bits, signature })
+        Ok(SubcommitteeAggregate {
+            committee,
+            subcommittee,
+            bits,
+            signature,
+        })
     }
 }
 
@@ -108,7 +129,11 @@ impl Collection {
         let nb = Bitfield::byte_len(params.committee_size());
         let bits = Bitfield::from_bytes(&bytes[4..4 + nb], params.committee_size())?;
         let signature = Signature::from_bytes(&bytes[4 + nb..])?;
-        Ok(Collection { committee, bits, signature })
+        Ok(Collection {
+            committee,
+            bits,
+            signature,
+        })
     }
 }
 
@@ -123,20 +148,33 @@ impl MultiplicityAggregate {
     }
 
     /// Decodes and checks the committee index, counts and signature.
-    pub fn from_bytes(params: &HornParams, bytes: &[u8]) -> Result<MultiplicityAggregate, HornError> {
-        expect_len("multiplicity aggregate", bytes, multiplicity_aggregate_len(params))?;
+    pub fn from_bytes(
+        params: &HornParams,
+        bytes: &[u8],
+    ) -> Result<MultiplicityAggregate, HornError> {
+        expect_len(
+            "multiplicity aggregate",
+            bytes,
+            multiplicity_aggregate_len(params),
+        )?;
         let committee = read_u32(&bytes[0..4]);
         params.check_committee(committee)?;
         let nb = params.committee_size().div_ceil(2);
         let counts = Multiplicities::from_bytes(&bytes[4..4 + nb], params.committee_size())?;
         let signature = Signature::from_bytes(&bytes[4 + nb..])?;
-        Ok(MultiplicityAggregate { committee, counts, signature })
+        Ok(MultiplicityAggregate {
+            committee,
+            counts,
+            signature,
+        })
     }
 }
 
 /// Snappy block compression of one message.
 pub fn compress(raw: &[u8]) -> Vec<u8> {
-    snap::raw::Encoder::new().compress_vec(raw).expect("snappy compresses any input below 4 GiB")
+    snap::raw::Encoder::new()
+        .compress_vec(raw)
+        .expect("snappy compresses any input below 4 GiB")
 }
 
 /// Snappy block decompression, refusing to produce more than `max_len` bytes.
@@ -144,7 +182,11 @@ pub fn decompress(compressed: &[u8], max_len: usize) -> Result<Vec<u8>, HornErro
     let announced =
         snap::raw::decompress_len(compressed).map_err(|e| WireError::Snappy(e.to_string()))?;
     if announced > max_len {
-        return Err(WireError::Oversize { announced, max: max_len }.into());
+        return Err(WireError::Oversize {
+            announced,
+            max: max_len,
+        }
+        .into());
     }
     snap::raw::Decoder::new()
         .decompress_vec(compressed)
@@ -152,7 +194,10 @@ pub fn decompress(compressed: &[u8], max_len: usize) -> Result<Vec<u8>, HornErro
 }
 
 /// Decodes a Snappy-compressed collection.
-pub fn collection_from_compressed(params: &HornParams, compressed: &[u8]) -> Result<Collection, HornError> {
+pub fn collection_from_compressed(
+    params: &HornParams,
+    compressed: &[u8],
+) -> Result<Collection, HornError> {
     let raw = decompress(compressed, collection_len(params))?;
     Collection::from_bytes(params, &raw)
 }
@@ -171,11 +216,13 @@ pub struct WireSizes {
 impl WireSizes {
     /// Measures encoded messages (compressing each one).
     pub fn measure<T: AsRef<[u8]>>(messages: &[T]) -> WireSizes {
-        messages.iter().fold(WireSizes::default(), |acc, m| WireSizes {
-            messages: acc.messages + 1,
-            raw_bytes: acc.raw_bytes + m.as_ref().len(),
-            compressed_bytes: acc.compressed_bytes + compress(m.as_ref()).len(),
-        })
+        messages
+            .iter()
+            .fold(WireSizes::default(), |acc, m| WireSizes {
+                messages: acc.messages + 1,
+                raw_bytes: acc.raw_bytes + m.as_ref().len(),
+                compressed_bytes: acc.compressed_bytes + compress(m.as_ref()).len(),
+            })
     }
 
     /// Compressed size over raw size.
@@ -198,7 +245,11 @@ mod tests {
         bits.set(3).unwrap();
         bits.set(100).unwrap();
         let sk = SecretKey::from_key_material(&[1u8; 32]).unwrap();
-        Collection { committee: 1, bits, signature: sk.sign(b"m") }
+        Collection {
+            committee: 1,
+            bits,
+            signature: sk.sign(b"m"),
+        }
     }
 
     #[test]
@@ -214,21 +265,32 @@ mod tests {
         ));
         let mut long = raw.clone();
         long.push(0);
-        assert!(matches!(Collection::from_bytes(&p, &long), Err(HornError::Wire(WireError::Length { .. }))));
+        assert!(matches!(
+            Collection::from_bytes(&p, &long),
+            Err(HornError::Wire(WireError::Length { .. }))
+        ));
         // Committee out of range.
         let mut bad = raw.clone();
         bad[0] = 2;
-        assert!(matches!(Collection::from_bytes(&p, &bad), Err(HornError::CommitteeOutOfRange { committee: 2, .. })));
+        assert!(matches!(
+            Collection::from_bytes(&p, &bad),
+            Err(HornError::CommitteeOutOfRange { committee: 2, .. })
+        ));
         // Signature: flag bit cleared, not in the subgroup / not on the curve.
         let sig_at = 4 + 16;
         let mut bad = raw.clone();
         bad[sig_at] &= 0x7f;
-        assert!(matches!(Collection::from_bytes(&p, &bad), Err(HornError::Bls(crate::BlsError::BadEncoding { .. }))));
+        assert!(matches!(
+            Collection::from_bytes(&p, &bad),
+            Err(HornError::Bls(crate::BlsError::BadEncoding { .. }))
+        ));
         let mut bad = raw.clone();
         bad[sig_at + 95] ^= 1;
         assert!(matches!(
             Collection::from_bytes(&p, &bad),
-            Err(HornError::Bls(crate::BlsError::NotOnCurve { .. } | crate::BlsError::NotInSubgroup { .. }))
+            Err(HornError::Bls(
+                crate::BlsError::NotOnCurve { .. } | crate::BlsError::NotInSubgroup { .. }
+            ))
         ));
     }
 
@@ -248,7 +310,10 @@ mod tests {
         bad[4] = 2; // subcommittee 2 of 2
         assert!(matches!(
             SubcommitteeAggregate::from_bytes(&p, &bad),
-            Err(HornError::SubcommitteeOutOfRange { subcommittee: 2, .. })
+            Err(HornError::SubcommitteeOutOfRange {
+                subcommittee: 2,
+                ..
+            })
         ));
         assert!(SubcommitteeAggregate::from_bytes(&p, &raw[..10]).is_err());
         let m = MultiplicityAggregate::from_collection(&c);
@@ -278,9 +343,15 @@ mod tests {
             Err(HornError::Wire(WireError::Oversize { .. }) | HornError::Wire(WireError::Snappy(_)))
         ));
         // Garbage after a plausible header.
-        assert!(matches!(decompress(&[10, 0xff, 0xff, 0xff], 100), Err(HornError::Wire(WireError::Snappy(_)))));
+        assert!(matches!(
+            decompress(&[10, 0xff, 0xff, 0xff], 100),
+            Err(HornError::Wire(WireError::Snappy(_)))
+        ));
         // Decompresses fine but is one byte short of a collection.
         let short = compress(&raw[..raw.len() - 1]);
-        assert!(matches!(collection_from_compressed(&p, &short), Err(HornError::Wire(WireError::Length { .. }))));
+        assert!(matches!(
+            collection_from_compressed(&p, &short),
+            Err(HornError::Wire(WireError::Length { .. }))
+        ));
     }
 }
