@@ -408,6 +408,7 @@ impl Fr {
     }
 
     /// Whether the scalar is zero.
+    #[cfg(test)]
     pub(crate) fn is_zero(&self) -> bool {
         self.to_le_bytes() == [0u8; 32]
     }

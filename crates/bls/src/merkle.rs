@@ -72,7 +72,10 @@ fn root_hash(leaves: u64, top: &Hash32) -> Hash32 {
 
 /// Depth of the padded tree for `leaves` leaves.
 pub fn depth_for(leaves: u64) -> usize {
-    leaves.max(1).next_power_of_two().trailing_zeros() as usize
+    match leaves.max(1).checked_next_power_of_two() {
+        Some(p) => p.trailing_zeros() as usize,
+        None => 64, // above 2^63 leaves: no power of two fits in u64
+    }
 }
 
 /// A Merkle tree with all levels kept, for producing proofs.
@@ -223,6 +226,11 @@ mod tests {
         assert!(matches!(
             p.verify(&t.root(), 3, b"c"),
             Err(MerkleError::IndexOutOfRange { .. })
+        ));
+        // Absurd leaf counts (from a hand-built aggregate key) are errors, not panics.
+        assert!(matches!(
+            t.prove(0).unwrap().verify(&t.root(), u64::MAX, b"a"),
+            Err(MerkleError::WrongDepth { expected: 64, .. })
         ));
         let mut short = t.prove(0).unwrap();
         short.siblings.pop();

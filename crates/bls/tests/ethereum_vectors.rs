@@ -2,7 +2,8 @@
 //! (ethereum/bls12-381-tests, ciphersuite `BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_POP_`).
 //!
 //! The directory is looked up at `$SIGAGG_BLS_VECTORS`, else beside the
-//! repository (`../shared/vectors/bls`). When it is present, every handler
+//! repository (`../shared/vectors/bls`), else in the repository's copy
+//! (`vectors/bls`). When it is present, every handler
 //! directory must be present and every file is run; the test also checks the
 //! total count against the README (104), so a vector cannot silently go
 //! missing.
@@ -35,8 +36,11 @@ fn vectors_dir() -> Option<PathBuf> {
         return Some(PathBuf::from(p));
     }
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let candidate = manifest.join("../../../shared/vectors/bls");
-    candidate.is_dir().then_some(candidate)
+    // The shared folder beside the repository, else a copy inside it.
+    ["../../../shared/vectors/bls", "../../vectors/bls"]
+        .iter()
+        .map(|rel| manifest.join(rel))
+        .find(|p| p.is_dir())
 }
 
 fn hex(y: &Yaml) -> Vec<u8> {
