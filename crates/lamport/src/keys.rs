@@ -110,7 +110,7 @@ impl<S: ParameterSet> SecretKey<S> {
 
     /// The `n` secret sub-keys `pr_i`.
     fn subkeys(&self) -> Vec<Digest> {
-        (0..S::NUM_SUBKEYS).map(|i| prf::subkey(S::ID, &self.seed, i as u32)).collect()
+        prf::subkeys(S::ID, &self.seed, S::NUM_SUBKEYS)
     }
 
     /// The `n` sub-public-keys `pb_i = G(pr_i)`.

@@ -39,6 +39,7 @@ pub mod keys;
 pub mod params;
 pub mod poseidon;
 pub mod prf;
+mod shake;
 pub mod signature;
 
 pub use batch::{keygen_from_seeds, keygen_many, sign_all, sign_many, verify_many};

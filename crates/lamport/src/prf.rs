@@ -8,10 +8,9 @@
 //! `u128` and reduced mod `p` (statistical distance from uniform below 2^-96).
 
 use p3_field::PrimeCharacteristicRing;
-use sha3::Shake128;
-use sha3::digest::{ExtendableOutput, Update, XofReader};
 
 use crate::field::{DIGEST_LEN, Digest, F};
+use crate::shake::{LANES, Prefix, SHAKE128_RATE};
 
 /// Length of a key seed in bytes.
 pub const SEED_LEN: usize = 32;
@@ -31,32 +30,41 @@ const DOMAIN: &[u8; 20] = b"sigagg/lamport+/prf1";
 const PURPOSE_SUBKEY: u8 = 0x00;
 const PURPOSE_RANDOMIZER: u8 = 0x01;
 const BYTES_PER_FE: usize = 16;
+const SUBKEY_BYTES: usize = DIGEST_LEN * BYTES_PER_FE;
 
-fn shake(purpose: u8, set_id: u8, seed: &Seed, index: u32) -> impl XofReader {
-    let mut shake = Shake128::default();
-    shake.update(DOMAIN);
-    shake.update(&[purpose, set_id]);
-    shake.update(seed);
-    shake.update(&index.to_be_bytes());
-    shake.finalize_xof()
+fn prefix(purpose: u8, set_id: u8, seed: &Seed) -> Prefix<SHAKE128_RATE> {
+    Prefix::new(&[DOMAIN, &[purpose, set_id], seed])
 }
 
-fn read_fes<const N: usize>(mut reader: impl XofReader) -> [F; N] {
-    core::array::from_fn(|_| {
-        let mut buf = [0u8; BYTES_PER_FE];
-        reader.read(&mut buf);
-        F::from_u128(u128::from_be_bytes(buf))
+fn to_fes<const N: usize>(bytes: &[u8]) -> [F; N] {
+    core::array::from_fn(|i| {
+        let chunk = &bytes[i * BYTES_PER_FE..(i + 1) * BYTES_PER_FE];
+        F::from_u128(u128::from_be_bytes(chunk.try_into().expect("16-byte chunk")))
     })
 }
 
 /// The secret sub-key `pr_index` of the key with this seed in set `set_id`.
 pub fn subkey(set_id: u8, seed: &Seed, index: u32) -> Digest {
-    read_fes::<DIGEST_LEN>(shake(PURPOSE_SUBKEY, set_id, seed, index))
+    to_fes(&prefix(PURPOSE_SUBKEY, set_id, seed).finish::<SUBKEY_BYTES>(&index.to_be_bytes()))
+}
+
+/// Sub-keys `0..count` (the same values as [`subkey`]), several Keccak-f
+/// states per SIMD vector.
+pub fn subkeys(set_id: u8, seed: &Seed, count: usize) -> Vec<Digest> {
+    let base = prefix(PURPOSE_SUBKEY, set_id, seed);
+    let mut out = Vec::with_capacity(count);
+    let whole = count / LANES * LANES;
+    for first in (0..whole).step_by(LANES) {
+        let suffixes: [[u8; 4]; LANES] = core::array::from_fn(|l| ((first + l) as u32).to_be_bytes());
+        out.extend(base.finish_many::<SUBKEY_BYTES>(&suffixes).iter().map(|b| to_fes::<DIGEST_LEN>(b)));
+    }
+    out.extend((whole..count).map(|i| to_fes(&base.finish::<SUBKEY_BYTES>(&(i as u32).to_be_bytes()))));
+    out
 }
 
 /// The public randomizer of the key with this seed in set `set_id`.
 pub fn randomizer(set_id: u8, seed: &Seed) -> Randomizer {
-    read_fes::<RANDOMIZER_LEN>(shake(PURPOSE_RANDOMIZER, set_id, seed, 0))
+    to_fes(&prefix(PURPOSE_RANDOMIZER, set_id, seed).finish::<{ RANDOMIZER_LEN * BYTES_PER_FE }>(&0u32.to_be_bytes()))
 }
 
 #[cfg(test)]
@@ -75,5 +83,17 @@ mod tests {
         assert_ne!(base, subkey(1, &other, 3));
         assert_ne!(randomizer(1, &seed), randomizer(2, &seed));
         assert_ne!(randomizer(1, &seed)[..], base[..RANDOMIZER_LEN]);
+    }
+
+    #[test]
+    fn batched_subkeys_match_single() {
+        let seed = [9u8; 32];
+        for count in [0, 1, LANES, 3 * LANES + 5] {
+            let all = subkeys(2, &seed, count);
+            assert_eq!(all.len(), count);
+            for (i, k) in all.iter().enumerate() {
+                assert_eq!(*k, subkey(2, &seed, i as u32));
+            }
+        }
     }
 }
