@@ -120,7 +120,9 @@ impl MembershipProof {
         let mut cur = *leaf;
         let mut inputs = Vec::with_capacity(self.siblings.len());
         for (level, sib) in self.siblings.iter().enumerate() {
-            let pos = self.index >> level;
+            // Paths longer than 32 levels only come from a caller that built
+            // one by hand: the index bits run out and read as 0.
+            let pos = u32::try_from(level).ok().and_then(|l| self.index.checked_shr(l)).unwrap_or(0);
             let (l, r) = if pos & 1 == 0 { (&cur, sib) } else { (sib, &cur) };
             let input = node_input(level as u32 + 1, pos >> 1, l, r);
             let out = compress(perm24(), &input);
@@ -265,6 +267,17 @@ mod tests {
             assert_eq!(tree.position(&leaf(size)), None);
             assert!(matches!(tree.prove(size), Err(GroupError::IndexOutOfRange { .. })));
         }
+    }
+
+    #[test]
+    fn overlong_paths_do_not_panic() {
+        let tree = GroupTree::from_digests(vec![leaf(0), leaf(1)]).unwrap();
+        let proof = MembershipProof::new(u32::MAX, vec![leaf(2); 40]);
+        assert_eq!(proof.trace(&leaf(0)).0.len(), 40);
+        assert_eq!(
+            verify_membership(&tree.key(), &leaf(0), &proof),
+            Err(GroupError::IndexOutOfRange { index: u64::from(u32::MAX), size: 2 })
+        );
     }
 
     #[test]
