@@ -1,0 +1,51 @@
+//! Aggregates N freshly made Seed001 signatures on one message and verifies
+//! the proof, printing the time of each step.
+//!
+//! ```sh
+//! cargo run --release -p sigagg-stark --example aggregate -- 1024 fast
+//! ```
+
+use std::time::Instant;
+
+use rayon::prelude::*;
+use sigagg_stark::{AggregateProof, Entry, Settings, Statement, aggregate, verify};
+use sigagg_xmss::{Seed001, single_epoch_key_and_signature};
+
+fn main() {
+    if std::env::var("SIGAGG_TRACE").is_ok() {
+        use tracing_subscriber::layer::SubscriberExt;
+        use tracing_subscriber::util::SubscriberInitExt;
+        tracing_subscriber::Registry::default()
+            .with(tracing_subscriber::EnvFilter::new(std::env::var("SIGAGG_TRACE").unwrap_or_default()))
+            .with(tracing_forest::ForestLayer::default())
+            .init();
+    }
+    let mut args = std::env::args().skip(1);
+    let n: usize = args.next().map_or(64, |a| a.parse().expect("N"));
+    let settings = match args.next().as_deref() {
+        Some("compact") => Settings::COMPACT,
+        Some("test") => Settings::INSECURE_TEST,
+        _ => Settings::FAST,
+    };
+    let message = *b"consensus message signed by all!";
+    let epoch = 1234;
+    let t = Instant::now();
+    let (entries, signatures): (Vec<_>, Vec<_>) = (0..n)
+        .into_par_iter()
+        .map(|_| {
+            let (pk, sig) = single_epoch_key_and_signature::<Seed001, _>(&mut rand::rng(), epoch, &message).unwrap();
+            (Entry { public_key: pk, epoch, message }, sig)
+        })
+        .unzip();
+    println!("{n} signatures made in {:.2?}", t.elapsed());
+    let statement = Statement::new(entries).unwrap();
+    let t = Instant::now();
+    let proof = aggregate(&settings, &statement, &signatures).unwrap();
+    let prove = t.elapsed();
+    let bytes = proof.to_bytes();
+    println!("proved in {prove:.2?} ({:.0} sig/s), {} bytes", n as f64 / prove.as_secs_f64(), bytes.len());
+    let t = Instant::now();
+    let proof = AggregateProof::from_bytes(&bytes).unwrap();
+    verify(&settings, &statement, &proof).unwrap();
+    println!("verified in {:.2?}", t.elapsed());
+}

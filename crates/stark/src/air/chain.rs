@@ -1,0 +1,186 @@
+//! The chain table: one 128-row block per signature slot; rows 0..117 are the
+//! slot's Winternitz chain steps (width-16 Poseidon2 compressions), chain by
+//! chain, rows 117..128 are padding.
+//!
+//! A step reaching position `pos` of chain `i` hashes
+//! `[param | t0 t1 | x | 0 0]` where `(t0, t1)` is the chain tweak: `t0 =
+//! k0 + 256 pos` and `t1` one of three per-chain values selected by `pos`.
+//! Its output `y = (perm(in) + in)[0..7]` is the next step's `x`. A chain
+//! starts (flag `first`) where the digit table asked for it, and its last
+//! step (`pos = 3`) sends the chain end to the leaf sponge.
+
+use std::borrow::Cow;
+
+use p3_air::{Air, AirBuilder, BaseAir, WindowAccess};
+use p3_field::PrimeCharacteristicRing;
+use p3_lookup::{Count, InteractionBuilder};
+use p3_uni_stark::SubAirBuilder;
+
+use crate::bus;
+use crate::config::Val;
+use crate::layout::{CHAIN_STEPS, DIGEST, P16_BLOCK, PARAM};
+use crate::poseidon::{Air16, COLS16, Cols16, air16};
+
+/// Committed columns after the permutation's.
+pub mod col {
+    use super::*;
+    pub const SIG: usize = COLS16;
+    pub const I: usize = SIG + 1;
+    pub const POS: usize = I + 1;
+    pub const FIRST: usize = POS + 1;
+    pub const LAST: usize = FIRST + 1;
+    pub const K0: usize = LAST + 1;
+    pub const T1: usize = K0 + 1;
+    pub const WIDTH: usize = T1 + 3;
+}
+
+/// Input positions of the width-16 state.
+pub const TWEAK0: usize = PARAM;
+/// Second tweak digit.
+pub const TWEAK1: usize = PARAM + 1;
+/// The chained digest.
+pub const X: usize = PARAM + 2;
+
+mod pc {
+    pub const IS_PAD: usize = 0;
+    pub const IS_BLOCK_START: usize = 1;
+    pub const IS_BLOCK_END: usize = 2;
+    pub const IS_LAST_REAL: usize = 3;
+    /// The next row is a real chain step.
+    pub const NEXT_REAL: usize = 4;
+    pub const WIDTH: usize = 5;
+}
+
+/// The chain table's AIR.
+#[derive(Clone)]
+pub struct ChainAir {
+    perm: Air16,
+    columns: Vec<Vec<Val>>,
+}
+
+impl core::fmt::Debug for ChainAir {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("ChainAir")
+    }
+}
+
+impl Default for ChainAir {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl ChainAir {
+    /// Builds the AIR (round constants and block-structure columns).
+    pub fn new() -> Self {
+        let columns = super::periodic_table(P16_BLOCK, pc::WIDTH, |r, row| {
+            row[pc::IS_PAD] = Val::from_bool(r >= CHAIN_STEPS);
+            row[pc::IS_BLOCK_START] = Val::from_bool(r == 0);
+            row[pc::IS_BLOCK_END] = Val::from_bool(r == P16_BLOCK - 1);
+            row[pc::IS_LAST_REAL] = Val::from_bool(r == CHAIN_STEPS - 1);
+            row[pc::NEXT_REAL] = Val::from_bool(r + 1 < CHAIN_STEPS);
+        });
+        Self { perm: air16(), columns }
+    }
+}
+
+/// Lagrange basis on positions {1, 2, 3}, evaluated at `pos`.
+pub fn lagrange123<E: PrimeCharacteristicRing + Clone>(pos: E) -> [E; 3] {
+    // 1/2 mod p.
+    let half = E::from_u32(sigagg_xmss::field::P.div_ceil(2));
+    let (p1, p2, p3) = (
+        pos.clone() - E::ONE,
+        pos.clone() - E::TWO,
+        pos - E::from_u32(3),
+    );
+    [
+        p2.clone() * p3.clone() * half.clone(),
+        -(p1.clone() * p3),
+        p1 * p2 * half,
+    ]
+}
+
+impl BaseAir<Val> for ChainAir {
+    fn width(&self) -> usize {
+        col::WIDTH
+    }
+
+    fn num_periodic_columns(&self) -> usize {
+        pc::WIDTH
+    }
+
+    fn periodic_columns(&self) -> Cow<'_, [Vec<Val>]> {
+        Cow::Borrowed(&self.columns)
+    }
+
+    fn main_next_row_columns(&self) -> Vec<usize> {
+        let mut cols: Vec<usize> = (0..X + DIGEST).collect();
+        cols.extend(col::SIG..col::WIDTH);
+        cols
+    }
+}
+
+impl<AB: InteractionBuilder<F = Val>> Air<AB> for ChainAir {
+    fn eval(&self, builder: &mut AB) {
+        {
+            let mut sub = SubAirBuilder::<AB, Air16, AB::Var>::new(builder, 0..COLS16);
+            self.perm.eval(&mut sub);
+        }
+        let main = builder.main();
+        let (loc, nxt) = (main.current_slice(), main.next_slice());
+        let l = |c: usize| -> AB::Expr { loc[c].into() };
+        let n = |c: usize| -> AB::Expr { nxt[c].into() };
+        let perm: &Cols16<AB::Var> = core::borrow::Borrow::borrow(&loc[..COLS16]);
+        let output = |j: usize| -> AB::Expr { perm.ending_full_rounds[3].post[j].into() };
+        let p: Vec<AB::Expr> = builder.periodic_values().iter().map(|&v| v.into()).collect();
+        let one = AB::Expr::ONE;
+        let real = one.clone() - p[pc::IS_PAD].clone();
+
+        // Input layout: zero tail, tweak from (k0, pos) and the per-position t1.
+        builder.assert_zero(l(14));
+        builder.assert_zero(l(15));
+        builder.assert_eq(l(TWEAK0), l(col::K0) + l(col::POS) * AB::Expr::from_u32(256));
+        let basis = lagrange123(l(col::POS));
+        let t1: AB::Expr = (0..3).map(|k| l(col::T1 + k) * basis[k].clone()).sum();
+        builder.assert_eq(l(TWEAK1), t1);
+
+        // Chain boundaries: the last step is the one reaching position 3.
+        builder.assert_bools([l(col::FIRST), l(col::LAST)]);
+        builder.assert_zero(real.clone() * (l(col::LAST) - basis[2].clone()));
+        builder.assert_zero(p[pc::IS_PAD].clone() * l(col::FIRST));
+        builder.assert_zero(p[pc::IS_PAD].clone() * l(col::LAST));
+        builder.assert_zero(p[pc::IS_BLOCK_START].clone() * (l(col::FIRST) - one.clone()));
+        builder.assert_zero(p[pc::IS_LAST_REAL].clone() * (l(col::LAST) - one.clone()));
+        builder.when_first_row().assert_zero(l(col::SIG));
+
+        let mut t = builder.when_transition();
+        t.assert_eq(n(col::SIG), l(col::SIG) + p[pc::IS_BLOCK_END].clone());
+        let next_real = p[pc::NEXT_REAL].clone();
+        t.assert_zero(next_real.clone() * (n(col::FIRST) - l(col::LAST)));
+        // Inside a chain: same chain data and parameter, next position, chained digest.
+        let cont = next_real * (one.clone() - l(col::LAST));
+        for c in [col::I, col::K0, col::T1, col::T1 + 1, col::T1 + 2].into_iter().chain(0..PARAM) {
+            t.assert_zero(cont.clone() * (n(c) - l(c)));
+        }
+        t.assert_zero(cont.clone() * (n(col::POS) - l(col::POS) - one.clone()));
+        for j in 0..DIGEST {
+            t.assert_zero(cont.clone() * (n(X + j) - output(j) - l(j)));
+        }
+
+        // Bus: a chain's first step receives its start, its last step sends the end.
+        let sig = l(col::SIG);
+        let param: [AB::Expr; PARAM] = core::array::from_fn(&l);
+        let t1s: [AB::Expr; 3] = core::array::from_fn(|k| l(col::T1 + k));
+        builder.push_interaction(
+            bus::MAIN,
+            bus::chain_start(sig.clone(), l(col::I), l(col::POS), param, l(col::K0), t1s),
+            Count::bounded(l(col::FIRST), 1),
+        );
+        let y: [AB::Expr; DIGEST] = core::array::from_fn(|j| output(j) + l(j));
+        builder.push_interaction(
+            bus::MAIN,
+            bus::end(sig, l(col::I) + one, y),
+            -Count::bounded(l(col::LAST), 1),
+        );
+    }
+}

@@ -1,0 +1,99 @@
+//! The AIR tables of the aggregation proof and the enum that lets one batch
+//! proof hold all of them.
+//!
+//! | table | rows | proves |
+//! |---|---|---|
+//! | [`sig::SigAir`] | 1 per signature | nothing by itself: sends every statement-derived value (periodic columns) on the bus |
+//! | [`digits::DigitAir`] | 128 per signature | the message hash's base-4 digits (big-integer decomposition), the target sum, chain starts |
+//! | [`chain::ChainAir`] | 128 per signature | the 117 Winternitz chain steps (width-16 Poseidon2) |
+//! | [`hash24::HashAir`] | 64 per signature | message hash, 37-chunk leaf sponge, 20 tree levels (width-24 Poseidon2) |
+//! | [`range::RangeAir`] | 2^16 | a 16-bit range table |
+//!
+//! The tables talk over the buses of [`crate::bus`]. Every constraint has
+//! degree at most 3, so the quotient has two chunks at any blowup.
+
+pub mod chain;
+pub mod digits;
+pub mod hash24;
+pub mod range;
+pub mod sig;
+
+use std::borrow::Cow;
+
+use p3_air::{Air, BaseAir};
+use p3_lookup::InteractionBuilder;
+
+use crate::config::Val;
+
+/// A periodic column table: `columns[c][row]`, all of one period.
+pub(crate) fn periodic_table(period: usize, width: usize, f: impl Fn(usize, &mut [Val])) -> Vec<Vec<Val>> {
+    let mut cols = vec![vec![Val::default(); period]; width];
+    let mut row = vec![Val::default(); width];
+    for r in 0..period {
+        row.iter_mut().for_each(|x| *x = Val::default());
+        f(r, &mut row);
+        for (c, v) in row.iter().enumerate() {
+            cols[c][r] = *v;
+        }
+    }
+    cols
+}
+
+/// One AIR of the batch.
+#[derive(Clone, Debug)]
+pub enum AggAir {
+    /// Statement table.
+    Sig(sig::SigAir),
+    /// Digit table.
+    Digits(digits::DigitAir),
+    /// Chain-step table.
+    Chain(chain::ChainAir),
+    /// Width-24 hash table.
+    Hash(hash24::HashAir),
+    /// Range table.
+    Range(range::RangeAir),
+}
+
+macro_rules! dispatch {
+    ($self:expr, $a:ident => $e:expr) => {
+        match $self {
+            AggAir::Sig($a) => $e,
+            AggAir::Digits($a) => $e,
+            AggAir::Chain($a) => $e,
+            AggAir::Hash($a) => $e,
+            AggAir::Range($a) => $e,
+        }
+    };
+}
+
+impl BaseAir<Val> for AggAir {
+    fn width(&self) -> usize {
+        dispatch!(self, a => BaseAir::<Val>::width(a))
+    }
+
+    fn num_periodic_columns(&self) -> usize {
+        dispatch!(self, a => BaseAir::<Val>::num_periodic_columns(a))
+    }
+
+    fn periodic_columns(&self) -> Cow<'_, [Vec<Val>]> {
+        dispatch!(self, a => BaseAir::<Val>::periodic_columns(a))
+    }
+
+    fn periodic_statement(&self) -> Vec<u8> {
+        dispatch!(self, a => BaseAir::<Val>::periodic_statement(a))
+    }
+
+    fn main_next_row_columns(&self) -> Vec<usize> {
+        dispatch!(self, a => BaseAir::<Val>::main_next_row_columns(a))
+    }
+
+    fn max_constraint_degree(&self) -> Option<usize> {
+        Some(3)
+    }
+}
+
+impl<AB: InteractionBuilder<F = Val>> Air<AB> for AggAir {
+    fn eval(&self, builder: &mut AB) {
+        dispatch!(self, a => a.eval(builder))
+    }
+}

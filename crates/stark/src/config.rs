@@ -1,0 +1,130 @@
+//! The proof system's configuration: field, challenge extension, hashes,
+//! FRI parameters, and the named settings users choose between.
+
+use p3_challenger::{HashChallenger, SerializingChallenger32};
+use p3_commit::ExtensionMmcs;
+use p3_dft::Radix2DitParallel;
+use p3_field::extension::QuinticTrinomialExtensionField;
+use p3_fri::{FriParameters, TwoAdicFriPcs};
+use p3_keccak::{Keccak256Hash, KeccakF};
+use p3_koala_bear::KoalaBear;
+use p3_merkle_tree::MerkleTreeMmcs;
+use p3_symmetric::{CompressionFunctionFromHasher, PaddingFreeSponge, SerializingHasher};
+use p3_uni_stark::StarkConfig;
+use serde::{Deserialize, Serialize};
+
+/// Base field: KoalaBear.
+pub type Val = KoalaBear;
+/// Challenge field: the degree-5 extension of KoalaBear (about 155 bits),
+/// large enough for more than 100 bits of proven security.
+pub type Challenge = QuinticTrinomialExtensionField<Val>;
+
+type ByteHash = Keccak256Hash;
+type U64Hash = PaddingFreeSponge<KeccakF, 25, 17, 4>;
+type FieldHash = SerializingHasher<U64Hash>;
+type Compress = CompressionFunctionFromHasher<U64Hash, 2, 4>;
+/// Merkle commitments over Keccak-f (vectorized across field rows).
+pub type ValMmcs =
+    MerkleTreeMmcs<[Val; p3_keccak::VECTOR_LEN], [u64; p3_keccak::VECTOR_LEN], FieldHash, Compress, 2, 4>;
+type ChallengeMmcs = ExtensionMmcs<Val, Challenge, ValMmcs>;
+/// Fiat-Shamir transcript over Keccak-256.
+pub type Challenger = SerializingChallenger32<Val, HashChallenger<u8, ByteHash, 32>>;
+type Dft = Radix2DitParallel<Val>;
+type Pcs = TwoAdicFriPcs<Val, Dft, ValMmcs, ChallengeMmcs>;
+/// The STARK configuration every proof of this crate uses.
+pub type AggConfig = StarkConfig<Pcs, Challenge, Challenger>;
+
+/// Collision resistance of the Keccak-256 Merkle commitments, in bits.
+pub const HASH_COLLISION_BITS: usize = 128;
+
+/// Proof-system parameters. Prover and verifier must use the same settings:
+/// the verifier never reads them from the proof (a proof only names them, so
+/// that a mismatch is reported clearly instead of as a failed check).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Settings {
+    /// log2 of the Reed-Solomon blowup (rate 2^-log_blowup).
+    pub log_blowup: usize,
+    /// Number of FRI queries.
+    pub num_queries: usize,
+    /// Proof-of-work bits before the FRI queries are drawn.
+    pub query_pow_bits: usize,
+    /// Proof-of-work bits before each FRI folding challenge.
+    pub commit_pow_bits: usize,
+    /// Proof-of-work bits before the opening-batching challenge.
+    pub batch_pow_bits: usize,
+    /// Proof-of-work bits before the lookup (LogUp) challenges.
+    pub lookup_pow_bits: usize,
+    /// Proof-of-work bits before the out-of-domain point.
+    pub ood_pow_bits: usize,
+    /// log2 of the largest FRI folding arity.
+    pub max_log_arity: usize,
+    /// log2 of the final FRI polynomial's length.
+    pub log_final_poly_len: usize,
+    /// Merkle cap height (top tree layers sent whole, shortening every path).
+    pub cap_height: usize,
+}
+
+impl Settings {
+    /// The fast setting: rate 1/2, many queries. See `security_bits`.
+    pub const FAST: Self = Self {
+        log_blowup: 1,
+        num_queries: 170,
+        query_pow_bits: 20,
+        commit_pow_bits: 0,
+        batch_pow_bits: 16,
+        lookup_pow_bits: 16,
+        ood_pow_bits: 16,
+        max_log_arity: 3,
+        log_final_poly_len: 3,
+        cap_height: 4,
+    };
+
+    /// The compact setting: rate 1/8, fewer queries, smaller proofs.
+    pub const COMPACT: Self = Self {
+        log_blowup: 3,
+        num_queries: 55,
+        query_pow_bits: 22,
+        commit_pow_bits: 0,
+        batch_pow_bits: 16,
+        lookup_pow_bits: 16,
+        ood_pow_bits: 16,
+        max_log_arity: 3,
+        log_final_poly_len: 3,
+        cap_height: 4,
+    };
+
+    /// Minimal settings for fast tests. **Not secure**: two queries.
+    pub const INSECURE_TEST: Self = Self {
+        log_blowup: 1,
+        num_queries: 2,
+        query_pow_bits: 0,
+        commit_pow_bits: 0,
+        batch_pow_bits: 0,
+        lookup_pow_bits: 0,
+        ood_pow_bits: 0,
+        max_log_arity: 1,
+        log_final_poly_len: 0,
+        cap_height: 0,
+    };
+
+    /// Builds the STARK configuration for these settings.
+    pub fn stark_config(&self) -> AggConfig {
+        let u64_hash = U64Hash::new(KeccakF {});
+        let val_mmcs = ValMmcs::new(FieldHash::new(u64_hash), Compress::new(u64_hash), self.cap_height);
+        let fri = FriParameters {
+            log_blowup: self.log_blowup,
+            log_final_poly_len: self.log_final_poly_len,
+            max_log_arity: self.max_log_arity,
+            num_queries: self.num_queries,
+            batch_proof_of_work_bits: self.batch_pow_bits,
+            commit_proof_of_work_bits: self.commit_pow_bits,
+            query_proof_of_work_bits: self.query_pow_bits,
+            mmcs: ChallengeMmcs::new(val_mmcs.clone()),
+        };
+        let pcs = Pcs::new(Dft::default(), val_mmcs, fri);
+        let challenger = Challenger::from_hasher(b"sigagg-xmss-agg-v1".to_vec(), ByteHash {});
+        AggConfig::new(pcs, challenger)
+            .with_lookup_proof_of_work_bits(self.lookup_pow_bits)
+            .with_ood_proof_of_work_bits(self.ood_pow_bits)
+    }
+}

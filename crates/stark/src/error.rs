@@ -1,0 +1,51 @@
+//! Typed errors of aggregation and verification.
+
+use thiserror::Error;
+
+/// A statement that cannot be proven or checked.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub enum StatementError {
+    /// No entries.
+    #[error("the statement has no entries")]
+    Empty,
+    /// More entries than one proof supports.
+    #[error("{count} entries exceed the maximum of {max}")]
+    TooMany { count: usize, max: usize },
+    /// An epoch outside the Seed001 lifetime.
+    #[error("entry {index}: epoch {epoch} is outside the lifetime 2^20")]
+    EpochOutOfRange { index: usize, epoch: u32 },
+}
+
+/// Why aggregation failed.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub enum AggregateError {
+    /// The statement is invalid.
+    #[error(transparent)]
+    Statement(#[from] StatementError),
+    /// Not one signature per entry.
+    #[error("{signatures} signatures for {entries} entries")]
+    CountMismatch { entries: usize, signatures: usize },
+    /// A signature does not verify: it cannot be part of an aggregate.
+    #[error("signature {index} is invalid: {reason}")]
+    InvalidSignature { index: usize, reason: sigagg_xmss::VerifyError },
+    /// The proof system failed (never expected with valid inputs).
+    #[error("proving failed: {0}")]
+    Prover(String),
+}
+
+/// Why a proof was rejected.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub enum VerifyError {
+    /// The statement is invalid.
+    #[error(transparent)]
+    Statement(#[from] StatementError),
+    /// The proof bytes are malformed.
+    #[error("malformed proof: {0}")]
+    Malformed(String),
+    /// The proof was made for another statement size or other settings.
+    #[error("proof header mismatch: {0}")]
+    HeaderMismatch(String),
+    /// The proof does not verify.
+    #[error("invalid proof: {0}")]
+    Invalid(String),
+}

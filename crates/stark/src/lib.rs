@@ -1,0 +1,166 @@
+//! One STARK proof that N generalized-XMSS signatures (parameter set
+//! [`Seed001`]) are valid, each under its own key, at its own epoch, over its
+//! own message (or one shared message, the consensus case).
+//!
+//! The statement is the list of `(public key, epoch, message)`; the
+//! signatures are the witness. The proof is a Plonky3 batch STARK over
+//! KoalaBear with a degree-5 challenge extension and Keccak commitments; its
+//! five tables are described in [`air`].
+//!
+//! ```no_run
+//! use sigagg_stark::{Entry, Settings, Statement, aggregate, verify};
+//! use sigagg_xmss::{Seed001, single_epoch_key_and_signature};
+//!
+//! let message = [7u8; 32];
+//! let (entries, signatures): (Vec<_>, Vec<_>) = (0..4)
+//!     .map(|_| {
+//!         let (pk, sig) = single_epoch_key_and_signature::<Seed001, _>(&mut rand::rng(), 9, &message).unwrap();
+//!         (Entry { public_key: pk, epoch: 9, message }, sig)
+//!     })
+//!     .unzip();
+//! let statement = Statement::new(entries).unwrap();
+//! let proof = aggregate(&Settings::FAST, &statement, &signatures).unwrap();
+//! let bytes = proof.to_bytes();
+//! let proof = sigagg_stark::AggregateProof::from_bytes(&bytes).unwrap();
+//! verify(&Settings::FAST, &statement, &proof).unwrap();
+//! ```
+
+pub mod air;
+pub mod bus;
+pub mod config;
+pub mod error;
+pub mod layout;
+pub mod poseidon;
+pub mod security;
+pub mod statement;
+pub mod trace;
+
+use p3_batch_stark::{BatchProof, ProverData, StarkInstance, prove_batch, verify_batch};
+use p3_util::log2_strict_usize;
+use serde::{Deserialize, Serialize};
+use sigagg_xmss::{Seed001, Signature};
+
+use crate::air::{AggAir, chain::ChainAir, digits::DigitAir, hash24::HashAir, range::RangeAir, sig::SigAir};
+pub use crate::config::Settings;
+use crate::config::AggConfig;
+pub use crate::error::{AggregateError, StatementError, VerifyError};
+pub use crate::statement::{Entry, Statement};
+
+/// Version of the proof encoding.
+pub const PROOF_VERSION: u8 = 1;
+const MAGIC: &[u8; 6] = b"SGXAGG";
+
+/// An aggregate proof with its header.
+#[derive(Serialize, Deserialize)]
+pub struct AggregateProof {
+    /// The settings it was made with (checked against the verifier's).
+    pub settings: Settings,
+    /// Number of statement entries.
+    pub num_entries: u32,
+    /// The batch STARK proof.
+    pub proof: BatchProof<AggConfig>,
+}
+
+impl AggregateProof {
+    /// Serializes: `"SGXAGG" || version || postcard(settings, entries, proof)`.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = MAGIC.to_vec();
+        out.push(PROOF_VERSION);
+        out.extend(postcard::to_allocvec(self).expect("in-memory serialization cannot fail"));
+        out
+    }
+
+    /// Parses bytes written by [`AggregateProof::to_bytes`].
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, VerifyError> {
+        let body = bytes
+            .strip_prefix(MAGIC.as_slice())
+            .ok_or_else(|| VerifyError::Malformed("not a sigagg aggregate proof".into()))?;
+        match body.split_first() {
+            Some((&PROOF_VERSION, rest)) => {
+                let (proof, tail) = postcard::take_from_bytes::<Self>(rest)
+                    .map_err(|e| VerifyError::Malformed(format!("undecodable proof: {e}")))?;
+                if !tail.is_empty() {
+                    return Err(VerifyError::Malformed(format!("{} trailing bytes", tail.len())));
+                }
+                Ok(proof)
+            }
+            Some((v, _)) => Err(VerifyError::Malformed(format!("unsupported proof version {v}"))),
+            None => Err(VerifyError::Malformed("truncated header".into())),
+        }
+    }
+}
+
+/// The five AIRs of a statement, in batch order.
+fn airs(statement: &Statement) -> Vec<AggAir> {
+    with_sig_air(SigAir::new(statement))
+}
+
+/// AIRs of the right shape for `padded` slots (for the security calculator).
+pub(crate) fn airs_for_shape(padded: usize) -> Vec<AggAir> {
+    with_sig_air(SigAir::placeholder(padded))
+}
+
+fn with_sig_air(sig: SigAir) -> Vec<AggAir> {
+    vec![
+        AggAir::Sig(sig),
+        AggAir::Digits(DigitAir::new()),
+        AggAir::Chain(ChainAir::new()),
+        AggAir::Hash(HashAir::new()),
+        AggAir::Range(RangeAir),
+    ]
+}
+
+/// Proves that `signatures[i]` is a valid signature for `statement.entries()[i]`.
+///
+/// Witness generation runs every step of verification, so an invalid
+/// signature is reported with its index instead of producing a proof.
+pub fn aggregate(
+    settings: &Settings,
+    statement: &Statement,
+    signatures: &[Signature<Seed001>],
+) -> Result<AggregateProof, AggregateError> {
+    if signatures.len() != statement.len() {
+        return Err(AggregateError::CountMismatch { entries: statement.len(), signatures: signatures.len() });
+    }
+    let traces = tracing::info_span!("generate traces")
+        .in_scope(|| trace::generate(statement, signatures))
+        .map_err(|(index, reason)| AggregateError::InvalidSignature { index, reason })?;
+    let airs = airs(statement);
+    let config = settings.stark_config();
+    let matrices = [&traces.sig, &traces.digits, &traces.chain, &traces.hash, &traces.range];
+    let instances: Vec<StarkInstance<'_, AggConfig, AggAir>> = airs
+        .iter()
+        .zip(matrices)
+        .map(|(air, trace)| StarkInstance { air, trace, public_values: vec![] })
+        .collect();
+    let prover_data =
+        ProverData::from_instances(&config, &instances).map_err(|e| AggregateError::Prover(format!("{e:?}")))?;
+    let proof = prove_batch(&config, &instances, &prover_data).map_err(|e| AggregateError::Prover(format!("{e:?}")))?;
+    Ok(AggregateProof { settings: *settings, num_entries: statement.len() as u32, proof })
+}
+
+/// Verifies an aggregate proof for `statement` under `settings`.
+pub fn verify(settings: &Settings, statement: &Statement, proof: &AggregateProof) -> Result<(), VerifyError> {
+    if proof.settings != *settings {
+        return Err(VerifyError::HeaderMismatch("the proof was made with other settings".into()));
+    }
+    if proof.num_entries as usize != statement.len() {
+        return Err(VerifyError::HeaderMismatch(format!(
+            "the proof covers {} entries, the statement has {}",
+            proof.num_entries,
+            statement.len()
+        )));
+    }
+    // The table heights follow from the statement, never from the proof.
+    let expected: Vec<usize> = trace::heights(statement.padded_len()).iter().map(|&h| log2_strict_usize(h)).collect();
+    if proof.proof.degree_bits != expected {
+        return Err(VerifyError::Invalid("table heights do not match the statement".into()));
+    }
+    let airs = airs(statement);
+    let config = settings.stark_config();
+    let data = ProverData::from_airs_and_degrees(&config, &airs, &expected)
+        .map_err(|e| VerifyError::Invalid(format!("{e:?}")))?;
+    let public_values = vec![Vec::new(); airs.len()];
+    verify_batch(&config, &airs, &proof.proof, &public_values, &data.common)
+        .map_err(|e| VerifyError::Invalid(format!("{e:?}")))
+}

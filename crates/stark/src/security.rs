@@ -1,0 +1,130 @@
+//! Security level of a proof configuration, computed with Plonky3's
+//! `p3-security` calculator from the actual AIRs and settings.
+//!
+//! The batch is modelled as one STARK whose ALI batches every constraint of
+//! every table (plus the LogUp constraints), whose trace length is the
+//! tallest table's, whose opening batch is the sum of every table's
+//! committed columns, and whose LogUp term counts every interaction of every
+//! table as if it sat on the tallest table. Each of these choices can only
+//! lower the reported level. Grinding is counted at every site the prover
+//! grinds and the verifier checks (FRI query and commit phases, the batching
+//! challenge, the lookup challenges and the out-of-domain point).
+
+use p3_air::BaseAir;
+use p3_air::symbolic::AirLayout;
+use p3_batch_stark::{ProverData, num_batched_openings};
+use p3_field::Field;
+use p3_fri::FriParameters;
+use p3_lookup::InteractionSymbolicBuilder;
+use p3_security::grinding::GrindingSites;
+use p3_security::logup::{self, LogUpAir};
+use p3_security::shape::{InstanceShape, StarkAirParams};
+use p3_security::stark::{conjectured_security_report, proven_security_report};
+use p3_uni_stark::OpeningShape;
+use p3_util::log2_strict_usize;
+use serde::Serialize;
+
+use crate::air::AggAir;
+use crate::bus;
+use crate::config::{Challenge, HASH_COLLISION_BITS, Settings, Val};
+
+/// Security of one configuration at one statement size.
+#[derive(Clone, Debug, Serialize)]
+pub struct SecurityLevel {
+    /// Proven bits (the better of the unique- and list-decoding regimes).
+    pub proven_bits: f64,
+    /// The term that binds the proven level.
+    pub proven_binding: String,
+    /// Conjectured bits (random-words regime).
+    pub conjectured_bits: f64,
+    /// The term that binds the conjectured level.
+    pub conjectured_binding: String,
+}
+
+/// Constraint degree of every table.
+const MAX_DEGREE: usize = 3;
+/// Quotient chunks per table (degree 3 constraints: quotient of degree 2n).
+const QUOTIENT_CHUNKS: usize = 2;
+/// Extension degree of the challenge field.
+const CHALLENGE_DIM: usize = 5;
+
+/// Computes the security level of `settings` for the AIRs of a statement of
+/// `padded` signature slots.
+pub(crate) fn level(settings: &Settings, airs: &[AggAir], log_heights: &[usize]) -> SecurityLevel {
+    let config = settings.stark_config();
+    let data = ProverData::from_airs_and_degrees(&config, airs, log_heights)
+        .expect("no preprocessed columns to commit");
+    let mut num_constraints = 0;
+    let mut batched = 0;
+    let mut interactions = 0;
+    for (air, lookups) in airs.iter().zip(&data.common.lookups) {
+        let layout = AirLayout {
+            main_width: BaseAir::<Val>::width(air),
+            num_periodic_columns: air.num_periodic_columns(),
+            ..Default::default()
+        };
+        let builder = InteractionSymbolicBuilder::<Val, Challenge>::from_air(air, layout);
+        // Every lookup column adds its pin constraint; the accumulator adds three.
+        let lookup_constraints = if lookups.is_empty() { 0 } else { lookups.len() + 3 };
+        num_constraints +=
+            builder.base_constraints().len() + builder.extension_constraints().len() + lookup_constraints;
+        batched += num_batched_openings(
+            layout.main_width,
+            !air.main_next_row_columns().is_empty(),
+            0,
+            false,
+            QUOTIENT_CHUNKS,
+            lookups.len(),
+            CHALLENGE_DIM,
+            OpeningShape::new(),
+        );
+        interactions += lookups.iter().map(|l| l.elements.len()).sum::<usize>();
+    }
+    let fri = FriParameters {
+        log_blowup: settings.log_blowup,
+        log_final_poly_len: settings.log_final_poly_len,
+        max_log_arity: settings.max_log_arity,
+        num_queries: settings.num_queries,
+        batch_proof_of_work_bits: settings.batch_pow_bits,
+        commit_proof_of_work_bits: settings.commit_pow_bits,
+        query_proof_of_work_bits: settings.query_pow_bits,
+        mmcs: (),
+    };
+    let regime = fri.security_regime();
+    let grinding = GrindingSites {
+        out_of_domain: settings.ood_pow_bits,
+        lookup_challenge: settings.lookup_pow_bits,
+        ..fri.grinding_sites()
+    };
+    let air = StarkAirParams {
+        num_constraints,
+        max_constraint_degree: MAX_DEGREE,
+        num_quotient_chunks: QUOTIENT_CHUNKS,
+        max_combo: 2,
+    };
+    let shape = InstanceShape {
+        log_trace_length: log_heights.iter().copied().max().unwrap_or(0),
+        modulus_bits: <Challenge as Field>::bits(),
+        collision_resistance: HASH_COLLISION_BITS,
+        num_batched_functions: batched,
+    };
+    let lookup_air = LogUpAir { num_interactions: interactions, max_message_width: bus::WIDTH };
+    let extras: Vec<_> = logup::security_term(&lookup_air, &shape, &grinding).into_iter().collect();
+    let proven = proven_security_report(&regime, &air, &shape, &extras, &grinding);
+    let conjectured = conjectured_security_report(&regime, &air, &shape, &extras, &grinding);
+    let (_, proven_term) = proven.binding();
+    SecurityLevel {
+        proven_bits: proven.security_bits(),
+        proven_binding: proven_term.label.to_string(),
+        conjectured_bits: conjectured.security_bits(),
+        conjectured_binding: conjectured.binding().label.to_string(),
+    }
+}
+
+/// The security level of `settings` when aggregating `num_signatures` signatures.
+pub fn security_level(settings: &Settings, num_signatures: usize) -> SecurityLevel {
+    let padded = num_signatures.next_power_of_two().max(crate::statement::MIN_PADDED);
+    let airs = crate::airs_for_shape(padded);
+    let log_heights: Vec<usize> = crate::trace::heights(padded).iter().map(|&h| log2_strict_usize(h)).collect();
+    level(settings, &airs, &log_heights)
+}

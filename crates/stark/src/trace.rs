@@ -1,0 +1,394 @@
+//! Witness generation: the five traces, computed from the statement and the
+//! signatures with the same native definitions (`sigagg_xmss::hash`) the
+//! signature verifier uses.
+//!
+//! The two Poseidon tables are filled `PackedF::WIDTH` signature blocks at a
+//! time, one block per SIMD lane, walking the rows of the blocks in lock
+//! step (rows of one block depend on each other; blocks are independent).
+
+use p3_field::{Field, PackedValue, PrimeCharacteristicRing, PrimeField32};
+use p3_matrix::dense::RowMajorMatrix;
+use rayon::prelude::*;
+use sigagg_xmss::field::{FeArray, PackedF};
+use sigagg_xmss::hash::{chain_input, codeword, message_input, tree_input};
+use sigagg_xmss::{ParameterSet, Seed001, Signature, VerifyError};
+
+use p3_air::BaseAir;
+
+use crate::air::digits::{DigitAir, col as dcol, limb_coefficient, range_check_at};
+use crate::air::hash24::HashAir;
+use crate::air::sig::SigAir;
+use crate::air::{chain::col as ccol, digits, hash24, hash24::col as hcol, range};
+use crate::config::Val;
+use crate::layout::*;
+use crate::poseidon::{COLS16, COLS24, constants16, constants24, write_packed};
+use crate::statement::{Entry, SlotPublic, Statement, chain_tweak_parts};
+
+/// The witness of one signature slot, shared by the tables.
+struct Slot<'a> {
+    entry: &'a Entry,
+    public: SlotPublic,
+    sig: &'a Signature<Seed001>,
+    digits: Vec<u8>,
+    fe: [Val; MSG_HASH],
+}
+
+impl<'a> Slot<'a> {
+    fn new(entry: &'a Entry, sig: &'a Signature<Seed001>) -> Result<Self, VerifyError> {
+        let param = entry.public_key.parameter;
+        let digits = codeword::<Seed001>(&param, entry.epoch, sig.rho(), &entry.message)?;
+        let input = message_input::<Seed001>(&param, entry.epoch, sig.rho(), &entry.message);
+        let out = p3_symmetric::Permutation::permute(Seed001::perm24(), input);
+        let fe = core::array::from_fn(|j| out[j] + input[j]);
+        Ok(Self { entry, public: SlotPublic::new(entry), sig, digits, fe })
+    }
+
+    /// 12-bit / 7-bit limbs `f_{k,a}` of the message-hash output.
+    fn limbs(&self) -> [u32; 3 * MSG_HASH] {
+        core::array::from_fn(|j| {
+            let v = self.fe[j / 3].as_canonical_u32();
+            (v >> (12 * (j % 3))) & if j % 3 == 2 { 0x7f } else { 0xfff }
+        })
+    }
+}
+
+/// All traces of one proof, in the batch order.
+pub struct Traces {
+    /// Statement table.
+    pub sig: RowMajorMatrix<Val>,
+    /// Digit table.
+    pub digits: RowMajorMatrix<Val>,
+    /// Chain-step table.
+    pub chain: RowMajorMatrix<Val>,
+    /// Width-24 table.
+    pub hash: RowMajorMatrix<Val>,
+    /// Range table.
+    pub range: RowMajorMatrix<Val>,
+}
+
+/// Builds every trace. `signatures[i]` should sign `statement.entries()[i]`;
+/// padded slots repeat the last entry and signature.
+///
+/// Witness generation performs every step of verification, so it also
+/// detects invalid signatures: the first one found is reported with its
+/// index (the traces would not satisfy the constraints).
+pub fn generate(statement: &Statement, signatures: &[Signature<Seed001>]) -> Result<Traces, (usize, VerifyError)> {
+    let n = statement.padded_len();
+    let slots: Vec<Slot<'_>> = (0..n)
+        .into_par_iter()
+        .map(|s| {
+            let index = s.min(signatures.len() - 1);
+            Slot::new(statement.slot(s), &signatures[index]).map_err(|e| (index, e))
+        })
+        .collect::<Result<_, _>>()?;
+    let sig_air = SigAir::new(statement);
+    let sig = RowMajorMatrix::new(
+        sig_air.public_rows().enumerate().flat_map(|(s, row)| core::iter::once(Val::from_usize(s)).chain(row)).collect(),
+        BaseAir::<Val>::width(&sig_air),
+    );
+    let (digits, range_values) = digit_trace(&slots);
+    let (chain, ends) = chain_trace(&slots);
+    let hash = hash_trace(&slots, &ends);
+    if let Some(index) = (0..statement.len()).find(|&s| top_digest(&hash, s) != slots[s].public.root) {
+        return Err((index, VerifyError::RootMismatch));
+    }
+    let range = range_trace(&range_values);
+    Ok(Traces { sig, digits, chain, hash, range })
+}
+
+/// The digest of slot `s`'s top tree row.
+fn top_digest(hash: &RowMajorMatrix<Val>, s: usize) -> [Val; DIGEST] {
+    let row = s * P24_BLOCK + TREE_ROW + DEPTH - 1;
+    let start = row * hcol::WIDTH + hcol::DIG;
+    core::array::from_fn(|j| hash.values[start + j])
+}
+
+fn digit_trace(slots: &[Slot<'_>]) -> (RowMajorMatrix<Val>, Vec<u32>) {
+    let width = dcol::WIDTH;
+    let air = DigitAir::new();
+    let mut values = Val::zero_vec(slots.len() * DIGIT_BLOCK * width);
+    let checked: Vec<Vec<u32>> = values
+        .par_chunks_mut(DIGIT_BLOCK * width)
+        .zip(slots.par_iter())
+        .enumerate()
+        .map(|(s, (block, slot))| digit_block(&air, s, slot, block))
+        .collect();
+    (RowMajorMatrix::new(values, width), checked.concat())
+}
+
+/// Fills one digit block; returns the values it range-checks.
+fn digit_block(air: &DigitAir, s: usize, slot: &Slot<'_>, block: &mut [Val]) -> Vec<u32> {
+    let width = dcol::WIDTH;
+    let limbs = slot.limbs();
+    let (a, b, beta) = chain_tweak_parts(slot.entry.epoch);
+    let (mut carry, mut sum) = (0u64, 0u64);
+    let mut checked = Vec::with_capacity(3 * DIGIT_BLOCK);
+    for (r, row) in block.chunks_mut(width).enumerate() {
+        let digits: [u64; DIGITS_PER_LIMB] = core::array::from_fn(|t| {
+            if r < LIMBS { u64::from(slot.digits[DIGITS_PER_LIMB * r + t]) } else { (BASE - 1) as u64 }
+        });
+        let prev = carry;
+        if r < LIMBS {
+            let limb: u64 = digits.iter().enumerate().map(|(t, &x)| x << (2 * t)).sum();
+            let product: u64 = (0..3 * MSG_HASH)
+                .map(|j| u64::from(limbs[j]) * u64::from(limb_coefficient(r, j / 3, j % 3)))
+                .sum();
+            carry = (product + prev - limb) >> 12;
+            debug_assert_eq!(limb + (carry << 12), product + prev);
+            sum += digits.iter().sum::<u64>();
+        }
+        row[dcol::SIG] = Val::from_usize(s);
+        for (t, &x) in digits.iter().enumerate() {
+            row[dcol::BITS + 2 * t] = Val::from_u64(x & 1);
+            row[dcol::BITS + 2 * t + 1] = Val::from_u64(x >> 1);
+        }
+        row[dcol::C] = Val::from_u64(carry);
+        row[dcol::PC] = Val::from_u64(if r < LIMBS { prev } else { 0 });
+        row[dcol::S] = Val::from_u64(sum);
+        for (j, &limb) in limbs.iter().enumerate() {
+            row[dcol::F + j] = Val::from_u32(limb);
+        }
+        row[dcol::PARAM_..dcol::PARAM_ + PARAM].copy_from_slice(&slot.public.param);
+        row[dcol::A] = Val::from_u32(a);
+        row[dcol::B] = Val::from_u32(b);
+        for k in 0..3 {
+            row[dcol::BETA + k] = Val::from_bool(beta[k]);
+            row[dcol::T1 + k] = Val::from_u32(a) - Val::from_bool(r == 0 && beta[k]);
+        }
+        if r < MSG_HASH {
+            let top = Val::from_u32(limbs[3 * r + 2]) - Val::from_u32(127);
+            row[dcol::FLAG] = Val::from_bool(top == Val::ZERO);
+            row[dcol::INV] = top.try_inverse().unwrap_or(Val::ZERO);
+        }
+        for slot_index in 0..3 {
+            let value = match range_check_at(r, slot_index) {
+                Some(None) => carry as u32,
+                Some(Some((k, a, scale))) => limbs[3 * k + a] * scale,
+                None => 0,
+            };
+            checked.push(value);
+            row[dcol::RC + slot_index] = Val::from_u32(value);
+        }
+        for (col, pcol) in digits::MIRRORS {
+            row[col] = air.periodic(pcol, r);
+        }
+    }
+    debug_assert_eq!(carry, 0);
+    debug_assert_eq!(sum, TARGET_SUM as u64);
+    checked
+}
+
+/// Runs `per_group(rows, slots, extra)` over groups of `PackedF::WIDTH`
+/// consecutive blocks (one SIMD lane each), in parallel over groups.
+fn for_each_lane_group<'a, X: Send>(
+    values: &mut [Val],
+    width: usize,
+    block: usize,
+    slots: &'a [Slot<'a>],
+    extra: &mut [X],
+    per_group: impl Fn(&mut [Val], &[&Slot<'a>], &mut X) + Sync,
+) {
+    let lanes = PackedF::WIDTH;
+    values
+        .par_chunks_mut(lanes * block * width)
+        .zip(slots.par_chunks(lanes))
+        .zip(extra.par_iter_mut())
+        .for_each(|((chunk, group), x)| {
+            let refs: Vec<&Slot<'a>> = group.iter().collect();
+            per_group(chunk, &refs, x);
+        });
+}
+
+/// Row `r` of every block in a lane group, padded with a scratch row for
+/// lanes beyond the group's end.
+fn lane_rows<'b>(chunk: &'b mut [Val], scratch: &'b mut [Val], width: usize, block: usize, r: usize) -> Vec<&'b mut [Val]> {
+    let lanes = PackedF::WIDTH;
+    let present = chunk.len() / (block * width);
+    let mut rows: Vec<&mut [Val]> = chunk
+        .chunks_mut(block * width)
+        .map(|b| &mut b[r * width..(r + 1) * width])
+        .collect();
+    for extra in scratch.chunks_mut(width).take(lanes - present) {
+        rows.push(extra);
+    }
+    rows
+}
+
+/// The chain-step table, and every slot's chain ends (the walked chain's
+/// output, or the signature's own value where the digit is 3).
+fn chain_trace(slots: &[Slot<'_>]) -> (RowMajorMatrix<Val>, Vec<Vec<[Val; DIGEST]>>) {
+    let width = ccol::WIDTH;
+    let mut values = Val::zero_vec(slots.len() * P16_BLOCK * width);
+    let mut ends: Vec<Vec<[Val; DIGEST]>> = slots.iter().map(|slot| slot.sig.hashes().to_vec()).collect();
+    let lanes = PackedF::WIDTH;
+    let mut ends_groups: Vec<&mut [Vec<[Val; DIGEST]>]> = ends.chunks_mut(lanes).collect();
+    for_each_lane_group(&mut values, width, P16_BLOCK, slots, &mut ends_groups, |chunk, group, group_ends| {
+        let lanes = PackedF::WIDTH;
+        let steps: Vec<Vec<(usize, u8)>> = group
+            .iter()
+            .map(|slot| {
+                slot.digits
+                    .iter()
+                    .enumerate()
+                    .flat_map(|(i, &x)| (x + 1..BASE as u8).map(move |pos| (i, pos)))
+                    .collect()
+            })
+            .collect();
+        let mut running: Vec<[Val; DIGEST]> = vec![[Val::ZERO; DIGEST]; lanes];
+        let mut scratch = Val::zero_vec(lanes * width);
+        for r in 0..P16_BLOCK {
+            let mut inputs = vec![[Val::ZERO; 16]; lanes];
+            let mut rows = lane_rows(chunk, &mut scratch, width, P16_BLOCK, r);
+            for (lane, slot) in group.iter().enumerate() {
+                if r >= CHAIN_STEPS {
+                    continue;
+                }
+                let (i, pos) = steps[lane][r];
+                let first = pos == slot.digits[i] + 1;
+                let last = usize::from(pos) == BASE - 1;
+                let x = if first { slot.sig.hashes()[i] } else { running[lane] };
+                let param = &slot.entry.public_key.parameter;
+                inputs[lane] = chain_input::<Seed001>(param, slot.entry.epoch, i as u8, pos, &x);
+                let (a, b, beta) = chain_tweak_parts(slot.entry.epoch);
+                let row = &mut rows[lane];
+                row[ccol::I] = Val::from_usize(i);
+                row[ccol::POS] = Val::from_u8(pos);
+                row[ccol::FIRST] = Val::from_bool(first);
+                row[ccol::LAST] = Val::from_bool(last);
+                row[ccol::K0] = Val::from_u32(b) * Val::from_u32(1 << 24) - Val::from_u32(a) + Val::from_usize(i << 16);
+                for k in 0..3 {
+                    row[ccol::T1 + k] = Val::from_u32(a) - Val::from_bool(i == 0 && beta[k]);
+                }
+            }
+            let outputs = write_packed(&mut rows, &inputs, constants16());
+            for lane in 0..lanes {
+                running[lane] = core::array::from_fn(|j| outputs[lane][j] + inputs[lane][j]);
+            }
+            for (lane, step) in steps.iter().enumerate() {
+                if let Some(&(i, pos)) = step.get(r)
+                    && usize::from(pos) == BASE - 1
+                {
+                    group_ends[lane][i] = running[lane];
+                }
+            }
+        }
+    });
+    // Slot index per block.
+    values.par_chunks_mut(P16_BLOCK * width).enumerate().for_each(|(s, block)| {
+        for row in block.chunks_mut(width) {
+            row[ccol::SIG] = Val::from_usize(s);
+        }
+    });
+    (RowMajorMatrix::new(values, width), ends)
+}
+
+/// The virtual end `v` of a slot's sponge stream (0 is `[param | leaf tweak]`;
+/// `v = 79` is the zero padding past the stream).
+fn stream_end(slot: &Slot<'_>, ends: &[[Val; DIGEST]], v: usize) -> [Val; DIGEST] {
+    match v {
+        0 => core::array::from_fn(|j| if j < PARAM { slot.public.param[j] } else { slot.public.leaf_tweak[j - PARAM] }),
+        v if v < STREAM_ENDS => ends[v - 1],
+        _ => [Val::ZERO; DIGEST],
+    }
+}
+
+fn hash_trace(slots: &[Slot<'_>], ends: &[Vec<[Val; DIGEST]>]) -> RowMajorMatrix<Val> {
+    use crate::air::hash24::{Role, role};
+    let width = hcol::WIDTH;
+    let mut values = Val::zero_vec(slots.len() * P24_BLOCK * width);
+    let capacity = Seed001::leaf_capacity();
+    let lanes = PackedF::WIDTH;
+    let mut end_groups: Vec<&[Vec<[Val; DIGEST]>]> = ends.chunks(lanes).collect();
+    for_each_lane_group(&mut values, width, P24_BLOCK, slots, &mut end_groups, |chunk, group, ends| {
+        let mut prev_out: Vec<[Val; 24]> = vec![[Val::ZERO; 24]; lanes];
+        let mut prev_dig: Vec<[Val; DIGEST]> = vec![[Val::ZERO; DIGEST]; lanes];
+        let mut scratch = Val::zero_vec(lanes * width);
+        for r in 0..P24_BLOCK {
+            let mut inputs = vec![[Val::ZERO; 24]; lanes];
+            let mut rows = lane_rows(chunk, &mut scratch, width, P24_BLOCK, r);
+            for (lane, slot) in group.iter().enumerate() {
+                let param = &slot.entry.public_key.parameter;
+                let epoch = slot.entry.epoch;
+                let row = &mut rows[lane];
+                match role(r) {
+                    Role::Message => {
+                        inputs[lane] = message_input::<Seed001>(param, epoch, slot.sig.rho(), &slot.entry.message);
+                    }
+                    Role::Sponge(k) => {
+                        let (v0, e0) = window(k);
+                        let mut w = [Val::ZERO; 3 * DIGEST];
+                        for s in 0..3 {
+                            let v = v0 + s;
+                            w[DIGEST * s..DIGEST * (s + 1)].copy_from_slice(&stream_end(slot, &ends[lane], v));
+                            let free = v >= 1 && v < STREAM_ENDS && usize::from(slot.digits[v - 1]) == BASE - 1;
+                            row[hcol::FLAGS + s] = Val::from_bool(free);
+                        }
+                        row[hcol::W..hcol::W + 3 * DIGEST].copy_from_slice(&w);
+                        let mut input = [Val::ZERO; 24];
+                        for t in 0..RATE {
+                            let absorbed = if k == 0 { Val::ZERO } else { prev_out[lane][t] };
+                            input[t] = absorbed + w[e0 + t];
+                        }
+                        for j in 0..CAPACITY {
+                            input[RATE + j] = if k == 0 { capacity[j] } else { prev_out[lane][RATE + j] };
+                        }
+                        inputs[lane] = input;
+                    }
+                    Role::Tree(level) => {
+                        let bit = (epoch >> (level - 1)) & 1;
+                        let sibling = slot.sig.co_path()[level - 1];
+                        let node = prev_dig[lane];
+                        let (left, right) = if bit == 0 { (node, sibling) } else { (sibling, node) };
+                        inputs[lane] = tree_input::<Seed001>(param, level as u8, epoch >> level, &left, &right);
+                        row[hcol::BIT] = Val::from_u32(bit);
+                    }
+                    Role::Pad => {}
+                }
+            }
+            let outputs = write_packed(&mut rows, &inputs, constants24());
+            let compress = matches!(role(r), Role::Message | Role::Tree(_));
+            for lane in 0..lanes {
+                let dig: [Val; DIGEST] =
+                    core::array::from_fn(|j| outputs[lane][j] + if compress { inputs[lane][j] } else { Val::ZERO });
+                rows[lane][hcol::DIG..hcol::DIG + DIGEST].copy_from_slice(&dig);
+                prev_out[lane] = outputs[lane];
+                prev_dig[lane] = dig;
+            }
+        }
+    });
+    let air = HashAir::new();
+    values.par_chunks_mut(P24_BLOCK * width).enumerate().for_each(|(s, block)| {
+        for (r, row) in block.chunks_mut(width).enumerate() {
+            row[hcol::SIG] = Val::from_usize(s);
+            for (col, pcol) in hash24::MIRRORS {
+                row[col] = air.periodic(pcol, r);
+            }
+        }
+    });
+    RowMajorMatrix::new(values, width)
+}
+
+fn range_trace(checked: &[u32]) -> RowMajorMatrix<Val> {
+    let height = 1usize << RANGE_BITS;
+    let mut counts = vec![0u32; height];
+    for &v in checked {
+        counts[v as usize] += 1;
+    }
+    let mut values = Val::zero_vec(height * 2);
+    for (r, row) in values.chunks_mut(2).enumerate() {
+        row[range::VALUE] = Val::from_usize(r);
+        row[range::MULT] = Val::from_u32(counts[r]);
+    }
+    RowMajorMatrix::new(values, 2)
+}
+
+/// Heights of the five tables for a padded statement of `n` slots.
+pub fn heights(n: usize) -> [usize; 5] {
+    [n, n * DIGIT_BLOCK, n * P16_BLOCK, n * P24_BLOCK, 1 << RANGE_BITS]
+}
+
+/// Element type check: trace columns count permutation columns first.
+const _: () = assert!(COLS16 < ccol::WIDTH && COLS24 < hcol::WIDTH);
+
+/// The digest type of Seed001 is `[F; 7]`.
+const _: () = assert!(<<Seed001 as ParameterSet>::Digest as FeArray>::LEN == DIGEST);
