@@ -199,10 +199,14 @@ fn sign_for<S: ParameterSet>(args: &SignArgs) -> CliResult {
     Ok(())
 }
 
-/// Replaces a file by writing a sibling and renaming it over the original.
+/// Replaces a file by writing a sibling and renaming it over the original,
+/// in the same encoding (raw or hex) the original's name asks for.
 fn write_atomically(path: &Path, bytes: &[u8]) -> CliResult {
-    let tmp = path.with_extension("tmp");
-    io::write_bytes(&tmp, bytes)?;
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    let data = if path.extension().is_some_and(|e| e == "hex") { format!("{}\n", hex::encode(bytes)).into_bytes() } else { bytes.to_vec() };
+    std::fs::write(&tmp, data).map_err(|e| CliError::usage(format!("cannot write {}: {e}", tmp.display())))?;
     std::fs::rename(&tmp, path).map_err(|e| CliError::usage(format!("cannot replace {}: {e}", path.display())))
 }
 

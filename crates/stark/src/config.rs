@@ -93,10 +93,12 @@ impl Settings {
         cap_height: 4,
     };
 
-    /// Minimal settings for fast tests. **Not secure**: two queries.
+    /// Settings for fast tests. **Not secure** (about 20 bits): 40 queries,
+    /// no grinding; enough that a corrupted proof is caught with
+    /// overwhelming probability in negative tests.
     pub const INSECURE_TEST: Self = Self {
         log_blowup: 1,
-        num_queries: 2,
+        num_queries: 40,
         query_pow_bits: 0,
         commit_pow_bits: 0,
         batch_pow_bits: 0,

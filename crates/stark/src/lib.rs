@@ -61,6 +61,16 @@ pub struct AggregateProof {
     pub proof: BatchProof<AggConfig>,
 }
 
+impl core::fmt::Debug for AggregateProof {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("AggregateProof")
+            .field("settings", &self.settings)
+            .field("num_entries", &self.num_entries)
+            .field("degree_bits", &self.proof.degree_bits)
+            .finish_non_exhaustive()
+    }
+}
+
 impl AggregateProof {
     /// Serializes: `"SGXAGG" || version || postcard(settings, entries, proof)`.
     pub fn to_bytes(&self) -> Vec<u8> {
@@ -125,6 +135,15 @@ pub fn aggregate(
     let traces = tracing::info_span!("generate traces")
         .in_scope(|| trace::generate(statement, signatures))
         .map_err(|(index, reason)| AggregateError::InvalidSignature { index, reason })?;
+    prove_traces(settings, statement, &traces)
+}
+
+/// Proves already generated traces (no validity checks).
+fn prove_traces(
+    settings: &Settings,
+    statement: &Statement,
+    traces: &trace::Traces,
+) -> Result<AggregateProof, AggregateError> {
     let airs = airs(statement);
     let config = settings.stark_config();
     let matrices = [&traces.sig, &traces.digits, &traces.chain, &traces.hash, &traces.range];
@@ -137,6 +156,26 @@ pub fn aggregate(
         ProverData::from_instances(&config, &instances).map_err(|e| AggregateError::Prover(format!("{e:?}")))?;
     let proof = prove_batch(&config, &instances, &prover_data).map_err(|e| AggregateError::Prover(format!("{e:?}")))?;
     Ok(AggregateProof { settings: *settings, num_entries: statement.len() as u32, proof })
+}
+
+/// Hooks for soundness tests: build traces, tamper with them, prove anyway.
+#[doc(hidden)]
+pub mod testing {
+    use super::*;
+
+    /// The traces of a statement and its signatures.
+    pub fn traces(statement: &Statement, signatures: &[Signature<Seed001>]) -> trace::Traces {
+        trace::generate(statement, signatures).expect("valid signatures")
+    }
+
+    /// Proves (possibly tampered) traces without checking them first.
+    pub fn prove_traces(
+        settings: &Settings,
+        statement: &Statement,
+        traces: &trace::Traces,
+    ) -> Result<AggregateProof, AggregateError> {
+        super::prove_traces(settings, statement, traces)
+    }
 }
 
 /// Verifies an aggregate proof for `statement` under `settings`.

@@ -1,0 +1,317 @@
+//! End-to-end tests of XMSS aggregation: valid batches prove and verify;
+//! every tampered statement, proof and trace is rejected.
+//!
+//! The proofs use `Settings::INSECURE_TEST` (40 queries, no grinding) to
+//! keep the suite fast; the security of the real settings is tested in
+//! `security.rs`.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use p3_field::PrimeCharacteristicRing;
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+use sigagg_stark::config::Val;
+use sigagg_stark::{AggregateError, AggregateProof, Entry, Settings, Statement, VerifyError, aggregate, testing, verify};
+use sigagg_xmss::field::FeArray;
+use sigagg_xmss::{Seed001, Signature, single_epoch_key_and_signature};
+
+const SETTINGS: Settings = Settings::INSECURE_TEST;
+
+/// `n` signers; `shared` decides whether they all sign one message.
+fn batch(seed: u64, n: usize, shared: bool, epochs: &[u32]) -> (Statement, Vec<Signature<Seed001>>) {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let common: [u8; 32] = rng.random();
+    let (entries, sigs) = (0..n)
+        .map(|i| {
+            let message = if shared { common } else { rng.random() };
+            let epoch = epochs[i % epochs.len()];
+            let (pk, sig) = single_epoch_key_and_signature::<Seed001, _>(&mut rng, epoch, &message).unwrap();
+            (Entry { public_key: pk, epoch, message }, sig)
+        })
+        .unzip();
+    (Statement::new(entries).unwrap(), sigs)
+}
+
+fn prove(statement: &Statement, sigs: &[Signature<Seed001>]) -> AggregateProof {
+    aggregate(&SETTINGS, statement, sigs).unwrap()
+}
+
+#[test]
+fn valid_batches_prove_and_verify() {
+    // Epoch 127*2000 exercises the chain-0 tweak borrow; 2^20 - 1 the largest epoch.
+    let epochs = [0u32, 5, 127 * 2000, (1 << 20) - 1, 1023, 1024];
+    for (n, shared) in [(1, true), (2, false), (3, true), (5, false)] {
+        let (statement, sigs) = batch(n as u64, n, shared, &epochs);
+        let proof = prove(&statement, &sigs);
+        let bytes = proof.to_bytes();
+        let decoded = AggregateProof::from_bytes(&bytes).unwrap();
+        assert_eq!(decoded.to_bytes(), bytes, "serialization is canonical");
+        verify(&SETTINGS, &statement, &decoded).unwrap_or_else(|e| panic!("n = {n}: {e}"));
+    }
+}
+
+#[test]
+fn mixed_shared_and_distinct_messages() {
+    let (a, sa) = batch(10, 2, true, &[7]);
+    let (b, sb) = batch(11, 2, false, &[9, 300]);
+    let statement = Statement::new(a.entries().iter().chain(b.entries()).copied().collect()).unwrap();
+    let sigs: Vec<_> = sa.into_iter().chain(sb).collect();
+    let proof = prove(&statement, &sigs);
+    verify(&SETTINGS, &statement, &proof).unwrap();
+}
+
+#[test]
+fn tampered_statements_are_rejected() {
+    let (statement, sigs) = batch(20, 3, false, &[11, 12, 13]);
+    let proof = prove(&statement, &sigs);
+    verify(&SETTINGS, &statement, &proof).unwrap();
+    let entries = statement.entries().to_vec();
+    let rejects = |entries: Vec<Entry>, what: &str| {
+        let s = Statement::new(entries).unwrap();
+        assert!(verify(&SETTINGS, &s, &proof).is_err(), "{what} accepted");
+    };
+    let mut e = entries.clone();
+    e[1].public_key.root[3] += Val::ONE;
+    rejects(e, "changed root");
+    let mut e = entries.clone();
+    e[2].public_key.parameter[0] += Val::ONE;
+    rejects(e, "changed parameter");
+    let mut e = entries.clone();
+    e[0].epoch += 1;
+    rejects(e, "changed epoch");
+    let mut e = entries.clone();
+    e[2].message[31] ^= 1;
+    rejects(e, "changed message");
+    let mut e = entries.clone();
+    e.swap(0, 1);
+    rejects(e, "reordered entries");
+    let mut e = entries.clone();
+    e.pop();
+    rejects(e, "dropped entry");
+    let mut e = entries.clone();
+    e.push(entries[0]);
+    rejects(e, "added entry");
+    // A duplicated entry in place of another one.
+    let mut e = entries.clone();
+    e[2] = e[0];
+    rejects(e, "duplicated entry");
+}
+
+#[test]
+fn other_settings_are_rejected() {
+    let (statement, sigs) = batch(30, 1, true, &[3]);
+    let proof = prove(&statement, &sigs);
+    assert!(matches!(verify(&Settings::FAST, &statement, &proof), Err(VerifyError::HeaderMismatch(_))));
+}
+
+#[test]
+fn every_class_of_proof_byte_flip_is_rejected() {
+    let (statement, sigs) = batch(40, 2, false, &[100, 200]);
+    let bytes = prove(&statement, &sigs).to_bytes();
+    let check = |b: &[u8]| match AggregateProof::from_bytes(b) {
+        Ok(p) => verify(&SETTINGS, &statement, &p).is_err(),
+        Err(_) => true,
+    };
+    assert!(!check(&bytes), "the untampered proof must verify");
+    // Header bytes (magic, version, settings, entry count), then positions
+    // spread over the whole body: commitments, opened values, FRI layers,
+    // query openings, terminals, grinding witnesses.
+    let mut positions: Vec<usize> = (0..24).collect();
+    let step = (bytes.len() / 60).max(1);
+    positions.extend((24..bytes.len()).step_by(step));
+    positions.extend(bytes.len() - 16..bytes.len());
+    for (n, &at) in positions.iter().enumerate() {
+        let bit = [0u8, 3, 7][n % 3];
+        let mut b = bytes.clone();
+        b[at] ^= 1 << bit;
+        assert!(check(&b), "flip of bit {bit} at byte {at} of {} accepted", bytes.len());
+    }
+    for len in [0, 1, 6, 7, 20, bytes.len() / 2, bytes.len() - 1] {
+        assert!(check(&bytes[..len]), "truncation to {len} accepted");
+    }
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert!(check(&longer));
+}
+
+#[test]
+fn invalid_signatures_are_typed_errors() {
+    let (statement, mut sigs) = batch(50, 3, false, &[21, 22, 23]);
+    // A signature of another key at the same slot.
+    let (_, other) = batch(51, 1, false, &[22]);
+    sigs[1] = other[0].clone();
+    let err = aggregate(&SETTINGS, &statement, &sigs).unwrap_err();
+    assert!(matches!(err, AggregateError::InvalidSignature { index: 1, .. }), "{err:?}");
+    // A corrupted chain value.
+    let (statement, sigs) = batch(52, 2, true, &[5]);
+    let mut bad = sigs.clone();
+    let mut hashes = bad[0].hashes().to_vec();
+    hashes[10][2] += Val::ONE;
+    bad[0] = Signature::from_parts(bad[0].co_path().to_vec(), *bad[0].rho(), hashes).unwrap();
+    assert!(matches!(
+        aggregate(&SETTINGS, &statement, &bad),
+        Err(AggregateError::InvalidSignature { index: 0, .. })
+    ));
+    // A signature over another message.
+    let mut entries = statement.entries().to_vec();
+    entries[1].message[0] ^= 1;
+    let changed = Statement::new(entries).unwrap();
+    assert!(matches!(
+        aggregate(&SETTINGS, &changed, &sigs),
+        Err(AggregateError::InvalidSignature { index: 1, .. })
+    ));
+    // Missing signature.
+    assert!(matches!(
+        aggregate(&SETTINGS, &statement, &sigs[..1]),
+        Err(AggregateError::CountMismatch { .. })
+    ));
+}
+
+#[test]
+fn invalid_statements_are_typed_errors() {
+    assert!(Statement::new(vec![]).is_err());
+    let (statement, _) = batch(60, 1, true, &[1]);
+    let mut e = statement.entries()[0];
+    e.epoch = 1 << 20;
+    assert!(Statement::new(vec![e]).is_err());
+}
+
+/// Proves tampered traces; the tampering must be caught by the prover's own
+/// debug-build checks (a panic) or, in release builds, by the verifier.
+fn tampered_is_rejected(tamper: impl Fn(&mut sigagg_stark::trace::Traces)) {
+    let (statement, sigs) = batch(70, 2, false, &[127 * 300, 77]);
+    let mut traces = testing::traces(&statement, &sigs);
+    tamper(&mut traces);
+    let outcome = catch_unwind(AssertUnwindSafe(|| testing::prove_traces(&SETTINGS, &statement, &traces)));
+    match outcome {
+        Err(_) => assert!(cfg!(debug_assertions), "release provers do not check constraints"),
+        Ok(Err(_)) => {}
+        Ok(Ok(proof)) => assert!(verify(&SETTINGS, &statement, &proof).is_err(), "tampered trace verified"),
+    }
+}
+
+fn set(m: &mut p3_matrix::dense::RowMajorMatrix<Val>, row: usize, col: usize, f: impl Fn(Val) -> Val) {
+    let w = m.width;
+    m.values[row * w + col] = f(m.values[row * w + col]);
+}
+
+#[test]
+fn untampered_traces_verify() {
+    // The control for the tampering tests below.
+    let (statement, sigs) = batch(70, 2, false, &[127 * 300, 77]);
+    let traces = testing::traces(&statement, &sigs);
+    let proof = testing::prove_traces(&SETTINGS, &statement, &traces).unwrap();
+    verify(&SETTINGS, &statement, &proof).unwrap();
+}
+
+mod corrupt {
+    use super::*;
+    use sigagg_stark::air::{chain, digits, hash24, range, sig};
+    use sigagg_stark::layout::{P16_BLOCK, P24_BLOCK, SPONGE_ROW, TREE_ROW};
+
+    const BUMP: fn(Val) -> Val = |v| v + Val::ONE;
+
+    #[test]
+    fn statement_table_public_value() {
+        tampered_is_rejected(|t| set(&mut t.sig, 1, sig::PUBLIC + 3, BUMP));
+    }
+
+    #[test]
+    fn statement_table_counter() {
+        tampered_is_rejected(|t| set(&mut t.sig, 1, sig::SIG, BUMP));
+    }
+
+    #[test]
+    fn digit_bit() {
+        tampered_is_rejected(|t| set(&mut t.digits, 3, digits::col::BITS + 4, |v| Val::ONE - v));
+    }
+
+    #[test]
+    fn digit_carry() {
+        tampered_is_rejected(|t| set(&mut t.digits, 16 + 2, digits::col::C, BUMP));
+    }
+
+    #[test]
+    fn digit_message_hash_limb() {
+        // A consistent change on the whole block: the limb equations break.
+        tampered_is_rejected(|t| {
+            for r in 0..16 {
+                set(&mut t.digits, r, digits::col::F + 1, BUMP);
+            }
+        });
+    }
+
+    #[test]
+    fn chain_step_permutation_column() {
+        tampered_is_rejected(|t| set(&mut t.chain, 5, 40, BUMP));
+    }
+
+    #[test]
+    fn chain_step_input_digest() {
+        tampered_is_rejected(|t| set(&mut t.chain, P16_BLOCK + 7, chain::X + 2, BUMP));
+    }
+
+    #[test]
+    fn chain_boundary_flag() {
+        tampered_is_rejected(|t| set(&mut t.chain, 1, chain::col::FIRST, |v| Val::ONE - v));
+    }
+
+    #[test]
+    fn sponge_window() {
+        tampered_is_rejected(|t| set(&mut t.hash, SPONGE_ROW + 4, hash24::col::W + 9, BUMP));
+    }
+
+    #[test]
+    fn sponge_flag() {
+        tampered_is_rejected(|t| set(&mut t.hash, P24_BLOCK + SPONGE_ROW + 2, hash24::col::FLAGS + 1, |v| Val::ONE - v));
+    }
+
+    #[test]
+    fn tree_bit() {
+        tampered_is_rejected(|t| set(&mut t.hash, TREE_ROW + 3, hash24::col::BIT, |v| Val::ONE - v));
+    }
+
+    #[test]
+    fn tree_sibling() {
+        tampered_is_rejected(|t| set(&mut t.hash, TREE_ROW + 5, hash24::tree_in::LEFT + 1, BUMP));
+    }
+
+    #[test]
+    fn message_hash_randomness() {
+        tampered_is_rejected(|t| set(&mut t.hash, P24_BLOCK, hash24::msg_in::RHO_, BUMP));
+    }
+
+    #[test]
+    fn range_multiplicity() {
+        tampered_is_rejected(|t| set(&mut t.range, 0, range::MULT, BUMP));
+    }
+
+    #[test]
+    fn range_value() {
+        tampered_is_rejected(|t| set(&mut t.range, 100, range::VALUE, BUMP));
+    }
+
+    /// Every window slot of a leaf claims "not received" (as if every digit
+    /// were 3): the chain ends the chain table sends are never consumed.
+    #[test]
+    fn sponge_skips_received_ends() {
+        tampered_is_rejected(|t| {
+            for k in 0..sigagg_stark::layout::CHUNKS {
+                for slot in 0..3 {
+                    set(&mut t.hash, SPONGE_ROW + k, hash24::col::FLAGS + slot, |_| Val::ONE);
+                }
+            }
+        });
+    }
+
+    #[test]
+    fn digest_columns() {
+        tampered_is_rejected(|t| set(&mut t.hash, TREE_ROW + 19, hash24::col::DIG, BUMP));
+    }
+
+    #[test]
+    fn digests_fit_the_statement() {
+        // Sanity: the digest type the AIR checks against has seven elements.
+        assert_eq!(<<Seed001 as sigagg_xmss::ParameterSet>::Digest as FeArray>::LEN, 7);
+    }
+}
