@@ -8,6 +8,7 @@ mod bls;
 mod io;
 mod lamport;
 mod xmss;
+mod xmss_agg;
 
 use clap::{Parser, Subcommand};
 
@@ -43,6 +44,8 @@ enum Command {
 enum BenchCommand {
     /// Key generation, signing and verification of many XMSS keys.
     Xmss(xmss::BenchArgs),
+    /// One STARK proof for N Seed001 XMSS signatures.
+    XmssAgg(xmss_agg::BenchArgs),
     /// A full Horn round (seed 003).
     Horn(bls::HornBenchArgs),
     /// MSP.B aggregation, per-point scalar multiplication versus MSM.
@@ -59,6 +62,7 @@ fn main() {
         Command::Bls(cmd) => bls::run(cmd),
         Command::Lamport(cmd) => lamport::run(cmd),
         Command::Bench(BenchCommand::Xmss(args)) => xmss::bench(args),
+        Command::Bench(BenchCommand::XmssAgg(args)) => xmss_agg::bench(args),
         Command::Bench(BenchCommand::Horn(args)) => bls::bench_horn(args),
         Command::Bench(BenchCommand::Msp(args)) => bls::bench_msp(args),
     };

@@ -1,12 +1,18 @@
-//! Prints the proven and conjectured security of the named settings.
+//! Prints the proven and conjectured security of the named settings, and
+//! the fewest FRI queries that reach 100 proven bits at each blowup.
 use sigagg_stark::Settings;
 use sigagg_stark::security::security_level;
 
 fn main() {
     for (name, s) in [("fast", Settings::FAST), ("compact", Settings::COMPACT)] {
-        for n in [1usize, 1024, 8192, 65536] {
+        for n in [1usize, 1024, 8192, s.max_signatures()] {
             let l = security_level(&s, n);
-            println!("{name:8} n={n:6}: proven {:.1} ({}), conjectured {:.1} ({})", l.proven_bits, l.proven_binding, l.conjectured_bits, l.conjectured_binding);
+            println!("{name:8} n={n:6}: proven {:.2} ({}), conjectured {:.1} ({})", l.proven_bits, l.proven_binding, l.conjectured_bits, l.conjectured_binding);
         }
+    }
+    for (log_blowup, pow) in [(1usize, 20usize), (2, 20), (3, 22), (4, 22)] {
+        let mut s = Settings { log_blowup, query_pow_bits: pow, ..Settings::FAST };
+        s.num_queries = (20..400).find(|&q| security_level(&Settings { num_queries: q, ..s }, s.max_signatures()).proven_bits >= 100.0).unwrap();
+        println!("log_blowup {log_blowup}, query pow {pow}: {} queries for 100 proven bits at {} signatures", s.num_queries, s.max_signatures());
     }
 }

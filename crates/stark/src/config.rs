@@ -65,10 +65,11 @@ pub struct Settings {
 }
 
 impl Settings {
-    /// The fast setting: rate 1/2, many queries. See `security_bits`.
+    /// The fast setting: rate 1/2 and many queries; at least 100 proven bits
+    /// up to its largest statement (see [`crate::security::security_level`]).
     pub const FAST: Self = Self {
         log_blowup: 1,
-        num_queries: 170,
+        num_queries: 164,
         query_pow_bits: 20,
         commit_pow_bits: 0,
         batch_pow_bits: 16,
@@ -79,10 +80,11 @@ impl Settings {
         cap_height: 4,
     };
 
-    /// The compact setting: rate 1/8, fewer queries, smaller proofs.
+    /// The compact setting: rate 1/8, fewer queries, smaller proofs; at
+    /// least 100 proven bits up to its largest statement.
     pub const COMPACT: Self = Self {
         log_blowup: 3,
-        num_queries: 55,
+        num_queries: 54,
         query_pow_bits: 22,
         commit_pow_bits: 0,
         batch_pow_bits: 16,
@@ -108,6 +110,15 @@ impl Settings {
         log_final_poly_len: 0,
         cap_height: 0,
     };
+
+    /// The most signatures one proof can hold with these settings: the
+    /// tallest table (128 rows per signature) times the blowup must fit in
+    /// KoalaBear's two-adic subgroup (order 2^24).
+    pub const fn max_signatures(&self) -> usize {
+        let log = 24usize.saturating_sub(7 + self.log_blowup);
+        let n = 1usize << log;
+        if n < crate::statement::MAX_SIGNATURES { n } else { crate::statement::MAX_SIGNATURES }
+    }
 
     /// Builds the STARK configuration for these settings.
     pub fn stark_config(&self) -> AggConfig {

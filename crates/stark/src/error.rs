@@ -22,6 +22,9 @@ pub enum AggregateError {
     /// The statement is invalid.
     #[error(transparent)]
     Statement(#[from] StatementError),
+    /// More signatures than the settings' domain can hold.
+    #[error("{count} signatures exceed the maximum of {max} for these settings")]
+    TooManyForSettings { count: usize, max: usize },
     /// Not one signature per entry.
     #[error("{signatures} signatures for {entries} entries")]
     CountMismatch { entries: usize, signatures: usize },
@@ -42,6 +45,9 @@ pub enum VerifyError {
     /// The proof bytes are malformed.
     #[error("malformed proof: {0}")]
     Malformed(String),
+    /// More signatures than the settings' domain can hold.
+    #[error("{count} entries exceed the maximum of {max} for these settings")]
+    TooManyForSettings { count: usize, max: usize },
     /// The proof was made for another statement size or other settings.
     #[error("proof header mismatch: {0}")]
     HeaderMismatch(String),

@@ -35,7 +35,10 @@ pub mod security;
 pub mod statement;
 pub mod trace;
 
-use p3_batch_stark::{BatchProof, ProverData, StarkInstance, prove_batch, verify_batch};
+use std::sync::OnceLock;
+
+use p3_batch_stark::{BatchProof, CommonData, ProverData, StarkInstance, prove_batch, verify_batch};
+use p3_lookup::{LogUpGadget, Lookups};
 use p3_util::log2_strict_usize;
 use serde::{Deserialize, Serialize};
 use sigagg_xmss::{Seed001, Signature};
@@ -132,6 +135,9 @@ pub fn aggregate(
     if signatures.len() != statement.len() {
         return Err(AggregateError::CountMismatch { entries: statement.len(), signatures: signatures.len() });
     }
+    if statement.padded_len() > settings.max_signatures() {
+        return Err(AggregateError::TooManyForSettings { count: statement.len(), max: settings.max_signatures() });
+    }
     let traces = tracing::info_span!("generate traces")
         .in_scope(|| trace::generate(statement, signatures))
         .map_err(|(index, reason)| AggregateError::InvalidSignature { index, reason })?;
@@ -158,6 +164,29 @@ fn prove_traces(
     Ok(AggregateProof { settings: *settings, num_entries: statement.len() as u32, proof })
 }
 
+/// The lookups of every table, folded into shared columns exactly as
+/// `ProverData::from_airs_and_degrees` folds them (degree budget 3: every
+/// table has degree-3 constraints and two quotient chunks), but without its
+/// symbolic degree inference, which dominates verification time. The
+/// lookups do not depend on the statement's values, so they are computed
+/// once per process.
+fn common_data(airs: &[AggAir]) -> CommonData<AggConfig> {
+    static LOOKUPS: OnceLock<Vec<Lookups<config::Val>>> = OnceLock::new();
+    let lookups = LOOKUPS.get_or_init(|| {
+        let gadget = LogUpGadget::new();
+        airs.iter()
+            .map(|air| {
+                Lookups::<config::Val>::from_air::<config::Challenge, _>(air)
+                    .pack_same_bus_with_degree(LOOKUP_DEGREE_BUDGET, |l| gadget.constraint_degree_with_transition(l, 0))
+            })
+            .collect()
+    });
+    CommonData::new(None, lookups.clone())
+}
+
+/// Largest fraction-column degree that keeps two quotient chunks.
+const LOOKUP_DEGREE_BUDGET: usize = 3;
+
 /// Hooks for soundness tests: build traces, tamper with them, prove anyway.
 #[doc(hidden)]
 pub mod testing {
@@ -166,6 +195,20 @@ pub mod testing {
     /// The traces of a statement and its signatures.
     pub fn traces(statement: &Statement, signatures: &[Signature<Seed001>]) -> trace::Traces {
         trace::generate(statement, signatures).expect("valid signatures")
+    }
+
+    /// The verifier's lookups, serialized, and those Plonky3's own
+    /// `ProverData::from_airs_and_degrees` derives, for comparison.
+    pub fn lookups_both_ways(statement: &Statement) -> (Vec<u8>, Vec<u8>) {
+        let airs = airs(statement);
+        let heights: Vec<usize> =
+            trace::heights(statement.padded_len()).iter().map(|&h| log2_strict_usize(h)).collect();
+        let ours = common_data(&airs).lookups;
+        let theirs = ProverData::from_airs_and_degrees(&Settings::INSECURE_TEST.stark_config(), &airs, &heights)
+            .expect("no preprocessed columns")
+            .common
+            .lookups;
+        (postcard::to_allocvec(&ours).expect("serializable"), postcard::to_allocvec(&theirs).expect("serializable"))
     }
 
     /// Proves (possibly tampered) traces without checking them first.
@@ -180,6 +223,9 @@ pub mod testing {
 
 /// Verifies an aggregate proof for `statement` under `settings`.
 pub fn verify(settings: &Settings, statement: &Statement, proof: &AggregateProof) -> Result<(), VerifyError> {
+    if statement.padded_len() > settings.max_signatures() {
+        return Err(VerifyError::TooManyForSettings { count: statement.len(), max: settings.max_signatures() });
+    }
     if proof.settings != *settings {
         return Err(VerifyError::HeaderMismatch("the proof was made with other settings".into()));
     }
@@ -197,9 +243,7 @@ pub fn verify(settings: &Settings, statement: &Statement, proof: &AggregateProof
     }
     let airs = airs(statement);
     let config = settings.stark_config();
-    let data = ProverData::from_airs_and_degrees(&config, &airs, &expected)
-        .map_err(|e| VerifyError::Invalid(format!("{e:?}")))?;
     let public_values = vec![Vec::new(); airs.len()];
-    verify_batch(&config, &airs, &proof.proof, &public_values, &data.common)
+    verify_batch(&config, &airs, &proof.proof, &public_values, &common_data(&airs))
         .map_err(|e| VerifyError::Invalid(format!("{e:?}")))
 }

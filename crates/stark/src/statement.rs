@@ -19,9 +19,11 @@ use crate::error::StatementError;
 
 /// Depth of the Seed001 Merkle tree.
 pub const TREE_DEPTH: usize = Seed001::LOG_LIFETIME as usize;
-/// Largest number of signatures one proof may aggregate (bounded by the
-/// LogUp multiplicity-height rule and by memory).
-pub const MAX_SIGNATURES: usize = 1 << 18;
+/// Largest number of signatures one proof may aggregate: the chain table
+/// (128 rows per signature) extended by the blowup must fit KoalaBear's
+/// two-adic subgroup of order 2^24; settings with a larger blowup allow
+/// fewer (see [`crate::Settings::max_signatures`]).
+pub const MAX_SIGNATURES: usize = 1 << 16;
 /// Smallest padded statement: tiny traces are padded up to this many signatures.
 pub const MIN_PADDED: usize = 2;
 

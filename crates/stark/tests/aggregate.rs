@@ -315,3 +315,10 @@ mod corrupt {
         assert_eq!(<<Seed001 as sigagg_xmss::ParameterSet>::Digest as FeArray>::LEN, 7);
     }
 }
+
+#[test]
+fn verifier_lookups_match_plonky3s_derivation() {
+    let (statement, _) = batch(80, 3, false, &[1, 2, 3]);
+    let (ours, theirs) = testing::lookups_both_ways(&statement);
+    assert_eq!(ours, theirs);
+}
