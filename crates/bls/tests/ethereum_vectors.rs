@@ -1,12 +1,11 @@
-//! Runs every Ethereum BLS test vector in `shared/vectors/bls/`
-//! (ethereum/bls12-381-tests, ciphersuite `BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_POP_`).
+//! Runs every Ethereum BLS test vector in the repository's `vectors/bls/`
+//! (a copy of the project's shared vector folder; ethereum/bls12-381-tests,
+//! ciphersuite `BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_POP_`).
 //!
-//! The directory is looked up at `$SIGAGG_BLS_VECTORS`, else beside the
-//! repository (`../shared/vectors/bls`), else in the repository's copy
-//! (`vectors/bls`). When it is present, every handler
-//! directory must be present and every file is run; the test also checks the
-//! total count against the README (104), so a vector cannot silently go
-//! missing.
+//! Every handler directory must be present and every file is run; the test
+//! also checks the total count against the README (104), so a vector cannot
+//! silently go missing. A second test checks that the copy equals the shared
+//! folder whenever that folder exists.
 
 use std::path::{Path, PathBuf};
 
@@ -31,16 +30,8 @@ const HANDLERS: [(&str, usize); 9] = [
 /// The RFC 9380 test DST used by the hash_to_G2 cases.
 const QUUX_DST: &[u8] = b"QUUX-V01-CS02-with-BLS12381G2_XMD:SHA-256_SSWU_RO_";
 
-fn vectors_dir() -> Option<PathBuf> {
-    if let Ok(p) = std::env::var("SIGAGG_BLS_VECTORS") {
-        return Some(PathBuf::from(p));
-    }
-    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
-    // The shared folder beside the repository, else a copy inside it.
-    ["../../../shared/vectors/bls", "../../vectors/bls"]
-        .iter()
-        .map(|rel| manifest.join(rel))
-        .find(|p| p.is_dir())
+fn vectors_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../vectors/bls")
 }
 
 fn hex(y: &Yaml) -> Vec<u8> {
@@ -197,10 +188,7 @@ fn check(got: bool, expected: bool) -> Result<(), String> {
 
 #[test]
 fn all_ethereum_bls_vectors_pass() {
-    let Some(dir) = vectors_dir() else {
-        eprintln!("shared/vectors/bls not found beside the repository: Ethereum vectors skipped");
-        return;
-    };
+    let dir = vectors_dir();
     let mut total = 0;
     let mut failures = Vec::new();
     for (handler, expected_count) in HANDLERS {
@@ -230,4 +218,25 @@ fn all_ethereum_bls_vectors_pass() {
     );
     assert_eq!(total, 104, "every vector of the README ran");
     eprintln!("{total} Ethereum BLS vectors passed");
+}
+
+/// The repository's copy equals the shared folder, file for file, whenever
+/// the shared folder is present (it is on development machines).
+#[test]
+fn vendored_vectors_match_shared_folder() {
+    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/vectors/bls");
+    let Ok(handlers) = std::fs::read_dir(&shared) else { return };
+    for handler in handlers {
+        let path = handler.expect("dir entry").path();
+        let ours = vectors_dir().join(path.file_name().expect("name"));
+        if path.is_dir() {
+            for file in std::fs::read_dir(&path).expect("readable") {
+                let file = file.expect("dir entry").path();
+                let copy = ours.join(file.file_name().expect("name"));
+                assert_eq!(std::fs::read(&file).unwrap(), std::fs::read(&copy).unwrap(), "{}", file.display());
+            }
+        } else {
+            assert_eq!(std::fs::read(&path).unwrap(), std::fs::read(&ours).unwrap(), "{}", path.display());
+        }
+    }
 }
