@@ -1,0 +1,172 @@
+//! Aggregate proofs: one proof that `N` Lamport+ signatures over `N`
+//! distinct messages are valid, each under its own key (seed 004, section 4).
+//!
+//! The codewords are public: the verifier recomputes each from its message
+//! (and, for the mined set, the counter the proof carries, checked for
+//! admissibility natively), and they enter the circuit as periodic columns.
+//! The circuit hashes the revealed sub-keys and runs each key's sponge.
+
+use rayon::prelude::*;
+use sigagg_lamport::{ParameterSet, Signature, codeword};
+
+use crate::config::Settings;
+use crate::error::{ProveError, VerifyError};
+use crate::proof::{Proof, ProofKind};
+use crate::statement::AggregateStatement;
+use crate::system::{self, Instance};
+use crate::trace::{self, SlotWitness, Traces};
+
+/// Proves that `signatures[i]` is a valid signature of
+/// `statement.entries()[i]`.
+///
+/// Every signature is verified natively first, so an invalid one is
+/// reported with its index instead of producing a proof that fails.
+pub fn prove<S: ParameterSet>(
+    settings: &Settings,
+    statement: &AggregateStatement<S>,
+    signatures: &[Signature<S>],
+) -> Result<Proof, ProveError> {
+    let (instance, traces) = witness(settings, statement, signatures)?;
+    let stark = system::prove(settings, &instance, &traces.tables)?;
+    Ok(proof::<S>(settings, statement, signatures, stark))
+}
+
+fn counters<S: ParameterSet>(signatures: &[Signature<S>]) -> Vec<u32> {
+    if S::MINING_BITS > 0 { signatures.iter().map(Signature::counter).collect() } else { Vec::new() }
+}
+
+fn proof<S: ParameterSet>(
+    settings: &Settings,
+    statement: &AggregateStatement<S>,
+    signatures: &[Signature<S>],
+    stark: p3_batch_stark::BatchProof<crate::config::AggConfig>,
+) -> Proof {
+    Proof {
+        kind: ProofKind::Aggregate,
+        set_id: S::ID,
+        settings: *settings,
+        count: statement.len() as u32,
+        counters: counters(signatures),
+        bitmap: None,
+        stark,
+    }
+}
+
+/// The instance and traces of a valid witness.
+fn witness<S: ParameterSet>(
+    settings: &Settings,
+    statement: &AggregateStatement<S>,
+    signatures: &[Signature<S>],
+) -> Result<(Instance, Traces), ProveError> {
+    if signatures.len() != statement.len() {
+        return Err(ProveError::CountMismatch { entries: statement.len(), signatures: signatures.len() });
+    }
+    let entries = statement.entries();
+    let checked: Vec<Result<Vec<bool>, ProveError>> = entries
+        .par_iter()
+        .zip(signatures)
+        .enumerate()
+        .map(|(index, (e, sig))| {
+            sigagg_lamport::verify(&e.public_key, &e.message, sig)
+                .and_then(|()| codeword::<S>(&e.message, sig.counter()))
+                .map(|cw| cw.bits().to_vec())
+                .map_err(|reason| ProveError::InvalidSignature { index, reason })
+        })
+        .collect();
+    let codewords = checked.into_iter().collect::<Result<Vec<_>, _>>()?;
+    let keys: Vec<_> = entries.iter().map(|e| *e.public_key.digest()).collect();
+    let digest = statement.digest(settings, &counters(signatures));
+    let instance = Instance::aggregate(S::NUM_SUBKEYS, &codewords, &keys, digest);
+    let last = statement.len() - 1;
+    let slots: Vec<SlotWitness<'_>> = (0..instance.shape.slots)
+        .map(|s| {
+            let i = s.min(last);
+            SlotWitness {
+                randomizer: *signatures[i].randomizer(),
+                elements: signatures[i].elements(),
+                bits: &codewords[i],
+                leaf: None,
+            }
+        })
+        .collect();
+    let traces = tracing::info_span!("traces").in_scope(|| trace::generate(&instance, &slots));
+    Ok((instance, traces))
+}
+
+/// The verifier's instance: codewords from the statement and the proof's
+/// counters.
+fn instance<S: ParameterSet>(
+    settings: &Settings,
+    statement: &AggregateStatement<S>,
+    proof: &Proof,
+) -> Result<Instance, VerifyError> {
+    proof.check_header::<S>(ProofKind::Aggregate, settings)?;
+    if proof.count as usize != statement.len() {
+        return Err(VerifyError::PublicMismatch(format!(
+            "the proof covers {} entries, the statement has {}",
+            proof.count,
+            statement.len()
+        )));
+    }
+    let expected_counters = if S::MINING_BITS > 0 { statement.len() } else { 0 };
+    if proof.counters.len() != expected_counters {
+        return Err(VerifyError::PublicMismatch(format!(
+            "{} mining counters for {expected_counters} expected",
+            proof.counters.len()
+        )));
+    }
+    if proof.bitmap.is_some() {
+        return Err(VerifyError::PublicMismatch("an aggregate proof carries no bitmap".into()));
+    }
+    let codewords = statement
+        .entries()
+        .par_iter()
+        .enumerate()
+        .map(|(index, e)| {
+            let counter = proof.counters.get(index).copied().unwrap_or(0);
+            codeword::<S>(&e.message, counter)
+                .map(|cw| cw.bits().to_vec())
+                .map_err(|reason| VerifyError::BadCounter { index, reason })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let keys: Vec<_> = statement.entries().iter().map(|e| *e.public_key.digest()).collect();
+    let digest = statement.digest(settings, &proof.counters);
+    Ok(Instance::aggregate(S::NUM_SUBKEYS, &codewords, &keys, digest))
+}
+
+/// Verifies an aggregate proof for `statement` under `settings`.
+pub fn verify<S: ParameterSet>(
+    settings: &Settings,
+    statement: &AggregateStatement<S>,
+    proof: &Proof,
+) -> Result<(), VerifyError> {
+    let instance = instance(settings, statement, proof)?;
+    system::verify(settings, &instance, &proof.stark)
+}
+
+/// Hooks for soundness tests: build traces, tamper with them, prove anyway.
+#[doc(hidden)]
+pub mod testing {
+    use super::*;
+
+    /// The instance and traces of a valid witness.
+    pub fn traces<S: ParameterSet>(
+        settings: &Settings,
+        statement: &AggregateStatement<S>,
+        signatures: &[Signature<S>],
+    ) -> (Instance, Traces) {
+        witness(settings, statement, signatures).expect("valid witness")
+    }
+
+    /// Proves (possibly tampered) traces without checking them.
+    pub fn prove_traces<S: ParameterSet>(
+        settings: &Settings,
+        statement: &AggregateStatement<S>,
+        signatures: &[Signature<S>],
+        instance: &Instance,
+        traces: &Traces,
+    ) -> Result<Proof, ProveError> {
+        let stark = system::prove(settings, instance, &traces.tables)?;
+        Ok(proof::<S>(settings, statement, signatures, stark))
+    }
+}

@@ -1,0 +1,458 @@
+//! The width-24 table (main table and tree table): one block of
+//! [`HashSpec::block`] rows per slot.
+//!
+//! | rows of a block | role | width-24 input |
+//! |---|---|---|
+//! | `j < n/2` | sponge block `j` | `[y_2j | y_2j+1 | capacity]` |
+//! | `tree_start + l - 1`, `l = 1..=depth` | tree level `l` | `node_input(l, idx >> l, left, right)` |
+//! | the rest | padding | unconstrained (any permutation) |
+//!
+//! In the main table every row also carries one width-16 permutation, a
+//! free sub-key hash that any sponge row of the batch may consume through the
+//! bus (see [`crate::bus::sub_key`]).
+//!
+//! Column groups that a table does not need (sponge columns in the tree
+//! table, tree columns in the plain set's main table) are left out, which
+//! keeps the rows, and so every FRI query opening, narrow.
+
+use std::borrow::Cow;
+
+use p3_air::{Air, AirBuilder, BaseAir, WindowAccess};
+use p3_field::PrimeCharacteristicRing;
+use p3_lookup::{Count, InteractionBuilder};
+use p3_uni_stark::SubAirBuilder;
+use sigagg_lamport::field::{DIGEST_LEN, Digest};
+use sigagg_lamport::group::{NODE_INDEX_LANE, NODE_LEVEL_LANE};
+use sigagg_lamport::hash::{
+    SPONGE_RATE, SUBKEY_INDEX_LANE, SUBKEY_TAG_LANE, TAG_GROUP_NODE, TAG_PUBKEY, TAG_SUBKEY, WIDE_TAG_LANE,
+};
+use sigagg_lamport::prf::RANDOMIZER_LEN;
+
+use crate::bus;
+use crate::config::Val;
+use crate::layout::HashSpec;
+use crate::poseidon::{Air16, Air24, COLS16, COLS24, air16, air24, output_col};
+
+/// Columns of the sponge role.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SpongeCols {
+    /// The slot's randomizer (5 columns), constant over the sponge rows.
+    pub r: usize,
+    /// `2j`: the index of the row's first sub-public-key (copy of a periodic column).
+    pub j2: usize,
+    /// Codeword bit `2j` (copy of a periodic column).
+    pub bit0: usize,
+    /// Codeword bit `2j + 1` (copy of a periodic column).
+    pub bit1: usize,
+    /// 1 on the last sponge row (copy of a periodic column).
+    pub is_last: usize,
+}
+
+/// Columns of the tree role.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TreeCols {
+    /// Direction bit: 1 when the running node is the right child.
+    pub bit: usize,
+    /// The running node (8 columns): the child this level hashes upward.
+    pub cur: usize,
+    /// 1 on the leaf level's row (copy of a periodic column).
+    pub is_bottom: usize,
+}
+
+/// Where each column group sits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HashCols {
+    /// First column of the width-16 permutation, if the rows carry one.
+    pub p16: Option<usize>,
+    /// Whether the row's width-16 permutation is a sub-key hash to send.
+    pub active: Option<usize>,
+    /// Slot counter.
+    pub slot: usize,
+    /// Sponge columns.
+    pub sponge: Option<SpongeCols>,
+    /// Tree columns.
+    pub tree: Option<TreeCols>,
+    /// Total width.
+    pub width: usize,
+}
+
+impl HashCols {
+    /// The layout for `spec`. The width-24 permutation always starts at column 0.
+    pub fn new(spec: &HashSpec) -> Self {
+        let mut next = COLS24;
+        let mut take = |n: usize| {
+            let at = next;
+            next += n;
+            at
+        };
+        let p16 = spec.p16.then(|| take(COLS16));
+        let active = spec.p16.then(|| take(1));
+        let slot = take(1);
+        let sponge = (spec.sponge_rows > 0).then(|| SpongeCols {
+            r: take(RANDOMIZER_LEN),
+            j2: take(1),
+            bit0: take(1),
+            bit1: take(1),
+            is_last: take(1),
+        });
+        let tree = (spec.depth > 0).then(|| TreeCols { bit: take(1), cur: take(DIGEST_LEN), is_bottom: take(1) });
+        Self { p16, active, slot, sponge, tree, width: next }
+    }
+}
+
+/// Periodic column indices.
+pub mod pc {
+    /// First sponge row of the block.
+    pub const IS_FIRST: usize = 0;
+    /// The next row continues this row's sponge.
+    pub const NEXT_CONT: usize = 1;
+    /// Last sponge row.
+    pub const IS_LAST: usize = 2;
+    /// `2j` on sponge row `j`.
+    pub const J2: usize = 3;
+    /// A tree row.
+    pub const IS_TREE: usize = 4;
+    /// The row's tree level (1-based).
+    pub const LEVEL: usize = 5;
+    /// The top level (its digest is the root).
+    pub const IS_TOP: usize = 6;
+    /// The next row is the next tree level.
+    pub const NEXT_UP: usize = 7;
+    /// The leaf level.
+    pub const IS_BOTTOM: usize = 8;
+    /// The block's last row.
+    pub const IS_BLOCK_END: usize = 9;
+    /// Codeword bit `2j` (period: the block, or the whole table when every
+    /// slot has its own message).
+    pub const BIT0: usize = 10;
+    /// Codeword bit `2j + 1`.
+    pub const BIT1: usize = 11;
+    /// Number of periodic columns.
+    pub const WIDTH: usize = 12;
+}
+
+/// The codeword bits a table's sponge rows absorb.
+#[derive(Clone, Debug)]
+pub enum Codewords<'a> {
+    /// Threshold: one message, one codeword for every slot.
+    Shared(&'a [bool]),
+    /// Aggregate: one codeword per slot, in slot order (padding included).
+    PerSlot(&'a [&'a [bool]]),
+}
+
+/// The width-24 table's AIR.
+#[derive(Clone)]
+pub struct HashAir {
+    spec: HashSpec,
+    cols: HashCols,
+    p24: Air24,
+    p16: Option<Air16>,
+    columns: Vec<Vec<Val>>,
+    root: Digest,
+    num_subkeys: usize,
+}
+
+impl core::fmt::Debug for HashAir {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("HashAir").field("spec", &self.spec).field("width", &self.cols.width).finish_non_exhaustive()
+    }
+}
+
+/// The role of row `r` of a block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// Sponge block `j`.
+    Sponge(usize),
+    /// Tree level `l` (1-based).
+    Tree(usize),
+    /// Padding.
+    Pad,
+}
+
+impl HashSpec {
+    /// The role of row `r` (modulo the block).
+    pub fn role(&self, r: usize) -> Role {
+        let r = r % self.block;
+        if r < self.sponge_rows {
+            Role::Sponge(r)
+        } else if self.depth > 0 && (self.tree_start..self.tree_start + self.depth).contains(&r) {
+            Role::Tree(r - self.tree_start + 1)
+        } else {
+            Role::Pad
+        }
+    }
+}
+
+impl HashAir {
+    /// The AIR of a table of `slots` blocks shaped by `spec`. `codewords`
+    /// feed the sponge rows (ignored without sponge rows); `root` is the
+    /// group root the top tree level must reach (ignored without tree rows).
+    pub fn new(spec: HashSpec, slots: usize, num_subkeys: usize, codewords: Codewords<'_>, root: Digest) -> Self {
+        let block = spec.block;
+        let mut columns = super::periodic_table(block, pc::BIT0, |r, row| {
+            match spec.role(r) {
+                Role::Sponge(j) => {
+                    row[pc::IS_FIRST] = Val::from_bool(j == 0);
+                    row[pc::NEXT_CONT] = Val::from_bool(j + 1 < spec.sponge_rows);
+                    row[pc::IS_LAST] = Val::from_bool(j + 1 == spec.sponge_rows);
+                    row[pc::J2] = Val::from_usize(2 * j);
+                }
+                Role::Tree(l) => {
+                    row[pc::IS_TREE] = Val::ONE;
+                    row[pc::LEVEL] = Val::from_usize(l);
+                    row[pc::IS_TOP] = Val::from_bool(l == spec.depth);
+                    row[pc::NEXT_UP] = Val::from_bool(l < spec.depth);
+                    row[pc::IS_BOTTOM] = Val::from_bool(l == 1);
+                }
+                Role::Pad => {}
+            }
+            row[pc::IS_BLOCK_END] = Val::from_bool(r + 1 == block);
+        });
+        // Bit columns: sponge row j absorbs codeword bits 2j and 2j + 1.
+        let bits_of = |cw: &[bool], k: usize| -> Vec<Val> {
+            (0..block)
+                .map(|r| match spec.role(r) {
+                    Role::Sponge(j) => Val::from_bool(cw.get(2 * j + k).copied().unwrap_or(false)),
+                    _ => Val::ZERO,
+                })
+                .collect()
+        };
+        for k in 0..2 {
+            let col = match &codewords {
+                _ if spec.sponge_rows == 0 => vec![Val::ZERO; block],
+                Codewords::Shared(cw) => bits_of(cw, k),
+                Codewords::PerSlot(cws) => {
+                    assert_eq!(cws.len(), slots, "one codeword per slot");
+                    cws.iter().flat_map(|cw| bits_of(cw, k)).collect()
+                }
+            };
+            columns.push(col);
+        }
+        Self {
+            spec,
+            cols: HashCols::new(&spec),
+            p24: air24(),
+            p16: spec.p16.then(air16),
+            columns,
+            root,
+            num_subkeys,
+        }
+    }
+
+    /// The column layout.
+    pub fn cols(&self) -> &HashCols {
+        &self.cols
+    }
+
+    /// The table's shape.
+    pub fn spec(&self) -> &HashSpec {
+        &self.spec
+    }
+
+    /// Value of periodic column `c` at row `r` (what the committed copies hold).
+    pub fn periodic(&self, c: usize, r: usize) -> Val {
+        let col = &self.columns[c];
+        col[r % col.len()]
+    }
+}
+
+impl BaseAir<Val> for HashAir {
+    fn width(&self) -> usize {
+        self.cols.width
+    }
+
+    fn num_periodic_columns(&self) -> usize {
+        pc::WIDTH
+    }
+
+    fn periodic_columns(&self) -> Cow<'_, [Vec<Val>]> {
+        Cow::Borrowed(&self.columns)
+    }
+
+    fn main_next_row_columns(&self) -> Vec<usize> {
+        let mut cols = vec![self.cols.slot];
+        if let Some(s) = self.cols.sponge {
+            cols.extend(SPONGE_RATE..24);
+            cols.extend(s.r..s.r + RANDOMIZER_LEN);
+        }
+        if let Some(t) = self.cols.tree {
+            cols.push(NODE_INDEX_LANE);
+            cols.push(t.bit);
+            cols.extend(t.cur..t.cur + DIGEST_LEN);
+        }
+        cols.sort_unstable();
+        cols.dedup();
+        cols
+    }
+}
+
+impl<AB: InteractionBuilder<F = Val>> Air<AB> for HashAir {
+    fn eval(&self, builder: &mut AB) {
+        // The permutations hold on every row (padding rows carry any valid
+        // permutation): degree-3 constraints that must not be multiplied by
+        // a selector.
+        {
+            let mut sub = SubAirBuilder::<AB, Air24, AB::Var>::new(builder, 0..COLS24);
+            self.p24.eval(&mut sub);
+        }
+        if let (Some(base), Some(air)) = (self.cols.p16, &self.p16) {
+            let mut sub = SubAirBuilder::<AB, Air16, AB::Var>::new(builder, base..base + COLS16);
+            air.eval(&mut sub);
+        }
+
+        let main = builder.main();
+        let (loc, nxt) = (main.current_slice(), main.next_slice());
+        let l = |c: usize| -> AB::Expr { loc[c].into() };
+        let n = |c: usize| -> AB::Expr { nxt[c].into() };
+        let p: Vec<AB::Expr> = builder.periodic_values().iter().map(|&v| v.into()).collect();
+        let out = |j: usize| -> AB::Expr { l(output_col(COLS24, 24, j)) };
+        let k = |v: u32| AB::Expr::from_u32(v);
+
+        // Slot counter: 0 on the first row, +1 after each block's last row.
+        // It names the slot in every message, so blocks cannot swap data.
+        let slot = l(self.cols.slot);
+        builder.when_first_row().assert_zero(slot.clone());
+        builder.when_transition().assert_eq(n(self.cols.slot), slot.clone() + p[pc::IS_BLOCK_END].clone());
+
+        if let Some(s) = self.cols.sponge {
+            let r: [AB::Expr; RANDOMIZER_LEN] = core::array::from_fn(|i| l(s.r + i));
+            // First block: the capacity is [r | n | TAG_PUBKEY | 0]
+            // (`pubkey_initial_capacity`), binding the randomizer and the
+            // parameter set into the key.
+            let first = p[pc::IS_FIRST].clone();
+            for (i, ri) in r.iter().enumerate() {
+                builder.assert_zero(first.clone() * (l(SPONGE_RATE + i) - ri.clone()));
+            }
+            builder.assert_zero(first.clone() * (l(SPONGE_RATE + RANDOMIZER_LEN) - AB::Expr::from_usize(self.num_subkeys)));
+            builder.assert_zero(first.clone() * (l(WIDE_TAG_LANE) - k(TAG_PUBKEY)));
+            builder.assert_zero(first * l(23));
+            // Overwrite-mode sponge: the next block's capacity is this
+            // block's output capacity (its rate is the next pair of y's, free
+            // here and tied to the codeword through the bus). The randomizer
+            // stays the same over the key's sponge rows.
+            let cont = p[pc::NEXT_CONT].clone();
+            for j in SPONGE_RATE..24 {
+                builder.assert_zero(cont.clone() * (n(j) - out(j)));
+            }
+            for i in 0..RANDOMIZER_LEN {
+                builder.assert_zero(cont.clone() * (n(s.r + i) - r[i].clone()));
+            }
+            // Committed copies of the periodic values the bus reads (the
+            // lookup trace generator cannot read periodic columns).
+            builder.assert_eq(l(s.j2), p[pc::J2].clone());
+            builder.assert_eq(l(s.bit0), p[pc::BIT0].clone());
+            builder.assert_eq(l(s.bit1), p[pc::BIT1].clone());
+            builder.assert_eq(l(s.is_last), p[pc::IS_LAST].clone());
+        }
+
+        if let Some(t) = self.cols.tree {
+            let is_tree = p[pc::IS_TREE].clone();
+            let bit = l(t.bit);
+            // Node input layout `node_input(level, index, left, right)`:
+            // the level is the row's (public), lanes 18..22 and 23 are zero,
+            // the tag lane holds TAG_GROUP_NODE.
+            builder.assert_zero(is_tree.clone() * l(NODE_LEVEL_LANE) - p[pc::LEVEL].clone());
+            for j in NODE_INDEX_LANE + 1..WIDE_TAG_LANE {
+                builder.assert_zero(is_tree.clone() * l(j));
+            }
+            builder.assert_zero(is_tree.clone() * (l(WIDE_TAG_LANE) - k(TAG_GROUP_NODE)));
+            builder.assert_zero(is_tree.clone() * l(23));
+            builder.assert_bool(bit.clone());
+            // The running node is the left child when the bit is 0, the
+            // right child when it is 1 (the other child, the sibling, is free).
+            for j in 0..DIGEST_LEN {
+                let chosen = l(j) + bit.clone() * (l(DIGEST_LEN + j) - l(j));
+                builder.assert_zero(is_tree.clone() * (l(t.cur + j) - chosen));
+            }
+            // The next level's running node is this level's digest,
+            // Trunc_8(Perm24(x) + x).
+            let up = p[pc::NEXT_UP].clone();
+            for j in 0..DIGEST_LEN {
+                builder.assert_zero(up.clone() * (n(t.cur + j) - out(j) - l(j)));
+            }
+            // Index lane: level l holds idx >> l, so level l's value is twice
+            // level l+1's plus level l+1's bit; the top level's is 0. Hence
+            // the bits are idx's binary digits and idx < 2^depth.
+            builder.assert_zero(up * (l(NODE_INDEX_LANE) - n(NODE_INDEX_LANE) * AB::Expr::TWO - n(t.bit)));
+            let top = p[pc::IS_TOP].clone();
+            builder.assert_zero(top.clone() * l(NODE_INDEX_LANE));
+            // The top digest is the group root.
+            for j in 0..DIGEST_LEN {
+                builder.assert_zero(top.clone() * (out(j) + l(j) - AB::Expr::from(self.root[j])));
+            }
+            builder.assert_eq(l(t.is_bottom), p[pc::IS_BOTTOM].clone());
+        }
+
+        if let (Some(base), Some(active)) = (self.cols.p16, self.cols.active) {
+            eval_sub_key_hash(builder, base, active);
+        }
+
+        // Bus.
+        let digest = |start: usize| -> [AB::Expr; DIGEST_LEN] { core::array::from_fn(|j| l(start + j)) };
+        match (self.cols.sponge, self.cols.tree) {
+            (Some(s), tree) => {
+                let r: [AB::Expr; RANDOMIZER_LEN] = core::array::from_fn(|i| l(s.r + i));
+                let y0 = bus::sub_key(r.clone(), l(s.j2), digest(0));
+                let y1 = bus::sub_key(r, l(s.j2) + AB::Expr::ONE, digest(DIGEST_LEN));
+                match tree {
+                    // Sponge and tree rows never coincide: share the columns.
+                    Some(t) => {
+                        let leaf = bus::key(slot.clone(), digest(t.cur));
+                        let idx = bus::index(slot.clone(), l(NODE_INDEX_LANE) * AB::Expr::TWO + l(t.bit));
+                        builder.push_exclusive_interaction(
+                            bus::MAIN,
+                            [(l(s.bit0), Count::from(-1), y0), (l(t.is_bottom), Count::from(-1), leaf)],
+                        );
+                        builder.push_exclusive_interaction(
+                            bus::MAIN,
+                            [(l(s.bit1), Count::from(-1), y1), (l(t.is_bottom), Count::from(1), idx)],
+                        );
+                    }
+                    None => {
+                        builder.push_interaction(bus::MAIN, y0, -Count::bounded(l(s.bit0), 1));
+                        builder.push_interaction(bus::MAIN, y1, -Count::bounded(l(s.bit1), 1));
+                    }
+                }
+                let key: [AB::Expr; DIGEST_LEN] = core::array::from_fn(|j| out(j));
+                builder.push_interaction(bus::MAIN, bus::key(slot.clone(), key), Count::bounded(l(s.is_last), 1));
+            }
+            (None, Some(t)) => {
+                let leaf = bus::key(slot.clone(), digest(t.cur));
+                let idx = bus::index(slot.clone(), l(NODE_INDEX_LANE) * AB::Expr::TWO + l(t.bit));
+                builder.push_interaction(bus::MAIN, leaf, -Count::bounded(l(t.is_bottom), 1));
+                builder.push_interaction(bus::MAIN, idx, Count::bounded(l(t.is_bottom), 1));
+            }
+            (None, None) => {}
+        }
+        if let (Some(base), Some(active)) = (self.cols.p16, self.cols.active) {
+            send_sub_key(builder, base, active);
+        }
+    }
+}
+
+/// Constraints of a free sub-key hash row: the width-16 input has the
+/// sub-key hash's fixed lanes (tag 1, last lane 0), and `active` is a bit.
+/// The sub-key, randomizer and index lanes are free: the message names them.
+pub(crate) fn eval_sub_key_hash<AB: InteractionBuilder<F = Val>>(builder: &mut AB, base: usize, active: usize) {
+    let main = builder.main();
+    let loc = main.current_slice();
+    let l = |c: usize| -> AB::Expr { loc[c].into() };
+    builder.assert_eq(l(base + SUBKEY_TAG_LANE), AB::Expr::from_u32(TAG_SUBKEY));
+    builder.assert_zero(l(base + 15));
+    builder.assert_bool(l(active));
+}
+
+/// Sends `SubKey(r, i, y)` from an active width-16 row, with
+/// `y = Trunc_8(Perm16(x) + x)` (compression mode, as `subkey_hash`).
+pub(crate) fn send_sub_key<AB: InteractionBuilder<F = Val>>(builder: &mut AB, base: usize, active: usize) {
+    let main = builder.main();
+    let loc = main.current_slice();
+    let l = |c: usize| -> AB::Expr { loc[c].into() };
+    let r: [AB::Expr; RANDOMIZER_LEN] = core::array::from_fn(|i| l(base + DIGEST_LEN + i));
+    let y: [AB::Expr; DIGEST_LEN] = core::array::from_fn(|j| l(base + output_col(COLS16, 16, j)) + l(base + j));
+    builder.push_interaction(
+        bus::MAIN,
+        bus::sub_key(r, l(base + SUBKEY_INDEX_LANE), y),
+        Count::bounded(l(active), 1),
+    );
+}

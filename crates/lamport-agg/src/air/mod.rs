@@ -1,0 +1,100 @@
+//! The AIR tables and the enum that lets one batch proof hold all of them.
+//!
+//! | AIR | tables | proves |
+//! |---|---|---|
+//! | [`hash::HashAir`] | main, tree | public-key sponges (width 24) beside free sub-key hashes (width 16); group-tree paths (width 24) |
+//! | [`hash16::Hash16Air`] | overflow | sub-key hashes that did not fit in the main table |
+//! | [`slot::SlotAir`] | slot | per-slot public keys (aggregate); leaf indices strictly increasing and below the group size (threshold) |
+//!
+//! The tables talk over the single bus of [`crate::bus`]. Every constraint
+//! has degree at most 3, so the quotient has two chunks at any blowup.
+//!
+//! ## Soundness, in one paragraph
+//!
+//! A sponge row `j` of slot `s` absorbs `[y_2j | y_2j+1 | capacity]`; its
+//! capacity is the previous row's output, or `[r | n | TAG_PUBKEY | 0]` on
+//! the first row, where `r` is the slot's randomizer (a committed column held
+//! constant over the sponge rows). Where the public codeword has a 1, the
+//! row *receives* `SubKey(r, i, y_i)`, which only a width-16 row computing
+//! `y_i = Trunc_8(Perm16([x | r | i | 1 | 0]) + ...)` for some `x` sends; where it
+//! has a 0, `y_i` is free (the revealed sub-public-key). The last sponge
+//! row sends `Key(s, pk)` with the squeezed key; the slot table (aggregate)
+//! receives it with the statement's key, or the tree's leaf row
+//! (threshold) receives it as the leaf of a Merkle path whose index goes to
+//! the slot table, where indices must increase strictly and stay below the
+//! group size. This is exactly `sigagg_lamport::verify` (and
+//! `verify_membership`) per slot.
+
+pub mod hash;
+pub mod hash16;
+pub mod slot;
+
+use std::borrow::Cow;
+
+use p3_air::{Air, BaseAir};
+use p3_lookup::InteractionBuilder;
+
+use crate::config::Val;
+
+/// A periodic column table: `columns[c][row]`, all of one period.
+pub(crate) fn periodic_table(period: usize, width: usize, f: impl Fn(usize, &mut [Val])) -> Vec<Vec<Val>> {
+    let mut cols = vec![vec![Val::default(); period]; width];
+    let mut row = vec![Val::default(); width];
+    for r in 0..period {
+        row.iter_mut().for_each(|x| *x = Val::default());
+        f(r, &mut row);
+        for (c, v) in row.iter().enumerate() {
+            cols[c][r] = *v;
+        }
+    }
+    cols
+}
+
+/// One AIR of the batch.
+#[derive(Clone, Debug)]
+pub enum LampAir {
+    /// The slot table.
+    Slot(slot::SlotAir),
+    /// The main table or the tree table.
+    Hash(hash::HashAir),
+    /// The overflow table.
+    Hash16(hash16::Hash16Air),
+}
+
+macro_rules! dispatch {
+    ($self:expr, $a:ident => $e:expr) => {
+        match $self {
+            LampAir::Slot($a) => $e,
+            LampAir::Hash($a) => $e,
+            LampAir::Hash16($a) => $e,
+        }
+    };
+}
+
+impl BaseAir<Val> for LampAir {
+    fn width(&self) -> usize {
+        dispatch!(self, a => BaseAir::<Val>::width(a))
+    }
+
+    fn num_periodic_columns(&self) -> usize {
+        dispatch!(self, a => BaseAir::<Val>::num_periodic_columns(a))
+    }
+
+    fn periodic_columns(&self) -> Cow<'_, [Vec<Val>]> {
+        dispatch!(self, a => BaseAir::<Val>::periodic_columns(a))
+    }
+
+    fn main_next_row_columns(&self) -> Vec<usize> {
+        dispatch!(self, a => BaseAir::<Val>::main_next_row_columns(a))
+    }
+
+    fn max_constraint_degree(&self) -> Option<usize> {
+        Some(3)
+    }
+}
+
+impl<AB: InteractionBuilder<F = Val>> Air<AB> for LampAir {
+    fn eval(&self, builder: &mut AB) {
+        dispatch!(self, a => a.eval(builder))
+    }
+}

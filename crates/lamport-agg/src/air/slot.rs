@@ -1,0 +1,170 @@
+//! The slot table: one row per slot.
+//!
+//! * **Aggregate**: the row holds the slot's public key (committed copies of
+//!   periodic columns the verifier computes from the statement) and receives
+//!   `Key(slot, pk)` from the slot's last sponge row: the signature in that
+//!   slot verifies under the statement's key.
+//! * **Threshold**: the row holds the slot's leaf index `idx`, received as
+//!   `Index(slot, idx)` from the slot's tree, and `depth` bits `d_k`. For
+//!   every counted slot `s < c` (public count `c`):
+//!   `next - idx - 1 = sum_k d_k 2^k` where `next` is the next slot's index,
+//!   or the group size after the last counted slot. So counted indices
+//!   increase strictly (counted signers are distinct members) and stay below
+//!   the size (no padding leaf counts). Slots `s >= c` repeat the last
+//!   counted slot and are not counted. With a revealed bitmap the indices
+//!   are also pinned to the public signer list.
+
+use std::borrow::Cow;
+
+use p3_air::{Air, AirBuilder, BaseAir, WindowAccess};
+use p3_field::PrimeCharacteristicRing;
+use p3_lookup::InteractionBuilder;
+use sigagg_lamport::field::{DIGEST_LEN, Digest};
+
+use crate::bus;
+use crate::config::Val;
+
+/// Column of the slot counter.
+pub const SLOT: usize = 0;
+/// Aggregate: first of the 8 key columns.
+pub const PK: usize = 1;
+/// Threshold: the leaf index.
+pub const IDX: usize = 1;
+/// Threshold: first bit of the gap to the next index.
+pub const GAP: usize = 2;
+
+/// Threshold periodic columns.
+mod pc {
+    /// Counted, and the next slot is counted too.
+    pub const HAS_NEXT: usize = 0;
+    /// The last counted slot.
+    pub const IS_LAST_REAL: usize = 1;
+    /// The public leaf index (revealed bitmap only).
+    pub const PIDX: usize = 2;
+}
+
+/// What the slot table checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SlotKind {
+    /// Public keys from the statement.
+    Aggregate,
+    /// Leaf indices of a group of `size` members, tree depth `depth`.
+    Threshold {
+        /// Tree depth (bits per gap).
+        depth: usize,
+        /// Group size.
+        size: u32,
+        /// Whether the indices are public (revealed bitmap).
+        revealed: bool,
+    },
+}
+
+/// The slot table's AIR.
+#[derive(Clone, Debug)]
+pub struct SlotAir {
+    kind: SlotKind,
+    columns: Vec<Vec<Val>>,
+}
+
+impl SlotAir {
+    /// Aggregate: one public key per slot (padding slots repeat the last).
+    pub fn aggregate(keys: &[Digest]) -> Self {
+        let columns = super::periodic_table(keys.len(), DIGEST_LEN, |r, row| row.copy_from_slice(&keys[r]));
+        Self { kind: SlotKind::Aggregate, columns }
+    }
+
+    /// Threshold: `slots` slots of which the first `count` are counted.
+    /// `revealed` lists the counted leaf indices when the bitmap is public.
+    pub fn threshold(slots: usize, count: usize, depth: usize, size: u32, revealed: Option<&[u32]>) -> Self {
+        let width = if revealed.is_some() { 3 } else { 2 };
+        let columns = super::periodic_table(slots, width, |r, row| {
+            row[pc::HAS_NEXT] = Val::from_bool(r + 1 < count);
+            row[pc::IS_LAST_REAL] = Val::from_bool(r + 1 == count);
+            if let Some(idx) = revealed {
+                row[pc::PIDX] = Val::from_u32(idx[r.min(count - 1)]);
+            }
+        });
+        Self { kind: SlotKind::Threshold { depth, size, revealed: revealed.is_some() }, columns }
+    }
+
+    /// What the table checks.
+    pub fn kind(&self) -> SlotKind {
+        self.kind
+    }
+
+    /// Value of periodic column `c` at row `r`.
+    pub fn periodic(&self, c: usize, r: usize) -> Val {
+        self.columns[c][r]
+    }
+}
+
+impl BaseAir<Val> for SlotAir {
+    fn width(&self) -> usize {
+        match self.kind {
+            SlotKind::Aggregate => PK + DIGEST_LEN,
+            SlotKind::Threshold { depth, .. } => GAP + depth,
+        }
+    }
+
+    fn num_periodic_columns(&self) -> usize {
+        self.columns.len()
+    }
+
+    fn periodic_columns(&self) -> Cow<'_, [Vec<Val>]> {
+        Cow::Borrowed(&self.columns)
+    }
+
+    fn main_next_row_columns(&self) -> Vec<usize> {
+        match self.kind {
+            SlotKind::Aggregate => vec![SLOT],
+            SlotKind::Threshold { .. } => vec![SLOT, IDX],
+        }
+    }
+}
+
+impl<AB: InteractionBuilder<F = Val>> Air<AB> for SlotAir {
+    fn eval(&self, builder: &mut AB) {
+        let main = builder.main();
+        let (loc, nxt) = (main.current_slice(), main.next_slice());
+        let l = |c: usize| -> AB::Expr { loc[c].into() };
+        let n = |c: usize| -> AB::Expr { nxt[c].into() };
+        let p: Vec<AB::Expr> = builder.periodic_values().iter().map(|&v| v.into()).collect();
+
+        // Slot counter 0, 1, 2, ...: the slot named in every message.
+        builder.when_first_row().assert_zero(l(SLOT));
+        builder.when_transition().assert_eq(n(SLOT), l(SLOT) + AB::Expr::ONE);
+
+        match self.kind {
+            SlotKind::Aggregate => {
+                // The committed key is the statement's key (bus values must be committed).
+                for j in 0..DIGEST_LEN {
+                    builder.assert_eq(l(PK + j), p[j].clone());
+                }
+                let key: [AB::Expr; DIGEST_LEN] = core::array::from_fn(|j| l(PK + j));
+                builder.push_interaction(bus::MAIN, bus::key(l(SLOT), key), -1);
+            }
+            SlotKind::Threshold { depth, size, revealed } => {
+                let mut gap = AB::Expr::ZERO;
+                for b in 0..depth {
+                    builder.assert_bool(l(GAP + b));
+                    gap += l(GAP + b) * AB::Expr::from_u32(1 << b);
+                }
+                // next - idx - 1 = gap with 0 <= gap < 2^depth, where next is
+                // the next counted index or the group size. Not a transition
+                // constraint: on the table's last row HAS_NEXT is 0, so the
+                // wrapped-around next row is never read.
+                let idx = l(IDX);
+                let one = AB::Expr::ONE;
+                builder.assert_zero(
+                    p[pc::HAS_NEXT].clone() * (n(IDX) - idx.clone() - one.clone() - gap.clone())
+                        + p[pc::IS_LAST_REAL].clone()
+                            * (AB::Expr::from_u32(size) - idx.clone() - one - gap),
+                );
+                if revealed {
+                    builder.assert_eq(idx.clone(), p[pc::PIDX].clone());
+                }
+                builder.push_interaction(bus::MAIN, bus::index(l(SLOT), idx), -1);
+            }
+        }
+    }
+}

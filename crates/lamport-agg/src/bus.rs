@@ -1,0 +1,56 @@
+//! The one lookup bus that joins the tables, and every message sent on it.
+//!
+//! All messages share the bus [`MAIN`] (so mutually exclusive row roles can
+//! share an auxiliary column); a leading [`Tag`] keeps the kinds apart and
+//! every message is zero-padded to [`WIDTH`] elements. Senders use positive
+//! counts, receivers negative ones; LogUp proves that the two multisets agree.
+
+use p3_field::PrimeCharacteristicRing;
+use sigagg_lamport::field::DIGEST_LEN;
+use sigagg_lamport::prf::RANDOMIZER_LEN;
+
+/// Name of the bus.
+pub const MAIN: &str = "lamport-agg";
+/// Width of every message: the widest one, [`sub_key`].
+pub const WIDTH: usize = 1 + RANDOMIZER_LEN + 1 + DIGEST_LEN;
+
+/// Message kinds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u32)]
+pub enum Tag {
+    /// A width-16 row -> a sponge row: `y = G_r(x, i)` for some `x`.
+    SubKey = 1,
+    /// A sponge's last row -> the slot table (aggregate) or the tree's leaf
+    /// row (threshold): slot `s`'s recovered public key.
+    Key = 2,
+    /// A tree's leaf row -> the slot table: slot `s`'s leaf index.
+    Index = 3,
+}
+
+fn message<E: PrimeCharacteristicRing + Clone>(tag: Tag, payload: impl IntoIterator<Item = E>) -> Vec<E> {
+    let mut m = Vec::with_capacity(WIDTH);
+    m.push(E::from_u32(tag as u32));
+    m.extend(payload);
+    assert!(m.len() <= WIDTH, "message of {} elements exceeds the bus width", m.len());
+    m.resize(WIDTH, E::ZERO);
+    m
+}
+
+/// `SubKey`: `y` is the sub-public-key at index `i` under randomizer `r`,
+/// i.e. `y = Trunc_8(Perm16(x) + x)` for `x = [sub-key | r | i | TAG_SUBKEY | 0]`.
+///
+/// The claim is self-contained (it names the randomizer and the index), so a
+/// width-16 row anywhere in the batch may serve any sponge row.
+pub fn sub_key<E: PrimeCharacteristicRing + Clone>(r: [E; RANDOMIZER_LEN], i: E, y: [E; DIGEST_LEN]) -> Vec<E> {
+    message(Tag::SubKey, r.into_iter().chain(core::iter::once(i)).chain(y))
+}
+
+/// `Key`: slot `slot`'s public key is `key`.
+pub fn key<E: PrimeCharacteristicRing + Clone>(slot: E, key: [E; DIGEST_LEN]) -> Vec<E> {
+    message(Tag::Key, core::iter::once(slot).chain(key))
+}
+
+/// `Index`: slot `slot`'s key sits at leaf `index` of the group tree.
+pub fn index<E: PrimeCharacteristicRing + Clone>(slot: E, index: E) -> Vec<E> {
+    message(Tag::Index, [slot, index])
+}

@@ -1,0 +1,117 @@
+//! Proof-system settings and the per-statement STARK configuration.
+//!
+//! The field, extension, hashes and FRI machinery are `sigagg-stark`'s
+//! (KoalaBear, degree-5 challenge extension, Keccak Merkle commitments);
+//! this module adds the named settings of the Lamport+ proofs and seeds the
+//! Fiat-Shamir transcript with a digest of the statement.
+//!
+//! # Why the transcript seed
+//!
+//! Plonky3 does not absorb periodic columns or AIR constants (the codewords,
+//! public keys, group root and size live there), and it leaves committing
+//! them to the caller. Seeding the challenger with a digest of the whole
+//! statement (and the public hints carried by the proof) binds every
+//! challenge to it, so a prover cannot choose the statement after seeing
+//! the challenges.
+
+use p3_keccak::Keccak256Hash;
+use p3_uni_stark::StarkGenericConfig;
+pub use sigagg_stark::config::{AggConfig, Challenge, Challenger, HASH_COLLISION_BITS, Settings, Val};
+
+/// Domain separator of the transcript seed.
+const TRANSCRIPT_DOMAIN: &[u8] = b"sigagg/lamport-agg/transcript/v1";
+
+/// The fast setting: rate 1/2, 170 queries, 20 bits of query grinding and
+/// 16 bits at each other grinding site. About 104 proven bits at n = 1024
+/// (see [`crate::security`]).
+pub const FAST: Settings = Settings {
+    log_blowup: 1,
+    num_queries: 170,
+    query_pow_bits: 20,
+    commit_pow_bits: 0,
+    batch_pow_bits: 16,
+    lookup_pow_bits: 16,
+    ood_pow_bits: 16,
+    max_log_arity: 3,
+    log_final_poly_len: 3,
+    cap_height: 4,
+};
+
+/// The compact setting: rate 1/8, fewer queries, smaller proofs, at least
+/// 96 proven bits (see [`crate::security`]).
+pub const COMPACT: Settings = Settings {
+    log_blowup: 3,
+    num_queries: 50,
+    query_pow_bits: 22,
+    commit_pow_bits: 0,
+    batch_pow_bits: 16,
+    lookup_pow_bits: 16,
+    ood_pow_bits: 16,
+    max_log_arity: 3,
+    log_final_poly_len: 3,
+    cap_height: 4,
+};
+
+/// Settings for functional tests. **Not secure** (about 20 bits): 40
+/// queries and no grinding; a corrupted trace or proof is still caught with
+/// overwhelming probability, which is what negative tests need.
+pub const TEST: Settings = Settings {
+    log_blowup: 1,
+    num_queries: 40,
+    query_pow_bits: 0,
+    commit_pow_bits: 0,
+    batch_pow_bits: 0,
+    lookup_pow_bits: 0,
+    ood_pow_bits: 0,
+    max_log_arity: 1,
+    log_final_poly_len: 0,
+    cap_height: 0,
+};
+
+/// The named settings, for command lines and benchmarks.
+pub fn by_name(name: &str) -> Option<Settings> {
+    match name {
+        "fast" => Some(FAST),
+        "compact" => Some(COMPACT),
+        "test" => Some(TEST),
+        _ => None,
+    }
+}
+
+/// The name of a named setting, or `"custom"`.
+pub fn name_of(settings: &Settings) -> &'static str {
+    match *settings {
+        s if s == FAST => "fast",
+        s if s == COMPACT => "compact",
+        s if s == TEST => "test",
+        _ => "custom",
+    }
+}
+
+/// Every field of `settings`, for statement digests.
+pub(crate) fn settings_words(settings: &Settings) -> [u64; 10] {
+    [
+        settings.log_blowup,
+        settings.num_queries,
+        settings.query_pow_bits,
+        settings.commit_pow_bits,
+        settings.batch_pow_bits,
+        settings.lookup_pow_bits,
+        settings.ood_pow_bits,
+        settings.max_log_arity,
+        settings.log_final_poly_len,
+        settings.cap_height,
+    ]
+    .map(|v| v as u64)
+}
+
+/// The STARK configuration for `settings`, with the transcript seeded by
+/// `statement_digest` (see the module docs).
+pub fn stark_config(settings: &Settings, statement_digest: &[u8; 32]) -> AggConfig {
+    let base = settings.stark_config();
+    let mut seed = TRANSCRIPT_DOMAIN.to_vec();
+    seed.extend_from_slice(statement_digest);
+    AggConfig::new(base.pcs().clone(), Challenger::from_hasher(seed, Keccak256Hash {}))
+        .with_lookup_proof_of_work_bits(settings.lookup_pow_bits)
+        .with_ood_proof_of_work_bits(settings.ood_pow_bits)
+}

@@ -1,0 +1,162 @@
+//! Geometry of the tables, a pure function of the public statement.
+//!
+//! Every slot (one signature) owns one block of [`BLOCK`] rows of the main
+//! width-24 table, so the role of a row (sponge block `j`, tree level `l`,
+//! padding) is a function of its position and reaches the constraints as
+//! small periodic columns instead of committed flags. Prover and verifier
+//! both derive a [`Shape`] from the statement; the verifier rejects a proof
+//! whose table heights differ from it.
+//!
+//! | table | rows | content |
+//! |---|---|---|
+//! | slot | `K` (slots, a power of two) | per-slot public data: key (aggregate) or leaf index and ordering (threshold) |
+//! | main | `K * 128` | row `j < n/2` of a block: sponge block `j` (width 24) beside one free width-16 sub-key hash; with the mined set, tree levels follow the sponge in the block |
+//! | tree | `K * 2^ceil(log2 depth)` | threshold with the plain set only: tree levels (the 128 sponge rows fill the block) |
+//! | overflow | power of two, or absent | width-16 sub-key hashes that did not fit in the main table's rows |
+
+use sigagg_lamport::group::depth_for;
+
+/// Rows per slot in the main table: `n/2 ≤ 128` sponge rows for both sets.
+pub const BLOCK: usize = 128;
+/// Smallest number of slots (tables of one row are degenerate).
+pub const MIN_SLOTS: usize = 2;
+/// Largest number of signatures in one proof (the main table then has 2^21
+/// rows, about 3.6 GB of trace).
+pub const MAX_SIGNATURES: usize = 1 << 14;
+/// Largest tree depth of a threshold group. The ordering check proves
+/// `idx' - idx - 1 = d` with `d < 2^depth` in the field; both sides stay
+/// below `p/2` in absolute value only for `depth ≤ 29`, which makes the
+/// field equation an integer equation.
+pub const MAX_DEPTH: usize = 29;
+/// Smallest overflow table.
+pub const MIN_OVERFLOW: usize = 16;
+
+/// What one width-24 table holds: which rows of a block are sponge rows,
+/// which are tree levels, and whether each row also carries a free
+/// width-16 permutation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HashSpec {
+    /// Rows per slot (a power of two).
+    pub block: usize,
+    /// Sponge rows at the start of each block (0: no sponge).
+    pub sponge_rows: usize,
+    /// First tree row of each block.
+    pub tree_start: usize,
+    /// Tree levels per block (0: no tree).
+    pub depth: usize,
+    /// Whether every row carries a width-16 sub-key hash.
+    pub p16: bool,
+}
+
+/// The geometry of one proof.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    /// Sub-keys per Lamport+ key (`n`).
+    pub num_subkeys: usize,
+    /// Slots `K`: the number of signatures rounded up to a power of two (at
+    /// least [`MIN_SLOTS`]); extra slots repeat the last signature.
+    pub slots: usize,
+    /// Tree depth (0 for aggregate proofs).
+    pub depth: usize,
+    /// Width-16 hashes the proof needs: the set codeword bits over all slots.
+    pub jobs: usize,
+}
+
+impl Shape {
+    /// Slots for `count` signatures.
+    pub fn slots_for(count: usize) -> usize {
+        count.next_power_of_two().max(MIN_SLOTS)
+    }
+
+    /// Tree depth of a group of `size` members.
+    pub fn depth_for(size: u32) -> usize {
+        depth_for(size as usize)
+    }
+
+    /// Sponge blocks per key (`n/2`).
+    pub fn sponge_rows(&self) -> usize {
+        self.num_subkeys / 2
+    }
+
+    /// Whether the tree levels fit in the main table's blocks (mined set,
+    /// depth ≤ 16), or need their own table.
+    pub fn tree_in_block(&self) -> bool {
+        self.depth > 0 && self.sponge_rows() + self.depth <= BLOCK
+    }
+
+    /// The main table.
+    pub fn main_spec(&self) -> HashSpec {
+        let in_block = self.tree_in_block();
+        HashSpec {
+            block: BLOCK,
+            sponge_rows: self.sponge_rows(),
+            tree_start: self.sponge_rows(),
+            depth: if in_block { self.depth } else { 0 },
+            p16: true,
+        }
+    }
+
+    /// The separate tree table, if any.
+    pub fn tree_spec(&self) -> Option<HashSpec> {
+        (self.depth > 0 && !self.tree_in_block()).then(|| HashSpec {
+            block: self.depth.next_power_of_two().max(2),
+            sponge_rows: 0,
+            tree_start: 0,
+            depth: self.depth,
+            p16: false,
+        })
+    }
+
+    /// Width-16 rows in the main table.
+    pub fn main_p16_rows(&self) -> usize {
+        self.slots * BLOCK
+    }
+
+    /// Height of the overflow table (0: no overflow table).
+    pub fn overflow_rows(&self) -> usize {
+        let free = self.main_p16_rows();
+        if self.jobs <= free { 0 } else { (self.jobs - free).next_power_of_two().max(MIN_OVERFLOW) }
+    }
+
+    /// Heights of the tables in batch order: slot, main, tree (if any),
+    /// overflow (if any).
+    pub fn heights(&self) -> Vec<usize> {
+        let mut h = vec![self.slots, self.slots * BLOCK];
+        if let Some(t) = self.tree_spec() {
+            h.push(self.slots * t.block);
+        }
+        if self.overflow_rows() > 0 {
+            h.push(self.overflow_rows());
+        }
+        h
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn geometry_of_both_sets() {
+        // Plain set: 128 sponge rows fill the block; the tree has its own table.
+        let plain = Shape { num_subkeys: 256, slots: 1024, depth: 10, jobs: 1024 * 130 };
+        assert!(!plain.tree_in_block());
+        assert_eq!(plain.tree_spec().unwrap().block, 16);
+        assert_eq!(plain.overflow_rows(), 2048);
+        assert_eq!(plain.heights(), vec![1024, 1 << 17, 1 << 14, 2048]);
+        // Mined set: 112 sponge rows leave 16 rows for up to 16 levels.
+        let mined = Shape { num_subkeys: 224, slots: 8, depth: 16, jobs: 8 * 112 };
+        assert!(mined.tree_in_block());
+        assert_eq!(mined.tree_spec(), None);
+        assert_eq!(mined.main_spec().tree_start + mined.main_spec().depth, BLOCK);
+        assert_eq!(mined.heights(), vec![8, 1024]);
+        let deep = Shape { depth: 17, ..mined };
+        assert!(!deep.tree_in_block());
+        // Aggregate: no tree.
+        let agg = Shape { num_subkeys: 256, slots: 2, depth: 0, jobs: 100 };
+        assert_eq!(agg.main_spec().depth, 0);
+        assert_eq!(agg.heights(), vec![2, 256]);
+        assert_eq!(Shape::slots_for(1), 2);
+        assert_eq!(Shape::slots_for(127), 128);
+    }
+}

@@ -1,0 +1,57 @@
+//! STARK aggregate and threshold proofs for Lamport+ one-time signatures
+//! (seed 004, sections 4-5; the threshold relations of seed 000, section 2.1).
+//!
+//! * [`aggregate`]: one proof that `N` signatures over `N` distinct
+//!   messages are valid under `N` public keys.
+//! * [`threshold`]: one proof that at least `t` distinct members of a group
+//!   (a Merkle root and size over Lamport+ keys, `sigagg_lamport::GroupTree`)
+//!   signed one message; it reveals the count and optionally the signer
+//!   bitmap.
+//!
+//! Both are Plonky3 batch STARKs over KoalaBear (degree-5 challenge
+//! extension, Keccak commitments, `sigagg-stark`'s configuration) whose
+//! tables are described in [`air`] and [`layout`]. Per signature the
+//! circuit proves `ones(codeword)` width-16 permutations (the revealed
+//! sub-keys; about 128 plain, 113 mined) and `n/2` width-24 permutations
+//! (the public-key sponge: 128 plain, 112 mined), plus `depth` width-24
+//! permutations (the Merkle path) in the threshold mode: the work of native
+//! verification, nothing more. Codewords are public (the verifier derives
+//! them from the messages) and enter as periodic columns.
+//!
+//! ```no_run
+//! use sigagg_lamport::{LamportPlus, keygen_from_seed};
+//! use sigagg_lamport_agg::{AggregateEntry, AggregateStatement, Proof, aggregate, config};
+//!
+//! let (entries, sigs): (Vec<_>, Vec<_>) = (0..4u8)
+//!     .map(|i| {
+//!         let (pk, mut sk) = keygen_from_seed::<LamportPlus>([i; 32]);
+//!         let message = vec![i; 8];
+//!         let sig = sk.sign(&message).unwrap();
+//!         (AggregateEntry { public_key: pk, message }, sig)
+//!     })
+//!     .unzip();
+//! let statement = AggregateStatement::new(entries).unwrap();
+//! let proof = aggregate::prove(&config::FAST, &statement, &sigs).unwrap();
+//! let bytes = proof.to_bytes();
+//! aggregate::verify(&config::FAST, &statement, &Proof::from_bytes(&bytes).unwrap()).unwrap();
+//! ```
+
+pub mod aggregate;
+pub mod air;
+pub mod bus;
+pub mod config;
+pub mod error;
+pub mod layout;
+pub mod poseidon;
+pub mod proof;
+pub mod security;
+pub mod statement;
+pub mod system;
+pub mod threshold;
+pub mod trace;
+
+pub use config::Settings;
+pub use error::{ProveError, StatementError, VerifyError};
+pub use proof::{Proof, ProofKind};
+pub use statement::{AggregateEntry, AggregateStatement, ThresholdStatement, bitmap, members_of};
+pub use threshold::{Disclosure, Signer};

@@ -1,0 +1,127 @@
+//! The proof container and its versioned, deterministic encoding.
+//!
+//! Bytes: `"SGLPAG" || version (1 byte) || postcard(Proof)`. Postcard is a
+//! canonical encoding (one byte string per value), so a proof re-encodes to
+//! the same bytes; decoding rejects trailing bytes.
+
+use p3_batch_stark::BatchProof;
+use serde::{Deserialize, Serialize};
+use sigagg_lamport::ParameterSet;
+
+use crate::config::{AggConfig, Settings};
+use crate::error::VerifyError;
+
+/// Version of the encoding.
+pub const PROOF_VERSION: u8 = 1;
+/// Leading bytes of every encoded proof.
+pub const MAGIC: &[u8; 6] = b"SGLPAG";
+
+/// Which statement a proof answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ProofKind {
+    /// N signatures on N distinct messages.
+    Aggregate,
+    /// t-of-n signatures of one message by members of a group.
+    Threshold,
+}
+
+impl ProofKind {
+    /// Name used in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Aggregate => "aggregate",
+            Self::Threshold => "threshold",
+        }
+    }
+}
+
+/// A Lamport+ aggregate or threshold proof.
+///
+/// Every public field is checked by the verifier against the statement;
+/// only `count` and `bitmap` carry information the statement does not have
+/// (how many, and optionally which, members signed a threshold proof), and
+/// they are meaningful only once the proof verified.
+#[derive(Serialize, Deserialize)]
+pub struct Proof {
+    /// What the proof answers.
+    pub kind: ProofKind,
+    /// The Lamport+ parameter set (`ParameterSet::ID`).
+    pub set_id: u8,
+    /// The settings it was made with (must equal the verifier's).
+    pub settings: Settings,
+    /// Aggregate: the number of entries. Threshold: the number of distinct
+    /// signers proven (at least the threshold).
+    pub count: u32,
+    /// Mined set: the mining counters (one per aggregate entry; one shared
+    /// by all threshold signers), checked natively by the verifier. Empty
+    /// for the plain set.
+    pub counters: Vec<u32>,
+    /// Threshold: the signer bitmap, if the prover disclosed it (bit `i` of
+    /// byte `i / 8` for member `i`).
+    pub bitmap: Option<Vec<u8>>,
+    /// The batch STARK.
+    pub stark: BatchProof<AggConfig>,
+}
+
+impl core::fmt::Debug for Proof {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Proof")
+            .field("kind", &self.kind)
+            .field("set_id", &self.set_id)
+            .field("count", &self.count)
+            .field("counters", &self.counters.len())
+            .field("bitmap", &self.bitmap.as_ref().map(Vec::len))
+            .field("degree_bits", &self.stark.degree_bits)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Proof {
+    /// Serializes the proof (see the module docs).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = MAGIC.to_vec();
+        out.push(PROOF_VERSION);
+        out.extend(postcard::to_allocvec(self).expect("in-memory serialization cannot fail"));
+        out
+    }
+
+    /// Parses bytes written by [`Proof::to_bytes`]. Never panics.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, VerifyError> {
+        let body = bytes
+            .strip_prefix(MAGIC.as_slice())
+            .ok_or_else(|| VerifyError::Malformed("not a sigagg Lamport+ proof".into()))?;
+        match body.split_first() {
+            Some((&PROOF_VERSION, rest)) => {
+                let (proof, tail) = postcard::take_from_bytes::<Self>(rest)
+                    .map_err(|e| VerifyError::Malformed(format!("undecodable proof: {e}")))?;
+                if !tail.is_empty() {
+                    return Err(VerifyError::Malformed(format!("{} trailing bytes", tail.len())));
+                }
+                Ok(proof)
+            }
+            Some((v, _)) => Err(VerifyError::Malformed(format!("unsupported proof version {v}"))),
+            None => Err(VerifyError::Malformed("truncated header".into())),
+        }
+    }
+
+    /// The kind and parameter set an encoded proof claims (for dispatching
+    /// a proof file to the right verifier).
+    pub fn peek(bytes: &[u8]) -> Result<(ProofKind, u8), VerifyError> {
+        let p = Self::from_bytes(bytes)?;
+        Ok((p.kind, p.set_id))
+    }
+
+    /// Checks the header against what the verifier expects.
+    pub(crate) fn check_header<S: ParameterSet>(&self, kind: ProofKind, settings: &Settings) -> Result<(), VerifyError> {
+        if self.kind != kind {
+            return Err(VerifyError::WrongKind { expected: kind.name(), found: self.kind.name() });
+        }
+        if self.set_id != S::ID {
+            return Err(VerifyError::WrongParameterSet { expected: S::ID, found: self.set_id });
+        }
+        if self.settings != *settings {
+            return Err(VerifyError::SettingsMismatch);
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,159 @@
+//! One proof instance: the shape and AIRs a statement implies, and the
+//! calls into Plonky3's batch prover and verifier shared by both modes.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use p3_batch_stark::{BatchProof, ProverData, StarkInstance, prove_batch, verify_batch};
+use p3_matrix::dense::RowMajorMatrix;
+use p3_util::log2_strict_usize;
+use sigagg_lamport::GroupKey;
+use sigagg_lamport::field::Digest;
+
+use crate::air::LampAir;
+use crate::air::hash::{Codewords, HashAir};
+use crate::air::hash16::Hash16Air;
+use crate::air::slot::SlotAir;
+use crate::config::{AggConfig, Settings, Val, stark_config};
+use crate::error::{ProveError, VerifyError};
+use crate::layout::Shape;
+
+/// The AIRs of one proof and everything needed to build or check its traces.
+#[derive(Clone, Debug)]
+pub struct Instance {
+    /// The geometry.
+    pub shape: Shape,
+    /// The AIRs in batch order: slot, main, tree (if any), overflow (if any).
+    pub airs: Vec<LampAir>,
+    /// The transcript seed (statement digest).
+    pub digest: [u8; 32],
+    /// Counted slots (the first `count` slots; the rest repeat the last).
+    pub count: usize,
+}
+
+/// Position of the main table in the batch.
+pub const MAIN: usize = 1;
+
+impl Instance {
+    /// An aggregate instance: `codewords[i]` and `keys[i]` of entry `i`.
+    pub fn aggregate(num_subkeys: usize, codewords: &[Vec<bool>], keys: &[Digest], digest: [u8; 32]) -> Self {
+        let count = keys.len();
+        let slots = Shape::slots_for(count);
+        let at = |s: usize| s.min(count - 1);
+        let jobs = (0..slots).map(|s| codewords[at(s)].iter().filter(|&&b| b).count()).sum();
+        let shape = Shape { num_subkeys, slots, depth: 0, jobs };
+        let per_slot: Vec<&[bool]> = (0..slots).map(|s| codewords[at(s)].as_slice()).collect();
+        let padded_keys: Vec<Digest> = (0..slots).map(|s| keys[at(s)]).collect();
+        let mut airs = vec![
+            LampAir::Slot(SlotAir::aggregate(&padded_keys)),
+            LampAir::Hash(HashAir::new(shape.main_spec(), slots, num_subkeys, Codewords::PerSlot(&per_slot), [Default::default(); 8])),
+        ];
+        if shape.overflow_rows() > 0 {
+            airs.push(LampAir::Hash16(Hash16Air::default()));
+        }
+        Self { shape, airs, digest, count }
+    }
+
+    /// A threshold instance: `count` signers of the message with `codeword`
+    /// in `group`; `revealed` lists their leaf indices when the bitmap is public.
+    pub fn threshold(
+        num_subkeys: usize,
+        codeword: &[bool],
+        group: &GroupKey,
+        count: usize,
+        revealed: Option<&[u32]>,
+        digest: [u8; 32],
+    ) -> Self {
+        let slots = Shape::slots_for(count);
+        let depth = group.depth();
+        let jobs = slots * codeword.iter().filter(|&&b| b).count();
+        let shape = Shape { num_subkeys, slots, depth, jobs };
+        let root = *group.root();
+        let mut airs = vec![
+            LampAir::Slot(SlotAir::threshold(slots, count, depth, group.size(), revealed)),
+            LampAir::Hash(HashAir::new(shape.main_spec(), slots, num_subkeys, Codewords::Shared(codeword), root)),
+        ];
+        if let Some(spec) = shape.tree_spec() {
+            airs.push(LampAir::Hash(HashAir::new(spec, slots, num_subkeys, Codewords::Shared(codeword), root)));
+        }
+        if shape.overflow_rows() > 0 {
+            airs.push(LampAir::Hash16(Hash16Air::default()));
+        }
+        Self { shape, airs, digest, count }
+    }
+
+    /// The slot table's AIR.
+    pub fn slot_air(&self) -> &SlotAir {
+        match &self.airs[0] {
+            LampAir::Slot(a) => a,
+            _ => unreachable!("the slot table comes first"),
+        }
+    }
+
+    /// The main table's AIR.
+    pub fn main_air(&self) -> &HashAir {
+        match &self.airs[MAIN] {
+            LampAir::Hash(a) => a,
+            _ => unreachable!("the main table comes second"),
+        }
+    }
+
+    /// The separate tree table's AIR and batch position, if any.
+    pub fn tree_air(&self) -> Option<(usize, &HashAir)> {
+        self.shape.tree_spec().map(|_| match &self.airs[MAIN + 1] {
+            LampAir::Hash(a) => (MAIN + 1, a),
+            _ => unreachable!("the tree table follows the main table"),
+        })
+    }
+
+    /// The overflow table's batch position, if any.
+    pub fn overflow_index(&self) -> Option<usize> {
+        (self.shape.overflow_rows() > 0).then(|| self.airs.len() - 1)
+    }
+
+    /// log2 of every table height, in batch order.
+    pub fn degree_bits(&self) -> Vec<usize> {
+        self.shape.heights().iter().map(|&h| log2_strict_usize(h)).collect()
+    }
+}
+
+/// Proves `traces` (one per AIR, in batch order) without checking them first.
+pub fn prove(
+    settings: &Settings,
+    instance: &Instance,
+    traces: &[RowMajorMatrix<Val>],
+) -> Result<BatchProof<AggConfig>, ProveError> {
+    assert_eq!(traces.len(), instance.airs.len(), "one trace per AIR");
+    let config = stark_config(settings, &instance.digest);
+    let instances: Vec<StarkInstance<'_, AggConfig, LampAir>> = instance
+        .airs
+        .iter()
+        .zip(traces)
+        .map(|(air, trace)| StarkInstance { air, trace, public_values: vec![] })
+        .collect();
+    let data = ProverData::from_instances(&config, &instances).map_err(|e| ProveError::Prover(format!("{e:?}")))?;
+    prove_batch(&config, &instances, &data).map_err(|e| ProveError::Prover(format!("{e:?}")))
+}
+
+/// Verifies `proof` against the AIRs of `instance`. The table heights come
+/// from the statement, never from the proof: a proof whose heights differ
+/// is rejected before any check (a taller table would, for example, give
+/// the prover spare rows the statement did not pay for).
+///
+/// Plonky3's verifier reports malformed proofs as errors; a panic on some
+/// unforeseen malformed input would still be caught here and reported as
+/// [`VerifyError::Invalid`], so untrusted bytes never abort the caller.
+pub fn verify(settings: &Settings, instance: &Instance, proof: &BatchProof<AggConfig>) -> Result<(), VerifyError> {
+    let expected = instance.degree_bits();
+    if proof.degree_bits != expected {
+        return Err(VerifyError::ShapeMismatch);
+    }
+    let config = stark_config(settings, &instance.digest);
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        let data = ProverData::from_airs_and_degrees(&config, &instance.airs, &expected)
+            .map_err(|e| VerifyError::Invalid(format!("{e:?}")))?;
+        let public_values = vec![Vec::new(); instance.airs.len()];
+        verify_batch(&config, &instance.airs, proof, &public_values, &data.common)
+            .map_err(|e| VerifyError::Invalid(format!("{e:?}")))
+    }));
+    outcome.unwrap_or_else(|_| Err(VerifyError::Invalid("the verifier rejected a malformed proof".into())))
+}

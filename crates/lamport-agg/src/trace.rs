@@ -1,0 +1,301 @@
+//! Witness generation: every trace of one proof, computed from the
+//! signatures with the native definitions of `sigagg-lamport`
+//! (`subkey_input`, `pubkey_initial_capacity`, `pubkey_block_input`,
+//! `node_input`), so the circuit proves exactly native verification.
+//!
+//! Permutations are written `PackedF::WIDTH` at a time (one per SIMD lane):
+//! width-16 rows are independent, so any 16 rows go together; a sponge or a
+//! tree path is sequential, so 16 *blocks* are walked in lock step.
+
+use p3_field::{PackedValue, PrimeCharacteristicRing};
+use p3_matrix::dense::RowMajorMatrix;
+use rayon::prelude::*;
+use sigagg_lamport::field::{DIGEST_LEN, Digest, PackedF, ZERO_DIGEST};
+use sigagg_lamport::group::node_input;
+use sigagg_lamport::hash::{
+    SPONGE_CAPACITY, SPONGE_RATE, SUBKEY_TAG_LANE, TAG_SUBKEY, pubkey_block_input, pubkey_initial_capacity,
+    subkey_input,
+};
+use sigagg_lamport::prf::{RANDOMIZER_LEN, Randomizer};
+use sigagg_stark::poseidon::write_packed;
+
+use crate::air::hash::{HashAir, Role, pc};
+use crate::air::hash16;
+use crate::air::slot::{self, SlotKind};
+use crate::config::Val;
+use crate::layout::BLOCK;
+use crate::poseidon::{COLS16, COLS24, constants16, constants24};
+use crate::system::Instance;
+
+/// The witness of one slot.
+#[derive(Clone, Copy, Debug)]
+pub struct SlotWitness<'a> {
+    /// The signature's randomizer.
+    pub randomizer: Randomizer,
+    /// The signature's `n` digests.
+    pub elements: &'a [Digest],
+    /// The codeword the signature signs.
+    pub bits: &'a [bool],
+    /// Threshold: the signer's leaf index and membership path.
+    pub leaf: Option<(u32, &'a [Digest])>,
+}
+
+/// The traces of one proof, in batch order (see [`Instance::airs`]).
+pub struct Traces {
+    /// One matrix per AIR.
+    pub tables: Vec<RowMajorMatrix<Val>>,
+}
+
+/// A width-16 job: hash sub-key `i` of slot `s`.
+type Job = Option<(u32, u16)>;
+
+/// Builds every trace. `slots` has one witness per slot (padding slots
+/// repeat the last signature). The caller has verified the signatures (and
+/// paths); a bad witness yields traces that do not satisfy the constraints.
+pub fn generate(instance: &Instance, slots: &[SlotWitness<'_>]) -> Traces {
+    let shape = &instance.shape;
+    assert_eq!(slots.len(), shape.slots, "one witness per slot");
+    let main_air = instance.main_air();
+    let main_cols = main_air.cols();
+    let (main_jobs, overflow_jobs) = assign_jobs(slots, shape.main_p16_rows(), shape.overflow_rows());
+
+    // Width-16 rows first: they produce the sub-public-keys the sponges absorb.
+    let mut main = RowMajorMatrix::new(Val::zero_vec(shape.slots * BLOCK * main_cols.width), main_cols.width);
+    let (p16, active) = (main_cols.p16.expect("main table hashes"), main_cols.active.expect("main table hashes"));
+    let mut hashed = fill_p16(&mut main.values, main_cols.width, p16, active, &main_jobs, slots);
+    let overflow = (!overflow_jobs.is_empty()).then(|| {
+        let mut m = RowMajorMatrix::new(Val::zero_vec(overflow_jobs.len() * hash16::WIDTH), hash16::WIDTH);
+        hashed.extend(fill_p16(&mut m.values, hash16::WIDTH, 0, hash16::ACTIVE, &overflow_jobs, slots));
+        m
+    });
+    let mut ys: Vec<Vec<Digest>> = slots.iter().map(|s| s.elements.to_vec()).collect();
+    for (s, i, y) in hashed {
+        ys[s as usize][usize::from(i)] = y;
+    }
+
+    let keys = fill_hash(main_air, &mut main.values, slots, &ys, &[], shape.num_subkeys);
+    let mut tables = vec![slot_trace(instance, slots), main];
+    if let Some((_, tree_air)) = instance.tree_air() {
+        let mut m = RowMajorMatrix::new(
+            Val::zero_vec(shape.slots * tree_air.spec().block * tree_air.cols().width),
+            tree_air.cols().width,
+        );
+        fill_hash(tree_air, &mut m.values, slots, &[], &keys, shape.num_subkeys);
+        tables.push(m);
+    }
+    tables.extend(overflow);
+    Traces { tables }
+}
+
+/// Assigns every width-16 job (set codeword bit) to a row: each slot's
+/// first jobs to its own block's rows, the excess of busy slots to the
+/// spare rows of quiet ones, in order, and what still remains to the
+/// overflow table (`overflow_rows` long).
+fn assign_jobs(slots: &[SlotWitness<'_>], main_rows: usize, overflow_rows: usize) -> (Vec<Job>, Vec<Job>) {
+    let mut main: Vec<Job> = vec![None; main_rows];
+    let mut excess = Vec::new();
+    for (s, w) in slots.iter().enumerate() {
+        let ones = w.bits.iter().enumerate().filter(|(_, b)| **b).map(|(i, _)| i as u16);
+        for (k, i) in ones.enumerate() {
+            if k < BLOCK {
+                main[s * BLOCK + k] = Some((s as u32, i));
+            } else {
+                excess.push((s as u32, i));
+            }
+        }
+    }
+    let mut excess = excess.into_iter();
+    for row in main.iter_mut().filter(|r| r.is_none()) {
+        match excess.next() {
+            Some(job) => *row = Some(job),
+            None => break,
+        }
+    }
+    let mut overflow: Vec<Job> = excess.map(Some).collect();
+    assert!(overflow.len() <= overflow_rows, "the shape counts every job");
+    overflow.resize(overflow_rows, None);
+    (main, overflow)
+}
+
+/// The input of an idle width-16 row: it must still satisfy the fixed
+/// lanes (tag 1, last lane 0); it is never sent.
+fn idle_input() -> [Val; 16] {
+    let mut x = [Val::ZERO; 16];
+    x[SUBKEY_TAG_LANE] = Val::from_u32(TAG_SUBKEY);
+    x
+}
+
+/// Writes the width-16 permutations (columns `base..base + COLS16`) and
+/// `active` bits of every row; returns `(slot, index, sub-public-key)` of
+/// every job.
+fn fill_p16(
+    values: &mut [Val],
+    width: usize,
+    base: usize,
+    active: usize,
+    jobs: &[Job],
+    slots: &[SlotWitness<'_>],
+) -> Vec<(u32, u16, Digest)> {
+    let lanes = PackedF::WIDTH;
+    values
+        .par_chunks_mut(lanes * width)
+        .zip(jobs.par_chunks(lanes))
+        .flat_map_iter(|(chunk, jobs)| {
+            let inputs: Vec<[Val; 16]> = (0..lanes)
+                .map(|l| match jobs.get(l).copied().flatten() {
+                    Some((s, i)) => {
+                        let w = &slots[s as usize];
+                        subkey_input(&w.randomizer, usize::from(i), &w.elements[usize::from(i)])
+                    }
+                    None => idle_input(),
+                })
+                .collect();
+            let mut scratch = Val::zero_vec((lanes - jobs.len()) * COLS16);
+            let outputs = {
+                let mut rows: Vec<&mut [Val]> = chunk.chunks_mut(width).map(|r| &mut r[base..base + COLS16]).collect();
+                rows.extend(scratch.chunks_mut(COLS16));
+                write_packed(&mut rows, &inputs, constants16())
+            };
+            for (row, job) in chunk.chunks_mut(width).zip(jobs) {
+                row[active] = Val::from_bool(job.is_some());
+            }
+            jobs.iter()
+                .enumerate()
+                .filter_map(|(l, job)| {
+                    job.map(|(s, i)| (s, i, core::array::from_fn(|k| outputs[l][k] + inputs[l][k])))
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// Fills a width-24 table (sponge rows, tree rows, padding) block by
+/// block, `PackedF::WIDTH` blocks in lock step. `ys[s]` are slot `s`'s
+/// sub-public-keys (sponge rows); `leaves[s]` its leaf when the table has
+/// tree rows but no sponge. Returns each slot's squeezed public key (empty
+/// without sponge rows).
+fn fill_hash(
+    air: &HashAir,
+    values: &mut [Val],
+    slots: &[SlotWitness<'_>],
+    ys: &[Vec<Digest>],
+    leaves: &[Digest],
+    num_subkeys: usize,
+) -> Vec<Digest> {
+    let spec = *air.spec();
+    let cols = *air.cols();
+    let (block, width) = (spec.block, cols.width);
+    let lanes = PackedF::WIDTH;
+    let keys: Vec<Vec<Digest>> = values
+        .par_chunks_mut(lanes * block * width)
+        .enumerate()
+        .map(|(g, chunk)| {
+            let first = g * lanes;
+            let present = chunk.len() / (block * width);
+            let mut prev = vec![[Val::ZERO; 24]; lanes];
+            let mut node = vec![ZERO_DIGEST; lanes];
+            let mut keys = vec![ZERO_DIGEST; present];
+            let mut scratch = Val::zero_vec(lanes * COLS24);
+            for r in 0..block {
+                let role = spec.role(r);
+                let mut inputs = vec![[Val::ZERO; 24]; lanes];
+                for lane in 0..present {
+                    let s = first + lane;
+                    let w = &slots[s];
+                    let at = lane * block * width + r * width;
+                    let row = &mut chunk[at..at + width];
+                    row[cols.slot] = Val::from_usize(s);
+                    match role {
+                        Role::Sponge(j) => {
+                            let cap: [Val; SPONGE_CAPACITY] = if j == 0 {
+                                pubkey_initial_capacity(&w.randomizer, num_subkeys)
+                            } else {
+                                core::array::from_fn(|k| prev[lane][SPONGE_RATE + k])
+                            };
+                            inputs[lane] = pubkey_block_input(&cap, &ys[s][2 * j], &ys[s][2 * j + 1]);
+                        }
+                        Role::Tree(level) => {
+                            let (idx, siblings) = w.leaf.expect("threshold slots carry a path");
+                            let below = match level {
+                                1 if spec.sponge_rows > 0 => keys[lane],
+                                1 => leaves[s],
+                                _ => node[lane],
+                            };
+                            let bit = (idx >> (level - 1)) & 1;
+                            let sibling = siblings[level - 1];
+                            let (left, right) = if bit == 0 { (below, sibling) } else { (sibling, below) };
+                            inputs[lane] = node_input(level as u32, idx >> level, &left, &right);
+                            let t = cols.tree.expect("tree rows have tree columns");
+                            row[t.bit] = Val::from_u32(bit);
+                            row[t.cur..t.cur + DIGEST_LEN].copy_from_slice(&below);
+                        }
+                        Role::Pad => {}
+                    }
+                    let global = s * block + r;
+                    if let Some(sc) = cols.sponge {
+                        if let Role::Sponge(_) = role {
+                            row[sc.r..sc.r + RANDOMIZER_LEN].copy_from_slice(&w.randomizer);
+                        }
+                        row[sc.j2] = air.periodic(pc::J2, global);
+                        row[sc.bit0] = air.periodic(pc::BIT0, global);
+                        row[sc.bit1] = air.periodic(pc::BIT1, global);
+                        row[sc.is_last] = air.periodic(pc::IS_LAST, global);
+                    }
+                    if let Some(t) = cols.tree {
+                        row[t.is_bottom] = air.periodic(pc::IS_BOTTOM, global);
+                    }
+                }
+                let outputs = {
+                    let mut rows: Vec<&mut [Val]> =
+                        chunk.chunks_mut(block * width).map(|b| &mut b[r * width..r * width + COLS24]).collect();
+                    rows.extend(scratch.chunks_mut(COLS24).take(lanes - present));
+                    write_packed(&mut rows, &inputs, constants24())
+                };
+                for lane in 0..present {
+                    prev[lane] = outputs[lane];
+                    match role {
+                        Role::Sponge(j) if j + 1 == spec.sponge_rows => {
+                            keys[lane] = core::array::from_fn(|k| outputs[lane][k]);
+                        }
+                        Role::Tree(_) => node[lane] = core::array::from_fn(|k| outputs[lane][k] + inputs[lane][k]),
+                        _ => {}
+                    }
+                }
+            }
+            keys
+        })
+        .collect();
+    keys.concat()
+}
+
+/// The slot table: keys (aggregate) or leaf indices and gap bits (threshold).
+fn slot_trace(instance: &Instance, slots: &[SlotWitness<'_>]) -> RowMajorMatrix<Val> {
+    let air = instance.slot_air();
+    let width = p3_air::BaseAir::<Val>::width(air);
+    let mut values = Val::zero_vec(slots.len() * width);
+    let count = instance.count;
+    for (s, row) in values.chunks_mut(width).enumerate() {
+        row[slot::SLOT] = Val::from_usize(s);
+        match air.kind() {
+            SlotKind::Aggregate => {
+                for j in 0..DIGEST_LEN {
+                    row[slot::PK + j] = air.periodic(j, s);
+                }
+            }
+            SlotKind::Threshold { depth, size, .. } => {
+                let idx = |s: usize| slots[s].leaf.expect("threshold slots carry a path").0;
+                row[slot::IDX] = Val::from_u32(idx(s));
+                if s < count {
+                    let next = if s + 1 < count { idx(s + 1) } else { size };
+                    // Valid witnesses have next > idx; a bad one leaves a
+                    // gap that violates the constraint.
+                    let gap = next.wrapping_sub(idx(s)).wrapping_sub(1);
+                    for b in 0..depth {
+                        row[slot::GAP + b] = Val::from_u32((gap >> b) & 1);
+                    }
+                }
+            }
+        }
+    }
+    RowMajorMatrix::new(values, width)
+}
