@@ -72,6 +72,31 @@ fn main() {
         println!("quartic: {} perms, prove {prove:.2?} ({:.0} perms/s)", 1usize << log_perms, (1u64 << log_perms) as f64 / prove.as_secs_f64());
         return;
     }
+    if std::env::args().nth(2).as_deref() == Some("two") {
+        let air: VectorizedPoseidon2Air<Val, GenericPoseidon2LinearLayersKoalaBear, 16, 3, 0, 4, 20, 2> =
+            VectorizedPoseidon2Air::new(RoundConstants::from_rng(&mut StdRng::seed_from_u64(1)));
+        let config = Settings::FAST.stark_config();
+        let trace = air.generate_vectorized_trace_rows(1 << log_perms, 1);
+        let t = Instant::now();
+        let proof = p3_uni_stark::prove(&config, &air, trace, &[]).expect("proving succeeds");
+        let prove = t.elapsed();
+        p3_uni_stark::verify(&config, &air, &proof, &[]).expect("valid proof");
+        println!("two per row: {} perms, prove {prove:.2?} ({:.0} perms/s)", 1usize << log_perms, (1u64 << log_perms) as f64 / prove.as_secs_f64());
+        return;
+    }
+    if std::env::args().nth(2).as_deref() == Some("narrow") {
+        // One permutation per row: the shape of the aggregation's chain table.
+        let air: VectorizedPoseidon2Air<Val, GenericPoseidon2LinearLayersKoalaBear, 16, 3, 0, 4, 20, 1> =
+            VectorizedPoseidon2Air::new(RoundConstants::from_rng(&mut StdRng::seed_from_u64(1)));
+        let config = Settings::FAST.stark_config();
+        let trace = air.generate_vectorized_trace_rows(1 << log_perms, 1);
+        let t = Instant::now();
+        let proof = p3_uni_stark::prove(&config, &air, trace, &[]).expect("proving succeeds");
+        let prove = t.elapsed();
+        p3_uni_stark::verify(&config, &air, &proof, &[]).expect("valid proof");
+        println!("narrow: {} perms, prove {prove:.2?} ({:.0} perms/s)", 1usize << log_perms, (1u64 << log_perms) as f64 / prove.as_secs_f64());
+        return;
+    }
     let air: VectorizedPoseidon2Air<Val, GenericPoseidon2LinearLayersKoalaBear, 16, 3, 0, 4, 20, 8> =
         VectorizedPoseidon2Air::new(RoundConstants::from_rng(&mut StdRng::seed_from_u64(1)));
     let settings = Settings::FAST;

@@ -300,18 +300,14 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for HashAir {
         let v0 = l(col::V0);
         let param_at = |start: usize| -> [AB::Expr; PARAM] { core::array::from_fn(|j| l(start + j)) };
         let digest: [AB::Expr; DIGEST] = core::array::from_fn(|j| l(col::DIG + j));
+        // Three auxiliary columns; on every row at most one branch of each is live.
         builder.push_exclusive_interaction(
             bus::MAIN,
             [
                 (
                     l(col::IS_MSG),
                     Count::from(1),
-                    bus::statement(
-                        sig.clone(),
-                        param_at(msg_in::PARAM_),
-                        [l(msg_in::TWEAK), l(msg_in::TWEAK + 1)],
-                        core::array::from_fn(|j| l(msg_in::MSG_ + j)),
-                    ),
+                    bus::statement_a(sig.clone(), param_at(msg_in::PARAM_), [l(msg_in::TWEAK), l(msg_in::TWEAK + 1)]),
                 ),
                 (l(col::IS_SPONGE), Count::bounded(l(col::RECV_A) * not_flag(0), 1), bus::end(sig.clone(), v0.clone(), slot(0))),
                 (
@@ -333,8 +329,8 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for HashAir {
             [
                 (
                     l(col::IS_MSG),
-                    Count::from(-1),
-                    bus::message_hash(sig.clone(), core::array::from_fn::<_, MSG_HASH, _>(|j| l(col::DIG + j))),
+                    Count::from(1),
+                    bus::statement_b(sig.clone(), core::array::from_fn(|j| l(msg_in::MSG_ + j))),
                 ),
                 (
                     l(col::IS_SPONGE),
@@ -344,10 +340,20 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for HashAir {
                 (l(col::IS_TOP), Count::from(1), bus::root(sig.clone(), digest)),
             ],
         );
-        builder.push_interaction(
+        builder.push_exclusive_interaction(
             bus::MAIN,
-            bus::end(sig, v0 + AB::Expr::TWO, slot(2)),
-            Count::bounded(l(col::HAS_C) * not_flag(2), 1),
+            [
+                (
+                    l(col::IS_MSG),
+                    Count::from(-1),
+                    bus::message_hash(sig.clone(), core::array::from_fn::<_, MSG_HASH, _>(|j| l(col::DIG + j))),
+                ),
+                (
+                    l(col::IS_SPONGE),
+                    Count::bounded(l(col::HAS_C) * not_flag(2), 1),
+                    bus::end(sig, v0 + AB::Expr::TWO, slot(2)),
+                ),
+            ],
         );
     }
 }

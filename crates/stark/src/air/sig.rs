@@ -133,7 +133,8 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for SigAir {
         let beta = [p[pc::BETA].clone(), p[pc::BETA + 1].clone(), p[pc::BETA + 2].clone()];
 
         let send = |builder: &mut AB, msg: Vec<AB::Expr>| builder.push_interaction(bus::MAIN, msg, -1);
-        send(builder, bus::statement(sig.clone(), param.clone(), two(pc::MTWEAK), msg));
+        send(builder, bus::statement_a(sig.clone(), param.clone(), two(pc::MTWEAK)));
+        send(builder, bus::statement_b(sig.clone(), msg));
         send(builder, bus::end(sig.clone(), AB::Expr::ZERO, first_end));
         send(builder, bus::context(sig.clone(), param.clone(), p[pc::A].clone(), p[pc::B].clone(), beta));
         send(builder, bus::root(sig.clone(), root));
