@@ -16,7 +16,9 @@ fn main() {
         use tracing_subscriber::layer::SubscriberExt;
         use tracing_subscriber::util::SubscriberInitExt;
         tracing_subscriber::Registry::default()
-            .with(tracing_subscriber::EnvFilter::new(std::env::var("SIGAGG_TRACE").unwrap_or_default()))
+            .with(tracing_subscriber::EnvFilter::new(
+                std::env::var("SIGAGG_TRACE").unwrap_or_default(),
+            ))
             .with(tracing_forest::ForestLayer::default())
             .init();
     }
@@ -33,8 +35,17 @@ fn main() {
     let (entries, signatures): (Vec<_>, Vec<_>) = (0..n)
         .into_par_iter()
         .map(|_| {
-            let (pk, sig) = single_epoch_key_and_signature::<Seed001, _>(&mut rand::rng(), epoch, &message).unwrap();
-            (Entry { public_key: pk, epoch, message }, sig)
+            let (pk, sig) =
+                single_epoch_key_and_signature::<Seed001, _>(&mut rand::rng(), epoch, &message)
+                    .unwrap();
+            (
+                Entry {
+                    public_key: pk,
+                    epoch,
+                    message,
+                },
+                sig,
+            )
         })
         .unzip();
     println!("{n} signatures made in {:.2?}", t.elapsed());
@@ -43,7 +54,11 @@ fn main() {
     let proof = aggregate(&settings, &statement, &signatures).unwrap();
     let prove = t.elapsed();
     let bytes = proof.to_bytes();
-    println!("proved in {prove:.2?} ({:.0} sig/s), {} bytes", n as f64 / prove.as_secs_f64(), bytes.len());
+    println!(
+        "proved in {prove:.2?} ({:.0} sig/s), {} bytes",
+        n as f64 / prove.as_secs_f64(),
+        bytes.len()
+    );
     let t = Instant::now();
     let proof = AggregateProof::from_bytes(&bytes).unwrap();
     verify(&settings, &statement, &proof).unwrap();

@@ -18,12 +18,18 @@ use sigagg_stark::config::Val;
 
 /// The same configuration over the quartic extension (for comparison only:
 /// it cannot reach 100 proven bits).
-fn quartic_config(settings: &Settings) -> p3_uni_stark::StarkConfig<
+fn quartic_config(
+    settings: &Settings,
+) -> p3_uni_stark::StarkConfig<
     p3_fri::TwoAdicFriPcs<
         Val,
         p3_dft::Radix2DitParallel<Val>,
         sigagg_stark::config::ValMmcs,
-        p3_commit::ExtensionMmcs<Val, p3_field::extension::BinomialExtensionField<Val, 4>, sigagg_stark::config::ValMmcs>,
+        p3_commit::ExtensionMmcs<
+            Val,
+            p3_field::extension::BinomialExtensionField<Val, 4>,
+            sigagg_stark::config::ValMmcs,
+        >,
     >,
     p3_field::extension::BinomialExtensionField<Val, 4>,
     sigagg_stark::config::Challenger,
@@ -47,7 +53,10 @@ fn quartic_config(settings: &Settings) -> p3_uni_stark::StarkConfig<
         mmcs: p3_commit::ExtensionMmcs::new(mmcs.clone()),
     };
     let pcs = p3_fri::TwoAdicFriPcs::new(Default::default(), mmcs, fri);
-    p3_uni_stark::StarkConfig::new(pcs, sigagg_stark::config::Challenger::from_hasher(vec![], p3_keccak::Keccak256Hash {}))
+    p3_uni_stark::StarkConfig::new(
+        pcs,
+        sigagg_stark::config::Challenger::from_hasher(vec![], p3_keccak::Keccak256Hash {}),
+    )
 }
 
 fn main() {
@@ -59,46 +68,92 @@ fn main() {
             .with(tracing_forest::ForestLayer::default())
             .init();
     }
-    let log_perms: usize = std::env::args().nth(1).map_or(19, |a| a.parse().expect("log2 of permutations"));
+    let log_perms: usize = std::env::args()
+        .nth(1)
+        .map_or(19, |a| a.parse().expect("log2 of permutations"));
     if std::env::args().nth(2).as_deref() == Some("quartic") {
-        let air: VectorizedPoseidon2Air<Val, GenericPoseidon2LinearLayersKoalaBear, 16, 3, 0, 4, 20, 8> =
-            VectorizedPoseidon2Air::new(RoundConstants::from_rng(&mut StdRng::seed_from_u64(1)));
+        let air: VectorizedPoseidon2Air<
+            Val,
+            GenericPoseidon2LinearLayersKoalaBear,
+            16,
+            3,
+            0,
+            4,
+            20,
+            8,
+        > = VectorizedPoseidon2Air::new(RoundConstants::from_rng(&mut StdRng::seed_from_u64(1)));
         let config = quartic_config(&Settings::FAST);
         let trace = air.generate_vectorized_trace_rows(1 << log_perms, 1);
         let t = Instant::now();
         let proof = p3_uni_stark::prove(&config, &air, trace, &[]).expect("proving succeeds");
         let prove = t.elapsed();
         p3_uni_stark::verify(&config, &air, &proof, &[]).expect("valid proof");
-        println!("quartic: {} perms, prove {prove:.2?} ({:.0} perms/s)", 1usize << log_perms, (1u64 << log_perms) as f64 / prove.as_secs_f64());
+        println!(
+            "quartic: {} perms, prove {prove:.2?} ({:.0} perms/s)",
+            1usize << log_perms,
+            (1u64 << log_perms) as f64 / prove.as_secs_f64()
+        );
         return;
     }
     if std::env::args().nth(2).as_deref() == Some("two") {
-        let air: VectorizedPoseidon2Air<Val, GenericPoseidon2LinearLayersKoalaBear, 16, 3, 0, 4, 20, 2> =
-            VectorizedPoseidon2Air::new(RoundConstants::from_rng(&mut StdRng::seed_from_u64(1)));
+        let air: VectorizedPoseidon2Air<
+            Val,
+            GenericPoseidon2LinearLayersKoalaBear,
+            16,
+            3,
+            0,
+            4,
+            20,
+            2,
+        > = VectorizedPoseidon2Air::new(RoundConstants::from_rng(&mut StdRng::seed_from_u64(1)));
         let config = Settings::FAST.stark_config();
         let trace = air.generate_vectorized_trace_rows(1 << log_perms, 1);
         let t = Instant::now();
         let proof = p3_uni_stark::prove(&config, &air, trace, &[]).expect("proving succeeds");
         let prove = t.elapsed();
         p3_uni_stark::verify(&config, &air, &proof, &[]).expect("valid proof");
-        println!("two per row: {} perms, prove {prove:.2?} ({:.0} perms/s)", 1usize << log_perms, (1u64 << log_perms) as f64 / prove.as_secs_f64());
+        println!(
+            "two per row: {} perms, prove {prove:.2?} ({:.0} perms/s)",
+            1usize << log_perms,
+            (1u64 << log_perms) as f64 / prove.as_secs_f64()
+        );
         return;
     }
     if std::env::args().nth(2).as_deref() == Some("narrow") {
         // One permutation per row: the shape of the aggregation's chain table.
-        let air: VectorizedPoseidon2Air<Val, GenericPoseidon2LinearLayersKoalaBear, 16, 3, 0, 4, 20, 1> =
-            VectorizedPoseidon2Air::new(RoundConstants::from_rng(&mut StdRng::seed_from_u64(1)));
+        let air: VectorizedPoseidon2Air<
+            Val,
+            GenericPoseidon2LinearLayersKoalaBear,
+            16,
+            3,
+            0,
+            4,
+            20,
+            1,
+        > = VectorizedPoseidon2Air::new(RoundConstants::from_rng(&mut StdRng::seed_from_u64(1)));
         let config = Settings::FAST.stark_config();
         let trace = air.generate_vectorized_trace_rows(1 << log_perms, 1);
         let t = Instant::now();
         let proof = p3_uni_stark::prove(&config, &air, trace, &[]).expect("proving succeeds");
         let prove = t.elapsed();
         p3_uni_stark::verify(&config, &air, &proof, &[]).expect("valid proof");
-        println!("narrow: {} perms, prove {prove:.2?} ({:.0} perms/s)", 1usize << log_perms, (1u64 << log_perms) as f64 / prove.as_secs_f64());
+        println!(
+            "narrow: {} perms, prove {prove:.2?} ({:.0} perms/s)",
+            1usize << log_perms,
+            (1u64 << log_perms) as f64 / prove.as_secs_f64()
+        );
         return;
     }
-    let air: VectorizedPoseidon2Air<Val, GenericPoseidon2LinearLayersKoalaBear, 16, 3, 0, 4, 20, 8> =
-        VectorizedPoseidon2Air::new(RoundConstants::from_rng(&mut StdRng::seed_from_u64(1)));
+    let air: VectorizedPoseidon2Air<
+        Val,
+        GenericPoseidon2LinearLayersKoalaBear,
+        16,
+        3,
+        0,
+        4,
+        20,
+        8,
+    > = VectorizedPoseidon2Air::new(RoundConstants::from_rng(&mut StdRng::seed_from_u64(1)));
     let settings = Settings::FAST;
     let config = settings.stark_config();
     let t = Instant::now();

@@ -7,12 +7,42 @@ fn main() {
     for (name, s) in [("fast", Settings::FAST), ("compact", Settings::COMPACT)] {
         for n in [1usize, 1024, 8192, s.max_signatures()] {
             let l = security_level(&s, n);
-            println!("{name:8} n={n:6}: proven {:.2} ({}), conjectured {:.1} ({})", l.proven_bits, l.proven_binding, l.conjectured_bits, l.conjectured_binding);
+            println!(
+                "{name:8} n={n:6}: proven {:.2} ({}), conjectured {:.1} ({})",
+                l.proven_bits, l.proven_binding, l.conjectured_bits, l.conjectured_binding
+            );
+            let t = sigagg_stark::threshold::security_level(&s, n, 2 * n as u32);
+            println!(
+                "{name:8} threshold {n:6} of {:6}: proven {:.2}, conjectured {:.1}",
+                2 * n,
+                t.proven_bits,
+                t.conjectured_bits
+            );
         }
     }
     for (log_blowup, pow) in [(1usize, 20usize), (2, 20), (3, 22), (4, 22)] {
-        let mut s = Settings { log_blowup, query_pow_bits: pow, ..Settings::FAST };
-        s.num_queries = (20..400).find(|&q| security_level(&Settings { num_queries: q, ..s }, s.max_signatures()).proven_bits >= 100.0).unwrap();
-        println!("log_blowup {log_blowup}, query pow {pow}: {} queries for 100 proven bits at {} signatures", s.num_queries, s.max_signatures());
+        let mut s = Settings {
+            log_blowup,
+            query_pow_bits: pow,
+            ..Settings::FAST
+        };
+        s.num_queries = (20..400)
+            .find(|&q| {
+                security_level(
+                    &Settings {
+                        num_queries: q,
+                        ..s
+                    },
+                    s.max_signatures(),
+                )
+                .proven_bits
+                    >= 100.0
+            })
+            .unwrap();
+        println!(
+            "log_blowup {log_blowup}, query pow {pow}: {} queries for 100 proven bits at {} signatures",
+            s.num_queries,
+            s.max_signatures()
+        );
     }
 }

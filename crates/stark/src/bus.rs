@@ -3,7 +3,7 @@
 //!
 //! All messages share the bus [`MAIN`] (so that mutually exclusive row roles
 //! can share one auxiliary column). A message starts with one *key* element
-//! `tag + 8 (128 slot + index)` that names its kind, its signature slot and
+//! `tag + 16 (128 slot + index)` that names its kind, its signature slot and
 //! an index within the slot (chain, virtual end or tree level), then its
 //! payload, zero-padded to [`WIDTH`] elements. Folding the three identifiers
 //! into one element keeps messages short: the LogUp fingerprint of every
@@ -23,7 +23,7 @@ pub const WIDTH: usize = 11;
 /// Indices within a slot are below this (78 chains, 80 virtual ends, 20 levels).
 pub const INDEX_BOUND: u32 = 128;
 /// Kinds are below this.
-const TAG_BOUND: u32 = 8;
+const TAG_BOUND: u32 = 16;
 
 /// Message kinds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,10 +45,14 @@ pub enum Tag {
     Level = 6,
     /// Statement -> top tree row: the public key's root.
     Root = 7,
+    /// Threshold statement -> membership leaf row: the member's key root.
+    MemberA = 8,
+    /// Threshold statement -> membership leaf row: parameter and member index.
+    MemberB = 9,
 }
 
-/// The key of a message: `tag + 8 (128 sig + index)`. Injective for slots
-/// below 2^16 and indices below 128; it stays below 2^26 < p.
+/// The key of a message: `tag + 16 (128 sig + index)`. Injective for slots
+/// below 2^16 and indices below 128; it stays below 2^27 < p.
 pub fn key<E: PrimeCharacteristicRing>(tag: Tag, sig: E, index: E) -> E {
     E::from_u32(tag as u32) + (sig * E::from_u32(INDEX_BOUND) + index) * E::from_u32(TAG_BOUND)
 }
@@ -63,7 +67,11 @@ fn message<E: PrimeCharacteristicRing + Clone>(
     let mut m = Vec::with_capacity(WIDTH);
     m.push(key(tag, sig, index));
     m.extend(payload);
-    assert!(m.len() <= WIDTH, "message of {} elements exceeds the bus width", m.len());
+    assert!(
+        m.len() <= WIDTH,
+        "message of {} elements exceeds the bus width",
+        m.len()
+    );
     m.resize(WIDTH, E::ZERO);
     m
 }
@@ -71,8 +79,20 @@ fn message<E: PrimeCharacteristicRing + Clone>(
 /// `ChainStart`: chain `i` of slot `sig` starts at position `pos`, with the
 /// hash parameter, the chain's tweak base `k0` and the three candidate
 /// second tweak digits `t1` (per position).
-pub fn chain_start<E: PrimeCharacteristicRing + Clone>(sig: E, i: E, pos: E, param: [E; PARAM], k0: E, t1: [E; 3]) -> Vec<E> {
-    message(Tag::ChainStart, sig, i, core::iter::once(pos).chain(param).chain([k0]).chain(t1))
+pub fn chain_start<E: PrimeCharacteristicRing + Clone>(
+    sig: E,
+    i: E,
+    pos: E,
+    param: [E; PARAM],
+    k0: E,
+    t1: [E; 3],
+) -> Vec<E> {
+    message(
+        Tag::ChainStart,
+        sig,
+        i,
+        core::iter::once(pos).chain(param).chain([k0]).chain(t1),
+    )
 }
 
 /// `End`: virtual end `v` of slot `sig`'s sponge stream has value `value`.
@@ -81,8 +101,17 @@ pub fn end<E: PrimeCharacteristicRing + Clone>(sig: E, v: E, value: [E; DIGEST])
 }
 
 /// `StatementA`: parameter and message tweak of slot `sig`'s message hash.
-pub fn statement_a<E: PrimeCharacteristicRing + Clone>(sig: E, param: [E; PARAM], mtweak: [E; 2]) -> Vec<E> {
-    message(Tag::StatementA, sig, E::ZERO, param.into_iter().chain(mtweak))
+pub fn statement_a<E: PrimeCharacteristicRing + Clone>(
+    sig: E,
+    param: [E; PARAM],
+    mtweak: [E; 2],
+) -> Vec<E> {
+    message(
+        Tag::StatementA,
+        sig,
+        E::ZERO,
+        param.into_iter().chain(mtweak),
+    )
 }
 
 /// `StatementB`: the encoded message of slot `sig`.
@@ -96,19 +125,47 @@ pub fn message_hash<E: PrimeCharacteristicRing + Clone>(sig: E, fe: [E; MSG_HASH
 }
 
 /// `Context`: parameter, `a`, `b` and the three borrow bits of slot `sig`.
-pub fn context<E: PrimeCharacteristicRing + Clone>(sig: E, param: [E; PARAM], a: E, b: E, beta: [E; 3]) -> Vec<E> {
-    message(Tag::Context, sig, E::ZERO, param.into_iter().chain([a, b]).chain(beta))
+pub fn context<E: PrimeCharacteristicRing + Clone>(
+    sig: E,
+    param: [E; PARAM],
+    a: E,
+    b: E,
+    beta: [E; 3],
+) -> Vec<E> {
+    message(
+        Tag::Context,
+        sig,
+        E::ZERO,
+        param.into_iter().chain([a, b]).chain(beta),
+    )
 }
 
 /// `Level`: tree level `l` of slot `sig` uses tweak `(t0, t1)`, direction
 /// `bit` (1 when the running node is the right child) and the parameter.
-pub fn level<E: PrimeCharacteristicRing + Clone>(sig: E, l: E, t0: E, t1: E, bit: E, param: [E; PARAM]) -> Vec<E> {
+pub fn level<E: PrimeCharacteristicRing + Clone>(
+    sig: E,
+    l: E,
+    t0: E,
+    t1: E,
+    bit: E,
+    param: [E; PARAM],
+) -> Vec<E> {
     message(Tag::Level, sig, l, [t0, t1, bit].into_iter().chain(param))
 }
 
 /// `Root`: slot `sig`'s public key root.
 pub fn root<E: PrimeCharacteristicRing + Clone>(sig: E, root: [E; DIGEST]) -> Vec<E> {
     message(Tag::Root, sig, E::ZERO, root)
+}
+
+/// `MemberA`: slot `sig`'s signer key root (threshold proofs).
+pub fn member_a<E: PrimeCharacteristicRing + Clone>(sig: E, root: [E; DIGEST]) -> Vec<E> {
+    message(Tag::MemberA, sig, E::ZERO, root)
+}
+
+/// `MemberB`: slot `sig`'s signer parameter and group index (threshold proofs).
+pub fn member_b<E: PrimeCharacteristicRing + Clone>(sig: E, param: [E; PARAM], index: E) -> Vec<E> {
+    message(Tag::MemberB, sig, E::ZERO, param.into_iter().chain([index]))
 }
 
 #[cfg(test)]
@@ -128,6 +185,8 @@ mod tests {
             Tag::Context,
             Tag::Level,
             Tag::Root,
+            Tag::MemberA,
+            Tag::MemberB,
         ];
         let mut seen = HashSet::new();
         for tag in tags {
@@ -137,7 +196,7 @@ mod tests {
                 }
             }
         }
-        let max = 7 + 8 * (65_535 * 128 + 127);
+        let max = 15 + 16 * (65_535 * 128 + 127);
         assert!(u64::from(max as u32) < u64::from(sigagg_xmss::field::P));
     }
 }

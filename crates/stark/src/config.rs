@@ -24,8 +24,14 @@ type U64Hash = PaddingFreeSponge<KeccakF, 25, 17, 4>;
 type FieldHash = SerializingHasher<U64Hash>;
 type Compress = CompressionFunctionFromHasher<U64Hash, 2, 4>;
 /// Merkle commitments over Keccak-f (vectorized across field rows).
-pub type ValMmcs =
-    MerkleTreeMmcs<[Val; p3_keccak::VECTOR_LEN], [u64; p3_keccak::VECTOR_LEN], FieldHash, Compress, 2, 4>;
+pub type ValMmcs = MerkleTreeMmcs<
+    [Val; p3_keccak::VECTOR_LEN],
+    [u64; p3_keccak::VECTOR_LEN],
+    FieldHash,
+    Compress,
+    2,
+    4,
+>;
 type ChallengeMmcs = ExtensionMmcs<Val, Challenge, ValMmcs>;
 /// Fiat-Shamir transcript over Keccak-256.
 pub type Challenger = SerializingChallenger32<Val, HashChallenger<u8, ByteHash, 32>>;
@@ -117,13 +123,21 @@ impl Settings {
     pub const fn max_signatures(&self) -> usize {
         let log = 24usize.saturating_sub(7 + self.log_blowup);
         let n = 1usize << log;
-        if n < crate::statement::MAX_SIGNATURES { n } else { crate::statement::MAX_SIGNATURES }
+        if n < crate::statement::MAX_SIGNATURES {
+            n
+        } else {
+            crate::statement::MAX_SIGNATURES
+        }
     }
 
     /// Builds the STARK configuration for these settings.
     pub fn stark_config(&self) -> AggConfig {
         let u64_hash = U64Hash::new(KeccakF {});
-        let val_mmcs = ValMmcs::new(FieldHash::new(u64_hash), Compress::new(u64_hash), self.cap_height);
+        let val_mmcs = ValMmcs::new(
+            FieldHash::new(u64_hash),
+            Compress::new(u64_hash),
+            self.cap_height,
+        );
         let fri = FriParameters {
             log_blowup: self.log_blowup,
             log_final_poly_len: self.log_final_poly_len,

@@ -14,6 +14,9 @@ pub enum StatementError {
     /// An epoch outside the Seed001 lifetime.
     #[error("entry {index}: epoch {epoch} is outside the lifetime 2^20")]
     EpochOutOfRange { index: usize, epoch: u32 },
+    /// A threshold of zero or above the group size.
+    #[error("threshold {threshold} is not between 1 and the group size {size}")]
+    ThresholdOutOfRange { threshold: u32, size: u32 },
 }
 
 /// Why aggregation failed.
@@ -30,7 +33,10 @@ pub enum AggregateError {
     CountMismatch { entries: usize, signatures: usize },
     /// A signature does not verify: it cannot be part of an aggregate.
     #[error("signature {index} is invalid: {reason}")]
-    InvalidSignature { index: usize, reason: sigagg_xmss::VerifyError },
+    InvalidSignature {
+        index: usize,
+        reason: sigagg_xmss::VerifyError,
+    },
     /// The proof system failed (never expected with valid inputs).
     #[error("proving failed: {0}")]
     Prover(String),
@@ -54,4 +60,39 @@ pub enum VerifyError {
     /// The proof does not verify.
     #[error("invalid proof: {0}")]
     Invalid(String),
+    /// A threshold proof with fewer signers than the statement requires.
+    #[error("the proof certifies {count} signers, the threshold is {threshold}")]
+    BelowThreshold { count: u32, threshold: u32 },
+}
+
+/// Why a threshold proof could not be made.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub enum ThresholdError {
+    /// The statement is invalid.
+    #[error(transparent)]
+    Statement(#[from] StatementError),
+    /// Fewer signers than the threshold.
+    #[error("{count} signers do not reach the threshold {threshold}")]
+    BelowThreshold { count: usize, threshold: u32 },
+    /// The same member twice.
+    #[error("member {index} is listed twice")]
+    DuplicateSigner { index: u32 },
+    /// A signer whose key and path do not lead to the group root.
+    #[error("signer {index} is not a member of the group: {reason}")]
+    NotAMember {
+        index: u32,
+        reason: crate::group::GroupError,
+    },
+    /// More signers than the settings' domain can hold.
+    #[error("{count} signers exceed the maximum of {max} for these settings")]
+    TooManyForSettings { count: usize, max: usize },
+    /// A signature that does not verify.
+    #[error("the signature of member {index} is invalid: {reason}")]
+    InvalidSignature {
+        index: u32,
+        reason: sigagg_xmss::VerifyError,
+    },
+    /// The proof system failed (never expected with valid inputs).
+    #[error("proving failed: {0}")]
+    Prover(String),
 }

@@ -29,24 +29,32 @@ pub mod air;
 pub mod bus;
 pub mod config;
 pub mod error;
+pub mod group;
 pub mod layout;
 pub mod poseidon;
 pub mod security;
 pub mod statement;
+pub mod threshold;
 pub mod trace;
+
+mod codec;
 
 use std::sync::OnceLock;
 
-use p3_batch_stark::{BatchProof, CommonData, ProverData, StarkInstance, prove_batch, verify_batch};
+use p3_batch_stark::{
+    BatchProof, CommonData, ProverData, StarkInstance, prove_batch, verify_batch,
+};
 use p3_lookup::{LogUpGadget, Lookups};
 use p3_util::log2_strict_usize;
 use serde::{Deserialize, Serialize};
 use sigagg_xmss::{Seed001, Signature};
 
-use crate::air::{AggAir, chain::ChainAir, digits::DigitAir, hash24::HashAir, range::RangeAir, sig::SigAir};
-pub use crate::config::Settings;
+use crate::air::{
+    AggAir, chain::ChainAir, digits::DigitAir, hash24::HashAir, range::RangeAir, sig::SigAir,
+};
 use crate::config::AggConfig;
-pub use crate::error::{AggregateError, StatementError, VerifyError};
+pub use crate::config::Settings;
+pub use crate::error::{AggregateError, StatementError, ThresholdError, VerifyError};
 pub use crate::statement::{Entry, Statement};
 
 /// Version of the proof encoding.
@@ -77,29 +85,12 @@ impl core::fmt::Debug for AggregateProof {
 impl AggregateProof {
     /// Serializes: `"SGXAGG" || version || postcard(settings, entries, proof)`.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = MAGIC.to_vec();
-        out.push(PROOF_VERSION);
-        out.extend(postcard::to_allocvec(self).expect("in-memory serialization cannot fail"));
-        out
+        codec::encode(MAGIC, PROOF_VERSION, self)
     }
 
     /// Parses bytes written by [`AggregateProof::to_bytes`].
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, VerifyError> {
-        let body = bytes
-            .strip_prefix(MAGIC.as_slice())
-            .ok_or_else(|| VerifyError::Malformed("not a sigagg aggregate proof".into()))?;
-        match body.split_first() {
-            Some((&PROOF_VERSION, rest)) => {
-                let (proof, tail) = postcard::take_from_bytes::<Self>(rest)
-                    .map_err(|e| VerifyError::Malformed(format!("undecodable proof: {e}")))?;
-                if !tail.is_empty() {
-                    return Err(VerifyError::Malformed(format!("{} trailing bytes", tail.len())));
-                }
-                Ok(proof)
-            }
-            Some((v, _)) => Err(VerifyError::Malformed(format!("unsupported proof version {v}"))),
-            None => Err(VerifyError::Malformed("truncated header".into())),
-        }
+        codec::decode(MAGIC, PROOF_VERSION, bytes, "aggregate proof")
     }
 }
 
@@ -133,10 +124,16 @@ pub fn aggregate(
     signatures: &[Signature<Seed001>],
 ) -> Result<AggregateProof, AggregateError> {
     if signatures.len() != statement.len() {
-        return Err(AggregateError::CountMismatch { entries: statement.len(), signatures: signatures.len() });
+        return Err(AggregateError::CountMismatch {
+            entries: statement.len(),
+            signatures: signatures.len(),
+        });
     }
     if statement.padded_len() > settings.max_signatures() {
-        return Err(AggregateError::TooManyForSettings { count: statement.len(), max: settings.max_signatures() });
+        return Err(AggregateError::TooManyForSettings {
+            count: statement.len(),
+            max: settings.max_signatures(),
+        });
     }
     let traces = tracing::info_span!("generate traces")
         .in_scope(|| trace::generate(statement, signatures))
@@ -150,34 +147,77 @@ fn prove_traces(
     statement: &Statement,
     traces: &trace::Traces,
 ) -> Result<AggregateProof, AggregateError> {
-    let airs = airs(statement);
+    let proof = prove_airs(settings, &airs(statement), traces).map_err(AggregateError::Prover)?;
+    Ok(AggregateProof {
+        settings: *settings,
+        num_entries: statement.len() as u32,
+        proof,
+    })
+}
+
+/// One batch proof of `traces` against `airs` (in the same order).
+pub(crate) fn prove_airs(
+    settings: &Settings,
+    airs: &[AggAir],
+    traces: &trace::Traces,
+) -> Result<BatchProof<AggConfig>, String> {
     let config = settings.stark_config();
-    let matrices = [&traces.sig, &traces.digits, &traces.chain, &traces.hash, &traces.range];
     let instances: Vec<StarkInstance<'_, AggConfig, AggAir>> = airs
         .iter()
-        .zip(matrices)
-        .map(|(air, trace)| StarkInstance { air, trace, public_values: vec![] })
+        .zip(traces.matrices())
+        .map(|(air, trace)| StarkInstance {
+            air,
+            trace,
+            public_values: vec![],
+        })
         .collect();
     let prover_data =
-        ProverData::from_instances(&config, &instances).map_err(|e| AggregateError::Prover(format!("{e:?}")))?;
-    let proof = prove_batch(&config, &instances, &prover_data).map_err(|e| AggregateError::Prover(format!("{e:?}")))?;
-    Ok(AggregateProof { settings: *settings, num_entries: statement.len() as u32, proof })
+        ProverData::from_instances(&config, &instances).map_err(|e| format!("{e:?}"))?;
+    prove_batch(&config, &instances, &prover_data).map_err(|e| format!("{e:?}"))
+}
+
+/// Checks a batch proof against `airs`, whose table heights (log2) must be
+/// `expected`: they follow from the statement, never from the proof.
+pub(crate) fn verify_airs(
+    settings: &Settings,
+    airs: &[AggAir],
+    proof: &BatchProof<AggConfig>,
+    expected: &[usize],
+) -> Result<(), VerifyError> {
+    if proof.degree_bits != expected {
+        return Err(VerifyError::Invalid(
+            "table heights do not match the statement".into(),
+        ));
+    }
+    let config = settings.stark_config();
+    let public_values = vec![Vec::new(); airs.len()];
+    verify_batch(&config, airs, proof, &public_values, &common_data(airs))
+        .map_err(|e| VerifyError::Invalid(format!("{e:?}")))
 }
 
 /// The lookups of every table, folded into shared columns exactly as
 /// `ProverData::from_airs_and_degrees` folds them (degree budget 3: every
 /// table has degree-3 constraints and two quotient chunks), but without its
 /// symbolic degree inference, which dominates verification time. The
-/// lookups do not depend on the statement's values, so they are computed
-/// once per process.
+/// lookups do not depend on the statement's values, only on which tables
+/// the proof has (aggregation: five, threshold: six), so they are computed
+/// once per process and kind.
 fn common_data(airs: &[AggAir]) -> CommonData<AggConfig> {
-    static LOOKUPS: OnceLock<Vec<Lookups<config::Val>>> = OnceLock::new();
-    let lookups = LOOKUPS.get_or_init(|| {
+    static AGGREGATE: OnceLock<Vec<Lookups<config::Val>>> = OnceLock::new();
+    static THRESHOLD: OnceLock<Vec<Lookups<config::Val>>> = OnceLock::new();
+    let cache = if airs.iter().any(|a| matches!(a, AggAir::Group(_))) {
+        &THRESHOLD
+    } else {
+        &AGGREGATE
+    };
+    let lookups = cache.get_or_init(|| {
         let gadget = LogUpGadget::new();
         airs.iter()
             .map(|air| {
                 Lookups::<config::Val>::from_air::<config::Challenge, _>(air)
-                    .pack_same_bus_with_degree(LOOKUP_DEGREE_BUDGET, |l| gadget.constraint_degree_with_transition(l, 0))
+                    .pack_same_bus_with_degree(LOOKUP_DEGREE_BUDGET, |l| {
+                        gadget.constraint_degree_with_transition(l, 0)
+                    })
             })
             .collect()
     });
@@ -186,6 +226,24 @@ fn common_data(airs: &[AggAir]) -> CommonData<AggConfig> {
 
 /// Largest fraction-column degree that keeps two quotient chunks.
 const LOOKUP_DEGREE_BUDGET: usize = 3;
+
+/// The verifier's lookups, serialized, and those Plonky3's own
+/// `ProverData::from_airs_and_degrees` derives, for comparison in tests.
+pub(crate) fn lookups_both_ways(airs: &[AggAir], log_heights: &[usize]) -> (Vec<u8>, Vec<u8>) {
+    let ours = common_data(airs).lookups;
+    let theirs = ProverData::from_airs_and_degrees(
+        &Settings::INSECURE_TEST.stark_config(),
+        airs,
+        log_heights,
+    )
+    .expect("no preprocessed columns")
+    .common
+    .lookups;
+    (
+        postcard::to_allocvec(&ours).expect("serializable"),
+        postcard::to_allocvec(&theirs).expect("serializable"),
+    )
+}
 
 /// Hooks for soundness tests: build traces, tamper with them, prove anyway.
 #[doc(hidden)]
@@ -200,15 +258,11 @@ pub mod testing {
     /// The verifier's lookups, serialized, and those Plonky3's own
     /// `ProverData::from_airs_and_degrees` derives, for comparison.
     pub fn lookups_both_ways(statement: &Statement) -> (Vec<u8>, Vec<u8>) {
-        let airs = airs(statement);
-        let heights: Vec<usize> =
-            trace::heights(statement.padded_len()).iter().map(|&h| log2_strict_usize(h)).collect();
-        let ours = common_data(&airs).lookups;
-        let theirs = ProverData::from_airs_and_degrees(&Settings::INSECURE_TEST.stark_config(), &airs, &heights)
-            .expect("no preprocessed columns")
-            .common
-            .lookups;
-        (postcard::to_allocvec(&ours).expect("serializable"), postcard::to_allocvec(&theirs).expect("serializable"))
+        let heights: Vec<usize> = trace::heights(statement.padded_len())
+            .iter()
+            .map(|&h| log2_strict_usize(h))
+            .collect();
+        super::lookups_both_ways(&airs(statement), &heights)
     }
 
     /// Proves (possibly tampered) traces without checking them first.
@@ -222,12 +276,21 @@ pub mod testing {
 }
 
 /// Verifies an aggregate proof for `statement` under `settings`.
-pub fn verify(settings: &Settings, statement: &Statement, proof: &AggregateProof) -> Result<(), VerifyError> {
+pub fn verify(
+    settings: &Settings,
+    statement: &Statement,
+    proof: &AggregateProof,
+) -> Result<(), VerifyError> {
     if statement.padded_len() > settings.max_signatures() {
-        return Err(VerifyError::TooManyForSettings { count: statement.len(), max: settings.max_signatures() });
+        return Err(VerifyError::TooManyForSettings {
+            count: statement.len(),
+            max: settings.max_signatures(),
+        });
     }
     if proof.settings != *settings {
-        return Err(VerifyError::HeaderMismatch("the proof was made with other settings".into()));
+        return Err(VerifyError::HeaderMismatch(
+            "the proof was made with other settings".into(),
+        ));
     }
     if proof.num_entries as usize != statement.len() {
         return Err(VerifyError::HeaderMismatch(format!(
@@ -236,14 +299,9 @@ pub fn verify(settings: &Settings, statement: &Statement, proof: &AggregateProof
             statement.len()
         )));
     }
-    // The table heights follow from the statement, never from the proof.
-    let expected: Vec<usize> = trace::heights(statement.padded_len()).iter().map(|&h| log2_strict_usize(h)).collect();
-    if proof.proof.degree_bits != expected {
-        return Err(VerifyError::Invalid("table heights do not match the statement".into()));
-    }
-    let airs = airs(statement);
-    let config = settings.stark_config();
-    let public_values = vec![Vec::new(); airs.len()];
-    verify_batch(&config, &airs, &proof.proof, &public_values, &common_data(&airs))
-        .map_err(|e| VerifyError::Invalid(format!("{e:?}")))
+    let expected: Vec<usize> = trace::heights(statement.padded_len())
+        .iter()
+        .map(|&h| log2_strict_usize(h))
+        .collect();
+    verify_airs(settings, &airs(statement), &proof.proof, &expected)
 }

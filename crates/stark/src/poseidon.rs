@@ -15,7 +15,9 @@ use p3_koala_bear::GenericPoseidon2LinearLayersKoalaBear as Linear;
 use p3_poseidon2::GenericPoseidon2LinearLayers;
 use p3_poseidon2_air::{Poseidon2Air, Poseidon2Cols, RoundConstants, num_cols};
 use sigagg_xmss::field::PackedF;
-use sigagg_xmss::poseidon::{Poseidon2Constants, hashsig_poseidon2_16_constants, hashsig_poseidon2_24_constants};
+use sigagg_xmss::poseidon::{
+    Poseidon2Constants, hashsig_poseidon2_16_constants, hashsig_poseidon2_24_constants,
+};
 
 use crate::config::Val;
 
@@ -39,7 +41,9 @@ pub const COLS16: usize = num_cols::<16, 3, 0, HALF_FULL, PARTIAL_16>();
 /// Columns of one width-24 permutation.
 pub const COLS24: usize = num_cols::<24, 3, 0, HALF_FULL, PARTIAL_24>();
 
-fn round_constants<const W: usize, const P: usize>(c: Poseidon2Constants<W>) -> RoundConstants<Val, W, HALF_FULL, P> {
+fn round_constants<const W: usize, const P: usize>(
+    c: Poseidon2Constants<W>,
+) -> RoundConstants<Val, W, HALF_FULL, P> {
     RoundConstants::new(
         c.initial.try_into().expect("four initial rounds"),
         c.internal.try_into().expect("partial round count"),
@@ -90,8 +94,10 @@ where
     assert_eq!(rows.len(), lanes);
     assert_eq!(inputs.len(), lanes);
     let ncols = num_cols::<W, 3, 0, HALF_FULL, P>();
-    let mut cols: Vec<&mut Poseidon2Cols<Val, W, 3, 0, HALF_FULL, P>> =
-        rows.iter_mut().map(|r| (&mut r[..ncols]).borrow_mut()).collect();
+    let mut cols: Vec<&mut Poseidon2Cols<Val, W, 3, 0, HALF_FULL, P>> = rows
+        .iter_mut()
+        .map(|r| (&mut r[..ncols]).borrow_mut())
+        .collect();
 
     for (c, input) in cols.iter_mut().zip(inputs) {
         c.inputs = *input;
@@ -106,10 +112,15 @@ where
         }
         Linear::external_linear_layer(state);
     };
-    for (round, rc) in constants.beginning_full_round_constants().iter().enumerate() {
+    for (round, rc) in constants
+        .beginning_full_round_constants()
+        .iter()
+        .enumerate()
+    {
         full_round(&mut state, rc);
         for (lane, c) in cols.iter_mut().enumerate() {
-            c.beginning_full_rounds[round].post = core::array::from_fn(|i| state[i].as_slice()[lane]);
+            c.beginning_full_rounds[round].post =
+                core::array::from_fn(|i| state[i].as_slice()[lane]);
         }
     }
     for (round, &rc) in constants.partial_round_constants().iter().enumerate() {
@@ -126,7 +137,9 @@ where
             c.ending_full_rounds[round].post = core::array::from_fn(|i| state[i].as_slice()[lane]);
         }
     }
-    (0..lanes).map(|lane| core::array::from_fn(|i| state[i].as_slice()[lane])).collect()
+    (0..lanes)
+        .map(|lane| core::array::from_fn(|i| state[i].as_slice()[lane]))
+        .collect()
 }
 
 #[cfg(test)]
@@ -138,16 +151,18 @@ mod tests {
     #[test]
     fn packed_writer_matches_native_permutations() {
         let lanes = PackedF::WIDTH;
-        let inputs16: Vec<[Val; 16]> =
-            (0..lanes).map(|l| core::array::from_fn(|i| Val::from_u32((l * 100 + i) as u32))).collect();
+        let inputs16: Vec<[Val; 16]> = (0..lanes)
+            .map(|l| core::array::from_fn(|i| Val::from_u32((l * 100 + i) as u32)))
+            .collect();
         let mut buf = vec![Val::ZERO; lanes * (COLS16 + 3)];
         let mut rows: Vec<&mut [Val]> = buf.chunks_mut(COLS16 + 3).collect();
         let out = write_packed(&mut rows, &inputs16, constants16());
         for (l, o) in out.iter().enumerate() {
             assert_eq!(*o, hashsig_poseidon2_16().permute(inputs16[l]));
         }
-        let inputs24: Vec<[Val; 24]> =
-            (0..lanes).map(|l| core::array::from_fn(|i| Val::from_u32((l * 7 + i * 3) as u32))).collect();
+        let inputs24: Vec<[Val; 24]> = (0..lanes)
+            .map(|l| core::array::from_fn(|i| Val::from_u32((l * 7 + i * 3) as u32)))
+            .collect();
         let mut buf = vec![Val::ZERO; lanes * COLS24];
         let mut rows: Vec<&mut [Val]> = buf.chunks_mut(COLS24).collect();
         let out = write_packed(&mut rows, &inputs24, constants24());

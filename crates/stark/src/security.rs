@@ -65,9 +65,14 @@ pub(crate) fn level(settings: &Settings, airs: &[AggAir], log_heights: &[usize])
         };
         let builder = InteractionSymbolicBuilder::<Val, Challenge>::from_air(air, layout);
         // Every lookup column adds its pin constraint; the accumulator adds three.
-        let lookup_constraints = if lookups.is_empty() { 0 } else { lookups.len() + 3 };
-        num_constraints +=
-            builder.base_constraints().len() + builder.extension_constraints().len() + lookup_constraints;
+        let lookup_constraints = if lookups.is_empty() {
+            0
+        } else {
+            lookups.len() + 3
+        };
+        num_constraints += builder.base_constraints().len()
+            + builder.extension_constraints().len()
+            + lookup_constraints;
         batched += num_batched_openings(
             layout.main_width,
             !air.main_next_row_columns().is_empty(),
@@ -108,8 +113,13 @@ pub(crate) fn level(settings: &Settings, airs: &[AggAir], log_heights: &[usize])
         collision_resistance: HASH_COLLISION_BITS,
         num_batched_functions: batched,
     };
-    let lookup_air = LogUpAir { num_interactions: interactions, max_message_width: bus::WIDTH };
-    let extras: Vec<_> = logup::security_term(&lookup_air, &shape, &grinding).into_iter().collect();
+    let lookup_air = LogUpAir {
+        num_interactions: interactions,
+        max_message_width: bus::WIDTH,
+    };
+    let extras: Vec<_> = logup::security_term(&lookup_air, &shape, &grinding)
+        .into_iter()
+        .collect();
     let proven = proven_security_report(&regime, &air, &shape, &extras, &grinding);
     let conjectured = conjectured_security_report(&regime, &air, &shape, &extras, &grinding);
     let (_, proven_term) = proven.binding();
@@ -123,8 +133,13 @@ pub(crate) fn level(settings: &Settings, airs: &[AggAir], log_heights: &[usize])
 
 /// The security level of `settings` when aggregating `num_signatures` signatures.
 pub fn security_level(settings: &Settings, num_signatures: usize) -> SecurityLevel {
-    let padded = num_signatures.next_power_of_two().max(crate::statement::MIN_PADDED);
+    let padded = num_signatures
+        .next_power_of_two()
+        .max(crate::statement::MIN_PADDED);
     let airs = crate::airs_for_shape(padded);
-    let log_heights: Vec<usize> = crate::trace::heights(padded).iter().map(|&h| log2_strict_usize(h)).collect();
+    let log_heights: Vec<usize> = crate::trace::heights(padded)
+        .iter()
+        .map(|&h| log2_strict_usize(h))
+        .collect();
     level(settings, &airs, &log_heights)
 }

@@ -6,6 +6,9 @@
 //! time, one block per SIMD lane, walking the rows of the blocks in lock
 //! step (rows of one block depend on each other; blocks are independent).
 
+mod membership;
+pub use membership::{Signer, generate_threshold, threshold_heights};
+
 use p3_field::{Field, PackedValue, PrimeCharacteristicRing, PrimeField32};
 use p3_matrix::dense::RowMajorMatrix;
 use rayon::prelude::*;
@@ -40,7 +43,13 @@ impl<'a> Slot<'a> {
         let input = message_input::<Seed001>(&param, entry.epoch, sig.rho(), &entry.message);
         let out = p3_symmetric::Permutation::permute(Seed001::perm24(), input);
         let fe = core::array::from_fn(|j| out[j] + input[j]);
-        Ok(Self { entry, public: SlotPublic::new(entry), sig, digits, fe })
+        Ok(Self {
+            entry,
+            public: SlotPublic::new(entry),
+            sig,
+            digits,
+            fe,
+        })
     }
 
     /// 12-bit / 7-bit limbs `f_{k,a}` of the message-hash output.
@@ -64,6 +73,32 @@ pub struct Traces {
     pub hash: RowMajorMatrix<Val>,
     /// Range table.
     pub range: RowMajorMatrix<Val>,
+    /// Membership table (threshold proofs only).
+    pub group: Option<RowMajorMatrix<Val>>,
+}
+
+impl Traces {
+    /// The matrices in batch order.
+    pub fn matrices(&self) -> Vec<&RowMajorMatrix<Val>> {
+        let mut all = vec![
+            &self.sig,
+            &self.digits,
+            &self.chain,
+            &self.hash,
+            &self.range,
+        ];
+        all.extend(self.group.as_ref());
+        all
+    }
+}
+
+/// The tables that verify the signatures themselves, and the values they
+/// range-check.
+struct SignatureTables {
+    digits: RowMajorMatrix<Val>,
+    chain: RowMajorMatrix<Val>,
+    hash: RowMajorMatrix<Val>,
+    range_values: Vec<u32>,
 }
 
 /// Builds every trace. `signatures[i]` should sign `statement.entries()[i]`;
@@ -72,28 +107,68 @@ pub struct Traces {
 /// Witness generation performs every step of verification, so it also
 /// detects invalid signatures: the first one found is reported with its
 /// index (the traces would not satisfy the constraints).
-pub fn generate(statement: &Statement, signatures: &[Signature<Seed001>]) -> Result<Traces, (usize, VerifyError)> {
-    let n = statement.padded_len();
-    let slots: Vec<Slot<'_>> = (0..n)
-        .into_par_iter()
-        .map(|s| {
-            let index = s.min(signatures.len() - 1);
-            Slot::new(statement.slot(s), &signatures[index]).map_err(|e| (index, e))
-        })
-        .collect::<Result<_, _>>()?;
+pub fn generate(
+    statement: &Statement,
+    signatures: &[Signature<Seed001>],
+) -> Result<Traces, (usize, VerifyError)> {
+    let entries: Vec<&Entry> = (0..statement.padded_len())
+        .map(|s| statement.slot(s))
+        .collect();
+    let signatures: Vec<&Signature<Seed001>> = (0..entries.len())
+        .map(|s| &signatures[s.min(signatures.len() - 1)])
+        .collect();
+    let last = statement.len() - 1;
+    let slots = slots(&entries, &signatures).map_err(|(s, e)| (s.min(last), e))?;
     let sig_air = SigAir::new(statement);
     let sig = RowMajorMatrix::new(
-        sig_air.public_rows().enumerate().flat_map(|(s, row)| core::iter::once(Val::from_usize(s)).chain(row)).collect(),
+        sig_air
+            .public_rows()
+            .enumerate()
+            .flat_map(|(s, row)| core::iter::once(Val::from_usize(s)).chain(row))
+            .collect(),
         BaseAir::<Val>::width(&sig_air),
     );
-    let (digits, range_values) = digit_trace(&slots);
-    let (chain, ends) = chain_trace(&slots);
-    let hash = hash_trace(&slots, &ends);
-    if let Some(index) = (0..statement.len()).find(|&s| top_digest(&hash, s) != slots[s].public.root) {
+    let tables = signature_tables(&slots).map_err(|(s, e)| (s.min(last), e))?;
+    let range = range_trace(&tables.range_values);
+    Ok(Traces {
+        sig,
+        digits: tables.digits,
+        chain: tables.chain,
+        hash: tables.hash,
+        range,
+        group: None,
+    })
+}
+
+/// The witness of every slot; a failing slot is reported by its index
+/// (padding slots repeat the last real one, so the first failure is real).
+fn slots<'a>(
+    entries: &[&'a Entry],
+    signatures: &[&'a Signature<Seed001>],
+) -> Result<Vec<Slot<'a>>, (usize, VerifyError)> {
+    entries
+        .par_iter()
+        .zip(signatures)
+        .enumerate()
+        .map(|(s, (e, sig))| Slot::new(e, sig).map_err(|err| (s, err)))
+        .collect()
+}
+
+/// The digit, chain and width-24 tables of `slots`; fails with the first
+/// slot whose signature does not lead to its key's root.
+fn signature_tables(slots: &[Slot<'_>]) -> Result<SignatureTables, (usize, VerifyError)> {
+    let (digits, range_values) = digit_trace(slots);
+    let (chain, ends) = chain_trace(slots);
+    let hash = hash_trace(slots, &ends);
+    if let Some(index) = (0..slots.len()).find(|&s| top_digest(&hash, s) != slots[s].public.root) {
         return Err((index, VerifyError::RootMismatch));
     }
-    let range = range_trace(&range_values);
-    Ok(Traces { sig, digits, chain, hash, range })
+    Ok(SignatureTables {
+        digits,
+        chain,
+        hash,
+        range_values,
+    })
 }
 
 /// The digest of slot `s`'s top tree row.
@@ -125,7 +200,11 @@ fn digit_block(air: &DigitAir, s: usize, slot: &Slot<'_>, block: &mut [Val]) -> 
     let mut checked = Vec::with_capacity(3 * DIGIT_BLOCK);
     for (r, row) in block.chunks_mut(width).enumerate() {
         let digits: [u64; DIGITS_PER_LIMB] = core::array::from_fn(|t| {
-            if r < LIMBS { u64::from(slot.digits[DIGITS_PER_LIMB * r + t]) } else { (BASE - 1) as u64 }
+            if r < LIMBS {
+                u64::from(slot.digits[DIGITS_PER_LIMB * r + t])
+            } else {
+                (BASE - 1) as u64
+            }
         });
         let prev = carry;
         if r < LIMBS {
@@ -201,7 +280,13 @@ fn for_each_lane_group<'a, X: Send>(
 
 /// Row `r` of every block in a lane group, padded with a scratch row for
 /// lanes beyond the group's end.
-fn lane_rows<'b>(chunk: &'b mut [Val], scratch: &'b mut [Val], width: usize, block: usize, r: usize) -> Vec<&'b mut [Val]> {
+fn lane_rows<'b>(
+    chunk: &'b mut [Val],
+    scratch: &'b mut [Val],
+    width: usize,
+    block: usize,
+    r: usize,
+) -> Vec<&'b mut [Val]> {
     let lanes = PackedF::WIDTH;
     let present = chunk.len() / (block * width);
     let mut rows: Vec<&mut [Val]> = chunk
@@ -219,66 +304,85 @@ fn lane_rows<'b>(chunk: &'b mut [Val], scratch: &'b mut [Val], width: usize, blo
 fn chain_trace(slots: &[Slot<'_>]) -> (RowMajorMatrix<Val>, Vec<Vec<[Val; DIGEST]>>) {
     let width = ccol::WIDTH;
     let mut values = Val::zero_vec(slots.len() * P16_BLOCK * width);
-    let mut ends: Vec<Vec<[Val; DIGEST]>> = slots.iter().map(|slot| slot.sig.hashes().to_vec()).collect();
+    let mut ends: Vec<Vec<[Val; DIGEST]>> = slots
+        .iter()
+        .map(|slot| slot.sig.hashes().to_vec())
+        .collect();
     let lanes = PackedF::WIDTH;
     let mut ends_groups: Vec<&mut [Vec<[Val; DIGEST]>]> = ends.chunks_mut(lanes).collect();
-    for_each_lane_group(&mut values, width, P16_BLOCK, slots, &mut ends_groups, |chunk, group, group_ends| {
-        let lanes = PackedF::WIDTH;
-        let steps: Vec<Vec<(usize, u8)>> = group
-            .iter()
-            .map(|slot| {
-                slot.digits
-                    .iter()
-                    .enumerate()
-                    .flat_map(|(i, &x)| (x + 1..BASE as u8).map(move |pos| (i, pos)))
-                    .collect()
-            })
-            .collect();
-        let mut running: Vec<[Val; DIGEST]> = vec![[Val::ZERO; DIGEST]; lanes];
-        let mut scratch = Val::zero_vec(lanes * width);
-        for r in 0..P16_BLOCK {
-            let mut inputs = vec![[Val::ZERO; 16]; lanes];
-            let mut rows = lane_rows(chunk, &mut scratch, width, P16_BLOCK, r);
-            for (lane, slot) in group.iter().enumerate() {
-                if r >= CHAIN_STEPS {
-                    continue;
+    for_each_lane_group(
+        &mut values,
+        width,
+        P16_BLOCK,
+        slots,
+        &mut ends_groups,
+        |chunk, group, group_ends| {
+            let lanes = PackedF::WIDTH;
+            let steps: Vec<Vec<(usize, u8)>> = group
+                .iter()
+                .map(|slot| {
+                    slot.digits
+                        .iter()
+                        .enumerate()
+                        .flat_map(|(i, &x)| (x + 1..BASE as u8).map(move |pos| (i, pos)))
+                        .collect()
+                })
+                .collect();
+            let mut running: Vec<[Val; DIGEST]> = vec![[Val::ZERO; DIGEST]; lanes];
+            let mut scratch = Val::zero_vec(lanes * width);
+            for r in 0..P16_BLOCK {
+                let mut inputs = vec![[Val::ZERO; 16]; lanes];
+                let mut rows = lane_rows(chunk, &mut scratch, width, P16_BLOCK, r);
+                for (lane, slot) in group.iter().enumerate() {
+                    if r >= CHAIN_STEPS {
+                        continue;
+                    }
+                    let (i, pos) = steps[lane][r];
+                    let first = pos == slot.digits[i] + 1;
+                    let last = usize::from(pos) == BASE - 1;
+                    let x = if first {
+                        slot.sig.hashes()[i]
+                    } else {
+                        running[lane]
+                    };
+                    let param = &slot.entry.public_key.parameter;
+                    inputs[lane] =
+                        chain_input::<Seed001>(param, slot.entry.epoch, i as u8, pos, &x);
+                    let (a, b, beta) = chain_tweak_parts(slot.entry.epoch);
+                    let row = &mut rows[lane];
+                    row[ccol::I] = Val::from_usize(i);
+                    row[ccol::POS] = Val::from_u8(pos);
+                    row[ccol::FIRST] = Val::from_bool(first);
+                    row[ccol::LAST] = Val::from_bool(last);
+                    row[ccol::K0] = Val::from_u32(b) * Val::from_u32(1 << 24) - Val::from_u32(a)
+                        + Val::from_usize(i << 16);
+                    for k in 0..3 {
+                        row[ccol::T1 + k] = Val::from_u32(a) - Val::from_bool(i == 0 && beta[k]);
+                    }
                 }
-                let (i, pos) = steps[lane][r];
-                let first = pos == slot.digits[i] + 1;
-                let last = usize::from(pos) == BASE - 1;
-                let x = if first { slot.sig.hashes()[i] } else { running[lane] };
-                let param = &slot.entry.public_key.parameter;
-                inputs[lane] = chain_input::<Seed001>(param, slot.entry.epoch, i as u8, pos, &x);
-                let (a, b, beta) = chain_tweak_parts(slot.entry.epoch);
-                let row = &mut rows[lane];
-                row[ccol::I] = Val::from_usize(i);
-                row[ccol::POS] = Val::from_u8(pos);
-                row[ccol::FIRST] = Val::from_bool(first);
-                row[ccol::LAST] = Val::from_bool(last);
-                row[ccol::K0] = Val::from_u32(b) * Val::from_u32(1 << 24) - Val::from_u32(a) + Val::from_usize(i << 16);
-                for k in 0..3 {
-                    row[ccol::T1 + k] = Val::from_u32(a) - Val::from_bool(i == 0 && beta[k]);
+                let outputs = write_packed(&mut rows, &inputs, constants16());
+                for lane in 0..lanes {
+                    running[lane] = core::array::from_fn(|j| outputs[lane][j] + inputs[lane][j]);
+                }
+                for (lane, step) in steps.iter().enumerate() {
+                    if let Some(&(i, pos)) = step.get(r)
+                        && usize::from(pos) == BASE - 1
+                    {
+                        group_ends[lane][i] = running[lane];
+                    }
                 }
             }
-            let outputs = write_packed(&mut rows, &inputs, constants16());
-            for lane in 0..lanes {
-                running[lane] = core::array::from_fn(|j| outputs[lane][j] + inputs[lane][j]);
-            }
-            for (lane, step) in steps.iter().enumerate() {
-                if let Some(&(i, pos)) = step.get(r)
-                    && usize::from(pos) == BASE - 1
-                {
-                    group_ends[lane][i] = running[lane];
-                }
-            }
-        }
-    });
+        },
+    );
     // Slot index per block.
-    values.par_chunks_mut(P16_BLOCK * width).enumerate().for_each(|(s, block)| {
-        for row in block.chunks_mut(width) {
-            row[ccol::SIG] = Val::from_usize(s);
-        }
-    });
+    values
+        .par_chunks_mut(P16_BLOCK * width)
+        .enumerate()
+        .for_each(|(s, block)| {
+            for row in block.chunks_mut(width) {
+                row[ccol::SIG] = Val::from_usize(s);
+            }
+        });
     (RowMajorMatrix::new(values, width), ends)
 }
 
@@ -286,7 +390,13 @@ fn chain_trace(slots: &[Slot<'_>]) -> (RowMajorMatrix<Val>, Vec<Vec<[Val; DIGEST
 /// `v = 79` is the zero padding past the stream).
 fn stream_end(slot: &Slot<'_>, ends: &[[Val; DIGEST]], v: usize) -> [Val; DIGEST] {
     match v {
-        0 => core::array::from_fn(|j| if j < PARAM { slot.public.param[j] } else { slot.public.leaf_tweak[j - PARAM] }),
+        0 => core::array::from_fn(|j| {
+            if j < PARAM {
+                slot.public.param[j]
+            } else {
+                slot.public.leaf_tweak[j - PARAM]
+            }
+        }),
         v if v < STREAM_ENDS => ends[v - 1],
         _ => [Val::ZERO; DIGEST],
     }
@@ -299,80 +409,120 @@ fn hash_trace(slots: &[Slot<'_>], ends: &[Vec<[Val; DIGEST]>]) -> RowMajorMatrix
     let capacity = Seed001::leaf_capacity();
     let lanes = PackedF::WIDTH;
     let mut end_groups: Vec<&[Vec<[Val; DIGEST]>]> = ends.chunks(lanes).collect();
-    for_each_lane_group(&mut values, width, P24_BLOCK, slots, &mut end_groups, |chunk, group, ends| {
-        let mut prev_out: Vec<[Val; 24]> = vec![[Val::ZERO; 24]; lanes];
-        let mut prev_dig: Vec<[Val; DIGEST]> = vec![[Val::ZERO; DIGEST]; lanes];
-        let mut scratch = Val::zero_vec(lanes * width);
-        for r in 0..P24_BLOCK {
-            let mut inputs = vec![[Val::ZERO; 24]; lanes];
-            let mut rows = lane_rows(chunk, &mut scratch, width, P24_BLOCK, r);
-            for (lane, slot) in group.iter().enumerate() {
-                let param = &slot.entry.public_key.parameter;
-                let epoch = slot.entry.epoch;
-                let row = &mut rows[lane];
-                match role(r) {
-                    Role::Message => {
-                        inputs[lane] = message_input::<Seed001>(param, epoch, slot.sig.rho(), &slot.entry.message);
-                    }
-                    Role::Sponge(k) => {
-                        let (v0, e0) = window(k);
-                        let mut w = [Val::ZERO; 3 * DIGEST];
-                        for s in 0..3 {
-                            let v = v0 + s;
-                            w[DIGEST * s..DIGEST * (s + 1)].copy_from_slice(&stream_end(slot, &ends[lane], v));
-                            let free = v >= 1 && v < STREAM_ENDS && usize::from(slot.digits[v - 1]) == BASE - 1;
-                            row[hcol::FLAGS + s] = Val::from_bool(free);
+    for_each_lane_group(
+        &mut values,
+        width,
+        P24_BLOCK,
+        slots,
+        &mut end_groups,
+        |chunk, group, ends| {
+            let mut prev_out: Vec<[Val; 24]> = vec![[Val::ZERO; 24]; lanes];
+            let mut prev_dig: Vec<[Val; DIGEST]> = vec![[Val::ZERO; DIGEST]; lanes];
+            let mut scratch = Val::zero_vec(lanes * width);
+            for r in 0..P24_BLOCK {
+                let mut inputs = vec![[Val::ZERO; 24]; lanes];
+                let mut rows = lane_rows(chunk, &mut scratch, width, P24_BLOCK, r);
+                for (lane, slot) in group.iter().enumerate() {
+                    let param = &slot.entry.public_key.parameter;
+                    let epoch = slot.entry.epoch;
+                    let row = &mut rows[lane];
+                    match role(r) {
+                        Role::Message => {
+                            inputs[lane] = message_input::<Seed001>(
+                                param,
+                                epoch,
+                                slot.sig.rho(),
+                                &slot.entry.message,
+                            );
                         }
-                        row[hcol::W..hcol::W + 3 * DIGEST].copy_from_slice(&w);
-                        let mut input = [Val::ZERO; 24];
-                        for t in 0..RATE {
-                            let absorbed = if k == 0 { Val::ZERO } else { prev_out[lane][t] };
-                            input[t] = absorbed + w[e0 + t];
+                        Role::Sponge(k) => {
+                            let (v0, e0) = window(k);
+                            let mut w = [Val::ZERO; 3 * DIGEST];
+                            for s in 0..3 {
+                                let v = v0 + s;
+                                w[DIGEST * s..DIGEST * (s + 1)].copy_from_slice(&stream_end(
+                                    slot,
+                                    &ends[lane],
+                                    v,
+                                ));
+                                let free = v >= 1
+                                    && v < STREAM_ENDS
+                                    && usize::from(slot.digits[v - 1]) == BASE - 1;
+                                row[hcol::FLAGS + s] = Val::from_bool(free);
+                            }
+                            row[hcol::W..hcol::W + 3 * DIGEST].copy_from_slice(&w);
+                            let mut input = [Val::ZERO; 24];
+                            for t in 0..RATE {
+                                let absorbed = if k == 0 { Val::ZERO } else { prev_out[lane][t] };
+                                input[t] = absorbed + w[e0 + t];
+                            }
+                            for j in 0..CAPACITY {
+                                input[RATE + j] = if k == 0 {
+                                    capacity[j]
+                                } else {
+                                    prev_out[lane][RATE + j]
+                                };
+                            }
+                            inputs[lane] = input;
                         }
-                        for j in 0..CAPACITY {
-                            input[RATE + j] = if k == 0 { capacity[j] } else { prev_out[lane][RATE + j] };
+                        Role::Tree(level) => {
+                            let bit = (epoch >> (level - 1)) & 1;
+                            let sibling = slot.sig.co_path()[level - 1];
+                            let node = prev_dig[lane];
+                            let (left, right) = if bit == 0 {
+                                (node, sibling)
+                            } else {
+                                (sibling, node)
+                            };
+                            inputs[lane] = tree_input::<Seed001>(
+                                param,
+                                level as u8,
+                                epoch >> level,
+                                &left,
+                                &right,
+                            );
+                            row[hcol::BIT] = Val::from_u32(bit);
                         }
-                        inputs[lane] = input;
+                        Role::Pad => {}
                     }
-                    Role::Tree(level) => {
-                        let bit = (epoch >> (level - 1)) & 1;
-                        let sibling = slot.sig.co_path()[level - 1];
-                        let node = prev_dig[lane];
-                        let (left, right) = if bit == 0 { (node, sibling) } else { (sibling, node) };
-                        inputs[lane] = tree_input::<Seed001>(param, level as u8, epoch >> level, &left, &right);
-                        row[hcol::BIT] = Val::from_u32(bit);
-                    }
-                    Role::Pad => {}
+                }
+                let outputs = write_packed(&mut rows, &inputs, constants24());
+                let compress = matches!(role(r), Role::Message | Role::Tree(_));
+                for lane in 0..lanes {
+                    let dig: [Val; DIGEST] = core::array::from_fn(|j| {
+                        outputs[lane][j] + if compress { inputs[lane][j] } else { Val::ZERO }
+                    });
+                    rows[lane][hcol::DIG..hcol::DIG + DIGEST].copy_from_slice(&dig);
+                    prev_out[lane] = outputs[lane];
+                    prev_dig[lane] = dig;
                 }
             }
-            let outputs = write_packed(&mut rows, &inputs, constants24());
-            let compress = matches!(role(r), Role::Message | Role::Tree(_));
-            for lane in 0..lanes {
-                let dig: [Val; DIGEST] =
-                    core::array::from_fn(|j| outputs[lane][j] + if compress { inputs[lane][j] } else { Val::ZERO });
-                rows[lane][hcol::DIG..hcol::DIG + DIGEST].copy_from_slice(&dig);
-                prev_out[lane] = outputs[lane];
-                prev_dig[lane] = dig;
-            }
-        }
-    });
+        },
+    );
     let air = HashAir::new();
-    values.par_chunks_mut(P24_BLOCK * width).enumerate().for_each(|(s, block)| {
-        for (r, row) in block.chunks_mut(width).enumerate() {
-            row[hcol::SIG] = Val::from_usize(s);
-            for (col, pcol) in hash24::MIRRORS {
-                row[col] = air.periodic(pcol, r);
+    values
+        .par_chunks_mut(P24_BLOCK * width)
+        .enumerate()
+        .for_each(|(s, block)| {
+            for (r, row) in block.chunks_mut(width).enumerate() {
+                row[hcol::SIG] = Val::from_usize(s);
+                for (col, pcol) in hash24::MIRRORS {
+                    row[col] = air.periodic(pcol, r);
+                }
             }
-        }
-    });
+        });
     RowMajorMatrix::new(values, width)
 }
 
 fn range_trace(checked: &[u32]) -> RowMajorMatrix<Val> {
     let height = 1usize << RANGE_BITS;
     let mut counts = vec![0u32; height];
+    // A value outside the table (only from a tampered witness) is left
+    // uncounted: its lookup then has no match and the proof fails.
     for &v in checked {
-        counts[v as usize] += 1;
+        if let Some(c) = counts.get_mut(v as usize) {
+            *c += 1;
+        }
     }
     let mut values = Val::zero_vec(height * 2);
     for (r, row) in values.chunks_mut(2).enumerate() {
@@ -384,7 +534,13 @@ fn range_trace(checked: &[u32]) -> RowMajorMatrix<Val> {
 
 /// Heights of the five tables for a padded statement of `n` slots.
 pub fn heights(n: usize) -> [usize; 5] {
-    [n, n * DIGIT_BLOCK, n * P16_BLOCK, n * P24_BLOCK, 1 << RANGE_BITS]
+    [
+        n,
+        n * DIGIT_BLOCK,
+        n * P16_BLOCK,
+        n * P24_BLOCK,
+        1 << RANGE_BITS,
+    ]
 }
 
 /// Element type check: trace columns count permutation columns first.

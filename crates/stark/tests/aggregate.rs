@@ -11,22 +11,38 @@ use p3_field::PrimeCharacteristicRing;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use sigagg_stark::config::Val;
-use sigagg_stark::{AggregateError, AggregateProof, Entry, Settings, Statement, VerifyError, aggregate, testing, verify};
+use sigagg_stark::{
+    AggregateError, AggregateProof, Entry, Settings, Statement, VerifyError, aggregate, testing,
+    verify,
+};
 use sigagg_xmss::field::FeArray;
 use sigagg_xmss::{Seed001, Signature, single_epoch_key_and_signature};
 
 const SETTINGS: Settings = Settings::INSECURE_TEST;
 
 /// `n` signers; `shared` decides whether they all sign one message.
-fn batch(seed: u64, n: usize, shared: bool, epochs: &[u32]) -> (Statement, Vec<Signature<Seed001>>) {
+fn batch(
+    seed: u64,
+    n: usize,
+    shared: bool,
+    epochs: &[u32],
+) -> (Statement, Vec<Signature<Seed001>>) {
     let mut rng = StdRng::seed_from_u64(seed);
     let common: [u8; 32] = rng.random();
     let (entries, sigs) = (0..n)
         .map(|i| {
             let message = if shared { common } else { rng.random() };
             let epoch = epochs[i % epochs.len()];
-            let (pk, sig) = single_epoch_key_and_signature::<Seed001, _>(&mut rng, epoch, &message).unwrap();
-            (Entry { public_key: pk, epoch, message }, sig)
+            let (pk, sig) =
+                single_epoch_key_and_signature::<Seed001, _>(&mut rng, epoch, &message).unwrap();
+            (
+                Entry {
+                    public_key: pk,
+                    epoch,
+                    message,
+                },
+                sig,
+            )
         })
         .unzip();
     (Statement::new(entries).unwrap(), sigs)
@@ -54,7 +70,8 @@ fn valid_batches_prove_and_verify() {
 fn mixed_shared_and_distinct_messages() {
     let (a, sa) = batch(10, 2, true, &[7]);
     let (b, sb) = batch(11, 2, false, &[9, 300]);
-    let statement = Statement::new(a.entries().iter().chain(b.entries()).copied().collect()).unwrap();
+    let statement =
+        Statement::new(a.entries().iter().chain(b.entries()).copied().collect()).unwrap();
     let sigs: Vec<_> = sa.into_iter().chain(sb).collect();
     let proof = prove(&statement, &sigs);
     verify(&SETTINGS, &statement, &proof).unwrap();
@@ -101,7 +118,10 @@ fn tampered_statements_are_rejected() {
 fn other_settings_are_rejected() {
     let (statement, sigs) = batch(30, 1, true, &[3]);
     let proof = prove(&statement, &sigs);
-    assert!(matches!(verify(&Settings::FAST, &statement, &proof), Err(VerifyError::HeaderMismatch(_))));
+    assert!(matches!(
+        verify(&Settings::FAST, &statement, &proof),
+        Err(VerifyError::HeaderMismatch(_))
+    ));
 }
 
 #[test]
@@ -124,7 +144,11 @@ fn every_class_of_proof_byte_flip_is_rejected() {
         let bit = [0u8, 3, 7][n % 3];
         let mut b = bytes.clone();
         b[at] ^= 1 << bit;
-        assert!(check(&b), "flip of bit {bit} at byte {at} of {} accepted", bytes.len());
+        assert!(
+            check(&b),
+            "flip of bit {bit} at byte {at} of {} accepted",
+            bytes.len()
+        );
     }
     for len in [0, 1, 6, 7, 20, bytes.len() / 2, bytes.len() - 1] {
         assert!(check(&bytes[..len]), "truncation to {len} accepted");
@@ -141,7 +165,10 @@ fn invalid_signatures_are_typed_errors() {
     let (_, other) = batch(51, 1, false, &[22]);
     sigs[1] = other[0].clone();
     let err = aggregate(&SETTINGS, &statement, &sigs).unwrap_err();
-    assert!(matches!(err, AggregateError::InvalidSignature { index: 1, .. }), "{err:?}");
+    assert!(
+        matches!(err, AggregateError::InvalidSignature { index: 1, .. }),
+        "{err:?}"
+    );
     // A corrupted chain value.
     let (statement, sigs) = batch(52, 2, true, &[5]);
     let mut bad = sigs.clone();
@@ -182,15 +209,28 @@ fn tampered_is_rejected(tamper: impl Fn(&mut sigagg_stark::trace::Traces)) {
     let (statement, sigs) = batch(70, 2, false, &[127 * 300, 77]);
     let mut traces = testing::traces(&statement, &sigs);
     tamper(&mut traces);
-    let outcome = catch_unwind(AssertUnwindSafe(|| testing::prove_traces(&SETTINGS, &statement, &traces)));
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        testing::prove_traces(&SETTINGS, &statement, &traces)
+    }));
     match outcome {
-        Err(_) => assert!(cfg!(debug_assertions), "release provers do not check constraints"),
+        Err(_) => assert!(
+            cfg!(debug_assertions),
+            "release provers do not check constraints"
+        ),
         Ok(Err(_)) => {}
-        Ok(Ok(proof)) => assert!(verify(&SETTINGS, &statement, &proof).is_err(), "tampered trace verified"),
+        Ok(Ok(proof)) => assert!(
+            verify(&SETTINGS, &statement, &proof).is_err(),
+            "tampered trace verified"
+        ),
     }
 }
 
-fn set(m: &mut p3_matrix::dense::RowMajorMatrix<Val>, row: usize, col: usize, f: impl Fn(Val) -> Val) {
+fn set(
+    m: &mut p3_matrix::dense::RowMajorMatrix<Val>,
+    row: usize,
+    col: usize,
+    f: impl Fn(Val) -> Val,
+) {
     let w = m.width;
     m.values[row * w + col] = f(m.values[row * w + col]);
 }
@@ -263,12 +303,23 @@ mod corrupt {
 
     #[test]
     fn sponge_flag() {
-        tampered_is_rejected(|t| set(&mut t.hash, P24_BLOCK + SPONGE_ROW + 2, hash24::col::FLAGS + 1, |v| Val::ONE - v));
+        tampered_is_rejected(|t| {
+            set(
+                &mut t.hash,
+                P24_BLOCK + SPONGE_ROW + 2,
+                hash24::col::FLAGS + 1,
+                |v| Val::ONE - v,
+            )
+        });
     }
 
     #[test]
     fn tree_bit() {
-        tampered_is_rejected(|t| set(&mut t.hash, TREE_ROW + 3, hash24::col::BIT, |v| Val::ONE - v));
+        tampered_is_rejected(|t| {
+            set(&mut t.hash, TREE_ROW + 3, hash24::col::BIT, |v| {
+                Val::ONE - v
+            })
+        });
     }
 
     #[test]
@@ -298,7 +349,12 @@ mod corrupt {
         tampered_is_rejected(|t| {
             for k in 0..sigagg_stark::layout::CHUNKS {
                 for slot in 0..3 {
-                    set(&mut t.hash, SPONGE_ROW + k, hash24::col::FLAGS + slot, |_| Val::ONE);
+                    set(
+                        &mut t.hash,
+                        SPONGE_ROW + k,
+                        hash24::col::FLAGS + slot,
+                        |_| Val::ONE,
+                    );
                 }
             }
         });
@@ -312,7 +368,10 @@ mod corrupt {
     #[test]
     fn digests_fit_the_statement() {
         // Sanity: the digest type the AIR checks against has seven elements.
-        assert_eq!(<<Seed001 as sigagg_xmss::ParameterSet>::Digest as FeArray>::LEN, 7);
+        assert_eq!(
+            <<Seed001 as sigagg_xmss::ParameterSet>::Digest as FeArray>::LEN,
+            7
+        );
     }
 }
 

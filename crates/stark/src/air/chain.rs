@@ -80,7 +80,10 @@ impl ChainAir {
             row[pc::IS_LAST_REAL] = Val::from_bool(r == CHAIN_STEPS - 1);
             row[pc::NEXT_REAL] = Val::from_bool(r + 1 < CHAIN_STEPS);
         });
-        Self { perm: air16(), columns }
+        Self {
+            perm: air16(),
+            columns,
+        }
     }
 }
 
@@ -132,14 +135,21 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for ChainAir {
         let n = |c: usize| -> AB::Expr { nxt[c].into() };
         let perm: &Cols16<AB::Var> = core::borrow::Borrow::borrow(&loc[..COLS16]);
         let output = |j: usize| -> AB::Expr { perm.ending_full_rounds[3].post[j].into() };
-        let p: Vec<AB::Expr> = builder.periodic_values().iter().map(|&v| v.into()).collect();
+        let p: Vec<AB::Expr> = builder
+            .periodic_values()
+            .iter()
+            .map(|&v| v.into())
+            .collect();
         let one = AB::Expr::ONE;
         let real = one.clone() - p[pc::IS_PAD].clone();
 
         // Input layout: zero tail, tweak from (k0, pos) and the per-position t1.
         builder.assert_zero(l(14));
         builder.assert_zero(l(15));
-        builder.assert_eq(l(TWEAK0), l(col::K0) + l(col::POS) * AB::Expr::from_u32(256));
+        builder.assert_eq(
+            l(TWEAK0),
+            l(col::K0) + l(col::POS) * AB::Expr::from_u32(256),
+        );
         let basis = lagrange123(l(col::POS));
         let t1: AB::Expr = (0..3).map(|k| l(col::T1 + k) * basis[k].clone()).sum();
         builder.assert_eq(l(TWEAK1), t1);
@@ -159,7 +169,10 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for ChainAir {
         t.assert_zero(next_real.clone() * (n(col::FIRST) - l(col::LAST)));
         // Inside a chain: same chain data and parameter, next position, chained digest.
         let cont = next_real * (one.clone() - l(col::LAST));
-        for c in [col::I, col::K0, col::T1, col::T1 + 1, col::T1 + 2].into_iter().chain(0..PARAM) {
+        for c in [col::I, col::K0, col::T1, col::T1 + 1, col::T1 + 2]
+            .into_iter()
+            .chain(0..PARAM)
+        {
             t.assert_zero(cont.clone() * (n(c) - l(c)));
         }
         t.assert_zero(cont.clone() * (n(col::POS) - l(col::POS) - one.clone()));

@@ -8,12 +8,14 @@
 //! | [`chain::ChainAir`] | 128 per signature | the 117 Winternitz chain steps (width-16 Poseidon2) |
 //! | [`hash24::HashAir`] | 64 per signature | message hash, 37-chunk leaf sponge, 20 tree levels (width-24 Poseidon2) |
 //! | [`range::RangeAir`] | 2^16 | a 16-bit range table |
+//! | [`group::GroupAir`] | `next_pow2(depth + 1)` per signer (threshold proofs only) | the signer's key is a leaf of the group tree at its index |
 //!
 //! The tables talk over the buses of [`crate::bus`]. Every constraint has
 //! degree at most 3, so the quotient has two chunks at any blowup.
 
 pub mod chain;
 pub mod digits;
+pub mod group;
 pub mod hash24;
 pub mod range;
 pub mod sig;
@@ -26,7 +28,11 @@ use p3_lookup::InteractionBuilder;
 use crate::config::Val;
 
 /// A periodic column table: `columns[c][row]`, all of one period.
-pub(crate) fn periodic_table(period: usize, width: usize, f: impl Fn(usize, &mut [Val])) -> Vec<Vec<Val>> {
+pub(crate) fn periodic_table(
+    period: usize,
+    width: usize,
+    f: impl Fn(usize, &mut [Val]),
+) -> Vec<Vec<Val>> {
     let mut cols = vec![vec![Val::default(); period]; width];
     let mut row = vec![Val::default(); width];
     for r in 0..period {
@@ -52,6 +58,8 @@ pub enum AggAir {
     Hash(hash24::HashAir),
     /// Range table.
     Range(range::RangeAir),
+    /// Membership table (threshold proofs).
+    Group(group::GroupAir),
 }
 
 macro_rules! dispatch {
@@ -62,6 +70,7 @@ macro_rules! dispatch {
             AggAir::Chain($a) => $e,
             AggAir::Hash($a) => $e,
             AggAir::Range($a) => $e,
+            AggAir::Group($a) => $e,
         }
     };
 }

@@ -1,0 +1,331 @@
+//! Committed validator sets: a Merkle tree over the Seed001 public keys of a
+//! group, whose root and size form the *group key* of threshold proofs.
+//!
+//! Hashes are compressions of hash-sig's width-24 Poseidon2 (the permutation
+//! the circuit already arithmetizes), with 8-element (248-bit) digests:
+//!
+//! * leaf: `(Perm(x) + x)[0..8]` of `[pk root (7) | pk parameter (5) | 1 | 0...]`;
+//! * node at level `l >= 1`: the same of `[left (8) | right (8) | l | 2 | 0...]`.
+//!
+//! Leaves past the group size are the zero digest, which no key hashes to.
+//! The tags keep leaves, nodes and levels apart.
+
+use std::collections::HashSet;
+
+use p3_field::PrimeCharacteristicRing;
+use p3_symmetric::Permutation;
+use serde::{Deserialize, Serialize};
+use sigagg_xmss::field::{FE_BYTES, fe_from_le_bytes, put_fes};
+use sigagg_xmss::poseidon::hashsig_poseidon2_24;
+use sigagg_xmss::{PublicKey, Seed001};
+use thiserror::Error;
+
+use crate::config::Val;
+
+/// Field elements of a group-tree digest.
+pub const GROUP_DIGEST: usize = 8;
+/// A group-tree digest.
+pub type GroupDigest = [Val; GROUP_DIGEST];
+/// Largest supported group: 2^29 members. Threshold proofs compare member
+/// indices through 29-bit gaps, which stay unambiguous only while indices
+/// are below 2^29 (then `p - 2^29 > 2^29`).
+pub const MAX_GROUP_DEPTH: usize = 29;
+/// Leaf tag.
+pub const TAG_LEAF: u32 = 1;
+/// Node tag.
+pub const TAG_NODE: u32 = 2;
+
+/// Why a group could not be formed or a path does not check.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub enum GroupError {
+    /// No members.
+    #[error("a group needs at least one member")]
+    Empty,
+    /// More members than supported.
+    #[error("{size} members exceed the maximum group size 2^{max_depth}")]
+    TooLarge { size: usize, max_depth: usize },
+    /// The same key twice: one signer could be counted twice.
+    #[error("members {first} and {second} have the same public key")]
+    DuplicateKey { first: usize, second: usize },
+    /// A member index past the group.
+    #[error("index {index} is outside a group of {size}")]
+    IndexOutOfRange { index: u64, size: u64 },
+    /// Malformed encoding.
+    #[error("malformed group key: {0}")]
+    Malformed(&'static str),
+}
+
+/// The public commitment to a group: Merkle root and number of members.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct GroupKey {
+    /// Merkle root over the members' leaf hashes.
+    pub root: GroupDigest,
+    /// Number of members.
+    pub size: u32,
+}
+
+impl GroupKey {
+    /// Depth of the tree: `ceil(log2 size)`, at least 1.
+    pub fn depth(&self) -> usize {
+        depth_for(self.size as usize)
+    }
+
+    /// Encoding: root (8 canonical `u32` LE) then the size (`u32` LE): 36 bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(36);
+        put_fes(&mut out, &self.root);
+        out.extend_from_slice(&self.size.to_le_bytes());
+        out
+    }
+
+    /// Strict decoding of [`GroupKey::to_bytes`].
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, GroupError> {
+        if bytes.len() != GROUP_DIGEST * FE_BYTES + 4 {
+            return Err(GroupError::Malformed("length"));
+        }
+        let mut root = [Val::ZERO; GROUP_DIGEST];
+        for (i, chunk) in bytes[..GROUP_DIGEST * FE_BYTES]
+            .chunks_exact(FE_BYTES)
+            .enumerate()
+        {
+            root[i] = fe_from_le_bytes(chunk.try_into().expect("4 bytes"))
+                .ok_or(GroupError::Malformed("field element"))?;
+        }
+        let size = u32::from_le_bytes(
+            bytes[GROUP_DIGEST * FE_BYTES..]
+                .try_into()
+                .expect("4 bytes"),
+        );
+        if size == 0 {
+            return Err(GroupError::Empty);
+        }
+        if depth_for(size as usize) > MAX_GROUP_DEPTH {
+            return Err(GroupError::TooLarge {
+                size: size as usize,
+                max_depth: MAX_GROUP_DEPTH,
+            });
+        }
+        Ok(Self { root, size })
+    }
+}
+
+/// `ceil(log2 size)`, at least 1.
+pub fn depth_for(size: usize) -> usize {
+    (size.next_power_of_two().trailing_zeros() as usize).max(1)
+}
+
+/// Compression input of a member's leaf.
+pub fn leaf_input(pk: &PublicKey<Seed001>) -> [Val; 24] {
+    let mut input = [Val::ZERO; 24];
+    input[..7].copy_from_slice(&pk.root);
+    input[7..12].copy_from_slice(&pk.parameter);
+    input[12] = Val::from_u32(TAG_LEAF);
+    input
+}
+
+/// Compression input of the node at `level` from its children.
+pub fn node_input(level: usize, left: &GroupDigest, right: &GroupDigest) -> [Val; 24] {
+    let mut input = [Val::ZERO; 24];
+    input[..GROUP_DIGEST].copy_from_slice(left);
+    input[GROUP_DIGEST..2 * GROUP_DIGEST].copy_from_slice(right);
+    input[2 * GROUP_DIGEST] = Val::from_usize(level);
+    input[2 * GROUP_DIGEST + 1] = Val::from_u32(TAG_NODE);
+    input
+}
+
+fn compress(input: [Val; 24]) -> GroupDigest {
+    let out = hashsig_poseidon2_24().permute(input);
+    core::array::from_fn(|i| out[i] + input[i])
+}
+
+/// The leaf hash of a member key.
+pub fn leaf_hash(pk: &PublicKey<Seed001>) -> GroupDigest {
+    compress(leaf_input(pk))
+}
+
+/// The parent at `level` of two nodes.
+pub fn node_hash(level: usize, left: &GroupDigest, right: &GroupDigest) -> GroupDigest {
+    compress(node_input(level, left, right))
+}
+
+/// A member's authentication path: one sibling per level, from the leaves up.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MembershipPath {
+    /// The member's index.
+    pub index: u32,
+    /// Siblings, level 0 first.
+    pub siblings: Vec<GroupDigest>,
+}
+
+impl MembershipPath {
+    /// The root this path leads to from `pk`.
+    pub fn root_from(&self, pk: &PublicKey<Seed001>) -> GroupDigest {
+        let mut node = leaf_hash(pk);
+        for (l, sibling) in self.siblings.iter().enumerate() {
+            node = if (self.index >> l) & 1 == 0 {
+                node_hash(l + 1, &node, sibling)
+            } else {
+                node_hash(l + 1, sibling, &node)
+            };
+        }
+        node
+    }
+
+    /// Whether `pk` is member `self.index` of `group`.
+    pub fn verify(&self, group: &GroupKey, pk: &PublicKey<Seed001>) -> Result<(), GroupError> {
+        if self.index >= group.size {
+            return Err(GroupError::IndexOutOfRange {
+                index: u64::from(self.index),
+                size: u64::from(group.size),
+            });
+        }
+        if self.siblings.len() != group.depth() || self.root_from(pk) != group.root {
+            return Err(GroupError::Malformed(
+                "path does not lead to the group root",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The full tree of a group (held by whoever proves).
+#[derive(Clone, Debug)]
+pub struct GroupTree {
+    keys: Vec<PublicKey<Seed001>>,
+    /// `layers[0]` are the leaves (padded to a power of two), the last is the root.
+    layers: Vec<Vec<GroupDigest>>,
+}
+
+impl GroupTree {
+    /// Commits to `keys`, in order. Refuses an empty set and repeated keys.
+    pub fn new(keys: Vec<PublicKey<Seed001>>) -> Result<Self, GroupError> {
+        if keys.is_empty() {
+            return Err(GroupError::Empty);
+        }
+        let depth = depth_for(keys.len());
+        if depth > MAX_GROUP_DEPTH {
+            return Err(GroupError::TooLarge {
+                size: keys.len(),
+                max_depth: MAX_GROUP_DEPTH,
+            });
+        }
+        let mut seen = std::collections::HashMap::with_capacity(keys.len());
+        for (i, k) in keys.iter().enumerate() {
+            if let Some(first) = seen.insert(k.to_bytes(), i) {
+                return Err(GroupError::DuplicateKey { first, second: i });
+            }
+        }
+        use rayon::prelude::*;
+        let mut leaves: Vec<GroupDigest> = keys.par_iter().map(leaf_hash).collect();
+        leaves.resize(1 << depth, [Val::ZERO; GROUP_DIGEST]);
+        let mut layers = vec![leaves];
+        for level in 1..=depth {
+            let below = layers.last().expect("a layer");
+            let next = below
+                .par_chunks_exact(2)
+                .map(|p| node_hash(level, &p[0], &p[1]))
+                .collect();
+            layers.push(next);
+        }
+        Ok(Self { keys, layers })
+    }
+
+    /// The group key.
+    pub fn key(&self) -> GroupKey {
+        GroupKey {
+            root: self.layers.last().expect("root layer")[0],
+            size: self.keys.len() as u32,
+        }
+    }
+
+    /// Member `index`'s key.
+    pub fn member(&self, index: u32) -> Option<&PublicKey<Seed001>> {
+        self.keys.get(index as usize)
+    }
+
+    /// Index of `pk`, if it is a member.
+    pub fn index_of(&self, pk: &PublicKey<Seed001>) -> Option<u32> {
+        self.keys.iter().position(|k| k == pk).map(|i| i as u32)
+    }
+
+    /// Member `index`'s authentication path.
+    pub fn path(&self, index: u32) -> Result<MembershipPath, GroupError> {
+        if index as usize >= self.keys.len() {
+            return Err(GroupError::IndexOutOfRange {
+                index: u64::from(index),
+                size: self.keys.len() as u64,
+            });
+        }
+        let siblings = self.layers[..self.layers.len() - 1]
+            .iter()
+            .enumerate()
+            .map(|(l, layer)| layer[((index >> l) ^ 1) as usize])
+            .collect();
+        Ok(MembershipPath { index, siblings })
+    }
+}
+
+/// Distinct member indices, checked (helper for callers assembling signers).
+pub fn all_distinct(indices: &[u32]) -> bool {
+    let mut seen = HashSet::with_capacity(indices.len());
+    indices.iter().all(|i| seen.insert(*i))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+    use rand::rngs::StdRng;
+    use sigagg_xmss::single_epoch_key_and_signature;
+
+    fn keys(n: usize) -> Vec<PublicKey<Seed001>> {
+        let mut rng = StdRng::seed_from_u64(n as u64);
+        (0..n)
+            .map(|_| {
+                single_epoch_key_and_signature::<Seed001, _>(&mut rng, 0, &[0; 32])
+                    .unwrap()
+                    .0
+            })
+            .collect()
+    }
+
+    #[test]
+    fn paths_verify_and_outsiders_do_not() {
+        for n in [1usize, 2, 3, 7, 8, 9] {
+            let ks = keys(n);
+            let tree = GroupTree::new(ks.clone()).unwrap();
+            let group = tree.key();
+            assert_eq!(group.depth(), depth_for(n));
+            for i in 0..n as u32 {
+                let path = tree.path(i).unwrap();
+                path.verify(&group, &ks[i as usize]).unwrap();
+                if n > 1 {
+                    let other = &ks[(i as usize + 1) % n];
+                    assert!(path.verify(&group, other).is_err());
+                }
+            }
+            assert!(tree.path(n as u32).is_err());
+            let outsider = keys(100)[0];
+            assert!(tree.path(0).unwrap().verify(&group, &outsider).is_err());
+            assert_eq!(GroupKey::from_bytes(&group.to_bytes()).unwrap(), group);
+        }
+    }
+
+    #[test]
+    fn bad_groups_are_refused() {
+        assert_eq!(GroupTree::new(vec![]).unwrap_err(), GroupError::Empty);
+        let ks = keys(3);
+        let dup = vec![ks[0], ks[1], ks[0]];
+        assert_eq!(
+            GroupTree::new(dup).unwrap_err(),
+            GroupError::DuplicateKey {
+                first: 0,
+                second: 2
+            }
+        );
+        assert!(GroupKey::from_bytes(&[0; 35]).is_err());
+        let mut zero_size = GroupTree::new(ks).unwrap().key().to_bytes();
+        zero_size[32..].copy_from_slice(&0u32.to_le_bytes());
+        assert_eq!(GroupKey::from_bytes(&zero_size), Err(GroupError::Empty));
+    }
+}

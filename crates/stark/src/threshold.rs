@@ -1,0 +1,450 @@
+//! t-of-n threshold certificates for a committed validator set: one STARK
+//! proof that at least `t` distinct members of a group (a Merkle root over
+//! their Seed001 keys, see [`crate::group`]) signed one message at one epoch.
+//! It is the post-quantum form of an ATMS certificate (seed 000, section
+//! 2.1): every signature verifies, every signer key has a path to the group
+//! root at its index, the indices strictly increase (so nobody counts
+//! twice) and there are `count >= t` of them.
+//!
+//! The proof reveals `count` and, if the prover chooses
+//! [`Disclosure::Signers`], the signers' indices (a bitmap). Non-signers cost
+//! nothing: the circuit has one slot per signer, padded to a power of two.
+//!
+//! ```no_run
+//! use sigagg_stark::group::GroupTree;
+//! use sigagg_stark::threshold::{Disclosure, Signer, ThresholdStatement, prove_threshold, verify_threshold};
+//! use sigagg_stark::Settings;
+//! use sigagg_xmss::{Seed001, single_epoch_key_and_signature};
+//!
+//! let (epoch, message) = (5, [1u8; 32]);
+//! let (keys, sigs): (Vec<_>, Vec<_>) = (0..7)
+//!     .map(|_| single_epoch_key_and_signature::<Seed001, _>(&mut rand::rng(), epoch, &message).unwrap())
+//!     .unzip();
+//! let tree = GroupTree::new(keys).unwrap();
+//! let statement = ThresholdStatement::new(tree.key(), epoch, message, 5).unwrap();
+//! let signers: Vec<Signer> = (0..5).map(|i| Signer::from_tree(&tree, i, sigs[i as usize].clone()).unwrap()).collect();
+//! let proof = prove_threshold(&Settings::FAST, &statement, &signers, Disclosure::Signers).unwrap();
+//! let certificate = verify_threshold(&Settings::FAST, &statement, &proof).unwrap();
+//! assert_eq!(certificate.count, 5);
+//! ```
+
+use p3_batch_stark::BatchProof;
+use p3_util::log2_strict_usize;
+use serde::{Deserialize, Serialize};
+use sha3::{Digest, Sha3_256};
+use sigagg_xmss::{ParameterSet, PublicKey, Seed001, Signature};
+
+use crate::air::group::GroupAir;
+use crate::air::sig::{SigAir, ThresholdShape};
+use crate::air::{AggAir, chain::ChainAir, digits::DigitAir, hash24::HashAir, range::RangeAir};
+use crate::config::{AggConfig, Settings};
+use crate::error::{StatementError, ThresholdError, VerifyError};
+use crate::group::{GroupError, GroupKey, GroupTree, MembershipPath};
+use crate::statement::{Entry, MIN_PADDED, SlotPublic};
+use crate::{codec, trace};
+
+/// Version of the threshold proof encoding.
+pub const THRESHOLD_PROOF_VERSION: u8 = 1;
+const MAGIC: &[u8; 6] = b"SGXTHR";
+
+/// What a threshold certificate claims: at least `threshold` members of
+/// `group` signed `message` at `epoch`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ThresholdStatement {
+    group: GroupKey,
+    epoch: u32,
+    message: [u8; 32],
+    threshold: u32,
+}
+
+impl ThresholdStatement {
+    /// Checks `1 <= threshold <= group.size` and that the epoch is inside
+    /// the Seed001 lifetime.
+    pub fn new(
+        group: GroupKey,
+        epoch: u32,
+        message: [u8; 32],
+        threshold: u32,
+    ) -> Result<Self, StatementError> {
+        if threshold == 0 || threshold > group.size {
+            return Err(StatementError::ThresholdOutOfRange {
+                threshold,
+                size: group.size,
+            });
+        }
+        if u64::from(epoch) >= Seed001::lifetime() {
+            return Err(StatementError::EpochOutOfRange { index: 0, epoch });
+        }
+        Ok(Self {
+            group,
+            epoch,
+            message,
+            threshold,
+        })
+    }
+
+    /// The group key.
+    pub fn group(&self) -> &GroupKey {
+        &self.group
+    }
+
+    /// The epoch every member signed at.
+    pub fn epoch(&self) -> u32 {
+        self.epoch
+    }
+
+    /// The signed message.
+    pub fn message(&self) -> &[u8; 32] {
+        &self.message
+    }
+
+    /// The required number of signers.
+    pub fn threshold(&self) -> u32 {
+        self.threshold
+    }
+}
+
+/// One signer's witness: key, group path and signature.
+#[derive(Clone, Debug)]
+pub struct Signer {
+    /// The member's public key.
+    pub public_key: PublicKey<Seed001>,
+    /// Its path in the group tree (holds its index).
+    pub path: MembershipPath,
+    /// Its signature on the statement's message and epoch.
+    pub signature: Signature<Seed001>,
+}
+
+impl Signer {
+    /// Member `index` of `tree`, with its signature.
+    pub fn from_tree(
+        tree: &GroupTree,
+        index: u32,
+        signature: Signature<Seed001>,
+    ) -> Result<Self, GroupError> {
+        let path = tree.path(index)?;
+        let public_key = *tree.member(index).expect("path exists, so the member does");
+        Ok(Self {
+            public_key,
+            path,
+            signature,
+        })
+    }
+
+    /// The member index.
+    pub fn index(&self) -> u32 {
+        self.path.index
+    }
+}
+
+/// What the proof discloses beyond the count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Disclosure {
+    /// Only the number of signers.
+    CountOnly,
+    /// The number of signers and their indices.
+    Signers,
+}
+
+/// A threshold proof with its header.
+#[derive(Serialize, Deserialize)]
+pub struct ThresholdProof {
+    /// The settings it was made with (checked against the verifier's).
+    pub settings: Settings,
+    /// Number of distinct signers proven.
+    pub count: u32,
+    /// Their member indices, ascending, when disclosed.
+    pub signers: Option<Vec<u32>>,
+    /// The batch STARK proof.
+    pub proof: BatchProof<AggConfig>,
+}
+
+impl core::fmt::Debug for ThresholdProof {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("ThresholdProof")
+            .field("settings", &self.settings)
+            .field("count", &self.count)
+            .field("signers", &self.signers)
+            .field("degree_bits", &self.proof.degree_bits)
+            .finish_non_exhaustive()
+    }
+}
+
+impl ThresholdProof {
+    /// Serializes: `"SGXTHR" || version || postcard(settings, count, signers, proof)`.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        codec::encode(MAGIC, THRESHOLD_PROOF_VERSION, self)
+    }
+
+    /// Parses bytes written by [`ThresholdProof::to_bytes`].
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, VerifyError> {
+        codec::decode(MAGIC, THRESHOLD_PROOF_VERSION, bytes, "threshold proof")
+    }
+}
+
+/// What a verified threshold proof establishes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Certificate {
+    /// Number of distinct members that signed (at least the threshold).
+    pub count: u32,
+    /// Their indices, if the proof discloses them.
+    pub signers: Option<Vec<u32>>,
+}
+
+impl Certificate {
+    /// The signer bitmap (bit `i` of byte `i / 8`, least significant first)
+    /// over a group of `size` members, if the signers are disclosed.
+    pub fn bitmap(&self, size: u32) -> Option<Vec<u8>> {
+        let signers = self.signers.as_ref()?;
+        let mut bits = vec![0u8; (size as usize).div_ceil(8)];
+        for &i in signers {
+            bits[i as usize / 8] |= 1 << (i % 8);
+        }
+        Some(bits)
+    }
+}
+
+/// Circuit slots for `count` signers.
+fn padded(count: usize) -> usize {
+    count.next_power_of_two().max(MIN_PADDED)
+}
+
+/// The digest binding everything the verifier's periodic columns encode.
+fn digest(statement: &ThresholdStatement, count: u32, signers: Option<&[u32]>) -> [u8; 32] {
+    let mut h = Sha3_256::new();
+    h.update(b"sigagg/xmss-threshold/statement/v1");
+    h.update(statement.group.to_bytes());
+    h.update(statement.epoch.to_le_bytes());
+    h.update(statement.message);
+    h.update(count.to_le_bytes());
+    match signers {
+        None => h.update([0]),
+        Some(list) => {
+            h.update([1]);
+            list.iter().for_each(|i| h.update(i.to_le_bytes()));
+        }
+    }
+    h.finalize().into()
+}
+
+/// The six AIRs of a threshold proof, in batch order.
+fn airs(statement: &ThresholdStatement, count: u32, signers: Option<&[u32]>) -> Vec<AggAir> {
+    let shape = ThresholdShape {
+        shared: SlotPublic::shared(statement.epoch, &statement.message),
+        padded: padded(count as usize),
+        count: count as usize,
+        size: statement.group.size,
+        signers,
+        digest: digest(statement, count, signers),
+    };
+    vec![
+        AggAir::Sig(SigAir::threshold(&shape)),
+        AggAir::Digits(DigitAir::new()),
+        AggAir::Chain(ChainAir::new()),
+        AggAir::Hash(HashAir::new()),
+        AggAir::Range(RangeAir),
+        AggAir::Group(GroupAir::new(&statement.group)),
+    ]
+}
+
+/// Proves that `signers` (at least the statement's threshold of them,
+/// distinct members of its group) signed its message at its epoch.
+///
+/// The signers may come in any order. Every precondition is checked and
+/// reported with a typed error naming the offending member: an index
+/// outside the group, a key whose path does not reach the group root, the
+/// same member twice, too few signers, or an invalid signature.
+pub fn prove_threshold(
+    settings: &Settings,
+    statement: &ThresholdStatement,
+    signers: &[Signer],
+    disclosure: Disclosure,
+) -> Result<ThresholdProof, ThresholdError> {
+    let count = signers.len();
+    if count < statement.threshold as usize {
+        return Err(ThresholdError::BelowThreshold {
+            count,
+            threshold: statement.threshold,
+        });
+    }
+    if padded(count) > settings.max_signatures() {
+        return Err(ThresholdError::TooManyForSettings {
+            count,
+            max: settings.max_signatures(),
+        });
+    }
+    let mut sorted: Vec<&Signer> = signers.iter().collect();
+    sorted.sort_by_key(|s| s.index());
+    if let Some(pair) = sorted.windows(2).find(|w| w[0].index() == w[1].index()) {
+        return Err(ThresholdError::DuplicateSigner {
+            index: pair[0].index(),
+        });
+    }
+    for s in &sorted {
+        s.path
+            .verify(&statement.group, &s.public_key)
+            .map_err(|reason| ThresholdError::NotAMember {
+                index: s.index(),
+                reason,
+            })?;
+    }
+    let witness: Vec<trace::Signer<'_>> = sorted
+        .iter()
+        .map(|s| trace::Signer {
+            entry: Entry {
+                public_key: s.public_key,
+                epoch: statement.epoch,
+                message: statement.message,
+            },
+            signature: &s.signature,
+            path: &s.path,
+        })
+        .collect();
+    let traces = tracing::info_span!("generate threshold traces")
+        .in_scope(|| trace::generate_threshold(&statement.group, &witness, padded(count)))
+        .map_err(|(at, reason)| ThresholdError::InvalidSignature {
+            index: sorted[at].index(),
+            reason,
+        })?;
+    let indices: Vec<u32> = sorted.iter().map(|s| s.index()).collect();
+    let revealed = (disclosure == Disclosure::Signers).then_some(indices);
+    let airs = airs(statement, count as u32, revealed.as_deref());
+    let proof = crate::prove_airs(settings, &airs, &traces).map_err(ThresholdError::Prover)?;
+    Ok(ThresholdProof {
+        settings: *settings,
+        count: count as u32,
+        signers: revealed,
+        proof,
+    })
+}
+
+/// Verifies a threshold proof for `statement` under `settings`; on success
+/// returns what it certifies.
+pub fn verify_threshold(
+    settings: &Settings,
+    statement: &ThresholdStatement,
+    proof: &ThresholdProof,
+) -> Result<Certificate, VerifyError> {
+    if proof.settings != *settings {
+        return Err(VerifyError::HeaderMismatch(
+            "the proof was made with other settings".into(),
+        ));
+    }
+    let (count, size) = (proof.count, statement.group.size);
+    if count < statement.threshold {
+        return Err(VerifyError::BelowThreshold {
+            count,
+            threshold: statement.threshold,
+        });
+    }
+    if count > size {
+        return Err(VerifyError::HeaderMismatch(format!(
+            "{count} signers in a group of {size}"
+        )));
+    }
+    if padded(count as usize) > settings.max_signatures() {
+        return Err(VerifyError::TooManyForSettings {
+            count: count as usize,
+            max: settings.max_signatures(),
+        });
+    }
+    if let Some(list) = &proof.signers {
+        let ascending = list.windows(2).all(|w| w[0] < w[1]);
+        if list.len() != count as usize || !ascending || list.last().is_some_and(|&i| i >= size) {
+            return Err(VerifyError::HeaderMismatch(
+                "the disclosed signers are not `count` ascending indices inside the group".into(),
+            ));
+        }
+    }
+    let expected: Vec<usize> = trace::threshold_heights(padded(count as usize), &statement.group)
+        .iter()
+        .map(|&h| log2_strict_usize(h))
+        .collect();
+    let airs = airs(statement, count, proof.signers.as_deref());
+    crate::verify_airs(settings, &airs, &proof.proof, &expected)?;
+    Ok(Certificate {
+        count,
+        signers: proof.signers.clone(),
+    })
+}
+
+/// The security level of `settings` for a threshold proof with `count`
+/// signers in a group of `group_size`.
+pub fn security_level(
+    settings: &Settings,
+    count: usize,
+    group_size: u32,
+) -> crate::security::SecurityLevel {
+    let group = GroupKey {
+        root: [Default::default(); crate::group::GROUP_DIGEST],
+        size: group_size.max(1),
+    };
+    let statement = ThresholdStatement {
+        group,
+        epoch: 0,
+        message: [0; 32],
+        threshold: 1,
+    };
+    let count = count.max(1) as u32;
+    let airs = airs(&statement, count, None);
+    let heights: Vec<usize> = trace::threshold_heights(padded(count as usize), &group)
+        .iter()
+        .map(|&h| log2_strict_usize(h))
+        .collect();
+    crate::security::level(settings, &airs, &heights)
+}
+
+/// Hooks for soundness tests.
+#[doc(hidden)]
+pub mod testing {
+    use super::*;
+
+    /// The traces of valid, sorted signers.
+    pub fn traces(statement: &ThresholdStatement, signers: &[Signer]) -> trace::Traces {
+        let witness: Vec<trace::Signer<'_>> = signers
+            .iter()
+            .map(|s| trace::Signer {
+                entry: Entry {
+                    public_key: s.public_key,
+                    epoch: statement.epoch,
+                    message: statement.message,
+                },
+                signature: &s.signature,
+                path: &s.path,
+            })
+            .collect();
+        trace::generate_threshold(&statement.group, &witness, padded(signers.len()))
+            .expect("valid signers")
+    }
+
+    /// Proves (possibly tampered) traces without checking them, claiming
+    /// `count` signers and the given disclosure.
+    pub fn prove_traces(
+        settings: &Settings,
+        statement: &ThresholdStatement,
+        count: u32,
+        signers: Option<Vec<u32>>,
+        traces: &trace::Traces,
+    ) -> Result<ThresholdProof, String> {
+        let airs = airs(statement, count, signers.as_deref());
+        let proof = crate::prove_airs(settings, &airs, traces)?;
+        Ok(ThresholdProof {
+            settings: *settings,
+            count,
+            signers,
+            proof,
+        })
+    }
+
+    /// The verifier's lookups and Plonky3's own, serialized (see
+    /// [`crate::testing::lookups_both_ways`]).
+    pub fn lookups_both_ways(statement: &ThresholdStatement, count: u32) -> (Vec<u8>, Vec<u8>) {
+        let airs = airs(statement, count, None);
+        let heights: Vec<usize> =
+            trace::threshold_heights(padded(count as usize), &statement.group)
+                .iter()
+                .map(|&h| log2_strict_usize(h))
+                .collect();
+        crate::lookups_both_ways(&airs, &heights)
+    }
+}

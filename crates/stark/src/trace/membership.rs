@@ -1,0 +1,144 @@
+//! Witness of threshold proofs: the statement table with member indices and
+//! index gaps, and the membership table (group-tree paths).
+
+use super::*;
+use crate::air::group::{block_rows, col as gcol};
+use crate::air::sig::{GAP, IDX, public_values};
+use crate::group::{GROUP_DIGEST, GroupKey, MembershipPath, leaf_input, node_input};
+
+/// One real signer of a threshold proof, as the trace needs it.
+pub struct Signer<'a> {
+    /// The signed entry (signer key, shared epoch and message).
+    pub entry: Entry,
+    /// The signature.
+    pub signature: &'a Signature<Seed001>,
+    /// The signer's path in the group tree.
+    pub path: &'a MembershipPath,
+}
+
+/// Builds the six traces of a threshold proof over `padded` slots; the
+/// signers must be sorted by strictly increasing member index and their
+/// paths checked. Slots past the signers repeat the last one. A failing
+/// signature is reported by its position in `signers`.
+pub fn generate_threshold(
+    group: &GroupKey,
+    signers: &[Signer<'_>],
+    padded: usize,
+) -> Result<Traces, (usize, VerifyError)> {
+    let count = signers.len();
+    let at = |s: usize| &signers[s.min(count - 1)];
+    let entries: Vec<&Entry> = (0..padded).map(|s| &at(s).entry).collect();
+    let signatures: Vec<&Signature<Seed001>> = (0..padded).map(|s| at(s).signature).collect();
+    let last = count - 1;
+    let slots = slots(&entries, &signatures).map_err(|(s, e)| (s.min(last), e))?;
+    let tables = signature_tables(&slots).map_err(|(s, e)| (s.min(last), e))?;
+
+    let indices: Vec<u32> = (0..padded).map(|s| at(s).path.index).collect();
+    let gaps: Vec<u32> = (0..padded)
+        .map(|s| match s {
+            // Wrapping: a tampered witness (tests) gets a gap no range check accepts.
+            s if s + 1 < count => indices[s + 1].wrapping_sub(indices[s]).wrapping_sub(1),
+            s if s + 1 == count => group.size.wrapping_sub(1).wrapping_sub(indices[s]),
+            _ => 0,
+        })
+        .collect();
+    let sig = threshold_sig_trace(&slots, &indices, &gaps);
+    let mut range_values = tables.range_values;
+    range_values.extend(
+        gaps.iter()
+            .flat_map(|&g| [g & 0xffff, g >> 16, (g >> 16).wrapping_mul(8)]),
+    );
+    let range = range_trace(&range_values);
+    let paths: Vec<(&Entry, &MembershipPath)> =
+        (0..padded).map(|s| (&at(s).entry, at(s).path)).collect();
+    let group_trace = group_trace(group, &paths);
+    Ok(Traces {
+        sig,
+        digits: tables.digits,
+        chain: tables.chain,
+        hash: tables.hash,
+        range,
+        group: Some(group_trace),
+    })
+}
+
+/// Statement rows: slot counter, the slot's values (with its signer's
+/// key), member index and the two gap limbs.
+fn threshold_sig_trace(slots: &[Slot<'_>], indices: &[u32], gaps: &[u32]) -> RowMajorMatrix<Val> {
+    let width = GAP + 2;
+    let mut values = Vec::with_capacity(slots.len() * width);
+    for (s, slot) in slots.iter().enumerate() {
+        values.push(Val::from_usize(s));
+        values.extend(public_values(&slot.public));
+        debug_assert_eq!(values.len() % width, IDX);
+        values.push(Val::from_u32(indices[s]));
+        values.push(Val::from_u32(gaps[s] & 0xffff));
+        values.push(Val::from_u32(gaps[s] >> 16));
+    }
+    RowMajorMatrix::new(values, width)
+}
+
+/// The membership table: per slot, the leaf compression then one node
+/// compression per level; rows past the top hash zeros.
+fn group_trace(group: &GroupKey, members: &[(&Entry, &MembershipPath)]) -> RowMajorMatrix<Val> {
+    let depth = group.depth();
+    let block = block_rows(depth);
+    let width = gcol::WIDTH;
+    let lanes = PackedF::WIDTH;
+    let mut values = Val::zero_vec(members.len() * block * width);
+    values
+        .par_chunks_mut(lanes * block * width)
+        .zip(members.par_chunks(lanes))
+        .for_each(|(chunk, group)| {
+            let mut scratch = Val::zero_vec(lanes * width);
+            let mut node = vec![[Val::ZERO; GROUP_DIGEST]; lanes];
+            for r in 0..block {
+                let mut rows = lane_rows(chunk, &mut scratch, width, block, r);
+                let inputs: Vec<[Val; 24]> = (0..lanes)
+                    .map(|lane| match group.get(lane) {
+                        Some((entry, _)) if r == 0 => leaf_input(&entry.public_key),
+                        Some((_, path)) if r <= depth => {
+                            let sibling = &path.siblings[r - 1];
+                            if (path.index >> (r - 1)) & 1 == 0 {
+                                node_input(r, &node[lane], sibling)
+                            } else {
+                                node_input(r, sibling, &node[lane])
+                            }
+                        }
+                        _ => [Val::ZERO; 24],
+                    })
+                    .collect();
+                let outputs = write_packed(&mut rows, &inputs, constants24());
+                for (lane, &(_, path)) in group.iter().enumerate() {
+                    node[lane] = core::array::from_fn(|j| outputs[lane][j] + inputs[lane][j]);
+                    let row = &mut rows[lane];
+                    let bit = if (1..=depth).contains(&r) {
+                        (path.index >> (r - 1)) & 1
+                    } else {
+                        0
+                    };
+                    let known_bits = r.min(depth);
+                    row[gcol::IDX] = Val::from_u32(path.index);
+                    row[gcol::ACC] = Val::from_u32(path.index & ((1u32 << known_bits) - 1));
+                    row[gcol::BIT] = Val::from_u32(bit);
+                    row[gcol::DIG..gcol::DIG + GROUP_DIGEST].copy_from_slice(&node[lane]);
+                    row[gcol::IS_LEAF] = Val::from_bool(r == 0);
+                }
+            }
+        });
+    values
+        .par_chunks_mut(block * width)
+        .enumerate()
+        .for_each(|(s, rows)| {
+            for row in rows.chunks_mut(width) {
+                row[gcol::SIG] = Val::from_usize(s);
+            }
+        });
+    RowMajorMatrix::new(values, width)
+}
+
+/// Heights of the six tables of a threshold proof.
+pub fn threshold_heights(padded: usize, group: &GroupKey) -> [usize; 6] {
+    let [a, b, c, d, e] = heights(padded);
+    [a, b, c, d, e, padded * block_rows(group.depth())]
+}

@@ -1,0 +1,33 @@
+//! The stated security levels: every shipped setting reaches its promised
+//! proven level (p3-security, grinding counted) at every statement size it
+//! accepts, for aggregation and threshold proofs alike.
+
+use sigagg_stark::Settings;
+use sigagg_stark::security::security_level;
+use sigagg_stark::threshold;
+
+fn sizes(settings: &Settings) -> Vec<usize> {
+    vec![1, 3, 1024, settings.max_signatures()]
+}
+
+#[test]
+fn fast_and_compact_reach_100_proven_bits() {
+    for settings in [Settings::FAST, Settings::COMPACT] {
+        for n in sizes(&settings) {
+            let level = security_level(&settings, n);
+            assert!(level.proven_bits >= 100.0, "{settings:?} at {n}: {level:?}");
+            assert!(level.conjectured_bits >= level.proven_bits, "{level:?}");
+            let level = threshold::security_level(&settings, n, (n as u32).max(2) * 3);
+            assert!(
+                level.proven_bits >= 100.0,
+                "threshold {settings:?} at {n}: {level:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_test_setting_is_insecure_and_says_so() {
+    let level = security_level(&Settings::INSECURE_TEST, 4);
+    assert!(level.proven_bits < 80.0, "{level:?}");
+}

@@ -1,0 +1,508 @@
+//! End-to-end tests of XMSS threshold certificates: valid t-of-n proofs at
+//! n = 1, 3, 7, 127 verify; too few signers, outsiders, a signer counted
+//! twice, a signature on another message, a forged count or signer list,
+//! tampered proofs and per-table trace corruptions are all rejected.
+//!
+//! Proofs use `Settings::INSECURE_TEST` to keep the suite fast.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use p3_field::PrimeCharacteristicRing;
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::{RngExt, SeedableRng};
+use sigagg_stark::config::Val;
+use sigagg_stark::group::{GroupError, GroupTree};
+use sigagg_stark::threshold::{
+    Disclosure, Signer, ThresholdProof, ThresholdStatement, prove_threshold, testing,
+    verify_threshold,
+};
+use sigagg_stark::{Settings, StatementError, ThresholdError, VerifyError};
+use sigagg_xmss::{PublicKey, Seed001, Signature, single_epoch_key_and_signature};
+
+const SETTINGS: Settings = Settings::INSECURE_TEST;
+const EPOCH: u32 = 127 * 2000 + 3;
+
+/// A group of `n` members who all signed `message` at [`EPOCH`].
+struct Group {
+    tree: GroupTree,
+    message: [u8; 32],
+    sigs: Vec<Signature<Seed001>>,
+}
+
+impl Group {
+    fn new(seed: u64, n: usize) -> Self {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let message: [u8; 32] = rng.random();
+        let (keys, sigs): (Vec<PublicKey<Seed001>>, Vec<_>) = (0..n)
+            .map(|_| {
+                single_epoch_key_and_signature::<Seed001, _>(&mut rng, EPOCH, &message).unwrap()
+            })
+            .unzip();
+        Self {
+            tree: GroupTree::new(keys).unwrap(),
+            message,
+            sigs,
+        }
+    }
+
+    fn statement(&self, t: u32) -> ThresholdStatement {
+        ThresholdStatement::new(self.tree.key(), EPOCH, self.message, t).unwrap()
+    }
+
+    fn signer(&self, index: u32) -> Signer {
+        Signer::from_tree(&self.tree, index, self.sigs[index as usize].clone()).unwrap()
+    }
+
+    fn signers(&self, indices: &[u32]) -> Vec<Signer> {
+        indices.iter().map(|&i| self.signer(i)).collect()
+    }
+}
+
+#[test]
+fn valid_thresholds_prove_and_verify() {
+    // (n, t, signers) with signers in arbitrary order.
+    let cases: Vec<(usize, u32, Vec<u32>)> = vec![
+        (1, 1, vec![0]),
+        (3, 2, vec![2, 0]),
+        (7, 5, vec![6, 1, 3, 0, 4, 5]),
+        (127, 85, {
+            let mut v: Vec<u32> = (0..127).collect();
+            v.shuffle(&mut StdRng::seed_from_u64(9));
+            v.truncate(90);
+            v
+        }),
+    ];
+    for (n, t, indices) in cases {
+        let group = Group::new(n as u64, n);
+        let statement = group.statement(t);
+        let signers = group.signers(&indices);
+        let mut sorted = indices.clone();
+        sorted.sort();
+        for disclosure in [Disclosure::Signers, Disclosure::CountOnly] {
+            if n == 127 && disclosure == Disclosure::CountOnly {
+                continue; // one large proof is enough
+            }
+            let proof = prove_threshold(&SETTINGS, &statement, &signers, disclosure).unwrap();
+            let bytes = proof.to_bytes();
+            let decoded = ThresholdProof::from_bytes(&bytes).unwrap();
+            assert_eq!(decoded.to_bytes(), bytes, "serialization is canonical");
+            let cert = verify_threshold(&SETTINGS, &statement, &decoded)
+                .unwrap_or_else(|e| panic!("n = {n}: {e}"));
+            assert_eq!(cert.count as usize, indices.len());
+            match disclosure {
+                Disclosure::Signers => {
+                    assert_eq!(cert.signers.as_deref(), Some(sorted.as_slice()));
+                    let bitmap = cert.bitmap(n as u32).unwrap();
+                    for i in 0..n as u32 {
+                        let set = bitmap[i as usize / 8] >> (i % 8) & 1 == 1;
+                        assert_eq!(set, sorted.contains(&i));
+                    }
+                }
+                Disclosure::CountOnly => assert_eq!(cert.signers, None),
+            }
+        }
+    }
+}
+
+#[test]
+fn too_few_signers_are_refused_and_rejected() {
+    let group = Group::new(20, 7);
+    let signers = group.signers(&[0, 1, 2]);
+    let err = prove_threshold(
+        &SETTINGS,
+        &group.statement(4),
+        &signers,
+        Disclosure::CountOnly,
+    )
+    .unwrap_err();
+    assert_eq!(
+        err,
+        ThresholdError::BelowThreshold {
+            count: 3,
+            threshold: 4
+        }
+    );
+    // A valid 3-signer proof does not certify a threshold of 4.
+    let proof = prove_threshold(
+        &SETTINGS,
+        &group.statement(3),
+        &signers,
+        Disclosure::CountOnly,
+    )
+    .unwrap();
+    assert_eq!(
+        verify_threshold(&SETTINGS, &group.statement(4), &proof).unwrap_err(),
+        VerifyError::BelowThreshold {
+            count: 3,
+            threshold: 4
+        }
+    );
+    // ... but it does certify any lower one.
+    verify_threshold(&SETTINGS, &group.statement(2), &proof).unwrap();
+}
+
+#[test]
+fn invalid_statements_are_typed_errors() {
+    let group = Group::new(21, 3);
+    let key = group.tree.key();
+    assert_eq!(
+        ThresholdStatement::new(key, EPOCH, group.message, 0),
+        Err(StatementError::ThresholdOutOfRange {
+            threshold: 0,
+            size: 3
+        })
+    );
+    assert!(ThresholdStatement::new(key, EPOCH, group.message, 4).is_err());
+    assert!(ThresholdStatement::new(key, 1 << 20, group.message, 1).is_err());
+}
+
+#[test]
+fn outsiders_are_refused() {
+    let group = Group::new(30, 7);
+    let statement = group.statement(2);
+    let outsider = Group::new(31, 1);
+    // An outsider's key with a member's path.
+    let mut signers = group.signers(&[0, 1]);
+    signers[1].public_key = *outsider.tree.member(0).unwrap();
+    signers[1].signature = outsider.sigs[0].clone();
+    assert!(matches!(
+        prove_threshold(&SETTINGS, &statement, &signers, Disclosure::Signers),
+        Err(ThresholdError::NotAMember { index: 1, .. })
+    ));
+    // An index past the group.
+    let mut signers = group.signers(&[0, 1]);
+    signers[1].path.index = 7;
+    assert!(matches!(
+        prove_threshold(&SETTINGS, &statement, &signers, Disclosure::Signers),
+        Err(ThresholdError::NotAMember {
+            index: 7,
+            reason: GroupError::IndexOutOfRange { .. }
+        })
+    ));
+    // A member's key and path under another index.
+    let mut signers = group.signers(&[0, 1]);
+    signers[1].path.index = 2;
+    assert!(matches!(
+        prove_threshold(&SETTINGS, &statement, &signers, Disclosure::Signers),
+        Err(ThresholdError::NotAMember { index: 2, .. })
+    ));
+}
+
+#[test]
+fn duplicate_signers_are_refused() {
+    let group = Group::new(40, 7);
+    let signers = group.signers(&[3, 1, 3]);
+    let err = prove_threshold(
+        &SETTINGS,
+        &group.statement(2),
+        &signers,
+        Disclosure::Signers,
+    )
+    .unwrap_err();
+    assert_eq!(err, ThresholdError::DuplicateSigner { index: 3 });
+}
+
+#[test]
+fn signatures_on_other_messages_are_refused() {
+    let group = Group::new(50, 3);
+    let statement = group.statement(2);
+    // Member 1's signature on another message (same key, same epoch).
+    let mut rng = StdRng::seed_from_u64(51);
+    let other: [u8; 32] = rng.random();
+    let mut signers = group.signers(&[0, 1]);
+    let (pk, sig) = single_epoch_key_and_signature::<Seed001, _>(&mut rng, EPOCH, &other).unwrap();
+    let mut keys: Vec<_> = (0..3).map(|i| *group.tree.member(i).unwrap()).collect();
+    keys[1] = pk;
+    let tree = GroupTree::new(keys).unwrap();
+    let statement_b = ThresholdStatement::new(tree.key(), EPOCH, group.message, 2).unwrap();
+    signers[0] = Signer::from_tree(&tree, 0, group.sigs[0].clone()).unwrap();
+    signers[1] = Signer::from_tree(&tree, 1, sig).unwrap();
+    assert!(matches!(
+        prove_threshold(&SETTINGS, &statement_b, &signers, Disclosure::Signers),
+        Err(ThresholdError::InvalidSignature { index: 1, .. })
+    ));
+    // A valid proof is rejected for another message, epoch or group.
+    let proof = prove_threshold(
+        &SETTINGS,
+        &statement,
+        &group.signers(&[0, 2]),
+        Disclosure::Signers,
+    )
+    .unwrap();
+    verify_threshold(&SETTINGS, &statement, &proof).unwrap();
+    let reject = |s: ThresholdStatement, what: &str| {
+        assert!(verify_threshold(&SETTINGS, &s, &proof).is_err(), "{what}")
+    };
+    reject(
+        ThresholdStatement::new(tree.key(), EPOCH, group.message, 2).unwrap(),
+        "another group",
+    );
+    reject(
+        ThresholdStatement::new(group.tree.key(), EPOCH, other, 2).unwrap(),
+        "another message",
+    );
+    reject(
+        ThresholdStatement::new(group.tree.key(), EPOCH + 1, group.message, 2).unwrap(),
+        "another epoch",
+    );
+    let mut bigger = group.tree.key();
+    bigger.size = 4;
+    reject(
+        ThresholdStatement::new(bigger, EPOCH, group.message, 2).unwrap(),
+        "another group size",
+    );
+}
+
+#[test]
+fn forged_counts_and_signer_lists_are_rejected() {
+    let group = Group::new(60, 7);
+    let statement = group.statement(2);
+    let proof = prove_threshold(
+        &SETTINGS,
+        &statement,
+        &group.signers(&[1, 4, 5]),
+        Disclosure::Signers,
+    )
+    .unwrap();
+    verify_threshold(&SETTINGS, &statement, &proof).unwrap();
+    let reject = |edit: &dyn Fn(&mut ThresholdProof), what: &str| {
+        let mut forged = ThresholdProof::from_bytes(&proof.to_bytes()).unwrap();
+        edit(&mut forged);
+        assert!(
+            verify_threshold(&SETTINGS, &statement, &forged).is_err(),
+            "{what} accepted"
+        );
+    };
+    reject(&|p| p.count = 4, "a larger count");
+    reject(&|p| p.count = 2, "a smaller count");
+    reject(&|p| p.count = 8, "a count above the group size");
+    reject(&|p| p.signers = Some(vec![1, 4, 6]), "another signer list");
+    reject(
+        &|p| p.signers = Some(vec![0, 1, 4, 5]),
+        "a longer signer list",
+    );
+    reject(
+        &|p| p.signers = Some(vec![4, 1, 5]),
+        "an unsorted signer list",
+    );
+    reject(&|p| p.signers = None, "a hidden signer list");
+    reject(&|p| p.settings = Settings::FAST, "other settings");
+    // A count-only proof cannot be dressed up with a signer list.
+    let hidden = prove_threshold(
+        &SETTINGS,
+        &statement,
+        &group.signers(&[1, 4, 5]),
+        Disclosure::CountOnly,
+    )
+    .unwrap();
+    let mut dressed = ThresholdProof::from_bytes(&hidden.to_bytes()).unwrap();
+    dressed.signers = Some(vec![1, 4, 5]);
+    assert!(verify_threshold(&SETTINGS, &statement, &dressed).is_err());
+}
+
+#[test]
+fn every_class_of_proof_byte_flip_is_rejected() {
+    let group = Group::new(70, 3);
+    let statement = group.statement(2);
+    let bytes = prove_threshold(
+        &SETTINGS,
+        &statement,
+        &group.signers(&[0, 2]),
+        Disclosure::Signers,
+    )
+    .unwrap()
+    .to_bytes();
+    let check = |b: &[u8]| match ThresholdProof::from_bytes(b) {
+        Ok(p) => verify_threshold(&SETTINGS, &statement, &p).is_err(),
+        Err(_) => true,
+    };
+    assert!(!check(&bytes), "the untampered proof must verify");
+    let mut positions: Vec<usize> = (0..32).collect();
+    let step = (bytes.len() / 60).max(1);
+    positions.extend((32..bytes.len()).step_by(step));
+    positions.extend(bytes.len() - 16..bytes.len());
+    for (n, &at) in positions.iter().enumerate() {
+        let bit = [0u8, 3, 7][n % 3];
+        let mut b = bytes.clone();
+        b[at] ^= 1 << bit;
+        assert!(
+            check(&b),
+            "flip of bit {bit} at byte {at} of {} accepted",
+            bytes.len()
+        );
+    }
+    for len in [0, 1, 6, 7, 20, bytes.len() / 2, bytes.len() - 1] {
+        assert!(check(&bytes[..len]), "truncation to {len} accepted");
+    }
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert!(check(&longer));
+}
+
+#[test]
+fn verifier_lookups_match_plonky3s_derivation() {
+    let group = Group::new(80, 5);
+    let (ours, theirs) = testing::lookups_both_ways(&group.statement(1), 3);
+    assert_eq!(ours, theirs);
+}
+
+/// Proves `traces` for `signers` (claimed count = number of slots used)
+/// after `tamper`; the prover's debug checks or the verifier must refuse.
+fn tampered_is_rejected(indices: &[u32], tamper: impl Fn(&mut sigagg_stark::trace::Traces)) {
+    let group = Group::new(90, 7);
+    let statement = group.statement(1);
+    let signers = group.signers(indices);
+    let mut traces = testing::traces(&statement, &signers);
+    tamper(&mut traces);
+    let count = indices.len() as u32;
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        testing::prove_traces(
+            &SETTINGS,
+            &statement,
+            count,
+            Some(indices.to_vec()),
+            &traces,
+        )
+    }));
+    match outcome {
+        Err(_) => assert!(
+            cfg!(debug_assertions),
+            "release provers do not check constraints"
+        ),
+        Ok(Err(_)) => {}
+        Ok(Ok(proof)) => assert!(
+            verify_threshold(&SETTINGS, &statement, &proof).is_err(),
+            "tampered trace verified"
+        ),
+    }
+}
+
+fn set(
+    m: &mut p3_matrix::dense::RowMajorMatrix<Val>,
+    row: usize,
+    col: usize,
+    f: impl Fn(Val) -> Val,
+) {
+    let w = m.width;
+    m.values[row * w + col] = f(m.values[row * w + col]);
+}
+
+#[test]
+fn untampered_threshold_traces_verify() {
+    // The control for the corruption tests below.
+    let group = Group::new(90, 7);
+    let statement = group.statement(1);
+    let traces = testing::traces(&statement, &group.signers(&[1, 5]));
+    let proof = testing::prove_traces(&SETTINGS, &statement, 2, Some(vec![1, 5]), &traces).unwrap();
+    verify_threshold(&SETTINGS, &statement, &proof).unwrap();
+}
+
+mod corrupt {
+    use super::*;
+    use sigagg_stark::air::{group as g, sig};
+
+    const BUMP: fn(Val) -> Val = |v| v + Val::ONE;
+    /// Rows per membership block for a group of 7 (depth 3).
+    const BLOCK: usize = 4;
+
+    /// The same member in two slots, counted twice.
+    #[test]
+    fn one_signer_counted_twice() {
+        tampered_is_rejected(&[5, 5], |_| {});
+    }
+
+    /// Signers out of order (the gap would be negative).
+    #[test]
+    fn decreasing_indices() {
+        tampered_is_rejected(&[5, 1], |_| {});
+    }
+
+    #[test]
+    fn statement_member_index() {
+        tampered_is_rejected(&[1, 5], |t| set(&mut t.sig, 0, sig::IDX, BUMP));
+    }
+
+    #[test]
+    fn statement_gap_limb() {
+        tampered_is_rejected(&[1, 5], |t| set(&mut t.sig, 0, sig::GAP, BUMP));
+    }
+
+    #[test]
+    fn statement_signer_key() {
+        // The key columns are witness in threshold mode; a changed key no
+        // longer matches the signature or the group.
+        tampered_is_rejected(&[1, 5], |t| set(&mut t.sig, 1, sig::PUBLIC + 2, BUMP));
+    }
+
+    #[test]
+    fn statement_shared_message() {
+        tampered_is_rejected(&[1, 5], |t| set(&mut t.sig, 1, sig::PUBLIC + 14, BUMP));
+    }
+
+    #[test]
+    fn membership_leaf_key() {
+        tampered_is_rejected(&[1, 5], |t| set(t.group.as_mut().unwrap(), 0, 3, BUMP));
+    }
+
+    #[test]
+    fn membership_sibling() {
+        tampered_is_rejected(&[1, 5], |t| {
+            let group = t.group.as_mut().unwrap();
+            // Level 2 of slot 1: its sibling half of the input (bit of 5 at level 2 is 0: right half).
+            set(group, BLOCK + 2, 8 + 1, BUMP)
+        });
+    }
+
+    #[test]
+    fn membership_direction_bit() {
+        tampered_is_rejected(&[1, 5], |t| {
+            set(t.group.as_mut().unwrap(), 1, g::col::BIT, |v| Val::ONE - v)
+        });
+    }
+
+    #[test]
+    fn membership_index() {
+        tampered_is_rejected(&[1, 5], |t| {
+            let group = t.group.as_mut().unwrap();
+            for r in 0..BLOCK {
+                set(group, BLOCK + r, g::col::IDX, BUMP);
+            }
+        });
+    }
+
+    #[test]
+    fn membership_accumulator() {
+        tampered_is_rejected(&[1, 5], |t| {
+            set(t.group.as_mut().unwrap(), 2, g::col::ACC, BUMP)
+        });
+    }
+
+    #[test]
+    fn membership_digest() {
+        tampered_is_rejected(&[1, 5], |t| {
+            set(t.group.as_mut().unwrap(), BLOCK + 3, g::col::DIG + 4, BUMP)
+        });
+    }
+
+    #[test]
+    fn membership_leaf_flag() {
+        tampered_is_rejected(&[1, 5], |t| {
+            set(t.group.as_mut().unwrap(), BLOCK, g::col::IS_LEAF, |_| {
+                Val::ZERO
+            })
+        });
+    }
+
+    #[test]
+    fn membership_node_tag() {
+        tampered_is_rejected(&[1, 5], |t| set(t.group.as_mut().unwrap(), 2, 17, BUMP));
+    }
+
+    #[test]
+    fn range_multiplicity_of_gaps() {
+        tampered_is_rejected(&[1, 5], |t| {
+            set(&mut t.range, 3, sigagg_stark::air::range::MULT, BUMP)
+        });
+    }
+}
