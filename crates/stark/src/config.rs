@@ -155,3 +155,12 @@ impl Settings {
             .with_ood_proof_of_work_bits(self.ood_pow_bits)
     }
 }
+
+// The shortest table (one row per padded slot) must not be shorter than the
+// final FRI polynomial, or proving fails for small statements.
+const _: () = {
+    let min_log = crate::statement::MIN_PADDED.trailing_zeros() as usize;
+    assert!(Settings::FAST.log_final_poly_len < min_log);
+    assert!(Settings::COMPACT.log_final_poly_len < min_log);
+    assert!(Settings::INSECURE_TEST.log_final_poly_len < min_log);
+};

@@ -83,14 +83,7 @@ impl GroupKey {
         if bytes.len() != GROUP_DIGEST * FE_BYTES + 4 {
             return Err(GroupError::Malformed("length"));
         }
-        let mut root = [Val::ZERO; GROUP_DIGEST];
-        for (i, chunk) in bytes[..GROUP_DIGEST * FE_BYTES]
-            .chunks_exact(FE_BYTES)
-            .enumerate()
-        {
-            root[i] = fe_from_le_bytes(chunk.try_into().expect("4 bytes"))
-                .ok_or(GroupError::Malformed("field element"))?;
-        }
+        let root = decode_digest(&bytes[..GROUP_DIGEST * FE_BYTES])?;
         let size = u32::from_le_bytes(
             bytes[GROUP_DIGEST * FE_BYTES..]
                 .try_into()
@@ -107,6 +100,16 @@ impl GroupKey {
         }
         Ok(Self { root, size })
     }
+}
+
+/// A digest from 32 bytes of canonical `u32` LE field elements.
+fn decode_digest(bytes: &[u8]) -> Result<GroupDigest, GroupError> {
+    let mut digest = [Val::ZERO; GROUP_DIGEST];
+    for (out, chunk) in digest.iter_mut().zip(bytes.chunks_exact(FE_BYTES)) {
+        *out = fe_from_le_bytes(chunk.try_into().expect("4 bytes"))
+            .ok_or(GroupError::Malformed("field element"))?;
+    }
+    Ok(digest)
 }
 
 /// `ceil(log2 size)`, at least 1.
@@ -169,6 +172,46 @@ impl MembershipPath {
             };
         }
         node
+    }
+
+    /// Encoding: index (`u32` LE), number of siblings (one byte), then
+    /// each sibling as 8 canonical `u32` LE: `5 + 32 * depth` bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(5 + self.siblings.len() * GROUP_DIGEST * FE_BYTES);
+        out.extend_from_slice(&self.index.to_le_bytes());
+        out.push(u8::try_from(self.siblings.len()).expect("depth is at most 29"));
+        for sibling in &self.siblings {
+            put_fes(&mut out, sibling);
+        }
+        out
+    }
+
+    /// Strict decoding of [`MembershipPath::to_bytes`]: exact length,
+    /// canonical field elements, depth between 1 and [`MAX_GROUP_DEPTH`],
+    /// and an index that fits the depth.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, GroupError> {
+        let (head, rest) = bytes
+            .split_at_checked(5)
+            .ok_or(GroupError::Malformed("path length"))?;
+        let index = u32::from_le_bytes(head[..4].try_into().expect("4 bytes"));
+        let depth = usize::from(head[4]);
+        if depth == 0 || depth > MAX_GROUP_DEPTH {
+            return Err(GroupError::Malformed("path depth"));
+        }
+        if rest.len() != depth * GROUP_DIGEST * FE_BYTES {
+            return Err(GroupError::Malformed("path length"));
+        }
+        if u64::from(index) >> depth != 0 {
+            return Err(GroupError::IndexOutOfRange {
+                index: u64::from(index),
+                size: 1 << depth,
+            });
+        }
+        let siblings = rest
+            .chunks_exact(GROUP_DIGEST * FE_BYTES)
+            .map(decode_digest)
+            .collect::<Result<_, _>>()?;
+        Ok(Self { index, siblings })
     }
 
     /// Whether `pk` is member `self.index` of `group`.
@@ -327,5 +370,54 @@ mod tests {
         let mut zero_size = GroupTree::new(ks).unwrap().key().to_bytes();
         zero_size[32..].copy_from_slice(&0u32.to_le_bytes());
         assert_eq!(GroupKey::from_bytes(&zero_size), Err(GroupError::Empty));
+    }
+
+    #[test]
+    fn paths_round_trip_and_bad_encodings_are_refused() {
+        let tree = GroupTree::new(keys(5)).unwrap();
+        let group = tree.key();
+        for i in 0..5 {
+            let path = tree.path(i).unwrap();
+            let bytes = path.to_bytes();
+            assert_eq!(bytes.len(), 5 + 32 * group.depth());
+            let back = MembershipPath::from_bytes(&bytes).unwrap();
+            assert_eq!(back, path);
+            back.verify(&group, tree.member(i).unwrap()).unwrap();
+        }
+        let bytes = tree.path(3).unwrap().to_bytes();
+        for len in 0..bytes.len() {
+            assert!(
+                MembershipPath::from_bytes(&bytes[..len]).is_err(),
+                "truncated to {len}"
+            );
+        }
+        let mut long = bytes.clone();
+        long.push(0);
+        assert!(MembershipPath::from_bytes(&long).is_err());
+        let mut depth0 = bytes.clone();
+        depth0[4] = 0;
+        assert!(MembershipPath::from_bytes(&depth0).is_err());
+        let mut deep = bytes.clone();
+        deep[4] = 30;
+        assert!(MembershipPath::from_bytes(&deep).is_err());
+        let mut big_index = bytes.clone();
+        big_index[..4].copy_from_slice(&8u32.to_le_bytes());
+        assert!(matches!(
+            MembershipPath::from_bytes(&big_index),
+            Err(GroupError::IndexOutOfRange { index: 8, size: 8 })
+        ));
+        let mut non_canonical = bytes;
+        non_canonical[5..9].copy_from_slice(&u32::MAX.to_le_bytes());
+        assert_eq!(
+            MembershipPath::from_bytes(&non_canonical),
+            Err(GroupError::Malformed("field element"))
+        );
+        // Random bytes never panic.
+        let mut rng = StdRng::seed_from_u64(7);
+        for len in [0usize, 5, 37, 101, 200] {
+            let mut junk = vec![0u8; len];
+            rand::Rng::fill_bytes(&mut rng, &mut junk);
+            let _ = MembershipPath::from_bytes(&junk);
+        }
     }
 }

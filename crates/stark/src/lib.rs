@@ -59,7 +59,8 @@ pub use crate::statement::{Entry, Statement};
 
 /// Version of the proof encoding.
 pub const PROOF_VERSION: u8 = 1;
-const MAGIC: &[u8; 6] = b"SGXAGG";
+/// First bytes of an encoded [`AggregateProof`].
+pub const PROOF_MAGIC: &[u8; 6] = b"SGXAGG";
 
 /// An aggregate proof with its header.
 #[derive(Serialize, Deserialize)]
@@ -85,12 +86,12 @@ impl core::fmt::Debug for AggregateProof {
 impl AggregateProof {
     /// Serializes: `"SGXAGG" || version || postcard(settings, entries, proof)`.
     pub fn to_bytes(&self) -> Vec<u8> {
-        codec::encode(MAGIC, PROOF_VERSION, self)
+        codec::encode(PROOF_MAGIC, PROOF_VERSION, self)
     }
 
     /// Parses bytes written by [`AggregateProof::to_bytes`].
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, VerifyError> {
-        codec::decode(MAGIC, PROOF_VERSION, bytes, "aggregate proof")
+        codec::decode(PROOF_MAGIC, PROOF_VERSION, bytes, "aggregate proof")
     }
 }
 

@@ -45,7 +45,8 @@ use crate::{codec, trace};
 
 /// Version of the threshold proof encoding.
 pub const THRESHOLD_PROOF_VERSION: u8 = 1;
-const MAGIC: &[u8; 6] = b"SGXTHR";
+/// First bytes of an encoded [`ThresholdProof`].
+pub const THRESHOLD_PROOF_MAGIC: &[u8; 6] = b"SGXTHR";
 
 /// What a threshold certificate claims: at least `threshold` members of
 /// `group` signed `message` at `epoch`.
@@ -173,12 +174,17 @@ impl core::fmt::Debug for ThresholdProof {
 impl ThresholdProof {
     /// Serializes: `"SGXTHR" || version || postcard(settings, count, signers, proof)`.
     pub fn to_bytes(&self) -> Vec<u8> {
-        codec::encode(MAGIC, THRESHOLD_PROOF_VERSION, self)
+        codec::encode(THRESHOLD_PROOF_MAGIC, THRESHOLD_PROOF_VERSION, self)
     }
 
     /// Parses bytes written by [`ThresholdProof::to_bytes`].
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, VerifyError> {
-        codec::decode(MAGIC, THRESHOLD_PROOF_VERSION, bytes, "threshold proof")
+        codec::decode(
+            THRESHOLD_PROOF_MAGIC,
+            THRESHOLD_PROOF_VERSION,
+            bytes,
+            "threshold proof",
+        )
     }
 }
 

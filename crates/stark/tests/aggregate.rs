@@ -381,3 +381,16 @@ fn verifier_lookups_match_plonky3s_derivation() {
     let (ours, theirs) = testing::lookups_both_ways(&statement);
     assert_eq!(ours, theirs);
 }
+
+/// The real settings prove a one-signature statement (every table must be
+/// taller than the final FRI polynomial; padding guarantees it).
+#[test]
+fn real_settings_prove_a_single_signature() {
+    let (statement, sigs) = batch(77, 1, true, &[9]);
+    for settings in [Settings::FAST, Settings::COMPACT] {
+        let proof = aggregate(&settings, &statement, &sigs).unwrap();
+        verify(&settings, &statement, &proof).unwrap();
+        let (other, _) = batch(78, 1, true, &[9]);
+        assert!(verify(&settings, &other, &proof).is_err());
+    }
+}

@@ -506,3 +506,24 @@ mod corrupt {
         });
     }
 }
+
+/// The real settings prove the smallest statements too (every table must be
+/// taller than the final FRI polynomial; padding guarantees it).
+#[test]
+fn real_settings_prove_a_one_member_group() {
+    let group = Group::new(41, 1);
+    let statement = group.statement(1);
+    for settings in [Settings::FAST, Settings::COMPACT] {
+        let proof = prove_threshold(
+            &settings,
+            &statement,
+            &group.signers(&[0]),
+            Disclosure::Signers,
+        )
+        .unwrap();
+        let cert = verify_threshold(&settings, &statement, &proof).unwrap();
+        assert_eq!((cert.count, cert.signers), (1, Some(vec![0])));
+        let other = ThresholdStatement::new(*statement.group(), EPOCH + 1, group.message, 1);
+        assert!(verify_threshold(&settings, &other.unwrap(), &proof).is_err());
+    }
+}
