@@ -10,7 +10,8 @@ use rayon::prelude::*;
 use sigagg_lamport::{ParameterSet, Signature, codeword};
 
 use crate::config::Settings;
-use crate::error::{ProveError, VerifyError};
+use crate::error::{ProveError, StatementError, VerifyError};
+use crate::layout::max_signatures;
 use crate::proof::{Proof, ProofKind};
 use crate::statement::AggregateStatement;
 use crate::system::{self, Instance};
@@ -61,19 +62,42 @@ fn witness<S: ParameterSet>(
     if signatures.len() != statement.len() {
         return Err(ProveError::CountMismatch { entries: statement.len(), signatures: signatures.len() });
     }
+    let max = max_signatures(settings);
+    if statement.len() > max {
+        return Err(StatementError::TooMany { count: statement.len(), max }.into());
+    }
     let entries = statement.entries();
-    let checked: Vec<Result<Vec<bool>, ProveError>> = entries
+    let checked: Vec<Result<(), ProveError>> = entries
         .par_iter()
         .zip(signatures)
         .enumerate()
         .map(|(index, (e, sig))| {
             sigagg_lamport::verify(&e.public_key, &e.message, sig)
-                .and_then(|()| codeword::<S>(&e.message, sig.counter()))
-                .map(|cw| cw.bits().to_vec())
                 .map_err(|reason| ProveError::InvalidSignature { index, reason })
         })
         .collect();
-    let codewords = checked.into_iter().collect::<Result<Vec<_>, _>>()?;
+    checked.into_iter().collect::<Result<(), _>>()?;
+    build(settings, statement, signatures)
+}
+
+/// The instance and traces of `signatures`, without verifying them (the
+/// circuit must reject what native verification would have).
+fn build<S: ParameterSet>(
+    settings: &Settings,
+    statement: &AggregateStatement<S>,
+    signatures: &[Signature<S>],
+) -> Result<(Instance, Traces), ProveError> {
+    let entries = statement.entries();
+    let codewords = entries
+        .par_iter()
+        .zip(signatures)
+        .enumerate()
+        .map(|(index, (e, sig))| {
+            codeword::<S>(&e.message, sig.counter())
+                .map(|cw| cw.bits().to_vec())
+                .map_err(|reason| ProveError::InvalidSignature { index, reason })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
     let keys: Vec<_> = entries.iter().map(|e| *e.public_key.digest()).collect();
     let digest = statement.digest(settings, &counters(signatures));
     let instance = Instance::aggregate(S::NUM_SUBKEYS, &codewords, &keys, digest);
@@ -101,6 +125,10 @@ fn instance<S: ParameterSet>(
     proof: &Proof,
 ) -> Result<Instance, VerifyError> {
     proof.check_header::<S>(ProofKind::Aggregate, settings)?;
+    let max = max_signatures(settings);
+    if statement.len() > max {
+        return Err(StatementError::TooMany { count: statement.len(), max }.into());
+    }
     if proof.count as usize != statement.len() {
         return Err(VerifyError::PublicMismatch(format!(
             "the proof covers {} entries, the statement has {}",
@@ -156,6 +184,16 @@ pub mod testing {
         signatures: &[Signature<S>],
     ) -> (Instance, Traces) {
         witness(settings, statement, signatures).expect("valid witness")
+    }
+
+    /// The instance and traces of `signatures` without verifying them: what
+    /// a cheating prover would build.
+    pub fn unchecked_traces<S: ParameterSet>(
+        settings: &Settings,
+        statement: &AggregateStatement<S>,
+        signatures: &[Signature<S>],
+    ) -> Result<(Instance, Traces), ProveError> {
+        build(settings, statement, signatures)
     }
 
     /// Proves (possibly tampered) traces without checking them.

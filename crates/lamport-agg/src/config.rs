@@ -115,3 +115,12 @@ pub fn stark_config(settings: &Settings, statement_digest: &[u8; 32]) -> AggConf
         .with_lookup_proof_of_work_bits(settings.lookup_pow_bits)
         .with_ood_proof_of_work_bits(settings.ood_pow_bits)
 }
+
+// The shortest table (one row per slot) must not be shorter than the final
+// FRI polynomial, or proving fails for small statements.
+const _: () = {
+    let min_log = crate::layout::MIN_SLOTS.trailing_zeros() as usize;
+    assert!(FAST.log_final_poly_len < min_log);
+    assert!(COMPACT.log_final_poly_len < min_log);
+    assert!(TEST.log_final_poly_len < min_log);
+};

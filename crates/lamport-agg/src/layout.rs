@@ -16,13 +16,26 @@
 
 use sigagg_lamport::group::depth_for;
 
+use crate::config::Settings;
+
 /// Rows per slot in the main table: `n/2 ≤ 128` sponge rows for both sets.
 pub const BLOCK: usize = 128;
-/// Smallest number of slots (tables of one row are degenerate).
-pub const MIN_SLOTS: usize = 2;
+/// Smallest number of slots. Some tables have one row per slot, and FRI
+/// needs every table taller than `2^log_final_poly_len` rows (8 for the
+/// named settings; checked in `config`).
+pub const MIN_SLOTS: usize = 16;
 /// Largest number of signatures in one proof (the main table then has 2^21
 /// rows, about 3.6 GB of trace).
 pub const MAX_SIGNATURES: usize = 1 << 14;
+/// The most signatures one proof can hold with `settings`: the main table
+/// (128 rows per slot) times the blowup must fit in KoalaBear's two-adic
+/// subgroup (order 2^24), and no more than [`MAX_SIGNATURES`].
+pub const fn max_signatures(settings: &Settings) -> usize {
+    let log = 24usize.saturating_sub(7 + settings.log_blowup);
+    let n = 1usize << log;
+    if n < MAX_SIGNATURES { n } else { MAX_SIGNATURES }
+}
+
 /// Largest tree depth of a threshold group. The ordering check proves
 /// `idx' - idx - 1 = d` with `d < 2^depth` in the field; both sides stay
 /// below `p/2` in absolute value only for `depth ≤ 29`, which makes the

@@ -16,7 +16,7 @@ use sigagg_lamport::{GroupTree, MembershipProof, ParameterSet, PublicKey, Signat
 
 use crate::config::Settings;
 use crate::error::{ProveError, StatementError, VerifyError};
-use crate::layout::MAX_SIGNATURES;
+use crate::layout::max_signatures;
 use crate::proof::{Proof, ProofKind};
 use crate::statement::{ThresholdStatement, bitmap, members_of};
 use crate::system::{self, Instance};
@@ -133,10 +133,28 @@ fn witness<S: ParameterSet>(
     if count < statement.threshold() as usize {
         return Err(ProveError::ThresholdNotReached { signers: count, threshold: statement.threshold() });
     }
-    if count > MAX_SIGNATURES {
-        return Err(StatementError::TooMany { count, max: MAX_SIGNATURES }.into());
+    let max = max_signatures(settings);
+    if count > max {
+        return Err(StatementError::TooMany { count, max }.into());
     }
-    let cw = codeword::<S>(message, counter)
+    build(settings, statement, &order, counter, disclosure)
+}
+
+/// The instance and traces of signers in slot order, without any check
+/// (the circuit must reject whatever the native checks would have).
+fn build<S: ParameterSet>(
+    settings: &Settings,
+    statement: &ThresholdStatement<S>,
+    order: &[&Signer<S>],
+    counter: u32,
+    disclosure: Disclosure,
+) -> Result<Witness<S>, ProveError> {
+    let group = statement.group();
+    let count = order.len();
+    if count == 0 {
+        return Err(ProveError::ThresholdNotReached { signers: 0, threshold: statement.threshold() });
+    }
+    let cw = codeword::<S>(statement.message(), counter)
         .map_err(|reason| ProveError::InvalidSignature { index: 0, reason })?
         .bits()
         .to_vec();
@@ -170,7 +188,7 @@ fn instance<S: ParameterSet>(
     proof.check_header::<S>(ProofKind::Threshold, settings)?;
     let group = statement.group();
     let count = proof.count;
-    if count == 0 || count > group.size() || count as usize > MAX_SIGNATURES {
+    if count == 0 || count > group.size() || count as usize > max_signatures(settings) {
         return Err(VerifyError::PublicMismatch(format!("count {count} for a group of {}", group.size())));
     }
     if count < statement.threshold() {
@@ -222,6 +240,20 @@ pub mod testing {
         disclosure: Disclosure,
     ) -> Witness<S> {
         super::witness(settings, statement, signers, disclosure).expect("valid witness")
+    }
+
+    /// A witness of `signers` in the given slot order, with no native
+    /// check at all (duplicates, outsiders, bad signatures, too few signers
+    /// pass): what a cheating prover would build.
+    pub fn unchecked_witness<S: ParameterSet>(
+        settings: &Settings,
+        statement: &ThresholdStatement<S>,
+        signers: &[Signer<S>],
+        disclosure: Disclosure,
+    ) -> Result<Witness<S>, ProveError> {
+        let order: Vec<&Signer<S>> = signers.iter().collect();
+        let counter = signers.first().map_or(0, |s| s.signature.counter());
+        build(settings, statement, &order, counter, disclosure)
     }
 
     /// Proves (possibly tampered) traces without checking them.

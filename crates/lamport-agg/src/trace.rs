@@ -41,6 +41,7 @@ pub struct SlotWitness<'a> {
 }
 
 /// The traces of one proof, in batch order (see [`Instance::airs`]).
+#[derive(Clone, Debug)]
 pub struct Traces {
     /// One matrix per AIR.
     pub tables: Vec<RowMajorMatrix<Val>>,

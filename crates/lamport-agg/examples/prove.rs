@@ -1,0 +1,83 @@
+//! Proves and verifies one aggregate or threshold proof, printing the time
+//! of each step (a development aid; `sigagg bench lamport-agg|threshold` is
+//! the benchmark).
+//!
+//! ```sh
+//! RAYON_NUM_THREADS=2 cargo run --release -p sigagg-lamport-agg --example prove -- aggregate 1024 fast plain
+//! RAYON_NUM_THREADS=2 cargo run --release -p sigagg-lamport-agg --example prove -- threshold 1024 compact mined
+//! ```
+
+use std::time::Instant;
+
+use sigagg_lamport::{GroupTree, LamportPlus, LamportPlusMined, ParameterSet, keygen_from_seeds, sign_all, sign_many};
+use sigagg_lamport_agg::security::{ProofShape, security_level};
+use sigagg_lamport_agg::{AggregateEntry, AggregateStatement, Disclosure, Proof, Signer, ThresholdStatement};
+use sigagg_lamport_agg::{aggregate, config, threshold};
+
+fn run<S: ParameterSet>(mode: &str, n: usize, settings: sigagg_lamport_agg::Settings) {
+    let seeds: Vec<[u8; 32]> = (0..n as u64).map(|i| { let mut s = [9u8; 32]; s[..8].copy_from_slice(&i.to_le_bytes()); s }).collect();
+    let t = Instant::now();
+    let (pks, mut sks): (Vec<_>, Vec<_>) = keygen_from_seeds::<S>(&seeds).into_iter().unzip();
+    eprintln!("keys: {:.2?}", t.elapsed());
+    let (bytes, prove, shape) = if mode == "aggregate" {
+        let msgs: Vec<Vec<u8>> = (0..n).map(|i| format!("message {i}").into_bytes()).collect();
+        let t = Instant::now();
+        let sigs = sign_many(&mut sks, &msgs).unwrap();
+        eprintln!("signatures: {:.2?}", t.elapsed());
+        let entries = pks.iter().zip(msgs).map(|(pk, m)| AggregateEntry { public_key: *pk, message: m }).collect();
+        let st = AggregateStatement::new(entries).unwrap();
+        let t = Instant::now();
+        let proof = aggregate::prove(&settings, &st, &sigs).unwrap();
+        let prove = t.elapsed();
+        let bytes = proof.to_bytes();
+        let t = Instant::now();
+        aggregate::verify(&settings, &st, &Proof::from_bytes(&bytes).unwrap()).unwrap();
+        eprintln!("verify: {:.2?}", t.elapsed());
+        (bytes, prove, ProofShape::Aggregate { signatures: n })
+    } else {
+        let tree = GroupTree::new(&pks).unwrap();
+        let msg = b"threshold message";
+        let sigs = sign_all(&mut sks, msg).unwrap();
+        let signers: Vec<Signer<S>> = (0..n)
+            .map(|i| Signer { public_key: pks[i], signature: sigs[i].clone(), path: tree.prove(i as u32).unwrap() })
+            .collect();
+        let st = ThresholdStatement::new(tree.key(), msg.to_vec(), (2 * n as u32).div_ceil(3)).unwrap();
+        let t = Instant::now();
+        let proof = threshold::prove(&settings, &st, &signers, Disclosure::CountOnly).unwrap();
+        let prove = t.elapsed();
+        let bytes = proof.to_bytes();
+        let t = Instant::now();
+        threshold::verify(&settings, &st, &Proof::from_bytes(&bytes).unwrap()).unwrap();
+        eprintln!("verify: {:.2?}", t.elapsed());
+        (bytes, prove, ProofShape::Threshold { signers: n, group_size: n as u32 })
+    };
+    let sec = security_level(&settings, S::NUM_SUBKEYS, shape);
+    println!(
+        "{mode} {} n={n} {}: prove {prove:.2?} ({:.0} sig/s), {} bytes, proven {:.1} bits, conjectured {:.1}",
+        S::NAME,
+        config::name_of(&settings),
+        n as f64 / prove.as_secs_f64(),
+        bytes.len(),
+        sec.proven_bits,
+        sec.conjectured_bits
+    );
+}
+
+fn main() {
+    if std::env::var("SIGAGG_TRACE").is_ok() {
+        use tracing_subscriber::layer::SubscriberExt;
+        use tracing_subscriber::util::SubscriberInitExt;
+        tracing_subscriber::Registry::default()
+            .with(tracing_subscriber::EnvFilter::new(std::env::var("SIGAGG_TRACE").unwrap_or_default()))
+            .with(tracing_forest::ForestLayer::default())
+            .init();
+    }
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mode = args.first().map_or("aggregate", String::as_str).to_string();
+    let n: usize = args.get(1).map_or(64, |a| a.parse().expect("n"));
+    let settings = config::by_name(args.get(2).map_or("fast", String::as_str)).expect("fast|compact|test");
+    match args.get(3).map_or("plain", String::as_str) {
+        "mined" => run::<LamportPlusMined>(&mode, n, settings),
+        _ => run::<LamportPlus>(&mode, n, settings),
+    }
+}

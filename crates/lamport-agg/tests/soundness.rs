@@ -1,0 +1,373 @@
+//! End-to-end tests of Lamport+ aggregate and threshold proofs: valid
+//! statements prove and verify (aggregates of 1, 2, 3, 5 signatures;
+//! thresholds in groups of 1, 3, 7, 127); changed statements, forged public
+//! values, tampered bytes, cheating witnesses (outsider, signer counted
+//! twice, signature on another message, too few signers) and per-table
+//! trace corruptions are all rejected.
+//!
+//! Proofs use the insecure `config::TEST` settings to keep the suite fast;
+//! the real settings' security is computed in `src/security.rs`.
+
+mod common;
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use p3_field::PrimeCharacteristicRing;
+use p3_matrix::Matrix;
+use sigagg_lamport::{GroupTree, LamportPlus, LamportPlusMined, ParameterSet};
+use sigagg_lamport_agg::config::{self, Val};
+use sigagg_lamport_agg::trace::Traces;
+use sigagg_lamport_agg::{
+    AggregateEntry, AggregateStatement, Disclosure, Proof, ProveError, Settings, ThresholdStatement, VerifyError,
+    aggregate, threshold,
+};
+
+const T: Settings = config::TEST;
+
+/// Byte positions to flip in an encoding of `len` bytes: the whole header,
+/// then about 64 spread over the body, and the last bytes.
+fn flip_positions(len: usize) -> Vec<usize> {
+    let mut at: Vec<usize> = (0..16.min(len)).collect();
+    at.extend((16..len).step_by((len / 64).max(1)));
+    at.extend(len.saturating_sub(8)..len);
+    at
+}
+
+/// Every flipped byte, truncation and trailing byte is rejected by
+/// decoding or by `verify`; nothing panics.
+fn assert_tampering_rejected(bytes: &[u8], verify: impl Fn(&Proof) -> Result<(), VerifyError>) {
+    verify(&Proof::from_bytes(bytes).unwrap()).expect("the untampered proof verifies");
+    for at in flip_positions(bytes.len()) {
+        let mut bad = bytes.to_vec();
+        bad[at] ^= 0x01;
+        let outcome = catch_unwind(AssertUnwindSafe(|| Proof::from_bytes(&bad).map(|p| verify(&p))));
+        match outcome {
+            Ok(Err(_)) | Ok(Ok(Err(_))) => {}
+            Ok(Ok(Ok(()))) => panic!("a flip of byte {at} was accepted"),
+            Err(_) => panic!("a flip of byte {at} panicked"),
+        }
+    }
+    for len in [0, 1, 7, bytes.len() / 2, bytes.len() - 1] {
+        assert!(Proof::from_bytes(&bytes[..len]).is_err(), "truncation to {len}");
+    }
+    let mut long = bytes.to_vec();
+    long.push(0);
+    assert!(Proof::from_bytes(&long).is_err(), "a trailing byte");
+}
+
+/// Whether proving tampered traces failed, or its proof does not verify.
+fn rejected(prove: impl FnOnce() -> Result<Proof, ProveError>, verify: impl Fn(&Proof) -> Result<(), VerifyError>) -> bool {
+    match catch_unwind(AssertUnwindSafe(prove)) {
+        Ok(Ok(proof)) => verify(&proof).is_err(),
+        Ok(Err(_)) | Err(_) => true,
+    }
+}
+
+/// Cells of every table to corrupt: rows in the first and in a later slot,
+/// columns spread over the width.
+fn corruption_targets(traces: &Traces) -> Vec<(usize, usize, usize)> {
+    let mut cells = Vec::new();
+    for (t, table) in traces.tables.iter().enumerate() {
+        let (h, w) = (table.height(), table.width());
+        for row in [1, h / 2 + 1] {
+            for col in [0, w / 3, 2 * w / 3, w - 1] {
+                cells.push((t, row % h, col));
+            }
+        }
+    }
+    cells.dedup();
+    cells
+}
+
+/// Adds 2 to one cell. Not 1: the gap bits of uncounted threshold slots
+/// are free bits by design (only counted slots' gaps enter a constraint),
+/// and `0 + 1` would still be a bit; `+ 2` leaves no bit a bit.
+fn corrupt(traces: &Traces, (t, row, col): (usize, usize, usize)) -> Traces {
+    let mut tampered = traces.clone();
+    let table = &mut tampered.tables[t];
+    let w = table.width();
+    table.values[row * w + col] += Val::TWO;
+    tampered
+}
+
+// ---------------------------------------------------------------- aggregate
+
+#[test]
+fn aggregates_prove_and_verify() {
+    for n in [1usize, 2, 3, 5] {
+        let (st, sigs) = common::aggregate_batch::<LamportPlus>(10 + n as u8, n);
+        let proof = aggregate::prove(&T, &st, &sigs).unwrap();
+        assert_eq!(proof.count as usize, n);
+        let bytes = proof.to_bytes();
+        aggregate::verify(&T, &st, &Proof::from_bytes(&bytes).unwrap()).unwrap();
+        // Another batch's statement of the same size is rejected.
+        let (other, _) = common::aggregate_batch::<LamportPlus>(40 + n as u8, n);
+        assert!(aggregate::verify(&T, &other, &proof).is_err(), "n = {n}");
+    }
+    let (st, sigs) = common::aggregate_batch::<LamportPlusMined>(20, 3);
+    let proof = aggregate::prove(&T, &st, &sigs).unwrap();
+    aggregate::verify(&T, &st, &proof).unwrap();
+    // A plain-set verifier refuses a mined-set proof.
+    let (plain, _) = common::aggregate_batch::<LamportPlus>(20, 3);
+    assert!(aggregate::verify(&T, &plain, &proof).is_err());
+}
+
+#[test]
+fn changed_aggregate_statements_are_rejected() {
+    let (st, sigs) = common::aggregate_batch::<LamportPlus>(3, 3);
+    let proof = aggregate::prove(&T, &st, &sigs).unwrap();
+    let entries = st.entries().to_vec();
+    let with = |e: Vec<AggregateEntry<LamportPlus>>| AggregateStatement::new(e).unwrap();
+    let mut message = entries.clone();
+    message[1].message.push(b'!');
+    let mut key = entries.clone();
+    key[2].public_key = common::keys::<LamportPlus>(99, 1)[0].0;
+    let mut reordered = entries.clone();
+    reordered.swap(0, 1);
+    for (what, changed) in [
+        ("message", with(message)),
+        ("key", with(key)),
+        ("order", with(reordered)),
+        ("dropped entry", with(entries[..2].to_vec())),
+    ] {
+        assert!(aggregate::verify(&T, &changed, &proof).is_err(), "{what}");
+    }
+    // Other settings: the header does not match.
+    assert_eq!(aggregate::verify(&config::FAST, &st, &proof), Err(VerifyError::SettingsMismatch));
+}
+
+#[test]
+fn invalid_aggregate_witnesses_are_typed_errors() {
+    let (st, mut sigs) = common::aggregate_batch::<LamportPlus>(4, 3);
+    assert!(matches!(
+        aggregate::prove(&T, &st, &sigs[..2]),
+        Err(ProveError::CountMismatch { entries: 3, signatures: 2 })
+    ));
+    // Entry 2 carries entry 1's signature.
+    sigs[2] = sigs[1].clone();
+    assert!(matches!(aggregate::prove(&T, &st, &sigs), Err(ProveError::InvalidSignature { index: 2, .. })));
+    // A cheating prover that skips the native checks gets no valid proof.
+    let (instance, traces) = aggregate::testing::unchecked_traces(&T, &st, &sigs).unwrap();
+    let proved = || aggregate::testing::prove_traces(&T, &st, &sigs, &instance, &traces);
+    assert!(rejected(proved, |p| aggregate::verify(&T, &st, p)));
+}
+
+#[test]
+fn tampered_aggregate_proofs_are_rejected() {
+    let (st, sigs) = common::aggregate_batch::<LamportPlus>(5, 2);
+    let bytes = aggregate::prove(&T, &st, &sigs).unwrap().to_bytes();
+    assert_tampering_rejected(&bytes, |p| aggregate::verify(&T, &st, p));
+}
+
+#[test]
+fn aggregate_trace_corruptions_fail_verification() {
+    let (st, sigs) = common::aggregate_batch::<LamportPlus>(6, 3);
+    let (instance, traces) = aggregate::testing::traces(&T, &st, &sigs);
+    let verify = |p: &Proof| aggregate::verify(&T, &st, p);
+    // The honest traces through the same path verify (so the test can fail).
+    assert!(!rejected(|| aggregate::testing::prove_traces(&T, &st, &sigs, &instance, &traces), verify));
+    let targets = corruption_targets(&traces);
+    assert!(targets.iter().any(|c| c.0 == 0) && targets.iter().any(|c| c.0 == 1));
+    for cell in targets {
+        let bad = corrupt(&traces, cell);
+        let proved = || aggregate::testing::prove_traces(&T, &st, &sigs, &instance, &bad);
+        assert!(rejected(proved, verify), "corrupted (table, row, column) {cell:?} was accepted");
+    }
+}
+
+// ---------------------------------------------------------------- threshold
+
+/// A group of `n`, the statement for `message` with threshold `t`, and the
+/// signatures of `members`.
+fn setup<S: ParameterSet>(
+    tag: u8,
+    n: usize,
+    members: &[usize],
+    t: u32,
+) -> (GroupTree, ThresholdStatement<S>, Vec<threshold::Signer<S>>) {
+    let (tree, pks, mut sks) = common::group::<S>(tag, n);
+    let message = format!("block {tag}").into_bytes();
+    let signers = common::signers(&tree, &pks, &mut sks, members, &message);
+    let st = ThresholdStatement::new(tree.key(), message, t).unwrap();
+    (tree, st, signers)
+}
+
+#[test]
+fn thresholds_prove_and_verify() {
+    let cases: [(usize, &[usize], u32); 5] = [
+        (1, &[0], 1),
+        (3, &[0, 1, 2], 2),
+        (7, &[6, 1, 3], 3),
+        (127, &[0, 5, 17, 64, 100, 126], 4),
+        (127, &[126], 1),
+    ];
+    for (i, (n, members, t)) in cases.into_iter().enumerate() {
+        let (_, st, signers) = setup::<LamportPlus>(50 + i as u8, n, members, t);
+        for disclosure in [Disclosure::CountOnly, Disclosure::Bitmap] {
+            let proof = threshold::prove(&T, &st, &signers, disclosure).unwrap();
+            let proof = Proof::from_bytes(&proof.to_bytes()).unwrap();
+            threshold::verify(&T, &st, &proof).unwrap();
+            assert_eq!(proof.count as usize, members.len());
+            let revealed = proof.bitmap.as_deref().map(|b| sigagg_lamport_agg::members_of(n as u32, b).unwrap());
+            let mut sorted: Vec<u32> = members.iter().map(|&m| m as u32).collect();
+            sorted.sort_unstable();
+            assert_eq!(revealed, (disclosure == Disclosure::Bitmap).then_some(sorted), "n = {n}");
+        }
+    }
+    let (_, st, signers) = setup::<LamportPlusMined>(60, 5, &[0, 2, 4], 3);
+    let proof = threshold::prove(&T, &st, &signers, Disclosure::Bitmap).unwrap();
+    threshold::verify(&T, &st, &proof).unwrap();
+}
+
+#[test]
+fn invalid_threshold_witnesses_are_typed_errors() {
+    let (tree, st, signers) = setup::<LamportPlus>(70, 7, &[1, 2, 5], 3);
+    // Too few.
+    assert!(matches!(
+        threshold::prove(&T, &st, &signers[..2], Disclosure::CountOnly),
+        Err(ProveError::ThresholdNotReached { signers: 2, threshold: 3 })
+    ));
+    // The same signer twice.
+    let twice = vec![signers[0].clone(), signers[1].clone(), signers[0].clone()];
+    assert!(matches!(threshold::prove(&T, &st, &twice, Disclosure::CountOnly), Err(ProveError::DuplicateSigner { leaf: 1 })));
+    // A key outside the tree, with a member's path and a valid signature.
+    let (outsider_pk, mut outsider_sk) = common::keys::<LamportPlus>(71, 1).remove(0);
+    let mut outsider = signers.clone();
+    outsider[2] = threshold::Signer {
+        public_key: outsider_pk,
+        signature: outsider_sk.sign(st.message()).unwrap(),
+        path: tree.prove(0).unwrap(),
+    };
+    assert!(matches!(threshold::prove(&T, &st, &outsider, Disclosure::CountOnly), Err(ProveError::NotAMember { index: 2, .. })));
+    // A signature on another message (the same member's key, re-derived
+    // from its seed, signs something else).
+    let (tree2, pks2, mut sks2) = common::group::<LamportPlus>(70, 7);
+    assert_eq!(tree2.key(), tree.key());
+    let mut wrong = signers.clone();
+    wrong[1] = common::signers(&tree2, &pks2, &mut sks2, &[2], b"another message").remove(0);
+    assert!(matches!(threshold::prove(&T, &st, &wrong, Disclosure::CountOnly), Err(ProveError::InvalidSignature { index: 1, .. })));
+}
+
+#[test]
+fn changed_threshold_statements_and_forged_values_are_rejected() {
+    let (tree, st, signers) = setup::<LamportPlus>(80, 7, &[0, 3, 6], 2);
+    let proof = threshold::prove(&T, &st, &signers, Disclosure::Bitmap).unwrap();
+    threshold::verify(&T, &st, &proof).unwrap();
+    let group = tree.key();
+    let message = st.message().to_vec();
+    // Another message, another group, a threshold above the count.
+    let other_message = ThresholdStatement::<LamportPlus>::new(group, b"block 81".to_vec(), 2).unwrap();
+    assert!(threshold::verify(&T, &other_message, &proof).is_err());
+    let (other_tree, _, _) = common::group::<LamportPlus>(81, 7);
+    let other_group = ThresholdStatement::<LamportPlus>::new(other_tree.key(), message.clone(), 2).unwrap();
+    assert!(threshold::verify(&T, &other_group, &proof).is_err());
+    let higher = ThresholdStatement::<LamportPlus>::new(group, message, 4).unwrap();
+    assert!(matches!(
+        threshold::verify(&T, &higher, &proof),
+        Err(VerifyError::ThresholdNotReached { count: 3, threshold: 4 })
+    ));
+    // Forged counts, forged bitmaps, a removed bitmap.
+    for count in [2u32, 4, 7] {
+        let mut forged = Proof::from_bytes(&proof.to_bytes()).unwrap();
+        forged.count = count;
+        assert!(threshold::verify(&T, &st, &forged).is_err(), "count {count}");
+    }
+    let bitmap = proof.bitmap.clone().unwrap();
+    for (what, b) in [("member 3 -> 4", bitmap[0] ^ 0b0001_1000), ("member 0 -> 1", bitmap[0] ^ 0b0000_0011)] {
+        let mut forged = Proof::from_bytes(&proof.to_bytes()).unwrap();
+        forged.bitmap = Some(vec![b]);
+        assert!(threshold::verify(&T, &st, &forged).is_err(), "{what}");
+    }
+    let mut hidden = Proof::from_bytes(&proof.to_bytes()).unwrap();
+    hidden.bitmap = None;
+    assert!(threshold::verify(&T, &st, &hidden).is_err(), "a bitmap removed after proving");
+    // A threshold proof is not an aggregate proof.
+    let (agg_st, _) = common::aggregate_batch::<LamportPlus>(82, 3);
+    assert!(matches!(aggregate::verify(&T, &agg_st, &proof), Err(VerifyError::WrongKind { .. })));
+}
+
+#[test]
+fn tampered_threshold_proofs_are_rejected() {
+    let (_, st, signers) = setup::<LamportPlus>(90, 3, &[0, 2], 2);
+    let bytes = threshold::prove(&T, &st, &signers, Disclosure::Bitmap).unwrap().to_bytes();
+    assert_tampering_rejected(&bytes, |p| threshold::verify(&T, &st, p));
+}
+
+#[test]
+fn cheating_threshold_witnesses_fail() {
+    let (tree, st, signers) = setup::<LamportPlus>(100, 7, &[1, 4, 6], 3);
+    let verify = |p: &Proof| threshold::verify(&T, &st, p);
+    let cheat = |signers: &[threshold::Signer<LamportPlus>]| {
+        let witness = threshold::testing::unchecked_witness(&T, &st, signers, Disclosure::CountOnly);
+        rejected(|| witness.and_then(|w| threshold::testing::prove_witness(&T, w)), verify)
+    };
+    // Honest signers in slot order pass through the same path.
+    let mut honest = signers.clone();
+    honest.sort_by_key(|s| s.path.index());
+    assert!(!cheat(&honest), "the honest witness must verify");
+    // One member counted twice (three slots, two members).
+    assert!(cheat(&[honest[0].clone(), honest[0].clone(), honest[1].clone()]));
+    assert!(cheat(&[honest[0].clone(), honest[1].clone(), honest[1].clone()]));
+    // Slots out of order (indices must increase strictly).
+    assert!(cheat(&[honest[1].clone(), honest[0].clone(), honest[2].clone()]));
+    // An outsider with a member's path.
+    let (pk, mut sk) = common::keys::<LamportPlus>(101, 1).remove(0);
+    let outsider = threshold::Signer { public_key: pk, signature: sk.sign(st.message()).unwrap(), path: tree.prove(5).unwrap() };
+    assert!(cheat(&[honest[0].clone(), honest[1].clone(), outsider]));
+    // A member's signature on another message.
+    let (tree2, pks2, mut sks2) = common::group::<LamportPlus>(100, 7);
+    assert_eq!(tree2.key(), tree.key());
+    let wrong = common::signers(&tree2, &pks2, &mut sks2, &[6], b"another message").remove(0);
+    assert!(cheat(&[honest[0].clone(), honest[1].clone(), wrong]));
+    // Two signers, the count forged to the threshold.
+    let w = threshold::testing::unchecked_witness(&T, &st, &honest[..2], Disclosure::CountOnly).unwrap();
+    match threshold::testing::prove_witness(&T, w) {
+        Ok(mut proof) => {
+            assert!(verify(&proof).is_err(), "two signers do not reach 3");
+            proof.count = 3;
+            assert!(verify(&proof).is_err(), "a forged count");
+        }
+        Err(_) => {}
+    }
+}
+
+#[test]
+fn threshold_trace_corruptions_fail_verification() {
+    // Plain set with a group: slot, main and tree tables (depth 3 does not
+    // share the sponge's block); mined set: the tree levels in the main block.
+    for mined in [false, true] {
+        let n = 7;
+        let (tables, failures) = if mined {
+            let (_, st, signers) = setup::<LamportPlusMined>(110, n, &[0, 3, 5], 2);
+            corrupt_threshold(&st, &signers)
+        } else {
+            let (_, st, signers) = setup::<LamportPlus>(111, n, &[0, 3, 5], 2);
+            corrupt_threshold(&st, &signers)
+        };
+        assert!(tables >= if mined { 2 } else { 3 }, "tables covered: {tables}");
+        assert!(failures.is_empty(), "mined = {mined}: accepted corruptions (table, row, column) {failures:?}");
+    }
+}
+
+/// Corrupts every target cell of an honest threshold witness; returns the
+/// number of tables and the corruptions that were accepted.
+fn corrupt_threshold<S: ParameterSet>(
+    st: &ThresholdStatement<S>,
+    signers: &[threshold::Signer<S>],
+) -> (usize, Vec<(usize, usize, usize)>) {
+    let verify = |p: &Proof| threshold::verify(&T, st, p);
+    let honest = threshold::testing::witness(&T, st, signers, Disclosure::CountOnly);
+    let traces = honest.traces.clone();
+    let instance = honest.instance.clone();
+    assert!(!rejected(|| threshold::testing::prove_witness(&T, honest), verify));
+    let mut accepted = Vec::new();
+    for cell in corruption_targets(&traces) {
+        let mut w = threshold::testing::witness(&T, st, signers, Disclosure::CountOnly);
+        w.traces = corrupt(&traces, cell);
+        assert_eq!(w.instance.airs.len(), instance.airs.len());
+        if !rejected(|| threshold::testing::prove_witness(&T, w), verify) {
+            accepted.push(cell);
+        }
+    }
+    (traces.tables.len(), accepted)
+}
