@@ -97,3 +97,12 @@ pub fn progress(len: u64, what: &str) -> indicatif::ProgressBar {
 pub fn threads() -> usize {
     rayon::current_num_threads()
 }
+
+/// Peak resident memory of this process so far (Linux `VmHWM`), in bytes;
+/// `None` where `/proc` is unavailable.
+pub fn peak_rss_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}

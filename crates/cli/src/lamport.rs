@@ -1,4 +1,5 @@
-//! Lamport+ sub-commands: `sigagg lamport keygen | sign | verify | group-key | member | bench`.
+//! Lamport+ sub-commands: `sigagg lamport keygen | sign | verify | member | bench`
+//! (groups are committed by the top-level `sigagg group-key`).
 //!
 //! Files hold the crate's byte encodings (raw, or hex text when the name
 //! ends in `.hex`). Messages are `0x`-prefixed hex or UTF-8 text on the
@@ -11,7 +12,7 @@ use clap::{Args, Subcommand, ValueEnum};
 use rand::RngExt;
 use serde_json::json;
 use sigagg_lamport::{
-    GroupKey, GroupTree, LamportPlus, LamportPlusMined, MembershipProof, ParameterSet, PublicKey, SecretKey, Signature,
+    GroupKey, LamportPlus, LamportPlusMined, MembershipProof, ParameterSet, PublicKey, SecretKey, Signature,
 };
 
 use crate::io::{self, CliError, CliResult};
@@ -49,8 +50,6 @@ pub enum LamportCommand {
     Sign(SignArgs),
     /// Verify a signature; prints "valid" or exits with status 1.
     Verify(VerifyArgs),
-    /// Commit a list of public keys by a Merkle root (the group public key).
-    GroupKey(GroupKeyArgs),
     /// Check a membership path of a public key in a group; prints "member" or exits with status 1.
     Member(MemberArgs),
     /// Time key generation, signing and verification of many keys (JSON).
@@ -133,25 +132,6 @@ pub struct VerifyArgs {
 }
 
 #[derive(Args)]
-pub struct GroupKeyArgs {
-    /// Parameter set of the members' keys.
-    #[arg(long, value_enum, default_value = "lamport-plus")]
-    pub scheme: Scheme,
-    /// Member public key files, in member order (repeat the flag).
-    #[arg(long = "pk", required = true)]
-    pub pks: Vec<PathBuf>,
-    /// Group key output file (root and size).
-    #[arg(long)]
-    pub out: PathBuf,
-    /// Also write each member's membership path to PREFIX-i.path (.path.hex with --hex).
-    #[arg(long)]
-    pub paths: Option<PathBuf>,
-    /// Write paths as hex text.
-    #[arg(long)]
-    pub hex: bool,
-}
-
-#[derive(Args)]
 pub struct MemberArgs {
     /// Parameter set of the key.
     #[arg(long, value_enum, default_value = "lamport-plus")]
@@ -185,7 +165,6 @@ pub fn run(cmd: LamportCommand) -> CliResult {
         LamportCommand::Keygen(a) => with_scheme!(a.scheme, S => keygen::<S>(&a)),
         LamportCommand::Sign(a) => with_scheme!(a.scheme, S => sign::<S>(&a)),
         LamportCommand::Verify(a) => with_scheme!(a.scheme, S => verify::<S>(&a)),
-        LamportCommand::GroupKey(a) => with_scheme!(a.scheme, S => group_key::<S>(&a)),
         LamportCommand::Member(a) => with_scheme!(a.scheme, S => member::<S>(&a)),
         LamportCommand::Bench(a) => with_scheme!(a.scheme, S => bench::<S>(&a)),
     }
@@ -258,34 +237,6 @@ fn verify<S: ParameterSet>(args: &VerifyArgs) -> CliResult {
     let sig = Signature::<S>::from_bytes(&io::read_bytes(&args.sig)?).map_err(CliError::rejected)?;
     sigagg_lamport::verify(&pk, &message, &sig).map_err(|e| CliError::rejected(format!("invalid signature: {e}")))?;
     println!("valid");
-    Ok(())
-}
-
-fn group_key<S: ParameterSet>(args: &GroupKeyArgs) -> CliResult {
-    let pks = args
-        .pks
-        .iter()
-        .map(|p| {
-            PublicKey::<S>::from_bytes(&io::read_bytes(p)?)
-                .map_err(|e| CliError::rejected(format!("{}: {e}", p.display())))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    let tree = GroupTree::new(&pks).map_err(CliError::rejected)?;
-    let key = tree.key();
-    io::write_bytes(&args.out, &key.to_bytes())?;
-    if let Some(prefix) = &args.paths {
-        for i in 0..pks.len() {
-            let proof = tree.prove(i as u32).map_err(CliError::rejected)?;
-            let path = PathBuf::from(format!("{}-{i}.path{}", prefix.display(), if args.hex { ".hex" } else { "" }));
-            io::write_bytes(&path, &proof.to_bytes())?;
-        }
-    }
-    io::print_json(&json!({
-        "scheme": S::NAME,
-        "root": hex::encode(sigagg_lamport::field::digest_to_bytes(key.root())),
-        "size": key.size(),
-        "depth": key.depth(),
-    }));
     Ok(())
 }
 

@@ -1,4 +1,5 @@
-//! Hash-based signature sub-commands: `keygen`, `sign`, `verify`, `bench xmss`.
+//! Hash-based signature sub-commands: `keygen`, `sign`, `bench xmss`, the
+//! demo, and single-signature checks for `sigagg verify`.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -10,6 +11,7 @@ use rayon::prelude::*;
 use serde_json::json;
 use sigagg_xmss::{LeanSigProd, ParameterSet, PublicKey, SecretKey, Seed001, Signature, Test, keygen as xmss_keygen};
 
+use crate::agg::MessageList;
 use crate::io::{self, CliError, CliResult};
 
 /// The XMSS parameter sets.
@@ -85,25 +87,6 @@ pub struct SignArgs {
     /// Signature output file (SSZ; hex text if it ends in .hex).
     #[arg(long)]
     pub out: PathBuf,
-}
-
-#[derive(Args)]
-pub struct VerifyArgs {
-    /// Parameter set.
-    #[arg(long, value_enum, default_value = "seed001")]
-    pub scheme: Scheme,
-    /// Public key file (SSZ; hex text if it ends in .hex).
-    #[arg(long)]
-    pub pk: PathBuf,
-    /// Epoch the signature claims.
-    #[arg(long)]
-    pub epoch: u32,
-    /// The 32-byte message, as 64 hex digits.
-    #[arg(long)]
-    pub message: String,
-    /// Signature file (SSZ; hex text if it ends in .hex).
-    #[arg(long)]
-    pub sig: PathBuf,
 }
 
 #[derive(Args)]
@@ -210,18 +193,37 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> CliResult {
     std::fs::rename(&tmp, path).map_err(|e| CliError::usage(format!("cannot replace {}: {e}", path.display())))
 }
 
-pub fn verify(args: VerifyArgs) -> CliResult {
-    with_scheme!(args.scheme, S => verify_for::<S>(&args))
+/// Verifies one signature file; prints `valid` or returns a rejection.
+pub fn verify_signature(scheme: Scheme, pk: &Path, epoch: u32, message: &[u8; 32], sig: &Path) -> CliResult {
+    with_scheme!(scheme, S => verify_for::<S>(pk, epoch, message, sig))
 }
 
-fn verify_for<S: ParameterSet>(args: &VerifyArgs) -> CliResult {
-    let message = parse_message32(&args.message)?;
-    let pk = PublicKey::<S>::from_bytes(&io::read_bytes(&args.pk)?).map_err(CliError::rejected)?;
-    let sig = Signature::<S>::from_bytes(&io::read_bytes(&args.sig)?).map_err(CliError::rejected)?;
-    sigagg_xmss::verify(&pk, args.epoch, &message, &sig)
+fn verify_for<S: ParameterSet>(pk: &Path, epoch: u32, message: &[u8; 32], sig: &Path) -> CliResult {
+    let pk = PublicKey::<S>::from_bytes(&io::read_bytes(pk)?).map_err(CliError::rejected)?;
+    let sig = Signature::<S>::from_bytes(&io::read_bytes(sig)?).map_err(CliError::rejected)?;
+    sigagg_xmss::verify(&pk, epoch, message, &sig)
         .map_err(|e| CliError::rejected(format!("invalid signature: {e}")))?;
     println!("valid");
     Ok(())
+}
+
+/// 32-byte XMSS messages: each `--message` as 64 hex digits (optionally
+/// `0x`-prefixed), each `--message-file` as exactly 32 bytes.
+pub fn messages32(list: &MessageList) -> Result<Vec<[u8; 32]>, CliError> {
+    if !list.messages.is_empty() && !list.message_files.is_empty() {
+        return Err(CliError::usage("give either --message or --message-file, not both"));
+    }
+    let from_text = list.messages.iter().map(|m| parse_message32(m));
+    let from_files = list.message_files.iter().map(|p| {
+        io::read_bytes(p)?.try_into().map_err(|b: Vec<u8>| {
+            CliError::usage(format!("{}: a message must be 32 bytes, got {}", p.display(), b.len()))
+        })
+    });
+    let all = from_text.chain(from_files).collect::<Result<Vec<_>, _>>()?;
+    if all.is_empty() {
+        return Err(CliError::usage("give --message or --message-file"));
+    }
+    Ok(all)
 }
 
 pub fn bench(args: BenchArgs) -> CliResult {

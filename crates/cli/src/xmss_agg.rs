@@ -1,15 +1,29 @@
-//! XMSS aggregation sub-commands: `bench xmss-agg` (and the demo's proof).
+//! Seed001 XMSS proofs (`sigagg-stark`) on files: the `--scheme seed001`
+//! paths of `group-key`, `aggregate`, `threshold`, `verify --proof` and
+//! `bench threshold`, and `bench xmss-agg`.
+//!
+//! Keys and signatures are the XMSS SSZ encodings, group keys 36 bytes
+//! (root and size), membership paths `MembershipPath::to_bytes`; proofs
+//! start with `SGXAGG` (aggregate) or `SGXTHR` (threshold).
 
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use clap::Args;
 use rayon::prelude::*;
 use serde_json::json;
+use sigagg_stark::group::{GroupKey, GroupTree, MembershipPath};
 use sigagg_stark::security::security_level;
-use sigagg_stark::{AggregateProof, Entry, Settings, Statement, aggregate, verify};
-use sigagg_xmss::{Seed001, Signature, single_epoch_key_and_signature};
+use sigagg_stark::threshold::{
+    self as stark_threshold, Disclosure, Signer, THRESHOLD_PROOF_MAGIC, ThresholdProof, ThresholdStatement,
+};
+use sigagg_stark::{AggregateProof, Entry, PROOF_MAGIC, Settings, Statement, aggregate, verify};
+use sigagg_xmss::{PublicKey, Seed001, Signature, single_epoch_key_and_signature};
 
+use crate::agg::{AggregateArgs, GroupKeyArgs, ThresholdArgs, ThresholdBenchArgs, path_file, read_all};
 use crate::io::{self, CliError, CliResult};
+use crate::verify::VerifyArgs;
+use crate::xmss::messages32;
 
 #[derive(Args)]
 pub struct BenchArgs {
@@ -59,25 +73,17 @@ pub fn quick_signatures(n: usize, distinct: bool) -> (Statement, Vec<Signature<S
     (Statement::new(entries).expect("valid statement"), sigs)
 }
 
-/// Peak resident memory of this process so far (Linux `VmHWM`), in bytes.
-pub fn peak_rss_bytes() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
-}
-
 pub fn bench(args: BenchArgs) -> CliResult {
     let settings = settings_for(args.log_blowup)?;
     if args.n == 0 || args.n > settings.max_signatures() {
         return Err(CliError::usage(format!("--n must be in 1..={}", settings.max_signatures())));
     }
     let (statement, sigs) = quick_signatures(args.n, args.distinct_messages);
-    let rss_before = peak_rss_bytes();
+    let rss_before = io::peak_rss_bytes();
     let t = Instant::now();
     let proof = aggregate(&settings, &statement, &sigs).map_err(CliError::rejected)?;
     let prove_s = t.elapsed().as_secs_f64();
-    let peak = peak_rss_bytes();
+    let peak = io::peak_rss_bytes();
     let bytes = proof.to_bytes();
     drop(proof);
     let t = Instant::now();
@@ -98,6 +104,232 @@ pub fn bench(args: BenchArgs) -> CliResult {
         "threads": io::threads(),
         "prove_s": prove_s,
         "sigs_per_s": args.n as f64 / prove_s,
+        "proof_bytes": bytes.len(),
+        "verify_s": verify_s,
+        "peak_rss_bytes": peak,
+        "rss_before_prove_bytes": rss_before,
+        "signature_setup": "one genuine leaf per key, other tree nodes random (single_epoch_key_and_signature)",
+    }));
+    Ok(())
+}
+
+/// Proof settings by name: `fast`, `compact`, or `test` (insecure).
+fn settings_named(name: &str) -> Result<Settings, CliError> {
+    match name {
+        "fast" => Ok(Settings::FAST),
+        "compact" => Ok(Settings::COMPACT),
+        "test" => Ok(Settings::INSECURE_TEST),
+        other => Err(CliError::usage(format!("--settings {other}: use fast, compact or test"))),
+    }
+}
+
+fn read_keys(paths: &[PathBuf]) -> Result<Vec<PublicKey<Seed001>>, CliError> {
+    read_all(paths, "public key", PublicKey::<Seed001>::from_bytes)
+}
+
+fn read_group(path: &Path) -> Result<GroupKey, CliError> {
+    GroupKey::from_bytes(&io::read_bytes(path)?)
+        .map_err(|e| CliError::rejected(format!("group key {}: {e}", path.display())))
+}
+
+/// `sigagg group-key --scheme seed001`.
+pub fn group_key(args: &GroupKeyArgs) -> CliResult {
+    let tree = GroupTree::new(read_keys(&args.pks)?).map_err(CliError::rejected)?;
+    let key = tree.key();
+    io::write_bytes(&args.out, &key.to_bytes())?;
+    if let Some(prefix) = &args.paths {
+        for i in 0..key.size {
+            let path = tree.path(i).map_err(CliError::rejected)?;
+            io::write_bytes(&path_file(prefix, i as usize, args.hex), &path.to_bytes())?;
+        }
+    }
+    io::print_json(&json!({
+        "scheme": "seed001",
+        "root": hex::encode(&key.to_bytes()[..32]),
+        "size": key.size,
+        "depth": key.depth(),
+    }));
+    Ok(())
+}
+
+/// The aggregate statement of `pks`, `epochs` (one per key, or one for all)
+/// and messages.
+fn aggregate_statement(pks: &[PathBuf], epochs: &[u32], messages: &crate::agg::MessageList) -> Result<Statement, CliError> {
+    let keys = read_keys(pks)?;
+    let messages = messages32(messages)?;
+    let epochs = match epochs {
+        [one] => vec![*one; keys.len()],
+        many if many.len() == keys.len() => many.to_vec(),
+        _ => return Err(CliError::usage("give one --epoch, or one per --pk")),
+    };
+    if messages.len() != keys.len() {
+        return Err(CliError::usage(format!("{} public keys but {} messages", keys.len(), messages.len())));
+    }
+    let entries = keys.into_iter().zip(epochs).zip(messages);
+    let entries = entries.map(|((public_key, epoch), message)| Entry { public_key, epoch, message }).collect();
+    Statement::new(entries).map_err(CliError::rejected)
+}
+
+/// `sigagg aggregate --scheme seed001`.
+pub fn aggregate_files(args: &AggregateArgs) -> CliResult {
+    let settings = settings_named(&args.settings)?;
+    let statement = aggregate_statement(&args.pks, &args.epochs, &args.messages)?;
+    let sigs = read_all(&args.sigs, "signature", Signature::<Seed001>::from_bytes)?;
+    let t = Instant::now();
+    let proof = aggregate(&settings, &statement, &sigs).map_err(CliError::rejected)?;
+    let bytes = proof.to_bytes();
+    io::write_bytes(&args.out, &bytes)?;
+    eprintln!(
+        "aggregated {} seed001 signatures in {:.2} s ({} bytes)",
+        statement.len(),
+        t.elapsed().as_secs_f64(),
+        bytes.len()
+    );
+    Ok(())
+}
+
+fn threshold_statement(group: &Path, epoch: Option<u32>, messages: &crate::agg::MessageList, t: u32) -> Result<ThresholdStatement, CliError> {
+    let epoch = epoch.ok_or_else(|| CliError::usage("seed001 needs --epoch"))?;
+    let [message] = messages32(messages)?[..] else {
+        return Err(CliError::usage("give exactly one message"));
+    };
+    ThresholdStatement::new(read_group(group)?, epoch, message, t).map_err(CliError::rejected)
+}
+
+/// `sigagg threshold --scheme seed001`.
+pub fn threshold_files(args: &ThresholdArgs) -> CliResult {
+    let settings = settings_named(&args.settings)?;
+    let statement = threshold_statement(&args.group, args.epoch, &args.message, args.threshold)?;
+    if args.sigs.len() != args.pks.len() || args.paths.len() != args.pks.len() {
+        return Err(CliError::usage("give one --sig and one --path per --pk"));
+    }
+    let keys = read_keys(&args.pks)?;
+    let sigs = read_all(&args.sigs, "signature", Signature::<Seed001>::from_bytes)?;
+    let paths = read_all(&args.paths, "membership path", MembershipPath::from_bytes)?;
+    let signers: Vec<Signer> = keys
+        .into_iter()
+        .zip(sigs)
+        .zip(paths)
+        .map(|((public_key, signature), path)| Signer { public_key, path, signature })
+        .collect();
+    let disclosure = if args.bitmap { Disclosure::Signers } else { Disclosure::CountOnly };
+    let t = Instant::now();
+    let proof = stark_threshold::prove_threshold(&settings, &statement, &signers, disclosure)
+        .map_err(CliError::rejected)?;
+    let bytes = proof.to_bytes();
+    io::write_bytes(&args.out, &bytes)?;
+    eprintln!(
+        "proved {} of {} (threshold {}) in {:.2} s ({} bytes)",
+        proof.count,
+        statement.group().size,
+        statement.threshold(),
+        t.elapsed().as_secs_f64(),
+        bytes.len()
+    );
+    Ok(())
+}
+
+/// `sigagg verify --scheme seed001 --proof`: the proof's first bytes say
+/// whether it is an aggregate or a threshold proof; the command line must
+/// give the matching statement.
+pub fn verify_proof(args: &VerifyArgs) -> CliResult {
+    let settings = settings_named(&args.settings)?;
+    let bytes = io::read_bytes(args.proof.as_deref().ok_or_else(|| CliError::usage("give --proof"))?)?;
+    let reject = |e: sigagg_stark::VerifyError| CliError::rejected(format!("invalid proof: {e}"));
+    if bytes.starts_with(THRESHOLD_PROOF_MAGIC) {
+        let (Some(group), Some(t), true) = (&args.group, args.threshold, args.pks.is_empty()) else {
+            return Err(CliError::usage("a threshold proof takes --group, --threshold, --epoch and --message (no --pk)"));
+        };
+        let [epoch] = args.epochs[..] else {
+            return Err(CliError::usage("a threshold proof takes exactly one --epoch"));
+        };
+        let statement = threshold_statement(group, Some(epoch), &args.messages, t)?;
+        let proof = ThresholdProof::from_bytes(&bytes).map_err(reject)?;
+        let certificate = stark_threshold::verify_threshold(&settings, &statement, &proof).map_err(reject)?;
+        io::print_json(&json!({
+            "valid": true,
+            "kind": "threshold",
+            "scheme": "seed001",
+            "count": certificate.count,
+            "threshold": t,
+            "group_size": statement.group().size,
+            "signers": certificate.signers,
+        }));
+    } else if bytes.starts_with(PROOF_MAGIC) {
+        if args.group.is_some() || args.threshold.is_some() {
+            return Err(CliError::usage("an aggregate proof takes --pk, --epoch and --message per entry (no --group)"));
+        }
+        let statement = aggregate_statement(&args.pks, &args.epochs, &args.messages)?;
+        let proof = AggregateProof::from_bytes(&bytes).map_err(reject)?;
+        verify(&settings, &statement, &proof).map_err(reject)?;
+        io::print_json(&json!({
+            "valid": true,
+            "kind": "aggregate",
+            "scheme": "seed001",
+            "count": statement.len(),
+        }));
+    } else {
+        return Err(CliError::rejected("not a seed001 aggregate or threshold proof"));
+    }
+    Ok(())
+}
+
+/// `sigagg bench threshold --scheme seed001`: a committed group of `n`
+/// quick Seed001 keys (one genuine leaf each), `signers` of them sign one
+/// message at one epoch, one threshold proof.
+pub fn bench_threshold(args: &ThresholdBenchArgs) -> CliResult {
+    let settings = settings_for(args.log_blowup)?;
+    let (n, t, signing) = args.shape(settings.max_signatures())?;
+    let epoch = 4242;
+    let message = *b"sigagg benchmark threshold root!";
+    let bar = io::progress(u64::from(n), "keys");
+    let (keys, sigs): (Vec<_>, Vec<_>) = (0..n)
+        .into_par_iter()
+        .map(|_| {
+            let pair = single_epoch_key_and_signature::<Seed001, _>(&mut rand::rng(), epoch, &message)
+                .expect("signing a fresh key succeeds");
+            bar.inc(1);
+            pair
+        })
+        .unzip();
+    bar.finish_and_clear();
+    let tree = GroupTree::new(keys).map_err(CliError::rejected)?;
+    let signers: Vec<Signer> = args
+        .members()
+        .into_iter()
+        .map(|i| Signer::from_tree(&tree, i as u32, sigs[i].clone()).map_err(CliError::rejected))
+        .collect::<Result<_, _>>()?;
+    let statement = ThresholdStatement::new(tree.key(), epoch, message, t).map_err(CliError::rejected)?;
+    let disclosure = if args.bitmap { Disclosure::Signers } else { Disclosure::CountOnly };
+    let rss_before = io::peak_rss_bytes();
+    let start = Instant::now();
+    let proof = stark_threshold::prove_threshold(&settings, &statement, &signers, disclosure)
+        .map_err(CliError::rejected)?;
+    let prove_s = start.elapsed().as_secs_f64();
+    let peak = io::peak_rss_bytes();
+    let bytes = proof.to_bytes();
+    drop(proof);
+    let start = Instant::now();
+    let decoded = ThresholdProof::from_bytes(&bytes).map_err(CliError::rejected)?;
+    stark_threshold::verify_threshold(&settings, &statement, &decoded).map_err(CliError::rejected)?;
+    let verify_s = start.elapsed().as_secs_f64();
+    let security = stark_threshold::security_level(&settings, signing as usize, n);
+    io::print_json(&json!({
+        "bench": "threshold",
+        "scheme": "seed001",
+        "n": n,
+        "t": t,
+        "signers": signing,
+        "depth": statement.group().depth(),
+        "bitmap": args.bitmap,
+        "log_blowup": settings.log_blowup,
+        "num_queries": settings.num_queries,
+        "query_pow_bits": settings.query_pow_bits,
+        "security_bits": security.proven_bits,
+        "security_bits_conjectured": security.conjectured_bits,
+        "threads": io::threads(),
+        "prove_s": prove_s,
+        "sigs_per_s": f64::from(signing) / prove_s,
         "proof_bytes": bytes.len(),
         "verify_s": verify_s,
         "peak_rss_bytes": peak,

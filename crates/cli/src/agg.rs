@@ -1,0 +1,557 @@
+//! Aggregate and threshold proofs on files: `sigagg group-key`,
+//! `sigagg aggregate`, `sigagg threshold`, [`verify_proof`] (called by
+//! `sigagg verify --proof`), and the benchmarks `sigagg bench lamport-agg`
+//! and `sigagg bench threshold`.
+//!
+//! This module holds the arguments and the Lamport+ paths; `--scheme
+//! seed001` goes to [`crate::xmss_agg`] (`sigagg-stark` proofs). Keys,
+//! signatures, group keys and paths are the scheme crates' encodings; every
+//! file is raw bytes, or hex text when its name ends in `.hex`. Messages are
+//! given in statement order, one `--message` (0x-hex or text; 64 hex digits
+//! for seed001) or `--message-file` per entry.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use clap::{Args, ValueEnum};
+use rayon::prelude::*;
+use serde_json::json;
+use sigagg_lamport::{
+    GroupKey, GroupTree, LamportPlus, LamportPlusMined, MembershipProof, ParameterSet, PublicKey, Signature,
+    keygen_from_seeds, sign_all, sign_many,
+};
+use sigagg_lamport_agg::security::{ProofShape, security_level};
+use sigagg_lamport_agg::{
+    AggregateEntry, AggregateStatement, Disclosure, Proof, ProofKind, Settings, Signer, ThresholdStatement, aggregate,
+    config, threshold,
+};
+
+use crate::io::{self, CliError, CliResult};
+use crate::verify::VerifyArgs;
+use crate::xmss_agg;
+
+/// Signature schemes with aggregate / threshold proofs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum AggScheme {
+    /// Lamport+ without mining (n = 256).
+    LamportPlus,
+    /// Lamport+ with 16 mined bits (n = 224).
+    LamportPlusMined,
+    /// Generalized XMSS, parameter set Seed001 (proofs by `sigagg-stark`).
+    Seed001,
+}
+
+/// Runs `$xmss` for seed001, or `$body` with `$S` bound to the Lamport+ set
+/// chosen by `$scheme`.
+macro_rules! by_scheme {
+    ($scheme:expr, seed001 => $xmss:expr, $S:ident => $body:expr) => {
+        match $scheme {
+            AggScheme::Seed001 => $xmss,
+            AggScheme::LamportPlus => {
+                type $S = LamportPlus;
+                $body
+            }
+            AggScheme::LamportPlusMined => {
+                type $S = LamportPlusMined;
+                $body
+            }
+        }
+    };
+}
+
+/// Lamport+ signatures are one-time: they have no epoch.
+fn no_epochs(epochs: &[u32]) -> CliResult {
+    if epochs.is_empty() { Ok(()) } else { Err(CliError::usage("--epoch applies to seed001 only")) }
+}
+
+/// Proof-system settings by name.
+fn settings_named(name: &str) -> Result<Settings, CliError> {
+    config::by_name(name).ok_or_else(|| CliError::usage(format!("--settings {name}: use fast, compact or test")))
+}
+
+/// The named setting with this blowup (benchmarks).
+fn settings_for_blowup(log_blowup: usize) -> Result<Settings, CliError> {
+    [config::FAST, config::COMPACT]
+        .into_iter()
+        .find(|s| s.log_blowup == log_blowup)
+        .ok_or_else(|| {
+            CliError::usage(format!(
+                "--log-blowup {log_blowup}: use {} (fast) or {} (compact)",
+                config::FAST.log_blowup,
+                config::COMPACT.log_blowup
+            ))
+        })
+}
+
+/// Messages of a statement, in order.
+#[derive(Args)]
+pub struct MessageList {
+    /// A message: 0x-prefixed hex or UTF-8 text (repeat, in statement order).
+    #[arg(long = "message")]
+    pub messages: Vec<String>,
+    /// A file whose bytes (hex text if it ends in .hex) are a message (repeat, in order).
+    #[arg(long = "message-file")]
+    pub message_files: Vec<PathBuf>,
+}
+
+impl MessageList {
+    /// The messages as bytes.
+    pub fn read(&self) -> Result<Vec<Vec<u8>>, CliError> {
+        match (self.messages.is_empty(), self.message_files.is_empty()) {
+            (false, true) => self.messages.iter().map(|m| io::parse_message(m)).collect(),
+            (true, false) => self.message_files.iter().map(|p| io::read_bytes(p)).collect(),
+            (true, true) => Err(CliError::usage("give --message or --message-file")),
+            (false, false) => Err(CliError::usage("give either --message or --message-file, not both")),
+        }
+    }
+
+    /// The one message of a threshold statement.
+    pub fn read_one(&self) -> Result<Vec<u8>, CliError> {
+        let mut all = self.read()?;
+        if all.len() != 1 {
+            return Err(CliError::usage("give exactly one message"));
+        }
+        Ok(all.remove(0))
+    }
+}
+
+#[derive(Args)]
+pub struct GroupKeyArgs {
+    /// Scheme of the members' keys.
+    #[arg(long, value_enum, default_value = "lamport-plus")]
+    pub scheme: AggScheme,
+    /// Member public key files, in member order (repeat the flag).
+    #[arg(long = "pk", required = true)]
+    pub pks: Vec<PathBuf>,
+    /// Group key output file (Merkle root and size).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Also write member i's membership path to PREFIX-i.path (.path.hex with --hex).
+    #[arg(long)]
+    pub paths: Option<PathBuf>,
+    /// Write paths as hex text.
+    #[arg(long)]
+    pub hex: bool,
+}
+
+#[derive(Args)]
+pub struct AggregateArgs {
+    /// Signature scheme.
+    #[arg(long, value_enum, default_value = "lamport-plus")]
+    pub scheme: AggScheme,
+    /// Proof settings: fast, compact or test (insecure, for tests).
+    #[arg(long, default_value = "fast")]
+    pub settings: String,
+    /// Public key files, one per entry (repeat, in order).
+    #[arg(long = "pk", required = true)]
+    pub pks: Vec<PathBuf>,
+    /// Signature files, one per entry (repeat, in order).
+    #[arg(long = "sig", required = true)]
+    pub sigs: Vec<PathBuf>,
+    /// Seed001: the epoch of each entry (repeat, in order), or one for all.
+    #[arg(long = "epoch")]
+    pub epochs: Vec<u32>,
+    #[command(flatten)]
+    pub messages: MessageList,
+    /// Proof output file.
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+#[derive(Args)]
+pub struct ThresholdArgs {
+    /// Signature scheme.
+    #[arg(long, value_enum, default_value = "lamport-plus")]
+    pub scheme: AggScheme,
+    /// Proof settings: fast, compact or test (insecure, for tests).
+    #[arg(long, default_value = "fast")]
+    pub settings: String,
+    /// Group key file.
+    #[arg(long)]
+    pub group: PathBuf,
+    /// The threshold t.
+    #[arg(long)]
+    pub threshold: u32,
+    /// Seed001: the epoch every signer signed at.
+    #[arg(long)]
+    pub epoch: Option<u32>,
+    #[command(flatten)]
+    pub message: MessageList,
+    /// Signers' public key files (repeat; any order).
+    #[arg(long = "pk", required = true)]
+    pub pks: Vec<PathBuf>,
+    /// Signers' signature files, one per --pk.
+    #[arg(long = "sig", required = true)]
+    pub sigs: Vec<PathBuf>,
+    /// Signers' membership path files, one per --pk.
+    #[arg(long = "path", required = true)]
+    pub paths: Vec<PathBuf>,
+    /// Reveal the signer bitmap in the proof (default: only the count).
+    #[arg(long)]
+    pub bitmap: bool,
+    /// Proof output file.
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+/// Decodes every file of `paths` with `decode`; a malformed one is rejected
+/// with its name.
+pub fn read_all<T, E: std::fmt::Display>(
+    paths: &[PathBuf],
+    what: &str,
+    decode: impl Fn(&[u8]) -> Result<T, E>,
+) -> Result<Vec<T>, CliError> {
+    paths
+        .iter()
+        .map(|p| decode(&io::read_bytes(p)?).map_err(|e| CliError::rejected(format!("{what} {}: {e}", p.display()))))
+        .collect()
+}
+
+fn write_proof(path: &Path, proof: &Proof) -> CliResult {
+    io::write_bytes(path, &proof.to_bytes())
+}
+
+pub fn group_key(args: GroupKeyArgs) -> CliResult {
+    by_scheme!(args.scheme, seed001 => xmss_agg::group_key(&args), S => group_key_for::<S>(&args))
+}
+
+/// The file member `i`'s path goes to: `PREFIX-i.path` (`.path.hex` with `--hex`).
+pub fn path_file(prefix: &Path, i: usize, hex: bool) -> PathBuf {
+    PathBuf::from(format!("{}-{i}.path{}", prefix.display(), if hex { ".hex" } else { "" }))
+}
+
+fn group_key_for<S: ParameterSet>(args: &GroupKeyArgs) -> CliResult {
+    let pks = read_all(&args.pks, "public key", PublicKey::<S>::from_bytes)?;
+    let tree = GroupTree::new(&pks).map_err(CliError::rejected)?;
+    let key = tree.key();
+    io::write_bytes(&args.out, &key.to_bytes())?;
+    if let Some(prefix) = &args.paths {
+        for i in 0..pks.len() {
+            let proof = tree.prove(i as u32).map_err(CliError::rejected)?;
+            io::write_bytes(&path_file(prefix, i, args.hex), &proof.to_bytes())?;
+        }
+    }
+    io::print_json(&json!({
+        "scheme": S::NAME,
+        "root": hex::encode(sigagg_lamport::field::digest_to_bytes(key.root())),
+        "size": key.size(),
+        "depth": key.depth(),
+    }));
+    Ok(())
+}
+
+pub fn aggregate(args: AggregateArgs) -> CliResult {
+    by_scheme!(args.scheme, seed001 => xmss_agg::aggregate_files(&args), S => aggregate_for::<S>(&args))
+}
+
+fn aggregate_statement<S: ParameterSet>(pks: &[PathBuf], messages: &MessageList) -> Result<AggregateStatement<S>, CliError> {
+    let pks = read_all(pks, "public key", PublicKey::<S>::from_bytes)?;
+    let messages = messages.read()?;
+    if messages.len() != pks.len() {
+        return Err(CliError::usage(format!("{} public keys but {} messages", pks.len(), messages.len())));
+    }
+    let entries = pks.into_iter().zip(messages).map(|(public_key, message)| AggregateEntry { public_key, message });
+    AggregateStatement::new(entries.collect()).map_err(CliError::rejected)
+}
+
+fn aggregate_for<S: ParameterSet>(args: &AggregateArgs) -> CliResult {
+    no_epochs(&args.epochs)?;
+    let settings = settings_named(&args.settings)?;
+    let statement = aggregate_statement::<S>(&args.pks, &args.messages)?;
+    let sigs = read_all(&args.sigs, "signature", Signature::<S>::from_bytes)?;
+    let t = Instant::now();
+    let proof = aggregate::prove(&settings, &statement, &sigs).map_err(CliError::rejected)?;
+    write_proof(&args.out, &proof)?;
+    eprintln!(
+        "aggregated {} {} signatures in {:.2} s ({} bytes)",
+        statement.len(),
+        S::NAME,
+        t.elapsed().as_secs_f64(),
+        proof.to_bytes().len()
+    );
+    Ok(())
+}
+
+pub fn threshold(args: ThresholdArgs) -> CliResult {
+    by_scheme!(args.scheme, seed001 => xmss_agg::threshold_files(&args), S => threshold_for::<S>(&args))
+}
+
+fn threshold_statement<S: ParameterSet>(
+    group: &Path,
+    message: &MessageList,
+    t: u32,
+) -> Result<ThresholdStatement<S>, CliError> {
+    let group = GroupKey::from_bytes(&io::read_bytes(group)?).map_err(CliError::rejected)?;
+    ThresholdStatement::new(group, message.read_one()?, t).map_err(CliError::rejected)
+}
+
+fn threshold_for<S: ParameterSet>(args: &ThresholdArgs) -> CliResult {
+    no_epochs(args.epoch.as_slice())?;
+    let settings = settings_named(&args.settings)?;
+    let statement = threshold_statement::<S>(&args.group, &args.message, args.threshold)?;
+    if args.sigs.len() != args.pks.len() || args.paths.len() != args.pks.len() {
+        return Err(CliError::usage("give one --sig and one --path per --pk"));
+    }
+    let pks = read_all(&args.pks, "public key", PublicKey::<S>::from_bytes)?;
+    let sigs = read_all(&args.sigs, "signature", Signature::<S>::from_bytes)?;
+    let paths = read_all(&args.paths, "membership path", MembershipProof::from_bytes)?;
+    let signers: Vec<Signer<S>> = pks
+        .into_iter()
+        .zip(sigs)
+        .zip(paths)
+        .map(|((public_key, signature), path)| Signer { public_key, signature, path })
+        .collect();
+    let disclosure = if args.bitmap { Disclosure::Bitmap } else { Disclosure::CountOnly };
+    let t = Instant::now();
+    let proof = threshold::prove(&settings, &statement, &signers, disclosure).map_err(CliError::rejected)?;
+    write_proof(&args.out, &proof)?;
+    eprintln!(
+        "proved {} of {} (threshold {}) in {:.2} s ({} bytes)",
+        proof.count,
+        statement.group().size(),
+        statement.threshold(),
+        t.elapsed().as_secs_f64(),
+        proof.to_bytes().len()
+    );
+    Ok(())
+}
+
+/// Verifies a proof file against the statement given on the command line
+/// and prints one JSON object (`"valid": true`, the kind, and for a
+/// threshold proof the proven count and, if disclosed, the signers).
+/// Rejected proofs are `CliError::rejected` (exit status 1).
+pub fn verify_proof(scheme: AggScheme, args: &VerifyArgs) -> CliResult {
+    by_scheme!(scheme, seed001 => xmss_agg::verify_proof(args), S => verify_proof_for::<S>(args))
+}
+
+fn verify_proof_for<S: ParameterSet>(args: &VerifyArgs) -> CliResult {
+    no_epochs(&args.epochs)?;
+    let proof_path = args.proof.as_deref().ok_or_else(|| CliError::usage("give --proof"))?;
+    let settings = settings_named(&args.settings)?;
+    let proof = Proof::from_bytes(&io::read_bytes(proof_path)?).map_err(CliError::rejected)?;
+    let reject = |e: sigagg_lamport_agg::VerifyError| CliError::rejected(format!("invalid proof: {e}"));
+    match (args.group.as_ref(), args.threshold) {
+        (Some(group), Some(t)) => {
+            if !args.pks.is_empty() {
+                return Err(CliError::usage("a threshold statement takes --group and --threshold, not --pk"));
+            }
+            let statement = threshold_statement::<S>(group, &args.messages, t)?;
+            threshold::verify(&settings, &statement, &proof).map_err(reject)?;
+            let signers = proof.bitmap.as_deref().and_then(|b| sigagg_lamport_agg::members_of(statement.group().size(), b));
+            io::print_json(&json!({
+                "valid": true,
+                "kind": ProofKind::Threshold.name(),
+                "scheme": S::NAME,
+                "count": proof.count,
+                "threshold": t,
+                "group_size": statement.group().size(),
+                "signers": signers,
+            }));
+        }
+        (None, None) => {
+            let statement = aggregate_statement::<S>(&args.pks, &args.messages)?;
+            aggregate::verify(&settings, &statement, &proof).map_err(reject)?;
+            io::print_json(&json!({
+                "valid": true,
+                "kind": ProofKind::Aggregate.name(),
+                "scheme": S::NAME,
+                "count": proof.count,
+            }));
+        }
+        _ => return Err(CliError::usage("a threshold statement needs both --group and --threshold")),
+    }
+    Ok(())
+}
+
+#[derive(Args)]
+pub struct AggBenchArgs {
+    /// Signature scheme.
+    #[arg(long, value_enum, default_value = "lamport-plus")]
+    pub scheme: AggScheme,
+    /// Number of signatures (distinct messages).
+    #[arg(long, default_value_t = 1024)]
+    pub n: usize,
+    /// log2 of the blowup: 1 is the fast setting, 3 the compact one.
+    #[arg(long, default_value_t = 1)]
+    pub log_blowup: usize,
+    /// Print JSON (the only output format; kept for symmetry with other benches).
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args)]
+pub struct ThresholdBenchArgs {
+    /// Signature scheme.
+    #[arg(long, value_enum, default_value = "lamport-plus")]
+    pub scheme: AggScheme,
+    /// Group size.
+    #[arg(long, default_value_t = 1024)]
+    pub n: u32,
+    /// Threshold (default: ceil(2n/3)).
+    #[arg(long)]
+    pub t: Option<u32>,
+    /// Members who sign (default: all n; at least t).
+    #[arg(long)]
+    pub signers: Option<u32>,
+    /// log2 of the blowup: 1 is the fast setting, 3 the compact one.
+    #[arg(long, default_value_t = 1)]
+    pub log_blowup: usize,
+    /// Reveal the signer bitmap.
+    #[arg(long)]
+    pub bitmap: bool,
+    /// Print JSON (the only output format; kept for symmetry with other benches).
+    #[arg(long)]
+    pub json: bool,
+}
+
+impl ThresholdBenchArgs {
+    /// `(n, t, signers)`, checked: `1 <= t <= signers <= n`, signers at most `max`.
+    pub fn shape(&self, max: usize) -> Result<(u32, u32, u32), CliError> {
+        let n = self.n;
+        let t = self.t.unwrap_or((2 * n).div_ceil(3));
+        let signing = self.signers.unwrap_or(n);
+        if n == 0 || t == 0 || t > n || signing < t || signing > n || signing as usize > max {
+            return Err(CliError::usage(format!("need 1 <= t <= signers <= n and signers <= {max}")));
+        }
+        Ok((n, t, signing))
+    }
+
+    /// The signing members: spread evenly over the group when not all sign.
+    pub fn members(&self) -> Vec<usize> {
+        let signing = self.signers.unwrap_or(self.n) as usize;
+        let step = self.n as usize / signing.max(1);
+        (0..signing).map(|k| k * step).collect()
+    }
+}
+
+/// Deterministic benchmark keys.
+fn bench_keys<S: ParameterSet>(n: usize) -> (Vec<PublicKey<S>>, Vec<sigagg_lamport::SecretKey<S>>) {
+    let seeds: Vec<[u8; 32]> = (0..n as u64)
+        .map(|i| {
+            let mut s = [0x5a; 32];
+            s[..8].copy_from_slice(&i.to_le_bytes());
+            s
+        })
+        .collect();
+    keygen_from_seeds::<S>(&seeds).into_iter().unzip()
+}
+
+pub fn bench_aggregate(args: AggBenchArgs) -> CliResult {
+    by_scheme!(
+        args.scheme,
+        seed001 => Err(CliError::usage("for seed001 use `sigagg bench xmss-agg`")),
+        S => bench_aggregate_for::<S>(&args)
+    )
+}
+
+fn bench_aggregate_for<S: ParameterSet>(args: &AggBenchArgs) -> CliResult {
+    let settings = settings_for_blowup(args.log_blowup)?;
+    let max = sigagg_lamport_agg::layout::max_signatures(&settings);
+    if args.n == 0 || args.n > max {
+        return Err(CliError::usage(format!("--n must be in 1..={max}")));
+    }
+    let n = args.n;
+    let (pks, mut sks) = bench_keys::<S>(n);
+    let messages: Vec<Vec<u8>> = (0..n as u64).map(|i| [b"bench aggregate ".as_slice(), &i.to_le_bytes()].concat()).collect();
+    let sigs = sign_many(&mut sks, &messages).map_err(CliError::rejected)?;
+    let entries = pks.iter().zip(&messages).map(|(pk, m)| AggregateEntry { public_key: *pk, message: m.clone() });
+    let statement = AggregateStatement::new(entries.collect()).map_err(CliError::rejected)?;
+    let rss_before = io::peak_rss_bytes();
+    let t = Instant::now();
+    let proof = aggregate::prove(&settings, &statement, &sigs).map_err(CliError::rejected)?;
+    let prove_s = t.elapsed().as_secs_f64();
+    let peak = io::peak_rss_bytes();
+    let bytes = proof.to_bytes();
+    drop(proof);
+    let t = Instant::now();
+    let decoded = Proof::from_bytes(&bytes).map_err(CliError::rejected)?;
+    aggregate::verify(&settings, &statement, &decoded).map_err(CliError::rejected)?;
+    let verify_s = t.elapsed().as_secs_f64();
+    let security = security_level(&settings, S::NUM_SUBKEYS, ProofShape::Aggregate { signatures: n });
+    let hashed: usize = sigs
+        .par_iter()
+        .zip(&messages)
+        .map(|(s, m)| sigagg_lamport::codeword::<S>(m, s.counter()).map_or(0, |c| c.ones()))
+        .sum();
+    io::print_json(&json!({
+        "bench": "lamport-agg",
+        "scheme": S::NAME,
+        "n": n,
+        "log_blowup": settings.log_blowup,
+        "settings": config::name_of(&settings),
+        "num_queries": settings.num_queries,
+        "query_pow_bits": settings.query_pow_bits,
+        "security_bits": security.proven_bits,
+        "security_bits_conjectured": security.conjectured_bits,
+        "threads": io::threads(),
+        "prove_s": prove_s,
+        "sigs_per_s": n as f64 / prove_s,
+        "proof_bytes": bytes.len(),
+        "verify_s": verify_s,
+        "peak_rss_bytes": peak,
+        "rss_before_prove_bytes": rss_before,
+        "permutations": { "width16": hashed, "width24": n * S::NUM_SUBKEYS / 2 },
+    }));
+    Ok(())
+}
+
+pub fn bench_threshold(args: ThresholdBenchArgs) -> CliResult {
+    by_scheme!(args.scheme, seed001 => xmss_agg::bench_threshold(&args), S => bench_threshold_for::<S>(&args))
+}
+
+fn bench_threshold_for<S: ParameterSet>(args: &ThresholdBenchArgs) -> CliResult {
+    let settings = settings_for_blowup(args.log_blowup)?;
+    let (n, t, signing) = args.shape(sigagg_lamport_agg::layout::max_signatures(&settings))?;
+    let (pks, mut sks) = bench_keys::<S>(n as usize);
+    let tree = GroupTree::new(&pks).map_err(CliError::rejected)?;
+    let message = b"bench threshold message";
+    let members = args.members();
+    let mut chosen: Vec<_> = members.iter().map(|&i| std::mem::replace(&mut sks[i], sigagg_lamport::SecretKey::from_seed([0; 32]))).collect();
+    let sigs = sign_all(&mut chosen, message).map_err(CliError::rejected)?;
+    let signers: Vec<Signer<S>> = members
+        .iter()
+        .zip(sigs)
+        .map(|(&i, signature)| Signer { public_key: pks[i], signature, path: tree.prove(i as u32).expect("a member") })
+        .collect();
+    let statement = ThresholdStatement::new(tree.key(), message.to_vec(), t).map_err(CliError::rejected)?;
+    let disclosure = if args.bitmap { Disclosure::Bitmap } else { Disclosure::CountOnly };
+    let rss_before = io::peak_rss_bytes();
+    let start = Instant::now();
+    let proof = threshold::prove(&settings, &statement, &signers, disclosure).map_err(CliError::rejected)?;
+    let prove_s = start.elapsed().as_secs_f64();
+    let peak = io::peak_rss_bytes();
+    let bytes = proof.to_bytes();
+    drop(proof);
+    let start = Instant::now();
+    let decoded = Proof::from_bytes(&bytes).map_err(CliError::rejected)?;
+    threshold::verify(&settings, &statement, &decoded).map_err(CliError::rejected)?;
+    let verify_s = start.elapsed().as_secs_f64();
+    let security = security_level(
+        &settings,
+        S::NUM_SUBKEYS,
+        ProofShape::Threshold { signers: signing as usize, group_size: n },
+    );
+    io::print_json(&json!({
+        "bench": "threshold",
+        "scheme": S::NAME,
+        "n": n,
+        "t": t,
+        "signers": signing,
+        "depth": statement.group().depth(),
+        "bitmap": args.bitmap,
+        "log_blowup": settings.log_blowup,
+        "settings": config::name_of(&settings),
+        "num_queries": settings.num_queries,
+        "query_pow_bits": settings.query_pow_bits,
+        "security_bits": security.proven_bits,
+        "security_bits_conjectured": security.conjectured_bits,
+        "threads": io::threads(),
+        "prove_s": prove_s,
+        "sigs_per_s": f64::from(signing) / prove_s,
+        "proof_bytes": bytes.len(),
+        "verify_s": verify_s,
+        "peak_rss_bytes": peak,
+        "rss_before_prove_bytes": rss_before,
+    }));
+    Ok(())
+}

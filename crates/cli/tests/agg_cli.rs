@@ -1,0 +1,203 @@
+//! End-to-end tests of `sigagg group-key | aggregate | threshold | verify
+//! --proof` and `sigagg bench lamport-agg | threshold`, for Seed001 XMSS and
+//! Lamport+. Proofs use the insecure `test` settings (speed); the benches
+//! the real ones at tiny sizes.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn sigagg(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sigagg")).current_dir(dir).args(args).output().expect("binary runs")
+}
+
+fn tempdir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sigagg-agg-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn ok(out: &Output) -> String {
+    assert!(out.status.success(), "stderr: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+fn json(out: &Output) -> serde_json::Value {
+    serde_json::from_str(&ok(out)).expect("one JSON object")
+}
+
+/// Runs `sigagg` with `base` followed by `extra`.
+fn run(dir: &Path, base: &[&str], extra: &[&str]) -> Output {
+    let all: Vec<&str> = base.iter().chain(extra).copied().collect();
+    sigagg(dir, &all)
+}
+
+/// Flips one byte of `from` into `to`.
+fn tamper(dir: &Path, from: &str, to: &str, at: usize) {
+    let mut bytes = std::fs::read(dir.join(from)).unwrap();
+    let at = at.min(bytes.len() - 1);
+    bytes[at] ^= 0x10;
+    std::fs::write(dir.join(to), bytes).unwrap();
+}
+
+const MSG_A: &str = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
+const MSG_B: &str = "ffeeddccbbaa99887766554433221100ffeeddccbbaa99887766554433221100";
+
+#[test]
+fn seed001_threshold_and_aggregate_on_files() {
+    let dir = tempdir("seed001");
+    let seed = "11".repeat(32);
+    ok(&sigagg(&dir, &["keygen", "--scheme", "seed001", "--count", "3", "--seed", &seed, "--out", "k"]));
+    let group = json(&sigagg(
+        &dir,
+        &["group-key", "--scheme", "seed001", "--pk", "k-0.pk", "--pk", "k-1.pk", "--pk", "k-2.pk", "--out", "g.key", "--paths", "m"],
+    ));
+    assert_eq!(group["size"], 3);
+    assert_eq!(group["depth"], 2);
+    // Members 0 and 2 sign MSG_A at epoch 5; member 1 signs MSG_B at epoch 6.
+    for (i, msg, epoch) in [(0, MSG_A, "5"), (2, MSG_A, "5"), (1, MSG_B, "6")] {
+        let (sk, out) = (format!("k-{i}.sk"), format!("s-{i}.sig"));
+        ok(&sigagg(&dir, &["sign", "--scheme", "seed001", "--sk", &sk, "--epoch", epoch, "--message", msg, "--out", &out]));
+    }
+
+    // Threshold 2 of 3, signers disclosed.
+    let prove = ["threshold", "--scheme", "seed001", "--settings", "test", "--group", "g.key", "--epoch", "5"];
+    let signers = ["--pk", "k-2.pk", "--sig", "s-2.sig", "--path", "m-2.path", "--pk", "k-0.pk", "--sig", "s-0.sig"];
+    ok(&run(
+        &dir,
+        &prove,
+        &[&signers[..], &["--path", "m-0.path", "--message", MSG_A, "--threshold", "2", "--bitmap", "--out", "t.proof"]]
+            .concat(),
+    ));
+    let verify = ["verify", "--scheme", "seed001", "--settings", "test", "--proof", "t.proof", "--group", "g.key"];
+    let cert = json(&run(&dir, &verify, &["--threshold", "2", "--epoch", "5", "--message", MSG_A]));
+    assert_eq!(cert["valid"], true);
+    assert_eq!(cert["kind"], "threshold");
+    assert_eq!(cert["count"], 2);
+    assert_eq!(cert["signers"], serde_json::json!([0, 2]));
+    // A higher threshold, another message or epoch, other settings: rejected (1).
+    assert_eq!(run(&dir, &verify, &["--threshold", "3", "--epoch", "5", "--message", MSG_A]).status.code(), Some(1));
+    assert_eq!(run(&dir, &verify, &["--threshold", "2", "--epoch", "5", "--message", MSG_B]).status.code(), Some(1));
+    assert_eq!(run(&dir, &verify, &["--threshold", "2", "--epoch", "6", "--message", MSG_A]).status.code(), Some(1));
+    let fast = ["verify", "--scheme", "seed001", "--proof", "t.proof", "--group", "g.key", "--threshold", "2"];
+    assert_eq!(run(&dir, &fast, &["--epoch", "5", "--message", MSG_A]).status.code(), Some(1));
+    // Tampered proofs: rejected (1).
+    for at in [0usize, 8, 100, 5000, usize::MAX] {
+        tamper(&dir, "t.proof", "bad.proof", at);
+        let verify_bad = ["verify", "--scheme", "seed001", "--settings", "test", "--proof", "bad.proof", "--group", "g.key"];
+        let out = run(&dir, &verify_bad, &["--threshold", "2", "--epoch", "5", "--message", MSG_A]);
+        assert_eq!(out.status.code(), Some(1), "byte {at}");
+    }
+    // Proving refuses a member with another member's path, too few signers,
+    // and a signature on another message.
+    let bad_path = ["--pk", "k-0.pk", "--sig", "s-0.sig", "--path", "m-2.path", "--message", MSG_A, "--threshold", "1"];
+    assert_eq!(run(&dir, &prove, &[&bad_path[..], &["--out", "x.proof"]].concat()).status.code(), Some(1));
+    let one = ["--pk", "k-0.pk", "--sig", "s-0.sig", "--path", "m-0.path", "--message", MSG_A, "--threshold", "2"];
+    assert_eq!(run(&dir, &prove, &[&one[..], &["--out", "x.proof"]].concat()).status.code(), Some(1));
+    let other = ["--pk", "k-1.pk", "--sig", "s-1.sig", "--path", "m-1.path", "--message", MSG_A, "--threshold", "1"];
+    assert_eq!(run(&dir, &prove, &[&other[..], &["--out", "x.proof"]].concat()).status.code(), Some(1));
+    assert!(!dir.join("x.proof").exists());
+
+    // Aggregate of three entries with their own epochs and messages.
+    let keys = ["--pk", "k-0.pk", "--pk", "k-1.pk", "--pk", "k-2.pk"];
+    let stmt = ["--epoch", "5", "--epoch", "6", "--epoch", "5", "--message", MSG_A, "--message", MSG_B, "--message", MSG_A];
+    let sigs = ["--sig", "s-0.sig", "--sig", "s-1.sig", "--sig", "s-2.sig"];
+    let aggregate = ["aggregate", "--scheme", "seed001", "--settings", "test", "--out", "a.proof"];
+    ok(&run(&dir, &aggregate, &[&keys[..], &stmt, &sigs].concat()));
+    let verify = ["verify", "--scheme", "seed001", "--settings", "test", "--proof", "a.proof"];
+    let out = json(&run(&dir, &verify, &[&keys[..], &stmt].concat()));
+    assert_eq!((out["kind"].as_str(), out["count"].as_u64()), (Some("aggregate"), Some(3)));
+    // Swapped messages, one epoch for all, a dropped entry: rejected (1).
+    let swapped = ["--epoch", "5", "--epoch", "6", "--epoch", "5", "--message", MSG_B, "--message", MSG_A, "--message", MSG_A];
+    assert_eq!(run(&dir, &verify, &[&keys[..], &swapped].concat()).status.code(), Some(1));
+    let one_epoch = ["--epoch", "5", "--message", MSG_A, "--message", MSG_B, "--message", MSG_A];
+    assert_eq!(run(&dir, &verify, &[&keys[..], &one_epoch].concat()).status.code(), Some(1));
+    let dropped = ["--pk", "k-0.pk", "--pk", "k-1.pk", "--epoch", "5", "--epoch", "6", "--message", MSG_A, "--message", MSG_B];
+    assert_eq!(run(&dir, &verify, &dropped).status.code(), Some(1));
+    // A threshold statement for an aggregate proof is a usage error (2).
+    let mixed = ["--group", "g.key", "--threshold", "2", "--epoch", "5", "--message", MSG_A];
+    assert_eq!(run(&dir, &verify, &mixed).status.code(), Some(2));
+    // A signature where an aggregate needs another epoch: refused when proving.
+    let wrong = ["--epoch", "5", "--message", MSG_A, "--message", MSG_A, "--message", MSG_A];
+    assert_eq!(run(&dir, &aggregate, &[&keys[..], &wrong, &sigs].concat()).status.code(), Some(1));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn lamport_threshold_and_aggregate_on_files() {
+    let dir = tempdir("lamport");
+    ok(&sigagg(&dir, &["lamport", "keygen", "--count", "3", "--out", "k"]));
+    ok(&sigagg(
+        &dir,
+        &["group-key", "--scheme", "lamport-plus", "--pk", "k-0.pk", "--pk", "k-1.pk", "--pk", "k-2.pk", "--out", "g.key", "--paths", "m"],
+    ));
+    for i in 0..3 {
+        let (sk, out) = (format!("k-{i}.sk"), format!("s-{i}.sig"));
+        ok(&sigagg(&dir, &["lamport", "sign", "--sk", &sk, "--message", "block 9", "--out", &out]));
+    }
+    let prove = ["threshold", "--scheme", "lamport-plus", "--settings", "test", "--group", "g.key", "--message", "block 9"];
+    let signers = ["--pk", "k-1.pk", "--sig", "s-1.sig", "--path", "m-1.path", "--pk", "k-2.pk", "--sig", "s-2.sig"];
+    ok(&run(&dir, &prove, &[&signers[..], &["--path", "m-2.path", "--threshold", "2", "--bitmap", "--out", "t.proof"]].concat()));
+    let verify = ["verify", "--scheme", "lamport-plus", "--settings", "test", "--proof", "t.proof", "--group", "g.key"];
+    let cert = json(&run(&dir, &verify, &["--threshold", "2", "--message", "block 9"]));
+    assert_eq!((cert["count"].as_u64(), cert["signers"].clone()), (Some(2), serde_json::json!([1, 2])));
+    assert_eq!(run(&dir, &verify, &["--threshold", "3", "--message", "block 9"]).status.code(), Some(1));
+    assert_eq!(run(&dir, &verify, &["--threshold", "2", "--message", "block 8"]).status.code(), Some(1));
+    // Lamport+ has no epochs.
+    assert_eq!(run(&dir, &verify, &["--threshold", "2", "--message", "block 9", "--epoch", "1"]).status.code(), Some(2));
+    tamper(&dir, "t.proof", "bad.proof", 3000);
+    let verify_bad = ["verify", "--scheme", "lamport-plus", "--settings", "test", "--proof", "bad.proof", "--group", "g.key"];
+    assert_eq!(run(&dir, &verify_bad, &["--threshold", "2", "--message", "block 9"]).status.code(), Some(1));
+    // The same signer twice is refused.
+    let twice = ["--pk", "k-1.pk", "--sig", "s-1.sig", "--path", "m-1.path", "--pk", "k-1.pk", "--sig", "s-1.sig"];
+    let out = run(&dir, &prove, &[&twice[..], &["--path", "m-1.path", "--threshold", "2", "--out", "x.proof"]].concat());
+    assert_eq!(out.status.code(), Some(1));
+
+    // Aggregate: two fresh keys sign distinct messages.
+    ok(&sigagg(&dir, &["lamport", "keygen", "--scheme", "lamport-plus", "--count", "2", "--out", "a"]));
+    for (i, msg) in [(0, "one"), (1, "two")] {
+        let (sk, out) = (format!("a-{i}.sk"), format!("a-{i}.sig"));
+        ok(&sigagg(&dir, &["lamport", "sign", "--sk", &sk, "--message", msg, "--out", &out]));
+    }
+    let keys = ["--pk", "a-0.pk", "--pk", "a-1.pk"];
+    let msgs = ["--message", "one", "--message", "two"];
+    let sigs = ["--sig", "a-0.sig", "--sig", "a-1.sig"];
+    let aggregate = ["aggregate", "--scheme", "lamport-plus", "--settings", "test", "--out", "a.proof"];
+    ok(&run(&dir, &aggregate, &[&keys[..], &msgs, &sigs].concat()));
+    let verify = ["verify", "--scheme", "lamport-plus", "--settings", "test", "--proof", "a.proof"];
+    let v = json(&run(&dir, &verify, &[&keys[..], &msgs].concat()));
+    assert_eq!((v["kind"].as_str(), v["count"].as_u64()), (Some("aggregate"), Some(2)));
+    let swapped = ["--message", "two", "--message", "one"];
+    assert_eq!(run(&dir, &verify, &[&keys[..], &swapped].concat()).status.code(), Some(1));
+    // The mined set is another scheme; a proof of one scheme is not one of the other.
+    let as_mined = ["verify", "--scheme", "lamport-plus-mined", "--settings", "test", "--proof", "a.proof"];
+    assert_eq!(run(&dir, &as_mined, &[&keys[..], &msgs].concat()).status.code(), Some(1));
+    let as_xmss = ["verify", "--scheme", "seed001", "--settings", "test", "--proof", "a.proof"];
+    assert_eq!(run(&dir, &as_xmss, &["--pk", "k-0.pk", "--epoch", "1", "--message", MSG_A]).status.code(), Some(1));
+    // Aggregates are over distinct messages (seed 004, section 4).
+    let same = ["--message", "one", "--message", "one"];
+    assert_eq!(run(&dir, &aggregate, &[&keys[..], &same, &sigs].concat()).status.code(), Some(1));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn benches_print_json() {
+    let dir = tempdir("bench");
+    let fields = ["n", "t", "log_blowup", "security_bits", "threads", "prove_s", "sigs_per_s", "proof_bytes", "verify_s"];
+    for scheme in ["seed001", "lamport-plus"] {
+        let out = json(&sigagg(&dir, &["bench", "threshold", "--scheme", scheme, "--n", "4", "--t", "3", "--json"]));
+        for key in fields.iter().chain(&["peak_rss_bytes", "signers"]) {
+            assert!(out.get(key).is_some(), "{scheme}: missing {key} in {out}");
+        }
+        assert_eq!((out["n"].as_u64(), out["t"].as_u64()), (Some(4), Some(3)));
+        assert!(out["security_bits"].as_f64().unwrap() >= 100.0, "{out}");
+    }
+    let out = json(&sigagg(&dir, &["bench", "lamport-agg", "--n", "2", "--json"]));
+    for key in &fields[2..] {
+        assert!(out.get(key).is_some(), "missing {key} in {out}");
+    }
+    // Bad shapes are usage errors.
+    assert_eq!(sigagg(&dir, &["bench", "threshold", "--n", "4", "--t", "5"]).status.code(), Some(2));
+    assert_eq!(sigagg(&dir, &["bench", "lamport-agg", "--n", "2", "--log-blowup", "2"]).status.code(), Some(2));
+    std::fs::remove_dir_all(dir).unwrap();
+}
