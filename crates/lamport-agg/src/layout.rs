@@ -169,7 +169,8 @@ mod tests {
         let agg = Shape { num_subkeys: 256, slots: 2, depth: 0, jobs: 100 };
         assert_eq!(agg.main_spec().depth, 0);
         assert_eq!(agg.heights(), vec![2, 256]);
-        assert_eq!(Shape::slots_for(1), 2);
+        assert_eq!(Shape::slots_for(1), MIN_SLOTS);
+        assert_eq!(Shape::slots_for(17), 32);
         assert_eq!(Shape::slots_for(127), 128);
     }
 }
