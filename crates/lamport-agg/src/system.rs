@@ -3,7 +3,10 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use p3_batch_stark::{BatchProof, ProverData, StarkInstance, prove_batch, verify_batch};
+use p3_batch_stark::{
+    BatchProof, CommonData, ProverData, ProverOnlyData, StarkInstance, prove_batch, verify_batch,
+};
+use p3_lookup::{LogUpGadget, Lookups};
 use p3_matrix::dense::RowMajorMatrix;
 use p3_util::log2_strict_usize;
 use sigagg_lamport::GroupKey;
@@ -13,7 +16,7 @@ use crate::air::LampAir;
 use crate::air::hash::{Codewords, HashAir};
 use crate::air::hash16::Hash16Air;
 use crate::air::slot::SlotAir;
-use crate::config::{AggConfig, Settings, Val, stark_config};
+use crate::config::{AggConfig, Challenge, Settings, Val, stark_config};
 use crate::error::{ProveError, VerifyError};
 use crate::layout::Shape;
 
@@ -35,22 +38,45 @@ pub const MAIN: usize = 1;
 
 impl Instance {
     /// An aggregate instance: `codewords[i]` and `keys[i]` of entry `i`.
-    pub fn aggregate(num_subkeys: usize, codewords: &[Vec<bool>], keys: &[Digest], digest: [u8; 32]) -> Self {
+    pub fn aggregate(
+        num_subkeys: usize,
+        codewords: &[Vec<bool>],
+        keys: &[Digest],
+        digest: [u8; 32],
+    ) -> Self {
         let count = keys.len();
         let slots = Shape::slots_for(count);
         let at = |s: usize| s.min(count - 1);
-        let jobs = (0..slots).map(|s| codewords[at(s)].iter().filter(|&&b| b).count()).sum();
-        let shape = Shape { num_subkeys, slots, depth: 0, jobs };
+        let jobs = (0..slots)
+            .map(|s| codewords[at(s)].iter().filter(|&&b| b).count())
+            .sum();
+        let shape = Shape {
+            num_subkeys,
+            slots,
+            depth: 0,
+            jobs,
+        };
         let per_slot: Vec<&[bool]> = (0..slots).map(|s| codewords[at(s)].as_slice()).collect();
         let padded_keys: Vec<Digest> = (0..slots).map(|s| keys[at(s)]).collect();
         let mut airs = vec![
             LampAir::Slot(SlotAir::aggregate(&padded_keys)),
-            LampAir::Hash(HashAir::new(shape.main_spec(), slots, num_subkeys, Codewords::PerSlot(&per_slot), [Default::default(); 8])),
+            LampAir::Hash(HashAir::new(
+                shape.main_spec(),
+                slots,
+                num_subkeys,
+                Codewords::PerSlot(&per_slot),
+                [Default::default(); 8],
+            )),
         ];
         if shape.overflow_rows() > 0 {
             airs.push(LampAir::Hash16(Hash16Air::default()));
         }
-        Self { shape, airs, digest, count }
+        Self {
+            shape,
+            airs,
+            digest,
+            count,
+        }
     }
 
     /// A threshold instance: `count` signers of the message with `codeword`
@@ -66,19 +92,47 @@ impl Instance {
         let slots = Shape::slots_for(count);
         let depth = group.depth();
         let jobs = slots * codeword.iter().filter(|&&b| b).count();
-        let shape = Shape { num_subkeys, slots, depth, jobs };
+        let shape = Shape {
+            num_subkeys,
+            slots,
+            depth,
+            jobs,
+        };
         let root = *group.root();
         let mut airs = vec![
-            LampAir::Slot(SlotAir::threshold(slots, count, depth, group.size(), revealed)),
-            LampAir::Hash(HashAir::new(shape.main_spec(), slots, num_subkeys, Codewords::Shared(codeword), root)),
+            LampAir::Slot(SlotAir::threshold(
+                slots,
+                count,
+                depth,
+                group.size(),
+                revealed,
+            )),
+            LampAir::Hash(HashAir::new(
+                shape.main_spec(),
+                slots,
+                num_subkeys,
+                Codewords::Shared(codeword),
+                root,
+            )),
         ];
         if let Some(spec) = shape.tree_spec() {
-            airs.push(LampAir::Hash(HashAir::new(spec, slots, num_subkeys, Codewords::Shared(codeword), root)));
+            airs.push(LampAir::Hash(HashAir::new(
+                spec,
+                slots,
+                num_subkeys,
+                Codewords::Shared(codeword),
+                root,
+            )));
         }
         if shape.overflow_rows() > 0 {
             airs.push(LampAir::Hash16(Hash16Air::default()));
         }
-        Self { shape, airs, digest, count }
+        Self {
+            shape,
+            airs,
+            digest,
+            count,
+        }
     }
 
     /// The slot table's AIR.
@@ -112,7 +166,11 @@ impl Instance {
 
     /// log2 of every table height, in batch order.
     pub fn degree_bits(&self) -> Vec<usize> {
-        self.shape.heights().iter().map(|&h| log2_strict_usize(h)).collect()
+        self.shape
+            .heights()
+            .iter()
+            .map(|&h| log2_strict_usize(h))
+            .collect()
     }
 }
 
@@ -128,9 +186,16 @@ pub fn prove(
         .airs
         .iter()
         .zip(traces)
-        .map(|(air, trace)| StarkInstance { air, trace, public_values: vec![] })
+        .map(|(air, trace)| StarkInstance {
+            air,
+            trace,
+            public_values: vec![],
+        })
         .collect();
-    let data = ProverData::from_instances(&config, &instances).map_err(|e| ProveError::Prover(format!("{e:?}")))?;
+    let data = ProverData {
+        common: common_data(&instance.airs),
+        prover_only: ProverOnlyData::empty(),
+    };
     prove_batch(&config, &instances, &data).map_err(|e| ProveError::Prover(format!("{e:?}")))
 }
 
@@ -142,18 +207,123 @@ pub fn prove(
 /// Plonky3's verifier reports malformed proofs as errors; a panic on some
 /// unforeseen malformed input would still be caught here and reported as
 /// [`VerifyError::Invalid`], so untrusted bytes never abort the caller.
-pub fn verify(settings: &Settings, instance: &Instance, proof: &BatchProof<AggConfig>) -> Result<(), VerifyError> {
+pub fn verify(
+    settings: &Settings,
+    instance: &Instance,
+    proof: &BatchProof<AggConfig>,
+) -> Result<(), VerifyError> {
     let expected = instance.degree_bits();
     if proof.degree_bits != expected {
         return Err(VerifyError::ShapeMismatch);
     }
     let config = stark_config(settings, &instance.digest);
     let outcome = catch_unwind(AssertUnwindSafe(|| {
-        let data = ProverData::from_airs_and_degrees(&config, &instance.airs, &expected)
-            .map_err(|e| VerifyError::Invalid(format!("{e:?}")))?;
         let public_values = vec![Vec::new(); instance.airs.len()];
-        verify_batch(&config, &instance.airs, proof, &public_values, &data.common)
-            .map_err(|e| VerifyError::Invalid(format!("{e:?}")))
+        verify_batch(
+            &config,
+            &instance.airs,
+            proof,
+            &public_values,
+            &common_data(&instance.airs),
+        )
+        .map_err(|e| VerifyError::Invalid(format!("{e:?}")))
     }));
-    outcome.unwrap_or_else(|_| Err(VerifyError::Invalid("the verifier rejected a malformed proof".into())))
+    outcome.unwrap_or_else(|_| {
+        Err(VerifyError::Invalid(
+            "the verifier rejected a malformed proof".into(),
+        ))
+    })
+}
+
+/// Largest fraction-column degree that keeps two quotient chunks: every
+/// table has degree-3 constraints (see [`LampAir`]'s `max_constraint_degree`).
+const LOOKUP_DEGREE_BUDGET: usize = 3;
+
+/// The lookups of every table, folded into shared columns exactly as
+/// Plonky3's `ProverData::from_airs_and_degrees` folds them (budget
+/// [`LOOKUP_DEGREE_BUDGET`]), but without its symbolic constraint-degree
+/// inference, which costs as much as the rest of verification. Prover and
+/// verifier both call it, so they agree by construction; a test checks that
+/// it equals Plonky3's own derivation.
+fn common_data(airs: &[LampAir]) -> CommonData<AggConfig> {
+    let gadget = LogUpGadget::new();
+    let lookups = airs
+        .iter()
+        .map(|air| {
+            Lookups::<Val>::from_air::<Challenge, _>(air)
+                .pack_same_bus_with_degree(LOOKUP_DEGREE_BUDGET, |l| {
+                    gadget.constraint_degree_with_transition(l, 0)
+                })
+        })
+        .collect();
+    CommonData::new(None, lookups)
+}
+
+/// This crate's lookups for `instance`, serialized, and those Plonky3's
+/// `ProverData::from_airs_and_degrees` derives (for tests).
+#[doc(hidden)]
+pub fn lookups_both_ways(instance: &Instance) -> (Vec<u8>, Vec<u8>) {
+    let ours = common_data(&instance.airs).lookups;
+    let config = stark_config(&crate::config::TEST, &instance.digest);
+    let theirs =
+        ProverData::from_airs_and_degrees(&config, &instance.airs, &instance.degree_bits())
+            .expect("no preprocessed columns")
+            .common
+            .lookups;
+    (
+        postcard::to_allocvec(&ours).expect("serializable"),
+        postcard::to_allocvec(&theirs).expect("serializable"),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use sigagg_lamport::{LamportPlus, LamportPlusMined, ParameterSet};
+
+    use super::*;
+
+    fn codeword(n: usize, ones: usize) -> Vec<bool> {
+        (0..n).map(|i| i < ones).collect()
+    }
+
+    /// The prover and verifier skip Plonky3's degree inference when folding
+    /// lookups; the result must equal Plonky3's own for every table layout:
+    /// both sets, with and without the overflow table, the separate tree
+    /// table (plain set) and tree rows in the main table (mined set), with
+    /// and without a revealed bitmap.
+    #[test]
+    fn lookups_match_plonky3_derivation() {
+        let digest = [3u8; 32];
+        let group = GroupKey::new(Digest::default(), 7).unwrap();
+        let mut instances = Vec::new();
+        for n in [LamportPlus::NUM_SUBKEYS, LamportPlusMined::NUM_SUBKEYS] {
+            for (count, ones) in [(3, n / 2), (20, n / 2 + 9)] {
+                let words = vec![codeword(n, ones); count];
+                let keys = vec![Digest::default(); count];
+                instances.push(Instance::aggregate(n, &words, &keys, digest));
+            }
+            let word = codeword(n, n / 2 + 3);
+            instances.push(Instance::threshold(n, &word, &group, 5, None, digest));
+            instances.push(Instance::threshold(
+                n,
+                &word,
+                &group,
+                5,
+                Some(&[0, 1, 2, 4, 6]),
+                digest,
+            ));
+        }
+        assert!(instances.iter().any(|i| i.overflow_index().is_some()));
+        assert!(instances.iter().any(|i| i.overflow_index().is_none()));
+        assert!(instances.iter().any(|i| i.tree_air().is_some()));
+        assert!(
+            instances
+                .iter()
+                .any(|i| i.tree_air().is_none() && i.shape.depth > 0)
+        );
+        for instance in &instances {
+            let (ours, theirs) = lookups_both_ways(instance);
+            assert_eq!(ours, theirs, "shape {:?}", instance.shape);
+        }
+    }
 }

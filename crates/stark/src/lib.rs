@@ -42,7 +42,7 @@ mod codec;
 use std::sync::OnceLock;
 
 use p3_batch_stark::{
-    BatchProof, CommonData, ProverData, StarkInstance, prove_batch, verify_batch,
+    BatchProof, CommonData, ProverData, ProverOnlyData, StarkInstance, prove_batch, verify_batch,
 };
 use p3_lookup::{LogUpGadget, Lookups};
 use p3_util::log2_strict_usize;
@@ -172,8 +172,12 @@ pub(crate) fn prove_airs(
             public_values: vec![],
         })
         .collect();
-    let prover_data =
-        ProverData::from_instances(&config, &instances).map_err(|e| format!("{e:?}"))?;
+    // The verifier's lookups (no symbolic degree inference; equal to
+    // Plonky3's own derivation, see `lookups_both_ways`).
+    let prover_data = ProverData {
+        common: common_data(airs),
+        prover_only: ProverOnlyData::empty(),
+    };
     prove_batch(&config, &instances, &prover_data).map_err(|e| format!("{e:?}"))
 }
 
