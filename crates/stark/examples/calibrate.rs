@@ -18,6 +18,7 @@ use sigagg_stark::config::Val;
 
 /// The same configuration over the quartic extension (for comparison only:
 /// it cannot reach 100 proven bits).
+#[allow(clippy::type_complexity)]
 fn quartic_config(
     settings: &Settings,
 ) -> p3_uni_stark::StarkConfig<

@@ -96,8 +96,8 @@ mod tests {
         assert_eq!(CHAIN_STEPS, 117);
         assert_eq!(CHUNKS, 37);
         assert_eq!(TREE_ROW + DEPTH, 58);
-        assert!(TREE_ROW + DEPTH <= P24_BLOCK);
-        assert!(CHAIN_STEPS <= P16_BLOCK);
+        const { assert!(TREE_ROW + DEPTH <= P24_BLOCK) };
+        const { assert!(CHAIN_STEPS <= P16_BLOCK) };
         assert_eq!(window(36), (77, 1));
         assert!(!has_third_slot(36) && has_third_slot(35));
         // Every stream element lies in exactly one chunk; each window covers its chunk.
@@ -121,6 +121,6 @@ mod tests {
             assert!(window(k).0 - window(k - 1).0 >= 2);
         }
         assert_eq!(LIMBS * DIGITS_PER_LIMB, NUM_CHAINS);
-        assert!(IO_ROW < DIGIT_BLOCK);
+        const { assert!(IO_ROW < DIGIT_BLOCK) };
     }
 }

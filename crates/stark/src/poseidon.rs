@@ -94,10 +94,8 @@ where
     assert_eq!(rows.len(), lanes);
     assert_eq!(inputs.len(), lanes);
     let ncols = num_cols::<W, 3, 0, HALF_FULL, P>();
-    let mut cols: Vec<&mut Poseidon2Cols<Val, W, 3, 0, HALF_FULL, P>> = rows
-        .iter_mut()
-        .map(|r| (&mut r[..ncols]).borrow_mut())
-        .collect();
+    let mut cols: Vec<&mut Poseidon2Cols<Val, W, 3, 0, HALF_FULL, P>> =
+        rows.iter_mut().map(|r| r[..ncols].borrow_mut()).collect();
 
     for (c, input) in cols.iter_mut().zip(inputs) {
         c.inputs = *input;

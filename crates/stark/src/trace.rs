@@ -445,8 +445,7 @@ fn hash_trace(slots: &[Slot<'_>], ends: &[Vec<[Val; DIGEST]>]) -> RowMajorMatrix
                                     &ends[lane],
                                     v,
                                 ));
-                                let free = v >= 1
-                                    && v < STREAM_ENDS
+                                let free = (1..STREAM_ENDS).contains(&v)
                                     && usize::from(slot.digits[v - 1]) == BASE - 1;
                                 row[hcol::FLAGS + s] = Val::from_bool(free);
                             }

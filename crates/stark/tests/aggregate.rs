@@ -213,10 +213,9 @@ fn tampered_is_rejected(tamper: impl Fn(&mut sigagg_stark::trace::Traces)) {
         testing::prove_traces(&SETTINGS, &statement, &traces)
     }));
     match outcome {
-        Err(_) => assert!(
-            cfg!(debug_assertions),
-            "release provers do not check constraints"
-        ),
+        // Only debug builds check constraints while proving.
+        Err(_) if cfg!(debug_assertions) => {}
+        Err(_) => panic!("a release prover panicked on a tampered trace"),
         Ok(Err(_)) => {}
         Ok(Ok(proof)) => assert!(
             verify(&SETTINGS, &statement, &proof).is_err(),

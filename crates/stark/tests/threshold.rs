@@ -366,10 +366,9 @@ fn tampered_is_rejected(indices: &[u32], tamper: impl Fn(&mut sigagg_stark::trac
         )
     }));
     match outcome {
-        Err(_) => assert!(
-            cfg!(debug_assertions),
-            "release provers do not check constraints"
-        ),
+        // Only debug builds check constraints while proving.
+        Err(_) if cfg!(debug_assertions) => {}
+        Err(_) => panic!("a release prover panicked on a tampered trace"),
         Ok(Err(_)) => {}
         Ok(Ok(proof)) => assert!(
             verify_threshold(&SETTINGS, &statement, &proof).is_err(),

@@ -169,7 +169,7 @@ pub(crate) fn root_from_path<S: ParameterSet>(
 ) -> S::Digest {
     let mut node = leaf;
     for (l, sibling) in co_path.iter().enumerate() {
-        let (left, right) = if position % 2 == 0 { (&node, sibling) } else { (sibling, &node) };
+        let (left, right) = if position.is_multiple_of(2) { (&node, sibling) } else { (sibling, &node) };
         position >>= 1;
         node = tree_node::<S>(parameter, (l + 1) as u8, position as u32, left, right);
     }

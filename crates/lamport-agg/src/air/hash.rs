@@ -334,8 +334,8 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for HashAir {
             for j in SPONGE_RATE..24 {
                 builder.assert_zero(cont.clone() * (n(j) - out(j)));
             }
-            for i in 0..RANDOMIZER_LEN {
-                builder.assert_zero(cont.clone() * (n(s.r + i) - r[i].clone()));
+            for (i, ri) in r.iter().enumerate().take(RANDOMIZER_LEN) {
+                builder.assert_zero(cont.clone() * (n(s.r + i) - ri.clone()));
             }
             // Committed copies of the periodic values the bus reads (the
             // lookup trace generator cannot read periodic columns).
@@ -413,7 +413,7 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for HashAir {
                         builder.push_interaction(bus::MAIN, y1, -Count::bounded(l(s.bit1), 1));
                     }
                 }
-                let key: [AB::Expr; DIGEST_LEN] = core::array::from_fn(|j| out(j));
+                let key: [AB::Expr; DIGEST_LEN] = core::array::from_fn(out);
                 builder.push_interaction(bus::MAIN, bus::key(slot.clone(), key), Count::bounded(l(s.is_last), 1));
             }
             (None, Some(t)) => {

@@ -36,22 +36,13 @@ use p3_lookup::InteractionBuilder;
 
 use crate::config::Val;
 
-/// A periodic column table: `columns[c][row]`, all of one period.
-pub(crate) fn periodic_table(period: usize, width: usize, f: impl Fn(usize, &mut [Val])) -> Vec<Vec<Val>> {
-    let mut cols = vec![vec![Val::default(); period]; width];
-    let mut row = vec![Val::default(); width];
-    for r in 0..period {
-        row.iter_mut().for_each(|x| *x = Val::default());
-        f(r, &mut row);
-        for (c, v) in row.iter().enumerate() {
-            cols[c][r] = *v;
-        }
-    }
-    cols
-}
+pub(crate) use sigagg_stark::air::periodic_table;
 
-/// One AIR of the batch.
+/// One AIR of the batch. The variants differ in size (the main table's AIR
+/// holds its periodic columns inline); a proof has at most four AIRs, built
+/// once and only borrowed afterwards, so boxing would buy nothing.
 #[derive(Clone, Debug)]
+#[allow(clippy::large_enum_variant)]
 pub enum LampAir {
     /// The slot table.
     Slot(slot::SlotAir),

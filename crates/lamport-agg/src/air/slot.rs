@@ -137,8 +137,8 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for SlotAir {
         match self.kind {
             SlotKind::Aggregate => {
                 // The committed key is the statement's key (bus values must be committed).
-                for j in 0..DIGEST_LEN {
-                    builder.assert_eq(l(PK + j), p[j].clone());
+                for (j, pj) in p.iter().enumerate().take(DIGEST_LEN) {
+                    builder.assert_eq(l(PK + j), pj.clone());
                 }
                 let key: [AB::Expr; DIGEST_LEN] = core::array::from_fn(|j| l(PK + j));
                 builder.push_interaction(bus::MAIN, bus::key(l(SLOT), key), -1);

@@ -267,10 +267,8 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for HashAir {
         for t in 0..RATE {
             builder.assert_zero(p[pc::IS_SPONGE_FIRST].clone() * (l(t) - chunk(&l, pc::SEL, t)));
         }
-        for j in 0..CAPACITY {
-            builder.assert_zero(
-                p[pc::IS_SPONGE_FIRST].clone() * (l(RATE + j) - AB::Expr::from(capacity[j])),
-            );
+        for (j, &c) in capacity.iter().enumerate().take(CAPACITY) {
+            builder.assert_zero(p[pc::IS_SPONGE_FIRST].clone() * (l(RATE + j) - AB::Expr::from(c)));
         }
         for j in 2 * DIGEST..3 * DIGEST {
             builder.assert_zero(p[pc::IS_LAST_CHUNK].clone() * l(col::W + j));
