@@ -6,7 +6,6 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use p3_batch_stark::{
     BatchProof, CommonData, ProverData, ProverOnlyData, StarkInstance, prove_batch, verify_batch,
 };
-use p3_lookup::{LogUpGadget, Lookups};
 use p3_matrix::dense::RowMajorMatrix;
 use p3_util::log2_strict_usize;
 use sigagg_lamport::GroupKey;
@@ -16,7 +15,7 @@ use crate::air::LampAir;
 use crate::air::hash::{Codewords, HashAir};
 use crate::air::hash16::Hash16Air;
 use crate::air::slot::SlotAir;
-use crate::config::{AggConfig, Challenge, Settings, Val, stark_config};
+use crate::config::{AggConfig, Settings, Val, stark_config};
 use crate::error::{ProveError, VerifyError};
 use crate::layout::Shape;
 
@@ -235,28 +234,13 @@ pub fn verify(
     })
 }
 
-/// Largest fraction-column degree that keeps two quotient chunks: every
-/// table has degree-3 constraints (see [`LampAir`]'s `max_constraint_degree`).
-const LOOKUP_DEGREE_BUDGET: usize = 3;
-
-/// The lookups of every table, folded into shared columns exactly as
-/// Plonky3's `ProverData::from_airs_and_degrees` folds them (budget
-/// [`LOOKUP_DEGREE_BUDGET`]), but without its symbolic constraint-degree
-/// inference, which costs as much as the rest of verification. Prover and
-/// verifier both call it, so they agree by construction; a test checks that
-/// it equals Plonky3's own derivation.
+/// The lookups of every table, folded as Plonky3's
+/// `ProverData::from_airs_and_degrees` folds them but without its symbolic
+/// degree inference (every table has degree-3 constraints, see [`LampAir`]'s
+/// `max_constraint_degree`). Prover and verifier both call it, so they agree
+/// by construction; a test checks it equals Plonky3's own derivation.
 fn common_data(airs: &[LampAir]) -> CommonData<AggConfig> {
-    let gadget = LogUpGadget::new();
-    let lookups = airs
-        .iter()
-        .map(|air| {
-            Lookups::<Val>::from_air::<Challenge, _>(air)
-                .pack_same_bus_with_degree(LOOKUP_DEGREE_BUDGET, |l| {
-                    gadget.constraint_degree_with_transition(l, 0)
-                })
-        })
-        .collect();
-    CommonData::new(None, lookups)
+    CommonData::new(None, sigagg_stark::fold_lookups(airs))
 }
 
 /// This crate's lookups for `instance`, serialized, and those Plonky3's

@@ -41,10 +41,11 @@ mod codec;
 
 use std::sync::OnceLock;
 
+use p3_air::Air;
 use p3_batch_stark::{
     BatchProof, CommonData, ProverData, ProverOnlyData, StarkInstance, prove_batch, verify_batch,
 };
-use p3_lookup::{LogUpGadget, Lookups};
+use p3_lookup::{InteractionSymbolicBuilder, LogUpGadget, Lookups};
 use p3_util::log2_strict_usize;
 use serde::{Deserialize, Serialize};
 use sigagg_xmss::{Seed001, Signature};
@@ -215,22 +216,33 @@ fn common_data(airs: &[AggAir]) -> CommonData<AggConfig> {
     } else {
         &AGGREGATE
     };
-    let lookups = cache.get_or_init(|| {
-        let gadget = LogUpGadget::new();
-        airs.iter()
-            .map(|air| {
-                Lookups::<config::Val>::from_air::<config::Challenge, _>(air)
-                    .pack_same_bus_with_degree(LOOKUP_DEGREE_BUDGET, |l| {
-                        gadget.constraint_degree_with_transition(l, 0)
-                    })
-            })
-            .collect()
-    });
+    let lookups = cache.get_or_init(|| fold_lookups(airs));
     CommonData::new(None, lookups.clone())
 }
 
 /// Largest fraction-column degree that keeps two quotient chunks.
-const LOOKUP_DEGREE_BUDGET: usize = 3;
+pub const LOOKUP_DEGREE_BUDGET: usize = 3;
+
+/// Each AIR's lookups, folded into shared columns exactly as Plonky3's
+/// `ProverData::from_airs_and_degrees` folds them for AIRs whose constraints
+/// have degree 3 (two quotient chunks, budget [`LOOKUP_DEGREE_BUDGET`]), but
+/// without its symbolic constraint-degree inference, which costs as much as
+/// the rest of verification. Callers must only pass degree-3 AIRs and
+/// should test the result against Plonky3's derivation (both proof crates do).
+pub fn fold_lookups<A>(airs: &[A]) -> Vec<Lookups<config::Val>>
+where
+    A: Air<InteractionSymbolicBuilder<config::Val, config::Challenge>>,
+{
+    let gadget = LogUpGadget::new();
+    airs.iter()
+        .map(|air| {
+            Lookups::<config::Val>::from_air::<config::Challenge, _>(air)
+                .pack_same_bus_with_degree(LOOKUP_DEGREE_BUDGET, |l| {
+                    gadget.constraint_degree_with_transition(l, 0)
+                })
+        })
+        .collect()
+}
 
 /// The verifier's lookups, serialized, and those Plonky3's own
 /// `ProverData::from_airs_and_degrees` derives, for comparison in tests.
