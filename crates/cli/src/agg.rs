@@ -456,42 +456,28 @@ fn bench_aggregate_for<S: ParameterSet>(args: &AggBenchArgs) -> CliResult {
     let sigs = sign_many(&mut sks, &messages).map_err(CliError::rejected)?;
     let entries = pks.iter().zip(&messages).map(|(pk, m)| AggregateEntry { public_key: *pk, message: m.clone() });
     let statement = AggregateStatement::new(entries.collect()).map_err(CliError::rejected)?;
-    let rss_before = io::peak_rss_bytes();
-    let t = Instant::now();
-    let proof = aggregate::prove(&settings, &statement, &sigs).map_err(CliError::rejected)?;
-    let prove_s = t.elapsed().as_secs_f64();
-    let peak = io::peak_rss_bytes();
-    let bytes = proof.to_bytes();
-    drop(proof);
-    let t = Instant::now();
-    let decoded = Proof::from_bytes(&bytes).map_err(CliError::rejected)?;
-    aggregate::verify(&settings, &statement, &decoded).map_err(CliError::rejected)?;
-    let verify_s = t.elapsed().as_secs_f64();
+    let run = io::ProofRun::measure(
+        || aggregate::prove(&settings, &statement, &sigs).map_err(CliError::rejected),
+        Proof::to_bytes,
+        |bytes| {
+            let decoded = Proof::from_bytes(bytes).map_err(CliError::rejected)?;
+            aggregate::verify(&settings, &statement, &decoded).map_err(CliError::rejected)
+        },
+    )?;
     let security = security_level(&settings, S::NUM_SUBKEYS, ProofShape::Aggregate { signatures: n });
     let hashed: usize = sigs
         .par_iter()
         .zip(&messages)
         .map(|(s, m)| sigagg_lamport::codeword::<S>(m, s.counter()).map_or(0, |c| c.ones()))
         .sum();
-    io::print_json(&json!({
+    let head = json!({
         "bench": "lamport-agg",
         "scheme": S::NAME,
         "n": n,
-        "log_blowup": settings.log_blowup,
         "settings": config::name_of(&settings),
-        "num_queries": settings.num_queries,
-        "query_pow_bits": settings.query_pow_bits,
-        "security_bits": security.proven_bits,
-        "security_bits_conjectured": security.conjectured_bits,
-        "threads": io::threads(),
-        "prove_s": prove_s,
-        "sigs_per_s": n as f64 / prove_s,
-        "proof_bytes": bytes.len(),
-        "verify_s": verify_s,
-        "peak_rss_bytes": peak,
-        "rss_before_prove_bytes": rss_before,
         "permutations": { "width16": hashed, "width24": n * S::NUM_SUBKEYS / 2 },
-    }));
+    });
+    io::print_json(&run.report(head, &settings, (security.proven_bits, security.conjectured_bits), n));
     Ok(())
 }
 
@@ -515,23 +501,20 @@ fn bench_threshold_for<S: ParameterSet>(args: &ThresholdBenchArgs) -> CliResult 
         .collect();
     let statement = ThresholdStatement::new(tree.key(), message.to_vec(), t).map_err(CliError::rejected)?;
     let disclosure = if args.bitmap { Disclosure::Bitmap } else { Disclosure::CountOnly };
-    let rss_before = io::peak_rss_bytes();
-    let start = Instant::now();
-    let proof = threshold::prove(&settings, &statement, &signers, disclosure).map_err(CliError::rejected)?;
-    let prove_s = start.elapsed().as_secs_f64();
-    let peak = io::peak_rss_bytes();
-    let bytes = proof.to_bytes();
-    drop(proof);
-    let start = Instant::now();
-    let decoded = Proof::from_bytes(&bytes).map_err(CliError::rejected)?;
-    threshold::verify(&settings, &statement, &decoded).map_err(CliError::rejected)?;
-    let verify_s = start.elapsed().as_secs_f64();
+    let run = io::ProofRun::measure(
+        || threshold::prove(&settings, &statement, &signers, disclosure).map_err(CliError::rejected),
+        Proof::to_bytes,
+        |bytes| {
+            let decoded = Proof::from_bytes(bytes).map_err(CliError::rejected)?;
+            threshold::verify(&settings, &statement, &decoded).map_err(CliError::rejected)
+        },
+    )?;
     let security = security_level(
         &settings,
         S::NUM_SUBKEYS,
         ProofShape::Threshold { signers: signing as usize, group_size: n },
     );
-    io::print_json(&json!({
+    let head = json!({
         "bench": "threshold",
         "scheme": S::NAME,
         "n": n,
@@ -539,19 +522,9 @@ fn bench_threshold_for<S: ParameterSet>(args: &ThresholdBenchArgs) -> CliResult 
         "signers": signing,
         "depth": statement.group().depth(),
         "bitmap": args.bitmap,
-        "log_blowup": settings.log_blowup,
         "settings": config::name_of(&settings),
-        "num_queries": settings.num_queries,
-        "query_pow_bits": settings.query_pow_bits,
-        "security_bits": security.proven_bits,
-        "security_bits_conjectured": security.conjectured_bits,
-        "threads": io::threads(),
-        "prove_s": prove_s,
-        "sigs_per_s": f64::from(signing) / prove_s,
-        "proof_bytes": bytes.len(),
-        "verify_s": verify_s,
-        "peak_rss_bytes": peak,
-        "rss_before_prove_bytes": rss_before,
-    }));
+    });
+    let bits = (security.proven_bits, security.conjectured_bits);
+    io::print_json(&run.report(head, &settings, bits, signing as usize));
     Ok(())
 }

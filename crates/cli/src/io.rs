@@ -106,3 +106,72 @@ pub fn peak_rss_bytes() -> Option<u64> {
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb * 1024)
 }
+
+/// One timed prove-and-verify run of a proof benchmark.
+pub struct ProofRun {
+    /// Seconds spent proving.
+    pub prove_s: f64,
+    /// Seconds spent decoding the proof bytes and verifying them.
+    pub verify_s: f64,
+    /// Length of the encoded proof.
+    pub proof_bytes: usize,
+    /// Peak resident memory right after proving.
+    pub peak_rss_bytes: Option<u64>,
+    /// Peak resident memory before proving (keys, signatures, statement).
+    pub rss_before_prove_bytes: Option<u64>,
+}
+
+impl ProofRun {
+    /// Times `prove`, encodes the proof with `encode` and drops it, then times
+    /// `verify` on the bytes (decoding included), so every benchmark measures
+    /// the same steps.
+    pub fn measure<P>(
+        prove: impl FnOnce() -> Result<P, CliError>,
+        encode: impl FnOnce(&P) -> Vec<u8>,
+        verify: impl FnOnce(&[u8]) -> CliResult,
+    ) -> Result<Self, CliError> {
+        let rss_before_prove_bytes = peak_rss_bytes();
+        let start = std::time::Instant::now();
+        let proof = prove()?;
+        let prove_s = start.elapsed().as_secs_f64();
+        let peak_rss_bytes = peak_rss_bytes();
+        let bytes = encode(&proof);
+        drop(proof);
+        let start = std::time::Instant::now();
+        verify(&bytes)?;
+        let verify_s = start.elapsed().as_secs_f64();
+        Ok(Self { prove_s, verify_s, proof_bytes: bytes.len(), peak_rss_bytes, rss_before_prove_bytes })
+    }
+
+    /// The benchmark's JSON object: its own fields `head` plus the fields every
+    /// proof benchmark prints (settings, security in bits as `(proven,
+    /// conjectured)`, threads, timings, size, memory); `signatures` is what
+    /// `sigs_per_s` counts.
+    pub fn report(
+        &self,
+        head: serde_json::Value,
+        settings: &sigagg_stark::Settings,
+        bits: (f64, f64),
+        signatures: usize,
+    ) -> serde_json::Value {
+        let mut out = head;
+        let common = serde_json::json!({
+            "log_blowup": settings.log_blowup,
+            "num_queries": settings.num_queries,
+            "query_pow_bits": settings.query_pow_bits,
+            "security_bits": bits.0,
+            "security_bits_conjectured": bits.1,
+            "threads": threads(),
+            "prove_s": self.prove_s,
+            "sigs_per_s": signatures as f64 / self.prove_s,
+            "proof_bytes": self.proof_bytes,
+            "verify_s": self.verify_s,
+            "peak_rss_bytes": self.peak_rss_bytes,
+            "rss_before_prove_bytes": self.rss_before_prove_bytes,
+        });
+        if let (Some(out), serde_json::Value::Object(common)) = (out.as_object_mut(), common) {
+            out.extend(common);
+        }
+        out
+    }
+}

@@ -73,43 +73,34 @@ pub fn quick_signatures(n: usize, distinct: bool) -> (Statement, Vec<Signature<S
     (Statement::new(entries).expect("valid statement"), sigs)
 }
 
+/// How the benchmarks make their XMSS signatures (printed with the results).
+const SIGNATURE_SETUP: &str =
+    "one genuine leaf per key, other tree nodes random (single_epoch_key_and_signature)";
+
 pub fn bench(args: BenchArgs) -> CliResult {
     let settings = settings_for(args.log_blowup)?;
     if args.n == 0 || args.n > settings.max_signatures() {
         return Err(CliError::usage(format!("--n must be in 1..={}", settings.max_signatures())));
     }
     let (statement, sigs) = quick_signatures(args.n, args.distinct_messages);
-    let rss_before = io::peak_rss_bytes();
-    let t = Instant::now();
-    let proof = aggregate(&settings, &statement, &sigs).map_err(CliError::rejected)?;
-    let prove_s = t.elapsed().as_secs_f64();
-    let peak = io::peak_rss_bytes();
-    let bytes = proof.to_bytes();
-    drop(proof);
-    let t = Instant::now();
-    let decoded = AggregateProof::from_bytes(&bytes).map_err(CliError::rejected)?;
-    verify(&settings, &statement, &decoded).map_err(CliError::rejected)?;
-    let verify_s = t.elapsed().as_secs_f64();
+    let run = io::ProofRun::measure(
+        || aggregate(&settings, &statement, &sigs).map_err(CliError::rejected),
+        AggregateProof::to_bytes,
+        |bytes| {
+            let decoded = AggregateProof::from_bytes(bytes).map_err(CliError::rejected)?;
+            verify(&settings, &statement, &decoded).map_err(CliError::rejected)
+        },
+    )?;
     let security = security_level(&settings, args.n);
-    io::print_json(&json!({
+    let head = json!({
         "bench": "xmss-agg",
         "scheme": "seed001",
         "n": args.n,
         "shared_message": !args.distinct_messages,
-        "log_blowup": settings.log_blowup,
-        "num_queries": settings.num_queries,
-        "query_pow_bits": settings.query_pow_bits,
-        "security_bits": security.proven_bits,
-        "security_bits_conjectured": security.conjectured_bits,
-        "threads": io::threads(),
-        "prove_s": prove_s,
-        "sigs_per_s": args.n as f64 / prove_s,
-        "proof_bytes": bytes.len(),
-        "verify_s": verify_s,
-        "peak_rss_bytes": peak,
-        "rss_before_prove_bytes": rss_before,
-        "signature_setup": "one genuine leaf per key, other tree nodes random (single_epoch_key_and_signature)",
-    }));
+        "signature_setup": SIGNATURE_SETUP,
+    });
+    let bits = (security.proven_bits, security.conjectured_bits);
+    io::print_json(&run.report(head, &settings, bits, args.n));
     Ok(())
 }
 
@@ -301,20 +292,17 @@ pub fn bench_threshold(args: &ThresholdBenchArgs) -> CliResult {
         .collect::<Result<_, _>>()?;
     let statement = ThresholdStatement::new(tree.key(), epoch, message, t).map_err(CliError::rejected)?;
     let disclosure = if args.bitmap { Disclosure::Signers } else { Disclosure::CountOnly };
-    let rss_before = io::peak_rss_bytes();
-    let start = Instant::now();
-    let proof = stark_threshold::prove_threshold(&settings, &statement, &signers, disclosure)
-        .map_err(CliError::rejected)?;
-    let prove_s = start.elapsed().as_secs_f64();
-    let peak = io::peak_rss_bytes();
-    let bytes = proof.to_bytes();
-    drop(proof);
-    let start = Instant::now();
-    let decoded = ThresholdProof::from_bytes(&bytes).map_err(CliError::rejected)?;
-    stark_threshold::verify_threshold(&settings, &statement, &decoded).map_err(CliError::rejected)?;
-    let verify_s = start.elapsed().as_secs_f64();
+    let run = io::ProofRun::measure(
+        || stark_threshold::prove_threshold(&settings, &statement, &signers, disclosure).map_err(CliError::rejected),
+        ThresholdProof::to_bytes,
+        |bytes| {
+            let decoded = ThresholdProof::from_bytes(bytes).map_err(CliError::rejected)?;
+            stark_threshold::verify_threshold(&settings, &statement, &decoded).map_err(CliError::rejected)?;
+            Ok(())
+        },
+    )?;
     let security = stark_threshold::security_level(&settings, signing as usize, n);
-    io::print_json(&json!({
+    let head = json!({
         "bench": "threshold",
         "scheme": "seed001",
         "n": n,
@@ -322,19 +310,9 @@ pub fn bench_threshold(args: &ThresholdBenchArgs) -> CliResult {
         "signers": signing,
         "depth": statement.group().depth(),
         "bitmap": args.bitmap,
-        "log_blowup": settings.log_blowup,
-        "num_queries": settings.num_queries,
-        "query_pow_bits": settings.query_pow_bits,
-        "security_bits": security.proven_bits,
-        "security_bits_conjectured": security.conjectured_bits,
-        "threads": io::threads(),
-        "prove_s": prove_s,
-        "sigs_per_s": f64::from(signing) / prove_s,
-        "proof_bytes": bytes.len(),
-        "verify_s": verify_s,
-        "peak_rss_bytes": peak,
-        "rss_before_prove_bytes": rss_before,
-        "signature_setup": "one genuine leaf per key, other tree nodes random (single_epoch_key_and_signature)",
-    }));
+        "signature_setup": SIGNATURE_SETUP,
+    });
+    let bits = (security.proven_bits, security.conjectured_bits);
+    io::print_json(&run.report(head, &settings, bits, signing as usize));
     Ok(())
 }

@@ -3,24 +3,12 @@
 //! Lamport+. Proofs use the insecure `test` settings (speed); the benches
 //! the real ones at tiny sizes.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
+use std::process::Output;
 
-fn sigagg(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sigagg")).current_dir(dir).args(args).output().expect("binary runs")
-}
+mod common;
 
-fn tempdir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sigagg-agg-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn ok(out: &Output) -> String {
-    assert!(out.status.success(), "stderr: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8_lossy(&out.stdout).trim().to_string()
-}
+use common::{ok, sigagg, tempdir};
 
 fn json(out: &Output) -> serde_json::Value {
     serde_json::from_str(&ok(out)).expect("one JSON object")

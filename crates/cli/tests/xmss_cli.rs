@@ -1,18 +1,8 @@
 //! End-to-end tests of the `sigagg` binary's hash-based signature commands.
 
-use std::path::Path;
-use std::process::{Command, Output};
+mod common;
 
-fn sigagg(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sigagg")).current_dir(dir).args(args).output().expect("binary runs")
-}
-
-fn tempdir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("sigagg-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use common::{sigagg, tempdir};
 
 const MSG: &str = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
 
