@@ -3,7 +3,9 @@
 //!
 //! The codewords are public: the verifier recomputes each from its message
 //! (and, for the mined set, the counter the proof carries, checked for
-//! admissibility natively), and they enter the circuit as periodic columns.
+//! admissibility natively), and they enter the circuit as chunk values the
+//! slot table holds and every sponge's accumulator must reach
+//! ([`crate::air::hash::Codewords::PerSlot`]).
 //! The circuit hashes the revealed sub-keys and runs each key's sponge.
 
 use rayon::prelude::*;

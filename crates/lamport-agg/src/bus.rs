@@ -25,6 +25,9 @@ pub enum Tag {
     Key = 2,
     /// A tree's leaf row -> the slot table: slot `s`'s leaf index.
     Index = 3,
+    /// A sponge's chunk-end row -> the slot table (aggregate): the value of
+    /// slot `s`'s codeword chunk ending at sponge row `j`.
+    Code = 4,
 }
 
 fn message<E: PrimeCharacteristicRing + Clone>(tag: Tag, payload: impl IntoIterator<Item = E>) -> Vec<E> {
@@ -53,4 +56,10 @@ pub fn key<E: PrimeCharacteristicRing + Clone>(slot: E, key: [E; DIGEST_LEN]) ->
 /// `Index`: slot `slot`'s key sits at leaf `index` of the group tree.
 pub fn index<E: PrimeCharacteristicRing + Clone>(slot: E, index: E) -> Vec<E> {
     message(Tag::Index, [slot, index])
+}
+
+/// `Code`: the codeword chunk of slot `slot` ending at sponge row `j2 / 2`
+/// has value `value` (see [`crate::air::hash::codeword_chunks`]).
+pub fn code<E: PrimeCharacteristicRing + Clone>(slot: E, j2: E, value: E) -> Vec<E> {
+    message(Tag::Code, [slot, j2, value])
 }

@@ -16,7 +16,9 @@
 //! (the public-key sponge: 128 plain, 112 mined), plus `depth` width-24
 //! permutations (the Merkle path) in the threshold mode: the work of native
 //! verification, nothing more. Codewords are public (the verifier derives
-//! them from the messages) and enter as periodic columns.
+//! them from the messages): a threshold's one codeword enters as periodic
+//! columns, an aggregate's per-slot codewords as chunk values in the slot
+//! table (see [`air::hash::Codewords`]).
 //!
 //! ```no_run
 //! use sigagg_lamport::{LamportPlus, keygen_from_seed};

@@ -12,7 +12,7 @@ use sigagg_lamport::GroupKey;
 use sigagg_lamport::field::Digest;
 
 use crate::air::LampAir;
-use crate::air::hash::{Codewords, HashAir};
+use crate::air::hash::{Codewords, HashAir, codeword_chunks};
 use crate::air::hash16::Hash16Air;
 use crate::air::slot::SlotAir;
 use crate::config::{AggConfig, Settings, Val, stark_config};
@@ -55,15 +55,17 @@ impl Instance {
             depth: 0,
             jobs,
         };
-        let per_slot: Vec<&[bool]> = (0..slots).map(|s| codewords[at(s)].as_slice()).collect();
+        let sponge_rows = shape.sponge_rows();
+        let chunks: Vec<Vec<Val>> = (0..slots)
+            .map(|s| codeword_chunks(&codewords[at(s)], sponge_rows))
+            .collect();
         let padded_keys: Vec<Digest> = (0..slots).map(|s| keys[at(s)]).collect();
         let mut airs = vec![
-            LampAir::Slot(SlotAir::aggregate(&padded_keys)),
+            LampAir::Slot(SlotAir::aggregate(&padded_keys, &chunks, sponge_rows)),
             LampAir::Hash(HashAir::new(
                 shape.main_spec(),
-                slots,
                 num_subkeys,
-                Codewords::PerSlot(&per_slot),
+                Codewords::PerSlot,
                 [Default::default(); 8],
             )),
         ];
@@ -108,7 +110,6 @@ impl Instance {
             )),
             LampAir::Hash(HashAir::new(
                 shape.main_spec(),
-                slots,
                 num_subkeys,
                 Codewords::Shared(codeword),
                 root,
@@ -117,7 +118,6 @@ impl Instance {
         if let Some(spec) = shape.tree_spec() {
             airs.push(LampAir::Hash(HashAir::new(
                 spec,
-                slots,
                 num_subkeys,
                 Codewords::Shared(codeword),
                 root,

@@ -195,6 +195,7 @@ fn fill_hash(
             let present = chunk.len() / (block * width);
             let mut prev = vec![[Val::ZERO; 24]; lanes];
             let mut node = vec![ZERO_DIGEST; lanes];
+            let mut acc = vec![Val::ZERO; lanes];
             let mut keys = vec![ZERO_DIGEST; present];
             let mut scratch = Val::zero_vec(lanes * COLS24);
             for r in 0..block {
@@ -238,9 +239,26 @@ fn fill_hash(
                             row[sc.r..sc.r + RANDOMIZER_LEN].copy_from_slice(&w.randomizer);
                         }
                         row[sc.j2] = air.periodic(pc::J2, global);
-                        row[sc.bit0] = air.periodic(pc::BIT0, global);
-                        row[sc.bit1] = air.periodic(pc::BIT1, global);
                         row[sc.is_last] = air.periodic(pc::IS_LAST, global);
+                        match (sc.chunk, role) {
+                            (None, _) => {
+                                row[sc.bit0] = air.periodic(pc::BIT0, global);
+                                row[sc.bit1] = air.periodic(pc::BIT1, global);
+                            }
+                            // Per-slot codewords: the witness's bits and
+                            // their chunk accumulator.
+                            (Some(c), Role::Sponge(j)) => {
+                                let bit = |i: usize| Val::from_bool(w.bits.get(i).copied().unwrap_or(false));
+                                let digit = bit(2 * j) + bit(2 * j + 1).double();
+                                let start = air.periodic(pc::CHUNK_START, global) == Val::ONE;
+                                acc[lane] = if start { digit } else { acc[lane] * Val::from_u32(4) + digit };
+                                row[sc.bit0] = bit(2 * j);
+                                row[sc.bit1] = bit(2 * j + 1);
+                                row[c.acc] = acc[lane];
+                                row[c.end] = air.periodic(pc::CHUNK_END, global);
+                            }
+                            (Some(_), _) => {}
+                        }
                     }
                     if let Some(t) = cols.tree {
                         row[t.is_bottom] = air.periodic(pc::IS_BOTTOM, global);
@@ -278,8 +296,8 @@ fn slot_trace(instance: &Instance, slots: &[SlotWitness<'_>]) -> RowMajorMatrix<
     for (s, row) in values.chunks_mut(width).enumerate() {
         row[slot::SLOT] = Val::from_usize(s);
         match air.kind() {
-            SlotKind::Aggregate => {
-                for j in 0..DIGEST_LEN {
+            SlotKind::Aggregate { chunks, .. } => {
+                for j in 0..DIGEST_LEN + chunks {
                     row[slot::PK + j] = air.periodic(j, s);
                 }
             }

@@ -175,6 +175,34 @@ fn aggregate_trace_corruptions_fail_verification() {
     }
 }
 
+/// The sponge must absorb the statement's codeword. A cheating prover uses a
+/// valid signature by the same key on another message and copies the
+/// statement's chunk values into the slot table: every table's own
+/// constraints and the sub-key and key messages hold, only the `Code`
+/// messages disagree, and verification fails.
+#[test]
+fn aggregate_sponge_absorbs_the_statement_codeword() {
+    let tag = 8;
+    let (st, sigs) = common::aggregate_batch::<LamportPlus>(tag, 3);
+    // A fresh copy of key 1's one-time secret key signs another message.
+    let mut sk1 = common::keys::<LamportPlus>(tag, 3).swap_remove(1).1;
+    let other = b"another message".to_vec();
+    let mut entries = st.entries().to_vec();
+    entries[1].message = other.clone();
+    let other_st = AggregateStatement::new(entries).unwrap();
+    let mut other_sigs = sigs.clone();
+    other_sigs[1] = sk1.sign(&other).unwrap();
+    let (other_instance, mut traces) = aggregate::testing::traces(&T, &other_st, &other_sigs);
+    // Control: these traces prove their own statement.
+    let own = aggregate::testing::prove_traces(&T, &other_st, &other_sigs, &other_instance, &traces).unwrap();
+    aggregate::verify(&T, &other_st, &own).unwrap();
+    let (instance, honest) = aggregate::testing::traces(&T, &st, &sigs);
+    assert_ne!(traces.tables[0], honest.tables[0], "the chunk values differ");
+    traces.tables[0] = honest.tables[0].clone();
+    let proved = || aggregate::testing::prove_traces(&T, &st, &sigs, &instance, &traces);
+    assert!(rejected(proved, |p| aggregate::verify(&T, &st, p)));
+}
+
 // ---------------------------------------------------------------- threshold
 
 /// A group of `n`, the statement for `message` with threshold `t`, and the

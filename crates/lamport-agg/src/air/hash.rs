@@ -46,6 +46,18 @@ pub struct SpongeCols {
     pub bit1: usize,
     /// 1 on the last sponge row (copy of a periodic column).
     pub is_last: usize,
+    /// Per-slot codewords only: the chunk accumulator and the committed copy
+    /// of the chunk-end flag (see [`Codewords::PerSlot`]).
+    pub chunk: Option<ChunkCols>,
+}
+
+/// Columns binding per-slot codeword bits to the slot table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChunkCols {
+    /// `acc = 4 acc_prev + bit0 + 2 bit1` over the chunk's rows (Horner).
+    pub acc: usize,
+    /// 1 on the chunk's last row (copy of a periodic column): send `acc`.
+    pub end: usize,
 }
 
 /// Columns of the tree role.
@@ -77,8 +89,9 @@ pub struct HashCols {
 }
 
 impl HashCols {
-    /// The layout for `spec`. The width-24 permutation always starts at column 0.
-    pub fn new(spec: &HashSpec) -> Self {
+    /// The layout for `spec`; `chunked` adds the chunk columns of per-slot
+    /// codewords. The width-24 permutation always starts at column 0.
+    pub fn new(spec: &HashSpec, chunked: bool) -> Self {
         let mut next = COLS24;
         let mut take = |n: usize| {
             let at = next;
@@ -94,6 +107,7 @@ impl HashCols {
             bit0: take(1),
             bit1: take(1),
             is_last: take(1),
+            chunk: chunked.then(|| ChunkCols { acc: take(1), end: take(1) }),
         });
         let tree = (spec.depth > 0).then(|| TreeCols { bit: take(1), cur: take(DIGEST_LEN), is_bottom: take(1) });
         Self { p16, active, slot, sponge, tree, width: next }
@@ -122,13 +136,45 @@ pub mod pc {
     pub const IS_BOTTOM: usize = 8;
     /// The block's last row.
     pub const IS_BLOCK_END: usize = 9;
-    /// Codeword bit `2j` (period: the block, or the whole table when every
-    /// slot has its own message).
+    /// Columns every table has.
+    pub const STRUCTURE: usize = 10;
+    /// Shared codeword: bit `2j` on sponge row `j`.
     pub const BIT0: usize = 10;
-    /// Codeword bit `2j + 1`.
+    /// Shared codeword: bit `2j + 1`.
     pub const BIT1: usize = 11;
-    /// Number of periodic columns.
-    pub const WIDTH: usize = 12;
+    /// Per-slot codewords: the first row of a chunk.
+    pub const CHUNK_START: usize = 10;
+    /// Per-slot codewords: the next row is in the same chunk.
+    pub const CHUNK_CONT: usize = 11;
+    /// Per-slot codewords: the last row of a chunk.
+    pub const CHUNK_END: usize = 12;
+}
+
+/// Sponge rows per codeword chunk: 2 bits per row, so a chunk's value is
+/// below `4^15 = 2^30 < p` and determines its bits.
+pub const CHUNK_ROWS: usize = 15;
+
+/// Number of codeword chunks of a sponge of `sponge_rows` rows.
+pub const fn num_chunks(sponge_rows: usize) -> usize {
+    sponge_rows.div_ceil(CHUNK_ROWS)
+}
+
+/// `2j` of chunk `c`'s last sponge row: names the chunk on the bus.
+pub fn chunk_end_j2(c: usize, sponge_rows: usize) -> usize {
+    2 * (CHUNK_ROWS * (c + 1)).min(sponge_rows).saturating_sub(1)
+}
+
+/// The chunk values of `codeword` (missing bits are 0): chunk `c` is
+/// `sum_q (b_2j + 2 b_2j+1) 4^(len - 1 - q)` over its rows `j = 15c + q`,
+/// exactly what the main table's accumulator reaches on the chunk's last row.
+pub fn codeword_chunks(codeword: &[bool], sponge_rows: usize) -> Vec<Val> {
+    let bit = |i: usize| u32::from(codeword.get(i).copied().unwrap_or(false));
+    (0..num_chunks(sponge_rows))
+        .map(|c| {
+            let rows = CHUNK_ROWS * c..(CHUNK_ROWS * (c + 1)).min(sponge_rows);
+            Val::from_u32(rows.fold(0u32, |acc, j| 4 * acc + bit(2 * j) + 2 * bit(2 * j + 1)))
+        })
+        .collect()
 }
 
 /// The codeword bits a table's sponge rows absorb.
@@ -136,8 +182,14 @@ pub mod pc {
 pub enum Codewords<'a> {
     /// Threshold: one message, one codeword for every slot.
     Shared(&'a [bool]),
-    /// Aggregate: one codeword per slot, in slot order (padding included).
-    PerSlot(&'a [&'a [bool]]),
+    /// Aggregate: one codeword per slot, whose chunk values
+    /// ([`codeword_chunks`]) the slot table holds. The bits are not periodic columns (that would make every periodic
+    /// column as long as the table, and Plonky3 extends all of them to the
+    /// quotient domain); each sponge row holds its two bits, a Horner
+    /// accumulator packs 15 rows into one chunk value, and the chunk's last
+    /// row sends `Code(slot, 2j, value)` to the slot table, which receives
+    /// the statement's chunk values.
+    PerSlot,
 }
 
 /// The width-24 table's AIR.
@@ -184,18 +236,33 @@ impl HashSpec {
 }
 
 impl HashAir {
-    /// The AIR of a table of `slots` blocks shaped by `spec`. `codewords`
-    /// feed the sponge rows (ignored without sponge rows); `root` is the
-    /// group root the top tree level must reach (ignored without tree rows).
-    pub fn new(spec: HashSpec, slots: usize, num_subkeys: usize, codewords: Codewords<'_>, root: Digest) -> Self {
+    /// The AIR of a table of blocks shaped by `spec`. `codewords` feed the
+    /// sponge rows (ignored without sponge rows); `root` is the group root
+    /// the top tree level must reach (ignored without tree rows).
+    pub fn new(spec: HashSpec, num_subkeys: usize, codewords: Codewords<'_>, root: Digest) -> Self {
         let block = spec.block;
-        let mut columns = super::periodic_table(block, pc::BIT0, |r, row| {
+        let chunked = matches!(codewords, Codewords::PerSlot) && spec.sponge_rows > 0;
+        let width = pc::STRUCTURE + if chunked { 3 } else { 2 };
+        let columns = super::periodic_table(block, width, |r, row| {
             match spec.role(r) {
                 Role::Sponge(j) => {
                     row[pc::IS_FIRST] = Val::from_bool(j == 0);
                     row[pc::NEXT_CONT] = Val::from_bool(j + 1 < spec.sponge_rows);
                     row[pc::IS_LAST] = Val::from_bool(j + 1 == spec.sponge_rows);
                     row[pc::J2] = Val::from_usize(2 * j);
+                    match codewords {
+                        // Sponge row j absorbs codeword bits 2j and 2j + 1.
+                        Codewords::Shared(cw) => {
+                            row[pc::BIT0] = Val::from_bool(cw.get(2 * j).copied().unwrap_or(false));
+                            row[pc::BIT1] = Val::from_bool(cw.get(2 * j + 1).copied().unwrap_or(false));
+                        }
+                        Codewords::PerSlot => {
+                            let (q, last) = (j % CHUNK_ROWS, j + 1 == spec.sponge_rows);
+                            row[pc::CHUNK_START] = Val::from_bool(q == 0);
+                            row[pc::CHUNK_CONT] = Val::from_bool(q + 1 < CHUNK_ROWS && !last);
+                            row[pc::CHUNK_END] = Val::from_bool(q + 1 == CHUNK_ROWS || last);
+                        }
+                    }
                 }
                 Role::Tree(l) => {
                     row[pc::IS_TREE] = Val::ONE;
@@ -208,29 +275,9 @@ impl HashAir {
             }
             row[pc::IS_BLOCK_END] = Val::from_bool(r + 1 == block);
         });
-        // Bit columns: sponge row j absorbs codeword bits 2j and 2j + 1.
-        let bits_of = |cw: &[bool], k: usize| -> Vec<Val> {
-            (0..block)
-                .map(|r| match spec.role(r) {
-                    Role::Sponge(j) => Val::from_bool(cw.get(2 * j + k).copied().unwrap_or(false)),
-                    _ => Val::ZERO,
-                })
-                .collect()
-        };
-        for k in 0..2 {
-            let col = match &codewords {
-                _ if spec.sponge_rows == 0 => vec![Val::ZERO; block],
-                Codewords::Shared(cw) => bits_of(cw, k),
-                Codewords::PerSlot(cws) => {
-                    assert_eq!(cws.len(), slots, "one codeword per slot");
-                    cws.iter().flat_map(|cw| bits_of(cw, k)).collect()
-                }
-            };
-            columns.push(col);
-        }
         Self {
             spec,
-            cols: HashCols::new(&spec),
+            cols: HashCols::new(&spec, chunked),
             p24: air24(),
             p16: spec.p16.then(air16),
             columns,
@@ -254,6 +301,12 @@ impl HashAir {
         let col = &self.columns[c];
         col[r % col.len()]
     }
+
+    /// Whether the codeword bits are committed and sent to the slot table
+    /// in chunks ([`Codewords::PerSlot`]) rather than periodic columns.
+    pub fn chunked(&self) -> bool {
+        self.cols.sponge.is_some_and(|s| s.chunk.is_some())
+    }
 }
 
 impl BaseAir<Val> for HashAir {
@@ -262,7 +315,7 @@ impl BaseAir<Val> for HashAir {
     }
 
     fn num_periodic_columns(&self) -> usize {
-        pc::WIDTH
+        self.columns.len()
     }
 
     fn periodic_columns(&self) -> Cow<'_, [Vec<Val>]> {
@@ -274,6 +327,9 @@ impl BaseAir<Val> for HashAir {
         if let Some(s) = self.cols.sponge {
             cols.extend(SPONGE_RATE..24);
             cols.extend(s.r..s.r + RANDOMIZER_LEN);
+            if let Some(c) = s.chunk {
+                cols.extend([s.bit0, s.bit1, c.acc]);
+            }
         }
         if let Some(t) = self.cols.tree {
             cols.push(NODE_INDEX_LANE);
@@ -340,9 +396,14 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for HashAir {
             // Committed copies of the periodic values the bus reads (the
             // lookup trace generator cannot read periodic columns).
             builder.assert_eq(l(s.j2), p[pc::J2].clone());
-            builder.assert_eq(l(s.bit0), p[pc::BIT0].clone());
-            builder.assert_eq(l(s.bit1), p[pc::BIT1].clone());
             builder.assert_eq(l(s.is_last), p[pc::IS_LAST].clone());
+            match s.chunk {
+                None => {
+                    builder.assert_eq(l(s.bit0), p[pc::BIT0].clone());
+                    builder.assert_eq(l(s.bit1), p[pc::BIT1].clone());
+                }
+                Some(c) => eval_chunks(builder, &s, c, &p),
+            }
         }
 
         if let Some(t) = self.cols.tree {
@@ -415,6 +476,10 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for HashAir {
                 }
                 let key: [AB::Expr; DIGEST_LEN] = core::array::from_fn(out);
                 builder.push_interaction(bus::MAIN, bus::key(slot.clone(), key), Count::bounded(l(s.is_last), 1));
+                if let Some(c) = s.chunk {
+                    let code = bus::code(slot.clone(), l(s.j2), l(c.acc));
+                    builder.push_interaction(bus::MAIN, code, Count::bounded(l(c.end), 1));
+                }
             }
             (None, Some(t)) => {
                 let leaf = bus::key(slot.clone(), digest(t.cur));
@@ -428,6 +493,35 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for HashAir {
             send_sub_key(builder, base, active);
         }
     }
+}
+
+/// Per-slot codeword bits (the sponge's bit columns are witness here):
+///
+/// * the bits are bits, and 0 outside the sponge rows (so padding rows
+///   receive no sub-key and each value below is a base-4 digit);
+/// * `acc = b0 + 2 b1` on a chunk's first row and `acc' = 4 acc + b0' + 2 b1'`
+///   while the next row stays in the chunk, so on the chunk's last row `acc`
+///   is the chunk's rows' digits in base 4, at most 15 of them: below
+///   `2^30 < p`, hence equal values mean equal bits;
+/// * `end` copies the periodic chunk-end flag, the count of the
+///   `Code(slot, 2j, acc)` message the slot table receives with the
+///   statement's value (degree 2 throughout).
+fn eval_chunks<AB: InteractionBuilder<F = Val>>(builder: &mut AB, s: &SpongeCols, c: ChunkCols, p: &[AB::Expr]) {
+    let main = builder.main();
+    let (loc, nxt) = (main.current_slice(), main.next_slice());
+    let l = |c: usize| -> AB::Expr { loc[c].into() };
+    let n = |c: usize| -> AB::Expr { nxt[c].into() };
+    let sponge = p[pc::NEXT_CONT].clone() + p[pc::IS_LAST].clone();
+    let off = AB::Expr::ONE - sponge;
+    builder.assert_bools([l(s.bit0), l(s.bit1)]);
+    builder.assert_zero(off.clone() * l(s.bit0));
+    builder.assert_zero(off * l(s.bit1));
+    let digit = |v: &dyn Fn(usize) -> AB::Expr| v(s.bit0) + v(s.bit1) * AB::Expr::TWO;
+    builder.assert_zero(p[pc::CHUNK_START].clone() * (l(c.acc) - digit(&l)));
+    builder
+        .when_transition()
+        .assert_zero(p[pc::CHUNK_CONT].clone() * (n(c.acc) - l(c.acc) * AB::Expr::from_u32(4) - digit(&n)));
+    builder.assert_eq(l(c.end), p[pc::CHUNK_END].clone());
 }
 
 /// Constraints of a free sub-key hash row: the width-16 input has the
@@ -455,4 +549,24 @@ pub(crate) fn send_sub_key<AB: InteractionBuilder<F = Val>>(builder: &mut AB, ba
         bus::sub_key(r, l(base + SUBKEY_INDEX_LANE), y),
         Count::bounded(l(active), 1),
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chunks_are_base4_digits_of_the_rows() {
+        // Rows 0, 1, 2 absorb bit pairs (1,0), (0,1), (1,1): digits 1, 2, 3.
+        let cw = [true, false, false, true, true, true];
+        assert_eq!(codeword_chunks(&cw, 3), vec![Val::from_u32((4 + 2) * 4 + 3)]);
+        assert_eq!(chunk_end_j2(0, 3), 4);
+        // 128 rows: eight chunks of 15 rows, then one of 8; all ones -> 4^15 - 1.
+        let ones = vec![true; 256];
+        let chunks = codeword_chunks(&ones, 128);
+        assert_eq!(chunks.len(), 9);
+        assert_eq!(chunks[0], Val::from_u32((1 << 30) - 1));
+        assert_eq!(chunks[8], Val::from_u32((1 << 16) - 1));
+        assert_eq!((chunk_end_j2(0, 128), chunk_end_j2(7, 128), chunk_end_j2(8, 128)), (28, 238, 254));
+    }
 }

@@ -1,9 +1,11 @@
 //! The slot table: one row per slot.
 //!
-//! * **Aggregate**: the row holds the slot's public key (committed copies of
-//!   periodic columns the verifier computes from the statement) and receives
-//!   `Key(slot, pk)` from the slot's last sponge row: the signature in that
-//!   slot verifies under the statement's key.
+//! * **Aggregate**: the row holds the slot's public key and its codeword's
+//!   chunk values (committed copies of periodic columns the verifier
+//!   computes from the statement), receives `Key(slot, pk)` from the slot's
+//!   last sponge row (the signature in that slot verifies under the
+//!   statement's key) and `Code(slot, 2j, value)` from each chunk's last
+//!   sponge row (the sponge absorbed the statement's codeword).
 //! * **Threshold**: the row holds the slot's leaf index `idx`, received as
 //!   `Index(slot, idx)` from the slot's tree, and `depth` bits `d_k`. For
 //!   every counted slot `s < c` (public count `c`):
@@ -21,6 +23,7 @@ use p3_field::PrimeCharacteristicRing;
 use p3_lookup::InteractionBuilder;
 use sigagg_lamport::field::{DIGEST_LEN, Digest};
 
+use crate::air::hash::{chunk_end_j2, num_chunks};
 use crate::bus;
 use crate::config::Val;
 
@@ -28,6 +31,8 @@ use crate::config::Val;
 pub const SLOT: usize = 0;
 /// Aggregate: first of the 8 key columns.
 pub const PK: usize = 1;
+/// Aggregate: first of the codeword chunk columns (after the key).
+pub const CODE: usize = PK + DIGEST_LEN;
 /// Threshold: the leaf index.
 pub const IDX: usize = 1;
 /// Threshold: first bit of the gap to the next index.
@@ -46,8 +51,13 @@ mod pc {
 /// What the slot table checks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SlotKind {
-    /// Public keys from the statement.
-    Aggregate,
+    /// Public keys and codewords from the statement.
+    Aggregate {
+        /// Codeword chunks per slot.
+        chunks: usize,
+        /// Sponge rows per slot (where the chunks end).
+        sponge_rows: usize,
+    },
     /// Leaf indices of a group of `size` members, tree depth `depth`.
     Threshold {
         /// Tree depth (bits per gap).
@@ -67,10 +77,18 @@ pub struct SlotAir {
 }
 
 impl SlotAir {
-    /// Aggregate: one public key per slot (padding slots repeat the last).
-    pub fn aggregate(keys: &[Digest]) -> Self {
-        let columns = super::periodic_table(keys.len(), DIGEST_LEN, |r, row| row.copy_from_slice(&keys[r]));
-        Self { kind: SlotKind::Aggregate, columns }
+    /// Aggregate: one public key and the chunk values of one codeword
+    /// ([`crate::air::hash::codeword_chunks`]) per slot (padding slots
+    /// repeat the last); the slots' sponges have `sponge_rows` rows.
+    pub fn aggregate(keys: &[Digest], chunks: &[Vec<Val>], sponge_rows: usize) -> Self {
+        assert_eq!(keys.len(), chunks.len(), "one codeword per key");
+        let num = num_chunks(sponge_rows);
+        assert!(chunks.iter().all(|c| c.len() == num), "{num} chunks per codeword");
+        let columns = super::periodic_table(keys.len(), DIGEST_LEN + num, |r, row| {
+            row[..DIGEST_LEN].copy_from_slice(&keys[r]);
+            row[DIGEST_LEN..].copy_from_slice(&chunks[r]);
+        });
+        Self { kind: SlotKind::Aggregate { chunks: num, sponge_rows }, columns }
     }
 
     /// Threshold: `slots` slots of which the first `count` are counted.
@@ -101,7 +119,7 @@ impl SlotAir {
 impl BaseAir<Val> for SlotAir {
     fn width(&self) -> usize {
         match self.kind {
-            SlotKind::Aggregate => PK + DIGEST_LEN,
+            SlotKind::Aggregate { chunks, .. } => CODE + chunks,
             SlotKind::Threshold { depth, .. } => GAP + depth,
         }
     }
@@ -116,7 +134,7 @@ impl BaseAir<Val> for SlotAir {
 
     fn main_next_row_columns(&self) -> Vec<usize> {
         match self.kind {
-            SlotKind::Aggregate => vec![SLOT],
+            SlotKind::Aggregate { .. } => vec![SLOT],
             SlotKind::Threshold { .. } => vec![SLOT, IDX],
         }
     }
@@ -135,13 +153,18 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for SlotAir {
         builder.when_transition().assert_eq(n(SLOT), l(SLOT) + AB::Expr::ONE);
 
         match self.kind {
-            SlotKind::Aggregate => {
-                // The committed key is the statement's key (bus values must be committed).
-                for (j, pj) in p.iter().enumerate().take(DIGEST_LEN) {
+            SlotKind::Aggregate { chunks, sponge_rows } => {
+                // The committed key and chunks are the statement's (bus
+                // values must be committed).
+                for (j, pj) in p.iter().enumerate() {
                     builder.assert_eq(l(PK + j), pj.clone());
                 }
                 let key: [AB::Expr; DIGEST_LEN] = core::array::from_fn(|j| l(PK + j));
                 builder.push_interaction(bus::MAIN, bus::key(l(SLOT), key), -1);
+                for c in 0..chunks {
+                    let j2 = AB::Expr::from_usize(chunk_end_j2(c, sponge_rows));
+                    builder.push_interaction(bus::MAIN, bus::code(l(SLOT), j2, l(CODE + c)), -1);
+                }
             }
             SlotKind::Threshold { depth, size, revealed } => {
                 let mut gap = AB::Expr::ZERO;
