@@ -68,12 +68,18 @@ pub const TEST: Settings = Settings {
     cap_height: 0,
 };
 
+/// [`TEST`] at rate 1/8: exercises the compact setting's paired
+/// permutation layout ([`crate::poseidon::Rounds::Paired`]) in functional
+/// tests. **Not secure** (20 queries, no grinding).
+pub const TEST_COMPACT: Settings = Settings { log_blowup: 3, num_queries: 20, ..TEST };
+
 /// The named settings, for command lines and benchmarks.
 pub fn by_name(name: &str) -> Option<Settings> {
     match name {
         "fast" => Some(FAST),
         "compact" => Some(COMPACT),
         "test" => Some(TEST),
+        "test-compact" => Some(TEST_COMPACT),
         _ => None,
     }
 }
@@ -84,6 +90,7 @@ pub fn name_of(settings: &Settings) -> &'static str {
         s if s == FAST => "fast",
         s if s == COMPACT => "compact",
         s if s == TEST => "test",
+        s if s == TEST_COMPACT => "test-compact",
         _ => "custom",
     }
 }
@@ -123,4 +130,5 @@ const _: () = {
     assert!(FAST.log_final_poly_len < min_log);
     assert!(COMPACT.log_final_poly_len < min_log);
     assert!(TEST.log_final_poly_len < min_log);
+    assert!(TEST_COMPACT.log_final_poly_len < min_log);
 };

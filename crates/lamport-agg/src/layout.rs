@@ -17,6 +17,7 @@
 use sigagg_lamport::group::depth_for;
 
 use crate::config::Settings;
+use crate::poseidon::Rounds;
 
 /// Rows per slot in the main table: `n/2 ≤ 128` sponge rows for both sets.
 pub const BLOCK: usize = 128;
@@ -59,6 +60,8 @@ pub struct HashSpec {
     pub depth: usize,
     /// Whether every row carries a width-16 sub-key hash.
     pub p16: bool,
+    /// Which permutation states the table commits.
+    pub rounds: Rounds,
 }
 
 /// The geometry of one proof.
@@ -73,6 +76,8 @@ pub struct Shape {
     pub depth: usize,
     /// Width-16 hashes the proof needs: the set codeword bits over all slots.
     pub jobs: usize,
+    /// Which permutation states the tables commit (a function of the settings).
+    pub rounds: Rounds,
 }
 
 impl Shape {
@@ -106,6 +111,7 @@ impl Shape {
             tree_start: self.sponge_rows(),
             depth: if in_block { self.depth } else { 0 },
             p16: true,
+            rounds: self.rounds,
         }
     }
 
@@ -117,6 +123,7 @@ impl Shape {
             tree_start: 0,
             depth: self.depth,
             p16: false,
+            rounds: self.rounds,
         })
     }
 
@@ -152,13 +159,13 @@ mod tests {
     #[test]
     fn geometry_of_both_sets() {
         // Plain set: 128 sponge rows fill the block; the tree has its own table.
-        let plain = Shape { num_subkeys: 256, slots: 1024, depth: 10, jobs: 1024 * 130 };
+        let plain = Shape { num_subkeys: 256, slots: 1024, depth: 10, jobs: 1024 * 130, rounds: Rounds::Every };
         assert!(!plain.tree_in_block());
         assert_eq!(plain.tree_spec().unwrap().block, 16);
         assert_eq!(plain.overflow_rows(), 2048);
         assert_eq!(plain.heights(), vec![1024, 1 << 17, 1 << 14, 2048]);
         // Mined set: 112 sponge rows leave 16 rows for up to 16 levels.
-        let mined = Shape { num_subkeys: 224, slots: 8, depth: 16, jobs: 8 * 112 };
+        let mined = Shape { num_subkeys: 224, slots: 8, depth: 16, jobs: 8 * 112, rounds: Rounds::Paired };
         assert!(mined.tree_in_block());
         assert_eq!(mined.tree_spec(), None);
         assert_eq!(mined.main_spec().tree_start + mined.main_spec().depth, BLOCK);
@@ -166,7 +173,7 @@ mod tests {
         let deep = Shape { depth: 17, ..mined };
         assert!(!deep.tree_in_block());
         // Aggregate: no tree.
-        let agg = Shape { num_subkeys: 256, slots: 2, depth: 0, jobs: 100 };
+        let agg = Shape { num_subkeys: 256, slots: 2, depth: 0, jobs: 100, rounds: Rounds::Every };
         assert_eq!(agg.main_spec().depth, 0);
         assert_eq!(agg.heights(), vec![2, 256]);
         assert_eq!(Shape::slots_for(1), MIN_SLOTS);

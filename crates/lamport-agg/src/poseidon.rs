@@ -6,8 +6,19 @@
 //! constants (`KOALABEAR_POSEIDON2_RC_*`) fed to Plonky3's `Poseidon2Air`
 //! (degree-3 S-box, no extra registers: every constraint has degree 3). A
 //! unit test checks the packed witness writer against the native permutations.
+//!
+//! At rate 1/8 or lower the tables commit only every second full-round
+//! state instead ([`Rounds::Paired`], `sigagg_stark::paired`): degree-9
+//! constraints, 40% fewer columns, the same quotient domain.
 
 use std::sync::OnceLock;
+
+use p3_air::{Air, AirBuilder};
+use p3_poseidon2::GenericPoseidon2LinearLayers;
+use p3_poseidon2_air::Poseidon2Cols;
+use p3_uni_stark::SubAirBuilder;
+use sigagg_stark::paired::{PairedPoseidon2Air, paired_cols, write_packed_paired};
+use sigagg_stark::poseidon::write_packed;
 
 use p3_koala_bear::{
     GenericPoseidon2LinearLayersKoalaBear as Linear, KOALABEAR_POSEIDON2_RC_16_EXTERNAL_FINAL,
@@ -17,7 +28,7 @@ use p3_koala_bear::{
 };
 use p3_poseidon2_air::{Poseidon2Air, RoundConstants, num_cols};
 
-use crate::config::Val;
+use crate::config::{Settings, Val};
 
 /// Half the number of full rounds (both widths).
 pub const HALF_FULL: usize = 4;
@@ -26,13 +37,9 @@ pub const PARTIAL_16: usize = 20;
 /// Partial rounds of the width-24 permutation.
 pub const PARTIAL_24: usize = 23;
 
-/// Constraints of the width-16 permutation (sub-key hash).
-pub type Air16 = Poseidon2Air<Val, Linear, 16, 3, 0, HALF_FULL, PARTIAL_16>;
-/// Constraints of the width-24 permutation (public-key sponge, group tree).
-pub type Air24 = Poseidon2Air<Val, Linear, 24, 3, 0, HALF_FULL, PARTIAL_24>;
-/// Committed columns of one width-16 permutation.
+/// Committed columns of one width-16 permutation in Plonky3's layout.
 pub const COLS16: usize = num_cols::<16, 3, 0, HALF_FULL, PARTIAL_16>();
-/// Committed columns of one width-24 permutation.
+/// Committed columns of one width-24 permutation in Plonky3's layout.
 pub const COLS24: usize = num_cols::<24, 3, 0, HALF_FULL, PARTIAL_24>();
 
 /// Column (relative to the permutation's first column) of input lane `j`:
@@ -46,6 +53,140 @@ pub const fn input_col(j: usize) -> usize {
 /// `Poseidon2Cols`.
 pub const fn output_col(cols: usize, w: usize, j: usize) -> usize {
     cols - w + j
+}
+
+/// Which states of each permutation the tables commit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rounds {
+    /// Every round (Plonky3's `Poseidon2Air`): degree-3 constraints, any rate.
+    Every,
+    /// Every second full round: degree-9 constraints, which need a blowup
+    /// of at least 8 (the quotient then still fits the extension domain).
+    Paired,
+}
+
+impl Rounds {
+    /// The layout a setting uses: paired wherever the blowup allows it.
+    pub const fn for_settings(settings: &Settings) -> Self {
+        if settings.log_blowup >= 3 { Rounds::Paired } else { Rounds::Every }
+    }
+
+    /// The largest constraint degree of the tables.
+    pub const fn max_degree(self) -> usize {
+        match self {
+            Rounds::Every => 3,
+            Rounds::Paired => 9,
+        }
+    }
+
+    /// Quotient chunks of a table with these permutations.
+    pub const fn quotient_chunks(self) -> usize {
+        match self {
+            Rounds::Every => 2,
+            Rounds::Paired => 8,
+        }
+    }
+
+    /// Committed columns of a width-`w` permutation with `p` partial rounds.
+    pub const fn cols(self, w: usize, p: usize) -> usize {
+        match self {
+            Rounds::Every => 9 * w + p,
+            Rounds::Paired => paired_cols(w, p),
+        }
+    }
+}
+
+#[derive(Clone)]
+enum PermAir<const W: usize, const P: usize> {
+    Every(Poseidon2Air<Val, Linear, W, 3, 0, HALF_FULL, P>),
+    Paired(PairedPoseidon2Air<W, P>),
+}
+
+/// One permutation as an AIR component in either layout: its constraints
+/// on a column range of a wider row, and its packed witness writer.
+#[derive(Clone)]
+pub struct Perm<const W: usize, const P: usize> {
+    constants: &'static RoundConstants<Val, W, HALF_FULL, P>,
+    air: PermAir<W, P>,
+}
+
+impl<const W: usize, const P: usize> core::fmt::Debug for Perm<W, P> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let rounds = match self.air {
+            PermAir::Every(_) => Rounds::Every,
+            PermAir::Paired(_) => Rounds::Paired,
+        };
+        f.debug_struct("Perm").field("width", &W).field("rounds", &rounds).finish()
+    }
+}
+
+/// The width-16 permutation (sub-key hash).
+pub type Perm16 = Perm<16, PARTIAL_16>;
+/// The width-24 permutation (public-key sponge, group tree).
+pub type Perm24 = Perm<24, PARTIAL_24>;
+
+impl<const W: usize, const P: usize> Perm<W, P>
+where
+    Linear: GenericPoseidon2LinearLayers<W>,
+    [Val]: core::borrow::BorrowMut<Poseidon2Cols<Val, W, 3, 0, HALF_FULL, P>>,
+{
+    fn new(rounds: Rounds, constants: &'static RoundConstants<Val, W, HALF_FULL, P>) -> Self {
+        let air = match rounds {
+            Rounds::Every => PermAir::Every(Poseidon2Air::new(constants.clone())),
+            Rounds::Paired => PermAir::Paired(PairedPoseidon2Air::new(constants.clone())),
+        };
+        Self { constants, air }
+    }
+
+    /// The layout.
+    pub fn rounds(&self) -> Rounds {
+        match self.air {
+            PermAir::Every(_) => Rounds::Every,
+            PermAir::Paired(_) => Rounds::Paired,
+        }
+    }
+
+    /// Committed columns.
+    pub fn cols(&self) -> usize {
+        self.rounds().cols(W, P)
+    }
+
+    /// Column (relative to `base`) of output lane `j`.
+    pub fn output(&self, j: usize) -> usize {
+        output_col(self.cols(), W, j)
+    }
+
+    /// Asserts the permutation on columns `base..base + cols()`.
+    pub fn eval<AB: AirBuilder<F = Val>>(&self, builder: &mut AB, base: usize) {
+        let range = base..base + self.cols();
+        match &self.air {
+            PermAir::Every(a) => {
+                a.eval(&mut SubAirBuilder::<AB, Poseidon2Air<Val, Linear, W, 3, 0, HALF_FULL, P>, AB::Var>::new(
+                    builder, range,
+                ))
+            }
+            PermAir::Paired(a) => a.eval(&mut SubAirBuilder::<AB, PairedPoseidon2Air<W, P>, AB::Var>::new(builder, range)),
+        }
+    }
+
+    /// Writes `PackedF::WIDTH` permutations (one per row, from each row's
+    /// first column) and returns their outputs.
+    pub fn write(&self, rows: &mut [&mut [Val]], inputs: &[[Val; W]]) -> Vec<[Val; W]> {
+        match self.air {
+            PermAir::Every(_) => write_packed(rows, inputs, self.constants),
+            PermAir::Paired(_) => write_packed_paired(rows, inputs, self.constants),
+        }
+    }
+}
+
+/// The width-16 permutation in layout `rounds`.
+pub fn perm16(rounds: Rounds) -> Perm16 {
+    Perm::new(rounds, constants16())
+}
+
+/// The width-24 permutation in layout `rounds`.
+pub fn perm24(rounds: Rounds) -> Perm24 {
+    Perm::new(rounds, constants24())
 }
 
 /// Round constants of the default width-16 permutation.
@@ -72,15 +213,6 @@ pub fn constants24() -> &'static RoundConstants<Val, 24, HALF_FULL, PARTIAL_24> 
     })
 }
 
-/// The width-16 permutation AIR.
-pub fn air16() -> Air16 {
-    Air16::new(constants16().clone())
-}
-
-/// The width-24 permutation AIR.
-pub fn air24() -> Air24 {
-    Air24::new(constants24().clone())
-}
 
 #[cfg(test)]
 mod tests {
@@ -91,6 +223,28 @@ mod tests {
     use sigagg_lamport::field::PackedF;
     use sigagg_lamport::poseidon::{perm16, perm24};
     use sigagg_stark::poseidon::write_packed;
+
+    /// Both layouts write the native permutations' outputs where `output`
+    /// says, and `Rounds::cols` agrees with Plonky3's column count.
+    #[test]
+    fn both_layouts_write_the_native_permutations() {
+        assert_eq!(Rounds::Every.cols(16, PARTIAL_16), COLS16);
+        assert_eq!(Rounds::Every.cols(24, PARTIAL_24), COLS24);
+        let lanes = PackedF::WIDTH;
+        for rounds in [Rounds::Every, Rounds::Paired] {
+            let p = super::perm24(rounds);
+            let inputs: Vec<[Val; 24]> =
+                (0..lanes).map(|l| core::array::from_fn(|i| Val::from_u32((l * 5 + i * 11) as u32))).collect();
+            let mut buf = vec![Val::ZERO; lanes * p.cols()];
+            let mut rows: Vec<&mut [Val]> = buf.chunks_mut(p.cols()).collect();
+            let out = p.write(&mut rows, &inputs);
+            for (l, o) in out.iter().enumerate() {
+                assert_eq!(*o, perm24().permute(inputs[l]));
+                assert_eq!(buf[l * p.cols() + p.output(7)], o[7], "{rounds:?}");
+            }
+        }
+        assert!(Rounds::Paired.cols(16, PARTIAL_16) < COLS16);
+    }
 
     /// The packed writer with these constants computes the same permutations
     /// as the native scheme, and the output columns are where `output_col` says.

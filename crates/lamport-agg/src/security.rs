@@ -30,6 +30,7 @@ use sigagg_lamport::GroupKey;
 use sigagg_lamport::field::F;
 
 use crate::air::LampAir;
+use crate::poseidon::Rounds;
 use crate::bus;
 use crate::config::{Challenge, HASH_COLLISION_BITS, Settings, Val, stark_config};
 use crate::system::Instance;
@@ -64,10 +65,6 @@ pub enum ProofShape {
     },
 }
 
-/// Constraint degree of every table.
-const MAX_DEGREE: usize = 3;
-/// Quotient chunks per table (degree-3 constraints: quotient of degree 2n).
-const QUOTIENT_CHUNKS: usize = 2;
 /// Extension degree of the challenge field.
 const CHALLENGE_DIM: usize = 5;
 
@@ -78,11 +75,11 @@ pub fn security_level(settings: &Settings, num_subkeys: usize, shape: ProofShape
     let instance = match shape {
         ProofShape::Aggregate { signatures } => {
             let n = signatures.max(1);
-            Instance::aggregate(num_subkeys, &vec![cw; n], &vec![[F::ZERO; 8]; n], [0; 32])
+            Instance::aggregate(Rounds::for_settings(settings), num_subkeys, &vec![cw; n], &vec![[F::ZERO; 8]; n], [0; 32])
         }
         ProofShape::Threshold { signers, group_size } => {
             let group = GroupKey::new([F::ONE; 8], group_size.max(1)).expect("a non-empty group");
-            Instance::threshold(num_subkeys, &cw, &group, signers.clamp(1, group_size.max(1) as usize), None, [0; 32])
+            Instance::threshold(Rounds::for_settings(settings), num_subkeys, &cw, &group, signers.clamp(1, group_size.max(1) as usize), None, [0; 32])
         }
     };
     level(settings, &instance.airs, &instance.degree_bits())
@@ -91,6 +88,7 @@ pub fn security_level(settings: &Settings, num_subkeys: usize, shape: ProofShape
 /// The level of `settings` for these AIRs at these heights.
 pub(crate) fn level(settings: &Settings, airs: &[LampAir], log_heights: &[usize]) -> SecurityLevel {
     let config = stark_config(settings, &[0; 32]);
+    let rounds = Rounds::for_settings(settings);
     let data = ProverData::from_airs_and_degrees(&config, airs, log_heights).expect("no preprocessed columns to commit");
     let mut num_constraints = 0;
     let mut batched = 0;
@@ -111,7 +109,7 @@ pub(crate) fn level(settings: &Settings, airs: &[LampAir], log_heights: &[usize]
             !air.main_next_row_columns().is_empty(),
             0,
             false,
-            QUOTIENT_CHUNKS,
+            rounds.quotient_chunks(),
             lookups.len(),
             CHALLENGE_DIM,
             OpeningShape::new(),
@@ -133,8 +131,8 @@ pub(crate) fn level(settings: &Settings, airs: &[LampAir], log_heights: &[usize]
         GrindingSites { out_of_domain: settings.ood_pow_bits, lookup_challenge: settings.lookup_pow_bits, ..fri.grinding_sites() };
     let air = StarkAirParams {
         num_constraints,
-        max_constraint_degree: MAX_DEGREE,
-        num_quotient_chunks: QUOTIENT_CHUNKS,
+        max_constraint_degree: rounds.max_degree(),
+        num_quotient_chunks: rounds.quotient_chunks(),
         max_combo: 2,
     };
     let shape = InstanceShape {

@@ -18,6 +18,7 @@ use crate::air::slot::SlotAir;
 use crate::config::{AggConfig, Settings, Val, stark_config};
 use crate::error::{ProveError, VerifyError};
 use crate::layout::Shape;
+use crate::poseidon::Rounds;
 
 /// The AIRs of one proof and everything needed to build or check its traces.
 #[derive(Clone, Debug)]
@@ -36,8 +37,10 @@ pub struct Instance {
 pub const MAIN: usize = 1;
 
 impl Instance {
-    /// An aggregate instance: `codewords[i]` and `keys[i]` of entry `i`.
+    /// An aggregate instance: `codewords[i]` and `keys[i]` of entry `i`,
+    /// permutations committed in layout `rounds`.
     pub fn aggregate(
+        rounds: Rounds,
         num_subkeys: usize,
         codewords: &[Vec<bool>],
         keys: &[Digest],
@@ -54,6 +57,7 @@ impl Instance {
             slots,
             depth: 0,
             jobs,
+            rounds,
         };
         let sponge_rows = shape.sponge_rows();
         let chunks: Vec<Vec<Val>> = (0..slots)
@@ -70,7 +74,7 @@ impl Instance {
             )),
         ];
         if shape.overflow_rows() > 0 {
-            airs.push(LampAir::Hash16(Hash16Air::default()));
+            airs.push(LampAir::Hash16(Hash16Air::new(rounds)));
         }
         Self {
             shape,
@@ -81,8 +85,10 @@ impl Instance {
     }
 
     /// A threshold instance: `count` signers of the message with `codeword`
-    /// in `group`; `revealed` lists their leaf indices when the bitmap is public.
+    /// in `group`; `revealed` lists their leaf indices when the bitmap is
+    /// public; permutations committed in layout `rounds`.
     pub fn threshold(
+        rounds: Rounds,
         num_subkeys: usize,
         codeword: &[bool],
         group: &GroupKey,
@@ -98,6 +104,7 @@ impl Instance {
             slots,
             depth,
             jobs,
+            rounds,
         };
         let root = *group.root();
         let mut airs = vec![
@@ -124,7 +131,7 @@ impl Instance {
             )));
         }
         if shape.overflow_rows() > 0 {
-            airs.push(LampAir::Hash16(Hash16Air::default()));
+            airs.push(LampAir::Hash16(Hash16Air::new(rounds)));
         }
         Self {
             shape,
@@ -284,11 +291,12 @@ mod tests {
             for (count, ones) in [(3, n / 2), (20, n / 2 + 9)] {
                 let words = vec![codeword(n, ones); count];
                 let keys = vec![Digest::default(); count];
-                instances.push(Instance::aggregate(n, &words, &keys, digest));
+                instances.push(Instance::aggregate(Rounds::Every, n, &words, &keys, digest));
             }
             let word = codeword(n, n / 2 + 3);
-            instances.push(Instance::threshold(n, &word, &group, 5, None, digest));
+            instances.push(Instance::threshold(Rounds::Every, n, &word, &group, 5, None, digest));
             instances.push(Instance::threshold(
+                Rounds::Every,
                 n,
                 &word,
                 &group,

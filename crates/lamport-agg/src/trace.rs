@@ -7,6 +7,7 @@
 //! width-16 rows are independent, so any 16 rows go together; a sponge or a
 //! tree path is sequential, so 16 *blocks* are walked in lock step.
 
+use p3_air::BaseAir;
 use p3_field::{PackedValue, PrimeCharacteristicRing};
 use p3_matrix::dense::RowMajorMatrix;
 use rayon::prelude::*;
@@ -17,14 +18,13 @@ use sigagg_lamport::hash::{
     subkey_input,
 };
 use sigagg_lamport::prf::{RANDOMIZER_LEN, Randomizer};
-use sigagg_stark::poseidon::write_packed;
 
 use crate::air::hash::{HashAir, Role, pc};
-use crate::air::hash16;
+use crate::air::hash16::Hash16Air;
 use crate::air::slot::{self, SlotKind};
 use crate::config::Val;
 use crate::layout::BLOCK;
-use crate::poseidon::{COLS16, COLS24, constants16, constants24};
+use crate::poseidon::Perm16;
 use crate::system::Instance;
 
 /// The witness of one slot.
@@ -63,10 +63,13 @@ pub fn generate(instance: &Instance, slots: &[SlotWitness<'_>]) -> Traces {
     // Width-16 rows first: they produce the sub-public-keys the sponges absorb.
     let mut main = RowMajorMatrix::new(Val::zero_vec(shape.slots * BLOCK * main_cols.width), main_cols.width);
     let (p16, active) = (main_cols.p16.expect("main table hashes"), main_cols.active.expect("main table hashes"));
-    let mut hashed = fill_p16(&mut main.values, main_cols.width, p16, active, &main_jobs, slots);
+    let perm16 = main_air.p16().expect("main table hashes");
+    let mut hashed = fill_p16(perm16, &mut main.values, main_cols.width, p16, active, &main_jobs, slots);
     let overflow = (!overflow_jobs.is_empty()).then(|| {
-        let mut m = RowMajorMatrix::new(Val::zero_vec(overflow_jobs.len() * hash16::WIDTH), hash16::WIDTH);
-        hashed.extend(fill_p16(&mut m.values, hash16::WIDTH, 0, hash16::ACTIVE, &overflow_jobs, slots));
+        let air = Hash16Air::new(shape.rounds);
+        let width = BaseAir::<Val>::width(&air);
+        let mut m = RowMajorMatrix::new(Val::zero_vec(overflow_jobs.len() * width), width);
+        hashed.extend(fill_p16(air.perm(), &mut m.values, width, 0, air.active(), &overflow_jobs, slots));
         m
     });
     let mut ys: Vec<Vec<Digest>> = slots.iter().map(|s| s.elements.to_vec()).collect();
@@ -126,10 +129,11 @@ fn idle_input() -> [Val; 16] {
     x
 }
 
-/// Writes the width-16 permutations (columns `base..base + COLS16`) and
+/// Writes the width-16 permutations (columns `base..base + perm.cols()`) and
 /// `active` bits of every row; returns `(slot, index, sub-public-key)` of
 /// every job.
 fn fill_p16(
+    perm: &Perm16,
     values: &mut [Val],
     width: usize,
     base: usize,
@@ -151,11 +155,12 @@ fn fill_p16(
                     None => idle_input(),
                 })
                 .collect();
-            let mut scratch = Val::zero_vec((lanes - jobs.len()) * COLS16);
+            let cols = perm.cols();
+            let mut scratch = Val::zero_vec((lanes - jobs.len()) * cols);
             let outputs = {
-                let mut rows: Vec<&mut [Val]> = chunk.chunks_mut(width).map(|r| &mut r[base..base + COLS16]).collect();
-                rows.extend(scratch.chunks_mut(COLS16));
-                write_packed(&mut rows, &inputs, constants16())
+                let mut rows: Vec<&mut [Val]> = chunk.chunks_mut(width).map(|r| &mut r[base..base + cols]).collect();
+                rows.extend(scratch.chunks_mut(cols));
+                perm.write(&mut rows, &inputs)
             };
             for (row, job) in chunk.chunks_mut(width).zip(jobs) {
                 row[active] = Val::from_bool(job.is_some());
@@ -197,7 +202,8 @@ fn fill_hash(
             let mut node = vec![ZERO_DIGEST; lanes];
             let mut acc = vec![Val::ZERO; lanes];
             let mut keys = vec![ZERO_DIGEST; present];
-            let mut scratch = Val::zero_vec(lanes * COLS24);
+            let cols24 = air.p24().cols();
+            let mut scratch = Val::zero_vec(lanes * cols24);
             for r in 0..block {
                 let role = spec.role(r);
                 let mut inputs = vec![[Val::ZERO; 24]; lanes];
@@ -266,9 +272,9 @@ fn fill_hash(
                 }
                 let outputs = {
                     let mut rows: Vec<&mut [Val]> =
-                        chunk.chunks_mut(block * width).map(|b| &mut b[r * width..r * width + COLS24]).collect();
-                    rows.extend(scratch.chunks_mut(COLS24).take(lanes - present));
-                    write_packed(&mut rows, &inputs, constants24())
+                        chunk.chunks_mut(block * width).map(|b| &mut b[r * width..r * width + cols24]).collect();
+                    rows.extend(scratch.chunks_mut(cols24).take(lanes - present));
+                    air.p24().write(&mut rows, &inputs)
                 };
                 for lane in 0..present {
                     prev[lane] = outputs[lane];

@@ -364,10 +364,10 @@ fn threshold_trace_corruptions_fail_verification() {
         let n = 7;
         let (tables, failures) = if mined {
             let (_, st, signers) = setup::<LamportPlusMined>(110, n, &[0, 3, 5], 2);
-            corrupt_threshold(&st, &signers)
+            corrupt_threshold(&T, &st, &signers)
         } else {
             let (_, st, signers) = setup::<LamportPlus>(111, n, &[0, 3, 5], 2);
-            corrupt_threshold(&st, &signers)
+            corrupt_threshold(&T, &st, &signers)
         };
         assert!(tables >= if mined { 2 } else { 3 }, "tables covered: {tables}");
         assert!(failures.is_empty(), "mined = {mined}: accepted corruptions (table, row, column) {failures:?}");
@@ -377,22 +377,80 @@ fn threshold_trace_corruptions_fail_verification() {
 /// Corrupts every target cell of an honest threshold witness; returns the
 /// number of tables and the corruptions that were accepted.
 fn corrupt_threshold<S: ParameterSet>(
+    settings: &Settings,
     st: &ThresholdStatement<S>,
     signers: &[threshold::Signer<S>],
 ) -> (usize, Vec<(usize, usize, usize)>) {
-    let verify = |p: &Proof| threshold::verify(&T, st, p);
-    let honest = threshold::testing::witness(&T, st, signers, Disclosure::CountOnly);
+    let verify = |p: &Proof| threshold::verify(settings, st, p);
+    let honest = threshold::testing::witness(settings, st, signers, Disclosure::CountOnly);
     let traces = honest.traces.clone();
     let instance = honest.instance.clone();
-    assert!(!rejected(|| threshold::testing::prove_witness(&T, honest), verify));
+    assert!(!rejected(|| threshold::testing::prove_witness(settings, honest), verify));
     let mut accepted = Vec::new();
     for cell in corruption_targets(&traces) {
-        let mut w = threshold::testing::witness(&T, st, signers, Disclosure::CountOnly);
+        let mut w = threshold::testing::witness(settings, st, signers, Disclosure::CountOnly);
         w.traces = corrupt(&traces, cell);
         assert_eq!(w.instance.airs.len(), instance.airs.len());
-        if !rejected(|| threshold::testing::prove_witness(&T, w), verify) {
+        if !rejected(|| threshold::testing::prove_witness(settings, w), verify) {
             accepted.push(cell);
         }
     }
     (traces.tables.len(), accepted)
+}
+
+// ------------------------------------------------- paired layout (rate 1/8)
+
+const TC: Settings = config::TEST_COMPACT;
+
+/// At rate 1/8 the tables commit every second full-round state (degree-9
+/// constraints, `Rounds::Paired`): aggregates and thresholds of both sets
+/// prove and verify with a narrower main table, a proof is bound to its
+/// settings and statement, and tampered bytes are rejected.
+#[test]
+fn paired_layout_proves_and_verifies() {
+    let (st, sigs) = common::aggregate_batch::<LamportPlus>(70, 3);
+    let (_, every) = aggregate::testing::traces(&T, &st, &sigs);
+    let (_, paired) = aggregate::testing::traces(&TC, &st, &sigs);
+    // 96 + 64 fewer full-round columns (widths 24 and 16).
+    assert_eq!(every.tables[1].width() - paired.tables[1].width(), 160);
+    let proof = aggregate::prove(&TC, &st, &sigs).unwrap();
+    let bytes = proof.to_bytes();
+    aggregate::verify(&TC, &st, &Proof::from_bytes(&bytes).unwrap()).unwrap();
+    assert!(aggregate::verify(&T, &st, &proof).is_err(), "verified under other settings");
+    let (other, _) = common::aggregate_batch::<LamportPlus>(71, 3);
+    assert!(aggregate::verify(&TC, &other, &proof).is_err(), "verified for another statement");
+    assert_tampering_rejected(&bytes, |p| aggregate::verify(&TC, &st, p));
+
+    let (st, sigs) = common::aggregate_batch::<LamportPlusMined>(72, 2);
+    aggregate::verify(&TC, &st, &aggregate::prove(&TC, &st, &sigs).unwrap()).unwrap();
+    let (_, st, signers) = setup::<LamportPlus>(73, 7, &[0, 3, 5], 2);
+    threshold::verify(&TC, &st, &threshold::prove(&TC, &st, &signers, Disclosure::CountOnly).unwrap()).unwrap();
+    let (_, st, signers) = setup::<LamportPlusMined>(74, 5, &[1, 2, 4], 3);
+    threshold::verify(&TC, &st, &threshold::prove(&TC, &st, &signers, Disclosure::Bitmap).unwrap()).unwrap();
+}
+
+/// Targeted corruptions of the paired permutation columns (an input, the
+/// committed states after the second and fourth full rounds, a partial
+/// round, the output; for both widths of the main table) and the usual
+/// per-table cells all fail verification, for an aggregate and for a
+/// threshold with its own tree table.
+#[test]
+fn paired_trace_corruptions_fail_verification() {
+    let (st, sigs) = common::aggregate_batch::<LamportPlus>(75, 3);
+    let (instance, traces) = aggregate::testing::traces(&TC, &st, &sigs);
+    let verify = |p: &Proof| aggregate::verify(&TC, &st, p);
+    assert!(!rejected(|| aggregate::testing::prove_traces(&TC, &st, &sigs, &instance, &traces), verify));
+    // Width 24 from column 0 (143 columns), then width 16 (100 columns).
+    let perm_cells = [5, 24 + 3, 48 + 7, 72 + 10, 142, 143 + 2, 143 + 16 + 4, 143 + 48 + 5, 143 + 99];
+    let mut cells = corruption_targets(&traces);
+    cells.extend(perm_cells.map(|c| (1, 3, c)));
+    for cell in cells {
+        let bad = corrupt(&traces, cell);
+        let proved = || aggregate::testing::prove_traces(&TC, &st, &sigs, &instance, &bad);
+        assert!(rejected(proved, verify), "corrupted (table, row, column) {cell:?} was accepted");
+    }
+    let (_, st, signers) = setup::<LamportPlus>(76, 7, &[0, 3, 5], 2);
+    let (tables, failures) = corrupt_threshold(&TC, &st, &signers);
+    assert!(tables >= 3, "tables covered: {tables}");
+    assert!(failures.is_empty(), "accepted corruptions (table, row, column) {failures:?}");
 }

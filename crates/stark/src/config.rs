@@ -3,7 +3,6 @@
 
 use p3_challenger::{HashChallenger, SerializingChallenger32};
 use p3_commit::ExtensionMmcs;
-use p3_dft::Radix2DitParallel;
 use p3_field::extension::QuinticTrinomialExtensionField;
 use p3_fri::{FriParameters, TwoAdicFriPcs};
 use p3_keccak::{Keccak256Hash, KeccakF};
@@ -35,7 +34,7 @@ pub type ValMmcs = MerkleTreeMmcs<
 type ChallengeMmcs = ExtensionMmcs<Val, Challenge, ValMmcs>;
 /// Fiat-Shamir transcript over Keccak-256.
 pub type Challenger = SerializingChallenger32<Val, HashChallenger<u8, ByteHash, 32>>;
-type Dft = Radix2DitParallel<Val>;
+type Dft = crate::dft::HybridDft;
 type Pcs = TwoAdicFriPcs<Val, Dft, ValMmcs, ChallengeMmcs>;
 /// The STARK configuration every proof of this crate uses.
 pub type AggConfig = StarkConfig<Pcs, Challenge, Challenger>;

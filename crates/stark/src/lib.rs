@@ -28,9 +28,11 @@
 pub mod air;
 pub mod bus;
 pub mod config;
+pub mod dft;
 pub mod error;
 pub mod group;
 pub mod layout;
+pub mod paired;
 pub mod poseidon;
 pub mod security;
 pub mod statement;

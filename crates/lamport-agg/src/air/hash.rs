@@ -20,7 +20,6 @@ use std::borrow::Cow;
 use p3_air::{Air, AirBuilder, BaseAir, WindowAccess};
 use p3_field::PrimeCharacteristicRing;
 use p3_lookup::{Count, InteractionBuilder};
-use p3_uni_stark::SubAirBuilder;
 use sigagg_lamport::field::{DIGEST_LEN, Digest};
 use sigagg_lamport::group::{NODE_INDEX_LANE, NODE_LEVEL_LANE};
 use sigagg_lamport::hash::{
@@ -31,7 +30,7 @@ use sigagg_lamport::prf::RANDOMIZER_LEN;
 use crate::bus;
 use crate::config::Val;
 use crate::layout::HashSpec;
-use crate::poseidon::{Air16, Air24, COLS16, COLS24, air16, air24, output_col};
+use crate::poseidon::{PARTIAL_16, PARTIAL_24, Perm16, Perm24, output_col, perm16, perm24};
 
 /// Columns of the sponge role.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,13 +91,13 @@ impl HashCols {
     /// The layout for `spec`; `chunked` adds the chunk columns of per-slot
     /// codewords. The width-24 permutation always starts at column 0.
     pub fn new(spec: &HashSpec, chunked: bool) -> Self {
-        let mut next = COLS24;
+        let mut next = spec.rounds.cols(24, PARTIAL_24);
         let mut take = |n: usize| {
             let at = next;
             next += n;
             at
         };
-        let p16 = spec.p16.then(|| take(COLS16));
+        let p16 = spec.p16.then(|| take(spec.rounds.cols(16, PARTIAL_16)));
         let active = spec.p16.then(|| take(1));
         let slot = take(1);
         let sponge = (spec.sponge_rows > 0).then(|| SpongeCols {
@@ -197,8 +196,8 @@ pub enum Codewords<'a> {
 pub struct HashAir {
     spec: HashSpec,
     cols: HashCols,
-    p24: Air24,
-    p16: Option<Air16>,
+    p24: Perm24,
+    p16: Option<Perm16>,
     columns: Vec<Vec<Val>>,
     root: Digest,
     num_subkeys: usize,
@@ -278,8 +277,8 @@ impl HashAir {
         Self {
             spec,
             cols: HashCols::new(&spec, chunked),
-            p24: air24(),
-            p16: spec.p16.then(air16),
+            p24: perm24(spec.rounds),
+            p16: spec.p16.then(|| perm16(spec.rounds)),
             columns,
             root,
             num_subkeys,
@@ -294,6 +293,16 @@ impl HashAir {
     /// The table's shape.
     pub fn spec(&self) -> &HashSpec {
         &self.spec
+    }
+
+    /// The width-24 permutation (columns from 0).
+    pub fn p24(&self) -> &Perm24 {
+        &self.p24
+    }
+
+    /// The width-16 permutation (columns from `cols().p16`), if the rows carry one.
+    pub fn p16(&self) -> Option<&Perm16> {
+        self.p16.as_ref()
     }
 
     /// Value of periodic column `c` at row `r` (what the committed copies hold).
@@ -347,13 +356,9 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for HashAir {
         // The permutations hold on every row (padding rows carry any valid
         // permutation): degree-3 constraints that must not be multiplied by
         // a selector.
-        {
-            let mut sub = SubAirBuilder::<AB, Air24, AB::Var>::new(builder, 0..COLS24);
-            self.p24.eval(&mut sub);
-        }
-        if let (Some(base), Some(air)) = (self.cols.p16, &self.p16) {
-            let mut sub = SubAirBuilder::<AB, Air16, AB::Var>::new(builder, base..base + COLS16);
-            air.eval(&mut sub);
+        self.p24.eval(builder, 0);
+        if let (Some(base), Some(perm)) = (self.cols.p16, &self.p16) {
+            perm.eval(builder, base);
         }
 
         let main = builder.main();
@@ -361,7 +366,7 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for HashAir {
         let l = |c: usize| -> AB::Expr { loc[c].into() };
         let n = |c: usize| -> AB::Expr { nxt[c].into() };
         let p: Vec<AB::Expr> = builder.periodic_values().iter().map(|&v| v.into()).collect();
-        let out = |j: usize| -> AB::Expr { l(output_col(COLS24, 24, j)) };
+        let out = |j: usize| -> AB::Expr { l(self.p24.output(j)) };
         let k = |v: u32| AB::Expr::from_u32(v);
 
         // Slot counter: 0 on the first row, +1 after each block's last row.
@@ -489,8 +494,8 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for HashAir {
             }
             (None, None) => {}
         }
-        if let (Some(base), Some(active)) = (self.cols.p16, self.cols.active) {
-            send_sub_key(builder, base, active);
+        if let (Some(base), Some(active), Some(perm)) = (self.cols.p16, self.cols.active, &self.p16) {
+            send_sub_key(builder, base, perm.cols(), active);
         }
     }
 }
@@ -537,13 +542,14 @@ pub(crate) fn eval_sub_key_hash<AB: InteractionBuilder<F = Val>>(builder: &mut A
 }
 
 /// Sends `SubKey(r, i, y)` from an active width-16 row, with
-/// `y = Trunc_8(Perm16(x) + x)` (compression mode, as `subkey_hash`).
-pub(crate) fn send_sub_key<AB: InteractionBuilder<F = Val>>(builder: &mut AB, base: usize, active: usize) {
+/// `y = Trunc_8(Perm16(x) + x)` (compression mode, as `subkey_hash`); the
+/// permutation's `cols` columns start at `base`.
+pub(crate) fn send_sub_key<AB: InteractionBuilder<F = Val>>(builder: &mut AB, base: usize, cols: usize, active: usize) {
     let main = builder.main();
     let loc = main.current_slice();
     let l = |c: usize| -> AB::Expr { loc[c].into() };
     let r: [AB::Expr; RANDOMIZER_LEN] = core::array::from_fn(|i| l(base + DIGEST_LEN + i));
-    let y: [AB::Expr; DIGEST_LEN] = core::array::from_fn(|j| l(base + output_col(COLS16, 16, j)) + l(base + j));
+    let y: [AB::Expr; DIGEST_LEN] = core::array::from_fn(|j| l(base + output_col(cols, 16, j)) + l(base + j));
     builder.push_interaction(
         bus::MAIN,
         bus::sub_key(r, l(base + SUBKEY_INDEX_LANE), y),

@@ -5,21 +5,15 @@
 
 use p3_air::{Air, BaseAir};
 use p3_lookup::InteractionBuilder;
-use p3_uni_stark::SubAirBuilder;
 
 use super::hash::{eval_sub_key_hash, send_sub_key};
 use crate::config::Val;
-use crate::poseidon::{Air16, COLS16, air16};
+use crate::poseidon::{Perm16, Rounds, perm16};
 
-/// Column of the `active` bit (after the permutation's columns).
-pub const ACTIVE: usize = COLS16;
-/// Width of the table.
-pub const WIDTH: usize = COLS16 + 1;
-
-/// The overflow table's AIR.
+/// The overflow table's AIR. Columns: the permutation's, then `active`.
 #[derive(Clone)]
 pub struct Hash16Air {
-    perm: Air16,
+    perm: Perm16,
 }
 
 impl core::fmt::Debug for Hash16Air {
@@ -28,25 +22,33 @@ impl core::fmt::Debug for Hash16Air {
     }
 }
 
-impl Default for Hash16Air {
-    fn default() -> Self {
-        Self { perm: air16() }
+impl Hash16Air {
+    /// The table with permutations in layout `rounds`.
+    pub fn new(rounds: Rounds) -> Self {
+        Self { perm: perm16(rounds) }
+    }
+
+    /// The permutation.
+    pub fn perm(&self) -> &Perm16 {
+        &self.perm
+    }
+
+    /// Column of the `active` bit (after the permutation's columns).
+    pub fn active(&self) -> usize {
+        self.perm.cols()
     }
 }
 
 impl BaseAir<Val> for Hash16Air {
     fn width(&self) -> usize {
-        WIDTH
+        self.active() + 1
     }
 }
 
 impl<AB: InteractionBuilder<F = Val>> Air<AB> for Hash16Air {
     fn eval(&self, builder: &mut AB) {
-        {
-            let mut sub = SubAirBuilder::<AB, Air16, AB::Var>::new(builder, 0..COLS16);
-            self.perm.eval(&mut sub);
-        }
-        eval_sub_key_hash(builder, 0, ACTIVE);
-        send_sub_key(builder, 0, ACTIVE);
+        self.perm.eval(builder, 0);
+        eval_sub_key_hash(builder, 0, self.active());
+        send_sub_key(builder, 0, self.perm.cols(), self.active());
     }
 }
