@@ -1,18 +1,21 @@
 //! The proof container and its versioned, deterministic encoding.
 //!
-//! Bytes: `"SGLPAG" || version (1 byte) || postcard(Proof)`. Postcard is a
-//! canonical encoding (one byte string per value), so a proof re-encodes to
-//! the same bytes; decoding rejects trailing bytes.
+//! Bytes: `"SGLPAG" || version (1 byte) || body(Proof)`, the framing and
+//! fixed-width body of `sigagg_stark::codec`: one byte string per value, so
+//! a proof re-encodes to the same bytes; decoding rejects trailing bytes
+//! and bounds its allocations.
 
 use p3_batch_stark::BatchProof;
 use serde::{Deserialize, Serialize};
 use sigagg_lamport::ParameterSet;
+use sigagg_stark::codec;
 
 use crate::config::{AggConfig, Settings};
 use crate::error::VerifyError;
 
-/// Version of the encoding.
-pub const PROOF_VERSION: u8 = 1;
+/// Version of the encoding (2: fixed-width integers; 1 was postcard's
+/// variable-length integers).
+pub const PROOF_VERSION: u8 = 2;
 /// Leading bytes of every encoded proof.
 pub const MAGIC: &[u8; 6] = b"SGLPAG";
 
@@ -79,29 +82,12 @@ impl core::fmt::Debug for Proof {
 impl Proof {
     /// Serializes the proof (see the module docs).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = MAGIC.to_vec();
-        out.push(PROOF_VERSION);
-        out.extend(postcard::to_allocvec(self).expect("in-memory serialization cannot fail"));
-        out
+        codec::encode(MAGIC, PROOF_VERSION, self)
     }
 
     /// Parses bytes written by [`Proof::to_bytes`]. Never panics.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, VerifyError> {
-        let body = bytes
-            .strip_prefix(MAGIC.as_slice())
-            .ok_or_else(|| VerifyError::Malformed("not a sigagg Lamport+ proof".into()))?;
-        match body.split_first() {
-            Some((&PROOF_VERSION, rest)) => {
-                let (proof, tail) = postcard::take_from_bytes::<Self>(rest)
-                    .map_err(|e| VerifyError::Malformed(format!("undecodable proof: {e}")))?;
-                if !tail.is_empty() {
-                    return Err(VerifyError::Malformed(format!("{} trailing bytes", tail.len())));
-                }
-                Ok(proof)
-            }
-            Some((v, _)) => Err(VerifyError::Malformed(format!("unsupported proof version {v}"))),
-            None => Err(VerifyError::Malformed("truncated header".into())),
-        }
+        codec::decode(MAGIC, PROOF_VERSION, bytes, "Lamport+ proof").map_err(VerifyError::Malformed)
     }
 
     /// The kind and parameter set an encoded proof claims (for dispatching

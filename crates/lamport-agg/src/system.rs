@@ -243,11 +243,11 @@ pub fn verify(
 
 /// The lookups of every table, folded as Plonky3's
 /// `ProverData::from_airs_and_degrees` folds them but without its symbolic
-/// degree inference (every table has degree-3 constraints, see [`LampAir`]'s
-/// `max_constraint_degree`). Prover and verifier both call it, so they agree
+/// degree inference (each table's budget is its constraint degree,
+/// [`LampAir::degree`]). Prover and verifier both call it, so they agree
 /// by construction; a test checks it equals Plonky3's own derivation.
-fn common_data(airs: &[LampAir]) -> CommonData<AggConfig> {
-    CommonData::new(None, sigagg_stark::fold_lookups(airs))
+pub(crate) fn common_data(airs: &[LampAir]) -> CommonData<AggConfig> {
+    CommonData::new(None, sigagg_stark::fold_lookups_with(airs, LampAir::degree))
 }
 
 /// This crate's lookups for `instance`, serialized, and those Plonky3's
@@ -255,7 +255,11 @@ fn common_data(airs: &[LampAir]) -> CommonData<AggConfig> {
 #[doc(hidden)]
 pub fn lookups_both_ways(instance: &Instance) -> (Vec<u8>, Vec<u8>) {
     let ours = common_data(&instance.airs).lookups;
-    let config = stark_config(&crate::config::TEST, &instance.digest);
+    let settings = match instance.shape.rounds {
+        Rounds::Every => crate::config::TEST,
+        Rounds::Paired => crate::config::TEST_COMPACT,
+    };
+    let config = stark_config(&settings, &instance.digest);
     let theirs =
         ProverData::from_airs_and_degrees(&config, &instance.airs, &instance.degree_bits())
             .expect("no preprocessed columns")
@@ -281,22 +285,25 @@ mod tests {
     /// lookups; the result must equal Plonky3's own for every table layout:
     /// both sets, with and without the overflow table, the separate tree
     /// table (plain set) and tree rows in the main table (mined set), with
-    /// and without a revealed bitmap.
+    /// and without a revealed bitmap, in both permutation layouts.
     #[test]
     fn lookups_match_plonky3_derivation() {
         let digest = [3u8; 32];
         let group = GroupKey::new(Digest::default(), 7).unwrap();
         let mut instances = Vec::new();
-        for n in [LamportPlus::NUM_SUBKEYS, LamportPlusMined::NUM_SUBKEYS] {
+        for (rounds, n) in [Rounds::Every, Rounds::Paired]
+            .into_iter()
+            .flat_map(|r| [(r, LamportPlus::NUM_SUBKEYS), (r, LamportPlusMined::NUM_SUBKEYS)])
+        {
             for (count, ones) in [(3, n / 2), (20, n / 2 + 9)] {
                 let words = vec![codeword(n, ones); count];
                 let keys = vec![Digest::default(); count];
-                instances.push(Instance::aggregate(Rounds::Every, n, &words, &keys, digest));
+                instances.push(Instance::aggregate(rounds, n, &words, &keys, digest));
             }
             let word = codeword(n, n / 2 + 3);
-            instances.push(Instance::threshold(Rounds::Every, n, &word, &group, 5, None, digest));
+            instances.push(Instance::threshold(rounds, n, &word, &group, 5, None, digest));
             instances.push(Instance::threshold(
-                Rounds::Every,
+                rounds,
                 n,
                 &word,
                 &group,

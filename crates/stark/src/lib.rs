@@ -39,7 +39,7 @@ pub mod statement;
 pub mod threshold;
 pub mod trace;
 
-mod codec;
+pub mod codec;
 
 use std::sync::OnceLock;
 
@@ -60,8 +60,8 @@ pub use crate::config::Settings;
 pub use crate::error::{AggregateError, StatementError, ThresholdError, VerifyError};
 pub use crate::statement::{Entry, Statement};
 
-/// Version of the proof encoding.
-pub const PROOF_VERSION: u8 = 1;
+/// Version of the proof encoding (2: fixed-width integers, see [`codec`]).
+pub const PROOF_VERSION: u8 = 2;
 /// First bytes of an encoded [`AggregateProof`].
 pub const PROOF_MAGIC: &[u8; 6] = b"SGXAGG";
 
@@ -87,14 +87,15 @@ impl core::fmt::Debug for AggregateProof {
 }
 
 impl AggregateProof {
-    /// Serializes: `"SGXAGG" || version || postcard(settings, entries, proof)`.
+    /// Serializes: `"SGXAGG" || version || body(settings, entries, proof)`
+    /// (see [`codec`]).
     pub fn to_bytes(&self) -> Vec<u8> {
         codec::encode(PROOF_MAGIC, PROOF_VERSION, self)
     }
 
     /// Parses bytes written by [`AggregateProof::to_bytes`].
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, VerifyError> {
-        codec::decode(PROOF_MAGIC, PROOF_VERSION, bytes, "aggregate proof")
+        codec::decode(PROOF_MAGIC, PROOF_VERSION, bytes, "aggregate proof").map_err(VerifyError::Malformed)
     }
 }
 
@@ -235,11 +236,22 @@ pub fn fold_lookups<A>(airs: &[A]) -> Vec<Lookups<config::Val>>
 where
     A: Air<InteractionSymbolicBuilder<config::Val, config::Challenge>>,
 {
+    fold_lookups_with(airs, |_| LOOKUP_DEGREE_BUDGET)
+}
+
+/// [`fold_lookups`] with each AIR's own budget: Plonky3 folds up to
+/// `2^c + 1` fractions' degree into one column of an AIR whose quotient has
+/// `2^c` chunks, i.e. the AIR's constraint degree when that is `2^c + 1`
+/// (3 for two chunks, 9 for eight). `budget(air)` must be that degree.
+pub fn fold_lookups_with<A>(airs: &[A], budget: impl Fn(&A) -> usize) -> Vec<Lookups<config::Val>>
+where
+    A: Air<InteractionSymbolicBuilder<config::Val, config::Challenge>>,
+{
     let gadget = LogUpGadget::new();
     airs.iter()
         .map(|air| {
             Lookups::<config::Val>::from_air::<config::Challenge, _>(air)
-                .pack_same_bus_with_degree(LOOKUP_DEGREE_BUDGET, |l| {
+                .pack_same_bus_with_degree(budget(air), |l| {
                     gadget.constraint_degree_with_transition(l, 0)
                 })
         })

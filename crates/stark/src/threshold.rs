@@ -43,8 +43,9 @@ use crate::group::{GroupError, GroupKey, GroupTree, MembershipPath};
 use crate::statement::{Entry, MIN_PADDED, SlotPublic};
 use crate::{codec, trace};
 
-/// Version of the threshold proof encoding.
-pub const THRESHOLD_PROOF_VERSION: u8 = 1;
+/// Version of the threshold proof encoding (2: fixed-width integers, see
+/// [`crate::codec`]).
+pub const THRESHOLD_PROOF_VERSION: u8 = 2;
 /// First bytes of an encoded [`ThresholdProof`].
 pub const THRESHOLD_PROOF_MAGIC: &[u8; 6] = b"SGXTHR";
 
@@ -172,7 +173,8 @@ impl core::fmt::Debug for ThresholdProof {
 }
 
 impl ThresholdProof {
-    /// Serializes: `"SGXTHR" || version || postcard(settings, count, signers, proof)`.
+    /// Serializes: `"SGXTHR" || version || body(settings, count, signers,
+    /// proof)` (see [`crate::codec`]).
     pub fn to_bytes(&self) -> Vec<u8> {
         codec::encode(THRESHOLD_PROOF_MAGIC, THRESHOLD_PROOF_VERSION, self)
     }
@@ -185,6 +187,7 @@ impl ThresholdProof {
             bytes,
             "threshold proof",
         )
+        .map_err(VerifyError::Malformed)
     }
 }
 

@@ -7,7 +7,10 @@
 //! | [`slot::SlotAir`] | slot | per-slot public keys (aggregate); leaf indices strictly increasing and below the group size (threshold) |
 //!
 //! The tables talk over the single bus of [`crate::bus`]. Every constraint
-//! has degree at most 3, so the quotient has two chunks at any blowup.
+//! has degree at most 3 (two quotient chunks), except in the permutation
+//! tables at rate 1/8 or lower, which use the paired Poseidon2 layout of
+//! degree 9 (eight chunks, the extension domain itself); the LogUp columns
+//! of each table fold fractions up to its own degree.
 //!
 //! ## Soundness, in one paragraph
 //!
@@ -52,6 +55,18 @@ pub enum LampAir {
     Hash16(hash16::Hash16Air),
 }
 
+impl LampAir {
+    /// The largest constraint degree: 3, or 9 for the permutation tables in
+    /// the paired layout ([`crate::poseidon::Rounds`]).
+    pub fn degree(&self) -> usize {
+        match self {
+            LampAir::Slot(_) => 3,
+            LampAir::Hash(a) => a.spec().rounds.max_degree(),
+            LampAir::Hash16(a) => a.perm().rounds().max_degree(),
+        }
+    }
+}
+
 macro_rules! dispatch {
     ($self:expr, $a:ident => $e:expr) => {
         match $self {
@@ -80,7 +95,7 @@ impl BaseAir<Val> for LampAir {
     }
 
     fn max_constraint_degree(&self) -> Option<usize> {
-        Some(3)
+        Some(self.degree())
     }
 }
 
