@@ -112,11 +112,17 @@ pub struct Perm<const W: usize, const P: usize> {
 
 impl<const W: usize, const P: usize> core::fmt::Debug for Perm<W, P> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        let rounds = match self.air {
+        f.debug_struct("Perm").field("width", &W).field("rounds", &self.rounds()).finish()
+    }
+}
+
+impl<const W: usize, const P: usize> Perm<W, P> {
+    /// The layout.
+    pub fn rounds(&self) -> Rounds {
+        match self.air {
             PermAir::Every(_) => Rounds::Every,
             PermAir::Paired(_) => Rounds::Paired,
-        };
-        f.debug_struct("Perm").field("width", &W).field("rounds", &rounds).finish()
+        }
     }
 }
 
@@ -136,14 +142,6 @@ where
             Rounds::Paired => PermAir::Paired(PairedPoseidon2Air::new(constants.clone())),
         };
         Self { constants, air }
-    }
-
-    /// The layout.
-    pub fn rounds(&self) -> Rounds {
-        match self.air {
-            PermAir::Every(_) => Rounds::Every,
-            PermAir::Paired(_) => Rounds::Paired,
-        }
     }
 
     /// Committed columns.
