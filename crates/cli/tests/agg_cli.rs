@@ -157,6 +157,15 @@ fn lamport_threshold_and_aggregate_on_files() {
     assert_eq!((v["kind"].as_str(), v["count"].as_u64()), (Some("aggregate"), Some(2)));
     let swapped = ["--message", "two", "--message", "one"];
     assert_eq!(run(&dir, &verify, &[&keys[..], &swapped].concat()).status.code(), Some(1));
+    // The compact setting (rate 1/8: the paired Poseidon2 layout) end to end;
+    // its proof is not a fast one.
+    let compact = ["aggregate", "--scheme", "lamport-plus", "--settings", "compact", "--out", "c.proof"];
+    ok(&run(&dir, &compact, &[&keys[..], &msgs, &sigs].concat()));
+    let verify_compact = ["verify", "--scheme", "lamport-plus", "--settings", "compact", "--proof", "c.proof"];
+    ok(&run(&dir, &verify_compact, &[&keys[..], &msgs].concat()));
+    let verify_fast = ["verify", "--scheme", "lamport-plus", "--settings", "fast", "--proof", "c.proof"];
+    assert_eq!(run(&dir, &verify_fast, &[&keys[..], &msgs].concat()).status.code(), Some(1));
+    assert_eq!(run(&dir, &verify_compact, &[&keys[..], &swapped].concat()).status.code(), Some(1));
     // The mined set is another scheme; a proof of one scheme is not one of the other.
     let as_mined = ["verify", "--scheme", "lamport-plus-mined", "--settings", "test", "--proof", "a.proof"];
     assert_eq!(run(&dir, &as_mined, &[&keys[..], &msgs].concat()).status.code(), Some(1));
