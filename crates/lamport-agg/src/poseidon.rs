@@ -17,7 +17,7 @@ use p3_air::{Air, AirBuilder};
 use p3_poseidon2::GenericPoseidon2LinearLayers;
 use p3_poseidon2_air::Poseidon2Cols;
 use p3_uni_stark::SubAirBuilder;
-use sigagg_stark::paired::{PairedPoseidon2Air, paired_cols, write_packed_paired};
+use sigagg_stark::paired::{PairedPoseidon2Air, paired_cols};
 use sigagg_stark::poseidon::write_packed;
 
 use p3_koala_bear::{
@@ -139,7 +139,7 @@ where
     fn new(rounds: Rounds, constants: &'static RoundConstants<Val, W, HALF_FULL, P>) -> Self {
         let air = match rounds {
             Rounds::Every => PermAir::Every(Poseidon2Air::new(constants.clone())),
-            Rounds::Paired => PermAir::Paired(PairedPoseidon2Air::new(constants.clone())),
+            Rounds::Paired => PermAir::Paired(PairedPoseidon2Air::paired(constants.clone())),
         };
         Self { constants, air }
     }
@@ -170,9 +170,9 @@ where
     /// Writes `PackedF::WIDTH` permutations (one per row, from each row's
     /// first column) and returns their outputs.
     pub fn write(&self, rows: &mut [&mut [Val]], inputs: &[[Val; W]]) -> Vec<[Val; W]> {
-        match self.air {
+        match &self.air {
             PermAir::Every(_) => write_packed(rows, inputs, self.constants),
-            PermAir::Paired(_) => write_packed_paired(rows, inputs, self.constants),
+            PermAir::Paired(a) => a.write(rows, inputs),
         }
     }
 }

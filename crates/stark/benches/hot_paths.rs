@@ -44,7 +44,7 @@ fn bench_trace(c: &mut Criterion) {
     for n in [64usize, 256] {
         let (statement, sigs) = batch(n);
         group.bench_with_input(BenchmarkId::from_parameter(n), &n, |b, _| {
-            b.iter(|| generate(&statement, &sigs).unwrap())
+            b.iter(|| generate(&Settings::FAST, &statement, &sigs).unwrap())
         });
     }
     group.finish();

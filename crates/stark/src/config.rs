@@ -129,6 +129,13 @@ impl Settings {
         }
     }
 
+    /// Every how many full rounds the Poseidon2 tables commit a state: 2
+    /// (degree-9 constraints, [`crate::paired`]) where the blowup is at
+    /// least 8, so the quotient still fits the extension domain, else 1.
+    pub const fn stride(&self) -> usize {
+        if self.log_blowup >= 3 { 2 } else { 1 }
+    }
+
     /// Builds the STARK configuration for these settings.
     pub fn stark_config(&self) -> AggConfig {
         let u64_hash = U64Hash::new(KeccakF {});

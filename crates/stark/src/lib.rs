@@ -99,22 +99,22 @@ impl AggregateProof {
     }
 }
 
-/// The five AIRs of a statement, in batch order.
-fn airs(statement: &Statement) -> Vec<AggAir> {
-    with_sig_air(SigAir::new(statement))
+/// The five AIRs of a statement under `settings`, in batch order.
+fn airs(settings: &Settings, statement: &Statement) -> Vec<AggAir> {
+    with_sig_air(settings, SigAir::new(statement))
 }
 
 /// AIRs of the right shape for `padded` slots (for the security calculator).
-pub(crate) fn airs_for_shape(padded: usize) -> Vec<AggAir> {
-    with_sig_air(SigAir::placeholder(padded))
+pub(crate) fn airs_for_shape(settings: &Settings, padded: usize) -> Vec<AggAir> {
+    with_sig_air(settings, SigAir::placeholder(padded))
 }
 
-fn with_sig_air(sig: SigAir) -> Vec<AggAir> {
+fn with_sig_air(settings: &Settings, sig: SigAir) -> Vec<AggAir> {
     vec![
         AggAir::Sig(sig),
         AggAir::Digits(DigitAir::new()),
-        AggAir::Chain(ChainAir::new()),
-        AggAir::Hash(HashAir::new()),
+        AggAir::Chain(ChainAir::new(settings.stride())),
+        AggAir::Hash(HashAir::new(settings.stride())),
         AggAir::Range(RangeAir),
     ]
 }
@@ -141,7 +141,7 @@ pub fn aggregate(
         });
     }
     let traces = tracing::info_span!("generate traces")
-        .in_scope(|| trace::generate(statement, signatures))
+        .in_scope(|| trace::generate(settings, statement, signatures))
         .map_err(|(index, reason)| AggregateError::InvalidSignature { index, reason })?;
     prove_traces(settings, statement, &traces)
 }
@@ -152,7 +152,7 @@ fn prove_traces(
     statement: &Statement,
     traces: &trace::Traces,
 ) -> Result<AggregateProof, AggregateError> {
-    let proof = prove_airs(settings, &airs(statement), traces).map_err(AggregateError::Prover)?;
+    let proof = prove_airs(settings, &airs(settings, statement), traces).map_err(AggregateError::Prover)?;
     Ok(AggregateProof {
         settings: *settings,
         num_entries: statement.len() as u32,
@@ -205,21 +205,19 @@ pub(crate) fn verify_airs(
 }
 
 /// The lookups of every table, folded into shared columns exactly as
-/// `ProverData::from_airs_and_degrees` folds them (degree budget 3: every
-/// table has degree-3 constraints and two quotient chunks), but without its
-/// symbolic degree inference, which dominates verification time. The
-/// lookups do not depend on the statement's values, only on which tables
-/// the proof has (aggregation: five, threshold: six), so they are computed
-/// once per process and kind.
+/// `ProverData::from_airs_and_degrees` folds them (each table's budget is
+/// its constraint degree, [`AggAir::degree`]), but without its symbolic
+/// degree inference, which dominates verification time. The lookups do not
+/// depend on the statement's values, only on which tables the proof has
+/// (aggregation: five, threshold: six) and the permutation stride, so they
+/// are computed once per process, kind and stride.
 fn common_data(airs: &[AggAir]) -> CommonData<AggConfig> {
-    static AGGREGATE: OnceLock<Vec<Lookups<config::Val>>> = OnceLock::new();
-    static THRESHOLD: OnceLock<Vec<Lookups<config::Val>>> = OnceLock::new();
-    let cache = if airs.iter().any(|a| matches!(a, AggAir::Group(_))) {
-        &THRESHOLD
-    } else {
-        &AGGREGATE
-    };
-    let lookups = cache.get_or_init(|| fold_lookups(airs));
+    type Cache = OnceLock<Vec<Lookups<config::Val>>>;
+    static CACHES: [[Cache; 2]; 2] = [[OnceLock::new(), OnceLock::new()], [OnceLock::new(), OnceLock::new()]];
+    let threshold = airs.iter().any(|a| matches!(a, AggAir::Group(_)));
+    let paired = airs.iter().any(|a| a.degree() > 3);
+    let cache = &CACHES[usize::from(threshold)][usize::from(paired)];
+    let lookups = cache.get_or_init(|| fold_lookups_with(airs, AggAir::degree));
     CommonData::new(None, lookups.clone())
 }
 
@@ -260,10 +258,10 @@ where
 
 /// The verifier's lookups, serialized, and those Plonky3's own
 /// `ProverData::from_airs_and_degrees` derives, for comparison in tests.
-pub(crate) fn lookups_both_ways(airs: &[AggAir], log_heights: &[usize]) -> (Vec<u8>, Vec<u8>) {
+pub(crate) fn lookups_both_ways(settings: &Settings, airs: &[AggAir], log_heights: &[usize]) -> (Vec<u8>, Vec<u8>) {
     let ours = common_data(airs).lookups;
     let theirs = ProverData::from_airs_and_degrees(
-        &Settings::INSECURE_TEST.stark_config(),
+        &settings.stark_config(),
         airs,
         log_heights,
     )
@@ -281,19 +279,19 @@ pub(crate) fn lookups_both_ways(airs: &[AggAir], log_heights: &[usize]) -> (Vec<
 pub mod testing {
     use super::*;
 
-    /// The traces of a statement and its signatures.
-    pub fn traces(statement: &Statement, signatures: &[Signature<Seed001>]) -> trace::Traces {
-        trace::generate(statement, signatures).expect("valid signatures")
+    /// The traces of a statement and its signatures under `settings`.
+    pub fn traces(settings: &Settings, statement: &Statement, signatures: &[Signature<Seed001>]) -> trace::Traces {
+        trace::generate(settings, statement, signatures).expect("valid signatures")
     }
 
     /// The verifier's lookups, serialized, and those Plonky3's own
     /// `ProverData::from_airs_and_degrees` derives, for comparison.
-    pub fn lookups_both_ways(statement: &Statement) -> (Vec<u8>, Vec<u8>) {
+    pub fn lookups_both_ways(settings: &Settings, statement: &Statement) -> (Vec<u8>, Vec<u8>) {
         let heights: Vec<usize> = trace::heights(statement.padded_len())
             .iter()
             .map(|&h| log2_strict_usize(h))
             .collect();
-        super::lookups_both_ways(&airs(statement), &heights)
+        super::lookups_both_ways(settings, &airs(settings, statement), &heights)
     }
 
     /// Proves (possibly tampered) traces without checking them first.
@@ -334,5 +332,5 @@ pub fn verify(
         .iter()
         .map(|&h| log2_strict_usize(h))
         .collect();
-    verify_airs(settings, &airs(statement), &proof.proof, &expected)
+    verify_airs(settings, &airs(settings, statement), &proof.proof, &expected)
 }

@@ -45,46 +45,101 @@ use crate::config::Val;
 use crate::poseidon::{HALF_FULL, write_packed};
 
 /// Committed columns of one paired permutation of width `w` with `p`
-/// partial rounds.
+/// partial rounds, inputs included.
 pub const fn paired_cols(w: usize, p: usize) -> usize {
-    5 * w + p
+    w + round_cols(2, w, p)
 }
 
-/// Constraints of one Poseidon2 permutation committing every second full
-/// round (see the module documentation).
+/// Committed round columns (inputs excluded) when every `stride`-th full
+/// round's state is committed (`stride` 1 or 2).
+pub const fn round_cols(stride: usize, w: usize, p: usize) -> usize {
+    2 * (HALF_FULL / stride) * w + p
+}
+
+/// Constraints of one Poseidon2 permutation whose inputs start at column
+/// `inputs` and whose committed round states start at column `rounds`,
+/// committing every `stride`-th full round (1: Plonky3's layout, degree 3;
+/// 2: the paired layout of the module docs, degree 9). Inputs and rounds
+/// may be apart, so a table can keep its own columns at fixed positions
+/// between them whatever the stride.
 #[derive(Clone, Debug)]
-pub struct PairedPoseidon2Air<const W: usize, const P: usize> {
+pub struct Poseidon2Block<const W: usize, const P: usize> {
     constants: RoundConstants<Val, W, HALF_FULL, P>,
+    stride: usize,
+    inputs: usize,
+    rounds: usize,
 }
 
-impl<const W: usize, const P: usize> PairedPoseidon2Air<W, P> {
-    /// The AIR for the permutation with these round constants.
-    pub fn new(constants: RoundConstants<Val, W, HALF_FULL, P>) -> Self {
-        Self { constants }
+/// The paired layout with the rounds right after the inputs.
+pub type PairedPoseidon2Air<const W: usize, const P: usize> = Poseidon2Block<W, P>;
+
+impl<const W: usize, const P: usize> Poseidon2Block<W, P> {
+    /// The block for the permutation with these round constants.
+    ///
+    /// # Panics
+    /// If `stride` is not 1 or 2.
+    pub fn new(constants: RoundConstants<Val, W, HALF_FULL, P>, stride: usize, inputs: usize, rounds: usize) -> Self {
+        assert!(stride == 1 || stride == 2, "stride 1 or 2");
+        Self { constants, stride, inputs, rounds }
     }
-}
 
-impl<const W: usize, const P: usize> BaseAir<Val> for PairedPoseidon2Air<W, P> {
-    fn width(&self) -> usize {
-        paired_cols(W, P)
+    /// The paired layout, rounds right after the inputs at column 0.
+    pub fn paired(constants: RoundConstants<Val, W, HALF_FULL, P>) -> Self {
+        Self::new(constants, 2, 0, W)
     }
-}
 
-/// Where the committed state after full round `round` (0-based, of 4) of
-/// one half sits, if it is committed: `base` is the half's first column.
-const fn committed_at(round: usize, base: usize, w: usize) -> Option<usize> {
-    if round % 2 == 1 { Some(base + (round / 2) * w) } else { None }
-}
+    /// Every `stride`-th full round is committed.
+    pub fn stride(&self) -> usize {
+        self.stride
+    }
 
-impl<AB: AirBuilder<F = Val>, const W: usize, const P: usize> Air<AB> for PairedPoseidon2Air<W, P>
-where
-    Linear: GenericPoseidon2LinearLayers<W>,
-{
-    fn eval(&self, builder: &mut AB) {
+    /// Largest constraint degree: 3 per committed full round of stride 1,
+    /// 9 of stride 2.
+    pub fn degree(&self) -> usize {
+        3usize.pow(self.stride as u32)
+    }
+
+    /// Committed round columns (after [`Self::rounds_at`]).
+    pub fn round_cols(&self) -> usize {
+        round_cols(self.stride, W, P)
+    }
+
+    /// First round column.
+    pub fn rounds_at(&self) -> usize {
+        self.rounds
+    }
+
+    /// Column of input lane `j`.
+    pub fn input(&self, j: usize) -> usize {
+        self.inputs + j
+    }
+
+    /// Column of output lane `j` (the last committed state).
+    pub fn output(&self, j: usize) -> usize {
+        self.rounds + self.round_cols() - W + j
+    }
+
+    /// Where the committed state after full round `round` (0-based, of 4)
+    /// of the half starting at column `base` sits, if it is committed.
+    fn committed_at(&self, round: usize, base: usize) -> Option<usize> {
+        (round + 1).is_multiple_of(self.stride).then(|| base + (round / self.stride) * W)
+    }
+
+    fn halves(&self) -> (usize, usize, usize) {
+        let partial = self.rounds + (HALF_FULL / self.stride) * W;
+        (self.rounds, partial, partial + P)
+    }
+
+    /// Asserts the permutation on the builder's current row.
+    pub fn eval<AB: AirBuilder<F = Val>>(&self, builder: &mut AB)
+    where
+        Linear: GenericPoseidon2LinearLayers<W>,
+    {
         let main = builder.main();
         let row = main.current_slice();
         let var = |c: usize| -> AB::Expr { row[c].into() };
         let c = &self.constants;
+        let (begin, partial, end) = self.halves();
 
         // One full round on a symbolic state: add constants, cube, mix.
         // Committing it resets the state to the committed variables.
@@ -101,62 +156,74 @@ where
             }
         };
 
-        let mut state: [AB::Expr; W] = core::array::from_fn(&var);
+        let mut state: [AB::Expr; W] = core::array::from_fn(|j| var(self.input(j)));
         Linear::external_linear_layer(&mut state);
         for (round, rc) in c.beginning_full_round_constants().iter().enumerate() {
-            full(builder, &mut state, rc, committed_at(round, W, W));
+            full(builder, &mut state, rc, self.committed_at(round, begin));
         }
         for (round, &rc) in c.partial_round_constants().iter().enumerate() {
-            let at = 3 * W + round;
+            let at = partial + round;
             builder.assert_eq((state[0].clone() + AB::Expr::from(rc)).cube(), var(at));
             state[0] = var(at);
             Linear::internal_linear_layer(&mut state);
         }
         for (round, rc) in c.ending_full_round_constants().iter().enumerate() {
-            full(builder, &mut state, rc, committed_at(round, 3 * W + P, W));
+            full(builder, &mut state, rc, self.committed_at(round, end));
         }
     }
-}
 
-/// Copies the paired layout's columns out of a row in Plonky3's layout.
-fn select<const W: usize, const P: usize>(full: &Poseidon2Cols<Val, W, 3, 0, HALF_FULL, P>, out: &mut [Val]) {
-    out[..W].copy_from_slice(&full.inputs);
-    for (half, rounds) in [(W, &full.beginning_full_rounds), (3 * W + P, &full.ending_full_rounds)] {
-        for (round, r) in rounds.iter().enumerate() {
-            if let Some(at) = committed_at(round, half, W) {
-                out[at..at + W].copy_from_slice(&r.post);
+    /// Copies this layout's columns out of a row in Plonky3's layout.
+    fn select(&self, full: &Poseidon2Cols<Val, W, 3, 0, HALF_FULL, P>, out: &mut [Val]) {
+        let (begin, partial, end) = self.halves();
+        out[self.inputs..self.inputs + W].copy_from_slice(&full.inputs);
+        for (half, rounds) in [(begin, &full.beginning_full_rounds), (end, &full.ending_full_rounds)] {
+            for (round, r) in rounds.iter().enumerate() {
+                if let Some(at) = self.committed_at(round, half) {
+                    out[at..at + W].copy_from_slice(&r.post);
+                }
             }
         }
+        for (round, r) in full.partial_rounds.iter().enumerate() {
+            out[partial + round] = r.post_sbox;
+        }
     }
-    for (round, r) in full.partial_rounds.iter().enumerate() {
-        out[3 * W + round] = r.post_sbox;
+
+    /// Writes `PackedF::WIDTH` permutations, one per row of `rows` (each
+    /// row holding this block's columns at their positions), and returns
+    /// the outputs. It runs the packed writer of Plonky3's layout into
+    /// scratch rows and keeps the committed states.
+    pub fn write(&self, rows: &mut [&mut [Val]], inputs: &[[Val; W]]) -> Vec<[Val; W]>
+    where
+        Linear: GenericPoseidon2LinearLayers<W>,
+        [Val]: Borrow<Poseidon2Cols<Val, W, 3, 0, HALF_FULL, P>>
+            + core::borrow::BorrowMut<Poseidon2Cols<Val, W, 3, 0, HALF_FULL, P>>,
+    {
+        let ncols = num_cols::<W, 3, 0, HALF_FULL, P>();
+        let mut scratch = Val::zero_vec(PackedF::WIDTH * ncols);
+        let outputs = {
+            let mut full_rows: Vec<&mut [Val]> = scratch.chunks_mut(ncols).collect();
+            write_packed(&mut full_rows, inputs, &self.constants)
+        };
+        for (row, full) in rows.iter_mut().zip(scratch.chunks(ncols)) {
+            self.select(full.borrow(), row);
+        }
+        outputs
     }
 }
 
-/// Writes the paired columns of `PackedF::WIDTH` permutations, one per
-/// lane, into the first [`paired_cols`] entries of each row in `rows`, and
-/// returns the outputs. It runs the packed writer of the full layout into
-/// scratch rows and keeps the committed states.
-pub fn write_packed_paired<const W: usize, const P: usize>(
-    rows: &mut [&mut [Val]],
-    inputs: &[[Val; W]],
-    constants: &RoundConstants<Val, W, HALF_FULL, P>,
-) -> Vec<[Val; W]>
+impl<const W: usize, const P: usize> BaseAir<Val> for Poseidon2Block<W, P> {
+    fn width(&self) -> usize {
+        (self.inputs + W).max(self.rounds + self.round_cols())
+    }
+}
+
+impl<AB: AirBuilder<F = Val>, const W: usize, const P: usize> Air<AB> for Poseidon2Block<W, P>
 where
     Linear: GenericPoseidon2LinearLayers<W>,
-    [Val]: Borrow<Poseidon2Cols<Val, W, 3, 0, HALF_FULL, P>>
-        + core::borrow::BorrowMut<Poseidon2Cols<Val, W, 3, 0, HALF_FULL, P>>,
 {
-    let ncols = num_cols::<W, 3, 0, HALF_FULL, P>();
-    let mut scratch = Val::zero_vec(PackedF::WIDTH * ncols);
-    let outputs = {
-        let mut full_rows: Vec<&mut [Val]> = scratch.chunks_mut(ncols).collect();
-        write_packed(&mut full_rows, inputs, constants)
-    };
-    for (row, full) in rows.iter_mut().zip(scratch.chunks(ncols)) {
-        select::<W, P>(full.borrow(), &mut row[..paired_cols(W, P)]);
+    fn eval(&self, builder: &mut AB) {
+        Poseidon2Block::eval(self, builder);
     }
-    outputs
 }
 
 #[cfg(test)]
@@ -186,7 +253,7 @@ mod tests {
         let mut values = Val::zero_vec(lanes * width);
         let outputs = {
             let mut rs: Vec<&mut [Val]> = values.chunks_mut(width).collect();
-            write_packed_paired(&mut rs, &inputs, constants)
+            PairedPoseidon2Air::paired(constants.clone()).write(&mut rs, &inputs)
         };
         (RowMajorMatrix::new(values, width), inputs, outputs)
     }
@@ -197,7 +264,7 @@ mod tests {
     #[test]
     fn paired_rows_prove_the_native_permutations() {
         let (m16, in16, out16) = rows(constants16(), 1);
-        let air16 = PairedPoseidon2Air::new(constants16().clone());
+        let air16 = PairedPoseidon2Air::paired(constants16().clone());
         check_constraints(&air16, &m16, &[]);
         for (l, (i, o)) in in16.iter().zip(&out16).enumerate() {
             assert_eq!(*o, hashsig_poseidon2_16().permute(*i));
@@ -209,18 +276,45 @@ mod tests {
         assert_eq!(degree, Some(9));
 
         let (m24, in24, out24) = rows(constants24(), 5);
-        check_constraints(&PairedPoseidon2Air::new(constants24().clone()), &m24, &[]);
+        check_constraints(&PairedPoseidon2Air::paired(constants24().clone()), &m24, &[]);
         for (i, o) in in24.iter().zip(&out24) {
             assert_eq!(*o, hashsig_poseidon2_24().permute(*i));
         }
         assert_eq!(paired_cols(24, PARTIAL_24), 143);
     }
 
+    /// Stride 1 with the rounds right after the inputs is Plonky3's layout;
+    /// any stride with the rounds apart from the inputs (columns between
+    /// them left to the table) satisfies its constraints too.
+    #[test]
+    fn other_strides_and_positions() {
+        let lanes = PackedF::WIDTH;
+        let inputs: Vec<[Val; 16]> =
+            (0..lanes).map(|l| core::array::from_fn(|i| Val::from_u32((l * 13 + i) as u32))).collect();
+        let every = Poseidon2Block::new(constants16().clone(), 1, 0, 16);
+        let ncols = num_cols::<16, 3, 0, HALF_FULL, PARTIAL_16>();
+        assert_eq!(BaseAir::<Val>::width(&every), ncols);
+        let (mut ours, mut theirs) = (Val::zero_vec(lanes * ncols), Val::zero_vec(lanes * ncols));
+        let out_ours = every.write(&mut ours.chunks_mut(ncols).collect::<Vec<_>>(), &inputs);
+        let out_theirs = write_packed(&mut theirs.chunks_mut(ncols).collect::<Vec<_>>(), &inputs, constants16());
+        assert_eq!((ours, out_ours), (theirs, out_theirs));
+        for stride in [1, 2] {
+            let block = Poseidon2Block::new(constants16().clone(), stride, 0, 16 + 5);
+            let width = BaseAir::<Val>::width(&block);
+            let mut values = Val::zero_vec(lanes * width);
+            let outputs = block.write(&mut values.chunks_mut(width).collect::<Vec<_>>(), &inputs);
+            let m = RowMajorMatrix::new(values, width);
+            check_constraints(&block, &m, &[]);
+            assert_eq!(m.values[block.output(3)], outputs[0][3]);
+            assert_eq!(block.degree(), if stride == 1 { 3 } else { 9 });
+        }
+    }
+
     /// Changing any single committed cell of a row breaks a constraint.
     #[test]
     fn every_committed_cell_is_constrained() {
         let (m, _, _) = rows(constants16(), 9);
-        let air = PairedPoseidon2Air::new(constants16().clone());
+        let air = PairedPoseidon2Air::paired(constants16().clone());
         let width = paired_cols(16, PARTIAL_16);
         for c in 0..width {
             let mut bad = m.clone();

@@ -41,16 +41,16 @@ pub struct SecurityLevel {
     pub conjectured_binding: String,
 }
 
-/// Constraint degree of every table.
-const MAX_DEGREE: usize = 3;
-/// Quotient chunks per table (degree 3 constraints: quotient of degree 2n).
-const QUOTIENT_CHUNKS: usize = 2;
 /// Extension degree of the challenge field.
 const CHALLENGE_DIM: usize = 5;
 
 /// Computes the security level of `settings` for the AIRs of a statement of
 /// `padded` signature slots.
 pub(crate) fn level(settings: &Settings, airs: &[AggAir], log_heights: &[usize]) -> SecurityLevel {
+    // The largest degree over the tables (9 with paired Poseidon2 tables),
+    // and its quotient chunks for every table (conservative for the rest).
+    let max_degree = airs.iter().map(AggAir::degree).max().unwrap_or(3);
+    let quotient_chunks = (max_degree - 1).next_power_of_two();
     let config = settings.stark_config();
     let data = ProverData::from_airs_and_degrees(&config, airs, log_heights)
         .expect("no preprocessed columns to commit");
@@ -78,7 +78,7 @@ pub(crate) fn level(settings: &Settings, airs: &[AggAir], log_heights: &[usize])
             !air.main_next_row_columns().is_empty(),
             0,
             false,
-            QUOTIENT_CHUNKS,
+            quotient_chunks,
             lookups.len(),
             CHALLENGE_DIM,
             OpeningShape::new(),
@@ -103,8 +103,8 @@ pub(crate) fn level(settings: &Settings, airs: &[AggAir], log_heights: &[usize])
     };
     let air = StarkAirParams {
         num_constraints,
-        max_constraint_degree: MAX_DEGREE,
-        num_quotient_chunks: QUOTIENT_CHUNKS,
+        max_constraint_degree: max_degree,
+        num_quotient_chunks: quotient_chunks,
         max_combo: 2,
     };
     let shape = InstanceShape {
@@ -136,7 +136,7 @@ pub fn security_level(settings: &Settings, num_signatures: usize) -> SecurityLev
     let padded = num_signatures
         .next_power_of_two()
         .max(crate::statement::MIN_PADDED);
-    let airs = crate::airs_for_shape(padded);
+    let airs = crate::airs_for_shape(settings, padded);
     let log_heights: Vec<usize> = crate::trace::heights(padded)
         .iter()
         .map(|&h| log2_strict_usize(h))

@@ -237,7 +237,7 @@ fn digest(statement: &ThresholdStatement, count: u32, signers: Option<&[u32]>) -
 }
 
 /// The six AIRs of a threshold proof, in batch order.
-fn airs(statement: &ThresholdStatement, count: u32, signers: Option<&[u32]>) -> Vec<AggAir> {
+fn airs(settings: &Settings, statement: &ThresholdStatement, count: u32, signers: Option<&[u32]>) -> Vec<AggAir> {
     let shape = ThresholdShape {
         shared: SlotPublic::shared(statement.epoch, &statement.message),
         padded: padded(count as usize),
@@ -249,10 +249,10 @@ fn airs(statement: &ThresholdStatement, count: u32, signers: Option<&[u32]>) -> 
     vec![
         AggAir::Sig(SigAir::threshold(&shape)),
         AggAir::Digits(DigitAir::new()),
-        AggAir::Chain(ChainAir::new()),
-        AggAir::Hash(HashAir::new()),
+        AggAir::Chain(ChainAir::new(settings.stride())),
+        AggAir::Hash(HashAir::new(settings.stride())),
         AggAir::Range(RangeAir),
-        AggAir::Group(GroupAir::new(&statement.group)),
+        AggAir::Group(GroupAir::new(&statement.group, settings.stride())),
     ]
 }
 
@@ -310,14 +310,14 @@ pub fn prove_threshold(
         })
         .collect();
     let traces = tracing::info_span!("generate threshold traces")
-        .in_scope(|| trace::generate_threshold(&statement.group, &witness, padded(count)))
+        .in_scope(|| trace::generate_threshold(settings, &statement.group, &witness, padded(count)))
         .map_err(|(at, reason)| ThresholdError::InvalidSignature {
             index: sorted[at].index(),
             reason,
         })?;
     let indices: Vec<u32> = sorted.iter().map(|s| s.index()).collect();
     let revealed = (disclosure == Disclosure::Signers).then_some(indices);
-    let airs = airs(statement, count as u32, revealed.as_deref());
+    let airs = airs(settings, statement, count as u32, revealed.as_deref());
     let proof = crate::prove_airs(settings, &airs, &traces).map_err(ThresholdError::Prover)?;
     Ok(ThresholdProof {
         settings: *settings,
@@ -369,7 +369,7 @@ pub fn verify_threshold(
         .iter()
         .map(|&h| log2_strict_usize(h))
         .collect();
-    let airs = airs(statement, count, proof.signers.as_deref());
+    let airs = airs(settings, statement, count, proof.signers.as_deref());
     crate::verify_airs(settings, &airs, &proof.proof, &expected)?;
     Ok(Certificate {
         count,
@@ -395,7 +395,7 @@ pub fn security_level(
         threshold: 1,
     };
     let count = count.max(1) as u32;
-    let airs = airs(&statement, count, None);
+    let airs = airs(settings, &statement, count, None);
     let heights: Vec<usize> = trace::threshold_heights(padded(count as usize), &group)
         .iter()
         .map(|&h| log2_strict_usize(h))
@@ -408,8 +408,8 @@ pub fn security_level(
 pub mod testing {
     use super::*;
 
-    /// The traces of valid, sorted signers.
-    pub fn traces(statement: &ThresholdStatement, signers: &[Signer]) -> trace::Traces {
+    /// The traces of valid, sorted signers under `settings`.
+    pub fn traces(settings: &Settings, statement: &ThresholdStatement, signers: &[Signer]) -> trace::Traces {
         let witness: Vec<trace::Signer<'_>> = signers
             .iter()
             .map(|s| trace::Signer {
@@ -422,7 +422,7 @@ pub mod testing {
                 path: &s.path,
             })
             .collect();
-        trace::generate_threshold(&statement.group, &witness, padded(signers.len()))
+        trace::generate_threshold(settings, &statement.group, &witness, padded(signers.len()))
             .expect("valid signers")
     }
 
@@ -435,7 +435,7 @@ pub mod testing {
         signers: Option<Vec<u32>>,
         traces: &trace::Traces,
     ) -> Result<ThresholdProof, String> {
-        let airs = airs(statement, count, signers.as_deref());
+        let airs = airs(settings, statement, count, signers.as_deref());
         let proof = crate::prove_airs(settings, &airs, traces)?;
         Ok(ThresholdProof {
             settings: *settings,
@@ -447,13 +447,13 @@ pub mod testing {
 
     /// The verifier's lookups and Plonky3's own, serialized (see
     /// [`crate::testing::lookups_both_ways`]).
-    pub fn lookups_both_ways(statement: &ThresholdStatement, count: u32) -> (Vec<u8>, Vec<u8>) {
-        let airs = airs(statement, count, None);
+    pub fn lookups_both_ways(settings: &Settings, statement: &ThresholdStatement, count: u32) -> (Vec<u8>, Vec<u8>) {
+        let airs = airs(settings, statement, count, None);
         let heights: Vec<usize> =
             trace::threshold_heights(padded(count as usize), &statement.group)
                 .iter()
                 .map(|&h| log2_strict_usize(h))
                 .collect();
-        crate::lookups_both_ways(&airs, &heights)
+        crate::lookups_both_ways(settings, &airs, &heights)
     }
 }

@@ -24,7 +24,8 @@ use crate::air::sig::SigAir;
 use crate::air::{chain::col as ccol, digits, hash24, hash24::col as hcol, range};
 use crate::config::Val;
 use crate::layout::*;
-use crate::poseidon::{COLS16, COLS24, constants16, constants24, write_packed};
+use crate::air::chain::ChainAir;
+use crate::config::Settings;
 use crate::statement::{Entry, SlotPublic, Statement, chain_tweak_parts};
 
 /// The witness of one signature slot, shared by the tables.
@@ -108,6 +109,7 @@ struct SignatureTables {
 /// detects invalid signatures: the first one found is reported with its
 /// index (the traces would not satisfy the constraints).
 pub fn generate(
+    settings: &Settings,
     statement: &Statement,
     signatures: &[Signature<Seed001>],
 ) -> Result<Traces, (usize, VerifyError)> {
@@ -128,7 +130,7 @@ pub fn generate(
             .collect(),
         BaseAir::<Val>::width(&sig_air),
     );
-    let tables = signature_tables(&slots).map_err(|(s, e)| (s.min(last), e))?;
+    let tables = signature_tables(&slots, settings.stride()).map_err(|(s, e)| (s.min(last), e))?;
     let range = range_trace(&tables.range_values);
     Ok(Traces {
         sig,
@@ -154,12 +156,13 @@ fn slots<'a>(
         .collect()
 }
 
-/// The digit, chain and width-24 tables of `slots`; fails with the first
-/// slot whose signature does not lead to its key's root.
-fn signature_tables(slots: &[Slot<'_>]) -> Result<SignatureTables, (usize, VerifyError)> {
+/// The digit, chain and width-24 tables of `slots` (permutations committing
+/// every `stride`-th full round); fails with the first slot whose signature
+/// does not lead to its key's root.
+fn signature_tables(slots: &[Slot<'_>], stride: usize) -> Result<SignatureTables, (usize, VerifyError)> {
     let (digits, range_values) = digit_trace(slots);
-    let (chain, ends) = chain_trace(slots);
-    let hash = hash_trace(slots, &ends);
+    let (chain, ends) = chain_trace(slots, stride);
+    let hash = hash_trace(slots, &ends, stride);
     if let Some(index) = (0..slots.len()).find(|&s| top_digest(&hash, s) != slots[s].public.root) {
         return Err((index, VerifyError::RootMismatch));
     }
@@ -174,7 +177,7 @@ fn signature_tables(slots: &[Slot<'_>]) -> Result<SignatureTables, (usize, Verif
 /// The digest of slot `s`'s top tree row.
 fn top_digest(hash: &RowMajorMatrix<Val>, s: usize) -> [Val; DIGEST] {
     let row = s * P24_BLOCK + TREE_ROW + DEPTH - 1;
-    let start = row * hcol::WIDTH + hcol::DIG;
+    let start = row * hash.width + hcol::DIG;
     core::array::from_fn(|j| hash.values[start + j])
 }
 
@@ -301,8 +304,9 @@ fn lane_rows<'b>(
 
 /// The chain-step table, and every slot's chain ends (the walked chain's
 /// output, or the signature's own value where the digit is 3).
-fn chain_trace(slots: &[Slot<'_>]) -> (RowMajorMatrix<Val>, Vec<Vec<[Val; DIGEST]>>) {
-    let width = ccol::WIDTH;
+fn chain_trace(slots: &[Slot<'_>], stride: usize) -> (RowMajorMatrix<Val>, Vec<Vec<[Val; DIGEST]>>) {
+    let air = ChainAir::new(stride);
+    let width = BaseAir::<Val>::width(&air);
     let mut values = Val::zero_vec(slots.len() * P16_BLOCK * width);
     let mut ends: Vec<Vec<[Val; DIGEST]>> = slots
         .iter()
@@ -360,7 +364,7 @@ fn chain_trace(slots: &[Slot<'_>]) -> (RowMajorMatrix<Val>, Vec<Vec<[Val; DIGEST
                         row[ccol::T1 + k] = Val::from_u32(a) - Val::from_bool(i == 0 && beta[k]);
                     }
                 }
-                let outputs = write_packed(&mut rows, &inputs, constants16());
+                let outputs = air.perm().write(&mut rows, &inputs);
                 for lane in 0..lanes {
                     running[lane] = core::array::from_fn(|j| outputs[lane][j] + inputs[lane][j]);
                 }
@@ -402,9 +406,10 @@ fn stream_end(slot: &Slot<'_>, ends: &[[Val; DIGEST]], v: usize) -> [Val; DIGEST
     }
 }
 
-fn hash_trace(slots: &[Slot<'_>], ends: &[Vec<[Val; DIGEST]>]) -> RowMajorMatrix<Val> {
+fn hash_trace(slots: &[Slot<'_>], ends: &[Vec<[Val; DIGEST]>], stride: usize) -> RowMajorMatrix<Val> {
     use crate::air::hash24::{Role, role};
-    let width = hcol::WIDTH;
+    let air = HashAir::new(stride);
+    let width = BaseAir::<Val>::width(&air);
     let mut values = Val::zero_vec(slots.len() * P24_BLOCK * width);
     let capacity = Seed001::leaf_capacity();
     let lanes = PackedF::WIDTH;
@@ -485,7 +490,7 @@ fn hash_trace(slots: &[Slot<'_>], ends: &[Vec<[Val; DIGEST]>]) -> RowMajorMatrix
                         Role::Pad => {}
                     }
                 }
-                let outputs = write_packed(&mut rows, &inputs, constants24());
+                let outputs = air.perm().write(&mut rows, &inputs);
                 let compress = matches!(role(r), Role::Message | Role::Tree(_));
                 for lane in 0..lanes {
                     let dig: [Val; DIGEST] = core::array::from_fn(|j| {
@@ -498,7 +503,6 @@ fn hash_trace(slots: &[Slot<'_>], ends: &[Vec<[Val; DIGEST]>]) -> RowMajorMatrix
             }
         },
     );
-    let air = HashAir::new();
     values
         .par_chunks_mut(P24_BLOCK * width)
         .enumerate()
@@ -542,8 +546,8 @@ pub fn heights(n: usize) -> [usize; 5] {
     ]
 }
 
-/// Element type check: trace columns count permutation columns first.
-const _: () = assert!(COLS16 < ccol::WIDTH && COLS24 < hcol::WIDTH);
+// The tables' own columns sit between the permutations' inputs and rounds.
+const _: () = assert!(ccol::SIG == 16 && hcol::SIG == 24);
 
 /// The digest type of Seed001 is `[F; 7]`.
 const _: () = assert!(<<Seed001 as ParameterSet>::Digest as FeArray>::LEN == DIGEST);

@@ -19,6 +19,9 @@ use sigagg_xmss::field::FeArray;
 use sigagg_xmss::{Seed001, Signature, single_epoch_key_and_signature};
 
 const SETTINGS: Settings = Settings::INSECURE_TEST;
+/// The insecure settings at rate 1/8: Poseidon2 tables in the paired
+/// layout (every second full round committed, degree 9).
+const PAIRED: Settings = Settings { log_blowup: 3, num_queries: 20, ..Settings::INSECURE_TEST };
 
 /// `n` signers; `shared` decides whether they all sign one message.
 fn batch(
@@ -203,24 +206,28 @@ fn invalid_statements_are_typed_errors() {
     assert!(Statement::new(vec![e]).is_err());
 }
 
-/// Proves tampered traces; the tampering must be caught by the prover's own
-/// debug-build checks (a panic) or, in release builds, by the verifier.
+/// Proves tampered traces, in both Poseidon2 layouts; the tampering must
+/// be caught by the prover's own debug-build checks (a panic) or, in
+/// release builds, by the verifier.
 fn tampered_is_rejected(tamper: impl Fn(&mut sigagg_stark::trace::Traces)) {
     let (statement, sigs) = batch(70, 2, false, &[127 * 300, 77]);
-    let mut traces = testing::traces(&statement, &sigs);
-    tamper(&mut traces);
-    let outcome = catch_unwind(AssertUnwindSafe(|| {
-        testing::prove_traces(&SETTINGS, &statement, &traces)
-    }));
-    match outcome {
-        // Only debug builds check constraints while proving.
-        Err(_) if cfg!(debug_assertions) => {}
-        Err(_) => panic!("a release prover panicked on a tampered trace"),
-        Ok(Err(_)) => {}
-        Ok(Ok(proof)) => assert!(
-            verify(&SETTINGS, &statement, &proof).is_err(),
-            "tampered trace verified"
-        ),
+    for settings in [SETTINGS, PAIRED] {
+        let mut traces = testing::traces(&settings, &statement, &sigs);
+        tamper(&mut traces);
+        let outcome = catch_unwind(AssertUnwindSafe(|| {
+            testing::prove_traces(&settings, &statement, &traces)
+        }));
+        match outcome {
+            // Only debug builds check constraints while proving.
+            Err(_) if cfg!(debug_assertions) => {}
+            Err(_) => panic!("a release prover panicked on a tampered trace"),
+            Ok(Err(_)) => {}
+            Ok(Ok(proof)) => assert!(
+                verify(&settings, &statement, &proof).is_err(),
+                "tampered trace verified (log blowup {})",
+                settings.log_blowup
+            ),
+        }
     }
 }
 
@@ -238,9 +245,15 @@ fn set(
 fn untampered_traces_verify() {
     // The control for the tampering tests below.
     let (statement, sigs) = batch(70, 2, false, &[127 * 300, 77]);
-    let traces = testing::traces(&statement, &sigs);
-    let proof = testing::prove_traces(&SETTINGS, &statement, &traces).unwrap();
-    verify(&SETTINGS, &statement, &proof).unwrap();
+    for settings in [SETTINGS, PAIRED] {
+        let traces = testing::traces(&settings, &statement, &sigs);
+        let proof = testing::prove_traces(&settings, &statement, &traces).unwrap();
+        verify(&settings, &statement, &proof).unwrap();
+    }
+    // The paired layout is narrower: 64 (width 16) and 96 (width 24) fewer columns.
+    let (every, paired) = (testing::traces(&SETTINGS, &statement, &sigs), testing::traces(&PAIRED, &statement, &sigs));
+    assert_eq!(every.chain.width - paired.chain.width, 64);
+    assert_eq!(every.hash.width - paired.hash.width, 96);
 }
 
 mod corrupt {
@@ -377,8 +390,10 @@ mod corrupt {
 #[test]
 fn verifier_lookups_match_plonky3s_derivation() {
     let (statement, _) = batch(80, 3, false, &[1, 2, 3]);
-    let (ours, theirs) = testing::lookups_both_ways(&statement);
-    assert_eq!(ours, theirs);
+    for settings in [SETTINGS, PAIRED] {
+        let (ours, theirs) = testing::lookups_both_ways(&settings, &statement);
+        assert_eq!(ours, theirs, "log blowup {}", settings.log_blowup);
+    }
 }
 
 /// The real settings prove a one-signature statement (every table must be

@@ -21,6 +21,8 @@ use sigagg_stark::{Settings, StatementError, ThresholdError, VerifyError};
 use sigagg_xmss::{PublicKey, Seed001, Signature, single_epoch_key_and_signature};
 
 const SETTINGS: Settings = Settings::INSECURE_TEST;
+/// The insecure settings at rate 1/8: Poseidon2 tables in the paired layout.
+const PAIRED: Settings = Settings { log_blowup: 3, num_queries: 20, ..Settings::INSECURE_TEST };
 const EPOCH: u32 = 127 * 2000 + 3;
 
 /// A group of `n` members who all signed `message` at [`EPOCH`].
@@ -343,8 +345,10 @@ fn every_class_of_proof_byte_flip_is_rejected() {
 #[test]
 fn verifier_lookups_match_plonky3s_derivation() {
     let group = Group::new(80, 5);
-    let (ours, theirs) = testing::lookups_both_ways(&group.statement(1), 3);
-    assert_eq!(ours, theirs);
+    for settings in [SETTINGS, PAIRED] {
+        let (ours, theirs) = testing::lookups_both_ways(&settings, &group.statement(1), 3);
+        assert_eq!(ours, theirs, "log blowup {}", settings.log_blowup);
+    }
 }
 
 /// Proves `traces` for `signers` (claimed count = number of slots used)
@@ -353,27 +357,24 @@ fn tampered_is_rejected(indices: &[u32], tamper: impl Fn(&mut sigagg_stark::trac
     let group = Group::new(90, 7);
     let statement = group.statement(1);
     let signers = group.signers(indices);
-    let mut traces = testing::traces(&statement, &signers);
-    tamper(&mut traces);
-    let count = indices.len() as u32;
-    let outcome = catch_unwind(AssertUnwindSafe(|| {
-        testing::prove_traces(
-            &SETTINGS,
-            &statement,
-            count,
-            Some(indices.to_vec()),
-            &traces,
-        )
-    }));
-    match outcome {
-        // Only debug builds check constraints while proving.
-        Err(_) if cfg!(debug_assertions) => {}
-        Err(_) => panic!("a release prover panicked on a tampered trace"),
-        Ok(Err(_)) => {}
-        Ok(Ok(proof)) => assert!(
-            verify_threshold(&SETTINGS, &statement, &proof).is_err(),
-            "tampered trace verified"
-        ),
+    for settings in [SETTINGS, PAIRED] {
+        let mut traces = testing::traces(&settings, &statement, &signers);
+        tamper(&mut traces);
+        let count = indices.len() as u32;
+        let outcome = catch_unwind(AssertUnwindSafe(|| {
+            testing::prove_traces(&settings, &statement, count, Some(indices.to_vec()), &traces)
+        }));
+        match outcome {
+            // Only debug builds check constraints while proving.
+            Err(_) if cfg!(debug_assertions) => {}
+            Err(_) => panic!("a release prover panicked on a tampered trace"),
+            Ok(Err(_)) => {}
+            Ok(Ok(proof)) => assert!(
+                verify_threshold(&settings, &statement, &proof).is_err(),
+                "tampered trace verified (log blowup {})",
+                settings.log_blowup
+            ),
+        }
     }
 }
 
@@ -392,9 +393,11 @@ fn untampered_threshold_traces_verify() {
     // The control for the corruption tests below.
     let group = Group::new(90, 7);
     let statement = group.statement(1);
-    let traces = testing::traces(&statement, &group.signers(&[1, 5]));
-    let proof = testing::prove_traces(&SETTINGS, &statement, 2, Some(vec![1, 5]), &traces).unwrap();
-    verify_threshold(&SETTINGS, &statement, &proof).unwrap();
+    for settings in [SETTINGS, PAIRED] {
+        let traces = testing::traces(&settings, &statement, &group.signers(&[1, 5]));
+        let proof = testing::prove_traces(&settings, &statement, 2, Some(vec![1, 5]), &traces).unwrap();
+        verify_threshold(&settings, &statement, &proof).unwrap();
+    }
 }
 
 mod corrupt {

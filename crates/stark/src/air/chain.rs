@@ -14,17 +14,18 @@ use std::borrow::Cow;
 use p3_air::{Air, AirBuilder, BaseAir, WindowAccess};
 use p3_field::PrimeCharacteristicRing;
 use p3_lookup::{Count, InteractionBuilder};
-use p3_uni_stark::SubAirBuilder;
 
 use crate::bus;
 use crate::config::Val;
 use crate::layout::{CHAIN_STEPS, DIGEST, P16_BLOCK, PARAM};
-use crate::poseidon::{Air16, COLS16, Cols16, air16};
+use crate::paired::Poseidon2Block;
+use crate::poseidon::{PARTIAL_16, constants16};
 
-/// Committed columns after the permutation's.
+/// Committed columns after the permutation's 16 inputs; the permutation's
+/// round columns follow [`col::WIDTH`] (their number depends on the stride,
+/// see [`crate::paired`]).
 pub mod col {
-    use super::*;
-    pub const SIG: usize = COLS16;
+    pub const SIG: usize = 16;
     pub const I: usize = SIG + 1;
     pub const POS: usize = I + 1;
     pub const FIRST: usize = POS + 1;
@@ -54,7 +55,7 @@ mod pc {
 /// The chain table's AIR.
 #[derive(Clone)]
 pub struct ChainAir {
-    perm: Air16,
+    perm: Poseidon2Block<16, PARTIAL_16>,
     columns: Vec<Vec<Val>>,
 }
 
@@ -64,15 +65,10 @@ impl core::fmt::Debug for ChainAir {
     }
 }
 
-impl Default for ChainAir {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
 impl ChainAir {
-    /// Builds the AIR (round constants and block-structure columns).
-    pub fn new() -> Self {
+    /// Builds the AIR (round constants and block-structure columns),
+    /// committing every `stride`-th full round of the permutation.
+    pub fn new(stride: usize) -> Self {
         let columns = super::periodic_table(P16_BLOCK, pc::WIDTH, |r, row| {
             row[pc::IS_PAD] = Val::from_bool(r >= CHAIN_STEPS);
             row[pc::IS_BLOCK_START] = Val::from_bool(r == 0);
@@ -81,7 +77,7 @@ impl ChainAir {
             row[pc::NEXT_REAL] = Val::from_bool(r + 1 < CHAIN_STEPS);
         });
         Self {
-            perm: air16(),
+            perm: Poseidon2Block::new(constants16().clone(), stride, 0, col::WIDTH),
             columns,
         }
     }
@@ -103,9 +99,16 @@ pub fn lagrange123<E: PrimeCharacteristicRing + Clone>(pos: E) -> [E; 3] {
     ]
 }
 
+impl ChainAir {
+    /// The permutation's columns.
+    pub fn perm(&self) -> &Poseidon2Block<16, PARTIAL_16> {
+        &self.perm
+    }
+}
+
 impl BaseAir<Val> for ChainAir {
     fn width(&self) -> usize {
-        col::WIDTH
+        col::WIDTH + self.perm.round_cols()
     }
 
     fn num_periodic_columns(&self) -> usize {
@@ -125,16 +128,12 @@ impl BaseAir<Val> for ChainAir {
 
 impl<AB: InteractionBuilder<F = Val>> Air<AB> for ChainAir {
     fn eval(&self, builder: &mut AB) {
-        {
-            let mut sub = SubAirBuilder::<AB, Air16, AB::Var>::new(builder, 0..COLS16);
-            self.perm.eval(&mut sub);
-        }
+        self.perm.eval(builder);
         let main = builder.main();
         let (loc, nxt) = (main.current_slice(), main.next_slice());
         let l = |c: usize| -> AB::Expr { loc[c].into() };
         let n = |c: usize| -> AB::Expr { nxt[c].into() };
-        let perm: &Cols16<AB::Var> = core::borrow::Borrow::borrow(&loc[..COLS16]);
-        let output = |j: usize| -> AB::Expr { perm.ending_full_rounds[3].post[j].into() };
+        let output = |j: usize| -> AB::Expr { loc[self.perm.output(j)].into() };
         let p: Vec<AB::Expr> = builder
             .periodic_values()
             .iter()

@@ -10,18 +10,20 @@ use std::borrow::Cow;
 use p3_air::{Air, AirBuilder, BaseAir, WindowAccess};
 use p3_field::PrimeCharacteristicRing;
 use p3_lookup::{Count, InteractionBuilder};
-use p3_uni_stark::SubAirBuilder;
 
 use crate::bus;
 use crate::config::Val;
 use crate::group::{GROUP_DIGEST, GroupKey, TAG_LEAF, TAG_NODE};
 use crate::layout::{DIGEST, PARAM};
-use crate::poseidon::{Air24, COLS24, Cols24, air24};
+use crate::paired::Poseidon2Block;
+use crate::poseidon::{PARTIAL_24, constants24};
 
-/// Committed columns after the permutation's.
+/// Committed columns after the permutation's 24 inputs; the permutation's
+/// round columns follow [`col::WIDTH`] (their number depends on the stride,
+/// see [`crate::paired`]).
 pub mod col {
     use super::*;
-    pub const SIG: usize = COLS24;
+    pub const SIG: usize = 24;
     /// The member index (constant over the block).
     pub const IDX: usize = SIG + 1;
     /// Index bits accumulated so far.
@@ -59,7 +61,7 @@ pub fn block_rows(depth: usize) -> usize {
 /// The membership table's AIR.
 #[derive(Clone)]
 pub struct GroupAir {
-    perm: Air24,
+    perm: Poseidon2Block<24, PARTIAL_24>,
     depth: usize,
     columns: Vec<Vec<Val>>,
 }
@@ -74,7 +76,7 @@ impl core::fmt::Debug for GroupAir {
 
 impl GroupAir {
     /// The AIR for membership in `group`.
-    pub fn new(group: &GroupKey) -> Self {
+    pub fn new(group: &GroupKey, stride: usize) -> Self {
         let depth = group.depth();
         let block = block_rows(depth);
         let columns = super::periodic_table(block, pc::WIDTH, |r, row| {
@@ -93,7 +95,7 @@ impl GroupAir {
             row[pc::ROOT..pc::ROOT + GROUP_DIGEST].copy_from_slice(&group.root);
         });
         Self {
-            perm: air24(),
+            perm: Poseidon2Block::new(constants24().clone(), stride, 0, col::WIDTH),
             depth,
             columns,
         }
@@ -105,9 +107,16 @@ impl GroupAir {
     }
 }
 
+impl GroupAir {
+    /// The permutation's columns.
+    pub fn perm(&self) -> &Poseidon2Block<24, PARTIAL_24> {
+        &self.perm
+    }
+}
+
 impl BaseAir<Val> for GroupAir {
     fn width(&self) -> usize {
-        col::WIDTH
+        col::WIDTH + self.perm.round_cols()
     }
 
     fn num_periodic_columns(&self) -> usize {
@@ -127,16 +136,12 @@ impl BaseAir<Val> for GroupAir {
 
 impl<AB: InteractionBuilder<F = Val>> Air<AB> for GroupAir {
     fn eval(&self, builder: &mut AB) {
-        {
-            let mut sub = SubAirBuilder::<AB, Air24, AB::Var>::new(builder, 0..COLS24);
-            self.perm.eval(&mut sub);
-        }
+        self.perm.eval(builder);
         let main = builder.main();
         let (loc, nxt) = (main.current_slice(), main.next_slice());
         let l = |c: usize| -> AB::Expr { loc[c].into() };
         let n = |c: usize| -> AB::Expr { nxt[c].into() };
-        let perm: &Cols24<AB::Var> = core::borrow::Borrow::borrow(&loc[..COLS24]);
-        let out = |j: usize| -> AB::Expr { perm.ending_full_rounds[3].post[j].into() };
+        let out = |j: usize| -> AB::Expr { loc[self.perm.output(j)].into() };
         let p: Vec<AB::Expr> = builder
             .periodic_values()
             .iter()

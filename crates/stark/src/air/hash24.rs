@@ -20,7 +20,6 @@ use std::borrow::Cow;
 use p3_air::{Air, AirBuilder, BaseAir, WindowAccess};
 use p3_field::PrimeCharacteristicRing;
 use p3_lookup::{Count, InteractionBuilder};
-use p3_uni_stark::SubAirBuilder;
 use sigagg_xmss::{ParameterSet, Seed001};
 
 use crate::bus;
@@ -29,12 +28,15 @@ use crate::layout::{
     CAPACITY, CHUNKS, DEPTH, DIGEST, MSG, MSG_HASH, MSG_ROW, P24_BLOCK, PARAM, RATE, RHO,
     SPONGE_ROW, TREE_ROW, receiving_slots, shares_first_slot, window,
 };
-use crate::poseidon::{Air24, COLS24, Cols24, air24};
+use crate::paired::Poseidon2Block;
+use crate::poseidon::{PARTIAL_24, constants24};
 
-/// Committed columns after the permutation's.
+/// Committed columns after the permutation's 24 inputs; the permutation's
+/// round columns follow [`col::WIDTH`] (their number depends on the stride,
+/// see [`crate::paired`]).
 pub mod col {
     use super::*;
-    pub const SIG: usize = COLS24;
+    pub const SIG: usize = 24;
     /// Window of three virtual ends (21 elements).
     pub const W: usize = SIG + 1;
     /// "Not received" flags of the three window slots.
@@ -135,7 +137,7 @@ pub fn role(r: usize) -> Role {
 /// The width-24 table's AIR.
 #[derive(Clone)]
 pub struct HashAir {
-    perm: Air24,
+    perm: Poseidon2Block<24, PARTIAL_24>,
     columns: Vec<Vec<Val>>,
 }
 
@@ -145,15 +147,10 @@ impl core::fmt::Debug for HashAir {
     }
 }
 
-impl Default for HashAir {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
 impl HashAir {
-    /// Builds the AIR (round constants and block-structure columns).
-    pub fn new() -> Self {
+    /// Builds the AIR (round constants and block-structure columns),
+    /// committing every `stride`-th full round of the permutation.
+    pub fn new(stride: usize) -> Self {
         let columns = super::periodic_table(P24_BLOCK, pc::WIDTH, |r, row| {
             let here = role(r);
             let next = role(r + 1);
@@ -186,7 +183,7 @@ impl HashAir {
             row[pc::IS_BLOCK_END] = Val::from_bool(r == P24_BLOCK - 1);
         });
         Self {
-            perm: air24(),
+            perm: Poseidon2Block::new(constants24().clone(), stride, 0, col::WIDTH),
             columns,
         }
     }
@@ -199,9 +196,16 @@ impl HashAir {
     }
 }
 
+impl HashAir {
+    /// The permutation's columns.
+    pub fn perm(&self) -> &Poseidon2Block<24, PARTIAL_24> {
+        &self.perm
+    }
+}
+
 impl BaseAir<Val> for HashAir {
     fn width(&self) -> usize {
-        col::WIDTH
+        col::WIDTH + self.perm.round_cols()
     }
 
     fn num_periodic_columns(&self) -> usize {
@@ -223,16 +227,12 @@ impl BaseAir<Val> for HashAir {
 
 impl<AB: InteractionBuilder<F = Val>> Air<AB> for HashAir {
     fn eval(&self, builder: &mut AB) {
-        {
-            let mut sub = SubAirBuilder::<AB, Air24, AB::Var>::new(builder, 0..COLS24);
-            self.perm.eval(&mut sub);
-        }
+        self.perm.eval(builder);
         let main = builder.main();
         let (loc, nxt) = (main.current_slice(), main.next_slice());
         let l = |c: usize| -> AB::Expr { loc[c].into() };
         let n = |c: usize| -> AB::Expr { nxt[c].into() };
-        let perm: &Cols24<AB::Var> = core::borrow::Borrow::borrow(&loc[..COLS24]);
-        let out = |j: usize| -> AB::Expr { perm.ending_full_rounds[3].post[j].into() };
+        let out = |j: usize| -> AB::Expr { loc[self.perm.output(j)].into() };
         let p: Vec<AB::Expr> = builder
             .periodic_values()
             .iter()

@@ -94,7 +94,20 @@ impl BaseAir<Val> for AggAir {
     }
 
     fn max_constraint_degree(&self) -> Option<usize> {
-        Some(3)
+        Some(self.degree())
+    }
+}
+
+impl AggAir {
+    /// The largest constraint degree: 3, or 9 for the Poseidon2 tables when
+    /// they commit every second full round (`Settings::stride` 2).
+    pub fn degree(&self) -> usize {
+        match self {
+            AggAir::Chain(a) => a.perm().degree(),
+            AggAir::Hash(a) => a.perm().degree(),
+            AggAir::Group(a) => a.perm().degree(),
+            _ => 3,
+        }
     }
 }
 

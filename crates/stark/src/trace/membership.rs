@@ -2,7 +2,7 @@
 //! index gaps, and the membership table (group-tree paths).
 
 use super::*;
-use crate::air::group::{block_rows, col as gcol};
+use crate::air::group::{GroupAir, block_rows, col as gcol};
 use crate::air::sig::{GAP, IDX, public_values};
 use crate::group::{GROUP_DIGEST, GroupKey, MembershipPath, leaf_input, node_input};
 
@@ -21,6 +21,7 @@ pub struct Signer<'a> {
 /// paths checked. Slots past the signers repeat the last one. A failing
 /// signature is reported by its position in `signers`.
 pub fn generate_threshold(
+    settings: &Settings,
     group: &GroupKey,
     signers: &[Signer<'_>],
     padded: usize,
@@ -31,7 +32,7 @@ pub fn generate_threshold(
     let signatures: Vec<&Signature<Seed001>> = (0..padded).map(|s| at(s).signature).collect();
     let last = count - 1;
     let slots = slots(&entries, &signatures).map_err(|(s, e)| (s.min(last), e))?;
-    let tables = signature_tables(&slots).map_err(|(s, e)| (s.min(last), e))?;
+    let tables = signature_tables(&slots, settings.stride()).map_err(|(s, e)| (s.min(last), e))?;
 
     let indices: Vec<u32> = (0..padded).map(|s| at(s).path.index).collect();
     let gaps: Vec<u32> = (0..padded)
@@ -51,7 +52,7 @@ pub fn generate_threshold(
     let range = range_trace(&range_values);
     let paths: Vec<(&Entry, &MembershipPath)> =
         (0..padded).map(|s| (&at(s).entry, at(s).path)).collect();
-    let group_trace = group_trace(group, &paths);
+    let group_trace = group_trace(group, &paths, settings.stride());
     Ok(Traces {
         sig,
         digits: tables.digits,
@@ -80,10 +81,11 @@ fn threshold_sig_trace(slots: &[Slot<'_>], indices: &[u32], gaps: &[u32]) -> Row
 
 /// The membership table: per slot, the leaf compression then one node
 /// compression per level; rows past the top hash zeros.
-fn group_trace(group: &GroupKey, members: &[(&Entry, &MembershipPath)]) -> RowMajorMatrix<Val> {
+fn group_trace(group: &GroupKey, members: &[(&Entry, &MembershipPath)], stride: usize) -> RowMajorMatrix<Val> {
     let depth = group.depth();
     let block = block_rows(depth);
-    let width = gcol::WIDTH;
+    let air = GroupAir::new(group, stride);
+    let width = BaseAir::<Val>::width(&air);
     let lanes = PackedF::WIDTH;
     let mut values = Val::zero_vec(members.len() * block * width);
     values
@@ -108,7 +110,7 @@ fn group_trace(group: &GroupKey, members: &[(&Entry, &MembershipPath)]) -> RowMa
                         _ => [Val::ZERO; 24],
                     })
                     .collect();
-                let outputs = write_packed(&mut rows, &inputs, constants24());
+                let outputs = air.perm().write(&mut rows, &inputs);
                 for (lane, &(_, path)) in group.iter().enumerate() {
                     node[lane] = core::array::from_fn(|j| outputs[lane][j] + inputs[lane][j]);
                     let row = &mut rows[lane];
