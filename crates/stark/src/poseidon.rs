@@ -1,11 +1,11 @@
-//! The Poseidon2 permutations of Seed001 as AIR components, and a packed
-//! witness generator for them.
+//! The Poseidon2 permutations of Seed001: round constants in the AIR's
+//! format and a packed witness generator in Plonky3's `Poseidon2Air`
+//! layout (degree-3 S-box, no extra registers).
 //!
-//! The constraints are Plonky3's `Poseidon2Air` (degree-3 S-box, no extra
-//! registers), evaluated on a column prefix of a wider row through a
-//! `SubAirBuilder`; the round constants are hash-sig's (see
-//! `sigagg_xmss::poseidon`), so the circuit proves exactly the permutation
-//! that native verification runs.
+//! The round constants are hash-sig's (see `sigagg_xmss::poseidon`), so the
+//! circuit proves exactly the permutation that native verification runs;
+//! the constraints are [`crate::paired::Poseidon2Block`]'s, which keeps the
+//! states of either every full round or every second one.
 
 use core::borrow::BorrowMut;
 use std::sync::OnceLock;
@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 use p3_field::{PackedValue, PrimeCharacteristicRing};
 use p3_koala_bear::GenericPoseidon2LinearLayersKoalaBear as Linear;
 use p3_poseidon2::GenericPoseidon2LinearLayers;
-use p3_poseidon2_air::{Poseidon2Air, Poseidon2Cols, RoundConstants, num_cols};
+use p3_poseidon2_air::{Poseidon2Cols, RoundConstants, num_cols};
 use sigagg_xmss::field::PackedF;
 use sigagg_xmss::poseidon::{
     Poseidon2Constants, hashsig_poseidon2_16_constants, hashsig_poseidon2_24_constants,
@@ -28,14 +28,6 @@ pub const PARTIAL_16: usize = 20;
 /// Partial rounds of the width-24 permutation.
 pub const PARTIAL_24: usize = 23;
 
-/// Constraints of the width-16 permutation.
-pub type Air16 = Poseidon2Air<Val, Linear, 16, 3, 0, HALF_FULL, PARTIAL_16>;
-/// Constraints of the width-24 permutation.
-pub type Air24 = Poseidon2Air<Val, Linear, 24, 3, 0, HALF_FULL, PARTIAL_24>;
-/// Column view of one width-16 permutation.
-pub type Cols16<T> = Poseidon2Cols<T, 16, 3, 0, HALF_FULL, PARTIAL_16>;
-/// Column view of one width-24 permutation.
-pub type Cols24<T> = Poseidon2Cols<T, 24, 3, 0, HALF_FULL, PARTIAL_24>;
 /// Columns of one width-16 permutation.
 pub const COLS16: usize = num_cols::<16, 3, 0, HALF_FULL, PARTIAL_16>();
 /// Columns of one width-24 permutation.
@@ -63,15 +55,6 @@ pub fn constants24() -> &'static RoundConstants<Val, 24, HALF_FULL, PARTIAL_24> 
     C.get_or_init(|| round_constants(hashsig_poseidon2_24_constants()))
 }
 
-/// The width-16 permutation AIR.
-pub fn air16() -> Air16 {
-    Air16::new(constants16().clone())
-}
-
-/// The width-24 permutation AIR.
-pub fn air24() -> Air24 {
-    Air24::new(constants24().clone())
-}
 
 /// Writes the permutation columns of `PackedF::WIDTH` permutations, one per
 /// lane, into the first `num_cols` entries of each row in `rows`, and
