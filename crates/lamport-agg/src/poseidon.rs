@@ -3,22 +3,20 @@
 //! `sigagg-lamport` hashes with Plonky3's *default* KoalaBear Poseidon2
 //! (`default_koalabear_poseidon2_16/24`); the circuit must prove exactly those
 //! permutations, so the round constants here are the same published
-//! constants (`KOALABEAR_POSEIDON2_RC_*`) fed to Plonky3's `Poseidon2Air`
-//! (degree-3 S-box, no extra registers: every constraint has degree 3). A
-//! unit test checks the packed witness writer against the native permutations.
-//!
-//! At rate 1/8 or lower the tables commit only every second full-round
-//! state instead ([`Rounds::Paired`], `sigagg_stark::paired`): degree-9
-//! constraints, 40% fewer columns, the same quotient domain.
+//! constants (`KOALABEAR_POSEIDON2_RC_*`), fed to `sigagg_stark::paired`'s
+//! `Poseidon2Block`. It commits every full round's state in Plonky3's
+//! layout (degree-3 S-box, no extra registers: every constraint has degree
+//! 3) or, at rate 1/8 or lower, only every second one ([`Rounds::Paired`]:
+//! degree-9 constraints, 40% fewer columns, the same quotient domain). Unit
+//! tests check the packed witness writer against the native permutations.
 
 use std::sync::OnceLock;
 
-use p3_air::{Air, AirBuilder};
+use p3_air::AirBuilder;
 use p3_poseidon2::GenericPoseidon2LinearLayers;
 use p3_poseidon2_air::Poseidon2Cols;
 use p3_uni_stark::SubAirBuilder;
-use sigagg_stark::paired::{PairedPoseidon2Air, paired_cols};
-use sigagg_stark::poseidon::write_packed;
+use sigagg_stark::paired::{Poseidon2Block, round_cols};
 
 use p3_koala_bear::{
     GenericPoseidon2LinearLayersKoalaBear as Linear, KOALABEAR_POSEIDON2_RC_16_EXTERNAL_FINAL,
@@ -26,7 +24,7 @@ use p3_koala_bear::{
     KOALABEAR_POSEIDON2_RC_24_EXTERNAL_FINAL, KOALABEAR_POSEIDON2_RC_24_EXTERNAL_INITIAL,
     KOALABEAR_POSEIDON2_RC_24_INTERNAL,
 };
-use p3_poseidon2_air::{Poseidon2Air, RoundConstants, num_cols};
+use p3_poseidon2_air::{RoundConstants, num_cols};
 
 use crate::config::{Settings, Val};
 
@@ -58,7 +56,7 @@ pub const fn output_col(cols: usize, w: usize, j: usize) -> usize {
 /// Which states of each permutation the tables commit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Rounds {
-    /// Every round (Plonky3's `Poseidon2Air`): degree-3 constraints, any rate.
+    /// Every round (Plonky3's layout): degree-3 constraints, any rate.
     Every,
     /// Every second full round: degree-9 constraints, which need a blowup
     /// of at least 8 (the quotient then still fits the extension domain).
@@ -66,9 +64,22 @@ pub enum Rounds {
 }
 
 impl Rounds {
-    /// The layout a setting uses: paired wherever the blowup allows it.
+    /// The layout a setting uses: `Settings::stride`, paired wherever the
+    /// blowup allows it.
     pub const fn for_settings(settings: &Settings) -> Self {
-        if settings.log_blowup >= 3 { Rounds::Paired } else { Rounds::Every }
+        Self::from_stride(settings.stride())
+    }
+
+    const fn from_stride(stride: usize) -> Self {
+        if stride == 1 { Rounds::Every } else { Rounds::Paired }
+    }
+
+    /// Every how many full rounds a state is committed.
+    pub const fn stride(self) -> usize {
+        match self {
+            Rounds::Every => 1,
+            Rounds::Paired => 2,
+        }
     }
 
     /// The largest constraint degree of the tables.
@@ -89,41 +100,17 @@ impl Rounds {
 
     /// Committed columns of a width-`w` permutation with `p` partial rounds.
     pub const fn cols(self, w: usize, p: usize) -> usize {
-        match self {
-            Rounds::Every => 9 * w + p,
-            Rounds::Paired => paired_cols(w, p),
-        }
+        w + round_cols(self.stride(), w, p)
     }
 }
 
-#[derive(Clone)]
-enum PermAir<const W: usize, const P: usize> {
-    Every(Poseidon2Air<Val, Linear, W, 3, 0, HALF_FULL, P>),
-    Paired(PairedPoseidon2Air<W, P>),
-}
-
-/// One permutation as an AIR component in either layout: its constraints
-/// on a column range of a wider row, and its packed witness writer.
-#[derive(Clone)]
+/// One permutation as an AIR component in either layout (a
+/// `Poseidon2Block` with the rounds right after the inputs): its
+/// constraints on a column range of a wider row, and its packed witness
+/// writer.
+#[derive(Clone, Debug)]
 pub struct Perm<const W: usize, const P: usize> {
-    constants: &'static RoundConstants<Val, W, HALF_FULL, P>,
-    air: PermAir<W, P>,
-}
-
-impl<const W: usize, const P: usize> core::fmt::Debug for Perm<W, P> {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Perm").field("width", &W).field("rounds", &self.rounds()).finish()
-    }
-}
-
-impl<const W: usize, const P: usize> Perm<W, P> {
-    /// The layout.
-    pub fn rounds(&self) -> Rounds {
-        match self.air {
-            PermAir::Every(_) => Rounds::Every,
-            PermAir::Paired(_) => Rounds::Paired,
-        }
-    }
+    block: Poseidon2Block<W, P>,
 }
 
 /// The width-16 permutation (sub-key hash).
@@ -134,46 +121,38 @@ pub type Perm24 = Perm<24, PARTIAL_24>;
 impl<const W: usize, const P: usize> Perm<W, P>
 where
     Linear: GenericPoseidon2LinearLayers<W>,
-    [Val]: core::borrow::BorrowMut<Poseidon2Cols<Val, W, 3, 0, HALF_FULL, P>>,
+    [Val]: core::borrow::Borrow<Poseidon2Cols<Val, W, 3, 0, HALF_FULL, P>>
+        + core::borrow::BorrowMut<Poseidon2Cols<Val, W, 3, 0, HALF_FULL, P>>,
 {
     fn new(rounds: Rounds, constants: &'static RoundConstants<Val, W, HALF_FULL, P>) -> Self {
-        let air = match rounds {
-            Rounds::Every => PermAir::Every(Poseidon2Air::new(constants.clone())),
-            Rounds::Paired => PermAir::Paired(PairedPoseidon2Air::paired(constants.clone())),
-        };
-        Self { constants, air }
+        Self { block: Poseidon2Block::new(constants.clone(), rounds.stride(), 0, W) }
+    }
+
+    /// The layout.
+    pub fn rounds(&self) -> Rounds {
+        Rounds::from_stride(self.block.stride())
     }
 
     /// Committed columns.
     pub fn cols(&self) -> usize {
-        self.rounds().cols(W, P)
+        W + self.block.round_cols()
     }
 
     /// Column (relative to `base`) of output lane `j`.
     pub fn output(&self, j: usize) -> usize {
-        output_col(self.cols(), W, j)
+        self.block.output(j)
     }
 
     /// Asserts the permutation on columns `base..base + cols()`.
     pub fn eval<AB: AirBuilder<F = Val>>(&self, builder: &mut AB, base: usize) {
         let range = base..base + self.cols();
-        match &self.air {
-            PermAir::Every(a) => {
-                a.eval(&mut SubAirBuilder::<AB, Poseidon2Air<Val, Linear, W, 3, 0, HALF_FULL, P>, AB::Var>::new(
-                    builder, range,
-                ))
-            }
-            PermAir::Paired(a) => a.eval(&mut SubAirBuilder::<AB, PairedPoseidon2Air<W, P>, AB::Var>::new(builder, range)),
-        }
+        self.block.eval(&mut SubAirBuilder::<AB, Poseidon2Block<W, P>, AB::Var>::new(builder, range));
     }
 
     /// Writes `PackedF::WIDTH` permutations (one per row, from each row's
     /// first column) and returns their outputs.
     pub fn write(&self, rows: &mut [&mut [Val]], inputs: &[[Val; W]]) -> Vec<[Val; W]> {
-        match &self.air {
-            PermAir::Every(_) => write_packed(rows, inputs, self.constants),
-            PermAir::Paired(a) => a.write(rows, inputs),
-        }
+        self.block.write(rows, inputs)
     }
 }
 

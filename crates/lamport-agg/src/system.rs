@@ -170,6 +170,14 @@ impl Instance {
         (self.shape.overflow_rows() > 0).then(|| self.airs.len() - 1)
     }
 
+    /// The overflow table's AIR, if any.
+    pub fn overflow_air(&self) -> Option<&Hash16Air> {
+        self.overflow_index().map(|i| match &self.airs[i] {
+            LampAir::Hash16(a) => a,
+            _ => unreachable!("the overflow table comes last"),
+        })
+    }
+
     /// log2 of every table height, in batch order.
     pub fn degree_bits(&self) -> Vec<usize> {
         self.shape
@@ -247,7 +255,7 @@ pub fn verify(
 /// [`LampAir::degree`]). Prover and verifier both call it, so they agree
 /// by construction; a test checks it equals Plonky3's own derivation.
 pub(crate) fn common_data(airs: &[LampAir]) -> CommonData<AggConfig> {
-    CommonData::new(None, sigagg_stark::fold_lookups_with(airs, LampAir::degree))
+    CommonData::new(None, sigagg_stark::fold_lookups(airs, LampAir::degree))
 }
 
 /// This crate's lookups for `instance`, serialized, and those Plonky3's

@@ -20,7 +20,6 @@ use sigagg_lamport::hash::{
 use sigagg_lamport::prf::{RANDOMIZER_LEN, Randomizer};
 
 use crate::air::hash::{HashAir, Role, pc};
-use crate::air::hash16::Hash16Air;
 use crate::air::slot::{self, SlotKind};
 use crate::config::Val;
 use crate::layout::BLOCK;
@@ -65,9 +64,8 @@ pub fn generate(instance: &Instance, slots: &[SlotWitness<'_>]) -> Traces {
     let (p16, active) = (main_cols.p16.expect("main table hashes"), main_cols.active.expect("main table hashes"));
     let perm16 = main_air.p16().expect("main table hashes");
     let mut hashed = fill_p16(perm16, &mut main.values, main_cols.width, p16, active, &main_jobs, slots);
-    let overflow = (!overflow_jobs.is_empty()).then(|| {
-        let air = Hash16Air::new(shape.rounds);
-        let width = BaseAir::<Val>::width(&air);
+    let overflow = instance.overflow_air().map(|air| {
+        let width = BaseAir::<Val>::width(air);
         let mut m = RowMajorMatrix::new(Val::zero_vec(overflow_jobs.len() * width), width);
         hashed.extend(fill_p16(air.perm(), &mut m.values, width, 0, air.active(), &overflow_jobs, slots));
         m

@@ -161,16 +161,24 @@ fn tampered_aggregate_proofs_are_rejected() {
 
 #[test]
 fn aggregate_trace_corruptions_fail_verification() {
-    let (st, sigs) = common::aggregate_batch::<LamportPlus>(6, 3);
-    let (instance, traces) = aggregate::testing::traces(&T, &st, &sigs);
-    let verify = |p: &Proof| aggregate::verify(&T, &st, p);
-    // The honest traces through the same path verify (so the test can fail).
-    assert!(!rejected(|| aggregate::testing::prove_traces(&T, &st, &sigs, &instance, &traces), verify));
-    let targets = corruption_targets(&traces);
-    assert!(targets.iter().any(|c| c.0 == 0) && targets.iter().any(|c| c.0 == 1));
-    for cell in targets {
+    assert_aggregate_corruptions_rejected(&T, 6, &[]);
+}
+
+/// Corrupts every target cell, and the `extra` ones, of an honest
+/// three-signature aggregate witness under `settings`: each corruption must
+/// fail verification, while the honest traces through the same path verify
+/// (so the test can fail).
+fn assert_aggregate_corruptions_rejected(settings: &Settings, tag: u8, extra: &[(usize, usize, usize)]) {
+    let (st, sigs) = common::aggregate_batch::<LamportPlus>(tag, 3);
+    let (instance, traces) = aggregate::testing::traces(settings, &st, &sigs);
+    let verify = |p: &Proof| aggregate::verify(settings, &st, p);
+    assert!(!rejected(|| aggregate::testing::prove_traces(settings, &st, &sigs, &instance, &traces), verify));
+    let mut cells = corruption_targets(&traces);
+    assert!(cells.iter().any(|c| c.0 == 0) && cells.iter().any(|c| c.0 == 1));
+    cells.extend_from_slice(extra);
+    for cell in cells {
         let bad = corrupt(&traces, cell);
-        let proved = || aggregate::testing::prove_traces(&T, &st, &sigs, &instance, &bad);
+        let proved = || aggregate::testing::prove_traces(settings, &st, &sigs, &instance, &bad);
         assert!(rejected(proved, verify), "corrupted (table, row, column) {cell:?} was accepted");
     }
 }
@@ -436,19 +444,9 @@ fn paired_layout_proves_and_verifies() {
 /// threshold with its own tree table.
 #[test]
 fn paired_trace_corruptions_fail_verification() {
-    let (st, sigs) = common::aggregate_batch::<LamportPlus>(75, 3);
-    let (instance, traces) = aggregate::testing::traces(&TC, &st, &sigs);
-    let verify = |p: &Proof| aggregate::verify(&TC, &st, p);
-    assert!(!rejected(|| aggregate::testing::prove_traces(&TC, &st, &sigs, &instance, &traces), verify));
     // Width 24 from column 0 (143 columns), then width 16 (100 columns).
     let perm_cells = [5, 24 + 3, 48 + 7, 72 + 10, 142, 143 + 2, 143 + 16 + 4, 143 + 48 + 5, 143 + 99];
-    let mut cells = corruption_targets(&traces);
-    cells.extend(perm_cells.map(|c| (1, 3, c)));
-    for cell in cells {
-        let bad = corrupt(&traces, cell);
-        let proved = || aggregate::testing::prove_traces(&TC, &st, &sigs, &instance, &bad);
-        assert!(rejected(proved, verify), "corrupted (table, row, column) {cell:?} was accepted");
-    }
+    assert_aggregate_corruptions_rejected(&TC, 75, &perm_cells.map(|c| (1, 3, c)));
     let (_, st, signers) = setup::<LamportPlus>(76, 7, &[0, 3, 5], 2);
     let (tables, failures) = corrupt_threshold(&TC, &st, &signers);
     assert!(tables >= 3, "tables covered: {tables}");

@@ -217,31 +217,19 @@ fn common_data(airs: &[AggAir]) -> CommonData<AggConfig> {
     let threshold = airs.iter().any(|a| matches!(a, AggAir::Group(_)));
     let paired = airs.iter().any(|a| a.degree() > 3);
     let cache = &CACHES[usize::from(threshold)][usize::from(paired)];
-    let lookups = cache.get_or_init(|| fold_lookups_with(airs, AggAir::degree));
+    let lookups = cache.get_or_init(|| fold_lookups(airs, AggAir::degree));
     CommonData::new(None, lookups.clone())
 }
 
-/// Largest fraction-column degree that keeps two quotient chunks.
-pub const LOOKUP_DEGREE_BUDGET: usize = 3;
-
 /// Each AIR's lookups, folded into shared columns exactly as Plonky3's
-/// `ProverData::from_airs_and_degrees` folds them for AIRs whose constraints
-/// have degree 3 (two quotient chunks, budget [`LOOKUP_DEGREE_BUDGET`]), but
-/// without its symbolic constraint-degree inference, which costs as much as
-/// the rest of verification. Callers must only pass degree-3 AIRs and
-/// should test the result against Plonky3's derivation (both proof crates do).
-pub fn fold_lookups<A>(airs: &[A]) -> Vec<Lookups<config::Val>>
-where
-    A: Air<InteractionSymbolicBuilder<config::Val, config::Challenge>>,
-{
-    fold_lookups_with(airs, |_| LOOKUP_DEGREE_BUDGET)
-}
-
-/// [`fold_lookups`] with each AIR's own budget: Plonky3 folds up to
-/// `2^c + 1` fractions' degree into one column of an AIR whose quotient has
-/// `2^c` chunks, i.e. the AIR's constraint degree when that is `2^c + 1`
-/// (3 for two chunks, 9 for eight). `budget(air)` must be that degree.
-pub fn fold_lookups_with<A>(airs: &[A], budget: impl Fn(&A) -> usize) -> Vec<Lookups<config::Val>>
+/// `ProverData::from_airs_and_degrees` folds them, but without its symbolic
+/// constraint-degree inference, which costs as much as the rest of
+/// verification. Plonky3 folds up to `2^c + 1` fractions' degree into one
+/// column of an AIR whose quotient has `2^c` chunks, i.e. the AIR's
+/// constraint degree when that is `2^c + 1` (3 for two chunks, 9 for
+/// eight); `budget(air)` must be that degree. Callers should test the
+/// result against Plonky3's derivation (both proof crates do).
+pub fn fold_lookups<A>(airs: &[A], budget: impl Fn(&A) -> usize) -> Vec<Lookups<config::Val>>
 where
     A: Air<InteractionSymbolicBuilder<config::Val, config::Challenge>>,
 {

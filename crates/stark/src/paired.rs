@@ -44,12 +44,6 @@ use sigagg_xmss::field::PackedF;
 use crate::config::Val;
 use crate::poseidon::{HALF_FULL, write_packed};
 
-/// Committed columns of one paired permutation of width `w` with `p`
-/// partial rounds, inputs included.
-pub const fn paired_cols(w: usize, p: usize) -> usize {
-    w + round_cols(2, w, p)
-}
-
 /// Committed round columns (inputs excluded) when every `stride`-th full
 /// round's state is committed (`stride` 1 or 2).
 pub const fn round_cols(stride: usize, w: usize, p: usize) -> usize {
@@ -69,9 +63,6 @@ pub struct Poseidon2Block<const W: usize, const P: usize> {
     inputs: usize,
     rounds: usize,
 }
-
-/// The paired layout with the rounds right after the inputs.
-pub type PairedPoseidon2Air<const W: usize, const P: usize> = Poseidon2Block<W, P>;
 
 impl<const W: usize, const P: usize> Poseidon2Block<W, P> {
     /// The block for the permutation with these round constants.
@@ -190,14 +181,20 @@ impl<const W: usize, const P: usize> Poseidon2Block<W, P> {
 
     /// Writes `PackedF::WIDTH` permutations, one per row of `rows` (each
     /// row holding this block's columns at their positions), and returns
-    /// the outputs. It runs the packed writer of Plonky3's layout into
-    /// scratch rows and keeps the committed states.
+    /// the outputs. Plonky3's own layout (stride 1, rounds right after the
+    /// inputs) is written in place; any other runs Plonky3's packed writer
+    /// into scratch rows and keeps the committed states.
     pub fn write(&self, rows: &mut [&mut [Val]], inputs: &[[Val; W]]) -> Vec<[Val; W]>
     where
         Linear: GenericPoseidon2LinearLayers<W>,
         [Val]: Borrow<Poseidon2Cols<Val, W, 3, 0, HALF_FULL, P>>
             + core::borrow::BorrowMut<Poseidon2Cols<Val, W, 3, 0, HALF_FULL, P>>,
     {
+        // Plonky3's own layout: write in place.
+        if self.stride == 1 && self.rounds == self.inputs + W {
+            let mut at: Vec<&mut [Val]> = rows.iter_mut().map(|r| &mut r[self.inputs..]).collect();
+            return write_packed(&mut at, inputs, &self.constants);
+        }
         let ncols = num_cols::<W, 3, 0, HALF_FULL, P>();
         let mut scratch = Val::zero_vec(PackedF::WIDTH * ncols);
         let outputs = {
@@ -236,6 +233,11 @@ mod tests {
     use p3_air::symbolic::{AirLayout, get_symbolic_constraints};
     use sigagg_xmss::poseidon::{hashsig_poseidon2_16, hashsig_poseidon2_24};
 
+    /// Columns of a paired permutation, inputs included.
+    const fn paired_cols(w: usize, p: usize) -> usize {
+        w + round_cols(2, w, p)
+    }
+
     fn rows<const W: usize, const P: usize>(
         constants: &RoundConstants<Val, W, HALF_FULL, P>,
         seed: u32,
@@ -253,7 +255,7 @@ mod tests {
         let mut values = Val::zero_vec(lanes * width);
         let outputs = {
             let mut rs: Vec<&mut [Val]> = values.chunks_mut(width).collect();
-            PairedPoseidon2Air::paired(constants.clone()).write(&mut rs, &inputs)
+            Poseidon2Block::paired(constants.clone()).write(&mut rs, &inputs)
         };
         (RowMajorMatrix::new(values, width), inputs, outputs)
     }
@@ -264,7 +266,7 @@ mod tests {
     #[test]
     fn paired_rows_prove_the_native_permutations() {
         let (m16, in16, out16) = rows(constants16(), 1);
-        let air16 = PairedPoseidon2Air::paired(constants16().clone());
+        let air16 = Poseidon2Block::paired(constants16().clone());
         check_constraints(&air16, &m16, &[]);
         for (l, (i, o)) in in16.iter().zip(&out16).enumerate() {
             assert_eq!(*o, hashsig_poseidon2_16().permute(*i));
@@ -276,7 +278,7 @@ mod tests {
         assert_eq!(degree, Some(9));
 
         let (m24, in24, out24) = rows(constants24(), 5);
-        check_constraints(&PairedPoseidon2Air::paired(constants24().clone()), &m24, &[]);
+        check_constraints(&Poseidon2Block::paired(constants24().clone()), &m24, &[]);
         for (i, o) in in24.iter().zip(&out24) {
             assert_eq!(*o, hashsig_poseidon2_24().permute(*i));
         }
@@ -314,7 +316,7 @@ mod tests {
     #[test]
     fn every_committed_cell_is_constrained() {
         let (m, _, _) = rows(constants16(), 9);
-        let air = PairedPoseidon2Air::paired(constants16().clone());
+        let air = Poseidon2Block::paired(constants16().clone());
         let width = paired_cols(16, PARTIAL_16);
         for c in 0..width {
             let mut bad = m.clone();
