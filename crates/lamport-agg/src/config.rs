@@ -1,7 +1,7 @@
 //! Proof-system settings and the per-statement STARK configuration.
 //!
 //! The field, extension, hashes and FRI machinery are `sigagg-stark`'s
-//! (KoalaBear, degree-5 challenge extension, Keccak Merkle commitments);
+//! (KoalaBear, degree-5 challenge extension, SHA-256 Merkle commitments);
 //! this module adds the named settings of the Lamport+ proofs and seeds the
 //! Fiat-Shamir transcript with a digest of the statement.
 //!
@@ -14,9 +14,9 @@
 //! challenge to it, so a prover cannot choose the statement after seeing
 //! the challenges.
 
-use p3_keccak::Keccak256Hash;
 use p3_uni_stark::StarkGenericConfig;
 pub use sigagg_stark::config::{AggConfig, Challenge, Challenger, HASH_COLLISION_BITS, Settings, Val};
+use sigagg_stark::config::transcript;
 
 /// Domain separator of the transcript seed.
 const TRANSCRIPT_DOMAIN: &[u8] = b"sigagg/lamport-agg/transcript/v1";
@@ -120,7 +120,7 @@ pub fn stark_config(settings: &Settings, statement_digest: &[u8; 32]) -> AggConf
     let base = settings.stark_config();
     let mut seed = TRANSCRIPT_DOMAIN.to_vec();
     seed.extend_from_slice(statement_digest);
-    AggConfig::new(base.pcs().clone(), Challenger::from_hasher(seed, Keccak256Hash {}))
+    AggConfig::new(base.pcs().clone(), transcript(seed))
         .with_lookup_proof_of_work_bits(settings.lookup_pow_bits)
         .with_ood_proof_of_work_bits(settings.ood_pow_bits)
 }

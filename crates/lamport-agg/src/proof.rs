@@ -13,9 +13,9 @@ use sigagg_stark::codec;
 use crate::config::{AggConfig, Settings};
 use crate::error::VerifyError;
 
-/// Version of the encoding (2: fixed-width integers; 1 was postcard's
-/// variable-length integers).
-pub const PROOF_VERSION: u8 = 2;
+/// Version of the encoding (3: SHA-256 commitments and transcript; 2:
+/// Keccak with fixed-width integers; 1: postcard's variable-length integers).
+pub const PROOF_VERSION: u8 = 3;
 /// Leading bytes of every encoded proof.
 pub const MAGIC: &[u8; 6] = b"SGLPAG";
 

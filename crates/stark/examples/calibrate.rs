@@ -35,14 +35,7 @@ fn quartic_config(
     p3_field::extension::BinomialExtensionField<Val, 4>,
     sigagg_stark::config::Challenger,
 > {
-    use p3_keccak::KeccakF;
-    use p3_symmetric::{CompressionFunctionFromHasher, PaddingFreeSponge, SerializingHasher};
-    let u64_hash = PaddingFreeSponge::<KeccakF, 25, 17, 4>::new(KeccakF {});
-    let mmcs = sigagg_stark::config::ValMmcs::new(
-        SerializingHasher::new(u64_hash),
-        CompressionFunctionFromHasher::new(u64_hash),
-        settings.cap_height,
-    );
+    let mmcs = sigagg_stark::config::val_mmcs(settings.cap_height);
     let fri = p3_fri::FriParameters {
         log_blowup: settings.log_blowup,
         log_final_poly_len: settings.log_final_poly_len,
@@ -56,7 +49,7 @@ fn quartic_config(
     let pcs = p3_fri::TwoAdicFriPcs::new(Default::default(), mmcs, fri);
     p3_uni_stark::StarkConfig::new(
         pcs,
-        sigagg_stark::config::Challenger::from_hasher(vec![], p3_keccak::Keccak256Hash {}),
+        sigagg_stark::config::transcript(vec![]),
     )
 }
 

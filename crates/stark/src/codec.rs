@@ -2,11 +2,10 @@
 //! 6-byte magic, a version byte, then the body, with nothing after.
 //!
 //! The body is bincode with fixed-width little-endian integers. Plonky3
-//! already writes field elements as 4 fixed bytes in binary formats, but
-//! the Keccak Merkle digests are `[u64; 4]`, and a variable-length integer
-//! encoding (postcard's, used before version 2) spends about 9.5 bytes on a
-//! uniformly random `u64`: 38 bytes per digest instead of 32, which made
-//! the Merkle paths, most of a proof, 19% larger. Fixed-width integers give
+//! already writes field elements as 4 fixed bytes in binary formats, and
+//! the SHA-256 digests are 32 raw bytes. (Version 2's Keccak digests were
+//! `[u64; 4]`, on which postcard's variable-length integers, used before
+//! version 2, spent 38 bytes instead of 32.) Fixed-width integers give
 //! every value exactly one encoding, so re-encoding a decoded proof yields
 //! the same bytes.
 //!

@@ -4,7 +4,7 @@
 //!
 //! The statement is the list of `(public key, epoch, message)`; the
 //! signatures are the witness. The proof is a Plonky3 batch STARK over
-//! KoalaBear with a degree-5 challenge extension and Keccak commitments; its
+//! KoalaBear with a degree-5 challenge extension and SHA-256 commitments; its
 //! five tables are described in [`air`].
 //!
 //! ```no_run
@@ -60,8 +60,9 @@ pub use crate::config::Settings;
 pub use crate::error::{AggregateError, StatementError, ThresholdError, VerifyError};
 pub use crate::statement::{Entry, Statement};
 
-/// Version of the proof encoding (2: fixed-width integers, see [`codec`]).
-pub const PROOF_VERSION: u8 = 2;
+/// Version of the proof encoding (3: SHA-256 commitments and transcript;
+/// 2: Keccak; 1: variable-length integers, see [`codec`]).
+pub const PROOF_VERSION: u8 = 3;
 /// First bytes of an encoded [`AggregateProof`].
 pub const PROOF_MAGIC: &[u8; 6] = b"SGXAGG";
 
