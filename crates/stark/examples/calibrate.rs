@@ -44,7 +44,7 @@ fn quartic_config(
         batch_proof_of_work_bits: settings.batch_pow_bits,
         commit_proof_of_work_bits: settings.commit_pow_bits,
         query_proof_of_work_bits: settings.query_pow_bits,
-        mmcs: p3_commit::ExtensionMmcs::new(mmcs.clone()),
+        mmcs: p3_commit::ExtensionMmcs::new(mmcs),
     };
     let pcs = p3_fri::TwoAdicFriPcs::new(Default::default(), mmcs, fri);
     p3_uni_stark::StarkConfig::new(

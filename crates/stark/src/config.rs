@@ -146,7 +146,7 @@ impl Settings {
             batch_proof_of_work_bits: self.batch_pow_bits,
             commit_proof_of_work_bits: self.commit_pow_bits,
             query_proof_of_work_bits: self.query_pow_bits,
-            mmcs: ChallengeMmcs::new(val_mmcs.clone()),
+            mmcs: ChallengeMmcs::new(val_mmcs),
         };
         let pcs = Pcs::new(Dft::default(), val_mmcs, fri);
         let challenger = transcript(b"sigagg-xmss-agg-v1".to_vec());
