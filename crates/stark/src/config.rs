@@ -18,7 +18,9 @@ pub type Val = KoalaBear;
 /// large enough for more than 100 bits of proven security.
 pub type Challenge = QuinticTrinomialExtensionField<Val>;
 
-/// Leaf hash: SHA-256 of a row's field elements (4 little-endian bytes each).
+/// Leaf hash: SHA-256 of a row's field elements, each as the 4 little-endian
+/// bytes of its Montgomery form `v * 2^32 mod p` (Plonky3's serialization of
+/// KoalaBear; pinned by a test for external verifiers).
 type FieldHash = SerializingHasher<Sha256>;
 /// Merkle commitments over SHA-256: leaves hash whole rows, inner nodes are
 /// one SHA-256 compression of the two children.
@@ -174,3 +176,47 @@ const _: () = {
     assert!(Settings::COMPACT.log_final_poly_len < min_log);
     assert!(Settings::INSECURE_TEST.log_final_poly_len < min_log);
 };
+
+#[cfg(test)]
+mod tests {
+    use p3_commit::Mmcs;
+    use p3_field::{PrimeCharacteristicRing, PrimeField32};
+    use p3_matrix::dense::RowMajorMatrix;
+    use sha2_ref::{Digest, Sha256 as RefSha256};
+
+    use super::*;
+
+    /// A row as the leaf hash reads it: each value `v` in Montgomery form,
+    /// `v * 2^32 mod p`, as a 4-byte little-endian word.
+    fn row_bytes(row: &[Val]) -> Vec<u8> {
+        let p = u64::from(Val::ORDER_U32);
+        row.iter().flat_map(|v| (((u64::from(v.as_canonical_u32())) << 32) % p).to_le_bytes()[..4].to_vec()).collect()
+    }
+
+    /// The commitment format an external verifier must reproduce: a leaf is
+    /// SHA-256 of the row's values in Montgomery form as 4-byte little-endian words,
+    /// and a node is one SHA-256 compression (standard initial value, no
+    /// padding) of the 64-byte concatenation of its children.
+    #[test]
+    fn merkle_root_is_plain_sha256() {
+        let rows: Vec<Vec<Val>> = (0..2).map(|r| (0..5).map(|c| Val::from_u32(1_000 * r + c + 7)).collect()).collect();
+        let leaves: Vec<[u8; 32]> = rows.iter().map(|r| RefSha256::digest(row_bytes(r)).into()).collect();
+
+        // One row: the root is the leaf.
+        let (root, _) = val_mmcs(0).commit_matrix(RowMajorMatrix::new(rows[0].clone(), 5));
+        assert_eq!(root.as_ref(), &[leaves[0]]);
+
+        // Two rows: the root compresses the two leaves.
+        let (root, _) = val_mmcs(0).commit_matrix(RowMajorMatrix::new(rows.concat(), 5));
+        let mut state = [
+            0x6a09e667u32, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+        ];
+        let block: [u8; 64] = [leaves[0], leaves[1]].concat().try_into().unwrap();
+        sha2_ref::block_api::compress256(&mut state, &[block.into()]);
+        let expected: [u8; 32] = state.iter().flat_map(|w| w.to_be_bytes()).collect::<Vec<u8>>().try_into().unwrap();
+        assert_eq!(root.as_ref(), &[expected]);
+        // And it is not the padded hash of the same 64 bytes (domain separation
+        // between leaves and nodes rests on this).
+        assert_ne!(root.as_ref(), &[<[u8; 32]>::from(RefSha256::digest(block))]);
+    }
+}
