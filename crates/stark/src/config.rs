@@ -212,7 +212,7 @@ mod tests {
             0x6a09e667u32, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
         ];
         let block: [u8; 64] = [leaves[0], leaves[1]].concat().try_into().unwrap();
-        sha2_ref::block_api::compress256(&mut state, &[block.into()]);
+        sha2_ref::block_api::compress256(&mut state, &[block]);
         let expected: [u8; 32] = state.iter().flat_map(|w| w.to_be_bytes()).collect::<Vec<u8>>().try_into().unwrap();
         assert_eq!(root.as_ref(), &[expected]);
         // And it is not the padded hash of the same 64 bytes (domain separation
