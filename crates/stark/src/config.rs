@@ -190,7 +190,7 @@ mod tests {
     /// `v * 2^32 mod p`, as a 4-byte little-endian word.
     fn row_bytes(row: &[Val]) -> Vec<u8> {
         let p = u64::from(Val::ORDER_U32);
-        row.iter().flat_map(|v| (((u64::from(v.as_canonical_u32())) << 32) % p).to_le_bytes()[..4].to_vec()).collect()
+        row.iter().flat_map(|v| (((u64::from(v.as_canonical_u32()) << 32) % p) as u32).to_le_bytes()).collect()
     }
 
     /// The commitment format an external verifier must reproduce: a leaf is

@@ -283,6 +283,22 @@ pub mod testing {
         super::lookups_both_ways(settings, &airs(settings, statement), &heights)
     }
 
+    /// Judges the proving of a tampered trace: `prove` may panic only in
+    /// debug builds (whose prover checks every constraint), may return an
+    /// error, and any proof it returns must be refused by `verifies`.
+    pub fn assert_tampered_rejected<P, E>(
+        log_blowup: usize,
+        prove: impl FnOnce() -> Result<P, E>,
+        verifies: impl FnOnce(&P) -> bool,
+    ) {
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(prove)) {
+            Err(_) if cfg!(debug_assertions) => {}
+            Err(_) => panic!("a release prover panicked on a tampered trace"),
+            Ok(Err(_)) => {}
+            Ok(Ok(proof)) => assert!(!verifies(&proof), "tampered trace verified (log blowup {log_blowup})"),
+        }
+    }
+
     /// Proves (possibly tampered) traces without checking them first.
     pub fn prove_traces(
         settings: &Settings,
