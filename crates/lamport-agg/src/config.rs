@@ -34,7 +34,7 @@ pub const FAST: Settings = Settings {
     ood_pow_bits: 16,
     max_log_arity: 3,
     log_final_poly_len: 3,
-    cap_height: 4,
+    cap_height: 0,
 };
 
 /// The compact setting: rate 1/8, fewer queries, smaller proofs, at least
@@ -51,7 +51,7 @@ pub const COMPACT: Settings = Settings {
     ood_pow_bits: 16,
     max_log_arity: 3,
     log_final_poly_len: 3,
-    cap_height: 4,
+    cap_height: 0,
 };
 
 /// Settings for functional tests. **Not secure** (about 20 bits): 40

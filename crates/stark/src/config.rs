@@ -67,6 +67,10 @@ pub struct Settings {
     /// log2 of the final FRI polynomial's length.
     pub log_final_poly_len: usize,
     /// Merkle cap height (top tree layers sent whole, shortening every path).
+    /// The named settings use 0, a single root: FRI's queries share their
+    /// paths in one multi-opening per tree, so the top layers are mostly
+    /// opened anyway and a cap of 2^k digests costs more than it saves (a
+    /// cap of 16 lengthened compact proofs by ~2%).
     pub cap_height: usize,
 }
 
@@ -83,7 +87,7 @@ impl Settings {
         ood_pow_bits: 16,
         max_log_arity: 3,
         log_final_poly_len: 3,
-        cap_height: 4,
+        cap_height: 0,
     };
 
     /// The compact setting: rate 1/8, fewer queries, smaller proofs; at
@@ -98,7 +102,7 @@ impl Settings {
         ood_pow_bits: 16,
         max_log_arity: 3,
         log_final_poly_len: 3,
-        cap_height: 4,
+        cap_height: 0,
     };
 
     /// Settings for fast tests. **Not secure** (about 20 bits): 40 queries,
