@@ -51,6 +51,13 @@ fn run<S: ParameterSet>(mode: &str, n: usize, settings: sigagg_lamport_agg::Sett
         eprintln!("verify: {:.2?}", t.elapsed());
         (bytes, prove, ProofShape::Threshold { signers: n, group_size: n as u32 })
     };
+    let decoded = Proof::from_bytes(&bytes).unwrap();
+    for (i, o) in decoded.stark.opening_proof.input_openings.iter().enumerate() {
+        eprintln!("  input {i} widths {:?} degree_bits {:?}", o.opened_values[0].iter().map(Vec::len).collect::<Vec<_>>(), decoded.stark.degree_bits);
+    }
+    for (part, len) in sigagg_stark::codec::size_breakdown(&decoded.stark) {
+        eprintln!("  {part}: {len}");
+    }
     let sec = security_level(&settings, S::NUM_SUBKEYS, shape);
     println!(
         "{mode} {} n={n} {}: prove {prove:.2?} ({:.0} sig/s), {} bytes, proven {:.1} bits, conjectured {:.1}",
@@ -75,7 +82,8 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mode = args.first().map_or("aggregate", String::as_str).to_string();
     let n: usize = args.get(1).map_or(64, |a| a.parse().expect("n"));
-    let settings = config::by_name(args.get(2).map_or("fast", String::as_str)).expect("fast|compact|test");
+    let named = config::by_name(args.get(2).map_or("fast", String::as_str)).expect("fast|compact|test");
+    let settings = sigagg_stark::testing::settings_from_env(named);
     match args.get(3).map_or("plain", String::as_str) {
         "mined" => run::<LamportPlusMined>(&mode, n, settings),
         _ => run::<LamportPlus>(&mode, n, settings),

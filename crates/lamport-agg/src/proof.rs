@@ -1,7 +1,7 @@
 //! The proof container and its versioned, deterministic encoding.
 //!
 //! Bytes: `"SGLPAG" || version (1 byte) || body(Proof)`, the framing and
-//! fixed-width body of `sigagg_stark::codec`: one byte string per value, so
+//! canonical body of `sigagg_stark::codec`: one byte string per value, so
 //! a proof re-encodes to the same bytes; decoding rejects trailing bytes
 //! and bounds its allocations.
 
@@ -13,9 +13,10 @@ use sigagg_stark::codec;
 use crate::config::{AggConfig, Settings};
 use crate::error::VerifyError;
 
-/// Version of the encoding (3: SHA-256 commitments and transcript; 2:
-/// Keccak with fixed-width integers; 1: postcard's variable-length integers).
-pub const PROOF_VERSION: u8 = 3;
+/// Version of the encoding (4: varint lengths, see `sigagg_stark::codec`;
+/// 3: SHA-256 commitments and transcript; 2: Keccak with fixed-width
+/// integers; 1: postcard's variable-length integers).
+pub const PROOF_VERSION: u8 = 4;
 /// Leading bytes of every encoded proof.
 pub const MAGIC: &[u8; 6] = b"SGLPAG";
 

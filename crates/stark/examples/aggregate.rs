@@ -24,11 +24,11 @@ fn main() {
     }
     let mut args = std::env::args().skip(1);
     let n: usize = args.next().map_or(64, |a| a.parse().expect("N"));
-    let settings = match args.next().as_deref() {
+    let settings = sigagg_stark::testing::settings_from_env(match args.next().as_deref() {
         Some("compact") => Settings::COMPACT,
         Some("test") => Settings::INSECURE_TEST,
         _ => Settings::FAST,
-    };
+    });
     let message = *b"consensus message signed by all!";
     let epoch = 1234;
     let t = Instant::now();
@@ -59,6 +59,12 @@ fn main() {
         n as f64 / prove.as_secs_f64(),
         bytes.len()
     );
+    for o in &proof.proof.opening_proof.input_openings {
+        println!("  widths {:?} degree_bits {:?}", o.opened_values[0].iter().map(Vec::len).collect::<Vec<_>>(), proof.proof.degree_bits);
+    }
+    for (part, len) in sigagg_stark::codec::size_breakdown(&proof.proof) {
+        println!("  {part}: {len}");
+    }
     let t = Instant::now();
     let proof = AggregateProof::from_bytes(&bytes).unwrap();
     verify(&settings, &statement, &proof).unwrap();

@@ -60,9 +60,9 @@ pub use crate::config::Settings;
 pub use crate::error::{AggregateError, StatementError, ThresholdError, VerifyError};
 pub use crate::statement::{Entry, Statement};
 
-/// Version of the proof encoding (3: SHA-256 commitments and transcript;
-/// 2: Keccak; 1: variable-length integers, see [`codec`]).
-pub const PROOF_VERSION: u8 = 3;
+/// Version of the proof encoding (4: varint lengths; 3: SHA-256
+/// commitments and transcript; 2: Keccak; 1: postcard, see [`codec`]).
+pub const PROOF_VERSION: u8 = 4;
 /// First bytes of an encoded [`AggregateProof`].
 pub const PROOF_MAGIC: &[u8; 6] = b"SGXAGG";
 
@@ -281,6 +281,22 @@ pub mod testing {
             .map(|&h| log2_strict_usize(h))
             .collect();
         super::lookups_both_ways(settings, &airs(settings, statement), &heights)
+    }
+
+    /// `base` with the FRI fields named by environment variables replaced
+    /// (`LOG_BLOWUP`, `QUERIES`, `QUERY_POW`, `FINAL_POLY`, `ARITY`, `CAP`):
+    /// for trying settings in the development examples, never in the library.
+    pub fn settings_from_env(base: Settings) -> Settings {
+        let env = |k: &str, v: usize| std::env::var(k).map_or(v, |s| s.parse().expect("a number"));
+        Settings {
+            log_blowup: env("LOG_BLOWUP", base.log_blowup),
+            num_queries: env("QUERIES", base.num_queries),
+            query_pow_bits: env("QUERY_POW", base.query_pow_bits),
+            log_final_poly_len: env("FINAL_POLY", base.log_final_poly_len),
+            max_log_arity: env("ARITY", base.max_log_arity),
+            cap_height: env("CAP", base.cap_height),
+            ..base
+        }
     }
 
     /// Judges the proving of a tampered trace: `prove` may panic only in

@@ -43,9 +43,9 @@ use crate::group::{GroupError, GroupKey, GroupTree, MembershipPath};
 use crate::statement::{Entry, MIN_PADDED, SlotPublic};
 use crate::{codec, trace};
 
-/// Version of the threshold proof encoding (3: SHA-256 commitments and
-/// transcript; 2: Keccak; 1: variable-length integers, see [`crate::codec`]).
-pub const THRESHOLD_PROOF_VERSION: u8 = 3;
+/// Version of the threshold proof encoding (4: varint lengths; 3: SHA-256
+/// commitments and transcript; 2: Keccak; 1: postcard, see [`crate::codec`]).
+pub const THRESHOLD_PROOF_VERSION: u8 = 4;
 /// First bytes of an encoded [`ThresholdProof`].
 pub const THRESHOLD_PROOF_MAGIC: &[u8; 6] = b"SGXTHR";
 

@@ -1,0 +1,42 @@
+//! Prints the proven and conjectured security of the named Lamport+
+//! settings, and the fewest FRI queries reaching a proven target for other
+//! blowups and grinding levels (for choosing settings).
+//!
+//! ```sh
+//! cargo run --release -p sigagg-lamport-agg --example lamport_security
+//! ```
+
+use sigagg_lamport::{LamportPlus, ParameterSet};
+use sigagg_lamport_agg::config::{self, Settings};
+use sigagg_lamport_agg::security::{ProofShape, security_level};
+
+const N: usize = 1024;
+
+fn shapes() -> [(&'static str, ProofShape); 2] {
+    [
+        ("aggregate", ProofShape::Aggregate { signatures: N }),
+        ("threshold", ProofShape::Threshold { signers: N, group_size: N as u32 }),
+    ]
+}
+
+fn main() {
+    let subkeys = LamportPlus::NUM_SUBKEYS;
+    for name in ["fast", "compact"] {
+        let s = config::by_name(name).expect("a named setting");
+        for (what, shape) in shapes() {
+            let l = security_level(&s, subkeys, shape);
+            println!(
+                "{name:8} {what} n={N}: proven {:.2} ({}), conjectured {:.1} ({})",
+                l.proven_bits, l.proven_binding, l.conjectured_bits, l.conjectured_binding
+            );
+        }
+    }
+    for (log_blowup, target) in [(1usize, 100.0), (3, 96.0), (4, 96.0)] {
+        for pow in [20usize, 22, 24, 26, 28] {
+            let base = Settings { log_blowup, query_pow_bits: pow, ..config::COMPACT };
+            let (_, shape) = shapes()[1];
+            let queries = (10..400).find(|&q| security_level(&Settings { num_queries: q, ..base }, subkeys, shape).proven_bits >= target);
+            println!("log_blowup {log_blowup}, query pow {pow}: {queries:?} queries for {target} proven bits (threshold, n={N})");
+        }
+    }
+}
