@@ -89,7 +89,17 @@ pub fn size_breakdown(proof: &p3_batch_stark::BatchProof<crate::config::AggConfi
             encoded_len(&fri.commit_phase_commits) + encoded_len(&fri.commit_pow_witnesses) + encoded_len(&fri.final_poly)
                 + encoded_len(&fri.batch_pow_witness) + encoded_len(&fri.query_pow_witness)),
     ];
-    let names = ["main", "permutation", "quotient", "random"];
+    // The batch prover opens its commitments in this order (sigagg's AIRs
+    // have no preprocessed columns).
+    let names: Vec<&str> = [
+        Some("main"),
+        proof.commitments.permutation.as_ref().map(|_| "permutation"),
+        Some("quotient"),
+        proof.commitments.random.as_ref().map(|_| "random"),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
     for (i, opening) in fri.input_openings.iter().enumerate() {
         let name = names.get(i).copied().unwrap_or("input");
         parts.push((format!("{name} rows"), encoded_len(&opening.opened_values)));

@@ -125,6 +125,23 @@ fn other_settings_are_rejected() {
     ));
 }
 
+/// The size breakdown covers the whole proof: its parts add up to the
+/// encoding, less only a few outer length prefixes and the header.
+#[test]
+fn size_breakdown_accounts_for_every_byte() {
+    let (statement, sigs) = batch(41, 3, true, &[7]);
+    let proof = prove(&statement, &sigs);
+    let parts = sigagg_stark::codec::size_breakdown(&proof.proof);
+    let total: usize = parts.iter().map(|(_, len)| len).sum();
+    let body = sigagg_stark::codec::encoded_len(&proof.proof);
+    assert!(total <= body && body - total < 64, "parts {total} of {body} bytes: {parts:?}");
+    assert!(proof.to_bytes().len() > body);
+    let names: Vec<&str> = parts.iter().map(|(name, _)| name.as_str()).collect();
+    for name in ["main rows", "permutation rows", "quotient rows", "fri paths"] {
+        assert!(names.contains(&name), "{name} missing from {names:?}");
+    }
+}
+
 #[test]
 fn every_class_of_proof_byte_flip_is_rejected() {
     let (statement, sigs) = batch(40, 2, false, &[100, 200]);
