@@ -31,11 +31,11 @@ fn main() {
             );
         }
     }
+    let (_, threshold) = shapes()[1];
     for (log_blowup, target) in [(1usize, 100.0), (3, 96.0), (4, 96.0)] {
         for pow in [20usize, 22, 24, 26, 28] {
             let base = Settings { log_blowup, query_pow_bits: pow, ..config::COMPACT };
-            let (_, shape) = shapes()[1];
-            let queries = (10..400).find(|&q| security_level(&Settings { num_queries: q, ..base }, subkeys, shape).proven_bits >= target);
+            let queries = (10..400).find(|&q| security_level(&Settings { num_queries: q, ..base }, subkeys, threshold).proven_bits >= target);
             println!("log_blowup {log_blowup}, query pow {pow}: {queries:?} queries for {target} proven bits (threshold, n={N})");
         }
     }

@@ -19,7 +19,7 @@ fn run<S: ParameterSet>(mode: &str, n: usize, settings: sigagg_lamport_agg::Sett
     let t = Instant::now();
     let (pks, mut sks): (Vec<_>, Vec<_>) = keygen_from_seeds::<S>(&seeds).into_iter().unzip();
     eprintln!("keys: {:.2?}", t.elapsed());
-    let (bytes, prove, shape) = if mode == "aggregate" {
+    let (proof, bytes, prove, shape) = if mode == "aggregate" {
         let msgs: Vec<Vec<u8>> = (0..n).map(|i| format!("message {i}").into_bytes()).collect();
         let t = Instant::now();
         let sigs = sign_many(&mut sks, &msgs).unwrap();
@@ -33,7 +33,7 @@ fn run<S: ParameterSet>(mode: &str, n: usize, settings: sigagg_lamport_agg::Sett
         let t = Instant::now();
         aggregate::verify(&settings, &st, &Proof::from_bytes(&bytes).unwrap()).unwrap();
         eprintln!("verify: {:.2?}", t.elapsed());
-        (bytes, prove, ProofShape::Aggregate { signatures: n })
+        (proof, bytes, prove, ProofShape::Aggregate { signatures: n })
     } else {
         let tree = GroupTree::new(&pks).unwrap();
         let msg = b"threshold message";
@@ -49,13 +49,9 @@ fn run<S: ParameterSet>(mode: &str, n: usize, settings: sigagg_lamport_agg::Sett
         let t = Instant::now();
         threshold::verify(&settings, &st, &Proof::from_bytes(&bytes).unwrap()).unwrap();
         eprintln!("verify: {:.2?}", t.elapsed());
-        (bytes, prove, ProofShape::Threshold { signers: n, group_size: n as u32 })
+        (proof, bytes, prove, ProofShape::Threshold { signers: n, group_size: n as u32 })
     };
-    let decoded = Proof::from_bytes(&bytes).unwrap();
-    for (i, o) in decoded.stark.opening_proof.input_openings.iter().enumerate() {
-        eprintln!("  input {i} widths {:?} degree_bits {:?}", o.opened_values[0].iter().map(Vec::len).collect::<Vec<_>>(), decoded.stark.degree_bits);
-    }
-    for (part, len) in sigagg_stark::codec::size_breakdown(&decoded.stark) {
+    for (part, len) in sigagg_stark::codec::size_breakdown(&proof.stark) {
         eprintln!("  {part}: {len}");
     }
     let sec = security_level(&settings, S::NUM_SUBKEYS, shape);

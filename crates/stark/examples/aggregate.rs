@@ -59,9 +59,6 @@ fn main() {
         n as f64 / prove.as_secs_f64(),
         bytes.len()
     );
-    for o in &proof.proof.opening_proof.input_openings {
-        println!("  widths {:?} degree_bits {:?}", o.opened_values[0].iter().map(Vec::len).collect::<Vec<_>>(), proof.proof.degree_bits);
-    }
     for (part, len) in sigagg_stark::codec::size_breakdown(&proof.proof) {
         println!("  {part}: {len}");
     }

@@ -38,11 +38,16 @@ const fn config() -> Config {
         .with_limit::<DECODE_LIMIT>()
 }
 
+/// The body encoding of `value`.
+fn encode_body<T: Serialize>(value: &T) -> Vec<u8> {
+    bincode::serde::encode_to_vec(value, config()).expect("in-memory serialization cannot fail")
+}
+
 /// `magic || version || body(value)`.
 pub fn encode<T: Serialize>(magic: &[u8; 6], version: u8, value: &T) -> Vec<u8> {
     let mut out = magic.to_vec();
     out.push(version);
-    out.extend(bincode::serde::encode_to_vec(value, config()).expect("in-memory serialization cannot fail"));
+    out.extend(encode_body(value));
     out
 }
 
@@ -58,8 +63,7 @@ pub fn decode<T: Serialize + DeserializeOwned>(magic: &[u8; 6], version: u8, byt
             if read != rest.len() {
                 return Err(format!("{} trailing bytes", rest.len() - read));
             }
-            let canonical = bincode::serde::encode_to_vec(&value, config()).map_err(|e| format!("unencodable {what}: {e}"))?;
-            if canonical != rest {
+            if encode_body(&value) != rest {
                 return Err(format!("non-canonical {what} encoding"));
             }
             Ok(value)
@@ -71,7 +75,7 @@ pub fn decode<T: Serialize + DeserializeOwned>(magic: &[u8; 6], version: u8, byt
 
 /// Encoded size of one value in the body format (no framing).
 pub fn encoded_len<T: Serialize>(value: &T) -> usize {
-    bincode::serde::encode_to_vec(value, config()).expect("in-memory serialization cannot fail").len()
+    encode_body(value).len()
 }
 
 /// Where the bytes of a batch proof go, part by part, in the body format:
