@@ -51,7 +51,7 @@ fn run<S: ParameterSet>(mode: &str, n: usize, settings: sigagg_lamport_agg::Sett
         eprintln!("verify: {:.2?}", t.elapsed());
         (proof, bytes, prove, ProofShape::Threshold { signers: n, group_size: n as u32 })
     };
-    for (part, len) in sigagg_stark::codec::size_breakdown(&proof.stark) {
+    for (part, len) in proof.stark.size_breakdown() {
         eprintln!("  {part}: {len}");
     }
     let sec = security_level(&settings, S::NUM_SUBKEYS, shape);

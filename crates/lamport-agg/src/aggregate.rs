@@ -43,7 +43,7 @@ fn proof<S: ParameterSet>(
     settings: &Settings,
     statement: &AggregateStatement<S>,
     signatures: &[Signature<S>],
-    stark: p3_batch_stark::BatchProof<crate::config::AggConfig>,
+    stark: crate::proof::StarkProof,
 ) -> Proof {
     Proof {
         kind: ProofKind::Aggregate,

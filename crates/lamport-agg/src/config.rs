@@ -14,9 +14,7 @@
 //! challenge to it, so a prover cannot choose the statement after seeing
 //! the challenges.
 
-use p3_uni_stark::StarkGenericConfig;
-pub use sigagg_stark::config::{AggConfig, Challenge, Challenger, HASH_COLLISION_BITS, Settings, Val};
-use sigagg_stark::config::transcript;
+pub use sigagg_stark::config::{AggConfig, AggConfig24, Challenge, Challenger, MerkleHash, Settings, Val};
 
 /// Domain separator of the transcript seed.
 const TRANSCRIPT_DOMAIN: &[u8] = b"sigagg/lamport-agg/transcript/v1";
@@ -35,16 +33,21 @@ pub const FAST: Settings = Settings {
     max_log_arity: 3,
     log_final_poly_len: 3,
     cap_height: 0,
+    merkle: MerkleHash::Sha256,
 };
 
 /// The compact setting: rate 1/8, fewer queries, smaller proofs, at least
 /// 96 proven bits (see [`crate::security`]). The rate leaves room for
 /// degree-9 constraints, so the permutation tables use the paired layout
 /// ([`crate::poseidon::Rounds::Paired`]): 40% fewer permutation columns.
+/// Its Merkle trees hash with SHA-256 truncated to 24 bytes
+/// ([`MerkleHash::Sha256Trunc24`]): 96-bit collision resistance, what a
+/// 96-bit setting needs (seed 004's prover truncates BLAKE3 to 24 bytes for
+/// the same level), and every Merkle path of the proof is a quarter shorter.
 pub const COMPACT: Settings = Settings {
     log_blowup: 3,
-    num_queries: 50,
-    query_pow_bits: 22,
+    num_queries: 49,
+    query_pow_bits: 24,
     commit_pow_bits: 0,
     batch_pow_bits: 16,
     lookup_pow_bits: 16,
@@ -52,6 +55,7 @@ pub const COMPACT: Settings = Settings {
     max_log_arity: 3,
     log_final_poly_len: 3,
     cap_height: 0,
+    merkle: MerkleHash::Sha256Trunc24,
 };
 
 /// Settings for functional tests. **Not secure** (about 20 bits): 40
@@ -68,12 +72,14 @@ pub const TEST: Settings = Settings {
     max_log_arity: 1,
     log_final_poly_len: 0,
     cap_height: 0,
+    merkle: MerkleHash::Sha256,
 };
 
 /// [`TEST`] at rate 1/8: exercises the compact setting's paired
 /// permutation layout ([`crate::poseidon::Rounds::Paired`]) in functional
 /// tests. **Not secure** (20 queries, no grinding).
-pub const TEST_COMPACT: Settings = Settings { log_blowup: 3, num_queries: 20, ..TEST };
+pub const TEST_COMPACT: Settings =
+    Settings { log_blowup: 3, num_queries: 20, merkle: MerkleHash::Sha256Trunc24, ..TEST };
 
 /// The named settings, for command lines and benchmarks.
 pub fn by_name(name: &str) -> Option<Settings> {
@@ -98,7 +104,7 @@ pub fn name_of(settings: &Settings) -> &'static str {
 }
 
 /// Every field of `settings`, for statement digests.
-pub(crate) fn settings_words(settings: &Settings) -> [u64; 10] {
+pub(crate) fn settings_words(settings: &Settings) -> [u64; 11] {
     [
         settings.log_blowup,
         settings.num_queries,
@@ -110,19 +116,27 @@ pub(crate) fn settings_words(settings: &Settings) -> [u64; 10] {
         settings.max_log_arity,
         settings.log_final_poly_len,
         settings.cap_height,
+        settings.merkle.digest_bytes(),
     ]
     .map(|v| v as u64)
 }
 
-/// The STARK configuration for `settings`, with the transcript seeded by
-/// `statement_digest` (see the module docs).
-pub fn stark_config(settings: &Settings, statement_digest: &[u8; 32]) -> AggConfig {
-    let base = settings.stark_config();
+/// The transcript seed of a statement (see the module docs).
+fn transcript_seed(statement_digest: &[u8; 32]) -> Vec<u8> {
     let mut seed = TRANSCRIPT_DOMAIN.to_vec();
     seed.extend_from_slice(statement_digest);
-    AggConfig::new(base.pcs().clone(), transcript(seed))
-        .with_lookup_proof_of_work_bits(settings.lookup_pow_bits)
-        .with_ood_proof_of_work_bits(settings.ood_pow_bits)
+    seed
+}
+
+/// The STARK configuration of full-width commitments for `settings`, with
+/// the transcript seeded by `statement_digest` (see the module docs).
+pub fn stark_config(settings: &Settings, statement_digest: &[u8; 32]) -> AggConfig {
+    settings.stark_config_seeded(transcript_seed(statement_digest))
+}
+
+/// The same with 24-byte commitments ([`MerkleHash::Sha256Trunc24`]).
+pub fn stark_config24(settings: &Settings, statement_digest: &[u8; 32]) -> AggConfig24 {
+    settings.stark_config24_seeded(transcript_seed(statement_digest))
 }
 
 // The shortest table (one row per slot) must not be shorter than the final

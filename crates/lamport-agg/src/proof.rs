@@ -10,13 +10,14 @@ use serde::{Deserialize, Serialize};
 use sigagg_lamport::ParameterSet;
 use sigagg_stark::codec;
 
-use crate::config::{AggConfig, Settings};
+use crate::config::{AggConfig, AggConfig24, MerkleHash, Settings};
 use crate::error::VerifyError;
 
-/// Version of the encoding (4: varint lengths, see `sigagg_stark::codec`;
+/// Version of the encoding (5: the settings name their Merkle hash and the
+/// STARK is tagged with it, see [`StarkProof`]; 4: varint lengths, see `sigagg_stark::codec`;
 /// 3: SHA-256 commitments and transcript; 2: Keccak with fixed-width
 /// integers; 1: postcard's variable-length integers).
-pub const PROOF_VERSION: u8 = 4;
+pub const PROOF_VERSION: u8 = 5;
 /// Leading bytes of every encoded proof.
 pub const MAGIC: &[u8; 6] = b"SGLPAG";
 
@@ -64,7 +65,44 @@ pub struct Proof {
     /// byte `i / 8` for member `i`).
     pub bitmap: Option<Vec<u8>>,
     /// The batch STARK.
-    pub stark: BatchProof<AggConfig>,
+    pub stark: StarkProof,
+}
+
+/// The batch STARK, in the configuration its settings' Merkle hash selects
+/// ([`Settings::merkle`]): the two differ only in the digests of their
+/// commitments and Merkle paths.
+#[derive(Serialize, Deserialize)]
+pub enum StarkProof {
+    /// Full-width SHA-256 commitments.
+    Sha256(BatchProof<AggConfig>),
+    /// SHA-256 commitments truncated to 24 bytes.
+    Sha256Trunc24(BatchProof<AggConfig24>),
+}
+
+impl StarkProof {
+    /// The Merkle hash of the commitments.
+    pub fn merkle(&self) -> MerkleHash {
+        match self {
+            Self::Sha256(_) => MerkleHash::Sha256,
+            Self::Sha256Trunc24(_) => MerkleHash::Sha256Trunc24,
+        }
+    }
+
+    /// log2 of every table height, as the proof claims them.
+    pub fn degree_bits(&self) -> &[usize] {
+        match self {
+            Self::Sha256(p) => &p.degree_bits,
+            Self::Sha256Trunc24(p) => &p.degree_bits,
+        }
+    }
+
+    /// Where the proof's bytes go (`sigagg_stark::codec::size_breakdown`).
+    pub fn size_breakdown(&self) -> Vec<(String, usize)> {
+        match self {
+            Self::Sha256(p) => codec::size_breakdown(p),
+            Self::Sha256Trunc24(p) => codec::size_breakdown24(p),
+        }
+    }
 }
 
 impl core::fmt::Debug for Proof {
@@ -75,7 +113,8 @@ impl core::fmt::Debug for Proof {
             .field("count", &self.count)
             .field("counters", &self.counters.len())
             .field("bitmap", &self.bitmap.as_ref().map(Vec::len))
-            .field("degree_bits", &self.stark.degree_bits)
+            .field("merkle", &self.stark.merkle())
+            .field("degree_bits", &self.stark.degree_bits())
             .finish_non_exhaustive()
     }
 }

@@ -32,7 +32,7 @@ use sigagg_lamport::field::F;
 use crate::air::LampAir;
 use crate::poseidon::Rounds;
 use crate::bus;
-use crate::config::{Challenge, HASH_COLLISION_BITS, Settings, Val, stark_config};
+use crate::config::{Challenge, Settings, Val, stark_config};
 use crate::system::Instance;
 
 /// Security of one configuration at one statement size.
@@ -138,7 +138,7 @@ pub(crate) fn level(settings: &Settings, airs: &[LampAir], log_heights: &[usize]
     let shape = InstanceShape {
         log_trace_length: log_heights.iter().copied().max().unwrap_or(0),
         modulus_bits: <Challenge as Field>::bits(),
-        collision_resistance: HASH_COLLISION_BITS,
+        collision_resistance: settings.merkle.collision_bits(),
         num_batched_functions: batched,
     };
     let lookup_air = LogUpAir { num_interactions: interactions, max_message_width: bus::WIDTH };
@@ -151,5 +151,55 @@ pub(crate) fn level(settings: &Settings, airs: &[LampAir], log_heights: &[usize]
         proven_binding: proven_term.label.to_string(),
         conjectured_bits: conjectured.security_bits(),
         conjectured_binding: conjectured.binding().label.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use sigagg_lamport::{LamportPlus, LamportPlusMined, ParameterSet};
+
+    use super::*;
+    use crate::config::{COMPACT, FAST, MerkleHash, TEST};
+
+    fn shapes() -> Vec<ProofShape> {
+        [1, 127, 1024]
+            .into_iter()
+            .flat_map(|n| {
+                [ProofShape::Aggregate { signatures: n }, ProofShape::Threshold { signers: n, group_size: n as u32 }]
+            })
+            .collect()
+    }
+
+    /// The named settings reach their floors for both sets at every size
+    /// checked: fast 100 proven bits, compact 96.
+    #[test]
+    fn named_settings_reach_their_floors() {
+        for subkeys in [LamportPlus::NUM_SUBKEYS, LamportPlusMined::NUM_SUBKEYS] {
+            for shape in shapes() {
+                let fast = security_level(&FAST, subkeys, shape);
+                assert!(fast.proven_bits >= 100.0, "fast {shape:?}: {fast:?}");
+                let compact = security_level(&COMPACT, subkeys, shape);
+                assert!(compact.proven_bits >= 96.0, "compact {shape:?}: {compact:?}");
+                assert!(compact.conjectured_bits >= compact.proven_bits, "{compact:?}");
+            }
+        }
+        let test = security_level(&TEST, LamportPlus::NUM_SUBKEYS, ProofShape::Aggregate { signatures: 16 });
+        assert!(test.proven_bits < 80.0, "{test:?}");
+    }
+
+    /// The compact setting's 24-byte digests cap it at 96 bits, and FRI
+    /// alone (the same setting with full-width digests) would give at
+    /// least as much: the truncation costs nothing below the claimed level,
+    /// and shortening the digest further would.
+    #[test]
+    fn compact_digest_matches_its_level() {
+        assert_eq!(COMPACT.merkle.collision_bits(), 96);
+        let full = Settings { merkle: MerkleHash::Sha256, ..COMPACT };
+        for shape in shapes() {
+            let capped = security_level(&COMPACT, LamportPlus::NUM_SUBKEYS, shape);
+            assert!(capped.proven_bits <= 96.0 + 1e-9, "{capped:?}");
+            let fri = security_level(&full, LamportPlus::NUM_SUBKEYS, shape);
+            assert!(fri.proven_bits >= 96.0, "{shape:?}: {fri:?}");
+        }
     }
 }

@@ -4,9 +4,10 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use p3_batch_stark::{
-    BatchProof, CommonData, ProverData, ProverOnlyData, StarkInstance, prove_batch, verify_batch,
+    CommonData, ProverData, ProverOnlyData, StarkInstance, prove_batch, verify_batch,
 };
 use p3_matrix::dense::RowMajorMatrix;
+use p3_lookup::Lookups;
 use p3_util::log2_strict_usize;
 use sigagg_lamport::GroupKey;
 use sigagg_lamport::field::Digest;
@@ -15,10 +16,11 @@ use crate::air::LampAir;
 use crate::air::hash::{Codewords, HashAir, codeword_chunks};
 use crate::air::hash16::Hash16Air;
 use crate::air::slot::SlotAir;
-use crate::config::{AggConfig, Settings, Val, stark_config};
+use crate::config::{MerkleHash, Settings, Val, stark_config, stark_config24};
 use crate::error::{ProveError, VerifyError};
 use crate::layout::Shape;
 use crate::poseidon::Rounds;
+use crate::proof::StarkProof;
 
 /// The AIRs of one proof and everything needed to build or check its traces.
 #[derive(Clone, Debug)]
@@ -188,65 +190,66 @@ impl Instance {
     }
 }
 
-/// Proves `traces` (one per AIR, in batch order) without checking them first.
+/// Proves `traces` (one per AIR, in batch order) without checking them
+/// first, with the Merkle hash `settings` name.
 pub fn prove(
     settings: &Settings,
     instance: &Instance,
     traces: &[RowMajorMatrix<Val>],
-) -> Result<BatchProof<AggConfig>, ProveError> {
+) -> Result<StarkProof, ProveError> {
     assert_eq!(traces.len(), instance.airs.len(), "one trace per AIR");
-    let config = stark_config(settings, &instance.digest);
-    let instances: Vec<StarkInstance<'_, AggConfig, LampAir>> = instance
-        .airs
-        .iter()
-        .zip(traces)
-        .map(|(air, trace)| StarkInstance {
-            air,
-            trace,
-            public_values: vec![],
-        })
-        .collect();
-    let data = ProverData {
-        common: common_data(&instance.airs),
-        prover_only: ProverOnlyData::empty(),
-    };
-    prove_batch(&config, &instances, &data).map_err(|e| ProveError::Prover(format!("{e:?}")))
+    // The same call for both configurations (their types differ only in
+    // the digest, which Plonky3's bounds make awkward to abstract over).
+    macro_rules! prove_with {
+        ($config:expr) => {{
+            let instances: Vec<StarkInstance<'_, _, LampAir>> = instance
+                .airs
+                .iter()
+                .zip(traces)
+                .map(|(air, trace)| StarkInstance { air, trace, public_values: vec![] })
+                .collect();
+            let data = ProverData { common: CommonData::new(None, lookups(&instance.airs)), prover_only: ProverOnlyData::empty() };
+            prove_batch(&$config, &instances, &data).map_err(|e| ProveError::Prover(format!("{e:?}")))?
+        }};
+    }
+    Ok(match settings.merkle {
+        MerkleHash::Sha256 => StarkProof::Sha256(prove_with!(stark_config(settings, &instance.digest))),
+        MerkleHash::Sha256Trunc24 => StarkProof::Sha256Trunc24(prove_with!(stark_config24(settings, &instance.digest))),
+    })
 }
 
 /// Verifies `proof` against the AIRs of `instance`. The table heights come
 /// from the statement, never from the proof: a proof whose heights differ
 /// is rejected before any check (a taller table would, for example, give
-/// the prover spare rows the statement did not pay for).
+/// the prover spare rows the statement did not pay for). So is a proof
+/// whose Merkle hash is not the one `settings` name.
 ///
 /// Plonky3's verifier reports malformed proofs as errors; a panic on some
 /// unforeseen malformed input would still be caught here and reported as
 /// [`VerifyError::Invalid`], so untrusted bytes never abort the caller.
-pub fn verify(
-    settings: &Settings,
-    instance: &Instance,
-    proof: &BatchProof<AggConfig>,
-) -> Result<(), VerifyError> {
-    let expected = instance.degree_bits();
-    if proof.degree_bits != expected {
+pub fn verify(settings: &Settings, instance: &Instance, proof: &StarkProof) -> Result<(), VerifyError> {
+    if proof.degree_bits() != instance.degree_bits() {
         return Err(VerifyError::ShapeMismatch);
     }
-    let config = stark_config(settings, &instance.digest);
+    if proof.merkle() != settings.merkle {
+        return Err(VerifyError::SettingsMismatch);
+    }
+    let public_values = vec![Vec::new(); instance.airs.len()];
     let outcome = catch_unwind(AssertUnwindSafe(|| {
-        let public_values = vec![Vec::new(); instance.airs.len()];
-        verify_batch(
-            &config,
-            &instance.airs,
-            proof,
-            &public_values,
-            &common_data(&instance.airs),
-        )
-        .map_err(|e| VerifyError::Invalid(format!("{e:?}")))
+        let airs = &instance.airs;
+        match proof {
+            StarkProof::Sha256(p) => {
+                let config = stark_config(settings, &instance.digest);
+                verify_batch(&config, airs, p, &public_values, &CommonData::new(None, lookups(airs))).map_err(|e| format!("{e:?}"))
+            }
+            StarkProof::Sha256Trunc24(p) => {
+                let config = stark_config24(settings, &instance.digest);
+                verify_batch(&config, airs, p, &public_values, &CommonData::new(None, lookups(airs))).map_err(|e| format!("{e:?}"))
+            }
+        }
+        .map_err(VerifyError::Invalid)
     }));
-    outcome.unwrap_or_else(|_| {
-        Err(VerifyError::Invalid(
-            "the verifier rejected a malformed proof".into(),
-        ))
-    })
+    outcome.unwrap_or_else(|_| Err(VerifyError::Invalid("the verifier rejected a malformed proof".into())))
 }
 
 /// The lookups of every table, folded as Plonky3's
@@ -254,15 +257,15 @@ pub fn verify(
 /// degree inference (each table's budget is its constraint degree,
 /// [`LampAir::degree`]). Prover and verifier both call it, so they agree
 /// by construction; a test checks it equals Plonky3's own derivation.
-pub(crate) fn common_data(airs: &[LampAir]) -> CommonData<AggConfig> {
-    CommonData::new(None, sigagg_stark::fold_lookups(airs, LampAir::degree))
+pub(crate) fn lookups(airs: &[LampAir]) -> Vec<Lookups<Val>> {
+    sigagg_stark::fold_lookups(airs, LampAir::degree)
 }
 
 /// This crate's lookups for `instance`, serialized, and those Plonky3's
 /// `ProverData::from_airs_and_degrees` derives (for tests).
 #[doc(hidden)]
 pub fn lookups_both_ways(instance: &Instance) -> (Vec<u8>, Vec<u8>) {
-    let ours = common_data(&instance.airs).lookups;
+    let ours = lookups(&instance.airs);
     let settings = match instance.shape.rounds {
         Rounds::Every => crate::config::TEST,
         Rounds::Paired => crate::config::TEST_COMPACT,

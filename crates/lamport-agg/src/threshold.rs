@@ -90,7 +90,7 @@ pub struct Witness<S: ParameterSet> {
 }
 
 impl<S: ParameterSet> Witness<S> {
-    fn proof(self, settings: &Settings, stark: p3_batch_stark::BatchProof<crate::config::AggConfig>) -> Proof {
+    fn proof(self, settings: &Settings, stark: crate::proof::StarkProof) -> Proof {
         Proof {
             kind: ProofKind::Threshold,
             set_id: S::ID,

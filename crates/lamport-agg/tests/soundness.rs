@@ -428,6 +428,13 @@ fn paired_layout_proves_and_verifies() {
     let (other, _) = common::aggregate_batch::<LamportPlus>(71, 3);
     assert!(aggregate::verify(&TC, &other, &proof).is_err(), "verified for another statement");
     assert_tampering_rejected(&bytes, |p| aggregate::verify(&TC, &st, p));
+    // TC commits with 24-byte digests; a proof relabelled as full-width (and
+    // checked under such settings) is refused before any STARK check.
+    assert_eq!(proof.stark.merkle(), config::MerkleHash::Sha256Trunc24);
+    let full = Settings { merkle: config::MerkleHash::Sha256, ..TC };
+    let mut relabelled = Proof::from_bytes(&bytes).unwrap();
+    relabelled.settings = full;
+    assert!(matches!(aggregate::verify(&full, &st, &relabelled), Err(VerifyError::SettingsMismatch)));
 
     let (st, sigs) = common::aggregate_batch::<LamportPlusMined>(72, 2);
     aggregate::verify(&TC, &st, &aggregate::prove(&TC, &st, &sigs).unwrap()).unwrap();

@@ -78,42 +78,57 @@ pub fn encoded_len<T: Serialize>(value: &T) -> usize {
     encode_body(value).len()
 }
 
-/// Where the bytes of a batch proof go, part by part, in the body format:
+/// The body of both breakdowns: the two configurations differ only in the
+/// digest type, which Plonky3's bounds make awkward to abstract over.
+macro_rules! breakdown {
+    ($proof:expr) => {{
+        let proof = $proof;
+        let fri = &proof.opening_proof;
+        let mut parts = vec![
+            ("commitments".to_string(), encoded_len(&proof.commitments)),
+            ("ood values".to_string(), encoded_len(&proof.opened_values)),
+            ("lookup terminals, degrees, pow".to_string(),
+                encoded_len(&proof.lookup_terminals) + encoded_len(&proof.degree_bits) + encoded_len(&proof.lookup_pow_witness)
+                    + encoded_len(&proof.ood_pow_witness)),
+            ("fri commits, final poly, pow".to_string(),
+                encoded_len(&fri.commit_phase_commits) + encoded_len(&fri.commit_pow_witnesses) + encoded_len(&fri.final_poly)
+                    + encoded_len(&fri.batch_pow_witness) + encoded_len(&fri.query_pow_witness)),
+        ];
+        // The batch prover opens its commitments in this order (sigagg's AIRs
+        // have no preprocessed columns).
+        let names: Vec<&str> = [
+            Some("main"),
+            proof.commitments.permutation.as_ref().map(|_| "permutation"),
+            Some("quotient"),
+            proof.commitments.random.as_ref().map(|_| "random"),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        for (i, opening) in fri.input_openings.iter().enumerate() {
+            let name = names.get(i).copied().unwrap_or("input");
+            parts.push((format!("{name} rows"), encoded_len(&opening.opened_values)));
+            parts.push((format!("{name} paths"), encoded_len(&opening.opening_proof)));
+        }
+        let siblings: usize = fri.commit_phase_openings.iter().map(|s| encoded_len(&s.sibling_values)).sum();
+        let paths: usize = fri.commit_phase_openings.iter().map(|s| encoded_len(&s.opening_proof)).sum();
+        parts.push(("fri siblings".to_string(), siblings));
+        parts.push(("fri paths".to_string(), paths));
+        parts
+    }};
+}
+
+/// Where the bytes of a batch proof with full-width commitments go, part
+/// by part, in the body format:
 /// `(part, bytes)` pairs that sum to the encoded length up to a few length
 /// prefixes. For choosing settings and layouts.
 pub fn size_breakdown(proof: &p3_batch_stark::BatchProof<crate::config::AggConfig>) -> Vec<(String, usize)> {
-    let fri = &proof.opening_proof;
-    let mut parts = vec![
-        ("commitments".to_string(), encoded_len(&proof.commitments)),
-        ("ood values".to_string(), encoded_len(&proof.opened_values)),
-        ("lookup terminals, degrees, pow".to_string(),
-            encoded_len(&proof.lookup_terminals) + encoded_len(&proof.degree_bits) + encoded_len(&proof.lookup_pow_witness)
-                + encoded_len(&proof.ood_pow_witness)),
-        ("fri commits, final poly, pow".to_string(),
-            encoded_len(&fri.commit_phase_commits) + encoded_len(&fri.commit_pow_witnesses) + encoded_len(&fri.final_poly)
-                + encoded_len(&fri.batch_pow_witness) + encoded_len(&fri.query_pow_witness)),
-    ];
-    // The batch prover opens its commitments in this order (sigagg's AIRs
-    // have no preprocessed columns).
-    let names: Vec<&str> = [
-        Some("main"),
-        proof.commitments.permutation.as_ref().map(|_| "permutation"),
-        Some("quotient"),
-        proof.commitments.random.as_ref().map(|_| "random"),
-    ]
-    .into_iter()
-    .flatten()
-    .collect();
-    for (i, opening) in fri.input_openings.iter().enumerate() {
-        let name = names.get(i).copied().unwrap_or("input");
-        parts.push((format!("{name} rows"), encoded_len(&opening.opened_values)));
-        parts.push((format!("{name} paths"), encoded_len(&opening.opening_proof)));
-    }
-    let siblings: usize = fri.commit_phase_openings.iter().map(|s| encoded_len(&s.sibling_values)).sum();
-    let paths: usize = fri.commit_phase_openings.iter().map(|s| encoded_len(&s.opening_proof)).sum();
-    parts.push(("fri siblings".to_string(), siblings));
-    parts.push(("fri paths".to_string(), paths));
-    parts
+    breakdown!(proof)
+}
+
+/// [`size_breakdown`] for a proof with 24-byte commitments.
+pub fn size_breakdown24(proof: &p3_batch_stark::BatchProof<crate::config::AggConfig24>) -> Vec<(String, usize)> {
+    breakdown!(proof)
 }
 
 #[cfg(test)]

@@ -2,12 +2,14 @@
 //! FRI parameters, and the named settings users choose between.
 
 use p3_challenger::{HashChallenger, SerializingChallenger32};
-use p3_commit::ExtensionMmcs;
+use p3_commit::{ExtensionMmcs, Mmcs};
 use p3_field::extension::QuinticTrinomialExtensionField;
 use p3_fri::{FriParameters, TwoAdicFriPcs};
 use p3_koala_bear::KoalaBear;
 use p3_merkle_tree::MerkleTreeMmcs;
 use p3_sha256::{Sha256, Sha256Compress};
+
+use crate::merkle_hash::{Sha256CompressTrunc24, Sha256Trunc24, TRUNCATED_BYTES};
 use p3_symmetric::SerializingHasher;
 use p3_uni_stark::StarkConfig;
 use serde::{Deserialize, Serialize};
@@ -32,16 +34,53 @@ type FieldHash = SerializingHasher<Sha256>;
 /// times faster than the vectorized Keccak-f one (BENCHMARKS.md). It is also
 /// the hash that bridges and smart contracts can check cheaply.
 pub type ValMmcs = MerkleTreeMmcs<Val, u8, FieldHash, Sha256Compress, 2, 32>;
-type ChallengeMmcs = ExtensionMmcs<Val, Challenge, ValMmcs>;
+/// The same trees with SHA-256 truncated to 24 bytes ([`crate::merkle_hash`]),
+/// for settings whose security target is 96 bits.
+pub type ValMmcs24 = MerkleTreeMmcs<Val, u8, SerializingHasher<Sha256Trunc24>, Sha256CompressTrunc24, 2, 24>;
 /// Fiat-Shamir transcript over SHA-256.
 pub type Challenger = SerializingChallenger32<Val, HashChallenger<u8, Sha256, 32>>;
 type Dft = crate::dft::HybridDft;
-type Pcs = TwoAdicFriPcs<Val, Dft, ValMmcs, ChallengeMmcs>;
-/// The STARK configuration every proof of this crate uses.
-pub type AggConfig = StarkConfig<Pcs, Challenge, Challenger>;
+/// The STARK configuration with the Merkle commitment scheme `M` (for both
+/// the traces and the FRI layers).
+pub type ConfigWith<M> = StarkConfig<TwoAdicFriPcs<Val, Dft, M, ExtensionMmcs<Val, Challenge, M>>, Challenge, Challenger>;
+/// The STARK configuration of full-width SHA-256 commitments
+/// ([`MerkleHash::Sha256`]); every XMSS proof uses it.
+pub type AggConfig = ConfigWith<ValMmcs>;
+/// The STARK configuration of 24-byte commitments ([`MerkleHash::Sha256Trunc24`]).
+pub type AggConfig24 = ConfigWith<ValMmcs24>;
 
-/// Collision resistance of the SHA-256 Merkle commitments, in bits.
+/// Collision resistance of the full-width SHA-256 Merkle commitments, in bits.
 pub const HASH_COLLISION_BITS: usize = 128;
+
+/// The hash of the Merkle commitments (trace, quotient and FRI trees).
+///
+/// A commitment binds only as far as its hash resists collisions, so the
+/// digest need be no longer than twice the security the setting claims;
+/// shorter digests shorten every Merkle path of the proof.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum MerkleHash {
+    /// SHA-256, 32-byte digests: 128-bit collision resistance.
+    #[default]
+    Sha256,
+    /// SHA-256 truncated to 24 bytes: 96-bit collision resistance, for
+    /// settings that claim no more than 96 bits.
+    Sha256Trunc24,
+}
+
+impl MerkleHash {
+    /// Collision resistance in bits (the birthday bound: half the digest).
+    pub const fn collision_bits(self) -> usize {
+        self.digest_bytes() * 4
+    }
+
+    /// Bytes of one digest.
+    pub const fn digest_bytes(self) -> usize {
+        match self {
+            MerkleHash::Sha256 => 32,
+            MerkleHash::Sha256Trunc24 => TRUNCATED_BYTES,
+        }
+    }
+}
 
 /// Proof-system parameters. Prover and verifier must use the same settings:
 /// the verifier never reads them from the proof (a proof only names them, so
@@ -72,6 +111,9 @@ pub struct Settings {
     /// opened anyway and a cap of 2^k digests costs more than it saves (a
     /// cap of 16 lengthened compact proofs by ~2%).
     pub cap_height: usize,
+    /// The hash of the Merkle commitments; its collision resistance bounds
+    /// the setting's security ([`crate::security`]).
+    pub merkle: MerkleHash,
 }
 
 impl Settings {
@@ -88,6 +130,7 @@ impl Settings {
         max_log_arity: 3,
         log_final_poly_len: 3,
         cap_height: 0,
+        merkle: MerkleHash::Sha256,
     };
 
     /// The compact setting: rate 1/8, fewer queries, smaller proofs; at
@@ -103,6 +146,7 @@ impl Settings {
         max_log_arity: 3,
         log_final_poly_len: 3,
         cap_height: 0,
+        merkle: MerkleHash::Sha256,
     };
 
     /// Settings for fast tests. **Not secure** (about 20 bits): 40 queries,
@@ -119,6 +163,7 @@ impl Settings {
         max_log_arity: 1,
         log_final_poly_len: 0,
         cap_height: 0,
+        merkle: MerkleHash::Sha256,
     };
 
     /// The most signatures one proof can hold with these settings: the
@@ -141,9 +186,29 @@ impl Settings {
         if self.log_blowup >= 3 { 2 } else { 1 }
     }
 
-    /// Builds the STARK configuration for these settings.
+    /// Builds the STARK configuration of full-width SHA-256 commitments
+    /// with these settings' FRI parameters, for the XMSS proofs of this
+    /// crate. They use it whatever [`Settings::merkle`] says; their entry
+    /// points reject settings that name another hash
+    /// ([`Settings::check_full_width`]).
     pub fn stark_config(&self) -> AggConfig {
-        let val_mmcs = val_mmcs(self.cap_height);
+        self.stark_config_seeded(b"sigagg-xmss-agg-v1".to_vec())
+    }
+
+    /// The configuration of full-width SHA-256 commitments, with a
+    /// transcript that starts by absorbing `seed`.
+    pub fn stark_config_seeded(&self, seed: Vec<u8>) -> AggConfig {
+        self.config_with(val_mmcs(self.cap_height), seed)
+    }
+
+    /// The configuration of 24-byte commitments, with a transcript that
+    /// starts by absorbing `seed`.
+    pub fn stark_config24_seeded(&self, seed: Vec<u8>) -> AggConfig24 {
+        self.config_with(val_mmcs24(self.cap_height), seed)
+    }
+
+    /// These settings' FRI and grinding parameters over the Merkle scheme `mmcs`.
+    fn config_with<M: Mmcs<Val> + Clone>(&self, mmcs: M, seed: Vec<u8>) -> ConfigWith<M> {
         let fri = FriParameters {
             log_blowup: self.log_blowup,
             log_final_poly_len: self.log_final_poly_len,
@@ -152,19 +217,32 @@ impl Settings {
             batch_proof_of_work_bits: self.batch_pow_bits,
             commit_proof_of_work_bits: self.commit_pow_bits,
             query_proof_of_work_bits: self.query_pow_bits,
-            mmcs: ChallengeMmcs::new(val_mmcs),
+            mmcs: ExtensionMmcs::new(mmcs.clone()),
         };
-        let pcs = Pcs::new(Dft::default(), val_mmcs, fri);
-        let challenger = transcript(b"sigagg-xmss-agg-v1".to_vec());
-        AggConfig::new(pcs, challenger)
+        let pcs = TwoAdicFriPcs::new(Dft::default(), mmcs, fri);
+        ConfigWith::new(pcs, transcript(seed))
             .with_lookup_proof_of_work_bits(self.lookup_pow_bits)
             .with_ood_proof_of_work_bits(self.ood_pow_bits)
+    }
+
+    /// `Ok` when the settings commit with full-width SHA-256, the only hash
+    /// the XMSS proofs support; otherwise the name of the other hash.
+    pub fn check_full_width(&self) -> Result<(), MerkleHash> {
+        match self.merkle {
+            MerkleHash::Sha256 => Ok(()),
+            other => Err(other),
+        }
     }
 }
 
 /// The Merkle commitment scheme with Merkle caps of `cap_height` layers.
 pub fn val_mmcs(cap_height: usize) -> ValMmcs {
     ValMmcs::new(FieldHash::new(Sha256), Sha256Compress, cap_height)
+}
+
+/// The 24-byte Merkle commitment scheme with Merkle caps of `cap_height` layers.
+pub fn val_mmcs24(cap_height: usize) -> ValMmcs24 {
+    ValMmcs24::new(SerializingHasher::new(Sha256Trunc24), Sha256CompressTrunc24, cap_height)
 }
 
 /// A Fiat-Shamir transcript that starts by absorbing `seed`.

@@ -28,6 +28,9 @@ pub enum AggregateError {
     /// More signatures than the settings' domain can hold.
     #[error("{count} signatures exceed the maximum of {max} for these settings")]
     TooManyForSettings { count: usize, max: usize },
+    /// The settings name a Merkle hash the XMSS proofs do not support.
+    #[error("the XMSS proofs commit with full-width SHA-256, not {0:?}")]
+    UnsupportedMerkleHash(crate::config::MerkleHash),
     /// Not one signature per entry.
     #[error("{signatures} signatures for {entries} entries")]
     CountMismatch { entries: usize, signatures: usize },
@@ -54,6 +57,9 @@ pub enum VerifyError {
     /// More signatures than the settings' domain can hold.
     #[error("{count} entries exceed the maximum of {max} for these settings")]
     TooManyForSettings { count: usize, max: usize },
+    /// The settings name a Merkle hash the XMSS proofs do not support.
+    #[error("the XMSS proofs commit with full-width SHA-256, not {0:?}")]
+    UnsupportedMerkleHash(crate::config::MerkleHash),
     /// The proof was made for another statement size or other settings.
     #[error("proof header mismatch: {0}")]
     HeaderMismatch(String),
@@ -86,6 +92,9 @@ pub enum ThresholdError {
     /// More signers than the settings' domain can hold.
     #[error("{count} signers exceed the maximum of {max} for these settings")]
     TooManyForSettings { count: usize, max: usize },
+    /// The settings name a Merkle hash the XMSS proofs do not support.
+    #[error("the XMSS proofs commit with full-width SHA-256, not {0:?}")]
+    UnsupportedMerkleHash(crate::config::MerkleHash),
     /// A signature that does not verify.
     #[error("the signature of member {index} is invalid: {reason}")]
     InvalidSignature {

@@ -40,6 +40,7 @@ pub mod threshold;
 pub mod trace;
 
 pub mod codec;
+pub mod merkle_hash;
 
 use std::sync::OnceLock;
 
@@ -60,9 +61,10 @@ pub use crate::config::Settings;
 pub use crate::error::{AggregateError, StatementError, ThresholdError, VerifyError};
 pub use crate::statement::{Entry, Statement};
 
-/// Version of the proof encoding (4: varint lengths; 3: SHA-256
+/// Version of the proof encoding (5: the settings name their Merkle hash,
+/// [`config::MerkleHash`]; 4: varint lengths; 3: SHA-256
 /// commitments and transcript; 2: Keccak; 1: postcard, see [`codec`]).
-pub const PROOF_VERSION: u8 = 4;
+pub const PROOF_VERSION: u8 = 5;
 /// First bytes of an encoded [`AggregateProof`].
 pub const PROOF_MAGIC: &[u8; 6] = b"SGXAGG";
 
@@ -129,6 +131,7 @@ pub fn aggregate(
     statement: &Statement,
     signatures: &[Signature<Seed001>],
 ) -> Result<AggregateProof, AggregateError> {
+    settings.check_full_width().map_err(AggregateError::UnsupportedMerkleHash)?;
     if signatures.len() != statement.len() {
         return Err(AggregateError::CountMismatch {
             entries: statement.len(),
@@ -295,6 +298,10 @@ pub mod testing {
             log_final_poly_len: env("FINAL_POLY", base.log_final_poly_len),
             max_log_arity: env("ARITY", base.max_log_arity),
             cap_height: env("CAP", base.cap_height),
+            merkle: match env("DIGEST", base.merkle.digest_bytes()) {
+                24 => crate::config::MerkleHash::Sha256Trunc24,
+                _ => crate::config::MerkleHash::Sha256,
+            },
             ..base
         }
     }
@@ -331,6 +338,7 @@ pub fn verify(
     statement: &Statement,
     proof: &AggregateProof,
 ) -> Result<(), VerifyError> {
+    settings.check_full_width().map_err(VerifyError::UnsupportedMerkleHash)?;
     if statement.padded_len() > settings.max_signatures() {
         return Err(VerifyError::TooManyForSettings {
             count: statement.len(),

@@ -26,7 +26,7 @@ use serde::Serialize;
 
 use crate::air::AggAir;
 use crate::bus;
-use crate::config::{Challenge, HASH_COLLISION_BITS, Settings, Val};
+use crate::config::{Challenge, Settings, Val};
 
 /// Security of one configuration at one statement size.
 #[derive(Clone, Debug, Serialize)]
@@ -110,7 +110,7 @@ pub(crate) fn level(settings: &Settings, airs: &[AggAir], log_heights: &[usize])
     let shape = InstanceShape {
         log_trace_length: log_heights.iter().copied().max().unwrap_or(0),
         modulus_bits: <Challenge as Field>::bits(),
-        collision_resistance: HASH_COLLISION_BITS,
+        collision_resistance: settings.merkle.collision_bits(),
         num_batched_functions: batched,
     };
     let lookup_air = LogUpAir {

@@ -43,9 +43,10 @@ use crate::group::{GroupError, GroupKey, GroupTree, MembershipPath};
 use crate::statement::{Entry, MIN_PADDED, SlotPublic};
 use crate::{codec, trace};
 
-/// Version of the threshold proof encoding (4: varint lengths; 3: SHA-256
+/// Version of the threshold proof encoding (5: the settings name their
+/// Merkle hash, [`crate::config::MerkleHash`]; 4: varint lengths; 3: SHA-256
 /// commitments and transcript; 2: Keccak; 1: postcard, see [`crate::codec`]).
-pub const THRESHOLD_PROOF_VERSION: u8 = 4;
+pub const THRESHOLD_PROOF_VERSION: u8 = 5;
 /// First bytes of an encoded [`ThresholdProof`].
 pub const THRESHOLD_PROOF_MAGIC: &[u8; 6] = b"SGXTHR";
 
@@ -269,6 +270,7 @@ pub fn prove_threshold(
     signers: &[Signer],
     disclosure: Disclosure,
 ) -> Result<ThresholdProof, ThresholdError> {
+    settings.check_full_width().map_err(ThresholdError::UnsupportedMerkleHash)?;
     let count = signers.len();
     if count < statement.threshold as usize {
         return Err(ThresholdError::BelowThreshold {
@@ -351,6 +353,7 @@ pub fn verify_threshold(
             "{count} signers in a group of {size}"
         )));
     }
+    settings.check_full_width().map_err(VerifyError::UnsupportedMerkleHash)?;
     if padded(count as usize) > settings.max_signatures() {
         return Err(VerifyError::TooManyForSettings {
             count: count as usize,

@@ -123,6 +123,12 @@ fn other_settings_are_rejected() {
         verify(&Settings::FAST, &statement, &proof),
         Err(VerifyError::HeaderMismatch(_))
     ));
+    // The XMSS proofs commit with full-width SHA-256 only: settings naming
+    // the truncated hash are a typed error on both sides, before any work.
+    let short = Settings { merkle: sigagg_stark::config::MerkleHash::Sha256Trunc24, ..SETTINGS };
+    let unsupported = sigagg_stark::config::MerkleHash::Sha256Trunc24;
+    assert_eq!(aggregate(&short, &statement, &sigs).unwrap_err(), AggregateError::UnsupportedMerkleHash(unsupported));
+    assert_eq!(verify(&short, &statement, &proof).unwrap_err(), VerifyError::UnsupportedMerkleHash(unsupported));
 }
 
 /// The size breakdown covers the whole proof: its parts add up to the
