@@ -126,7 +126,7 @@ mod tests {
             block[..24].copy_from_slice(&pair[0]);
             block[24..48].copy_from_slice(&pair[1]);
             let mut state = p3_sha256::H256_256;
-            sha2_ref::block_api::compress256(&mut state, &[block.into()]);
+            sha2_ref::block_api::compress256(&mut state, &[block]);
             let want: Vec<u8> = state.iter().flat_map(|w| w.to_be_bytes()).collect();
             assert_eq!(got, want[..24]);
             assert_eq!(Sha256CompressTrunc24.compress(*pair), got);
