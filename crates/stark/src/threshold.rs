@@ -336,6 +336,7 @@ pub fn verify_threshold(
     statement: &ThresholdStatement,
     proof: &ThresholdProof,
 ) -> Result<Certificate, VerifyError> {
+    settings.check_full_width().map_err(VerifyError::UnsupportedMerkleHash)?;
     if proof.settings != *settings {
         return Err(VerifyError::HeaderMismatch(
             "the proof was made with other settings".into(),
@@ -353,7 +354,6 @@ pub fn verify_threshold(
             "{count} signers in a group of {size}"
         )));
     }
-    settings.check_full_width().map_err(VerifyError::UnsupportedMerkleHash)?;
     if padded(count as usize) > settings.max_signatures() {
         return Err(VerifyError::TooManyForSettings {
             count: count as usize,

@@ -266,6 +266,18 @@ fn forged_counts_and_signer_lists_are_rejected() {
     )
     .unwrap();
     verify_threshold(&SETTINGS, &statement, &proof).unwrap();
+    // Settings naming the truncated Merkle hash are a typed error on both
+    // sides (the XMSS proofs commit with full-width SHA-256 only).
+    let truncated = sigagg_stark::config::MerkleHash::Sha256Trunc24;
+    let short = Settings { merkle: truncated, ..SETTINGS };
+    assert_eq!(
+        prove_threshold(&short, &statement, &group.signers(&[1, 4, 5]), Disclosure::Signers).unwrap_err(),
+        ThresholdError::UnsupportedMerkleHash(truncated)
+    );
+    assert_eq!(
+        verify_threshold(&short, &statement, &proof).unwrap_err(),
+        VerifyError::UnsupportedMerkleHash(truncated)
+    );
     let reject = |edit: &dyn Fn(&mut ThresholdProof), what: &str| {
         let mut forged = ThresholdProof::from_bytes(&proof.to_bytes()).unwrap();
         edit(&mut forged);
