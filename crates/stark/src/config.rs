@@ -8,11 +8,11 @@ use p3_fri::{FriParameters, TwoAdicFriPcs};
 use p3_koala_bear::KoalaBear;
 use p3_merkle_tree::MerkleTreeMmcs;
 use p3_sha256::{Sha256, Sha256Compress};
-
-use crate::merkle_hash::{Sha256CompressTrunc24, Sha256Trunc24, TRUNCATED_BYTES};
 use p3_symmetric::SerializingHasher;
 use p3_uni_stark::StarkConfig;
 use serde::{Deserialize, Serialize};
+
+use crate::merkle_hash::{Sha256CompressTrunc24, Sha256Trunc24, TRUNCATED_BYTES};
 
 /// Base field: KoalaBear.
 pub type Val = KoalaBear;
@@ -48,9 +48,6 @@ pub type ConfigWith<M> = StarkConfig<TwoAdicFriPcs<Val, Dft, M, ExtensionMmcs<Va
 pub type AggConfig = ConfigWith<ValMmcs>;
 /// The STARK configuration of 24-byte commitments ([`MerkleHash::Sha256Trunc24`]).
 pub type AggConfig24 = ConfigWith<ValMmcs24>;
-
-/// Collision resistance of the full-width SHA-256 Merkle commitments, in bits.
-pub const HASH_COLLISION_BITS: usize = 128;
 
 /// The hash of the Merkle commitments (trace, quotient and FRI trees).
 ///

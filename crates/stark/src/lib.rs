@@ -287,8 +287,9 @@ pub mod testing {
     }
 
     /// `base` with the FRI fields named by environment variables replaced
-    /// (`LOG_BLOWUP`, `QUERIES`, `QUERY_POW`, `FINAL_POLY`, `ARITY`, `CAP`):
-    /// for trying settings in the development examples, never in the library.
+    /// (`LOG_BLOWUP`, `QUERIES`, `QUERY_POW`, `FINAL_POLY`, `ARITY`, `CAP`,
+    /// and `DIGEST`, 24 or 32 Merkle digest bytes): for trying settings in
+    /// the development examples, never in the library.
     pub fn settings_from_env(base: Settings) -> Settings {
         let env = |k: &str, v: usize| std::env::var(k).map_or(v, |s| s.parse().expect("a number"));
         Settings {
@@ -300,7 +301,8 @@ pub mod testing {
             cap_height: env("CAP", base.cap_height),
             merkle: match env("DIGEST", base.merkle.digest_bytes()) {
                 24 => crate::config::MerkleHash::Sha256Trunc24,
-                _ => crate::config::MerkleHash::Sha256,
+                32 => crate::config::MerkleHash::Sha256,
+                other => panic!("DIGEST={other}: use 24 or 32"),
             },
             ..base
         }
