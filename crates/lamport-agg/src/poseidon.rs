@@ -26,6 +26,9 @@ use p3_koala_bear::{
 };
 use p3_poseidon2_air::{RoundConstants, num_cols};
 
+use sigagg_lamport::field::DIGEST_LEN;
+use sigagg_lamport::hash::SPONGE_RATE;
+
 use crate::config::{Settings, Val};
 
 /// Half the number of full rounds (both widths).
@@ -98,7 +101,8 @@ impl Rounds {
         }
     }
 
-    /// Committed columns of a width-`w` permutation with `p` partial rounds.
+    /// Committed columns of a width-`w` permutation with `p` partial rounds,
+    /// every output lane committed.
     pub const fn cols(self, w: usize, p: usize) -> usize {
         w + round_cols(self.stride(), w, p)
     }
@@ -124,8 +128,12 @@ where
     [Val]: core::borrow::Borrow<Poseidon2Cols<Val, W, 3, 0, HALF_FULL, P>>
         + core::borrow::BorrowMut<Poseidon2Cols<Val, W, 3, 0, HALF_FULL, P>>,
 {
-    fn new(rounds: Rounds, constants: &'static RoundConstants<Val, W, HALF_FULL, P>) -> Self {
-        Self { block: Poseidon2Block::new(constants.clone(), rounds.stride(), 0, W) }
+    fn new(
+        rounds: Rounds,
+        constants: &'static RoundConstants<Val, W, HALF_FULL, P>,
+        outputs: impl IntoIterator<Item = usize>,
+    ) -> Self {
+        Self { block: Poseidon2Block::new(constants.clone(), rounds.stride(), 0, W).with_outputs(outputs) }
     }
 
     /// The layout.
@@ -139,6 +147,9 @@ where
     }
 
     /// Column (relative to `base`) of output lane `j`.
+    ///
+    /// # Panics
+    /// If the permutation does not commit lane `j` ([`perm16`], [`perm24`]).
     pub fn output(&self, j: usize) -> usize {
         self.block.output(j)
     }
@@ -156,14 +167,21 @@ where
     }
 }
 
-/// The width-16 permutation in layout `rounds`.
+/// The width-16 permutation in layout `rounds`. It commits only the
+/// output lanes the sub-key hash reads, `Trunc_8(Perm16(x) + x)`
+/// (`sigagg_stark::paired::Poseidon2Block::with_outputs`).
 pub fn perm16(rounds: Rounds) -> Perm16 {
-    Perm::new(rounds, constants16())
+    Perm::new(rounds, constants16(), 0..DIGEST_LEN)
 }
 
-/// The width-24 permutation in layout `rounds`.
-pub fn perm24(rounds: Rounds) -> Perm24 {
-    Perm::new(rounds, constants24())
+/// The width-24 permutation in layout `rounds`. It commits only the output
+/// lanes a table reads: the digest (a tree node's `Trunc_8(Perm24(x) + x)`,
+/// the sponge's squeezed key) and, for a `sponge`, the capacity the next
+/// block continues from. The rate lanes 8..16 of an overwrite sponge are
+/// never read.
+pub fn perm24(rounds: Rounds, sponge: bool) -> Perm24 {
+    let capacity = if sponge { SPONGE_RATE..24 } else { 0..0 };
+    Perm::new(rounds, constants24(), (0..DIGEST_LEN).chain(capacity))
 }
 
 /// Round constants of the default width-16 permutation.
@@ -208,8 +226,9 @@ mod tests {
         assert_eq!(Rounds::Every.cols(16, PARTIAL_16), COLS16);
         assert_eq!(Rounds::Every.cols(24, PARTIAL_24), COLS24);
         let lanes = PackedF::WIDTH;
-        for rounds in [Rounds::Every, Rounds::Paired] {
-            let p = super::perm24(rounds);
+        for (rounds, sponge) in [(Rounds::Every, true), (Rounds::Paired, true), (Rounds::Paired, false)] {
+            let p = super::perm24(rounds, sponge);
+            assert_eq!(p.cols(), rounds.cols(24, PARTIAL_24) - if sponge { 8 } else { 16 });
             let inputs: Vec<[Val; 24]> =
                 (0..lanes).map(|l| core::array::from_fn(|i| Val::from_u32((l * 5 + i * 11) as u32))).collect();
             let mut buf = vec![Val::ZERO; lanes * p.cols()];
@@ -218,7 +237,19 @@ mod tests {
             for (l, o) in out.iter().enumerate() {
                 assert_eq!(*o, perm24().permute(inputs[l]));
                 assert_eq!(buf[l * p.cols() + p.output(7)], o[7], "{rounds:?}");
+                if sponge {
+                    assert_eq!(buf[l * p.cols() + p.output(16)], o[16], "{rounds:?}");
+                }
             }
+        }
+        let p = super::perm16(Rounds::Every);
+        assert_eq!(p.cols(), COLS16 - 8);
+        let inputs: Vec<[Val; 16]> = (0..lanes).map(|l| core::array::from_fn(|i| Val::from_u32((l + i) as u32))).collect();
+        let mut buf = vec![Val::ZERO; lanes * p.cols()];
+        let out = p.write(&mut buf.chunks_mut(p.cols()).collect::<Vec<_>>(), &inputs);
+        for (l, o) in out.iter().enumerate() {
+            assert_eq!(*o, perm16().permute(inputs[l]));
+            assert_eq!(buf[l * p.cols() + p.output(7)], o[7]);
         }
         assert!(Rounds::Paired.cols(16, PARTIAL_16) < COLS16);
     }

@@ -31,18 +31,25 @@
 //!
 //! Inputs come first and the output last, as in Plonky3's layout, so
 //! `input_col` and `output_col` address both layouts alike.
-
-use core::borrow::Borrow;
+//!
+//! # Truncated outputs
+//!
+//! In either stride a block may commit only the output lanes its table
+//! reads ([`Poseidon2Block::with_outputs`]): a compression truncated to its
+//! digest, or an overwrite sponge, never reads the rest, and nothing
+//! follows the output, so the unread lanes' columns and constraints go
+//! away without changing what the table proves. The kept lanes stay in
+//! lane order at the end of the block.
 
 use p3_air::{Air, AirBuilder, BaseAir, WindowAccess};
 use p3_field::{PackedValue, PrimeCharacteristicRing};
 use p3_koala_bear::GenericPoseidon2LinearLayersKoalaBear as Linear;
 use p3_poseidon2::GenericPoseidon2LinearLayers;
-use p3_poseidon2_air::{Poseidon2Cols, RoundConstants, num_cols};
+use p3_poseidon2_air::RoundConstants;
 use sigagg_xmss::field::PackedF;
 
 use crate::config::Val;
-use crate::poseidon::{HALF_FULL, write_packed};
+use crate::poseidon::HALF_FULL;
 
 /// Committed round columns (inputs excluded) when every `stride`-th full
 /// round's state is committed (`stride` 1 or 2).
@@ -62,6 +69,8 @@ pub struct Poseidon2Block<const W: usize, const P: usize> {
     stride: usize,
     inputs: usize,
     rounds: usize,
+    /// Output lanes the last state commits (bit `j`: lane `j`).
+    outputs: u32,
 }
 
 impl<const W: usize, const P: usize> Poseidon2Block<W, P> {
@@ -71,7 +80,36 @@ impl<const W: usize, const P: usize> Poseidon2Block<W, P> {
     /// If `stride` is not 1 or 2.
     pub fn new(constants: RoundConstants<Val, W, HALF_FULL, P>, stride: usize, inputs: usize, rounds: usize) -> Self {
         assert!(stride == 1 || stride == 2, "stride 1 or 2");
-        Self { constants, stride, inputs, rounds }
+        Self { constants, stride, inputs, rounds, outputs: lanes_mask::<W>(0..W) }
+    }
+
+    /// Commits only output lanes `lanes` of the last state; the other
+    /// lanes lose their columns and their constraints.
+    ///
+    /// Why this is sound: a committed state is only a witness for the
+    /// states that follow it, and nothing follows the output. The output
+    /// lanes a table never reads (a compression's truncated lanes, an
+    /// overwrite sponge's rate) constrain nothing, so dropping them
+    /// changes no statement the table proves; every kept lane keeps its
+    /// constraint. One full width-`W` state, 7 to 16 columns per row.
+    ///
+    /// # Panics
+    /// If a lane is not below `W`, or no lane is kept.
+    pub fn with_outputs(mut self, lanes: impl IntoIterator<Item = usize>) -> Self {
+        let mask = lanes_mask::<W>(lanes);
+        assert!(mask != 0, "no output lane kept");
+        self.outputs = mask;
+        self
+    }
+
+    /// Number of committed output lanes.
+    pub fn kept_outputs(&self) -> usize {
+        self.outputs.count_ones() as usize
+    }
+
+    /// Whether output lane `j` is committed.
+    pub fn keeps_output(&self, j: usize) -> bool {
+        j < W && (self.outputs >> j) & 1 == 1
     }
 
     /// The paired layout, rounds right after the inputs at column 0.
@@ -92,7 +130,7 @@ impl<const W: usize, const P: usize> Poseidon2Block<W, P> {
 
     /// Committed round columns (after [`Self::rounds_at`]).
     pub fn round_cols(&self) -> usize {
-        round_cols(self.stride, W, P)
+        round_cols(self.stride, W, P) - (W - self.kept_outputs())
     }
 
     /// First round column.
@@ -105,9 +143,25 @@ impl<const W: usize, const P: usize> Poseidon2Block<W, P> {
         self.inputs + j
     }
 
-    /// Column of output lane `j` (the last committed state).
+    /// Column of output lane `j` (the last committed state, kept lanes in
+    /// order).
+    ///
+    /// # Panics
+    /// If lane `j` is not committed ([`Self::with_outputs`]).
     pub fn output(&self, j: usize) -> usize {
-        self.rounds + self.round_cols() - W + j
+        assert!(self.keeps_output(j), "output lane {j} is not committed");
+        let rank = (self.outputs & ((1u32 << j) - 1)).count_ones() as usize;
+        self.rounds + self.round_cols() - self.kept_outputs() + rank
+    }
+
+    /// The column of each committed lane of the last state.
+    fn output_cols(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        (0..W).filter(|&j| self.keeps_output(j)).map(|j| (j, self.output(j)))
+    }
+
+    /// Whether `round` (0-based, of 4) of the second half is the last one.
+    fn is_last(round: usize) -> bool {
+        round + 1 == HALF_FULL
     }
 
     /// Where the committed state after full round `round` (0-based, of 4)
@@ -159,53 +213,82 @@ impl<const W: usize, const P: usize> Poseidon2Block<W, P> {
             Linear::internal_linear_layer(&mut state);
         }
         for (round, rc) in c.ending_full_round_constants().iter().enumerate() {
-            full(builder, &mut state, rc, self.committed_at(round, end));
-        }
-    }
-
-    /// Copies this layout's columns out of a row in Plonky3's layout.
-    fn select(&self, full: &Poseidon2Cols<Val, W, 3, 0, HALF_FULL, P>, out: &mut [Val]) {
-        let (begin, partial, end) = self.halves();
-        out[self.inputs..self.inputs + W].copy_from_slice(&full.inputs);
-        for (half, rounds) in [(begin, &full.beginning_full_rounds), (end, &full.ending_full_rounds)] {
-            for (round, r) in rounds.iter().enumerate() {
-                if let Some(at) = self.committed_at(round, half) {
-                    out[at..at + W].copy_from_slice(&r.post);
+            if Self::is_last(round) {
+                // The output: only its committed lanes are asserted.
+                full(builder, &mut state, rc, None);
+                for (j, col) in self.output_cols() {
+                    builder.assert_eq(state[j].clone(), var(col));
                 }
+            } else {
+                full(builder, &mut state, rc, self.committed_at(round, end));
             }
-        }
-        for (round, r) in full.partial_rounds.iter().enumerate() {
-            out[partial + round] = r.post_sbox;
         }
     }
 
     /// Writes `PackedF::WIDTH` permutations, one per row of `rows` (each
     /// row holding this block's columns at their positions), and returns
-    /// the outputs. Plonky3's own layout (stride 1, rounds right after the
-    /// inputs) is written in place; any other runs Plonky3's packed writer
-    /// into scratch rows and keeps the committed states.
+    /// the full outputs (every lane, committed or not). The arithmetic
+    /// mirrors [`Self::eval`] step by step, in SIMD lanes; tests check it
+    /// against the native permutation and against Plonky3's layout.
     pub fn write(&self, rows: &mut [&mut [Val]], inputs: &[[Val; W]]) -> Vec<[Val; W]>
     where
         Linear: GenericPoseidon2LinearLayers<W>,
-        [Val]: Borrow<Poseidon2Cols<Val, W, 3, 0, HALF_FULL, P>>
-            + core::borrow::BorrowMut<Poseidon2Cols<Val, W, 3, 0, HALF_FULL, P>>,
     {
-        // Plonky3's own layout: write in place.
-        if self.stride == 1 && self.rounds == self.inputs + W {
-            let mut at: Vec<&mut [Val]> = rows.iter_mut().map(|r| &mut r[self.inputs..]).collect();
-            return write_packed(&mut at, inputs, &self.constants);
-        }
-        let ncols = num_cols::<W, 3, 0, HALF_FULL, P>();
-        let mut scratch = Val::zero_vec(PackedF::WIDTH * ncols);
-        let outputs = {
-            let mut full_rows: Vec<&mut [Val]> = scratch.chunks_mut(ncols).collect();
-            write_packed(&mut full_rows, inputs, &self.constants)
+        let lanes = PackedF::WIDTH;
+        assert_eq!(rows.len(), lanes);
+        assert_eq!(inputs.len(), lanes);
+        let (begin, partial, end) = self.halves();
+        let put = |rows: &mut [&mut [Val]], at: usize, state: &[PackedF]| {
+            for (lane, row) in rows.iter_mut().enumerate() {
+                for (i, s) in state.iter().enumerate() {
+                    row[at + i] = s.as_slice()[lane];
+                }
+            }
         };
-        for (row, full) in rows.iter_mut().zip(scratch.chunks(ncols)) {
-            self.select(full.borrow(), row);
+        for (row, input) in rows.iter_mut().zip(inputs) {
+            row[self.inputs..self.inputs + W].copy_from_slice(input);
         }
-        outputs
+        let mut state: [PackedF; W] = PackedF::pack_columns(inputs);
+        Linear::external_linear_layer(&mut state);
+        let full_round = |state: &mut [PackedF; W], rc: &[Val; W]| {
+            for (s, &r) in state.iter_mut().zip(rc) {
+                *s += r;
+                *s = s.cube();
+            }
+            Linear::external_linear_layer(state);
+        };
+        for (round, rc) in self.constants.beginning_full_round_constants().iter().enumerate() {
+            full_round(&mut state, rc);
+            if let Some(at) = self.committed_at(round, begin) {
+                put(rows, at, &state);
+            }
+        }
+        for (round, &rc) in self.constants.partial_round_constants().iter().enumerate() {
+            state[0] += rc;
+            state[0] = state[0].cube();
+            put(rows, partial + round, &state[..1]);
+            Linear::internal_linear_layer(&mut state);
+        }
+        for (round, rc) in self.constants.ending_full_round_constants().iter().enumerate() {
+            full_round(&mut state, rc);
+            if Self::is_last(round) {
+                for (j, col) in self.output_cols() {
+                    put(rows, col, &state[j..j + 1]);
+                }
+            } else if let Some(at) = self.committed_at(round, end) {
+                put(rows, at, &state);
+            }
+        }
+        (0..lanes).map(|lane| core::array::from_fn(|i| state[i].as_slice()[lane])).collect()
     }
+}
+
+/// The bit mask of `lanes`, all below `W` (at most 24).
+fn lanes_mask<const W: usize>(lanes: impl IntoIterator<Item = usize>) -> u32 {
+    lanes.into_iter().fold(0u32, |m, j| {
+        assert!(j < W, "output lane {j} is not below {W}");
+        m | 1 << j
+    })
 }
 
 impl<const W: usize, const P: usize> BaseAir<Val> for Poseidon2Block<W, P> {
@@ -226,7 +309,8 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::poseidon::{PARTIAL_16, PARTIAL_24, constants16, constants24};
+    use crate::poseidon::{PARTIAL_16, PARTIAL_24, constants16, constants24, write_packed};
+    use p3_poseidon2_air::num_cols;
     use p3_air::check_constraints;
     use p3_matrix::dense::RowMajorMatrix;
     use p3_symmetric::Permutation;
@@ -244,8 +328,6 @@ mod tests {
     ) -> (RowMajorMatrix<Val>, Vec<[Val; W]>, Vec<[Val; W]>)
     where
         Linear: GenericPoseidon2LinearLayers<W>,
-        [Val]: Borrow<Poseidon2Cols<Val, W, 3, 0, HALF_FULL, P>>
-            + core::borrow::BorrowMut<Poseidon2Cols<Val, W, 3, 0, HALF_FULL, P>>,
     {
         let lanes = PackedF::WIDTH;
         let width = paired_cols(W, P);
@@ -318,11 +400,62 @@ mod tests {
         let (m, _, _) = rows(constants16(), 9);
         let air = Poseidon2Block::paired(constants16().clone());
         let width = paired_cols(16, PARTIAL_16);
-        for c in 0..width {
+        assert_every_cell_constrained(&air, &m, 0..width);
+    }
+
+    fn assert_every_cell_constrained<const W: usize, const P: usize>(
+        air: &Poseidon2Block<W, P>,
+        m: &RowMajorMatrix<Val>,
+        cells: impl IntoIterator<Item = usize>,
+    ) where
+        Linear: GenericPoseidon2LinearLayers<W>,
+    {
+        for c in cells {
             let mut bad = m.clone();
             bad.values[c] += Val::ONE;
-            let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check_constraints(&air, &bad, &[])));
+            let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check_constraints(air, &bad, &[])));
             assert!(caught.is_err(), "column {c}");
         }
+    }
+
+    /// A block that keeps only some output lanes is narrower by the
+    /// dropped lanes, writes the kept lanes of the native output where
+    /// `output` says, satisfies its constraints in both strides, and still
+    /// constrains every committed cell.
+    #[test]
+    fn truncated_outputs() {
+        let lanes = PackedF::WIDTH;
+        let inputs: Vec<[Val; 24]> =
+            (0..lanes).map(|l| core::array::from_fn(|i| Val::from_u32((l * 17 + i * 3 + 1) as u32))).collect();
+        let kept: Vec<usize> = (0..8).chain(16..24).collect();
+        for stride in [1, 2] {
+            let full = Poseidon2Block::new(constants24().clone(), stride, 0, 24 + 2);
+            let block = full.clone().with_outputs(kept.iter().copied());
+            assert_eq!(block.kept_outputs(), 16);
+            assert_eq!(block.round_cols(), full.round_cols() - 8);
+            let width = BaseAir::<Val>::width(&block);
+            assert_eq!(width, BaseAir::<Val>::width(&full) - 8);
+            let mut values = Val::zero_vec(lanes * width);
+            let outputs = block.write(&mut values.chunks_mut(width).collect::<Vec<_>>(), &inputs);
+            let m = RowMajorMatrix::new(values, width);
+            check_constraints(&block, &m, &[]);
+            for (l, (i, o)) in inputs.iter().zip(&outputs).enumerate() {
+                assert_eq!(*o, hashsig_poseidon2_24().permute(*i), "all lanes are returned");
+                for &j in &kept {
+                    assert_eq!(m.values[l * width + block.output(j)], o[j], "lane {j}");
+                }
+            }
+            assert!(!block.keeps_output(8) && block.keeps_output(16));
+            assert_eq!(block.output(16), block.output(7) + 1);
+            assert_eq!(block.output(23), width - 1);
+            // Columns 24 and 25 lie between inputs and rounds: the table's.
+            assert_every_cell_constrained(&block, &m, (0..24).chain(26..width));
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "is not committed")]
+    fn dropped_lanes_have_no_column() {
+        Poseidon2Block::paired(constants16().clone()).with_outputs(0..8).output(8);
     }
 }

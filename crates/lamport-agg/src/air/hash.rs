@@ -30,7 +30,7 @@ use sigagg_lamport::prf::RANDOMIZER_LEN;
 use crate::bus;
 use crate::config::Val;
 use crate::layout::HashSpec;
-use crate::poseidon::{PARTIAL_16, PARTIAL_24, Perm16, Perm24, output_col, perm16, perm24};
+use crate::poseidon::{Perm16, Perm24, perm16, perm24};
 
 /// Columns of the sponge role.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -88,16 +88,17 @@ pub struct HashCols {
 }
 
 impl HashCols {
-    /// The layout for `spec`; `chunked` adds the chunk columns of per-slot
-    /// codewords. The width-24 permutation always starts at column 0.
-    pub fn new(spec: &HashSpec, chunked: bool) -> Self {
-        let mut next = spec.rounds.cols(24, PARTIAL_24);
+    /// The layout for `spec` with permutations of `cols24` and `cols16`
+    /// columns; `chunked` adds the chunk columns of per-slot codewords.
+    /// The width-24 permutation always starts at column 0.
+    pub fn new(spec: &HashSpec, chunked: bool, cols24: usize, cols16: usize) -> Self {
+        let mut next = cols24;
         let mut take = |n: usize| {
             let at = next;
             next += n;
             at
         };
-        let p16 = spec.p16.then(|| take(spec.rounds.cols(16, PARTIAL_16)));
+        let p16 = spec.p16.then(|| take(cols16));
         let active = spec.p16.then(|| take(1));
         let slot = take(1);
         let sponge = (spec.sponge_rows > 0).then(|| SpongeCols {
@@ -274,11 +275,13 @@ impl HashAir {
             }
             row[pc::IS_BLOCK_END] = Val::from_bool(r + 1 == block);
         });
+        let p24 = perm24(spec.rounds, spec.sponge_rows > 0);
+        let p16 = spec.p16.then(|| perm16(spec.rounds));
         Self {
             spec,
-            cols: HashCols::new(&spec, chunked),
-            p24: perm24(spec.rounds),
-            p16: spec.p16.then(|| perm16(spec.rounds)),
+            cols: HashCols::new(&spec, chunked, p24.cols(), p16.as_ref().map_or(0, Perm16::cols)),
+            p24,
+            p16,
             columns,
             root,
             num_subkeys,
@@ -495,7 +498,7 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for HashAir {
             (None, None) => {}
         }
         if let (Some(base), Some(active), Some(perm)) = (self.cols.p16, self.cols.active, &self.p16) {
-            send_sub_key(builder, base, perm.cols(), active);
+            send_sub_key(builder, base, perm, active);
         }
     }
 }
@@ -543,13 +546,13 @@ pub(crate) fn eval_sub_key_hash<AB: InteractionBuilder<F = Val>>(builder: &mut A
 
 /// Sends `SubKey(r, i, y)` from an active width-16 row, with
 /// `y = Trunc_8(Perm16(x) + x)` (compression mode, as `subkey_hash`); the
-/// permutation's `cols` columns start at `base`.
-pub(crate) fn send_sub_key<AB: InteractionBuilder<F = Val>>(builder: &mut AB, base: usize, cols: usize, active: usize) {
+/// permutation's columns start at `base`.
+pub(crate) fn send_sub_key<AB: InteractionBuilder<F = Val>>(builder: &mut AB, base: usize, perm: &Perm16, active: usize) {
     let main = builder.main();
     let loc = main.current_slice();
     let l = |c: usize| -> AB::Expr { loc[c].into() };
     let r: [AB::Expr; RANDOMIZER_LEN] = core::array::from_fn(|i| l(base + DIGEST_LEN + i));
-    let y: [AB::Expr; DIGEST_LEN] = core::array::from_fn(|j| l(base + output_col(cols, 16, j)) + l(base + j));
+    let y: [AB::Expr; DIGEST_LEN] = core::array::from_fn(|j| l(base + perm.output(j)) + l(base + j));
     builder.push_interaction(
         bus::MAIN,
         bus::sub_key(r, l(base + SUBKEY_INDEX_LANE), y),

@@ -95,7 +95,8 @@ impl GroupAir {
             row[pc::ROOT..pc::ROOT + GROUP_DIGEST].copy_from_slice(&group.root);
         });
         Self {
-            perm: Poseidon2Block::new(constants24().clone(), stride, 0, col::WIDTH),
+            // Every row is a compression truncated to the group digest.
+            perm: Poseidon2Block::new(constants24().clone(), stride, 0, col::WIDTH).with_outputs(0..GROUP_DIGEST),
             depth,
             columns,
         }
