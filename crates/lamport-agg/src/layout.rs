@@ -22,8 +22,8 @@ use crate::poseidon::Rounds;
 /// Rows per slot in the main table: `n/2 ≤ 128` sponge rows for both sets.
 pub const BLOCK: usize = 128;
 /// Smallest number of slots. Some tables have one row per slot, and FRI
-/// needs every table taller than `2^log_final_poly_len` rows (8 for the
-/// named settings; checked in `config`).
+/// needs every table taller than the final polynomial
+/// (`Settings::fitted` shortens it to fit).
 pub const MIN_SLOTS: usize = 16;
 /// Largest number of signatures in one proof (the main table then has 2^21
 /// rows, about 3.6 GB of trace).

@@ -212,6 +212,7 @@ pub fn prove(
             prove_batch(&$config, &instances, &data).map_err(|e| ProveError::Prover(format!("{e:?}")))?
         }};
     }
+    let settings = &settings.fitted_to(&instance.degree_bits());
     Ok(match settings.merkle {
         MerkleHash::Sha256 => StarkProof::Sha256(prove_with!(stark_config(settings, &instance.digest))),
         MerkleHash::Sha256Trunc24 => StarkProof::Sha256Trunc24(prove_with!(stark_config24(settings, &instance.digest))),
@@ -234,6 +235,7 @@ pub fn verify(settings: &Settings, instance: &Instance, proof: &StarkProof) -> R
     if proof.merkle() != settings.merkle {
         return Err(VerifyError::SettingsMismatch);
     }
+    let settings = &settings.fitted_to(&instance.degree_bits());
     let public_values = vec![Vec::new(); instance.airs.len()];
     let outcome = catch_unwind(AssertUnwindSafe(|| {
         let airs = &instance.airs;

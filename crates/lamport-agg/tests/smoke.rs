@@ -33,3 +33,33 @@ fn threshold_small_mined() {
     let proof = threshold::prove(&config::TEST, &st, &signers, Disclosure::Bitmap).unwrap();
     threshold::verify(&config::TEST, &st, &proof).unwrap();
 }
+
+/// The named settings prove the smallest statements, whose 16-row slot
+/// table shortens the final FRI polynomial to 2^3 (`Settings::fitted`),
+/// and a 256-signature aggregate, whose tables all allow the settings'
+/// full 2^7; a proof does not verify against another statement.
+#[test]
+fn named_settings_fit_the_final_polynomial() {
+    let (st, sigs) = common::aggregate_batch::<LamportPlus>(4, 1);
+    let (other, _) = common::aggregate_batch::<LamportPlus>(5, 1);
+    let (tree, pks, mut sks) = common::group::<LamportPlusMined>(6, 1);
+    let signers = common::signers(&tree, &pks, &mut sks, &[0], b"block 9");
+    let tst = ThresholdStatement::new(tree.key(), b"block 9".to_vec(), 1).unwrap();
+    for settings in [config::FAST, config::COMPACT] {
+        assert_eq!(settings.fitted(4).log_final_poly_len, 3);
+        assert_eq!(settings.fitted(8).log_final_poly_len, 7);
+        let proof = aggregate::prove(&settings, &st, &sigs).unwrap();
+        aggregate::verify(&settings, &st, &proof).unwrap();
+        assert!(aggregate::verify(&settings, &other, &proof).is_err());
+        let proof = threshold::prove(&settings, &tst, &signers, Disclosure::Bitmap).unwrap();
+        threshold::verify(&settings, &tst, &proof).unwrap();
+    }
+    let (st, sigs) = common::aggregate_batch::<LamportPlus>(7, 256);
+    let proof = aggregate::prove(&config::FAST, &st, &sigs).unwrap();
+    aggregate::verify(&config::FAST, &st, &proof).unwrap();
+    let mut bytes = proof.to_bytes();
+    let at = bytes.len() - 100;
+    bytes[at] ^= 1;
+    let rejected = Proof::from_bytes(&bytes).map_or(true, |p| aggregate::verify(&config::FAST, &st, &p).is_err());
+    assert!(rejected, "a flipped bit near the end of the proof was accepted");
+}

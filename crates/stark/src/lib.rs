@@ -170,7 +170,8 @@ pub(crate) fn prove_airs(
     airs: &[AggAir],
     traces: &trace::Traces,
 ) -> Result<BatchProof<AggConfig>, String> {
-    let config = settings.stark_config();
+    let log_heights: Vec<usize> = traces.matrices().iter().map(|m| log2_strict_usize(p3_matrix::Matrix::height(*m))).collect();
+    let config = settings.fitted_to(&log_heights).stark_config();
     let instances: Vec<StarkInstance<'_, AggConfig, AggAir>> = airs
         .iter()
         .zip(traces.matrices())
@@ -202,7 +203,7 @@ pub(crate) fn verify_airs(
             "table heights do not match the statement".into(),
         ));
     }
-    let config = settings.stark_config();
+    let config = settings.fitted_to(expected).stark_config();
     let public_values = vec![Vec::new(); airs.len()];
     verify_batch(&config, airs, proof, &public_values, &common_data(airs))
         .map_err(|e| VerifyError::Invalid(format!("{e:?}")))

@@ -26,8 +26,8 @@ pub const TREE_DEPTH: usize = Seed001::LOG_LIFETIME as usize;
 pub const MAX_SIGNATURES: usize = 1 << 16;
 /// Smallest padded statement: tiny traces are padded up to this many
 /// signatures. The signature table has one row per slot, and FRI needs
-/// every table taller than `2^log_final_poly_len` rows (8 for the named
-/// settings; checked in `config`).
+/// every table taller than the final polynomial
+/// ([`crate::Settings::fitted`] shortens it to fit).
 pub const MIN_PADDED: usize = 16;
 
 /// One statement entry: a public key, an epoch and a 32-byte message.
