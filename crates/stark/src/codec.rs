@@ -94,13 +94,14 @@ macro_rules! breakdown {
                 encoded_len(&fri.commit_phase_commits) + encoded_len(&fri.commit_pow_witnesses) + encoded_len(&fri.final_poly)
                     + encoded_len(&fri.batch_pow_witness) + encoded_len(&fri.query_pow_witness)),
         ];
-        // The batch prover opens its commitments in this order (sigagg's AIRs
-        // have no preprocessed columns).
+        // The batch prover opens its commitments in this order: the
+        // randomization (zero-knowledge only), main, quotient, preprocessed
+        // (sigagg's AIRs have none), then the lookup (permutation) traces.
         let names: Vec<&str> = [
-            Some("main"),
-            proof.commitments.permutation.as_ref().map(|_| "permutation"),
-            Some("quotient"),
             proof.commitments.random.as_ref().map(|_| "random"),
+            Some("main"),
+            Some("quotient"),
+            proof.commitments.permutation.as_ref().map(|_| "permutation"),
         ]
         .into_iter()
         .flatten()
