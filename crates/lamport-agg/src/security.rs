@@ -16,7 +16,7 @@
 
 use p3_air::BaseAir;
 use p3_air::symbolic::AirLayout;
-use p3_batch_stark::{ProverData, num_batched_openings};
+use p3_batch_stark::num_batched_openings;
 use p3_field::{Field, PrimeCharacteristicRing};
 use p3_fri::FriParameters;
 use p3_lookup::InteractionSymbolicBuilder;
@@ -32,7 +32,7 @@ use sigagg_lamport::field::F;
 use crate::air::LampAir;
 use crate::poseidon::Rounds;
 use crate::bus;
-use crate::config::{Challenge, Settings, Val, stark_config};
+use crate::config::{Challenge, Settings, Val};
 use crate::system::Instance;
 
 /// Security of one configuration at one statement size.
@@ -87,13 +87,14 @@ pub fn security_level(settings: &Settings, num_subkeys: usize, shape: ProofShape
 
 /// The level of `settings` for these AIRs at these heights.
 pub(crate) fn level(settings: &Settings, airs: &[LampAir], log_heights: &[usize]) -> SecurityLevel {
-    let config = stark_config(settings, &[0; 32]);
     let rounds = Rounds::for_settings(settings);
-    let data = ProverData::from_airs_and_degrees(&config, airs, log_heights).expect("no preprocessed columns to commit");
+    // The prover's own lookup folding (tested equal to Plonky3's derivation,
+    // without its symbolic degree inference).
+    let all_lookups = crate::system::lookups(airs);
     let mut num_constraints = 0;
     let mut batched = 0;
     let mut interactions = 0;
-    for (air, lookups) in airs.iter().zip(&data.common.lookups) {
+    for (air, lookups) in airs.iter().zip(&all_lookups) {
         let layout = AirLayout {
             main_width: BaseAir::<Val>::width(air),
             num_periodic_columns: air.num_periodic_columns(),

@@ -12,7 +12,7 @@
 
 use p3_air::BaseAir;
 use p3_air::symbolic::AirLayout;
-use p3_batch_stark::{ProverData, num_batched_openings};
+use p3_batch_stark::num_batched_openings;
 use p3_field::Field;
 use p3_fri::FriParameters;
 use p3_lookup::InteractionSymbolicBuilder;
@@ -51,13 +51,13 @@ pub(crate) fn level(settings: &Settings, airs: &[AggAir], log_heights: &[usize])
     // and its quotient chunks for every table (conservative for the rest).
     let max_degree = airs.iter().map(AggAir::degree).max().unwrap_or(3);
     let quotient_chunks = (max_degree - 1).next_power_of_two();
-    let config = settings.stark_config();
-    let data = ProverData::from_airs_and_degrees(&config, airs, log_heights)
-        .expect("no preprocessed columns to commit");
+    // The prover's own lookup folding (tested equal to Plonky3's derivation,
+    // without its symbolic degree inference).
+    let all_lookups = crate::common_data(airs).lookups;
     let mut num_constraints = 0;
     let mut batched = 0;
     let mut interactions = 0;
-    for (air, lookups) in airs.iter().zip(&data.common.lookups) {
+    for (air, lookups) in airs.iter().zip(&all_lookups) {
         let layout = AirLayout {
             main_width: BaseAir::<Val>::width(air),
             num_periodic_columns: air.num_periodic_columns(),
