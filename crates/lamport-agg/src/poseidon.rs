@@ -26,8 +26,10 @@ use p3_koala_bear::{
 };
 use p3_poseidon2_air::{RoundConstants, num_cols};
 
+use p3_field::PrimeCharacteristicRing;
 use sigagg_lamport::field::DIGEST_LEN;
-use sigagg_lamport::hash::SPONGE_RATE;
+use sigagg_lamport::group::NODE_INDEX_LANE;
+use sigagg_lamport::hash::{SPONGE_RATE, TAG_GROUP_NODE, TAG_SUBKEY, WIDE_TAG_LANE};
 
 use crate::config::{Settings, Val};
 
@@ -132,8 +134,23 @@ where
         rounds: Rounds,
         constants: &'static RoundConstants<Val, W, HALF_FULL, P>,
         outputs: impl IntoIterator<Item = usize>,
+        tail: &[Val],
     ) -> Self {
-        Self { block: Poseidon2Block::new(constants.clone(), rounds.stride(), 0, W).with_outputs(outputs) }
+        let block = Poseidon2Block::new(constants.clone(), rounds.stride(), 0, W - tail.len());
+        Self { block: block.with_outputs(outputs).with_constant_tail(tail) }
+    }
+
+    /// Input lanes with a column; the rest are the constant tail.
+    pub fn input_cols(&self) -> usize {
+        self.block.input_cols()
+    }
+
+    /// An input for rows that hash nothing in particular: zeros, ending
+    /// with the constant tail.
+    pub fn idle_input(&self) -> [Val; W] {
+        let mut x = [Val::ZERO; W];
+        x[self.input_cols()..].copy_from_slice(self.block.tail());
+        x
     }
 
     /// The layout.
@@ -143,7 +160,7 @@ where
 
     /// Committed columns.
     pub fn cols(&self) -> usize {
-        W + self.block.round_cols()
+        self.input_cols() + self.block.round_cols()
     }
 
     /// Column (relative to `base`) of output lane `j`.
@@ -169,9 +186,11 @@ where
 
 /// The width-16 permutation in layout `rounds`. It commits only the
 /// output lanes the sub-key hash reads, `Trunc_8(Perm16(x) + x)`
-/// (`sigagg_stark::paired::Poseidon2Block::with_outputs`).
+/// (`sigagg_stark::paired::Poseidon2Block::with_outputs`), and its inputs
+/// end with the sub-key hash's constant lanes `[TAG_SUBKEY | 0]`, which
+/// get no columns (`with_constant_tail`).
 pub fn perm16(rounds: Rounds) -> Perm16 {
-    Perm::new(rounds, constants16(), 0..DIGEST_LEN)
+    Perm::new(rounds, constants16(), 0..DIGEST_LEN, &[Val::from_u32(TAG_SUBKEY), Val::ZERO])
 }
 
 /// The width-24 permutation in layout `rounds`. It commits only the output
@@ -179,9 +198,18 @@ pub fn perm16(rounds: Rounds) -> Perm16 {
 /// the sponge's squeezed key) and, for a `sponge`, the capacity the next
 /// block continues from. The rate lanes 8..16 of an overwrite sponge are
 /// never read.
+///
+/// Without a `sponge` (the plain set's tree table, tree nodes only) every
+/// input ends with the node's constant lanes `[0 0 0 0 | TAG_GROUP_NODE | 0]`
+/// (lanes 18..24 of `node_input`), which get no columns.
 pub fn perm24(rounds: Rounds, sponge: bool) -> Perm24 {
-    let capacity = if sponge { SPONGE_RATE..24 } else { 0..0 };
-    Perm::new(rounds, constants24(), (0..DIGEST_LEN).chain(capacity))
+    if sponge {
+        Perm::new(rounds, constants24(), (0..DIGEST_LEN).chain(SPONGE_RATE..24), &[])
+    } else {
+        let mut tail = [Val::ZERO; 24 - NODE_INDEX_LANE - 1];
+        tail[WIDE_TAG_LANE - NODE_INDEX_LANE - 1] = Val::from_u32(TAG_GROUP_NODE);
+        Perm::new(rounds, constants24(), 0..DIGEST_LEN, &tail)
+    }
 }
 
 /// Round constants of the default width-16 permutation.
@@ -228,9 +256,13 @@ mod tests {
         let lanes = PackedF::WIDTH;
         for (rounds, sponge) in [(Rounds::Every, true), (Rounds::Paired, true), (Rounds::Paired, false)] {
             let p = super::perm24(rounds, sponge);
-            assert_eq!(p.cols(), rounds.cols(24, PARTIAL_24) - if sponge { 8 } else { 16 });
-            let inputs: Vec<[Val; 24]> =
-                (0..lanes).map(|l| core::array::from_fn(|i| Val::from_u32((l * 5 + i * 11) as u32))).collect();
+            // Unread output lanes (8 beside a sponge, 16 for tree nodes) and
+            // the tree node's 6 constant input lanes have no columns.
+            assert_eq!(p.cols(), rounds.cols(24, PARTIAL_24) - if sponge { 8 } else { 16 + 6 });
+            let idle = p.idle_input();
+            let inputs: Vec<[Val; 24]> = (0..lanes)
+                .map(|l| core::array::from_fn(|i| if i < p.input_cols() { Val::from_u32((l * 5 + i * 11) as u32) } else { idle[i] }))
+                .collect();
             let mut buf = vec![Val::ZERO; lanes * p.cols()];
             let mut rows: Vec<&mut [Val]> = buf.chunks_mut(p.cols()).collect();
             let out = p.write(&mut rows, &inputs);
@@ -243,8 +275,11 @@ mod tests {
             }
         }
         let p = super::perm16(Rounds::Every);
-        assert_eq!(p.cols(), COLS16 - 8);
-        let inputs: Vec<[Val; 16]> = (0..lanes).map(|l| core::array::from_fn(|i| Val::from_u32((l + i) as u32))).collect();
+        assert_eq!(p.cols(), COLS16 - 8 - 2);
+        assert_eq!(p.idle_input()[14..], [Val::from_u32(TAG_SUBKEY), Val::ZERO]);
+        let idle = p.idle_input();
+        let inputs: Vec<[Val; 16]> =
+            (0..lanes).map(|l| core::array::from_fn(|i| if i < 14 { Val::from_u32((l + i) as u32) } else { idle[i] })).collect();
         let mut buf = vec![Val::ZERO; lanes * p.cols()];
         let out = p.write(&mut buf.chunks_mut(p.cols()).collect::<Vec<_>>(), &inputs);
         for (l, o) in out.iter().enumerate() {

@@ -14,7 +14,7 @@ use rayon::prelude::*;
 use sigagg_lamport::field::{DIGEST_LEN, Digest, PackedF, ZERO_DIGEST};
 use sigagg_lamport::group::node_input;
 use sigagg_lamport::hash::{
-    SPONGE_CAPACITY, SPONGE_RATE, SUBKEY_TAG_LANE, TAG_SUBKEY, pubkey_block_input, pubkey_initial_capacity,
+    SPONGE_CAPACITY, SPONGE_RATE, pubkey_block_input, pubkey_initial_capacity,
     subkey_input,
 };
 use sigagg_lamport::prf::{RANDOMIZER_LEN, Randomizer};
@@ -119,14 +119,6 @@ fn assign_jobs(slots: &[SlotWitness<'_>], main_rows: usize, overflow_rows: usize
     (main, overflow)
 }
 
-/// The input of an idle width-16 row: it must still satisfy the fixed
-/// lanes (tag 1, last lane 0); it is never sent.
-fn idle_input() -> [Val; 16] {
-    let mut x = [Val::ZERO; 16];
-    x[SUBKEY_TAG_LANE] = Val::from_u32(TAG_SUBKEY);
-    x
-}
-
 /// Writes the width-16 permutations (columns `base..base + perm.cols()`) and
 /// `active` bits of every row; returns `(slot, index, sub-public-key)` of
 /// every job.
@@ -150,7 +142,8 @@ fn fill_p16(
                         let w = &slots[s as usize];
                         subkey_input(&w.randomizer, usize::from(i), &w.elements[usize::from(i)])
                     }
-                    None => idle_input(),
+                    // Idle rows (never sent) permute the idle input.
+                    None => perm.idle_input(),
                 })
                 .collect();
             let cols = perm.cols();
@@ -204,7 +197,8 @@ fn fill_hash(
             let mut scratch = Val::zero_vec(lanes * cols24);
             for r in 0..block {
                 let role = spec.role(r);
-                let mut inputs = vec![[Val::ZERO; 24]; lanes];
+                // Padding rows (and idle SIMD lanes) permute the idle input.
+                let mut inputs = vec![air.p24().idle_input(); lanes];
                 for lane in 0..present {
                     let s = first + lane;
                     let w = &slots[s];

@@ -40,6 +40,13 @@
 //! follows the output, so the unread lanes' columns and constraints go
 //! away without changing what the table proves. The kept lanes stay in
 //! lane order at the end of the block.
+//!
+//! # Constant input tails
+//!
+//! Likewise the last input lanes may be constants
+//! ([`Poseidon2Block::with_constant_tail`]: a domain tag, zero padding):
+//! they get no columns and the constraints read the constants, which binds
+//! every row to them as the lane-by-lane assertions they replace did.
 
 use p3_air::{Air, AirBuilder, BaseAir, WindowAccess};
 use p3_field::{PackedValue, PrimeCharacteristicRing};
@@ -71,6 +78,8 @@ pub struct Poseidon2Block<const W: usize, const P: usize> {
     rounds: usize,
     /// Output lanes the last state commits (bit `j`: lane `j`).
     outputs: u32,
+    /// Values of the last input lanes, which have no column.
+    tail: Vec<Val>,
 }
 
 impl<const W: usize, const P: usize> Poseidon2Block<W, P> {
@@ -80,7 +89,7 @@ impl<const W: usize, const P: usize> Poseidon2Block<W, P> {
     /// If `stride` is not 1 or 2.
     pub fn new(constants: RoundConstants<Val, W, HALF_FULL, P>, stride: usize, inputs: usize, rounds: usize) -> Self {
         assert!(stride == 1 || stride == 2, "stride 1 or 2");
-        Self { constants, stride, inputs, rounds, outputs: lanes_mask::<W>(0..W) }
+        Self { constants, stride, inputs, rounds, outputs: lanes_mask::<W>(0..W), tail: Vec::new() }
     }
 
     /// Commits only output lanes `lanes` of the last state; the other
@@ -100,6 +109,31 @@ impl<const W: usize, const P: usize> Poseidon2Block<W, P> {
         assert!(mask != 0, "no output lane kept");
         self.outputs = mask;
         self
+    }
+
+    /// Fixes the last `values.len()` input lanes to `values`: they get no
+    /// columns, and the constraints read the constants instead. For
+    /// permutations whose every input ends the same way (a domain tag, zero
+    /// padding), which the table would otherwise have to assert lane by lane.
+    /// Every row of the block then permutes such an input, padding rows
+    /// included.
+    ///
+    /// # Panics
+    /// If the tail is not shorter than `W`.
+    pub fn with_constant_tail(mut self, values: &[Val]) -> Self {
+        assert!(values.len() < W, "a constant tail shorter than the width");
+        self.tail = values.to_vec();
+        self
+    }
+
+    /// The constant tail's values.
+    pub fn tail(&self) -> &[Val] {
+        &self.tail
+    }
+
+    /// Input lanes with a column (those before the constant tail).
+    pub fn input_cols(&self) -> usize {
+        W - self.tail.len()
     }
 
     /// Number of committed output lanes.
@@ -139,7 +173,11 @@ impl<const W: usize, const P: usize> Poseidon2Block<W, P> {
     }
 
     /// Column of input lane `j`.
+    ///
+    /// # Panics
+    /// If lane `j` is in the constant tail ([`Self::with_constant_tail`]).
     pub fn input(&self, j: usize) -> usize {
+        assert!(j < self.input_cols(), "input lane {j} is a constant");
         self.inputs + j
     }
 
@@ -201,7 +239,10 @@ impl<const W: usize, const P: usize> Poseidon2Block<W, P> {
             }
         };
 
-        let mut state: [AB::Expr; W] = core::array::from_fn(|j| var(self.input(j)));
+        let mut state: [AB::Expr; W] = core::array::from_fn(|j| match j.checked_sub(self.input_cols()) {
+            None => var(self.input(j)),
+            Some(t) => AB::Expr::from(self.tail[t]),
+        });
         Linear::external_linear_layer(&mut state);
         for (round, rc) in c.beginning_full_round_constants().iter().enumerate() {
             full(builder, &mut state, rc, self.committed_at(round, begin));
@@ -246,7 +287,9 @@ impl<const W: usize, const P: usize> Poseidon2Block<W, P> {
             }
         };
         for (row, input) in rows.iter_mut().zip(inputs) {
-            row[self.inputs..self.inputs + W].copy_from_slice(input);
+            let (cols, tail) = input.split_at(self.input_cols());
+            assert_eq!(tail, self.tail.as_slice(), "an input that does not end with the block's constant tail");
+            row[self.inputs..self.inputs + cols.len()].copy_from_slice(cols);
         }
         let mut state: [PackedF; W] = PackedF::pack_columns(inputs);
         Linear::external_linear_layer(&mut state);
@@ -293,7 +336,7 @@ fn lanes_mask<const W: usize>(lanes: impl IntoIterator<Item = usize>) -> u32 {
 
 impl<const W: usize, const P: usize> BaseAir<Val> for Poseidon2Block<W, P> {
     fn width(&self) -> usize {
-        (self.inputs + W).max(self.rounds + self.round_cols())
+        (self.inputs + self.input_cols()).max(self.rounds + self.round_cols())
     }
 }
 
@@ -451,6 +494,40 @@ mod tests {
             // Columns 24 and 25 lie between inputs and rounds: the table's.
             assert_every_cell_constrained(&block, &m, (0..24).chain(26..width));
         }
+    }
+
+    /// A block with a constant input tail has no columns for it, proves
+    /// the permutation of inputs ending with the constants, and constrains
+    /// every cell it still has.
+    #[test]
+    fn constant_tail() {
+        let lanes = PackedF::WIDTH;
+        let tail = [Val::from_u32(7), Val::ZERO];
+        let inputs: Vec<[Val; 16]> = (0..lanes)
+            .map(|l| core::array::from_fn(|i| if i < 14 { Val::from_u32((l * 5 + i) as u32) } else { tail[i - 14] }))
+            .collect();
+        for stride in [1, 2] {
+            let block = Poseidon2Block::new(constants16().clone(), stride, 0, 14).with_constant_tail(&tail).with_outputs(0..8);
+            let width = BaseAir::<Val>::width(&block);
+            assert_eq!(width, 14 + round_cols(stride, 16, PARTIAL_16) - 8);
+            let mut values = Val::zero_vec(lanes * width);
+            let outputs = block.write(&mut values.chunks_mut(width).collect::<Vec<_>>(), &inputs);
+            let m = RowMajorMatrix::new(values, width);
+            check_constraints(&block, &m, &[]);
+            for (i, o) in inputs.iter().zip(&outputs) {
+                assert_eq!(*o, hashsig_poseidon2_16().permute(*i));
+            }
+            assert_every_cell_constrained(&block, &m, 0..width);
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "does not end with the block's constant tail")]
+    fn inputs_must_end_with_the_tail() {
+        let block = Poseidon2Block::new(constants16().clone(), 2, 0, 15).with_constant_tail(&[Val::ONE]);
+        let width = BaseAir::<Val>::width(&block);
+        let mut values = Val::zero_vec(PackedF::WIDTH * width);
+        block.write(&mut values.chunks_mut(width).collect::<Vec<_>>(), &vec![[Val::ZERO; 16]; PackedF::WIDTH]);
     }
 
     #[test]

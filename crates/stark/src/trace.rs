@@ -546,8 +546,9 @@ pub fn heights(n: usize) -> [usize; 5] {
     ]
 }
 
-// The tables' own columns sit between the permutations' inputs and rounds.
-const _: () = assert!(ccol::SIG == 16 && hcol::SIG == 24);
+// The tables' own columns sit between the permutations' input columns and
+// rounds (the chain's last two input lanes are a constant tail, no columns).
+const _: () = assert!(ccol::SIG == 14 && hcol::SIG == 24);
 
 /// The digest type of Seed001 is `[F; 7]`.
 const _: () = assert!(<<Seed001 as ParameterSet>::Digest as FeArray>::LEN == DIGEST);

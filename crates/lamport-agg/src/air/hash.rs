@@ -23,7 +23,7 @@ use p3_lookup::{Count, InteractionBuilder};
 use sigagg_lamport::field::{DIGEST_LEN, Digest};
 use sigagg_lamport::group::{NODE_INDEX_LANE, NODE_LEVEL_LANE};
 use sigagg_lamport::hash::{
-    SPONGE_RATE, SUBKEY_INDEX_LANE, SUBKEY_TAG_LANE, TAG_GROUP_NODE, TAG_PUBKEY, TAG_SUBKEY, WIDE_TAG_LANE,
+    SPONGE_RATE, SUBKEY_INDEX_LANE, TAG_GROUP_NODE, TAG_PUBKEY, WIDE_TAG_LANE,
 };
 use sigagg_lamport::prf::RANDOMIZER_LEN;
 
@@ -421,11 +421,15 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for HashAir {
             // the level is the row's (public), lanes 18..22 and 23 are zero,
             // the tag lane holds TAG_GROUP_NODE.
             builder.assert_zero(is_tree.clone() * l(NODE_LEVEL_LANE) - p[pc::LEVEL].clone());
-            for j in NODE_INDEX_LANE + 1..WIDE_TAG_LANE {
-                builder.assert_zero(is_tree.clone() * l(j));
+            // Lanes 18..24 are the permutation's constant tail in the tree
+            // table; beside a sponge they are columns, asserted here.
+            if self.p24.input_cols() == 24 {
+                for j in NODE_INDEX_LANE + 1..WIDE_TAG_LANE {
+                    builder.assert_zero(is_tree.clone() * l(j));
+                }
+                builder.assert_zero(is_tree.clone() * (l(WIDE_TAG_LANE) - k(TAG_GROUP_NODE)));
+                builder.assert_zero(is_tree.clone() * l(23));
             }
-            builder.assert_zero(is_tree.clone() * (l(WIDE_TAG_LANE) - k(TAG_GROUP_NODE)));
-            builder.assert_zero(is_tree.clone() * l(23));
             builder.assert_bool(bit.clone());
             // The running node is the left child when the bit is 0, the
             // right child when it is 1 (the other child, the sibling, is free).
@@ -452,8 +456,8 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for HashAir {
             builder.assert_eq(l(t.is_bottom), p[pc::IS_BOTTOM].clone());
         }
 
-        if let (Some(base), Some(active)) = (self.cols.p16, self.cols.active) {
-            eval_sub_key_hash(builder, base, active);
+        if let Some(active) = self.cols.active {
+            eval_sub_key_hash(builder, active);
         }
 
         // Bus.
@@ -532,16 +536,14 @@ fn eval_chunks<AB: InteractionBuilder<F = Val>>(builder: &mut AB, s: &SpongeCols
     builder.assert_eq(l(c.end), p[pc::CHUNK_END].clone());
 }
 
-/// Constraints of a free sub-key hash row: the width-16 input has the
-/// sub-key hash's fixed lanes (tag 1, last lane 0), and `active` is a bit.
-/// The sub-key, randomizer and index lanes are free: the message names them.
-pub(crate) fn eval_sub_key_hash<AB: InteractionBuilder<F = Val>>(builder: &mut AB, base: usize, active: usize) {
+/// Constraints of a free sub-key hash row: `active` is a bit. The input's
+/// fixed lanes (tag 1, last lane 0) are the permutation's constant tail
+/// ([`perm16`]); the sub-key, randomizer and index lanes are free: the
+/// message names them.
+pub(crate) fn eval_sub_key_hash<AB: InteractionBuilder<F = Val>>(builder: &mut AB, active: usize) {
     let main = builder.main();
     let loc = main.current_slice();
-    let l = |c: usize| -> AB::Expr { loc[c].into() };
-    builder.assert_eq(l(base + SUBKEY_TAG_LANE), AB::Expr::from_u32(TAG_SUBKEY));
-    builder.assert_zero(l(base + 15));
-    builder.assert_bool(l(active));
+    builder.assert_bool(loc[active].into());
 }
 
 /// Sends `SubKey(r, i, y)` from an active width-16 row, with

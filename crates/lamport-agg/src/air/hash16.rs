@@ -48,7 +48,7 @@ impl BaseAir<Val> for Hash16Air {
 impl<AB: InteractionBuilder<F = Val>> Air<AB> for Hash16Air {
     fn eval(&self, builder: &mut AB) {
         self.perm.eval(builder, 0);
-        eval_sub_key_hash(builder, 0, self.active());
+        eval_sub_key_hash(builder, self.active());
         send_sub_key(builder, 0, &self.perm, self.active());
     }
 }

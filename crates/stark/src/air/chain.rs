@@ -21,11 +21,13 @@ use crate::layout::{CHAIN_STEPS, DIGEST, P16_BLOCK, PARAM};
 use crate::paired::Poseidon2Block;
 use crate::poseidon::{PARTIAL_16, constants16};
 
-/// Committed columns after the permutation's 16 inputs; the permutation's
+/// Committed columns after the permutation's 14 input columns; the permutation's
 /// round columns follow [`col::WIDTH`] (their number depends on the stride,
 /// see [`crate::paired`]).
 pub mod col {
-    pub const SIG: usize = 16;
+    /// After the 14 input columns: lanes 14 and 15 are the constant zero
+    /// tail of every chain input (`Poseidon2Block::with_constant_tail`).
+    pub const SIG: usize = 14;
     pub const I: usize = SIG + 1;
     pub const POS: usize = I + 1;
     pub const FIRST: usize = POS + 1;
@@ -78,7 +80,9 @@ impl ChainAir {
         });
         Self {
             // Only the digest lanes of the output are read (`y = out[..7] + x`).
-            perm: Poseidon2Block::new(constants16().clone(), stride, 0, col::WIDTH).with_outputs(0..DIGEST),
+            perm: Poseidon2Block::new(constants16().clone(), stride, 0, col::WIDTH)
+                .with_outputs(0..DIGEST)
+                .with_constant_tail(&[Val::ZERO; 2]),
             columns,
         }
     }
@@ -143,9 +147,8 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for ChainAir {
         let one = AB::Expr::ONE;
         let real = one.clone() - p[pc::IS_PAD].clone();
 
-        // Input layout: zero tail, tweak from (k0, pos) and the per-position t1.
-        builder.assert_zero(l(14));
-        builder.assert_zero(l(15));
+        // Input layout (the zero tail is the block's constants): tweak
+        // from (k0, pos) and the per-position t1.
         builder.assert_eq(
             l(TWEAK0),
             l(col::K0) + l(col::POS) * AB::Expr::from_u32(256),
