@@ -13,11 +13,14 @@ use sigagg_stark::codec;
 use crate::config::{AggConfig, AggConfig24, MerkleHash, Settings};
 use crate::error::VerifyError;
 
-/// Version of the encoding (5: the settings name their Merkle hash and the
-/// STARK is tagged with it, see [`StarkProof`]; 4: varint lengths, see `sigagg_stark::codec`;
+/// Version of the encoding (6: narrower tables, unread output lanes and
+/// constant input lanes have no columns, and a final FRI polynomial of up
+/// to 2^7 coefficients, so version-5 proofs have other shapes; 5: the
+/// settings name their Merkle hash and the STARK is tagged with it, see
+/// [`StarkProof`]; 4: varint lengths, see `sigagg_stark::codec`;
 /// 3: SHA-256 commitments and transcript; 2: Keccak with fixed-width
 /// integers; 1: postcard's variable-length integers).
-pub const PROOF_VERSION: u8 = 5;
+pub const PROOF_VERSION: u8 = 6;
 /// Leading bytes of every encoded proof.
 pub const MAGIC: &[u8; 6] = b"SGLPAG";
 

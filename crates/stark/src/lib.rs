@@ -61,10 +61,13 @@ pub use crate::config::Settings;
 pub use crate::error::{AggregateError, StatementError, ThresholdError, VerifyError};
 pub use crate::statement::{Entry, Statement};
 
-/// Version of the proof encoding (5: the settings name their Merkle hash,
-/// [`config::MerkleHash`]; 4: varint lengths; 3: SHA-256
-/// commitments and transcript; 2: Keccak; 1: postcard, see [`codec`]).
-pub const PROOF_VERSION: u8 = 5;
+/// Version of the proof encoding (6: narrower tables, unread output lanes
+/// and constant input lanes have no columns, and a final FRI polynomial
+/// of up to 2^7 coefficients, so version-5 proofs have other shapes; 5:
+/// the settings name their Merkle hash, [`config::MerkleHash`]; 4: varint
+/// lengths; 3: SHA-256 commitments and transcript; 2: Keccak; 1: postcard,
+/// see [`codec`]).
+pub const PROOF_VERSION: u8 = 6;
 /// First bytes of an encoded [`AggregateProof`].
 pub const PROOF_MAGIC: &[u8; 6] = b"SGXAGG";
 

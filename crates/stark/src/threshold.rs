@@ -43,10 +43,12 @@ use crate::group::{GroupError, GroupKey, GroupTree, MembershipPath};
 use crate::statement::{Entry, MIN_PADDED, SlotPublic};
 use crate::{codec, trace};
 
-/// Version of the threshold proof encoding (5: the settings name their
-/// Merkle hash, [`crate::config::MerkleHash`]; 4: varint lengths; 3: SHA-256
-/// commitments and transcript; 2: Keccak; 1: postcard, see [`crate::codec`]).
-pub const THRESHOLD_PROOF_VERSION: u8 = 5;
+/// Version of the threshold proof encoding (6: narrower tables and a
+/// longer final FRI polynomial, as [`crate::PROOF_VERSION`] 6; 5: the
+/// settings name their Merkle hash, [`crate::config::MerkleHash`]; 4: varint
+/// lengths; 3: SHA-256 commitments and transcript; 2: Keccak; 1: postcard,
+/// see [`crate::codec`]).
+pub const THRESHOLD_PROOF_VERSION: u8 = 6;
 /// First bytes of an encoded [`ThresholdProof`].
 pub const THRESHOLD_PROOF_MAGIC: &[u8; 6] = b"SGXTHR";
 
