@@ -96,11 +96,12 @@ impl<const W: usize, const P: usize> Poseidon2Block<W, P> {
     /// lanes lose their columns and their constraints.
     ///
     /// Why this is sound: a committed state is only a witness for the
-    /// states that follow it, and nothing follows the output. The output
-    /// lanes a table never reads (a compression's truncated lanes, an
-    /// overwrite sponge's rate) constrain nothing, so dropping them
-    /// changes no statement the table proves; every kept lane keeps its
-    /// constraint. One full width-`W` state, 7 to 16 columns per row.
+    /// states that follow it, and nothing follows the output. The column
+    /// of an output lane no constraint of the table reads (a compression's
+    /// truncated lanes, an overwrite sponge's rate) would only be asserted
+    /// equal to that lane, so dropping it changes no statement the table
+    /// proves; every kept lane keeps its constraint. This workspace's
+    /// tables drop 7 to 16 columns per permutation this way.
     ///
     /// # Panics
     /// If a lane is not below `W`, or no lane is kept.
