@@ -18,12 +18,13 @@ use crate::layout::{DIGEST, PARAM};
 use crate::paired::Poseidon2Block;
 use crate::poseidon::{PARTIAL_24, constants24};
 
-/// Committed columns after the permutation's 24 inputs; the permutation's
+/// Committed columns after the permutation's 18 input columns (lanes 18..24
+/// are zero in every row, a constant tail); the permutation's
 /// round columns follow [`col::WIDTH`] (their number depends on the stride,
 /// see [`crate::paired`]).
 pub mod col {
     use super::*;
-    pub const SIG: usize = 24;
+    pub const SIG: usize = 18;
     /// The member index (constant over the block).
     pub const IDX: usize = SIG + 1;
     /// Index bits accumulated so far.
@@ -52,6 +53,10 @@ mod pc {
     pub const ROOT: usize = 7;
     pub const WIDTH: usize = ROOT + GROUP_DIGEST;
 }
+
+// Both inputs end before the constant zero tail: the leaf's tag lane and
+// the node's tag lane.
+const _: () = assert!(DIGEST + PARAM < col::SIG && 2 * GROUP_DIGEST + 1 < col::SIG);
 
 /// Rows per slot block for a tree of `depth` levels.
 pub fn block_rows(depth: usize) -> usize {
@@ -96,7 +101,9 @@ impl GroupAir {
         });
         Self {
             // Every row is a compression truncated to the group digest.
-            perm: Poseidon2Block::new(constants24().clone(), stride, 0, col::WIDTH).with_outputs(0..GROUP_DIGEST),
+            perm: Poseidon2Block::new(constants24().clone(), stride, 0, col::WIDTH)
+                .with_outputs(0..GROUP_DIGEST)
+                .with_constant_tail(&[Val::ZERO; 24 - col::SIG]),
             depth,
             columns,
         }
@@ -159,17 +166,16 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for GroupAir {
         // Leaf input: [pk root | pk parameter | TAG_LEAF | 0...].
         let leaf_tag = DIGEST + PARAM;
         builder.assert_zero(p[pc::IS_LEAF].clone() * (l(leaf_tag) - AB::Expr::from_u32(TAG_LEAF)));
-        for j in leaf_tag + 1..24 {
+        // Lanes 18..24 are the permutation's constant zero tail.
+        for j in leaf_tag + 1..col::SIG {
             builder.assert_zero(p[pc::IS_LEAF].clone() * l(j));
         }
         builder.assert_zero(p[pc::IS_LEAF].clone() * l(col::ACC));
-        // Node input: [left | right | level | TAG_NODE | 0...].
+        // Node input: [left | right | level | TAG_NODE | 0...] (the zeros are
+        // the constant tail).
         let at = 2 * GROUP_DIGEST;
         builder.assert_zero(p[pc::IS_NODE].clone() * (l(at) - p[pc::LEVEL].clone()));
         builder.assert_zero(p[pc::IS_NODE].clone() * (l(at + 1) - AB::Expr::from_u32(TAG_NODE)));
-        for j in at + 2..24 {
-            builder.assert_zero(p[pc::IS_NODE].clone() * l(j));
-        }
         // The top: the group root, reached along the committed index.
         for j in 0..GROUP_DIGEST {
             builder
