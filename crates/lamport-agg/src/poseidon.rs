@@ -14,7 +14,6 @@ use std::sync::OnceLock;
 
 use p3_air::AirBuilder;
 use p3_poseidon2::GenericPoseidon2LinearLayers;
-use p3_poseidon2_air::Poseidon2Cols;
 use p3_uni_stark::SubAirBuilder;
 use sigagg_stark::paired::{Poseidon2Block, round_cols};
 
@@ -44,19 +43,6 @@ pub const PARTIAL_24: usize = 23;
 pub const COLS16: usize = num_cols::<16, 3, 0, HALF_FULL, PARTIAL_16>();
 /// Committed columns of one width-24 permutation in Plonky3's layout.
 pub const COLS24: usize = num_cols::<24, 3, 0, HALF_FULL, PARTIAL_24>();
-
-/// Column (relative to the permutation's first column) of input lane `j`:
-/// `Poseidon2Cols` starts with the inputs.
-pub const fn input_col(j: usize) -> usize {
-    j
-}
-
-/// Column (relative to the permutation's first column) of output lane `j`
-/// of a width-`w` permutation: the last full round's `post` state closes
-/// `Poseidon2Cols`.
-pub const fn output_col(cols: usize, w: usize, j: usize) -> usize {
-    cols - w + j
-}
 
 /// Which states of each permutation the tables commit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -127,8 +113,6 @@ pub type Perm24 = Perm<24, PARTIAL_24>;
 impl<const W: usize, const P: usize> Perm<W, P>
 where
     Linear: GenericPoseidon2LinearLayers<W>,
-    [Val]: core::borrow::Borrow<Poseidon2Cols<Val, W, 3, 0, HALF_FULL, P>>
-        + core::borrow::BorrowMut<Poseidon2Cols<Val, W, 3, 0, HALF_FULL, P>>,
 {
     fn new(
         rounds: Rounds,
@@ -206,11 +190,20 @@ pub fn perm24(rounds: Rounds, sponge: bool) -> Perm24 {
     if sponge {
         Perm::new(rounds, constants24(), (0..DIGEST_LEN).chain(SPONGE_RATE..24), &[])
     } else {
-        let mut tail = [Val::ZERO; 24 - NODE_INDEX_LANE - 1];
-        tail[WIDE_TAG_LANE - NODE_INDEX_LANE - 1] = Val::from_u32(TAG_GROUP_NODE);
-        Perm::new(rounds, constants24(), 0..DIGEST_LEN, &tail)
+        Perm::new(rounds, constants24(), 0..DIGEST_LEN, &NODE_TAIL)
     }
 }
+
+/// First lane of a tree node input's constant part (after the index lane).
+pub const NODE_TAIL_START: usize = NODE_INDEX_LANE + 1;
+
+/// Lanes `NODE_TAIL_START..24` of every `node_input`: zeros, with
+/// `TAG_GROUP_NODE` in the tag lane.
+pub const NODE_TAIL: [Val; 24 - NODE_TAIL_START] = {
+    let mut tail = [Val::ZERO; 24 - NODE_TAIL_START];
+    tail[WIDE_TAG_LANE - NODE_TAIL_START] = Val::new(TAG_GROUP_NODE);
+    tail
+};
 
 /// Round constants of the default width-16 permutation.
 pub fn constants16() -> &'static RoundConstants<Val, 16, HALF_FULL, PARTIAL_16> {
@@ -289,8 +282,18 @@ mod tests {
         assert!(Rounds::Paired.cols(16, PARTIAL_16) < COLS16);
     }
 
-    /// The packed writer with these constants computes the same permutations
-    /// as the native scheme, and the output columns are where `output_col` says.
+    /// The tree node's constant lanes are those `node_input` writes.
+    #[test]
+    fn node_tail_matches_node_input() {
+        let (left, right) = ([Val::ONE; DIGEST_LEN], [Val::TWO; DIGEST_LEN]);
+        let input = sigagg_lamport::group::node_input(4, 9, &left, &right);
+        assert_eq!(input[NODE_TAIL_START..], NODE_TAIL);
+        assert_eq!(NODE_TAIL[WIDE_TAG_LANE - NODE_TAIL_START], Val::from_u32(TAG_GROUP_NODE));
+    }
+
+    /// Plonky3's packed writer with these constants computes the same
+    /// permutations as the native scheme; in its layout the inputs open a
+    /// row and the last state closes it.
     #[test]
     fn packed_writer_matches_the_native_permutations() {
         let lanes = PackedF::WIDTH;
@@ -302,8 +305,8 @@ mod tests {
         for (l, o) in out.iter().enumerate() {
             assert_eq!(*o, perm16().permute(inputs16[l]));
             let row = &buf[l * COLS16..(l + 1) * COLS16];
-            assert_eq!(row[input_col(3)], inputs16[l][3]);
-            assert_eq!(row[output_col(COLS16, 16, 5)], o[5]);
+            assert_eq!(row[3], inputs16[l][3]);
+            assert_eq!(row[COLS16 - 16 + 5], o[5]);
         }
         let inputs24: Vec<[Val; 24]> =
             (0..lanes).map(|l| core::array::from_fn(|i| Val::from_u32((l * 13 + i * 3 + 1) as u32))).collect();
@@ -312,7 +315,7 @@ mod tests {
         let out = write_packed(&mut rows, &inputs24, constants24());
         for (l, o) in out.iter().enumerate() {
             assert_eq!(*o, perm24().permute(inputs24[l]));
-            assert_eq!(buf[l * COLS24 + output_col(COLS24, 24, 23)], o[23]);
+            assert_eq!(buf[l * COLS24 + COLS24 - 24 + 23], o[23]);
         }
     }
 }

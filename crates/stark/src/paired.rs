@@ -29,8 +29,9 @@
 //! | `3W..3W+P` | S-box output of each partial round |
 //! | `3W+P..5W+P` | state after terminal full rounds 2 and 4 (the output last) |
 //!
-//! Inputs come first and the output last, as in Plonky3's layout, so
-//! `input_col` and `output_col` address both layouts alike.
+//! Inputs come first and the output last, as in Plonky3's layout;
+//! [`Poseidon2Block::input`] and [`Poseidon2Block::output`] address either
+//! layout.
 //!
 //! # Truncated outputs
 //!

@@ -23,14 +23,14 @@ use p3_lookup::{Count, InteractionBuilder};
 use sigagg_lamport::field::{DIGEST_LEN, Digest};
 use sigagg_lamport::group::{NODE_INDEX_LANE, NODE_LEVEL_LANE};
 use sigagg_lamport::hash::{
-    SPONGE_RATE, SUBKEY_INDEX_LANE, TAG_GROUP_NODE, TAG_PUBKEY, WIDE_TAG_LANE,
+    SPONGE_RATE, SUBKEY_INDEX_LANE, TAG_PUBKEY, WIDE_TAG_LANE,
 };
 use sigagg_lamport::prf::RANDOMIZER_LEN;
 
 use crate::bus;
 use crate::config::Val;
 use crate::layout::HashSpec;
-use crate::poseidon::{Perm16, Perm24, perm16, perm24};
+use crate::poseidon::{NODE_TAIL, NODE_TAIL_START, Perm16, Perm24, perm16, perm24};
 
 /// Columns of the sponge role.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -421,14 +421,11 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for HashAir {
             // the level is the row's (public), lanes 18..22 and 23 are zero,
             // the tag lane holds TAG_GROUP_NODE.
             builder.assert_zero(is_tree.clone() * l(NODE_LEVEL_LANE) - p[pc::LEVEL].clone());
-            // Lanes 18..24 are the permutation's constant tail in the tree
-            // table; beside a sponge they are columns, asserted here.
-            if self.p24.input_cols() == 24 {
-                for j in NODE_INDEX_LANE + 1..WIDE_TAG_LANE {
-                    builder.assert_zero(is_tree.clone() * l(j));
-                }
-                builder.assert_zero(is_tree.clone() * (l(WIDE_TAG_LANE) - k(TAG_GROUP_NODE)));
-                builder.assert_zero(is_tree.clone() * l(23));
+            // Lanes 18..24 hold the node's constants: the permutation's
+            // constant tail in the tree table, columns asserted here beside
+            // a sponge.
+            for j in NODE_TAIL_START..self.p24.input_cols() {
+                builder.assert_zero(is_tree.clone() * (l(j) - AB::Expr::from(NODE_TAIL[j - NODE_TAIL_START])));
             }
             builder.assert_bool(bit.clone());
             // The running node is the left child when the bit is 0, the
