@@ -15,7 +15,7 @@ use std::sync::OnceLock;
 use p3_air::AirBuilder;
 use p3_poseidon2::GenericPoseidon2LinearLayers;
 use p3_uni_stark::SubAirBuilder;
-use sigagg_stark::paired::{Poseidon2Block, round_cols};
+use sigagg_stark::paired::Poseidon2Block;
 
 use p3_koala_bear::{
     GenericPoseidon2LinearLayersKoalaBear as Linear, KOALABEAR_POSEIDON2_RC_16_EXTERNAL_FINAL,
@@ -23,7 +23,7 @@ use p3_koala_bear::{
     KOALABEAR_POSEIDON2_RC_24_EXTERNAL_FINAL, KOALABEAR_POSEIDON2_RC_24_EXTERNAL_INITIAL,
     KOALABEAR_POSEIDON2_RC_24_INTERNAL,
 };
-use p3_poseidon2_air::{RoundConstants, num_cols};
+use p3_poseidon2_air::RoundConstants;
 
 use p3_field::PrimeCharacteristicRing;
 use sigagg_lamport::field::DIGEST_LEN;
@@ -32,17 +32,10 @@ use sigagg_lamport::hash::{SPONGE_RATE, TAG_GROUP_NODE, TAG_SUBKEY, WIDE_TAG_LAN
 
 use crate::config::{Settings, Val};
 
-/// Half the number of full rounds (both widths).
-pub const HALF_FULL: usize = 4;
-/// Partial rounds of the width-16 permutation.
-pub const PARTIAL_16: usize = 20;
-/// Partial rounds of the width-24 permutation.
-pub const PARTIAL_24: usize = 23;
-
-/// Committed columns of one width-16 permutation in Plonky3's layout.
-pub const COLS16: usize = num_cols::<16, 3, 0, HALF_FULL, PARTIAL_16>();
-/// Committed columns of one width-24 permutation in Plonky3's layout.
-pub const COLS24: usize = num_cols::<24, 3, 0, HALF_FULL, PARTIAL_24>();
+/// The round counts and Plonky3-layout column counts are those of every
+/// KoalaBear Poseidon2 of widths 16 and 24 (8 full rounds; 20 and 23
+/// partial): the same as Seed001's, whose round *constants* differ.
+pub use sigagg_stark::poseidon::{COLS16, COLS24, HALF_FULL, PARTIAL_16, PARTIAL_24};
 
 /// Which states of each permutation the tables commit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,9 +83,11 @@ impl Rounds {
     }
 
     /// Committed columns of a width-`w` permutation with `p` partial rounds,
-    /// every output lane committed.
-    pub const fn cols(self, w: usize, p: usize) -> usize {
-        w + round_cols(self.stride(), w, p)
+    /// every output lane committed (the tests' reference for the tables'
+    /// narrower blocks).
+    #[cfg(test)]
+    const fn cols(self, w: usize, p: usize) -> usize {
+        w + sigagg_stark::paired::round_cols(self.stride(), w, p)
     }
 }
 
