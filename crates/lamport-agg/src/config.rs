@@ -103,23 +103,6 @@ pub fn name_of(settings: &Settings) -> &'static str {
     }
 }
 
-/// Every field of `settings`, for statement digests.
-pub(crate) fn settings_words(settings: &Settings) -> [u64; 11] {
-    [
-        settings.log_blowup,
-        settings.num_queries,
-        settings.query_pow_bits,
-        settings.commit_pow_bits,
-        settings.batch_pow_bits,
-        settings.lookup_pow_bits,
-        settings.ood_pow_bits,
-        settings.max_log_arity,
-        settings.log_final_poly_len,
-        settings.cap_height,
-        settings.merkle.digest_bytes(),
-    ]
-    .map(|v| v as u64)
-}
 
 /// The transcript seed of a statement (see the module docs).
 fn transcript_seed(statement_digest: &[u8; 32]) -> Vec<u8> {

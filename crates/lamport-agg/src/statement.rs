@@ -8,7 +8,7 @@ use sha3::{Digest as _, Sha3_256};
 use sigagg_lamport::field::digest_to_bytes;
 use sigagg_lamport::{GroupKey, ParameterSet, PublicKey};
 
-use crate::config::{Settings, settings_words};
+use crate::config::Settings;
 use crate::error::StatementError;
 use crate::layout::{MAX_DEPTH, MAX_SIGNATURES, Shape};
 
@@ -155,7 +155,7 @@ fn transcript_hasher<S: ParameterSet>(kind: &[u8], settings: &Settings) -> Sha3_
     h.update(b"sigagg/lamport-agg/statement/v1/");
     h.update(kind);
     h.update([S::ID]);
-    for w in settings_words(settings) {
+    for w in settings.words() {
         h.update(w.to_le_bytes());
     }
     h

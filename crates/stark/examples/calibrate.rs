@@ -100,7 +100,7 @@ fn main() {
             20,
             2,
         > = VectorizedPoseidon2Air::new(RoundConstants::from_rng(&mut StdRng::seed_from_u64(1)));
-        let config = Settings::FAST.stark_config();
+        let config = Settings::FAST.stark_config_seeded(b"calibrate".to_vec());
         let trace = air.generate_vectorized_trace_rows(1 << log_perms, 1);
         let t = Instant::now();
         let proof = p3_uni_stark::prove(&config, &air, trace, &[]).expect("proving succeeds");
@@ -125,7 +125,7 @@ fn main() {
             20,
             1,
         > = VectorizedPoseidon2Air::new(RoundConstants::from_rng(&mut StdRng::seed_from_u64(1)));
-        let config = Settings::FAST.stark_config();
+        let config = Settings::FAST.stark_config_seeded(b"calibrate".to_vec());
         let trace = air.generate_vectorized_trace_rows(1 << log_perms, 1);
         let t = Instant::now();
         let proof = p3_uni_stark::prove(&config, &air, trace, &[]).expect("proving succeeds");
@@ -149,7 +149,7 @@ fn main() {
         8,
     > = VectorizedPoseidon2Air::new(RoundConstants::from_rng(&mut StdRng::seed_from_u64(1)));
     let settings = Settings::FAST;
-    let config = settings.stark_config();
+    let config = settings.stark_config_seeded(b"calibrate".to_vec());
     let t = Instant::now();
     let trace = air.generate_vectorized_trace_rows(1 << log_perms, settings.log_blowup);
     let gen_time = t.elapsed();

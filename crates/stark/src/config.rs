@@ -207,13 +207,23 @@ impl Settings {
         if self.log_blowup >= 3 { 2 } else { 1 }
     }
 
-    /// Builds the STARK configuration of full-width SHA-256 commitments
-    /// with these settings' FRI parameters, for the XMSS proofs of this
-    /// crate. They use it whatever [`Settings::merkle`] says; their entry
-    /// points reject settings that name another hash
-    /// ([`Settings::check_full_width`]).
-    pub fn stark_config(&self) -> AggConfig {
-        self.stark_config_seeded(b"sigagg-xmss-agg-v1".to_vec())
+    /// Every field, in declaration order, for transcript seeds and
+    /// statement digests: two settings with equal words are equal.
+    pub fn words(&self) -> [u64; 11] {
+        [
+            self.log_blowup,
+            self.num_queries,
+            self.query_pow_bits,
+            self.commit_pow_bits,
+            self.batch_pow_bits,
+            self.lookup_pow_bits,
+            self.ood_pow_bits,
+            self.max_log_arity,
+            self.log_final_poly_len,
+            self.cap_height,
+            self.merkle.digest_bytes(),
+        ]
+        .map(|v| v as u64)
     }
 
     /// The configuration of full-width SHA-256 commitments, with a

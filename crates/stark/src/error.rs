@@ -17,6 +17,9 @@ pub enum StatementError {
     /// A threshold of zero or above the group size.
     #[error("threshold {threshold} is not between 1 and the group size {size}")]
     ThresholdOutOfRange { threshold: u32, size: u32 },
+    /// A group deeper than the circuit's ordering argument allows.
+    #[error("a group of {size} members is deeper than {max_depth} levels")]
+    GroupTooLarge { size: u32, max_depth: usize },
 }
 
 /// Why aggregation failed.

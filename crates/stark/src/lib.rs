@@ -61,13 +61,15 @@ pub use crate::config::Settings;
 pub use crate::error::{AggregateError, StatementError, ThresholdError, VerifyError};
 pub use crate::statement::{Entry, Statement};
 
-/// Version of the proof encoding (6: narrower tables, unread output lanes
+/// Version of the proof encoding (7: the transcript is seeded with the
+/// statement's digest and the settings, [`transcript_seed`], so version-6
+/// proofs, whose transcript bound neither, are refused; 6: narrower tables, unread output lanes
 /// and constant input lanes have no columns, and a final FRI polynomial
 /// of up to 2^7 coefficients, so version-5 proofs have other shapes; 5:
 /// the settings name their Merkle hash, [`config::MerkleHash`]; 4: varint
 /// lengths; 3: SHA-256 commitments and transcript; 2: Keccak; 1: postcard,
 /// see [`codec`]).
-pub const PROOF_VERSION: u8 = 6;
+pub const PROOF_VERSION: u8 = 7;
 /// First bytes of an encoded [`AggregateProof`].
 pub const PROOF_MAGIC: &[u8; 6] = b"SGXAGG";
 
@@ -159,7 +161,8 @@ fn prove_traces(
     statement: &Statement,
     traces: &trace::Traces,
 ) -> Result<AggregateProof, AggregateError> {
-    let proof = prove_airs(settings, &airs(settings, statement), traces).map_err(AggregateError::Prover)?;
+    let proof = prove_airs(settings, &statement.digest(), &airs(settings, statement), traces)
+        .map_err(AggregateError::Prover)?;
     Ok(AggregateProof {
         settings: *settings,
         num_entries: statement.len() as u32,
@@ -167,14 +170,43 @@ fn prove_traces(
     })
 }
 
-/// One batch proof of `traces` against `airs` (in the same order).
+/// Domain separator of the transcript seed.
+const TRANSCRIPT_DOMAIN: &[u8] = b"sigagg/xmss-agg/transcript/v2";
+
+/// The Fiat-Shamir seed of a proof of the statement whose digest is
+/// `statement_digest` under `settings`: the challenger absorbs it before
+/// anything else.
+///
+/// # Why
+///
+/// The statement reaches the constraints only through periodic columns and
+/// AIR constants (keys, epochs, messages, the group root), and Plonky3 0.9
+/// absorbs neither into its transcript. Without the seed, every challenge
+/// would be the same whatever the statement, and the out-of-domain check
+/// is linear in the periodic values: a prover could take a valid proof of
+/// one statement and solve a few linear equations for another (say, a
+/// victim's key in one slot, adjusted key elements in a second) that the
+/// same proof satisfies. Seeding with a collision-resistant digest of the
+/// statement makes every challenge depend on it, as in `sigagg-lamport-agg`.
+/// The statement digests are domain-separated by proof kind
+/// ([`Statement::digest`], the threshold statement's digest).
+pub fn transcript_seed(settings: &Settings, statement_digest: &[u8; 32]) -> Vec<u8> {
+    let mut seed = TRANSCRIPT_DOMAIN.to_vec();
+    settings.words().iter().for_each(|w| seed.extend(w.to_le_bytes()));
+    seed.extend_from_slice(statement_digest);
+    seed
+}
+
+/// One batch proof of `traces` against `airs` (in the same order), for the
+/// statement whose digest is `statement_digest` ([`transcript_seed`]).
 pub(crate) fn prove_airs(
     settings: &Settings,
+    statement_digest: &[u8; 32],
     airs: &[AggAir],
     traces: &trace::Traces,
 ) -> Result<BatchProof<AggConfig>, String> {
     let log_heights: Vec<usize> = traces.matrices().iter().map(|m| log2_strict_usize(p3_matrix::Matrix::height(*m))).collect();
-    let config = settings.fitted_to(&log_heights).stark_config();
+    let config = settings.fitted_to(&log_heights).stark_config_seeded(transcript_seed(settings, statement_digest));
     let instances: Vec<StarkInstance<'_, AggConfig, AggAir>> = airs
         .iter()
         .zip(traces.matrices())
@@ -194,9 +226,11 @@ pub(crate) fn prove_airs(
 }
 
 /// Checks a batch proof against `airs`, whose table heights (log2) must be
-/// `expected`: they follow from the statement, never from the proof.
+/// `expected`: they follow from the statement, never from the proof. The
+/// transcript starts from the statement's digest ([`transcript_seed`]).
 pub(crate) fn verify_airs(
     settings: &Settings,
+    statement_digest: &[u8; 32],
     airs: &[AggAir],
     proof: &BatchProof<AggConfig>,
     expected: &[usize],
@@ -206,10 +240,15 @@ pub(crate) fn verify_airs(
             "table heights do not match the statement".into(),
         ));
     }
-    let config = settings.fitted_to(expected).stark_config();
+    let config = settings.fitted_to(expected).stark_config_seeded(transcript_seed(settings, statement_digest));
     let public_values = vec![Vec::new(); airs.len()];
-    verify_batch(&config, airs, proof, &public_values, &common_data(airs))
-        .map_err(|e| VerifyError::Invalid(format!("{e:?}")))
+    // Plonky3's verifier checks a decoded proof's shape before using it;
+    // should a malformed proof still reach a panic, it is a rejection.
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        verify_batch(&config, airs, proof, &public_values, &common_data(airs))
+            .map_err(|e| VerifyError::Invalid(format!("{e:?}")))
+    }));
+    outcome.unwrap_or_else(|_| Err(VerifyError::Invalid("the verifier rejected a malformed proof".into())))
 }
 
 /// The lookups of every table, folded into shared columns exactly as
@@ -257,7 +296,7 @@ where
 pub(crate) fn lookups_both_ways(settings: &Settings, airs: &[AggAir], log_heights: &[usize]) -> (Vec<u8>, Vec<u8>) {
     let ours = common_data(airs).lookups;
     let theirs = ProverData::from_airs_and_degrees(
-        &settings.stark_config(),
+        &settings.stark_config_seeded(Vec::new()),
         airs,
         log_heights,
     )
@@ -367,5 +406,5 @@ pub fn verify(
         .iter()
         .map(|&h| log2_strict_usize(h))
         .collect();
-    verify_airs(settings, &airs(settings, statement), &proof.proof, &expected)
+    verify_airs(settings, &statement.digest(), &airs(settings, statement), &proof.proof, &expected)
 }

@@ -39,16 +39,17 @@ use crate::air::sig::{SigAir, ThresholdShape};
 use crate::air::{AggAir, chain::ChainAir, digits::DigitAir, hash24::HashAir, range::RangeAir};
 use crate::config::{AggConfig, Settings};
 use crate::error::{StatementError, ThresholdError, VerifyError};
-use crate::group::{GroupError, GroupKey, GroupTree, MembershipPath};
+use crate::group::{GroupError, GroupKey, GroupTree, MAX_GROUP_DEPTH, MembershipPath, depth_for};
 use crate::statement::{Entry, MIN_PADDED, SlotPublic};
 use crate::{codec, trace};
 
-/// Version of the threshold proof encoding (6: narrower tables and a
+/// Version of the threshold proof encoding (7: the transcript is seeded
+/// with the statement's digest, as [`crate::PROOF_VERSION`] 7; 6: narrower tables and a
 /// longer final FRI polynomial, as [`crate::PROOF_VERSION`] 6; 5: the
 /// settings name their Merkle hash, [`crate::config::MerkleHash`]; 4: varint
 /// lengths; 3: SHA-256 commitments and transcript; 2: Keccak; 1: postcard,
 /// see [`crate::codec`]).
-pub const THRESHOLD_PROOF_VERSION: u8 = 6;
+pub const THRESHOLD_PROOF_VERSION: u8 = 7;
 /// First bytes of an encoded [`ThresholdProof`].
 pub const THRESHOLD_PROOF_MAGIC: &[u8; 6] = b"SGXTHR";
 
@@ -63,8 +64,10 @@ pub struct ThresholdStatement {
 }
 
 impl ThresholdStatement {
-    /// Checks `1 <= threshold <= group.size` and that the epoch is inside
-    /// the Seed001 lifetime.
+    /// Checks `1 <= threshold <= group.size`, that the group is at most
+    /// [`crate::group::MAX_GROUP_DEPTH`] levels deep (its fields are public,
+    /// so a key need not come from [`GroupKey::from_bytes`]) and that the
+    /// epoch is inside the Seed001 lifetime.
     pub fn new(
         group: GroupKey,
         epoch: u32,
@@ -76,6 +79,9 @@ impl ThresholdStatement {
                 threshold,
                 size: group.size,
             });
+        }
+        if depth_for(group.size as usize) > MAX_GROUP_DEPTH {
+            return Err(StatementError::GroupTooLarge { size: group.size, max_depth: MAX_GROUP_DEPTH });
         }
         if u64::from(epoch) >= Seed001::lifetime() {
             return Err(StatementError::EpochOutOfRange { index: 0, epoch });
@@ -205,11 +211,15 @@ pub struct Certificate {
 
 impl Certificate {
     /// The signer bitmap (bit `i` of byte `i / 8`, least significant first)
-    /// over a group of `size` members, if the signers are disclosed.
+    /// over a group of `size` members, if the signers are disclosed and
+    /// every one is below `size` (a verified certificate's always are).
     pub fn bitmap(&self, size: u32) -> Option<Vec<u8>> {
         let signers = self.signers.as_ref()?;
         let mut bits = vec![0u8; (size as usize).div_ceil(8)];
         for &i in signers {
+            if i >= size {
+                return None;
+            }
             bits[i as usize / 8] |= 1 << (i % 8);
         }
         Some(bits)
@@ -221,7 +231,9 @@ fn padded(count: usize) -> usize {
     count.next_power_of_two().max(MIN_PADDED)
 }
 
-/// The digest binding everything the verifier's periodic columns encode.
+/// The digest binding everything the verifier's periodic columns and AIR
+/// constants encode, and the proof's claims (count, disclosed signers):
+/// the transcript seed ([`crate::transcript_seed`]).
 fn digest(statement: &ThresholdStatement, count: u32, signers: Option<&[u32]>) -> [u8; 32] {
     let mut h = Sha3_256::new();
     h.update(b"sigagg/xmss-threshold/statement/v1");
@@ -247,7 +259,6 @@ fn airs(settings: &Settings, statement: &ThresholdStatement, count: u32, signers
         count: count as usize,
         size: statement.group.size,
         signers,
-        digest: digest(statement, count, signers),
     };
     vec![
         AggAir::Sig(SigAir::threshold(&shape)),
@@ -322,7 +333,8 @@ pub fn prove_threshold(
     let indices: Vec<u32> = sorted.iter().map(|s| s.index()).collect();
     let revealed = (disclosure == Disclosure::Signers).then_some(indices);
     let airs = airs(settings, statement, count as u32, revealed.as_deref());
-    let proof = crate::prove_airs(settings, &airs, &traces).map_err(ThresholdError::Prover)?;
+    let digest = digest(statement, count as u32, revealed.as_deref());
+    let proof = crate::prove_airs(settings, &digest, &airs, &traces).map_err(ThresholdError::Prover)?;
     Ok(ThresholdProof {
         settings: *settings,
         count: count as u32,
@@ -370,16 +382,29 @@ pub fn verify_threshold(
             ));
         }
     }
-    let expected: Vec<usize> = trace::threshold_heights(padded(count as usize), &statement.group)
-        .iter()
-        .map(|&h| log2_strict_usize(h))
-        .collect();
-    let airs = airs(settings, statement, count, proof.signers.as_deref());
-    crate::verify_airs(settings, &airs, &proof.proof, &expected)?;
+    let digest = digest(statement, count, proof.signers.as_deref());
+    verify_stark(settings, statement, proof, &digest)?;
     Ok(Certificate {
         count,
         signers: proof.signers.clone(),
     })
+}
+
+/// The STARK check of a threshold proof whose header has been checked, with
+/// the transcript seeded by `digest` (the statement's and the proof's
+/// claims', [`crate::transcript_seed`]).
+fn verify_stark(
+    settings: &Settings,
+    statement: &ThresholdStatement,
+    proof: &ThresholdProof,
+    digest: &[u8; 32],
+) -> Result<(), VerifyError> {
+    let expected: Vec<usize> = trace::threshold_heights(padded(proof.count as usize), &statement.group)
+        .iter()
+        .map(|&h| log2_strict_usize(h))
+        .collect();
+    let airs = airs(settings, statement, proof.count, proof.signers.as_deref());
+    crate::verify_airs(settings, digest, &airs, &proof.proof, &expected)
 }
 
 /// The security level of `settings` for a threshold proof with `count`
@@ -441,13 +466,31 @@ pub mod testing {
         traces: &trace::Traces,
     ) -> Result<ThresholdProof, String> {
         let airs = airs(settings, statement, count, signers.as_deref());
-        let proof = crate::prove_airs(settings, &airs, traces)?;
+        let proof = crate::prove_airs(settings, &digest(statement, count, signers.as_deref()), &airs, traces)?;
         Ok(ThresholdProof {
             settings: *settings,
             count,
             signers,
             proof,
         })
+    }
+
+    /// The STARK check of `proof` (whose header must be valid for
+    /// `statement`) with the transcript seeded by `digest` instead of the
+    /// statement's own: for testing that verification depends on the seed.
+    pub fn verify_seeded(
+        settings: &Settings,
+        statement: &ThresholdStatement,
+        proof: &ThresholdProof,
+        digest: &[u8; 32],
+    ) -> Result<(), VerifyError> {
+        verify_stark(settings, statement, proof, digest)
+    }
+
+    /// The digest that seeds the transcript of a proof of `count` signers
+    /// (and the disclosed `signers`) for `statement`.
+    pub fn statement_digest(statement: &ThresholdStatement, count: u32, signers: Option<&[u32]>) -> [u8; 32] {
+        digest(statement, count, signers)
     }
 
     /// The verifier's lookups and Plonky3's own, serialized (see

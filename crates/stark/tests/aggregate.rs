@@ -115,6 +115,28 @@ fn tampered_statements_are_rejected() {
     rejects(e, "duplicated entry");
 }
 
+/// Padding repeats the last entry, so `[e0, e1, e2]` and `[e0, e1, e2, e2]`
+/// have the same circuit: the same periodic columns and table heights.
+/// Only the transcript, seeded with the statement's digest, tells them
+/// apart: a proof of the first with its entry count edited must not verify
+/// the second. (Before the seed, such a proof verified: Plonky3 binds no
+/// periodic column, so the challenges did not depend on the statement.)
+#[test]
+fn the_transcript_binds_the_statement() {
+    let (statement, sigs) = batch(40, 3, false, &[4]);
+    let mut proof = prove(&statement, &sigs);
+    let mut entries = statement.entries().to_vec();
+    entries.push(entries[2]);
+    let longer = Statement::new(entries).unwrap();
+    assert_eq!(longer.padded_len(), statement.padded_len());
+    assert_ne!(longer.digest(), statement.digest());
+    proof.num_entries = 4;
+    assert!(matches!(verify(&SETTINGS, &longer, &proof), Err(VerifyError::Invalid(_))));
+    // The seed holds the settings too.
+    let fast = sigagg_stark::transcript_seed(&Settings::FAST, &statement.digest());
+    assert_ne!(sigagg_stark::transcript_seed(&SETTINGS, &statement.digest()), fast);
+}
+
 #[test]
 fn other_settings_are_rejected() {
     let (statement, sigs) = batch(30, 1, true, &[3]);

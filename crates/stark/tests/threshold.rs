@@ -10,7 +10,7 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 use sigagg_stark::config::Val;
-use sigagg_stark::group::{GroupError, GroupTree};
+use sigagg_stark::group::{GroupError, GroupKey, GroupTree};
 use sigagg_stark::threshold::{
     Disclosure, Signer, ThresholdProof, ThresholdStatement, prove_threshold, testing,
     verify_threshold,
@@ -94,6 +94,8 @@ fn valid_thresholds_prove_and_verify() {
                 Disclosure::Signers => {
                     assert_eq!(cert.signers.as_deref(), Some(sorted.as_slice()));
                     let bitmap = cert.bitmap(n as u32).unwrap();
+                    let last = *sorted.last().unwrap();
+                    assert_eq!(cert.bitmap(last), None, "a size below a signer's index");
                     for i in 0..n as u32 {
                         let set = bitmap[i as usize / 8] >> (i % 8) & 1 == 1;
                         assert_eq!(set, sorted.contains(&i));
@@ -142,6 +144,36 @@ fn too_few_signers_are_refused_and_rejected() {
     verify_threshold(&SETTINGS, &group.statement(2), &proof).unwrap();
 }
 
+/// Verification depends on the transcript seed: the same proof and
+/// statement are rejected when the transcript starts from another
+/// statement's digest (another message, another count, no disclosure).
+/// Plonky3 binds no periodic column or AIR constant, so without the seed
+/// every challenge would be the same whatever the statement.
+#[test]
+fn the_transcript_binds_the_statement() {
+    let group = Group::new(25, 3);
+    let statement = group.statement(2);
+    let proof = prove_threshold(&SETTINGS, &statement, &group.signers(&[0, 2]), Disclosure::Signers).unwrap();
+    let own = testing::statement_digest(&statement, 2, Some(&[0, 2]));
+    testing::verify_seeded(&SETTINGS, &statement, &proof, &own).unwrap();
+    let mut message = group.message;
+    message[0] ^= 1;
+    let other = ThresholdStatement::new(group.tree.key(), EPOCH, message, 2).unwrap();
+    let others = [
+        testing::statement_digest(&other, 2, Some(&[0, 2])),
+        testing::statement_digest(&statement, 3, Some(&[0, 2])),
+        testing::statement_digest(&statement, 2, Some(&[0, 1])),
+        testing::statement_digest(&statement, 2, None),
+    ];
+    for digest in others {
+        assert_ne!(digest, own);
+        assert!(matches!(
+            testing::verify_seeded(&SETTINGS, &statement, &proof, &digest),
+            Err(VerifyError::Invalid(_))
+        ));
+    }
+}
+
 #[test]
 fn invalid_statements_are_typed_errors() {
     let group = Group::new(21, 3);
@@ -155,6 +187,12 @@ fn invalid_statements_are_typed_errors() {
     );
     assert!(ThresholdStatement::new(key, EPOCH, group.message, 4).is_err());
     assert!(ThresholdStatement::new(key, 1 << 20, group.message, 1).is_err());
+    // A key built by hand (its fields are public) deeper than the circuit allows.
+    let huge = GroupKey { root: key.root, size: (1 << 29) + 1 };
+    assert_eq!(
+        ThresholdStatement::new(huge, EPOCH, group.message, 1),
+        Err(StatementError::GroupTooLarge { size: (1 << 29) + 1, max_depth: 29 })
+    );
 }
 
 #[test]

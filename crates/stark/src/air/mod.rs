@@ -85,10 +85,6 @@ impl BaseAir<Val> for AggAir {
         dispatch!(self, a => BaseAir::<Val>::periodic_columns(a))
     }
 
-    fn periodic_statement(&self) -> Vec<u8> {
-        dispatch!(self, a => BaseAir::<Val>::periodic_statement(a))
-    }
-
     fn main_next_row_columns(&self) -> Vec<usize> {
         dispatch!(self, a => BaseAir::<Val>::main_next_row_columns(a))
     }

@@ -66,10 +66,14 @@ enum Mode {
 }
 
 /// The statement table's AIR; it carries the statement's periodic columns.
+///
+/// Plonky3 0.9 absorbs neither periodic columns nor AIR constants into its
+/// transcript (`BaseAir::periodic_statement` exists but no prover or
+/// verifier calls it), so these values are bound by the transcript seed
+/// instead: the statement's digest ([`crate::transcript_seed`]).
 #[derive(Clone, Debug)]
 pub struct SigAir {
     columns: Vec<Vec<Val>>,
-    digest: [u8; 32],
     mode: Mode,
 }
 
@@ -110,8 +114,6 @@ pub struct ThresholdShape<'a> {
     pub size: u32,
     /// The signers' member indices, when revealed.
     pub signers: Option<&'a [u32]>,
-    /// Digest binding all of the above and the group key.
-    pub digest: [u8; 32],
 }
 
 impl SigAir {
@@ -121,7 +123,6 @@ impl SigAir {
         let publics: Vec<SlotPublic> = (0..n).map(|s| SlotPublic::new(statement.slot(s))).collect();
         Self {
             columns: statement_columns(&publics, 0),
-            digest: statement.digest(),
             mode: Mode::Aggregate,
         }
     }
@@ -142,7 +143,6 @@ impl SigAir {
         }
         Self {
             columns,
-            digest: shape.digest,
             mode: Mode::Threshold { reveal },
         }
     }
@@ -153,7 +153,6 @@ impl SigAir {
     pub fn placeholder(n: usize) -> Self {
         Self {
             columns: vec![vec![Val::default(); n]; pc::WIDTH],
-            digest: [0; 32],
             mode: Mode::Aggregate,
         }
     }
@@ -192,17 +191,6 @@ impl BaseAir<Val> for SigAir {
 
     fn periodic_columns(&self) -> Cow<'_, [Vec<Val>]> {
         Cow::Borrowed(&self.columns)
-    }
-
-    /// The columns are a function of the statement: binding its digest
-    /// binds them, at 32 bytes instead of 90 values per signature.
-    fn periodic_statement(&self) -> Vec<u8> {
-        let mut bytes = match self.mode {
-            Mode::Aggregate => b"sigagg/sig-table/v1:".to_vec(),
-            Mode::Threshold { .. } => b"sigagg/sig-table/threshold/v1:".to_vec(),
-        };
-        bytes.extend_from_slice(&self.digest);
-        bytes
     }
 }
 
