@@ -35,10 +35,26 @@ pub fn exit_code(err: &CliError) -> i32 {
     if err.rejected { 1 } else { 2 }
 }
 
-/// Reads a file as raw bytes, or as hex when its name ends in `.hex`.
+/// The largest input any command reads, in bytes (twice as many hex
+/// digits). The largest real inputs, proofs, are a few MB; the cap keeps a
+/// wrong path (a device, a huge file) from exhausting memory.
+pub const MAX_INPUT_BYTES: u64 = 64 << 20;
+
+/// Reads a file as raw bytes, or as hex when its name ends in `.hex`; at
+/// most [`MAX_INPUT_BYTES`].
 pub fn read_bytes(path: &Path) -> Result<Vec<u8>, CliError> {
-    let raw = std::fs::read(path)
-        .map_err(|e| CliError::usage(format!("cannot read {}: {e}", path.display())))?;
+    read_bytes_capped(path, MAX_INPUT_BYTES)
+}
+
+fn read_bytes_capped(path: &Path, max: u64) -> Result<Vec<u8>, CliError> {
+    use std::io::Read;
+    let cannot = |e: std::io::Error| CliError::usage(format!("cannot read {}: {e}", path.display()));
+    let limit = if is_hex_path(path) { 2 * max + 64 } else { max };
+    let mut raw = Vec::new();
+    std::fs::File::open(path).map_err(cannot)?.take(limit + 1).read_to_end(&mut raw).map_err(cannot)?;
+    if raw.len() as u64 > limit {
+        return Err(CliError::rejected(format!("{} is larger than {limit} bytes", path.display())));
+    }
     if is_hex_path(path) {
         let text = String::from_utf8(raw)
             .map_err(|_| CliError::rejected(format!("{} is not hex text", path.display())))?;
@@ -173,5 +189,31 @@ impl ProofRun {
             out.extend(common);
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inputs_over_the_cap_are_rejected() {
+        let dir = std::env::temp_dir().join(format!("sigagg-io-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (bin, hex) = (dir.join("a.bin"), dir.join("a.hex"));
+        std::fs::write(&bin, [7u8; 10]).unwrap();
+        std::fs::write(&hex, "0x".to_string() + &"07".repeat(10) + "\n").unwrap();
+        assert_eq!(read_bytes_capped(&bin, 10).unwrap(), [7u8; 10]);
+        assert_eq!(read_bytes_capped(&hex, 10).unwrap(), [7u8; 10]);
+        let err = read_bytes_capped(&bin, 9).unwrap_err();
+        assert!(err.rejected && err.message.contains("larger than 9 bytes"), "{err}");
+        std::fs::write(&hex, "07".repeat(200)).unwrap();
+        assert!(read_bytes_capped(&hex, 10).unwrap_err().rejected);
+        assert!(!read_bytes_capped(&dir.join("missing"), 10).unwrap_err().rejected);
+        // A device that never ends is cut at the cap, not read forever.
+        if Path::new("/dev/zero").exists() {
+            assert!(read_bytes_capped(Path::new("/dev/zero"), 1 << 10).unwrap_err().rejected);
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -200,12 +200,17 @@ fn instance<S: ParameterSet>(
         (false, []) => 0,
         (_, c) => return Err(VerifyError::PublicMismatch(format!("{} mining counters", c.len()))),
     };
+    // Count the set bits before listing them: a bitmap of a huge group
+    // with every bit set must cost no more than its own bytes.
     let revealed = match &proof.bitmap {
         None => None,
-        Some(b) => match members_of(group.size(), b) {
-            Some(m) if m.len() == count as usize => Some(m),
-            _ => return Err(VerifyError::PublicMismatch("the bitmap does not list `count` members".into())),
-        },
+        Some(b) => {
+            let listed: u64 = b.iter().map(|byte| u64::from(byte.count_ones())).sum();
+            match (listed == u64::from(count)).then(|| members_of(group.size(), b)).flatten() {
+                Some(m) => Some(m),
+                None => return Err(VerifyError::PublicMismatch("the bitmap does not list `count` members".into())),
+            }
+        }
     };
     let cw = codeword::<S>(statement.message(), counter)
         .map_err(|reason| VerifyError::BadCounter { index: 0, reason })?

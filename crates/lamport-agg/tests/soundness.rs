@@ -314,6 +314,16 @@ fn changed_threshold_statements_and_forged_values_are_rejected() {
         forged.bitmap = Some(vec![b]);
         assert!(threshold::verify(&T, &st, &forged).is_err(), "{what}");
     }
+    let mut extra = Proof::from_bytes(&proof.to_bytes()).unwrap();
+    extra.bitmap = Some(vec![bitmap[0] | 0b0010_0000]);
+    assert!(matches!(threshold::verify(&T, &st, &extra), Err(VerifyError::PublicMismatch(_))), "an extra member");
+    // A bitmap with more members than `count` is refused by counting its
+    // bits, before its members are listed: here 2^24 of them.
+    let big_group = sigagg_lamport::GroupKey::new(*group.root(), 1 << 24).unwrap();
+    let big = ThresholdStatement::<LamportPlus>::new(big_group, st.message().to_vec(), 2).unwrap();
+    let mut ones = Proof::from_bytes(&proof.to_bytes()).unwrap();
+    ones.bitmap = Some(vec![0xff; 1 << 21]);
+    assert!(matches!(threshold::verify(&T, &big, &ones), Err(VerifyError::PublicMismatch(_))), "a full bitmap");
     let mut hidden = Proof::from_bytes(&proof.to_bytes()).unwrap();
     hidden.bitmap = None;
     assert!(threshold::verify(&T, &st, &hidden).is_err(), "a bitmap removed after proving");

@@ -16,17 +16,19 @@
 //! decoded and rejects the input unless the bytes are identical, so an
 //! overlong varint or any other alternative spelling is malformed.
 //!
-//! Decoding is bounded: the decoder refuses to allocate more than
-//! [`DECODE_LIMIT`] bytes for containers, whatever length prefixes the
-//! input claims, and every error is a message for the caller's "malformed"
-//! error.
+//! Decoding is bounded by the input, not by what its length prefixes
+//! claim: bincode counts every decoded primitive (length prefixes
+//! included) against [`DECODE_LIMIT`], and serde preallocates at most
+//! 1 MiB for a container whatever its prefix says, so every element must
+//! actually be read from the input. Every error is a message for the
+//! caller's "malformed" error.
 
 use bincode::config::{Configuration, Limit, LittleEndian, Varint};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-/// Most bytes a decoder allocates for one proof's containers (proofs are a
-/// few megabytes at most; this only stops forged length prefixes).
+/// Most bytes of primitives (field elements, digest bytes, lengths) one
+/// decoding reads (proofs are a few megabytes at most).
 pub const DECODE_LIMIT: usize = 1 << 28;
 
 type Config = Configuration<LittleEndian, Varint, Limit<DECODE_LIMIT>>;

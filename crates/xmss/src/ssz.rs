@@ -203,7 +203,7 @@ impl<S: ParameterSet> SecretKey<S> {
             && end <= S::lifetime()
             && start.checked_add(2 * c).is_some_and(|m| m <= end)
             && left_index >= start / c
-            && (left_index + 2) * c <= end
+            && left_index.checked_add(2).and_then(|i| i.checked_mul(c)).is_some_and(|e| e <= end)
             && next_epoch >= start
             && next_epoch <= end;
         if !shape_ok {
@@ -272,5 +272,14 @@ mod tests {
             SecretKey::<Seed001>::from_bytes(&bytes),
             Err(DecodeError::WrongParameterSet { .. })
         ));
+        // Left bottom-tree indices whose window end overflows u64 are
+        // inconsistent, not a panic (nor wrapped into range).
+        let at = SK_MAGIC.len() + 1 + 32 + <<Test as ParameterSet>::Parameter as FeArray>::BYTES + 24;
+        assert_eq!(bytes[at..at + 8], back.left_index.to_le_bytes());
+        for huge in [1u64 << 60, u64::MAX - 1, u64::MAX] {
+            let mut bad = bytes.clone();
+            bad[at..at + 8].copy_from_slice(&huge.to_le_bytes());
+            assert_eq!(SecretKey::<Test>::from_bytes(&bad).err(), Some(DecodeError::Inconsistent("secret key windows")));
+        }
     }
 }
