@@ -7,12 +7,13 @@
 //! | `Gen(P)` | [`keygen`]: a key pair and its proof of possession |
 //! | `Sig(sk, m)` / `Ver(m, pk, s)` | [`sig`] / [`ver`]: plain BLS |
 //! | `AKey(VK)` | [`akey`]: `avk = (sum of the keys, Merkle root of the list)` |
-//! | `ACheck(VK, avk)` | [`acheck`]: recompute and compare |
+//! | `ACheck(VK, avk)` | [`acheck_with_proofs`] (or [`acheck`] for keys already checked): recompute and compare |
 //! | `ASig(m, VK, {(vk_i, s_i)})` | [`asig`]: the sum of the `d` signatures plus, for each of the `n - d` non-signers, its key and Merkle inclusion proof |
 //! | `AVer(m, avk, s)` | [`aver`]: distinct, authenticated non-signer leaves; `d >= t`; pairing check under `avk.sum - sum of the non-signers' keys` |
 //!
 //! Keys in a list must have proven possession (rogue keys would otherwise
-//! cancel honest ones in the sum); [`akey_with_proofs`] checks the proofs.
+//! cancel honest ones in the sum); [`akey_with_proofs`] and
+//! [`acheck_with_proofs`] check the proofs.
 
 use std::collections::HashMap;
 
@@ -210,8 +211,28 @@ pub fn akey_with_proofs(
 }
 
 /// `ACheck`: whether `keys` produce `avk`.
+///
+/// This only recomputes and compares. An `avk` is safe to verify against
+/// only if every key in the list has proven possession: a list that ends
+/// with a rogue key `x·G - (sum of the others)` checks fine here and gives
+/// `avk.sum = x·G`, under which its author alone signs for all `n` keys.
+/// Checking a list received from others, use [`acheck_with_proofs`].
 pub fn acheck(keys: &[PublicKey], avk: &AggregateKey) -> Result<(), AtmsError> {
     if akey(keys)? == *avk {
+        Ok(())
+    } else {
+        Err(AtmsError::AggregateKeyMismatch)
+    }
+}
+
+/// `ACheck` after checking every key's proof of possession: a rogue key is
+/// refused with [`BlsError::InvalidProofOfPossession`] before the
+/// comparison.
+pub fn acheck_with_proofs(
+    entries: &[(PublicKey, ProofOfPossession)],
+    avk: &AggregateKey,
+) -> Result<(), AtmsError> {
+    if akey_with_proofs(entries)? == *avk {
         Ok(())
     } else {
         Err(AtmsError::AggregateKeyMismatch)
@@ -651,6 +672,33 @@ mod tests {
         entries.push((rogue, x.prove_possession()));
         assert_eq!(
             akey_with_proofs(&entries),
+            Err(BlsError::InvalidProofOfPossession { index: 3 }.into())
+        );
+    }
+
+    /// The rogue-key attack `acheck` alone cannot stop: the last key cancels
+    /// the others, the list checks, and its author signs for all of them.
+    /// `acheck_with_proofs` refuses the list.
+    #[test]
+    fn a_rogue_list_passes_acheck_but_not_acheck_with_proofs() {
+        let s = setup(3);
+        let x = SecretKey::from_key_material(&[5u8; 32]).unwrap();
+        let mut rogue = g1::from_affine(x.public_key().point());
+        for k in &s.keys {
+            g1::add_assign(&mut rogue, &g1::neg(&g1::from_affine(k.point())));
+        }
+        let rogue = PublicKey::from_affine(g1::to_affine(&rogue)).unwrap();
+        let mut keys = s.keys.clone();
+        keys.push(rogue);
+        let avk = akey(&keys).unwrap();
+        acheck(&keys, &avk).unwrap();
+        let forged = AtmsSignature { sigma: sig(&x, b"m"), non_signers: vec![] };
+        assert!(aver(&pgen(4).unwrap(), b"m", &avk, &forged).is_ok(), "the attack works on an unchecked list");
+        let mut entries: Vec<_> = s.keys.iter().copied().zip(s.pops.iter().copied()).collect();
+        assert_eq!(acheck_with_proofs(&entries, &akey(&s.keys).unwrap()), Ok(()));
+        entries.push((rogue, x.prove_possession()));
+        assert_eq!(
+            acheck_with_proofs(&entries, &avk),
             Err(BlsError::InvalidProofOfPossession { index: 3 }.into())
         );
     }

@@ -190,6 +190,10 @@ pub struct AtmsCheckArgs {
     /// Key list, in order (repeat the flag).
     #[arg(long = "pk", required = true)]
     pub pks: Vec<PathBuf>,
+    /// Proofs of possession, one per key: without them a list ending in a
+    /// rogue key would check, and its author could sign for every key.
+    #[arg(long = "pop", required = true)]
+    pub pops: Vec<PathBuf>,
     /// Aggregate key file.
     #[arg(long)]
     pub avk: PathBuf,
@@ -497,8 +501,7 @@ pub fn run(cmd: BlsCommand) -> CliResult {
             Ok(())
         }
         BlsCommand::AtmsCheck(a) => {
-            let keys: Vec<PublicKey> =
-                a.pks.iter().map(|p| read_pk(p)).collect::<Result<_, _>>()?;
+            let keys = proven_keys(&a.pks, &a.pops)?;
             let avk = atms::AggregateKey::from_bytes(&io::read_bytes(&a.avk)?).map_err(rejected)?;
             atms::acheck(&keys, &avk).map_err(rejected)?;
             valid("ATMS aggregate key")
@@ -1178,15 +1181,19 @@ mod tests {
         assert!(rejected_err(verify("4", "0x00ff")));
         assert!(rejected_err(verify("3", "0x00fe")));
         let mut check = vec!["atms-check".to_string(), "--avk".into(), d.p("avk.hex")];
-        for pk in &list {
-            check.extend(["--pk".into(), pk.clone()]);
+        for i in 0..5 {
+            check.extend(["--pk".into(), d.p(&format!("{i}.pk")), "--pop".into(), d.p(&format!("{i}.pop"))]);
         }
-        bls(&check.iter().map(String::as_str).collect::<Vec<_>>()).unwrap();
-        check.truncate(check.len() - 2);
-        assert!(rejected_err(bls(&check
-            .iter()
-            .map(String::as_str)
-            .collect::<Vec<_>>())));
+        let run = |args: &[String]| bls(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        run(&check).unwrap();
+        // Another list (the last key dropped) does not produce the avk.
+        assert!(rejected_err(run(&check[..check.len() - 4])));
+        // A key whose proof of possession is another key's is refused.
+        let mut swapped = check.clone();
+        swapped[6] = d.p("1.pop");
+        assert!(rejected_err(run(&swapped)));
+        // Keys without their proofs are a usage error.
+        assert!(run(&check[..check.len() - 2]).is_err());
     }
 
     #[test]

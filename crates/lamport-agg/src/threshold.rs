@@ -10,6 +10,11 @@
 //! checks `count >= t`) and, if the prover chose to disclose it, the signer
 //! bitmap. Members who did not sign cost nothing: the circuit has one slot
 //! per signer (rounded up to a power of two), never one per member.
+//!
+//! Distinct indices mean distinct signers as far as the group's leaves are
+//! distinct keys: `GroupTree::new` refuses a key listed twice, and a group
+//! root computed by other software must do the same (one key at two leaves
+//! could count twice).
 
 use rayon::prelude::*;
 use sigagg_lamport::{GroupTree, MembershipProof, ParameterSet, PublicKey, Signature, codeword, verify_member};

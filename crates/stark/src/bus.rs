@@ -51,8 +51,16 @@ pub enum Tag {
     MemberB = 9,
 }
 
-/// The key of a message: `tag + 16 (128 sig + index)`. Injective for slots
-/// below 2^16 and indices below 128; it stays below 2^27 < p.
+/// The key of a message: `tag + 16 (128 sig + index)`, below 2^27 < p.
+///
+/// Injective as a function of honest values (slots below 2^16, indices
+/// below 128), but the circuit does not range-check every index column: a
+/// chain row of slot `s` may carry `index = 128 (s' - s) + i'` and so use
+/// slot `s'`'s key. That moves nothing the proof claims: the payload of
+/// each message (parameter, tweaks, positions) comes from the slot the key
+/// names, so such a row computes slot `s'`'s chain correctly, only in
+/// another block; and the chain rows are exactly filled by the chains the
+/// digit table starts, so no extra chain can pair other messages.
 pub fn key<E: PrimeCharacteristicRing>(tag: Tag, sig: E, index: E) -> E {
     E::from_u32(tag as u32) + (sig * E::from_u32(INDEX_BOUND) + index) * E::from_u32(TAG_BOUND)
 }

@@ -93,7 +93,14 @@ impl SlotAir {
 
     /// Threshold: `slots` slots of which the first `count` are counted.
     /// `revealed` lists the counted leaf indices when the bitmap is public.
+    ///
+    /// # Panics
+    /// If `depth` exceeds [`crate::layout::MAX_DEPTH`]: beyond it the
+    /// ordering check's field equation could wrap around `p` and accept
+    /// a decreasing pair of indices (`ThresholdStatement::new` refuses such
+    /// groups, so no statement reaches this).
     pub fn threshold(slots: usize, count: usize, depth: usize, size: u32, revealed: Option<&[u32]>) -> Self {
+        assert!(depth <= crate::layout::MAX_DEPTH, "group depth {depth} beyond the ordering argument's bound");
         let width = if revealed.is_some() { 3 } else { 2 };
         let columns = super::periodic_table(slots, width, |r, row| {
             row[pc::HAS_NEXT] = Val::from_bool(r + 1 < count);
