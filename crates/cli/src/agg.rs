@@ -433,7 +433,7 @@ fn bench_keys<S: ParameterSet>(n: usize) -> (Vec<PublicKey<S>>, Vec<sigagg_lampo
             s
         })
         .collect();
-    keygen_from_seeds::<S>(&seeds).into_iter().unzip()
+    keygen_from_seeds::<S>(&seeds).expect("distinct bench seeds").into_iter().unzip()
 }
 
 pub fn bench_aggregate(args: AggBenchArgs) -> CliResult {

@@ -17,7 +17,7 @@ use sigagg_lamport_agg::{aggregate, config, threshold};
 fn run<S: ParameterSet>(mode: &str, n: usize, settings: sigagg_lamport_agg::Settings) {
     let seeds: Vec<[u8; 32]> = (0..n as u64).map(|i| { let mut s = [9u8; 32]; s[..8].copy_from_slice(&i.to_le_bytes()); s }).collect();
     let t = Instant::now();
-    let (pks, mut sks): (Vec<_>, Vec<_>) = keygen_from_seeds::<S>(&seeds).into_iter().unzip();
+    let (pks, mut sks): (Vec<_>, Vec<_>) = keygen_from_seeds::<S>(&seeds).expect("distinct seeds").into_iter().unzip();
     eprintln!("keys: {:.2?}", t.elapsed());
     let (proof, bytes, prove, shape) = if mode == "aggregate" {
         let msgs: Vec<Vec<u8>> = (0..n).map(|i| format!("message {i}").into_bytes()).collect();

@@ -13,9 +13,28 @@ use crate::params::ParameterSet;
 use crate::prf::{Randomizer, Seed};
 use crate::signature::Signature;
 
+/// A public key and its secret key.
+pub type KeyPair<S> = (PublicKey<S>, SecretKey<S>);
+
 /// Derives the key pairs of `seeds`, in parallel, in order. Groups of
 /// `PackedF::WIDTH` keys share their public-key sponges (one SIMD lane each).
-pub fn keygen_from_seeds<S: ParameterSet>(seeds: &[Seed]) -> Vec<(PublicKey<S>, SecretKey<S>)> {
+///
+/// Two equal seeds are refused: they would be two copies of one one-time
+/// key, and two signatures on different messages under one key let anyone
+/// forge (`SecretKey` is not `Clone` for that reason).
+pub fn keygen_from_seeds<S: ParameterSet>(seeds: &[Seed]) -> Result<Vec<KeyPair<S>>, BatchError> {
+    let mut first = std::collections::HashMap::with_capacity(seeds.len());
+    for (i, seed) in seeds.iter().enumerate() {
+        if let Some(&f) = first.get(seed) {
+            return Err(BatchError::DuplicateSeed { first: f, second: i });
+        }
+        first.insert(*seed, i);
+    }
+    Ok(derive_pairs(seeds))
+}
+
+/// The key pairs of `seeds` (distinct), in parallel, in order.
+fn derive_pairs<S: ParameterSet>(seeds: &[Seed]) -> Vec<KeyPair<S>> {
     seeds
         .par_chunks(PackedF::WIDTH)
         .flat_map_iter(|chunk| {
@@ -34,9 +53,10 @@ pub fn keygen_from_seeds<S: ParameterSet>(seeds: &[Seed]) -> Vec<(PublicKey<S>, 
 pub fn keygen_many<S: ParameterSet, R: CryptoRng + ?Sized>(
     rng: &mut R,
     count: usize,
-) -> Vec<(PublicKey<S>, SecretKey<S>)> {
+) -> Vec<KeyPair<S>> {
     let seeds: Vec<Seed> = (0..count).map(|_| rng.random()).collect();
-    keygen_from_seeds(&seeds)
+    // Fresh 256-bit seeds from a cryptographic generator do not repeat.
+    derive_pairs(&seeds)
 }
 
 /// Key `i` signs message `i`, in parallel. Every key is attempted; on
@@ -140,10 +160,17 @@ mod tests {
     fn batches_agree_with_single_operations_across_chunks() {
         let count = 2 * PackedF::WIDTH + 5;
         let seeds: Vec<Seed> = (0..count).map(|i| [i as u8; 32]).collect();
-        let pairs = keygen_from_seeds::<LamportPlusMined>(&seeds);
+        let pairs = keygen_from_seeds::<LamportPlusMined>(&seeds).unwrap();
         for (seed, (pk, _)) in seeds.iter().zip(&pairs) {
             assert_eq!(*pk, keygen_from_seed::<LamportPlusMined>(*seed).0);
         }
+        // A repeated seed would be one one-time key twice.
+        let mut twice = seeds.clone();
+        twice.push(seeds[3]);
+        assert_eq!(
+            keygen_from_seeds::<LamportPlusMined>(&twice).err(),
+            Some(BatchError::DuplicateSeed { first: 3, second: count })
+        );
         let (pks, mut sks): (Vec<_>, Vec<_>) = pairs.into_iter().unzip();
         let msg = b"one round";
         let sigs = sign_all(&mut sks, msg).unwrap();

@@ -96,4 +96,7 @@ pub enum BatchError {
     /// Verification failed for the item at `index` (the smallest failing index).
     #[error("item {index}: {error}")]
     Verify { index: usize, error: VerifyError },
+    /// Two seeds are equal: they would give two copies of one one-time key.
+    #[error("seeds {first} and {second} are equal (one one-time key twice)")]
+    DuplicateSeed { first: usize, second: usize },
 }

@@ -9,7 +9,8 @@ use zeroize::Zeroize;
 
 use crate::codeword::{Representative, checked_representative, mine};
 use crate::error::SignError;
-use crate::field::Digest;
+use crate::field::{DIGEST_LEN, Digest, F};
+use p3_field::PrimeCharacteristicRing;
 use crate::hash::{pubkey_sponge, subkey_hashes};
 use crate::params::{ParameterSet, check_params};
 use crate::prf::{self, Randomizer, Seed};
@@ -51,7 +52,10 @@ impl<S: ParameterSet> PublicKey<S> {
 /// reveals nothing new, which makes a retry after a crash safe. The state
 /// lives in the key and in its encoding: persist the key after signing and
 /// before releasing the signature. The type is deliberately not `Clone`:
-/// two copies of the state could each sign a different message.
+/// two copies of the state could each sign a different message. That only
+/// guards against accidents: a second key from the same seed (or a copy of
+/// an encoded key) has its own state, so a seed must be used for one key
+/// only (`keygen_from_seeds` refuses a repeated seed).
 pub struct SecretKey<S: ParameterSet> {
     seed: Seed,
     signed: Option<Representative<S>>,
@@ -115,8 +119,10 @@ impl<S: ParameterSet> SecretKey<S> {
 
     /// The `n` sub-public-keys `pb_i = G(pr_i)`.
     pub fn sub_public_keys(&self) -> Vec<Digest> {
-        let items: Vec<(usize, Digest)> = self.subkeys().into_iter().enumerate().collect();
-        subkey_hashes(&self.randomizer(), &items)
+        let mut items: Vec<(usize, Digest)> = self.subkeys().into_iter().enumerate().collect();
+        let hashes = subkey_hashes(&self.randomizer(), &items);
+        wipe(&mut items);
+        hashes
     }
 
     /// The public key: `n` sub-key hashes and `n/2` sponge permutations.
@@ -156,11 +162,23 @@ impl<S: ParameterSet> SecretKey<S> {
         let mut elements = self.subkeys();
         let hidden: Vec<(usize, Digest)> =
             codeword.bits().iter().enumerate().filter(|(_, b)| !**b).map(|(i, _)| (i, elements[i])).collect();
+        let mut hidden = hidden;
         for ((i, _), pb) in hidden.iter().zip(subkey_hashes(&randomizer, &hidden)) {
             elements[*i] = pb;
         }
+        wipe(&mut hidden);
         Ok(Signature::new_unchecked(counter, randomizer, elements))
     }
+}
+
+/// Overwrites secret sub-keys before their buffer is freed. The field type
+/// has no `Zeroize`; `black_box` keeps the optimizer from dropping the
+/// writes to a buffer about to die.
+fn wipe(items: &mut [(usize, Digest)]) {
+    for (_, d) in items.iter_mut() {
+        *d = [F::ZERO; DIGEST_LEN];
+    }
+    std::hint::black_box(items);
 }
 
 /// Generates a key pair from a fresh seed drawn from `rng`.

@@ -42,7 +42,7 @@ pub mod prf;
 mod shake;
 pub mod signature;
 
-pub use batch::{keygen_from_seeds, keygen_many, sign_all, sign_many, verify_many};
+pub use batch::{KeyPair, keygen_from_seeds, keygen_many, sign_all, sign_many, verify_many};
 pub use codeword::{Codeword, Representative, codeword, mine, representative};
 pub use error::{BatchError, DecodeError, GroupError, SignError, VerifyError};
 pub use field::{DIGEST_LEN, Digest, F};

@@ -11,6 +11,7 @@
 
 use p3_keccak::{KeccakF, VECTOR_LEN};
 use p3_symmetric::Permutation;
+use zeroize::{Zeroize, Zeroizing};
 
 /// SHAKE128's rate in bytes.
 pub(crate) const SHAKE128_RATE: usize = 168;
@@ -21,10 +22,20 @@ pub(crate) const LANES: usize = VECTOR_LEN;
 
 /// A SHAKE state (rate `RATE` bytes) after absorbing every whole block of a
 /// prefix, and the prefix bytes not yet absorbed.
+///
+/// The PRF's prefixes hold a key's seed (in `tail`, or mixed into `state`):
+/// both are wiped on drop, and so are the padded messages built from them.
 #[derive(Clone, Debug)]
 pub(crate) struct Prefix<const RATE: usize> {
     state: [u64; 25],
     tail: Vec<u8>,
+}
+
+impl<const RATE: usize> Drop for Prefix<RATE> {
+    fn drop(&mut self) {
+        self.state.zeroize();
+        self.tail.zeroize();
+    }
 }
 
 fn xor_block(state: &mut [u64; 25], block: &[u8]) {
@@ -63,12 +74,13 @@ impl<const RATE: usize> Prefix<RATE> {
 
     /// `tail || suffix` with SHAKE's padding (`0x1F`, zeros, `0x80`): one
     /// or two blocks, depending only on the lengths.
-    fn padded(&self, suffix: &[u8]) -> Vec<u8> {
-        let mut msg = Vec::with_capacity(2 * RATE);
+    fn padded(&self, suffix: &[u8]) -> Zeroizing<Vec<u8>> {
+        let mut msg = Zeroizing::new(Vec::with_capacity(2 * RATE));
         msg.extend_from_slice(&self.tail);
         msg.extend_from_slice(suffix);
         msg.push(0x1f);
-        msg.resize(msg.len().div_ceil(RATE) * RATE, 0);
+        let padded_len = msg.len().div_ceil(RATE) * RATE;
+        msg.resize(padded_len, 0);
         *msg.last_mut().expect("non-empty") |= 0x80;
         msg
     }
@@ -87,7 +99,7 @@ impl<const RATE: usize> Prefix<RATE> {
     /// [`Prefix::finish`] for [`LANES`] suffixes of one length at once.
     pub(crate) fn finish_many<const OUT: usize>(&self, suffixes: &[[u8; 4]; LANES]) -> [[u8; OUT]; LANES] {
         const { assert!(OUT <= RATE) };
-        let padded: Vec<Vec<u8>> = suffixes.iter().map(|s| self.padded(s)).collect();
+        let padded: Vec<Zeroizing<Vec<u8>>> = suffixes.iter().map(|s| self.padded(s)).collect();
         let mut packed: [[u64; LANES]; 25] = core::array::from_fn(|w| [self.state[w]; LANES]);
         for b in 0..padded[0].len() / RATE {
             for (lane, msg) in padded.iter().enumerate() {

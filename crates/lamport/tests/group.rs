@@ -18,7 +18,7 @@ fn keys(n: usize, salt: u8) -> Vec<PublicKey<LamportPlus>> {
             s
         })
         .collect();
-    keygen_from_seeds::<LamportPlus>(&seeds).into_iter().map(|(pk, _)| pk).collect()
+    keygen_from_seeds::<LamportPlus>(&seeds).expect("distinct seeds").into_iter().map(|(pk, _)| pk).collect()
 }
 
 #[test]

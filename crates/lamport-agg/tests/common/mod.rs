@@ -14,7 +14,7 @@ pub fn keys<S: ParameterSet>(tag: u8, n: usize) -> Vec<(PublicKey<S>, SecretKey<
             s
         })
         .collect();
-    keygen_from_seeds::<S>(&seeds)
+    keygen_from_seeds::<S>(&seeds).expect("distinct seeds")
 }
 
 /// An aggregate statement of `n` entries with distinct messages, and its signatures.
