@@ -103,7 +103,8 @@ pub struct SignArgs {
     /// Parameter set.
     #[arg(long, value_enum, default_value = "lamport-plus")]
     pub scheme: Scheme,
-    /// Secret key file; it is updated in place (marked used) before the signature is written.
+    /// Secret key file; it is marked used (synced to disk, under a lock on
+    /// `<sk>.lock`) before the signature is written.
     #[arg(long)]
     pub sk: PathBuf,
     #[command(flatten)]
@@ -206,26 +207,19 @@ fn keygen<S: ParameterSet>(args: &KeygenArgs) -> CliResult {
     Ok(())
 }
 
-/// Replaces a file by writing a sibling and renaming it over the original.
-/// The sibling keeps a `.hex` ending when the target has one, so that it is
-/// written in the target's format.
-fn write_atomically(path: &Path, bytes: &[u8]) -> CliResult {
-    let hex = path.extension().is_some_and(|e| e == "hex");
-    let tmp = PathBuf::from(format!("{}.tmp{}", path.display(), if hex { ".hex" } else { "" }));
-    io::write_bytes(&tmp, bytes)?;
-    std::fs::rename(&tmp, path).map_err(|e| CliError::usage(format!("cannot replace {}: {e}", path.display())))
-}
-
 fn sign<S: ParameterSet>(args: &SignArgs) -> CliResult {
     let message = args.message.read()?;
-    let mut sk = SecretKey::<S>::from_bytes(&io::read_bytes(&args.sk)?).map_err(CliError::rejected)?;
-    let sig = match args.counter {
-        None => sk.sign(&message),
-        Some(c) => sk.sign_with_counter(&message, c),
-    }
-    .map_err(CliError::rejected)?;
-    // The used state must be on disk before the signature exists anywhere.
-    write_atomically(&args.sk, &sk.to_bytes())?;
+    // The used state is on disk (and the key locked against a concurrent
+    // signer) before the signature exists anywhere.
+    let sig = io::update_key_file(&args.sk, |bytes| {
+        let mut sk = SecretKey::<S>::from_bytes(bytes).map_err(CliError::rejected)?;
+        let sig = match args.counter {
+            None => sk.sign(&message),
+            Some(c) => sk.sign_with_counter(&message, c),
+        }
+        .map_err(CliError::rejected)?;
+        Ok((sk.to_bytes(), sig))
+    })?;
     io::write_bytes(&args.out, &sig.to_bytes())?;
     eprintln!("signed {} bytes with {} (counter {}); the key is now used", message.len(), S::NAME, sig.counter());
     Ok(())

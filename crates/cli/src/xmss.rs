@@ -75,7 +75,8 @@ pub struct SignArgs {
     /// Parameter set.
     #[arg(long, value_enum, default_value = "seed001")]
     pub scheme: Scheme,
-    /// Secret key file; it is updated in place before the signature is written.
+    /// Secret key file; it is updated (synced to disk, under a lock on
+    /// `<sk>.lock`) before the signature is written.
     #[arg(long)]
     pub sk: PathBuf,
     /// Epoch to sign at.
@@ -170,27 +171,19 @@ pub fn sign(args: SignArgs) -> CliResult {
 
 fn sign_for<S: ParameterSet>(args: &SignArgs) -> CliResult {
     let message = parse_message32(&args.message)?;
-    let mut sk = SecretKey::<S>::from_bytes(&io::read_bytes(&args.sk)?).map_err(CliError::rejected)?;
-    // Best effort: slide the prepared window forward if the epoch lies ahead;
-    // when it cannot, signing below reports the precise reason.
-    sk.prepare_for(u64::from(args.epoch));
-    let signature = sk.sign(args.epoch, &message).map_err(CliError::rejected)?;
-    // The used epoch must be on disk before the signature exists anywhere.
-    write_atomically(&args.sk, &sk.to_bytes())?;
+    // The used epoch is on disk (and the key locked against a concurrent
+    // signer) before the signature exists anywhere.
+    let (signature, next) = io::update_key_file(&args.sk, |bytes| {
+        let mut sk = SecretKey::<S>::from_bytes(bytes).map_err(CliError::rejected)?;
+        // Best effort: slide the prepared window forward if the epoch lies
+        // ahead; when it cannot, signing reports the precise reason.
+        sk.prepare_for(u64::from(args.epoch));
+        let signature = sk.sign(args.epoch, &message).map_err(CliError::rejected)?;
+        Ok((sk.to_bytes(), (signature, sk.next_usable_epoch())))
+    })?;
     io::write_bytes(&args.out, &signature.to_bytes())?;
-    eprintln!("signed epoch {}; next usable epoch {}", args.epoch, sk.next_usable_epoch());
+    eprintln!("signed epoch {}; next usable epoch {next}", args.epoch);
     Ok(())
-}
-
-/// Replaces a file by writing a sibling and renaming it over the original,
-/// in the same encoding (raw or hex) the original's name asks for.
-fn write_atomically(path: &Path, bytes: &[u8]) -> CliResult {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    let data = if path.extension().is_some_and(|e| e == "hex") { format!("{}\n", hex::encode(bytes)).into_bytes() } else { bytes.to_vec() };
-    std::fs::write(&tmp, data).map_err(|e| CliError::usage(format!("cannot write {}: {e}", tmp.display())))?;
-    std::fs::rename(&tmp, path).map_err(|e| CliError::usage(format!("cannot replace {}: {e}", path.display())))
 }
 
 /// Verifies one signature file; prints `valid` or returns a rejection.

@@ -27,8 +27,9 @@ pub struct PublicKey<S: ParameterSet> {
 /// A secret key: the PRF key, the top tree and the two prepared bottom trees.
 ///
 /// It is stateful: every signature advances the next usable epoch, so the
-/// updated key must be stored before a signature is released.
-#[derive(Clone, PartialEq, Eq)]
+/// updated key must be stored before a signature is released. It is not
+/// `Clone`: two copies could each sign one epoch, for different messages.
+#[derive(PartialEq, Eq)]
 pub struct SecretKey<S: ParameterSet> {
     pub(crate) prf_key: PrfKey,
     pub(crate) parameter: S::Parameter,
@@ -169,13 +170,21 @@ impl<S: ParameterSet> SecretKey<S> {
 
     /// Slides the prepared window forward by one bottom tree (computing the
     /// new one from the PRF key). Returns `false`, changing nothing, when the
-    /// window already ends at the end of the activation interval.
+    /// window already ends at the end of the activation interval, or when
+    /// the new bottom tree's root is not the one the top tree holds (a
+    /// corrupted key, whose signatures would not verify: refusing here keeps
+    /// it from spending epochs).
     pub fn advance_preparation(&mut self) -> bool {
         let c = S::leaves_per_bottom_tree();
         if (self.left_index + 3) * c > self.activation.1 {
             return false;
         }
         let next = bottom_tree::<S>(&self.prf_key, &self.parameter, self.left_index + 2);
+        let (first, stored) = self.top.lowest();
+        let at = (self.left_index + 2).checked_sub(first).and_then(|i| usize::try_from(i).ok());
+        if at.and_then(|i| stored.get(i)) != Some(&next.root()) {
+            return false;
+        }
         self.left = core::mem::replace(&mut self.right, next);
         self.left_index += 1;
         true

@@ -272,6 +272,19 @@ mod tests {
             SecretKey::<Seed001>::from_bytes(&bytes),
             Err(DecodeError::WrongParameterSet { .. })
         ));
+        // A key whose top tree holds a wrong root for a later bottom tree
+        // decodes (only the prepared trees are checked on load), but its
+        // window does not advance onto that tree. Test's lifetime has
+        // bottom trees of 16 leaves: the key covers trees 1..4, prepared 1
+        // and 2, and roots start after the four u64s and the count.
+        let roots_at = SK_MAGIC.len() + 1 + 32 + <<Test as ParameterSet>::Parameter as FeArray>::BYTES + 32 + 4;
+        let mut bad = bytes.clone();
+        bad[roots_at + 2 * <<Test as ParameterSet>::Digest as FeArray>::BYTES] ^= 1;
+        let mut corrupt = SecretKey::<Test>::from_bytes(&bad).unwrap();
+        assert!(!corrupt.advance_preparation());
+        assert_eq!(corrupt.prepared_interval(), back.prepared_interval());
+        let mut fine = SecretKey::<Test>::from_bytes(&bytes).unwrap();
+        assert!(fine.advance_preparation());
         // Left bottom-tree indices whose window end overflows u64 are
         // inconsistent, not a panic (nor wrapped into range).
         let at = SK_MAGIC.len() + 1 + 32 + <<Test as ParameterSet>::Parameter as FeArray>::BYTES + 24;
