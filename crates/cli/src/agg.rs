@@ -324,6 +324,16 @@ pub fn verify_proof(scheme: AggScheme, args: &VerifyArgs) -> CliResult {
     by_scheme!(scheme, seed001 => xmss_agg::verify_proof(args), S => verify_proof_for::<S>(args))
 }
 
+/// The proven and conjectured bits of a verified proof's settings, with a
+/// warning on standard error when they are too few to mean anything (the
+/// insecure test settings): a valid proof is only as strong as them.
+pub fn verified_security(name: &str, level: (f64, f64)) -> (f64, f64) {
+    if level.0 < 80.0 {
+        eprintln!("warning: settings {name} give only {:.1} proven bits; the proof convinces no one", level.0);
+    }
+    level
+}
+
 fn verify_proof_for<S: ParameterSet>(args: &VerifyArgs) -> CliResult {
     no_epochs(&args.epochs)?;
     let proof_path = args.proof.as_deref().ok_or_else(|| CliError::usage("give --proof"))?;
@@ -338,6 +348,9 @@ fn verify_proof_for<S: ParameterSet>(args: &VerifyArgs) -> CliResult {
             let statement = threshold_statement::<S>(group, &args.messages, t)?;
             threshold::verify(&settings, &statement, &proof).map_err(reject)?;
             let signers = proof.bitmap.as_deref().and_then(|b| sigagg_lamport_agg::members_of(statement.group().size(), b));
+            let shape = ProofShape::Threshold { signers: proof.count as usize, group_size: statement.group().size() };
+            let level = security_level(&settings, S::NUM_SUBKEYS, shape);
+            let security = verified_security(&args.settings, (level.proven_bits, level.conjectured_bits));
             io::print_json(&json!({
                 "valid": true,
                 "kind": ProofKind::Threshold.name(),
@@ -346,16 +359,25 @@ fn verify_proof_for<S: ParameterSet>(args: &VerifyArgs) -> CliResult {
                 "threshold": t,
                 "group_size": statement.group().size(),
                 "signers": signers,
+                "settings": args.settings,
+                "proven_bits": security.0,
+                "conjectured_bits": security.1,
             }));
         }
         (None, None) => {
             let statement = aggregate_statement::<S>(&args.pks, &args.messages)?;
             aggregate::verify(&settings, &statement, &proof).map_err(reject)?;
+            let shape = ProofShape::Aggregate { signatures: statement.len() };
+            let level = security_level(&settings, S::NUM_SUBKEYS, shape);
+            let security = verified_security(&args.settings, (level.proven_bits, level.conjectured_bits));
             io::print_json(&json!({
                 "valid": true,
                 "kind": ProofKind::Aggregate.name(),
                 "scheme": S::NAME,
                 "count": proof.count,
+                "settings": args.settings,
+                "proven_bits": security.0,
+                "conjectured_bits": security.1,
             }));
         }
         _ => return Err(CliError::usage("a threshold statement needs both --group and --threshold")),

@@ -237,6 +237,8 @@ pub fn verify_proof(args: &VerifyArgs) -> CliResult {
         let statement = threshold_statement(group, Some(epoch), &args.messages, t)?;
         let proof = ThresholdProof::from_bytes(&bytes).map_err(reject)?;
         let certificate = stark_threshold::verify_threshold(&settings, &statement, &proof).map_err(reject)?;
+        let level = stark_threshold::security_level(&settings, certificate.count as usize, statement.group().size);
+        let security = crate::agg::verified_security(&args.settings, (level.proven_bits, level.conjectured_bits));
         io::print_json(&json!({
             "valid": true,
             "kind": "threshold",
@@ -245,6 +247,9 @@ pub fn verify_proof(args: &VerifyArgs) -> CliResult {
             "threshold": t,
             "group_size": statement.group().size,
             "signers": certificate.signers,
+            "settings": args.settings,
+            "proven_bits": security.0,
+            "conjectured_bits": security.1,
         }));
     } else if bytes.starts_with(PROOF_MAGIC) {
         if args.group.is_some() || args.threshold.is_some() {
@@ -253,11 +258,16 @@ pub fn verify_proof(args: &VerifyArgs) -> CliResult {
         let statement = aggregate_statement(&args.pks, &args.epochs, &args.messages)?;
         let proof = AggregateProof::from_bytes(&bytes).map_err(reject)?;
         verify(&settings, &statement, &proof).map_err(reject)?;
+        let level = security_level(&settings, statement.len());
+        let security = crate::agg::verified_security(&args.settings, (level.proven_bits, level.conjectured_bits));
         io::print_json(&json!({
             "valid": true,
             "kind": "aggregate",
             "scheme": "seed001",
             "count": statement.len(),
+            "settings": args.settings,
+            "proven_bits": security.0,
+            "conjectured_bits": security.1,
         }));
     } else {
         return Err(CliError::rejected("not a seed001 aggregate or threshold proof"));

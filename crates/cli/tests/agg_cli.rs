@@ -63,6 +63,12 @@ fn seed001_threshold_and_aggregate_on_files() {
     assert_eq!(cert["kind"], "threshold");
     assert_eq!(cert["count"], 2);
     assert_eq!(cert["signers"], serde_json::json!([0, 2]));
+    // The output says what the proof is worth: the insecure test settings,
+    // far below 80 proven bits, and a warning on standard error.
+    assert_eq!(cert["settings"], "test");
+    assert!(cert["proven_bits"].as_f64().unwrap() < 80.0, "{cert}");
+    let warned = run(&dir, &verify, &["--threshold", "2", "--epoch", "5", "--message", MSG_A]);
+    assert!(String::from_utf8_lossy(&warned.stderr).contains("warning: settings test"));
     // A higher threshold, another message or epoch, other settings: rejected (1).
     assert_eq!(run(&dir, &verify, &["--threshold", "3", "--epoch", "5", "--message", MSG_A]).status.code(), Some(1));
     assert_eq!(run(&dir, &verify, &["--threshold", "2", "--epoch", "5", "--message", MSG_B]).status.code(), Some(1));
@@ -95,6 +101,7 @@ fn seed001_threshold_and_aggregate_on_files() {
     let verify = ["verify", "--scheme", "seed001", "--settings", "test", "--proof", "a.proof"];
     let out = json(&run(&dir, &verify, &[&keys[..], &stmt].concat()));
     assert_eq!((out["kind"].as_str(), out["count"].as_u64()), (Some("aggregate"), Some(3)));
+    assert!(out["proven_bits"].as_f64().unwrap() < 80.0 && out["conjectured_bits"].as_f64().is_some(), "{out}");
     // Swapped messages, one epoch for all, a dropped entry: rejected (1).
     let swapped = ["--epoch", "5", "--epoch", "6", "--epoch", "5", "--message", MSG_B, "--message", MSG_A, "--message", MSG_A];
     assert_eq!(run(&dir, &verify, &[&keys[..], &swapped].concat()).status.code(), Some(1));
@@ -162,7 +169,9 @@ fn lamport_threshold_and_aggregate_on_files() {
     let compact = ["aggregate", "--scheme", "lamport-plus", "--settings", "compact", "--out", "c.proof"];
     ok(&run(&dir, &compact, &[&keys[..], &msgs, &sigs].concat()));
     let verify_compact = ["verify", "--scheme", "lamport-plus", "--settings", "compact", "--proof", "c.proof"];
-    ok(&run(&dir, &verify_compact, &[&keys[..], &msgs].concat()));
+    let v = json(&run(&dir, &verify_compact, &[&keys[..], &msgs].concat()));
+    assert_eq!(v["settings"], "compact");
+    assert!(v["proven_bits"].as_f64().unwrap() >= 96.0, "{v}");
     let verify_fast = ["verify", "--scheme", "lamport-plus", "--settings", "fast", "--proof", "c.proof"];
     assert_eq!(run(&dir, &verify_fast, &[&keys[..], &msgs].concat()).status.code(), Some(1));
     assert_eq!(run(&dir, &verify_compact, &[&keys[..], &swapped].concat()).status.code(), Some(1));
