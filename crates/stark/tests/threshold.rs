@@ -316,29 +316,28 @@ fn forged_counts_and_signer_lists_are_rejected() {
         verify_threshold(&short, &statement, &proof).unwrap_err(),
         VerifyError::UnsupportedMerkleHash(truncated)
     );
-    let reject = |edit: &dyn Fn(&mut ThresholdProof), what: &str| {
+    // Each forgery names the check that must catch it: a header check
+    // (`HeaderMismatch`) where the header alone is inconsistent, the STARK
+    // (`Invalid`) where only the proof can tell.
+    let header = |e: &VerifyError| matches!(e, VerifyError::HeaderMismatch(_));
+    let stark = |e: &VerifyError| matches!(e, VerifyError::Invalid(_));
+    let reject = |proof: &ThresholdProof, edit: &dyn Fn(&mut ThresholdProof), by: &dyn Fn(&VerifyError) -> bool, what: &str| {
         let mut forged = ThresholdProof::from_bytes(&proof.to_bytes()).unwrap();
         edit(&mut forged);
-        assert!(
-            verify_threshold(&SETTINGS, &statement, &forged).is_err(),
-            "{what} accepted"
-        );
+        match verify_threshold(&SETTINGS, &statement, &forged) {
+            Err(e) if by(&e) => {}
+            other => panic!("{what}: {other:?}"),
+        }
     };
-    reject(&|p| p.count = 4, "a larger count");
-    reject(&|p| p.count = 2, "a smaller count");
-    reject(&|p| p.count = 8, "a count above the group size");
-    reject(&|p| p.signers = Some(vec![1, 4, 6]), "another signer list");
-    reject(
-        &|p| p.signers = Some(vec![0, 1, 4, 5]),
-        "a longer signer list",
-    );
-    reject(
-        &|p| p.signers = Some(vec![4, 1, 5]),
-        "an unsorted signer list",
-    );
-    reject(&|p| p.signers = None, "a hidden signer list");
-    reject(&|p| p.settings = Settings::FAST, "other settings");
-    // A count-only proof cannot be dressed up with a signer list.
+    reject(&proof, &|p| p.count = 4, &header, "a larger count than the list");
+    reject(&proof, &|p| p.count = 2, &header, "a smaller count than the list");
+    reject(&proof, &|p| p.count = 8, &header, "a count above the group size");
+    reject(&proof, &|p| p.signers = Some(vec![1, 4, 6]), &stark, "another signer list");
+    reject(&proof, &|p| p.signers = Some(vec![0, 1, 4, 5]), &header, "a longer signer list");
+    reject(&proof, &|p| p.signers = Some(vec![4, 1, 5]), &header, "an unsorted signer list");
+    reject(&proof, &|p| p.signers = None, &stark, "a hidden signer list");
+    reject(&proof, &|p| p.settings = Settings::FAST, &header, "other settings");
+    // A count-only proof: the header cannot check the count, the STARK must.
     let hidden = prove_threshold(
         &SETTINGS,
         &statement,
@@ -346,9 +345,12 @@ fn forged_counts_and_signer_lists_are_rejected() {
         Disclosure::CountOnly,
     )
     .unwrap();
-    let mut dressed = ThresholdProof::from_bytes(&hidden.to_bytes()).unwrap();
-    dressed.signers = Some(vec![1, 4, 5]);
-    assert!(verify_threshold(&SETTINGS, &statement, &dressed).is_err());
+    verify_threshold(&SETTINGS, &statement, &hidden).unwrap();
+    reject(&hidden, &|p| p.count = 4, &stark, "a larger count (count only)");
+    reject(&hidden, &|p| p.count = 2, &stark, "a smaller count (count only)");
+    reject(&hidden, &|p| p.count = 7, &stark, "the whole group (count only)");
+    // ... nor be dressed up with a signer list.
+    reject(&hidden, &|p| p.signers = Some(vec![1, 4, 5]), &stark, "a dressed count-only proof");
 }
 
 #[test]
@@ -400,20 +402,28 @@ fn verifier_lookups_match_plonky3s_derivation() {
 }
 
 /// Proves `traces` for `signers` (claimed count = number of slots used)
-/// after `tamper`; the prover's debug checks or the verifier must refuse.
+/// after `tamper`; the prover's debug checks or the verifier's STARK check
+/// must refuse. Both disclosure modes: with the signers disclosed (when
+/// they are a valid list, so that the header passes and the STARK is what
+/// refuses) and count-only, where the gap chain and the membership
+/// messages are the only protection.
 fn tampered_is_rejected(indices: &[u32], tamper: impl Fn(&mut sigagg_stark::trace::Traces)) {
     let group = Group::new(90, 7);
     let statement = group.statement(1);
     let signers = group.signers(indices);
+    let ascending = indices.windows(2).all(|w| w[0] < w[1]);
+    let disclosures = if ascending { vec![Some(indices.to_vec()), None] } else { vec![None] };
     for settings in [SETTINGS, PAIRED] {
         let mut traces = testing::traces(&settings, &statement, &signers);
         tamper(&mut traces);
         let count = indices.len() as u32;
-        sigagg_stark::testing::assert_tampered_rejected(
-            settings.log_blowup,
-            || testing::prove_traces(&settings, &statement, count, Some(indices.to_vec()), &traces),
-            |proof| verify_threshold(&settings, &statement, proof).is_ok(),
-        );
+        for disclosed in &disclosures {
+            sigagg_stark::testing::assert_tampered_rejected(
+                settings.log_blowup,
+                || testing::prove_traces(&settings, &statement, count, disclosed.clone(), &traces),
+                |proof| verify_threshold(&settings, &statement, proof).map(drop),
+            );
+        }
     }
 }
 
@@ -424,7 +434,10 @@ fn set(
     f: impl Fn(Val) -> Val,
 ) {
     let w = m.width;
-    m.values[row * w + col] = f(m.values[row * w + col]);
+    assert!(row < m.values.len() / w && col < w, "cell ({row}, {col}) outside the table");
+    let old = m.values[row * w + col];
+    m.values[row * w + col] = f(old);
+    assert_ne!(m.values[row * w + col], old, "the tamper of ({row}, {col}) changed nothing");
 }
 
 #[test]
@@ -434,8 +447,10 @@ fn untampered_threshold_traces_verify() {
     let statement = group.statement(1);
     for settings in [SETTINGS, PAIRED] {
         let traces = testing::traces(&settings, &statement, &group.signers(&[1, 5]));
-        let proof = testing::prove_traces(&settings, &statement, 2, Some(vec![1, 5]), &traces).unwrap();
-        verify_threshold(&settings, &statement, &proof).unwrap();
+        for disclosed in [Some(vec![1, 5]), None] {
+            let proof = testing::prove_traces(&settings, &statement, 2, disclosed, &traces).unwrap();
+            verify_threshold(&settings, &statement, &proof).unwrap();
+        }
     }
 }
 
