@@ -16,7 +16,9 @@ use p3_field::PrimeCharacteristicRing;
 use p3_matrix::Matrix;
 use sigagg_lamport::{GroupTree, LamportPlus, LamportPlusMined, ParameterSet};
 use sigagg_lamport_agg::config::{self, Val};
+use sigagg_lamport_agg::proof::StarkProof;
 use sigagg_lamport_agg::trace::Traces;
+use sigagg_stark::codec;
 use sigagg_lamport_agg::{
     AggregateEntry, AggregateStatement, Disclosure, Proof, ProveError, Settings, ThresholdStatement, VerifyError,
     aggregate, threshold,
@@ -26,20 +28,37 @@ const T: Settings = config::TEST;
 
 /// Byte positions to flip in an encoding of `len` bytes: the whole header,
 /// then about 64 spread over the body, and the last bytes.
-fn flip_positions(len: usize) -> Vec<usize> {
-    let mut at: Vec<usize> = (0..16.min(len)).collect();
-    at.extend((16..len).step_by((len / 64).max(1)));
-    at.extend(len.saturating_sub(8)..len);
+/// Every header byte (kind, set, settings, count, counters, bitmap, the
+/// STARK's hash tag), the first, middle and last byte of every part of the
+/// STARK body in encoding order (`codec::body_layout`, which must tile it),
+/// and positions spread over the whole proof.
+fn flip_positions(bytes: &[u8]) -> Vec<usize> {
+    let proof = Proof::from_bytes(bytes).unwrap();
+    let (layout, body) = match &proof.stark {
+        StarkProof::Sha256(p) => (codec::body_layout(p), codec::encoded_len(p)),
+        StarkProof::Sha256Trunc24(p) => (codec::body_layout24(p), codec::encoded_len(p)),
+    };
+    assert_eq!(layout.iter().map(|(_, len)| len).sum::<usize>(), body, "{layout:?}");
+    let header = bytes.len() - body;
+    let mut at: Vec<usize> = (0..header).collect();
+    let mut start = header;
+    for (part, len) in &layout {
+        assert!(*len > 0, "{part} is empty");
+        at.extend([start, start + len / 2, start + len - 1]);
+        start += len;
+    }
+    at.extend((header..bytes.len()).step_by((bytes.len() / 64).max(1)));
     at
 }
 
-/// Every flipped byte, truncation and trailing byte is rejected by
-/// decoding or by `verify`; nothing panics.
+/// Every flipped bit of [`flip_positions`] (bits 0, 3 and 7 in turn),
+/// truncation and trailing byte is rejected by decoding or by `verify`;
+/// nothing panics.
 fn assert_tampering_rejected(bytes: &[u8], verify: impl Fn(&Proof) -> Result<(), VerifyError>) {
     verify(&Proof::from_bytes(bytes).unwrap()).expect("the untampered proof verifies");
-    for at in flip_positions(bytes.len()) {
+    for (n, at) in flip_positions(bytes).into_iter().enumerate() {
         let mut bad = bytes.to_vec();
-        bad[at] ^= 0x01;
+        bad[at] ^= 1 << [0u8, 3, 7][n % 3];
         let outcome = catch_unwind(AssertUnwindSafe(|| Proof::from_bytes(&bad).map(|p| verify(&p))));
         match outcome {
             Ok(Err(_)) | Ok(Ok(Err(_))) => {}

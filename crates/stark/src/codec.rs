@@ -121,6 +121,41 @@ macro_rules! breakdown {
     }};
 }
 
+/// The parts of a batch proof's body in encoding order (bincode writes a
+/// struct's fields in declaration order), each with its encoded length:
+/// they tile the body exactly, so a test can flip bytes inside every part.
+macro_rules! layout {
+    ($proof:expr) => {{
+        let proof = $proof;
+        let fri = &proof.opening_proof;
+        vec![
+            ("commitments", encoded_len(&proof.commitments)),
+            ("ood values", encoded_len(&proof.opened_values)),
+            ("batch pow witness", encoded_len(&fri.batch_pow_witness)),
+            ("fri commitments", encoded_len(&fri.commit_phase_commits)),
+            ("fri commit pow witnesses", encoded_len(&fri.commit_pow_witnesses)),
+            ("input openings", encoded_len(&fri.input_openings)),
+            ("fri openings", encoded_len(&fri.commit_phase_openings)),
+            ("final polynomial", encoded_len(&fri.final_poly)),
+            ("query pow witness", encoded_len(&fri.query_pow_witness)),
+            ("lookup terminals", encoded_len(&proof.lookup_terminals)),
+            ("degree bits", encoded_len(&proof.degree_bits)),
+            ("lookup pow witness", encoded_len(&proof.lookup_pow_witness)),
+            ("ood pow witness", encoded_len(&proof.ood_pow_witness)),
+        ]
+    }};
+}
+
+/// [`layout!`] for a proof with full-width commitments.
+pub fn body_layout(proof: &p3_batch_stark::BatchProof<crate::config::AggConfig>) -> Vec<(&'static str, usize)> {
+    layout!(proof)
+}
+
+/// [`body_layout`] for a proof with 24-byte commitments.
+pub fn body_layout24(proof: &p3_batch_stark::BatchProof<crate::config::AggConfig24>) -> Vec<(&'static str, usize)> {
+    layout!(proof)
+}
+
 /// Where the bytes of a batch proof with full-width commitments go, part
 /// by part, in the body format:
 /// `(part, bytes)` pairs that sum to the encoded length up to a few length

@@ -370,10 +370,22 @@ fn every_class_of_proof_byte_flip_is_rejected() {
         Err(_) => true,
     };
     assert!(!check(&bytes), "the untampered proof must verify");
-    let mut positions: Vec<usize> = (0..32).collect();
+    // Every header byte, the first, middle and last byte of every part of
+    // the body in encoding order, and positions spread over the body.
+    let proof = ThresholdProof::from_bytes(&bytes).unwrap();
+    let layout = sigagg_stark::codec::body_layout(&proof.proof);
+    let body = sigagg_stark::codec::encoded_len(&proof.proof);
+    let header = bytes.len() - body;
+    assert_eq!(layout.iter().map(|(_, len)| len).sum::<usize>(), body, "{layout:?}");
+    let mut positions: Vec<usize> = (0..header).collect();
+    let mut at = header;
+    for (part, len) in &layout {
+        assert!(*len > 0, "{part} is empty");
+        positions.extend([at, at + len / 2, at + len - 1]);
+        at += len;
+    }
     let step = (bytes.len() / 60).max(1);
-    positions.extend((32..bytes.len()).step_by(step));
-    positions.extend(bytes.len() - 16..bytes.len());
+    positions.extend((header..bytes.len()).step_by(step));
     for (n, &at) in positions.iter().enumerate() {
         let bit = [0u8, 3, 7][n % 3];
         let mut b = bytes.clone();
@@ -555,11 +567,21 @@ mod corrupt {
         tampered_is_rejected(&[1, 5], |t| set(t.group.as_mut().unwrap(), 2, 17, BUMP));
     }
 
+    /// A range-table multiplicity one too high: the range bus no longer
+    /// balances (whatever the gap values).
     #[test]
-    fn range_multiplicity_of_gaps() {
+    fn range_multiplicity() {
         tampered_is_rejected(&[1, 5], |t| {
             set(&mut t.range, 3, sigagg_stark::air::range::MULT, BUMP)
         });
+    }
+
+    /// The second gap limb of the counted slot (the ordering's range-checked
+    /// part) moved by one: the gap no longer recomposes to
+    /// `idx' - idx - 1`.
+    #[test]
+    fn statement_gap_second_limb() {
+        tampered_is_rejected(&[1, 5], |t| set(&mut t.sig, 0, sig::GAP + 1, BUMP));
     }
 }
 
