@@ -26,8 +26,6 @@ use sigagg_lamport_agg::{
 
 const T: Settings = config::TEST;
 
-/// Byte positions to flip in an encoding of `len` bytes: the whole header,
-/// then about 64 spread over the body, and the last bytes.
 /// Every header byte (kind, set, settings, count, counters, bitmap, the
 /// STARK's hash tag), the first, middle and last byte of every part of the
 /// STARK body in encoding order (`codec::body_layout`, which must tile it),
@@ -38,17 +36,7 @@ fn flip_positions(bytes: &[u8]) -> Vec<usize> {
         StarkProof::Sha256(p) => (codec::body_layout(p), codec::encoded_len(p)),
         StarkProof::Sha256Trunc24(p) => (codec::body_layout24(p), codec::encoded_len(p)),
     };
-    assert_eq!(layout.iter().map(|(_, len)| len).sum::<usize>(), body, "{layout:?}");
-    let header = bytes.len() - body;
-    let mut at: Vec<usize> = (0..header).collect();
-    let mut start = header;
-    for (part, len) in &layout {
-        assert!(*len > 0, "{part} is empty");
-        at.extend([start, start + len / 2, start + len - 1]);
-        start += len;
-    }
-    at.extend((header..bytes.len()).step_by((bytes.len() / 64).max(1)));
-    at
+    sigagg_stark::testing::flip_positions(bytes.len(), body, &layout)
 }
 
 /// Every flipped bit of [`flip_positions`] (bits 0, 3 and 7 in turn),

@@ -351,6 +351,27 @@ pub mod testing {
         }
     }
 
+    /// Byte positions to flip in an encoded proof of `len` bytes whose
+    /// STARK body (the last `body` bytes) has the parts `layout`
+    /// ([`crate::codec::body_layout`]): every header byte, the first, middle
+    /// and last byte of every part, and about 60 spread over the body.
+    ///
+    /// # Panics
+    /// If the parts do not tile the body, or one is empty.
+    pub fn flip_positions(len: usize, body: usize, layout: &[(&str, usize)]) -> Vec<usize> {
+        assert_eq!(layout.iter().map(|(_, n)| n).sum::<usize>(), body, "{layout:?}");
+        let header = len - body;
+        let mut positions: Vec<usize> = (0..header).collect();
+        let mut at = header;
+        for (part, n) in layout {
+            assert!(*n > 0, "{part} is empty");
+            positions.extend([at, at + n / 2, at + n - 1]);
+            at += n;
+        }
+        positions.extend((header..len).step_by((len / 60).max(1)));
+        positions
+    }
+
     /// Judges the proving of a tampered trace. In debug builds Plonky3's
     /// prover checks every constraint and panics, which counts as caught.
     /// In release builds the prover checks nothing, and the test is about

@@ -375,17 +375,7 @@ fn every_class_of_proof_byte_flip_is_rejected() {
     let proof = ThresholdProof::from_bytes(&bytes).unwrap();
     let layout = sigagg_stark::codec::body_layout(&proof.proof);
     let body = sigagg_stark::codec::encoded_len(&proof.proof);
-    let header = bytes.len() - body;
-    assert_eq!(layout.iter().map(|(_, len)| len).sum::<usize>(), body, "{layout:?}");
-    let mut positions: Vec<usize> = (0..header).collect();
-    let mut at = header;
-    for (part, len) in &layout {
-        assert!(*len > 0, "{part} is empty");
-        positions.extend([at, at + len / 2, at + len - 1]);
-        at += len;
-    }
-    let step = (bytes.len() / 60).max(1);
-    positions.extend((header..bytes.len()).step_by(step));
+    let positions = sigagg_stark::testing::flip_positions(bytes.len(), body, &layout);
     for (n, &at) in positions.iter().enumerate() {
         let bit = [0u8, 3, 7][n % 3];
         let mut b = bytes.clone();
