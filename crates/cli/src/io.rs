@@ -3,6 +3,8 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use zeroize::Zeroizing;
+
 /// The error every sub-command returns: a message for people and an exit code
 /// for scripts (1: the input was rejected, 2: the command could not run).
 #[derive(Debug)]
@@ -42,6 +44,11 @@ pub const MAX_INPUT_BYTES: u64 = 64 << 20;
 
 /// Reads a file as raw bytes, or as hex when its name ends in `.hex`; at
 /// most [`MAX_INPUT_BYTES`].
+///
+/// Secret keys pass through here too, so no copy is left behind unwiped:
+/// the buffer is sized from the file's length (no reallocation) and the hex
+/// text is wiped once decoded. The caller wipes what it gets
+/// ([`update_key_file`] does).
 pub fn read_bytes(path: &Path) -> Result<Vec<u8>, CliError> {
     read_bytes_capped(path, MAX_INPUT_BYTES)
 }
@@ -50,31 +57,38 @@ fn read_bytes_capped(path: &Path, max: u64) -> Result<Vec<u8>, CliError> {
     use std::io::Read;
     let cannot = |e: std::io::Error| CliError::usage(format!("cannot read {}: {e}", path.display()));
     let limit = if is_hex_path(path) { 2 * max + 64 } else { max };
-    let mut raw = Vec::new();
-    std::fs::File::open(path).map_err(cannot)?.take(limit + 1).read_to_end(&mut raw).map_err(cannot)?;
+    let file = std::fs::File::open(path).map_err(cannot)?;
+    let expected = file.metadata().map_or(0, |m| m.len()).min(limit + 1);
+    let mut raw = Zeroizing::new(Vec::with_capacity(expected as usize + 1));
+    file.take(limit + 1).read_to_end(&mut raw).map_err(cannot)?;
     if raw.len() as u64 > limit {
         return Err(CliError::rejected(format!("{} is larger than {limit} bytes", path.display())));
     }
     if is_hex_path(path) {
-        let text = String::from_utf8(raw)
+        let text = std::str::from_utf8(&raw)
             .map_err(|_| CliError::rejected(format!("{} is not hex text", path.display())))?;
         let trimmed = text.trim();
         let trimmed = trimmed.strip_prefix("0x").unwrap_or(trimmed);
         hex::decode(trimmed)
             .map_err(|e| CliError::rejected(format!("{} is not valid hex: {e}", path.display())))
     } else {
-        Ok(raw)
+        Ok(std::mem::take(&mut *raw))
     }
 }
 
-/// Writes raw bytes, or hex text (with a trailing newline) when the name ends in `.hex`.
+/// Writes raw bytes, or hex text (with a trailing newline) when the name
+/// ends in `.hex`; the hex text is wiped once written (secret keys are
+/// written here too).
 pub fn write_bytes(path: &Path, bytes: &[u8]) -> CliResult {
-    let data = if is_hex_path(path) {
-        let mut s = hex::encode(bytes);
-        s.push('\n');
-        s.into_bytes()
+    let hex_text;
+    let data: &[u8] = if is_hex_path(path) {
+        let mut text = vec![0u8; 2 * bytes.len() + 1];
+        hex::encode_to_slice(bytes, &mut text[..2 * bytes.len()]).expect("the buffer has twice the length");
+        text[2 * bytes.len()] = b'\n';
+        hex_text = Zeroizing::new(text);
+        &hex_text
     } else {
-        bytes.to_vec()
+        bytes
     };
     std::fs::write(path, data)
         .map_err(|e| CliError::usage(format!("cannot write {}: {e}", path.display())))
@@ -105,7 +119,10 @@ pub fn update_key_file<T>(
         .open(&lock_path)
         .map_err(|e| fail("create", &lock_path, e))?;
     lock.lock().map_err(|e| fail("lock", &lock_path, e))?;
-    let (bytes, out) = update(&read_bytes(path)?)?;
+    // Both encodings of the key are wiped on return.
+    let old = Zeroizing::new(read_bytes(path)?);
+    let (bytes, out) = update(&old)?;
+    let bytes = Zeroizing::new(bytes);
     let hex = is_hex_path(path);
     let tmp = PathBuf::from(format!("{}.{}.tmp{}", path.display(), std::process::id(), if hex { ".hex" } else { "" }));
     write_bytes(&tmp, &bytes)?;
@@ -289,6 +306,25 @@ mod tests {
         if Path::new("/dev/zero").exists() {
             assert!(read_bytes_capped(Path::new("/dev/zero"), 1 << 10).unwrap_err().rejected);
         }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Raw and hex files round-trip through `write_bytes` and `read_bytes`
+    /// (the hex text is built in place, lower case, newline-terminated).
+    #[test]
+    fn bytes_round_trip_raw_and_hex() {
+        let dir = std::env::temp_dir().join(format!("sigagg-io-rt-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let data: Vec<u8> = (0..=255u8).collect();
+        for name in ["k.bin", "k.hex"] {
+            let path = dir.join(name);
+            write_bytes(&path, &data).unwrap();
+            assert_eq!(read_bytes(&path).unwrap(), data, "{name}");
+        }
+        let text = std::fs::read_to_string(dir.join("k.hex")).unwrap();
+        assert_eq!(text, hex::encode(&data) + "\n");
+        write_bytes(&dir.join("e.hex"), &[]).unwrap();
+        assert_eq!(read_bytes(&dir.join("e.hex")).unwrap(), Vec::<u8>::new());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -200,7 +200,7 @@ fn keygen<S: ParameterSet>(args: &KeygenArgs) -> CliResult {
         .collect();
     let pairs = sigagg_lamport::keygen_from_seeds::<S>(&seeds).map_err(CliError::usage)?;
     for (i, (pk, sk)) in pairs.iter().enumerate() {
-        io::write_bytes(&numbered(&args.out, args.count, i, "sk", args.hex), &sk.to_bytes())?;
+        io::write_bytes(&numbered(&args.out, args.count, i, "sk", args.hex), &zeroize::Zeroizing::new(sk.to_bytes()))?;
         io::write_bytes(&numbered(&args.out, args.count, i, "pk", args.hex), &pk.to_bytes())?;
     }
     eprintln!("wrote {} {} key pair(s) with prefix {}", args.count, S::NAME, args.out.display());

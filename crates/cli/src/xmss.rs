@@ -153,7 +153,7 @@ fn keygen_for<S: ParameterSet>(args: &KeygenArgs) -> CliResult {
             let (pk, sk) = xmss_keygen::<S, _>(&mut rng, args.activation_epoch, args.num_epochs)
                 .map_err(CliError::usage)?;
             let (pk_path, sk_path) = key_paths(&args.out, args.count, i, args.hex);
-            io::write_bytes(&sk_path, &sk.to_bytes())?;
+            io::write_bytes(&sk_path, &zeroize::Zeroizing::new(sk.to_bytes()))?;
             io::write_bytes(&pk_path, &pk.to_bytes())?;
             bar.inc(1);
             Ok(())

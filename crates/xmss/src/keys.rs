@@ -6,7 +6,7 @@ use core::ops::Range;
 
 use rand::{CryptoRng, RngExt};
 use rayon::prelude::*;
-use zeroize::Zeroize;
+use zeroize::{Zeroize, Zeroizing};
 
 use crate::error::KeygenError;
 use crate::field::{F, FeArray};
@@ -123,7 +123,9 @@ pub fn keygen<S: ParameterSet, R: CryptoRng + ?Sized>(
     let c = S::leaves_per_bottom_tree();
 
     let parameter: S::Parameter = random_fes(rng);
-    let prf_key: PrfKey = rng.random();
+    // The local copy is wiped when key generation returns; the key's own
+    // copy is wiped when the key is dropped.
+    let prf_key = Zeroizing::new(rng.random::<PrfKey>());
 
     let left = bottom_tree::<S>(&prf_key, &parameter, first);
     let right = bottom_tree::<S>(&prf_key, &parameter, first + 1);
@@ -134,7 +136,7 @@ pub fn keygen<S: ParameterSet, R: CryptoRng + ?Sized>(
     let top = SubTree::build::<S>(&parameter, S::LOG_LIFETIME / 2, S::LOG_LIFETIME, first, roots, &mut pad);
 
     let sk = SecretKey {
-        prf_key,
+        prf_key: *prf_key,
         parameter,
         activation: (first * c, last * c),
         next_epoch: first * c,

@@ -133,7 +133,7 @@ pub fn single_epoch_key_and_signature<S: ParameterSet, R: CryptoRng + ?Sized>(
     message: &[u8; MESSAGE_LEN],
 ) -> Result<(PublicKey<S>, Signature<S>), SignError> {
     let parameter: S::Parameter = random_fes(rng);
-    let prf_key: PrfKey = rand::RngExt::random(rng);
+    let prf_key = zeroize::Zeroizing::new(rand::RngExt::random::<PrfKey>(rng));
     let co_path: Vec<S::Digest> = (0..S::LOG_LIFETIME).map(|_| random_fes(rng)).collect();
     let leaf = leaf::<S>(&parameter, epoch, &chain_ends::<S>(&prf_key, &parameter, epoch));
     let root = root_from_path::<S>(&parameter, u64::from(epoch), leaf, &co_path);

@@ -22,6 +22,7 @@ use crate::keys::{PublicKey, SecretKey, bottom_tree};
 use crate::params::ParameterSet;
 use crate::signature::Signature;
 use crate::tree::SubTree;
+use zeroize::Zeroizing;
 
 /// A cursor over untrusted bytes; every read is bounds-checked.
 struct Reader<'a> {
@@ -161,7 +162,17 @@ impl<S: ParameterSet> SecretKey<S> {
     ///
     /// The encoding contains the secret PRF key: protect it like the key.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::new();
+        let (_, roots) = self.top.lowest();
+        let nodes = roots.len() + self.top.pads().len();
+        let len = SK_MAGIC.len()
+            + 1
+            + self.prf_key.len()
+            + FE_BYTES * (S::Parameter::LEN + nodes * S::Digest::LEN)
+            + 4 * 8
+            + 2 * 4;
+        // Exactly the encoding's length, so the buffer never reallocates
+        // and leaves no stray copy of the PRF key behind.
+        let mut out = Vec::with_capacity(len);
         out.extend_from_slice(SK_MAGIC);
         out.push(S::ID);
         out.extend_from_slice(&self.prf_key);
@@ -169,13 +180,13 @@ impl<S: ParameterSet> SecretKey<S> {
         for v in [self.activation.0, self.activation.1, self.next_epoch, self.left_index] {
             out.extend_from_slice(&v.to_le_bytes());
         }
-        let (_, roots) = self.top.lowest();
         for list in [roots, self.top.pads()] {
             out.extend_from_slice(&(list.len() as u32).to_le_bytes());
             for node in list {
                 put_fes(&mut out, node.as_slice());
             }
         }
+        debug_assert_eq!(out.len(), len);
         out
     }
 
@@ -193,7 +204,8 @@ impl<S: ParameterSet> SecretKey<S> {
         if id != S::ID {
             return Err(DecodeError::WrongParameterSet { expected: S::ID, actual: id });
         }
-        let prf_key: [u8; 32] = r.take(32)?.try_into().expect("took 32 bytes");
+        // Wiped on every return, the rejections included; the key keeps its own copy.
+        let prf_key = Zeroizing::new(<[u8; 32]>::try_from(r.take(32)?).expect("took 32 bytes"));
         let parameter: S::Parameter = r.fes()?;
         let (start, end, next_epoch, left_index) = (r.u64()?, r.u64()?, r.u64()?, r.u64()?);
 
@@ -232,7 +244,7 @@ impl<S: ParameterSet> SecretKey<S> {
             return Err(DecodeError::Inconsistent("secret key: bottom trees do not match the top tree"));
         }
         debug_assert_eq!(top.lowest_level(), half);
-        Ok(Self { prf_key, parameter, activation: (start, end), next_epoch, top, left_index, left, right })
+        Ok(Self { prf_key: *prf_key, parameter, activation: (start, end), next_epoch, top, left_index, left, right })
     }
 }
 
