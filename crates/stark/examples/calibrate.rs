@@ -1,11 +1,18 @@
 //! Calibration: proves a plain table of width-16 Poseidon2 permutations
-//! (Plonky3's vectorized AIR, 8 per row) with this crate's STARK
+//! (Plonky3's vectorized AIR, 1, 2 or 8 per row) with this crate's STARK
 //! configuration, to separate the raw cost of the proof system on this
-//! machine from the cost of the aggregation circuit.
+//! machine from the cost of the aggregation circuit (BENCHMARKS.md,
+//! "Plonky3's ceiling ...").
 //!
 //! ```sh
-//! RAYON_NUM_THREADS=2 cargo run --release -p sigagg-stark --example calibrate -- 19
+//! RAYON_NUM_THREADS=2 cargo run --release -p sigagg-stark --example calibrate -- 19 [narrow|two|eight|quartic] [fast|compact]
 //! ```
+//!
+//! The first argument is log2 of the number of permutations; `narrow`,
+//! `two` and `eight` (the default) put 1, 2 or 8 permutations in a row;
+//! `quartic` is `eight` over the degree-4 extension (with Plonky3's radix-2
+//! DFT), for comparison only. The last argument picks the settings
+//! (default `fast`).
 
 use std::time::Instant;
 
@@ -15,6 +22,36 @@ use rand::SeedableRng;
 use rand::rngs::StdRng;
 use sigagg_stark::Settings;
 use sigagg_stark::config::Val;
+
+/// Plonky3's Poseidon2 AIR over KoalaBear, width 16, `PER_ROW` permutations per row.
+type Poseidon2Rows<const PER_ROW: usize> =
+    VectorizedPoseidon2Air<Val, GenericPoseidon2LinearLayersKoalaBear, 16, 3, 0, 4, 20, PER_ROW>;
+
+fn air<const PER_ROW: usize>() -> Poseidon2Rows<PER_ROW> {
+    VectorizedPoseidon2Air::new(RoundConstants::from_rng(&mut StdRng::seed_from_u64(1)))
+}
+
+/// Proves and verifies `2^log_perms` permutations, `PER_ROW` to a row, and
+/// prints the rate.
+fn run<const PER_ROW: usize>(label: &str, log_perms: usize, settings: &Settings) {
+    let air = air::<PER_ROW>();
+    let config = settings.stark_config_seeded(b"calibrate".to_vec());
+    let t = Instant::now();
+    let trace = air.generate_vectorized_trace_rows(1 << log_perms, settings.log_blowup);
+    let gen_time = t.elapsed();
+    let t = Instant::now();
+    let proof = p3_uni_stark::prove(&config, &air, trace, &[]).expect("proving succeeds");
+    let prove = t.elapsed();
+    let t = Instant::now();
+    p3_uni_stark::verify(&config, &air, &proof, &[]).expect("valid proof");
+    println!(
+        "{label} ({PER_ROW} per row, log blowup {}): {} perms, trace {gen_time:.2?}, prove {prove:.2?} ({:.0} perms/s), verify {:.2?}",
+        settings.log_blowup,
+        1usize << log_perms,
+        (1u64 << log_perms) as f64 / prove.as_secs_f64(),
+        t.elapsed()
+    );
+}
 
 /// The same configuration over the quartic extension (for comparison only:
 /// it cannot reach 100 proven bits).
@@ -62,106 +99,31 @@ fn main() {
             .with(tracing_forest::ForestLayer::default())
             .init();
     }
-    let log_perms: usize = std::env::args()
-        .nth(1)
-        .map_or(19, |a| a.parse().expect("log2 of permutations"));
-    if std::env::args().nth(2).as_deref() == Some("quartic") {
-        let air: VectorizedPoseidon2Air<
-            Val,
-            GenericPoseidon2LinearLayersKoalaBear,
-            16,
-            3,
-            0,
-            4,
-            20,
-            8,
-        > = VectorizedPoseidon2Air::new(RoundConstants::from_rng(&mut StdRng::seed_from_u64(1)));
-        let config = quartic_config(&Settings::FAST);
-        let trace = air.generate_vectorized_trace_rows(1 << log_perms, 1);
-        let t = Instant::now();
-        let proof = p3_uni_stark::prove(&config, &air, trace, &[]).expect("proving succeeds");
-        let prove = t.elapsed();
-        p3_uni_stark::verify(&config, &air, &proof, &[]).expect("valid proof");
-        println!(
-            "quartic: {} perms, prove {prove:.2?} ({:.0} perms/s)",
-            1usize << log_perms,
-            (1u64 << log_perms) as f64 / prove.as_secs_f64()
-        );
-        return;
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let log_perms: usize = args.first().map_or(19, |a| a.parse().expect("log2 of permutations"));
+    let settings = match args.get(2).map(String::as_str) {
+        None | Some("fast") => Settings::FAST,
+        Some("compact") => Settings::COMPACT,
+        Some(other) => panic!("unknown settings {other:?}: fast or compact"),
+    };
+    match args.get(1).map(String::as_str) {
+        Some("narrow") => run::<1>("narrow", log_perms, &settings),
+        Some("two") => run::<2>("two per row", log_perms, &settings),
+        None | Some("eight") => run::<8>("eight per row", log_perms, &settings),
+        Some("quartic") => {
+            let air = air::<8>();
+            let config = quartic_config(&settings);
+            let trace = air.generate_vectorized_trace_rows(1 << log_perms, settings.log_blowup);
+            let t = Instant::now();
+            let proof = p3_uni_stark::prove(&config, &air, trace, &[]).expect("proving succeeds");
+            let prove = t.elapsed();
+            p3_uni_stark::verify(&config, &air, &proof, &[]).expect("valid proof");
+            println!(
+                "quartic: {} perms, prove {prove:.2?} ({:.0} perms/s)",
+                1usize << log_perms,
+                (1u64 << log_perms) as f64 / prove.as_secs_f64()
+            );
+        }
+        Some(other) => panic!("unknown layout {other:?}: narrow, two, eight or quartic"),
     }
-    if std::env::args().nth(2).as_deref() == Some("two") {
-        let air: VectorizedPoseidon2Air<
-            Val,
-            GenericPoseidon2LinearLayersKoalaBear,
-            16,
-            3,
-            0,
-            4,
-            20,
-            2,
-        > = VectorizedPoseidon2Air::new(RoundConstants::from_rng(&mut StdRng::seed_from_u64(1)));
-        let config = Settings::FAST.stark_config_seeded(b"calibrate".to_vec());
-        let trace = air.generate_vectorized_trace_rows(1 << log_perms, 1);
-        let t = Instant::now();
-        let proof = p3_uni_stark::prove(&config, &air, trace, &[]).expect("proving succeeds");
-        let prove = t.elapsed();
-        p3_uni_stark::verify(&config, &air, &proof, &[]).expect("valid proof");
-        println!(
-            "two per row: {} perms, prove {prove:.2?} ({:.0} perms/s)",
-            1usize << log_perms,
-            (1u64 << log_perms) as f64 / prove.as_secs_f64()
-        );
-        return;
-    }
-    if std::env::args().nth(2).as_deref() == Some("narrow") {
-        // One permutation per row: the shape of the aggregation's chain table.
-        let air: VectorizedPoseidon2Air<
-            Val,
-            GenericPoseidon2LinearLayersKoalaBear,
-            16,
-            3,
-            0,
-            4,
-            20,
-            1,
-        > = VectorizedPoseidon2Air::new(RoundConstants::from_rng(&mut StdRng::seed_from_u64(1)));
-        let config = Settings::FAST.stark_config_seeded(b"calibrate".to_vec());
-        let trace = air.generate_vectorized_trace_rows(1 << log_perms, 1);
-        let t = Instant::now();
-        let proof = p3_uni_stark::prove(&config, &air, trace, &[]).expect("proving succeeds");
-        let prove = t.elapsed();
-        p3_uni_stark::verify(&config, &air, &proof, &[]).expect("valid proof");
-        println!(
-            "narrow: {} perms, prove {prove:.2?} ({:.0} perms/s)",
-            1usize << log_perms,
-            (1u64 << log_perms) as f64 / prove.as_secs_f64()
-        );
-        return;
-    }
-    let air: VectorizedPoseidon2Air<
-        Val,
-        GenericPoseidon2LinearLayersKoalaBear,
-        16,
-        3,
-        0,
-        4,
-        20,
-        8,
-    > = VectorizedPoseidon2Air::new(RoundConstants::from_rng(&mut StdRng::seed_from_u64(1)));
-    let settings = Settings::FAST;
-    let config = settings.stark_config_seeded(b"calibrate".to_vec());
-    let t = Instant::now();
-    let trace = air.generate_vectorized_trace_rows(1 << log_perms, settings.log_blowup);
-    let gen_time = t.elapsed();
-    let t = Instant::now();
-    let proof = p3_uni_stark::prove(&config, &air, trace, &[]).expect("proving succeeds");
-    let prove = t.elapsed();
-    let t = Instant::now();
-    p3_uni_stark::verify(&config, &air, &proof, &[]).expect("valid proof");
-    println!(
-        "{} permutations: trace {gen_time:.2?}, prove {prove:.2?} ({:.0} perms/s), verify {:.2?}",
-        1usize << log_perms,
-        (1u64 << log_perms) as f64 / prove.as_secs_f64(),
-        t.elapsed()
-    );
 }
