@@ -146,7 +146,10 @@ macro_rules! layout {
     }};
 }
 
-/// [`layout!`] for a proof with full-width commitments.
+/// The parts of the body of a proof with full-width commitments, in
+/// encoding order (bincode writes a struct's fields in declaration order),
+/// each with its encoded length: they tile the body exactly, so a test can
+/// flip bytes inside every part.
 pub fn body_layout(proof: &p3_batch_stark::BatchProof<crate::config::AggConfig>) -> Vec<(&'static str, usize)> {
     layout!(proof)
 }
