@@ -119,6 +119,12 @@ impl Collector {
     /// Considers an aggregate; returns whether it became the best of its
     /// subcommittee. Ties keep the earlier aggregate. Aggregates of another
     /// committee, of the wrong shape or with no signer are refused.
+    ///
+    /// The signature is **not** checked: only for aggregates that already
+    /// passed validation (gossip checks, or made locally). An unchecked
+    /// aggregate claiming more signers would displace a valid one and make
+    /// the collection fail verification; untrusted aggregates go through
+    /// [`Collector::offer_verified`].
     pub fn offer(&mut self, aggregate: SubcommitteeAggregate) -> Result<bool, HornError> {
         if aggregate.committee != self.committee {
             return Err(HornError::WrongCommittee {
@@ -269,9 +275,16 @@ mod tests {
         let j = forged.bits.zeros().next().unwrap();
         forged.bits.set(j).unwrap();
         assert!(matches!(
-            col.offer_verified(forged, &r.validators, &r.message),
+            col.offer_verified(forged.clone(), &r.validators, &r.message),
             Err(HornError::Bls(crate::BlsError::VerificationFailed))
         ));
+        // Offered unchecked, the same forgery would displace the valid
+        // aggregate and spoil the collection: why `offer` is for validated
+        // aggregates only.
+        let mut trusting = Collector::new(params, r.aggregates[0].committee).unwrap();
+        trusting.offer(r.aggregates[0].clone()).unwrap();
+        assert!(trusting.offer(forged).unwrap());
+        assert!(crate::horn::verify_collection(&r.validators, &r.message, &trusting.collection().unwrap()).is_err());
         assert!(matches!(
             Collector::new(params, 2),
             Err(HornError::CommitteeOutOfRange { .. })
