@@ -31,22 +31,28 @@ fn air<const PER_ROW: usize>() -> Poseidon2Rows<PER_ROW> {
     VectorizedPoseidon2Air::new(RoundConstants::from_rng(&mut StdRng::seed_from_u64(1)))
 }
 
-/// Proves and verifies `2^log_perms` permutations, `PER_ROW` to a row, and
-/// prints the rate.
-fn run<const PER_ROW: usize>(label: &str, log_perms: usize, settings: &Settings) {
+/// Proves and verifies `2^log_perms` permutations, `PER_ROW` to a row, with
+/// `config` (whose FRI blowup is `2^log_blowup`), and prints the rate.
+fn run<const PER_ROW: usize, SC>(label: &str, log_perms: usize, log_blowup: usize, config: &SC)
+where
+    SC: p3_uni_stark::StarkGenericConfig,
+    SC::Pcs: p3_commit::Pcs<SC::Challenge, SC::Challenger, Domain = p3_field::coset::TwoAdicMultiplicativeCoset<Val>>,
+    SC::Challenger: p3_challenger::GrindingChallenger<Witness = Val>,
+    Poseidon2Rows<PER_ROW>: p3_uni_stark::QuotientAir<SC>
+        + for<'a> p3_air::Air<p3_uni_stark::VerifierConstraintFolder<'a, SC>>
+        + for<'a> p3_air::Air<p3_air::DebugConstraintBuilder<'a, Val>>,
+{
     let air = air::<PER_ROW>();
-    let config = settings.stark_config_seeded(b"calibrate".to_vec());
     let t = Instant::now();
-    let trace = air.generate_vectorized_trace_rows(1 << log_perms, settings.log_blowup);
+    let trace = air.generate_vectorized_trace_rows(1 << log_perms, log_blowup);
     let gen_time = t.elapsed();
     let t = Instant::now();
-    let proof = p3_uni_stark::prove(&config, &air, trace, &[]).expect("proving succeeds");
+    let proof = p3_uni_stark::prove(config, &air, trace, &[]).expect("proving succeeds");
     let prove = t.elapsed();
     let t = Instant::now();
-    p3_uni_stark::verify(&config, &air, &proof, &[]).expect("valid proof");
+    p3_uni_stark::verify(config, &air, &proof, &[]).expect("valid proof");
     println!(
-        "{label} ({PER_ROW} per row, log blowup {}): {} perms, trace {gen_time:.2?}, prove {prove:.2?} ({:.0} perms/s), verify {:.2?}",
-        settings.log_blowup,
+        "{label} ({PER_ROW} per row, log blowup {log_blowup}): {} perms, trace {gen_time:.2?}, prove {prove:.2?} ({:.0} perms/s), verify {:.2?}",
         1usize << log_perms,
         (1u64 << log_perms) as f64 / prove.as_secs_f64(),
         t.elapsed()
@@ -106,24 +112,13 @@ fn main() {
         Some("compact") => Settings::COMPACT,
         Some(other) => panic!("unknown settings {other:?}: fast or compact"),
     };
+    let config = settings.stark_config_seeded(b"calibrate".to_vec());
+    let log_blowup = settings.log_blowup;
     match args.get(1).map(String::as_str) {
-        Some("narrow") => run::<1>("narrow", log_perms, &settings),
-        Some("two") => run::<2>("two per row", log_perms, &settings),
-        None | Some("eight") => run::<8>("eight per row", log_perms, &settings),
-        Some("quartic") => {
-            let air = air::<8>();
-            let config = quartic_config(&settings);
-            let trace = air.generate_vectorized_trace_rows(1 << log_perms, settings.log_blowup);
-            let t = Instant::now();
-            let proof = p3_uni_stark::prove(&config, &air, trace, &[]).expect("proving succeeds");
-            let prove = t.elapsed();
-            p3_uni_stark::verify(&config, &air, &proof, &[]).expect("valid proof");
-            println!(
-                "quartic: {} perms, prove {prove:.2?} ({:.0} perms/s)",
-                1usize << log_perms,
-                (1u64 << log_perms) as f64 / prove.as_secs_f64()
-            );
-        }
+        Some("narrow") => run::<1, _>("narrow", log_perms, log_blowup, &config),
+        Some("two") => run::<2, _>("two per row", log_perms, log_blowup, &config),
+        None | Some("eight") => run::<8, _>("eight per row", log_perms, log_blowup, &config),
+        Some("quartic") => run::<8, _>("quartic", log_perms, log_blowup, &quartic_config(&settings)),
         Some(other) => panic!("unknown layout {other:?}: narrow, two, eight or quartic"),
     }
 }

@@ -121,9 +121,8 @@ macro_rules! breakdown {
     }};
 }
 
-/// The parts of a batch proof's body in encoding order (bincode writes a
-/// struct's fields in declaration order), each with its encoded length:
-/// they tile the body exactly, so a test can flip bytes inside every part.
+/// The body of [`body_layout`] and [`body_layout24`] (the two configurations
+/// differ only in the digest type).
 macro_rules! layout {
     ($proof:expr) => {{
         let proof = $proof;
