@@ -11,6 +11,7 @@ use std::time::Instant;
 
 use sigagg_lamport::{GroupTree, LamportPlus, LamportPlusMined, ParameterSet, keygen_from_seeds, sign_all, sign_many};
 use sigagg_lamport_agg::security::{ProofShape, security_level};
+use sigagg_lamport_agg::proof::StarkProof;
 use sigagg_lamport_agg::{AggregateEntry, AggregateStatement, Disclosure, Proof, Signer, ThresholdStatement};
 use sigagg_lamport_agg::{aggregate, config, threshold};
 
@@ -36,7 +37,10 @@ fn run<S: ParameterSet>(mode: &str, n: usize, settings: sigagg_lamport_agg::Sett
         (proof, bytes, prove, ProofShape::Aggregate { signatures: n })
     } else {
         let tree = GroupTree::new(&pks).unwrap();
-        let msg = b"threshold message";
+        // `MESSAGE` overrides the signed message (e.g. the threshold bench's
+        // "bench threshold message", whose codeword fits the main table).
+        let msg = std::env::var("MESSAGE").map_or(b"threshold message".to_vec(), String::into_bytes);
+        let msg = msg.as_slice();
         let sigs = sign_all(&mut sks, msg).unwrap();
         let signers: Vec<Signer<S>> = (0..n)
             .map(|i| Signer { public_key: pks[i], signature: sigs[i].clone(), path: tree.prove(i as u32).unwrap() })
@@ -54,6 +58,10 @@ fn run<S: ParameterSet>(mode: &str, n: usize, settings: sigagg_lamport_agg::Sett
     for (part, len) in proof.stark.size_breakdown() {
         eprintln!("  {part}: {len}");
     }
+    match &proof.stark {
+        StarkProof::Sha256(p) => print_tables(p),
+        StarkProof::Sha256Trunc24(p) => print_tables(p),
+    }
     let sec = security_level(&settings, S::NUM_SUBKEYS, shape);
     println!(
         "{mode} {} n={n} {}: prove {prove:.2?} ({:.0} sig/s), {} bytes, proven {:.1} bits, conjectured {:.1}",
@@ -64,6 +72,23 @@ fn run<S: ParameterSet>(mode: &str, n: usize, settings: sigagg_lamport_agg::Sett
         sec.proven_bits,
         sec.conjectured_bits
     );
+}
+
+/// Each table's height and the columns every query opens, in base-field
+/// elements (a LogUp column or quotient chunk is one extension element, 5
+/// of them).
+fn print_tables<SC: p3_uni_stark::StarkGenericConfig>(proof: &p3_batch_stark::BatchProof<SC>) {
+    for (i, (inst, bits)) in proof.opened_values.instances.iter().zip(&proof.degree_bits).enumerate() {
+        let base = &inst.base_opened_values;
+        let quotient: usize = base.quotient_chunks.iter().map(Vec::len).sum();
+        eprintln!(
+            "  table {i}: 2^{bits} rows, main {} (also at the next row: {}), LogUp {}, quotient {}",
+            base.trace_local.len(),
+            base.trace_next.is_some(),
+            inst.permutation_local.len(),
+            quotient
+        );
+    }
 }
 
 fn main() {
