@@ -4,13 +4,13 @@
 use core::fmt;
 use core::marker::PhantomData;
 
+use p3_field::PrimeCharacteristicRing;
 use rand::{CryptoRng, RngExt};
 use zeroize::Zeroize;
 
 use crate::codeword::{Representative, checked_representative, mine};
 use crate::error::SignError;
 use crate::field::{DIGEST_LEN, Digest, F};
-use p3_field::PrimeCharacteristicRing;
 use crate::hash::{pubkey_sponge, subkey_hashes};
 use crate::params::{ParameterSet, check_params};
 use crate::prf::{self, Randomizer, Seed};
@@ -160,9 +160,8 @@ impl<S: ParameterSet> SecretKey<S> {
         let codeword = rep.codeword();
         let randomizer = self.randomizer();
         let mut elements = self.subkeys();
-        let hidden: Vec<(usize, Digest)> =
+        let mut hidden: Vec<(usize, Digest)> =
             codeword.bits().iter().enumerate().filter(|(_, b)| !**b).map(|(i, _)| (i, elements[i])).collect();
-        let mut hidden = hidden;
         for ((i, _), pb) in hidden.iter().zip(subkey_hashes(&randomizer, &hidden)) {
             elements[*i] = pb;
         }
