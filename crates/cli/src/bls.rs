@@ -20,38 +20,72 @@ use crate::io::{self, CliError, CliResult};
 #[derive(Subcommand)]
 pub enum BlsCommand {
     /// Generate a key pair and its proof of possession (Ethereum suite: keys in G1).
+    #[command(after_help = example!("bls keygen --sk a.sk --pk a.pk --pop a.pop"))]
     Keygen(KeygenArgs),
     /// Prove possession of a secret key (signature of the public key under the PoP tag).
+    #[command(after_help = example!("bls pop --sk a.sk --out a.pop"))]
     Pop(SkOutArgs),
     /// Check a proof of possession.
+    #[command(after_help = example!("bls pop-verify --pk a.pk --pop a.pop"))]
     PopVerify(PopVerifyArgs),
     /// Sign a message.
+    #[command(after_help = example!("bls sign --sk a.sk --message 0x00112233 --out a.sig"))]
     Sign(SignArgs),
     /// Verify a signature.
+    #[command(after_help = example!("bls verify --pk a.pk --message 0x00112233 --sig a.sig"))]
     Verify(VerifyArgs),
     /// Add signatures into one aggregate signature.
+    #[command(after_help = example!("bls aggregate --sig a.sig --sig b.sig --out ab.sig"))]
     Aggregate(AggregateArgs),
     /// Verify an aggregate signature of many keys on one message; every key needs a proof of possession.
+    #[command(after_help = example!(
+        "bls fast-aggregate-verify --pk a.pk --pop a.pop --pk b.pk --pop b.pop --message 0x00112233 --sig ab.sig",
+    ))]
     FastAggregateVerify(FastAggregateVerifyArgs),
     /// Verify an aggregate signature over (key, message) pairs.
+    #[command(after_help = example!(
+        "bls aggregate-verify --pk a.pk --pop a.pop --message 0x01 --pk b.pk --pop b.pop --message 0x02 --sig ab.sig",
+    ))]
     AggregateVerify(AggregateVerifyArgs),
     /// Verify many (key, message, signature) sets at once with random 64-bit weights.
+    #[command(after_help = example!(
+        "bls batch-verify --pk a.pk --message 0x01 --sig a.sig --pk b.pk --message 0x02 --sig b.sig",
+    ))]
     BatchVerify(BatchVerifyArgs),
     /// ATMS AKey: aggregate key (key sum, Merkle root) of a key list; checks every proof of possession.
+    #[command(after_help = example!(
+        "bls atms-akey --pk a.pk --pop a.pop --pk b.pk --pop b.pop --pk c.pk --pop c.pop --out abc.avk",
+    ))]
     AtmsAkey(AtmsAkeyArgs),
     /// ATMS ACheck: does a key list give this aggregate key?
+    #[command(after_help = example!(
+        "bls atms-check --pk a.pk --pop a.pop --pk b.pk --pop b.pop --pk c.pk --pop c.pop --avk abc.avk",
+    ))]
     AtmsCheck(AtmsCheckArgs),
     /// ATMS ASig: aggregate the signers' signatures with the non-signers' keys and Merkle proofs.
+    #[command(after_help = example!(
+        "bls atms-sign --pk a.pk --pk b.pk --pk c.pk --threshold 2 --message 0x00112233 --signer 0:a.sig --signer 2:c.sig --out abc.atms",
+    ))]
     AtmsSign(AtmsSignArgs),
     /// ATMS AVer: verify an ATMS signature against an aggregate key and threshold.
+    #[command(after_help = example!("bls atms-verify --avk abc.avk --threshold 2 --message 0x00112233 --sig abc.atms"))]
     AtmsVerify(AtmsVerifyArgs),
     /// MSP.B key pair (Mithril layout: keys in G2, signatures in G1) and proof of possession.
+    #[command(after_help = example!("bls msp-keygen --sk m.sk --vk m.vk --pop m.pop"))]
     MspKeygen(MspKeygenArgs),
     /// MSP.B signature.
+    #[command(after_help = example!("bls msp-sign --sk m.sk --message 0x00112233 --out m.sig"))]
     MspSign(MspSignArgs),
     /// MSP.B aggregation: ivk = sum e_i mvk_i, mu = sum e_i sigma_i (Mithril weights, MSM).
+    #[command(after_help = example!(
+        "bls msp-aggregate --vk m.vk --vk n.vk --sig m.sig --sig n.sig --out-ivk mn.ivk --out-mu mn.mu",
+    ))]
     MspAggregate(MspAggregateArgs),
     /// MSP.B verification of signatures (aggregated here) or of an (ivk, mu) pair.
+    #[command(after_help = example!(
+        "bls msp-verify --vk m.vk --pop m.pop --vk n.vk --pop n.pop --sig m.sig --sig n.sig --message 0x00112233",
+        "bls msp-verify --aggregated --vk mn.ivk --sig mn.mu --message 0x00112233",
+    ))]
     MspVerify(MspVerifyArgs),
 }
 

@@ -4,6 +4,17 @@
 //! calls the library, and writes files or one JSON object. Long jobs show a
 //! progress bar on standard error so that standard output stays parseable.
 
+/// The `after_help` text of a command: one `sigagg ...` command line per
+/// argument, shown at the end of its `--help`. Why a macro: every command
+/// carries one and a test parses every line, so examples cannot go stale.
+/// Arguments are plain words (no quotes, no shell variables): each line
+/// runs as printed.
+macro_rules! example {
+    ($($line:literal),+ $(,)?) => {
+        concat!("Example:", $("\n  sigagg ", $line),+)
+    };
+}
+
 mod agg;
 mod bls;
 mod io;
