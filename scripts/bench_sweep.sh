@@ -7,8 +7,9 @@
 #
 #   scripts/bench_sweep.sh full    # N = 1024..8192, fast and compact, 3 runs
 #                                  # each; Horn at 2^20 validators, 8
-#                                  # participation levels (about 25-35 min on
-#                                  # 2 quiet cores, peak memory ~13 GiB)
+#                                  # participation levels (about 10-15 min on
+#                                  # 2 quiet cores, estimated from recorded
+#                                  # prove times; peak memory ~13 GiB)
 #   scripts/bench_sweep.sh quick   # N = 128..1024, 1 run; Horn at 2^16
 #                                  # validators, 6 levels (1-2 minutes):
 #                                  # checks the pipeline, not for the tables
