@@ -297,6 +297,22 @@ group_ops!(
 );
 
 /// Hash to G2 (RFC 9380, `BLS12381G2_XMD:SHA-256_SSWU_RO_`) under `dst`.
+/// The affine coordinates of a G1 point as two 48-byte big-endian field
+/// elements (blst's uncompressed encoding split in halves), or `None` for
+/// the identity, which has no affine coordinates.
+pub(crate) fn g1_coordinates(p: &blst_p1_affine) -> Option<([u8; 48], [u8; 48])> {
+    if g1::is_identity(p) {
+        return None;
+    }
+    let mut out = [0u8; 96];
+    // SAFETY: `out` has the 96 bytes blst writes for an uncompressed G1 point.
+    unsafe { blst::blst_p1_affine_serialize(out.as_mut_ptr(), p) };
+    let (mut x, mut y) = ([0u8; 48], [0u8; 48]);
+    x.copy_from_slice(&out[..48]);
+    y.copy_from_slice(&out[48..]);
+    Some((x, y))
+}
+
 pub(crate) fn hash_to_g2(msg: &[u8], dst: &[u8]) -> blst_p2_affine {
     let mut out = blst_p2::default();
     // SAFETY: all buffers valid for the given lengths; aug is empty.

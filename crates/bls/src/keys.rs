@@ -126,6 +126,14 @@ impl PublicKey {
         Ok(PublicKey(p))
     }
 
+    /// The affine coordinates `(x, y)` of the key, each a 48-byte big-endian
+    /// element of BLS12-381's base field below the modulus. Proof systems
+    /// whose field is that base field (the succinct certificates of
+    /// `sigagg-bls-cert`) take keys as these native coordinates.
+    pub fn affine_coordinates(&self) -> ([u8; 48], [u8; 48]) {
+        crate::curve::g1_coordinates(&self.0).expect("a public key is never the identity")
+    }
+
     /// The underlying affine point.
     pub(crate) fn point(&self) -> &blst_p1_affine {
         &self.0
@@ -155,6 +163,16 @@ impl std::fmt::Debug for PublicKey {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn affine_x_is_the_compressed_encoding_without_flags() {
+        let pk = SecretKey::from_key_material(&[7; 32]).unwrap().public_key();
+        let (x, y) = pk.affine_coordinates();
+        let mut compressed = pk.to_bytes();
+        compressed[0] &= 0x1f;
+        assert_eq!(x, compressed, "x is the compressed encoding with the three flag bits cleared");
+        assert_ne!(y, [0u8; 48]);
+    }
 
     #[test]
     fn secret_key_encoding_round_trip_and_rejections() {
