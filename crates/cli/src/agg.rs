@@ -8,7 +8,8 @@
 //! signatures, group keys and paths are the scheme crates' encodings; every
 //! file is raw bytes, or hex text when its name ends in `.hex`. Messages are
 //! given in statement order, one `--message` (0x-hex or text; 64 hex digits
-//! for seed001) or `--message-file` per entry.
+//! for seed001) or `--message-file` per entry, or one for every entry (the
+//! consensus case), as `--epoch` is.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -86,12 +87,30 @@ fn settings_for_blowup(log_blowup: usize) -> Result<Settings, CliError> {
 /// Messages of a statement, in order.
 #[derive(Args)]
 pub struct MessageList {
-    /// A message: 0x-prefixed hex or UTF-8 text (repeat, in statement order).
+    /// A message: 0x-prefixed hex or UTF-8 text (seed001: 64 hex digits); one
+    /// for every entry, or repeat it, in statement order.
     #[arg(long = "message")]
     pub messages: Vec<String>,
-    /// A file whose bytes (hex text if it ends in .hex) are a message (repeat, in order).
+    /// A file whose bytes (hex text if it ends in .hex) are a message; one
+    /// for every entry, or repeat it, in order.
     #[arg(long = "message-file")]
     pub message_files: Vec<PathBuf>,
+}
+
+/// One value per entry of a statement with `entries` entries: `values` when
+/// there is one per entry, or its single value for every entry (one
+/// `--epoch` or `--message` for all signers, the consensus case); any other
+/// count is a usage error naming both counts. `what` names the values
+/// ("messages", "epochs").
+pub fn per_entry<T: Clone>(values: Vec<T>, entries: usize, what: &str) -> Result<Vec<T>, CliError> {
+    match values.as_slice() {
+        [one] => Ok(vec![one.clone(); entries]),
+        many if many.len() == entries => Ok(values),
+        many => Err(CliError::usage(format!(
+            "{entries} public keys but {} {what}: give one for all, or one per --pk",
+            many.len()
+        ))),
+    }
 }
 
 impl MessageList {
@@ -118,7 +137,7 @@ impl MessageList {
 #[derive(Args)]
 pub struct GroupKeyArgs {
     /// Scheme of the members' keys.
-    #[arg(long, value_enum, default_value = "lamport-plus")]
+    #[arg(long, value_enum, default_value = "seed001")]
     pub scheme: AggScheme,
     /// Member public key files, in member order (repeat the flag).
     #[arg(long = "pk", required = true)]
@@ -137,7 +156,7 @@ pub struct GroupKeyArgs {
 #[derive(Args)]
 pub struct AggregateArgs {
     /// Signature scheme.
-    #[arg(long, value_enum, default_value = "lamport-plus")]
+    #[arg(long, value_enum, default_value = "seed001")]
     pub scheme: AggScheme,
     /// Proof settings: fast, compact or test (insecure, for tests).
     #[arg(long, default_value = "fast")]
@@ -161,7 +180,7 @@ pub struct AggregateArgs {
 #[derive(Args)]
 pub struct ThresholdArgs {
     /// Signature scheme.
-    #[arg(long, value_enum, default_value = "lamport-plus")]
+    #[arg(long, value_enum, default_value = "seed001")]
     pub scheme: AggScheme,
     /// Proof settings: fast, compact or test (insecure, for tests).
     #[arg(long, default_value = "fast")]
@@ -246,10 +265,7 @@ pub fn aggregate(args: AggregateArgs) -> CliResult {
 
 fn aggregate_statement<S: ParameterSet>(pks: &[PathBuf], messages: &MessageList) -> Result<AggregateStatement<S>, CliError> {
     let pks = read_all(pks, "public key", PublicKey::<S>::from_bytes)?;
-    let messages = messages.read()?;
-    if messages.len() != pks.len() {
-        return Err(CliError::usage(format!("{} public keys but {} messages", pks.len(), messages.len())));
-    }
+    let messages = per_entry(messages.read()?, pks.len(), "messages")?;
     let entries = pks.into_iter().zip(messages).map(|(public_key, message)| AggregateEntry { public_key, message });
     AggregateStatement::new(entries.collect()).map_err(CliError::rejected)
 }
@@ -426,11 +442,17 @@ pub struct ThresholdBenchArgs {
     pub json: bool,
 }
 
+/// t = ceil(2n/3): the consensus quorum, the default threshold of the
+/// threshold benchmark and of the demo.
+pub fn two_thirds(n: u32) -> u32 {
+    (2 * n).div_ceil(3)
+}
+
 impl ThresholdBenchArgs {
     /// `(n, t, signers)`, checked: `1 <= t <= signers <= n`, signers at most `max`.
     pub fn shape(&self, max: usize) -> Result<(u32, u32, u32), CliError> {
         let n = self.n;
-        let t = self.t.unwrap_or((2 * n).div_ceil(3));
+        let t = self.t.unwrap_or(two_thirds(n));
         let signing = self.signers.unwrap_or(n);
         if n == 0 || t == 0 || t > n || signing < t || signing > n || signing as usize > max {
             return Err(CliError::usage(format!("need 1 <= t <= signers <= n and signers <= {max}")));

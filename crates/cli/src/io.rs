@@ -184,6 +184,24 @@ pub fn peak_rss_bytes() -> Option<u64> {
     Some(kb * 1024)
 }
 
+/// Restarts the peak-memory count ([`peak_rss_bytes`]) from the current
+/// resident memory (Linux: writing 5 to `/proc/self/clear_refs`), so that
+/// each step of a sequence reports its own peak rather than the largest so
+/// far; `false` where that is not possible (the count then keeps running).
+pub fn reset_peak_rss() -> bool {
+    std::fs::write("/proc/self/clear_refs", "5").is_ok()
+}
+
+/// A spinner on standard error for a step whose length is unknown (a
+/// proof); drawn only when standard error is a terminal.
+pub fn spinner(what: &str) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::new_spinner();
+    bar.set_style(indicatif::ProgressStyle::with_template("{spinner} {msg} ({elapsed})").expect("static template"));
+    bar.set_message(what.to_string());
+    bar.enable_steady_tick(std::time::Duration::from_millis(120));
+    bar
+}
+
 /// One timed prove-and-verify run of a proof benchmark.
 pub struct ProofRun {
     /// Seconds spent proving.
@@ -207,6 +225,19 @@ impl ProofRun {
         encode: impl FnOnce(&P) -> Vec<u8>,
         verify: impl FnOnce(&[u8]) -> CliResult,
     ) -> Result<Self, CliError> {
+        Self::measure_stored(prove, encode, Ok, verify)
+    }
+
+    /// [`ProofRun::measure`] with one more step, untimed: the encoded proof
+    /// passes through `store`, and `verify` gets what `store` returns. The
+    /// demo writes the proof to a file and reads it back there, so what it
+    /// verifies is what a recipient would read.
+    pub fn measure_stored<P>(
+        prove: impl FnOnce() -> Result<P, CliError>,
+        encode: impl FnOnce(&P) -> Vec<u8>,
+        store: impl FnOnce(Vec<u8>) -> Result<Vec<u8>, CliError>,
+        verify: impl FnOnce(&[u8]) -> CliResult,
+    ) -> Result<Self, CliError> {
         let rss_before_prove_bytes = peak_rss_bytes();
         let start = std::time::Instant::now();
         let proof = prove()?;
@@ -214,6 +245,7 @@ impl ProofRun {
         let peak_rss_bytes = peak_rss_bytes();
         let bytes = encode(&proof);
         drop(proof);
+        let bytes = store(bytes)?;
         let start = std::time::Instant::now();
         verify(&bytes)?;
         let verify_s = start.elapsed().as_secs_f64();

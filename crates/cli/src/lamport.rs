@@ -45,14 +45,22 @@ macro_rules! with_scheme {
 #[derive(Subcommand)]
 pub enum LamportCommand {
     /// Generate one-time key pairs (PREFIX.pk, PREFIX.sk).
+    #[command(after_help = example!("lamport keygen --count 3 --out l"))]
     Keygen(KeygenArgs),
     /// Sign a message; the secret key file is marked used before the signature is written.
+    #[command(after_help = example!("lamport sign --sk l-0.sk --message block-9 --out l-0.sig"))]
     Sign(SignArgs),
     /// Verify a signature; prints "valid" or exits with status 1.
+    #[command(after_help = example!("lamport verify --pk l-0.pk --message block-9 --sig l-0.sig"))]
     Verify(VerifyArgs),
     /// Check a membership path of a public key in a group; prints "member" or exits with status 1.
+    #[command(after_help = example!(
+        "group-key --scheme lamport-plus --pk l-0.pk --pk l-1.pk --pk l-2.pk --out lg.key --paths lm",
+        "lamport member --group lg.key --pk l-0.pk --path lm-0.path",
+    ))]
     Member(MemberArgs),
     /// Time key generation, signing and verification of many keys (JSON).
+    #[command(after_help = example!("lamport bench --scheme lamport-plus-mined --n 256 --json"))]
     Bench(BenchArgs),
 }
 

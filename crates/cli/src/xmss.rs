@@ -1,5 +1,5 @@
-//! Hash-based signature sub-commands: `keygen`, `sign`, `bench xmss`, the
-//! demo, and single-signature checks for `sigagg verify`.
+//! Hash-based signature sub-commands: `keygen`, `sign`, `bench xmss`, and
+//! single-signature checks for `sigagg verify`.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -271,43 +271,5 @@ fn bench_for<S: ParameterSet>(args: &BenchArgs) -> CliResult {
         "signature_bytes": Signature::<S>::SSZ_LEN,
         "public_key_bytes": PublicKey::<S>::SSZ_LEN,
     }));
-    Ok(())
-}
-
-#[derive(Args)]
-pub struct DemoArgs {
-    /// Number of signers.
-    #[arg(long, default_value_t = 64)]
-    pub n: usize,
-}
-
-/// End to end on defaults: many Seed001 keys sign one message, every
-/// signature is encoded, decoded and verified.
-pub fn demo(args: DemoArgs) -> CliResult {
-    let message = [0x42; 32];
-    let epoch = 7;
-    let t = Instant::now();
-    let bar = io::progress(args.n as u64, "sign");
-    let pairs: Vec<(PublicKey<Seed001>, Vec<u8>)> = (0..args.n)
-        .into_par_iter()
-        .map(|_| {
-            let (pk, sig) =
-                sigagg_xmss::single_epoch_key_and_signature::<Seed001, _>(&mut rand::rng(), epoch, &message)
-                    .expect("signing succeeds");
-            bar.inc(1);
-            (pk, sig.to_bytes())
-        })
-        .collect();
-    bar.finish_and_clear();
-    let valid = pairs
-        .par_iter()
-        .filter(|(pk, bytes)| {
-            Signature::<Seed001>::from_bytes(bytes).is_ok_and(|sig| sigagg_xmss::verify(pk, epoch, &message, &sig).is_ok())
-        })
-        .count();
-    println!("{valid}/{} Seed001 signatures on one message verified in {:.2?}", args.n, t.elapsed());
-    if valid != args.n {
-        return Err(CliError::rejected("some signatures failed"));
-    }
     Ok(())
 }

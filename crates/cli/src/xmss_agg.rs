@@ -20,7 +20,7 @@ use sigagg_stark::threshold::{
 use sigagg_stark::{AggregateProof, Entry, PROOF_MAGIC, Settings, Statement, aggregate, verify};
 use sigagg_xmss::{PublicKey, Seed001, Signature, single_epoch_key_and_signature};
 
-use crate::agg::{AggregateArgs, GroupKeyArgs, ThresholdArgs, ThresholdBenchArgs, path_file, read_all};
+use crate::agg::{AggregateArgs, GroupKeyArgs, ThresholdArgs, ThresholdBenchArgs, path_file, per_entry, read_all};
 use crate::io::{self, CliError, CliResult};
 use crate::verify::VerifyArgs;
 use crate::xmss::messages32;
@@ -83,14 +83,7 @@ pub fn bench(args: BenchArgs) -> CliResult {
         return Err(CliError::usage(format!("--n must be in 1..={}", settings.max_signatures())));
     }
     let (statement, sigs) = quick_signatures(args.n, args.distinct_messages);
-    let run = io::ProofRun::measure(
-        || aggregate(&settings, &statement, &sigs).map_err(CliError::rejected),
-        AggregateProof::to_bytes,
-        |bytes| {
-            let decoded = AggregateProof::from_bytes(bytes).map_err(CliError::rejected)?;
-            verify(&settings, &statement, &decoded).map_err(CliError::rejected)
-        },
-    )?;
+    let run = measure_aggregate(&settings, &statement, &sigs, Ok)?;
     let security = security_level(&settings, args.n);
     let head = json!({
         "bench": "xmss-agg",
@@ -104,8 +97,75 @@ pub fn bench(args: BenchArgs) -> CliResult {
     Ok(())
 }
 
+/// One measured aggregate proof ([`io::ProofRun::measure_stored`]): prove,
+/// encode, `store`, decode and verify; shared by `bench xmss-agg` and the
+/// demo so that both measure the same steps.
+pub fn measure_aggregate(
+    settings: &Settings,
+    statement: &Statement,
+    sigs: &[Signature<Seed001>],
+    store: impl FnOnce(Vec<u8>) -> Result<Vec<u8>, CliError>,
+) -> Result<io::ProofRun, CliError> {
+    io::ProofRun::measure_stored(
+        || aggregate(settings, statement, sigs).map_err(CliError::rejected),
+        AggregateProof::to_bytes,
+        store,
+        |bytes| {
+            let decoded = AggregateProof::from_bytes(bytes).map_err(CliError::rejected)?;
+            verify(settings, statement, &decoded).map_err(CliError::rejected)
+        },
+    )
+}
+
+/// One measured threshold proof, as [`measure_aggregate`], with the
+/// certificate the verifier accepted (the proven count); shared by `bench
+/// threshold --scheme seed001` and the demo.
+pub fn measure_threshold(
+    settings: &Settings,
+    statement: &ThresholdStatement,
+    signers: &[Signer],
+    disclosure: Disclosure,
+    store: impl FnOnce(Vec<u8>) -> Result<Vec<u8>, CliError>,
+) -> Result<(io::ProofRun, stark_threshold::Certificate), CliError> {
+    let mut accepted = None;
+    let run = io::ProofRun::measure_stored(
+        || stark_threshold::prove_threshold(settings, statement, signers, disclosure).map_err(CliError::rejected),
+        ThresholdProof::to_bytes,
+        store,
+        |bytes| {
+            let decoded = ThresholdProof::from_bytes(bytes).map_err(CliError::rejected)?;
+            accepted = Some(stark_threshold::verify_threshold(settings, statement, &decoded).map_err(CliError::rejected)?);
+            Ok(())
+        },
+    )?;
+    let certificate = accepted.expect("measure_stored returns Ok only after verify succeeded");
+    Ok((run, certificate))
+}
+
+/// The committed group of the aggregate statement's keys (in entry order)
+/// and its members `members` as threshold signers, with their paths and
+/// the signatures `sigs` (one per entry). Keys made by
+/// [`single_epoch_key_and_signature`] serve: the group tree commits public
+/// keys only, and each key signs at the statement's epoch.
+pub fn group_signers(
+    statement: &Statement,
+    sigs: &[Signature<Seed001>],
+    members: &[usize],
+) -> Result<(GroupKey, Vec<Signer>), CliError> {
+    let keys = statement.entries().iter().map(|e| e.public_key).collect();
+    let tree = GroupTree::new(keys).map_err(CliError::rejected)?;
+    let signers = members
+        .iter()
+        .map(|&i| {
+            let sig = sigs.get(i).ok_or_else(|| CliError::usage(format!("no signature for member {i}")))?;
+            Signer::from_tree(&tree, i as u32, sig.clone()).map_err(CliError::rejected)
+        })
+        .collect::<Result<_, _>>()?;
+    Ok((tree.key(), signers))
+}
+
 /// Proof settings by name: `fast`, `compact`, or `test` (insecure).
-fn settings_named(name: &str) -> Result<Settings, CliError> {
+pub fn settings_named(name: &str) -> Result<Settings, CliError> {
     match name {
         "fast" => Ok(Settings::FAST),
         "compact" => Ok(Settings::COMPACT),
@@ -143,19 +203,12 @@ pub fn group_key(args: &GroupKeyArgs) -> CliResult {
     Ok(())
 }
 
-/// The aggregate statement of `pks`, `epochs` (one per key, or one for all)
-/// and messages.
+/// The aggregate statement of `pks`, `epochs` and messages (each one per
+/// key, or one for all).
 fn aggregate_statement(pks: &[PathBuf], epochs: &[u32], messages: &crate::agg::MessageList) -> Result<Statement, CliError> {
     let keys = read_keys(pks)?;
-    let messages = messages32(messages)?;
-    let epochs = match epochs {
-        [one] => vec![*one; keys.len()],
-        many if many.len() == keys.len() => many.to_vec(),
-        _ => return Err(CliError::usage("give one --epoch, or one per --pk")),
-    };
-    if messages.len() != keys.len() {
-        return Err(CliError::usage(format!("{} public keys but {} messages", keys.len(), messages.len())));
-    }
+    let messages = per_entry(messages32(messages)?, keys.len(), "messages")?;
+    let epochs = per_entry(epochs.to_vec(), keys.len(), "epochs")?;
     let entries = keys.into_iter().zip(epochs).zip(messages);
     let entries = entries.map(|((public_key, epoch), message)| Entry { public_key, epoch, message }).collect();
     Statement::new(entries).map_err(CliError::rejected)
@@ -276,41 +329,18 @@ pub fn verify_proof(args: &VerifyArgs) -> CliResult {
 }
 
 /// `sigagg bench threshold --scheme seed001`: a committed group of `n`
-/// quick Seed001 keys (one genuine leaf each), `signers` of them sign one
-/// message at one epoch, one threshold proof.
+/// quick Seed001 keys (one genuine leaf each, [`quick_signatures`]) that
+/// all sign one message at one epoch; `signers` of them in one threshold
+/// proof.
 pub fn bench_threshold(args: &ThresholdBenchArgs) -> CliResult {
     let settings = settings_for(args.log_blowup)?;
     let (n, t, signing) = args.shape(settings.max_signatures())?;
-    let epoch = 4242;
-    let message = *b"sigagg benchmark threshold root!";
-    let bar = io::progress(u64::from(n), "keys");
-    let (keys, sigs): (Vec<_>, Vec<_>) = (0..n)
-        .into_par_iter()
-        .map(|_| {
-            let pair = single_epoch_key_and_signature::<Seed001, _>(&mut rand::rng(), epoch, &message)
-                .expect("signing a fresh key succeeds");
-            bar.inc(1);
-            pair
-        })
-        .unzip();
-    bar.finish_and_clear();
-    let tree = GroupTree::new(keys).map_err(CliError::rejected)?;
-    let signers: Vec<Signer> = args
-        .members()
-        .into_iter()
-        .map(|i| Signer::from_tree(&tree, i as u32, sigs[i].clone()).map_err(CliError::rejected))
-        .collect::<Result<_, _>>()?;
-    let statement = ThresholdStatement::new(tree.key(), epoch, message, t).map_err(CliError::rejected)?;
+    let (aggregate_statement, sigs) = quick_signatures(n as usize, false);
+    let (group, signers) = group_signers(&aggregate_statement, &sigs, &args.members())?;
+    let Entry { epoch, message, .. } = aggregate_statement.entries()[0];
+    let statement = ThresholdStatement::new(group, epoch, message, t).map_err(CliError::rejected)?;
     let disclosure = if args.bitmap { Disclosure::Signers } else { Disclosure::CountOnly };
-    let run = io::ProofRun::measure(
-        || stark_threshold::prove_threshold(&settings, &statement, &signers, disclosure).map_err(CliError::rejected),
-        ThresholdProof::to_bytes,
-        |bytes| {
-            let decoded = ThresholdProof::from_bytes(bytes).map_err(CliError::rejected)?;
-            stark_threshold::verify_threshold(&settings, &statement, &decoded).map_err(CliError::rejected)?;
-            Ok(())
-        },
-    )?;
+    let (run, _) = measure_threshold(&settings, &statement, &signers, disclosure, Ok)?;
     let security = stark_threshold::security_level(&settings, signing as usize, n);
     let head = json!({
         "bench": "threshold",

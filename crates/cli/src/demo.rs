@@ -1,0 +1,326 @@
+//! `sigagg demo`: the main job end to end, on built-in defaults.
+//!
+//! N Seed001 signers sign one message at one epoch ([`Job`]); then every
+//! entry of [`ROWS`] turns their signatures into one object, writes it to a
+//! file, reads it back and verifies it, and reports a [`Row`]: what went
+//! in, what came out, prove and verify times, the settings' security and
+//! the row's peak memory. The rows print as a table, or with `--json` as
+//! one JSON object on standard output; progress goes to standard error.
+//!
+//! A row is a function from the [`Job`] to a [`Row`]: another way to
+//! aggregate (a BLS certificate, say) is one more such function, listed in
+//! [`ROWS`]; a row that needs other keys makes them from `job.n()` and
+//! `job.message`.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use clap::Args;
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+use sigagg_stark::group::GroupKey;
+use sigagg_stark::security::{SecurityLevel, security_level};
+use sigagg_stark::threshold::{self as stark_threshold, Disclosure, ThresholdStatement};
+use sigagg_stark::{Settings, Statement};
+use sigagg_xmss::{Seed001, Signature};
+
+use crate::agg::{two_thirds, verified_security};
+use crate::io::{self, CliError, CliResult};
+use crate::xmss_agg::{self, group_signers, measure_aggregate, measure_threshold, quick_signatures};
+
+#[derive(Args)]
+pub struct DemoArgs {
+    /// Number of signers.
+    #[arg(long, default_value_t = 1024)]
+    pub n: usize,
+    /// Proof settings: fast, compact or test (insecure, for tests).
+    #[arg(long, default_value = "fast")]
+    pub settings: String,
+    /// Folder the proofs are written to and read back from, kept afterwards
+    /// (default: a temporary folder, removed at the end).
+    #[arg(long)]
+    pub out_dir: Option<PathBuf>,
+    /// Print one JSON object on standard output instead of the table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// What every row starts from: the signers' keys and signatures on one
+/// message at one epoch, the proof settings, and the output folder.
+pub struct Job {
+    /// The signers' keys, the epoch and the shared message, in signer order.
+    pub statement: Statement,
+    /// One signature per entry of `statement`.
+    pub signatures: Vec<Signature<Seed001>>,
+    /// The epoch every signer signed at.
+    pub epoch: u32,
+    /// The message every signer signed.
+    pub message: [u8; 32],
+    /// Proof settings of the STARK rows.
+    pub settings: Settings,
+    /// Their name on the command line (fast, compact, test).
+    pub settings_name: String,
+    /// Where rows write their objects.
+    pub dir: PathBuf,
+}
+
+impl Job {
+    /// The number of signers.
+    pub fn n(&self) -> usize {
+        self.signatures.len()
+    }
+
+    /// Writes `bytes` to `name` in the output folder and reads them back.
+    fn store(&self, name: &str, bytes: &[u8]) -> Result<Vec<u8>, CliError> {
+        let path = self.dir.join(name);
+        io::write_bytes(&path, bytes)?;
+        io::read_bytes(&path)
+    }
+}
+
+/// One line of the demo's table: one object made from the signatures.
+#[derive(Serialize)]
+pub struct Row {
+    /// Short name of the object ("aggregate", "threshold").
+    pub row: &'static str,
+    /// The signature scheme that went in.
+    pub scheme: &'static str,
+    /// What the verified object says, for people.
+    pub claim: String,
+    /// Signatures that went in.
+    pub signatures: usize,
+    /// Their encoded size: what a verifier would receive without aggregation.
+    pub signature_bytes: usize,
+    /// The object's file in the output folder.
+    pub file: String,
+    /// The object's size.
+    pub proof_bytes: usize,
+    /// Making the object.
+    pub prove_s: f64,
+    /// Decoding and verifying the bytes read back from the file.
+    pub verify_s: f64,
+    /// Proven security of the settings at this size, in bits.
+    pub proven_bits: f64,
+    /// Conjectured security (random-words regime), in bits.
+    pub conjectured_bits: f64,
+    /// Peak resident memory during the row (the signers' keys and
+    /// signatures included), where the system reports it.
+    pub peak_rss_bytes: Option<u64>,
+    /// The object read back from its file verified (a row that does not
+    /// verify fails the demo instead).
+    pub verified: bool,
+    /// Facts particular to the row (a threshold's t and proven count).
+    #[serde(flatten)]
+    pub details: Map<String, Value>,
+}
+
+/// A function that makes one row.
+pub type RowFn = fn(&Job) -> Result<Row, CliError>;
+
+/// The demo's rows, in order.
+pub const ROWS: &[RowFn] = &[aggregate_row, threshold_row];
+
+/// One STARK proof that every signature is valid.
+fn aggregate_row(job: &Job) -> Result<Row, CliError> {
+    let n = job.n();
+    let file = "aggregate.proof";
+    let bar = io::spinner("aggregate: proving");
+    let run = measure_aggregate(&job.settings, &job.statement, &job.signatures, |bytes| {
+        bar.set_message("aggregate: verifying");
+        job.store(file, &bytes)
+    })?;
+    bar.finish_and_clear();
+    let level = security_level(&job.settings, n);
+    let claim = format!("all {n} signatures valid");
+    Ok(stark_row(job, "aggregate", claim, &job.signatures.iter().collect::<Vec<_>>(), file, &run, &level))
+}
+
+/// A t-of-n certificate: the signers' keys committed as a group key
+/// (written to `group.key` and read back, as a verifier would hold it), all
+/// n sign, the proof shows at least t = ceil(2n/3) distinct members did.
+fn threshold_row(job: &Job) -> Result<Row, CliError> {
+    let n = job.n();
+    let t = two_thirds(n as u32);
+    let members: Vec<usize> = (0..n).collect();
+    let (group, signers) = group_signers(&job.statement, &job.signatures, &members)?;
+    let group = GroupKey::from_bytes(&job.store("group.key", &group.to_bytes())?).map_err(CliError::rejected)?;
+    let statement = ThresholdStatement::new(group, job.epoch, job.message, t).map_err(CliError::rejected)?;
+    let file = "threshold.proof";
+    let bar = io::spinner("threshold: proving");
+    let (run, certificate) = measure_threshold(&job.settings, &statement, &signers, Disclosure::CountOnly, |bytes| {
+        bar.set_message("threshold: verifying");
+        job.store(file, &bytes)
+    })?;
+    bar.finish_and_clear();
+    let level = stark_threshold::security_level(&job.settings, certificate.count as usize, group.size);
+    let claim = format!("{} of {} members signed (t = {t})", certificate.count, group.size);
+    let sigs: Vec<_> = signers.iter().map(|s| &s.signature).collect();
+    let mut row = stark_row(job, "threshold", claim, &sigs, file, &run, &level);
+    let details = [("threshold", json!(t)), ("count", json!(certificate.count)), ("group_size", json!(group.size))];
+    row.details = details.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+    Ok(row)
+}
+
+/// A Seed001 STARK row from its measured run: `sigs` went in, the proof
+/// was stored as `file`, `level` is the security of the job's settings for
+/// this proof (with a warning on standard error if they are insecure).
+fn stark_row(
+    job: &Job,
+    row: &'static str,
+    claim: String,
+    sigs: &[&Signature<Seed001>],
+    file: &str,
+    run: &io::ProofRun,
+    level: &SecurityLevel,
+) -> Row {
+    let (proven_bits, conjectured_bits) =
+        verified_security(&job.settings_name, (level.proven_bits, level.conjectured_bits));
+    Row {
+        row,
+        scheme: "seed001",
+        claim,
+        signatures: sigs.len(),
+        signature_bytes: sigs.iter().map(|s| s.to_bytes().len()).sum(),
+        file: file.into(),
+        proof_bytes: run.proof_bytes,
+        prove_s: run.prove_s,
+        verify_s: run.verify_s,
+        proven_bits,
+        conjectured_bits,
+        peak_rss_bytes: io::peak_rss_bytes(),
+        verified: true,
+        details: Map::new(),
+    }
+}
+
+/// The output folder: the one given (created if missing, kept), or a fresh
+/// temporary one, removed when this is dropped (on errors too).
+struct OutDir {
+    path: PathBuf,
+    temporary: bool,
+}
+
+impl OutDir {
+    fn new(given: Option<PathBuf>) -> Result<Self, CliError> {
+        let cannot = |p: &Path, e: std::io::Error| CliError::usage(format!("cannot create {}: {e}", p.display()));
+        match given {
+            Some(path) => {
+                std::fs::create_dir_all(&path).map_err(|e| cannot(&path, e))?;
+                Ok(Self { path, temporary: false })
+            }
+            None => {
+                let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+                let path = std::env::temp_dir().join(format!("sigagg-demo-{}-{nanos}", std::process::id()));
+                std::fs::create_dir(&path).map_err(|e| cannot(&path, e))?;
+                Ok(Self { path, temporary: true })
+            }
+        }
+    }
+}
+
+impl Drop for OutDir {
+    fn drop(&mut self) {
+        if self.temporary {
+            let _ = std::fs::remove_dir_all(&self.path);
+        }
+    }
+}
+
+pub fn demo(args: DemoArgs) -> CliResult {
+    let settings = xmss_agg::settings_named(&args.settings)?;
+    if args.n == 0 || args.n > settings.max_signatures() {
+        return Err(CliError::usage(format!("--n must be in 1..={}", settings.max_signatures())));
+    }
+    let out = OutDir::new(args.out_dir)?;
+    let start = Instant::now();
+    let (statement, signatures) = quick_signatures(args.n, false);
+    let sign_s = start.elapsed().as_secs_f64();
+    let (epoch, message) = (statement.entries()[0].epoch, statement.entries()[0].message);
+    let job = Job {
+        epoch,
+        message,
+        statement,
+        signatures,
+        settings,
+        settings_name: args.settings,
+        dir: out.path.clone(),
+    };
+    let mut rows = Vec::with_capacity(ROWS.len());
+    for row in ROWS {
+        io::reset_peak_rss();
+        rows.push(row(&job)?);
+    }
+    let report = json!({
+        "demo": "sigagg",
+        "n": job.n(),
+        "epoch": job.epoch,
+        "message": hex::encode(job.message),
+        "settings": job.settings_name,
+        "threads": io::threads(),
+        "sign_s": sign_s,
+        "wall_s": start.elapsed().as_secs_f64(),
+        "out_dir": (!out.temporary).then(|| out.path.display().to_string()),
+        "rows": rows,
+    });
+    if args.json {
+        io::print_json(&report);
+    } else {
+        print_table(&report, &rows, &out);
+    }
+    Ok(())
+}
+
+/// The report for people: one line of context, the rows, one line of totals.
+fn print_table(report: &Value, rows: &[Row], out: &OutDir) {
+    println!(
+        "sigagg demo: {} Seed001 signers sign one message at epoch {}; settings {}, {} threads\n",
+        report["n"], report["epoch"], report["settings"].as_str().unwrap_or_default(), report["threads"]
+    );
+    let header = ["object", "claim (verified)", "signatures in", "proof out", "prove", "verify", "bits proven / conj.", "peak memory"];
+    let lines: Vec<[String; 8]> = rows
+        .iter()
+        .map(|r| {
+            [
+                r.row.to_string(),
+                r.claim.clone(),
+                format!("{} ({})", r.signatures, bytes(r.signature_bytes as u64)),
+                bytes(r.proof_bytes as u64),
+                seconds(r.prove_s),
+                seconds(r.verify_s),
+                format!("{:.1} / {:.1}", r.proven_bits, r.conjectured_bits),
+                r.peak_rss_bytes.map_or("-".into(), bytes),
+            ]
+        })
+        .collect();
+    let widths: Vec<usize> =
+        (0..header.len()).map(|c| lines.iter().map(|l| l[c].len()).chain([header[c].len()]).max().unwrap_or(0)).collect();
+    let render = |cells: &[&str]| {
+        let padded: Vec<String> = cells.iter().zip(&widths).map(|(c, w)| format!("{c:<w$}")).collect();
+        println!("{}", padded.join("  ").trim_end());
+    };
+    render(&header);
+    for line in &lines {
+        render(&line.each_ref().map(String::as_str));
+    }
+    let kept = if out.temporary { " (temporary, removed)" } else { "" };
+    println!(
+        "\nkeys and signatures {}, all in {}; files in {}{kept}",
+        seconds(report["sign_s"].as_f64().unwrap_or_default()),
+        seconds(report["wall_s"].as_f64().unwrap_or_default()),
+        out.path.display()
+    );
+}
+
+/// A byte count for people: B, KiB or MiB.
+fn bytes(n: u64) -> String {
+    match n {
+        0..1024 => format!("{n} B"),
+        1024..1_048_576 => format!("{:.1} KiB", n as f64 / 1024.0),
+        _ => format!("{:.1} MiB", n as f64 / 1_048_576.0),
+    }
+}
+
+/// A duration for people: milliseconds below one second.
+fn seconds(s: f64) -> String {
+    if s < 1.0 { format!("{:.0} ms", s * 1e3) } else { format!("{s:.2} s") }
+}
