@@ -1,0 +1,298 @@
+//! The one error type of the byte-level API, and the mapping of every
+//! scheme crate's typed errors onto it.
+//!
+//! Each binding turns an [`Error`] into its own form exactly once: Python
+//! raises the exception class of its [`ErrorKind`], C returns the kind's
+//! code and keeps the message for `sigagg_last_error`. The message is the
+//! scheme crate's own (`Display` of its typed error), prefixed with the
+//! input it concerns where a call takes lists ("public key 3: ...").
+
+use std::fmt;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+/// What went wrong, coarsely: enough for a caller to decide what to do
+/// (fix the call, drop the input, keep the key, report a bug).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ErrorKind {
+    /// The arguments do not fit together or are out of range: an unknown
+    /// scheme or setting, lists of different lengths, a zero threshold, a
+    /// message of the wrong length for the scheme.
+    Argument,
+    /// Bytes that do not decode as the object they should be: wrong
+    /// length, bad header, non-canonical field element, point off the
+    /// curve or outside the subgroup.
+    Decode,
+    /// Well-formed inputs whose claim is false: a signature, proof,
+    /// proof of possession or aggregate key that does not verify.
+    Verify,
+    /// A stateful key refused to sign: an XMSS epoch already used or
+    /// outside the key's window, a Lamport+ key that already signed.
+    Sign,
+    /// No proof can be made from the witness: an invalid signature, a
+    /// signer that is not a member, too few signers.
+    Prove,
+    /// A bug: a panic caught at the boundary, or a key a panic left
+    /// unusable. Never expected; please report it.
+    Internal,
+}
+
+impl ErrorKind {
+    /// Every kind, in code order.
+    pub const ALL: [ErrorKind; 6] = [
+        ErrorKind::Argument,
+        ErrorKind::Decode,
+        ErrorKind::Verify,
+        ErrorKind::Sign,
+        ErrorKind::Prove,
+        ErrorKind::Internal,
+    ];
+
+    /// The kind's name, as the bindings spell it (`"decode"`, ...).
+    pub const fn name(self) -> &'static str {
+        match self {
+            ErrorKind::Argument => "argument",
+            ErrorKind::Decode => "decode",
+            ErrorKind::Verify => "verify",
+            ErrorKind::Sign => "sign",
+            ErrorKind::Prove => "prove",
+            ErrorKind::Internal => "internal",
+        }
+    }
+}
+
+/// An error of the byte-level API: its kind and a human-readable message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Error {
+    kind: ErrorKind,
+    message: String,
+}
+
+/// The result of every fallible function of this crate.
+pub type Result<T> = std::result::Result<T, Error>;
+
+impl Error {
+    /// An error of `kind` with `message`.
+    pub fn new(kind: ErrorKind, message: impl fmt::Display) -> Self {
+        Self { kind, message: message.to_string() }
+    }
+
+    /// An [`ErrorKind::Argument`] error.
+    pub fn argument(message: impl fmt::Display) -> Self {
+        Self::new(ErrorKind::Argument, message)
+    }
+
+    /// What went wrong, coarsely.
+    pub fn kind(&self) -> ErrorKind {
+        self.kind
+    }
+
+    /// The message (the typed error's `Display`, with context).
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// The same error with `context` in front of its message, e.g.
+    /// `"signature 3"`: lists say which item failed.
+    pub fn context(self, context: impl fmt::Display) -> Self {
+        Self { kind: self.kind, message: format!("{context}: {}", self.message) }
+    }
+
+    /// The same message under another kind, where the call site knows
+    /// better than the typed error (a below-threshold error is a false
+    /// claim when verifying, a bad argument when signing).
+    pub fn with_kind(self, kind: ErrorKind) -> Self {
+        Self { kind, message: self.message }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} error: {}", self.kind.name(), self.message)
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Runs `f`, turning a panic into an [`ErrorKind::Internal`] error.
+///
+/// # Why
+///
+/// No function here should panic on any input, but a panic must never
+/// unwind into C (undefined behaviour) or surface in Python as
+/// `PanicException`, which is not an `Exception` and escapes ordinary
+/// `except` clauses. Both bindings run every call through this.
+pub fn guarded<T>(f: impl FnOnce() -> Result<T>) -> Result<T> {
+    catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|payload| {
+        let what = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".into());
+        Err(Error::new(ErrorKind::Internal, format!("panic caught at the boundary: {what}")))
+    })
+}
+
+/// `impl From<$ty> for Error`, the kind chosen by `$kind(&error)`.
+macro_rules! error_from {
+    ($($ty:ty => $kind:expr;)*) => {$(
+        impl From<$ty> for Error {
+            fn from(e: $ty) -> Self {
+                let kind: fn(&$ty) -> ErrorKind = $kind;
+                Error::new(kind(&e), e)
+            }
+        }
+    )*};
+}
+
+use ErrorKind::{Argument, Decode, Prove, Sign, Verify};
+
+error_from! {
+    sigagg_xmss::DecodeError => |_| Decode;
+    sigagg_xmss::KeygenError => |_| Argument;
+    sigagg_xmss::SignError => |_| Sign;
+    sigagg_xmss::VerifyError => |_| Verify;
+    sigagg_lamport::DecodeError => |_| Decode;
+    sigagg_lamport::SignError => |_| Sign;
+    sigagg_lamport::VerifyError => |_| Verify;
+    sigagg_lamport::GroupError => |_| Argument;
+    sigagg_stark::StatementError => |_| Argument;
+    sigagg_stark::AggregateError => stark_aggregate_kind;
+    sigagg_stark::ThresholdError => stark_threshold_kind;
+    sigagg_stark::VerifyError => stark_verify_kind;
+    sigagg_stark::group::GroupError => stark_group_kind;
+    sigagg_lamport_agg::StatementError => |_| Argument;
+    sigagg_lamport_agg::ProveError => lamport_prove_kind;
+    sigagg_lamport_agg::VerifyError => lamport_verify_kind;
+    sigagg_bls::BlsError => bls_kind;
+    sigagg_bls::atms::AtmsError => atms_kind;
+}
+
+fn stark_aggregate_kind(e: &sigagg_stark::AggregateError) -> ErrorKind {
+    use sigagg_stark::AggregateError as E;
+    match e {
+        E::Statement(_) | E::CountMismatch { .. } | E::TooManyForSettings { .. } | E::UnsupportedMerkleHash(_) => Argument,
+        E::InvalidSignature { .. } | E::Prover(_) => Prove,
+    }
+}
+
+fn stark_threshold_kind(e: &sigagg_stark::ThresholdError) -> ErrorKind {
+    use sigagg_stark::ThresholdError as E;
+    match e {
+        E::Statement(_) | E::TooManyForSettings { .. } | E::UnsupportedMerkleHash(_) => Argument,
+        _ => Prove,
+    }
+}
+
+fn stark_verify_kind(e: &sigagg_stark::VerifyError) -> ErrorKind {
+    use sigagg_stark::VerifyError as E;
+    match e {
+        E::Statement(_) | E::TooManyForSettings { .. } | E::UnsupportedMerkleHash(_) => Argument,
+        E::Malformed(_) => Decode,
+        _ => Verify,
+    }
+}
+
+fn stark_group_kind(e: &sigagg_stark::group::GroupError) -> ErrorKind {
+    use sigagg_stark::group::GroupError as E;
+    match e {
+        E::Malformed(_) => Decode,
+        _ => Argument,
+    }
+}
+
+fn lamport_prove_kind(e: &sigagg_lamport_agg::ProveError) -> ErrorKind {
+    use sigagg_lamport_agg::ProveError as E;
+    match e {
+        E::Statement(_) | E::CountMismatch { .. } => Argument,
+        _ => Prove,
+    }
+}
+
+fn lamport_verify_kind(e: &sigagg_lamport_agg::VerifyError) -> ErrorKind {
+    use sigagg_lamport_agg::VerifyError as E;
+    match e {
+        E::Statement(_) => Argument,
+        E::Malformed(_) => Decode,
+        _ => Verify,
+    }
+}
+
+fn bls_kind(e: &sigagg_bls::BlsError) -> ErrorKind {
+    use sigagg_bls::BlsError as E;
+    match e {
+        E::WrongLength { .. }
+        | E::BadEncoding { .. }
+        | E::NotOnCurve { .. }
+        | E::NotInSubgroup { .. }
+        | E::Identity { .. }
+        | E::InvalidSecretKey => Decode,
+        E::VerificationFailed | E::InvalidProofOfPossession { .. } | E::IdentityAggregateKey => Verify,
+        E::ShortKeyMaterial(_)
+        | E::Empty(_)
+        | E::LengthMismatch { .. }
+        | E::DuplicateKey { .. }
+        | E::IndexOutOfRange { .. } => Argument,
+    }
+}
+
+fn atms_kind(e: &sigagg_bls::atms::AtmsError) -> ErrorKind {
+    use sigagg_bls::atms::AtmsError as E;
+    match e {
+        E::Bls(inner) => bls_kind(inner),
+        E::Encoding { .. } => Decode,
+        E::InvalidThreshold
+        | E::EmptyKeyList
+        | E::DuplicateKey { .. }
+        | E::UnknownSigner { .. }
+        | E::DuplicateSigner { .. } => Argument,
+        E::InvalidSignature { .. }
+        | E::BelowThreshold { .. }
+        | E::NonSignerProvenTwice { .. }
+        | E::KeyNotInTree { .. }
+        | E::MalformedProof { .. }
+        | E::AggregateKeyMismatch => Verify,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_becomes_an_internal_error() {
+        let e = guarded::<()>(|| panic!("boom")).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Internal);
+        assert!(e.message().contains("boom"), "{e}");
+        let e = guarded::<()>(|| panic!("{}", String::from("formatted"))).unwrap_err();
+        assert!(e.message().contains("formatted"), "{e}");
+    }
+
+    #[test]
+    fn guarded_passes_results_through() {
+        assert_eq!(guarded(|| Ok(7)), Ok(7));
+        let e = Error::argument("x");
+        assert_eq!(guarded::<()>(|| Err(e.clone())), Err(e));
+    }
+
+    #[test]
+    fn context_and_kind_overrides_keep_the_message() {
+        let e = Error::from(sigagg_xmss::VerifyError::RootMismatch).context("signature 3");
+        assert_eq!(e.kind(), ErrorKind::Verify);
+        assert_eq!(e.message(), "signature 3: Merkle root mismatch");
+        assert_eq!(e.clone().with_kind(ErrorKind::Argument).message(), e.message());
+        assert_eq!(e.to_string(), "verify error: signature 3: Merkle root mismatch");
+    }
+
+    #[test]
+    fn typed_errors_map_to_their_kind() {
+        use sigagg_bls::BlsError;
+        assert_eq!(Error::from(BlsError::VerificationFailed).kind(), ErrorKind::Verify);
+        assert_eq!(Error::from(BlsError::InvalidSecretKey).kind(), ErrorKind::Decode);
+        assert_eq!(Error::from(BlsError::Empty("keys")).kind(), ErrorKind::Argument);
+        let malformed = sigagg_stark::VerifyError::Malformed("short".into());
+        assert_eq!(Error::from(malformed).kind(), ErrorKind::Decode);
+        assert_eq!(Error::from(sigagg_lamport::SignError::KeyAlreadyUsed).kind(), ErrorKind::Sign);
+        let atms = sigagg_bls::atms::AtmsError::Bls(BlsError::NotOnCurve { what: sigagg_bls::Object::PublicKey });
+        assert_eq!(Error::from(atms).kind(), ErrorKind::Decode);
+    }
+}

@@ -1,0 +1,163 @@
+//! Lamport+ on bytes: key generation, one-time secret keys, signing and
+//! verification for both parameter sets.
+//!
+//! Public keys are one 32-byte digest, signatures `counter ‖ randomizer ‖
+//! elements` and secret keys the `SGLMPSK1` format with the one-time state
+//! (`sigagg-lamport`'s encodings).
+
+use std::sync::{Mutex, MutexGuard};
+
+use rand::RngExt;
+use sigagg_lamport::{LamportPlus, LamportPlusMined, PublicKey, SecretKey, Signature};
+use zeroize::Zeroizing;
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::scheme::{Scheme, with_lamport};
+
+/// A secret key of either set, behind one type.
+enum AnyKey {
+    Plain(SecretKey<LamportPlus>),
+    Mined(SecretKey<LamportPlusMined>),
+}
+
+/// Runs `$body` with `$k` bound to the key inside an [`AnyKey`].
+macro_rules! on_key {
+    ($key:expr, $k:ident => $body:expr) => {
+        match $key {
+            AnyKey::Plain($k) => $body,
+            AnyKey::Mined($k) => $body,
+        }
+    };
+}
+
+/// Wraps a typed key into an [`AnyKey`].
+trait IntoAnyKey {
+    fn into_any(self) -> AnyKey;
+}
+
+impl IntoAnyKey for SecretKey<LamportPlus> {
+    fn into_any(self) -> AnyKey {
+        AnyKey::Plain(self)
+    }
+}
+
+impl IntoAnyKey for SecretKey<LamportPlusMined> {
+    fn into_any(self) -> AnyKey {
+        AnyKey::Mined(self)
+    }
+}
+
+/// A one-time Lamport+ secret key.
+///
+/// **Signing uses the key up**: it signs one message (re-signing the same
+/// message gives the same signature; any other message is refused). The
+/// state is part of the encoding: store [`LamportSecretKey::to_bytes`]
+/// after signing and before releasing the signature, and never sign from
+/// two copies of one encoding (or two keys from one seed).
+///
+/// The key is safe to share between threads: its state is behind a lock.
+pub struct LamportSecretKey {
+    scheme: Scheme,
+    key: Mutex<AnyKey>,
+}
+
+impl std::fmt::Debug for LamportSecretKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LamportSecretKey").field("scheme", &self.scheme.name()).finish_non_exhaustive()
+    }
+}
+
+/// Generates a key pair of `scheme`; returns the public key's bytes and the
+/// secret key. With `seed` (32 bytes) the keys are deterministic; use a
+/// seed for one key only. Without, the seed is drawn from the operating
+/// system's generator.
+pub fn keygen(scheme: Scheme, seed: Option<[u8; 32]>) -> Result<(Vec<u8>, LamportSecretKey)> {
+    let seed = Zeroizing::new(seed.unwrap_or_else(|| rand::rng().random()));
+    with_lamport!(scheme, "Lamport+ key generation", S => {
+        let (pk, sk) = sigagg_lamport::keygen_from_seed::<S>(*seed);
+        Ok((pk.to_bytes(), LamportSecretKey { scheme, key: Mutex::new(sk.into_any()) }))
+    })
+}
+
+/// Verifies `signature` on `message` (any length) under `public_key`.
+pub fn verify(scheme: Scheme, public_key: &[u8], message: &[u8], signature: &[u8]) -> Result<()> {
+    with_lamport!(scheme, "Lamport+ verification", S => {
+        let pk = PublicKey::<S>::from_bytes(public_key)?;
+        let sig = Signature::<S>::from_bytes(signature)?;
+        Ok(sigagg_lamport::verify(&pk, message, &sig)?)
+    })
+}
+
+impl LamportSecretKey {
+    /// Decodes a key written by [`LamportSecretKey::to_bytes`] for `scheme`.
+    pub fn from_bytes(scheme: Scheme, bytes: &[u8]) -> Result<Self> {
+        with_lamport!(scheme, "Lamport+ secret keys", S => {
+            let key = SecretKey::<S>::from_bytes(bytes)?;
+            Ok(Self { scheme, key: Mutex::new(key.into_any()) })
+        })
+    }
+
+    /// The key's parameter set.
+    pub fn scheme(&self) -> Scheme {
+        self.scheme
+    }
+
+    /// The key with its state, locked; refused if a panic poisoned it.
+    fn lock(&self) -> Result<MutexGuard<'_, AnyKey>> {
+        self.key
+            .lock()
+            .map_err(|_| Error::new(ErrorKind::Internal, "this secret key was left unusable by a panic while signing"))
+    }
+
+    /// The key's encoding with its one-time state. It contains the seed:
+    /// the buffer is wiped when dropped; protect every copy.
+    pub fn to_bytes(&self) -> Result<Zeroizing<Vec<u8>>> {
+        Ok(Zeroizing::new(on_key!(&*self.lock()?, k => k.to_bytes())))
+    }
+
+    /// The public key's bytes.
+    pub fn public_key(&self) -> Result<Vec<u8>> {
+        Ok(on_key!(&*self.lock()?, k => k.public_key().to_bytes()))
+    }
+
+    /// Whether the key has signed.
+    pub fn is_used(&self) -> Result<bool> {
+        Ok(on_key!(&*self.lock()?, k => k.is_used()))
+    }
+
+    /// Signs `message` (any length; the mined set first mines its counter)
+    /// and marks the key used. See the type's docs: store the key before
+    /// releasing the signature.
+    pub fn sign(&self, message: &[u8]) -> Result<Vec<u8>> {
+        on_key!(&mut *self.lock()?, k => Ok(k.sign(message)?.to_bytes()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_time_signing_round_trips_with_its_state() {
+        for scheme in [Scheme::LamportPlus, Scheme::LamportPlusMined] {
+            let (pk, sk) = keygen(scheme, Some([5; 32])).unwrap();
+            assert_eq!(sk.public_key().unwrap(), pk);
+            let sig = sk.sign(b"block 1").unwrap();
+            verify(scheme, &pk, b"block 1", &sig).unwrap();
+            assert_eq!(verify(scheme, &pk, b"block 2", &sig).unwrap_err().kind(), ErrorKind::Verify);
+            assert_eq!(verify(scheme, &pk, b"block 1", &sig[..10]).unwrap_err().kind(), ErrorKind::Decode);
+            assert!(sk.is_used().unwrap());
+            let restored = LamportSecretKey::from_bytes(scheme, &sk.to_bytes().unwrap()).unwrap();
+            assert_eq!(restored.sign(b"block 2").unwrap_err().kind(), ErrorKind::Sign);
+            assert_eq!(restored.sign(b"block 1").unwrap(), sig);
+        }
+    }
+
+    #[test]
+    fn keys_belong_to_their_set() {
+        let (_, sk) = keygen(Scheme::LamportPlus, None).unwrap();
+        let bytes = sk.to_bytes().unwrap();
+        assert_eq!(LamportSecretKey::from_bytes(Scheme::LamportPlusMined, &bytes).unwrap_err().kind(), ErrorKind::Decode);
+        assert_eq!(LamportSecretKey::from_bytes(Scheme::Seed001, &bytes).unwrap_err().kind(), ErrorKind::Argument);
+    }
+}

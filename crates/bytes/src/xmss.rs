@@ -1,0 +1,270 @@
+//! Generalized XMSS on bytes: key generation, stateful secret keys,
+//! signing and verification for every parameter set.
+//!
+//! Public keys and signatures are the SSZ encodings of `sigagg-xmss`
+//! (leanSig's layout); secret keys its versioned `SGXMSSK1` format, which
+//! carries the key's state.
+
+use std::sync::{Mutex, MutexGuard};
+
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use sigagg_xmss::{LeanSigProd, MESSAGE_LEN, PublicKey, SecretKey, Seed001, Signature, Test};
+use zeroize::Zeroizing;
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::input::array;
+use crate::scheme::{Scheme, with_xmss};
+
+/// A secret key of one of the three sets, behind one type.
+enum AnyKey {
+    Seed001(SecretKey<Seed001>),
+    LeanSigProd(SecretKey<LeanSigProd>),
+    Test(SecretKey<Test>),
+}
+
+/// Runs `$body` with `$k` bound to the key inside an [`AnyKey`].
+macro_rules! on_key {
+    ($key:expr, $k:ident => $body:expr) => {
+        match $key {
+            AnyKey::Seed001($k) => $body,
+            AnyKey::LeanSigProd($k) => $body,
+            AnyKey::Test($k) => $body,
+        }
+    };
+}
+
+/// Wraps a typed key into an [`AnyKey`].
+trait IntoAnyKey {
+    fn into_any(self) -> AnyKey;
+}
+
+impl IntoAnyKey for SecretKey<Seed001> {
+    fn into_any(self) -> AnyKey {
+        AnyKey::Seed001(self)
+    }
+}
+
+impl IntoAnyKey for SecretKey<LeanSigProd> {
+    fn into_any(self) -> AnyKey {
+        AnyKey::LeanSigProd(self)
+    }
+}
+
+impl IntoAnyKey for SecretKey<Test> {
+    fn into_any(self) -> AnyKey {
+        AnyKey::Test(self)
+    }
+}
+
+/// A stateful XMSS secret key.
+///
+/// **Signing advances the key**: every signature moves the next usable
+/// epoch past the signed one, and an epoch is never signed twice (two
+/// messages at one epoch reveal enough chain values to forge). Store the
+/// key's new encoding ([`XmssSecretKey::to_bytes`]) durably *before*
+/// releasing a signature, and never sign from two copies of one encoding:
+/// each copy has its own state.
+///
+/// The key is safe to share between threads: it holds its state behind a
+/// lock, so concurrent calls on one key run one after the other.
+pub struct XmssSecretKey {
+    scheme: Scheme,
+    key: Mutex<AnyKey>,
+}
+
+impl std::fmt::Debug for XmssSecretKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("XmssSecretKey").field("scheme", &self.scheme.name()).finish_non_exhaustive()
+    }
+}
+
+/// The random generator of key generation: seeded, or the operating
+/// system's.
+fn rng(seed: Option<[u8; 32]>) -> StdRng {
+    match seed {
+        Some(seed) => StdRng::from_seed(seed),
+        None => rand::make_rng(),
+    }
+}
+
+/// Generates a key pair of `scheme` that can sign at least the epochs
+/// `[activation_epoch, activation_epoch + num_epochs)` (widened to whole
+/// bottom trees, at least two). Returns the public key's bytes and the
+/// secret key.
+///
+/// With `seed`, key generation is deterministic (`StdRng::from_seed`):
+/// the same seed gives the same key, byte for byte as hash-sig and leanSig
+/// derive it from the same generator. Without, the operating system's
+/// generator is used. The cost grows with the activated epochs (two bottom
+/// trees: 2^11 leaves for Seed001, 2^17 for LeanSigProd).
+pub fn keygen(
+    scheme: Scheme,
+    activation_epoch: u64,
+    num_epochs: u64,
+    seed: Option<[u8; 32]>,
+) -> Result<(Vec<u8>, XmssSecretKey)> {
+    with_xmss!(scheme, "XMSS key generation", S => {
+        let (pk, sk) = sigagg_xmss::keygen::<S, _>(&mut rng(seed), activation_epoch, num_epochs)?;
+        Ok((pk.to_bytes(), XmssSecretKey { scheme, key: Mutex::new(sk.into_any()) }))
+    })
+}
+
+/// The 32-byte seed that `StdRng::seed_from_u64(n)` expands `n` to.
+///
+/// # Why
+///
+/// The reference implementations' known-answer vectors draw their keys
+/// from `StdRng::seed_from_u64(n)`; with this seed, [`keygen`] reproduces
+/// them from any language. The expansion is `rand`'s own (it hands the
+/// seed to `from_seed`), captured rather than re-implemented.
+pub fn seed_from_u64(n: u64) -> [u8; 32] {
+    /// A "generator" that only keeps the seed it is built from.
+    struct Captured([u8; 32]);
+    impl SeedableRng for Captured {
+        type Seed = [u8; 32];
+        fn from_seed(seed: [u8; 32]) -> Self {
+            Captured(seed)
+        }
+    }
+    Captured::seed_from_u64(n).0
+}
+
+/// Verifies `signature` on the 32-byte `message` at `epoch` under
+/// `public_key` (all of `scheme`).
+pub fn verify(scheme: Scheme, public_key: &[u8], epoch: u32, message: &[u8], signature: &[u8]) -> Result<()> {
+    with_xmss!(scheme, "XMSS verification", S => {
+        let pk = PublicKey::<S>::from_bytes(public_key)?;
+        let sig = Signature::<S>::from_bytes(signature)?;
+        Ok(sigagg_xmss::verify(&pk, epoch, &message32(message)?, &sig)?)
+    })
+}
+
+/// An XMSS message: exactly 32 bytes.
+pub(crate) fn message32(message: &[u8]) -> Result<[u8; MESSAGE_LEN]> {
+    array(message, "an XMSS message")
+}
+
+impl XmssSecretKey {
+    /// Decodes a key written by [`XmssSecretKey::to_bytes`] for `scheme`.
+    ///
+    /// Recomputes the two prepared bottom trees (the cost of two bottom
+    /// trees of key generation) and checks them against the stored top tree.
+    pub fn from_bytes(scheme: Scheme, bytes: &[u8]) -> Result<Self> {
+        with_xmss!(scheme, "XMSS secret keys", S => {
+            let key = SecretKey::<S>::from_bytes(bytes)?;
+            Ok(Self { scheme, key: Mutex::new(key.into_any()) })
+        })
+    }
+
+    /// The key's parameter set.
+    pub fn scheme(&self) -> Scheme {
+        self.scheme
+    }
+
+    /// The key with its state, locked. A key whose lock a panic poisoned
+    /// is refused: its state may be half-updated.
+    fn lock(&self) -> Result<MutexGuard<'_, AnyKey>> {
+        self.key
+            .lock()
+            .map_err(|_| Error::new(ErrorKind::Internal, "this secret key was left unusable by a panic while signing"))
+    }
+
+    /// The key's encoding, with its current state. It contains the secret
+    /// PRF key: the buffer is wiped when dropped; protect every copy.
+    pub fn to_bytes(&self) -> Result<Zeroizing<Vec<u8>>> {
+        Ok(Zeroizing::new(on_key!(&*self.lock()?, k => k.to_bytes())))
+    }
+
+    /// The public key's bytes.
+    pub fn public_key(&self) -> Result<Vec<u8>> {
+        Ok(on_key!(&*self.lock()?, k => k.public_key().to_bytes()))
+    }
+
+    /// The smallest epoch the key may still sign.
+    pub fn next_usable_epoch(&self) -> Result<u64> {
+        Ok(on_key!(&*self.lock()?, k => k.next_usable_epoch()))
+    }
+
+    /// The epochs `[start, end)` the key may ever sign.
+    pub fn activation_interval(&self) -> Result<(u64, u64)> {
+        let range = on_key!(&*self.lock()?, k => k.activation_interval());
+        Ok((range.start, range.end))
+    }
+
+    /// Signs the 32-byte `message` at `epoch` and advances the key past
+    /// `epoch` (see the type's docs: store the key before releasing the
+    /// signature). Slides the prepared window forward when `epoch` lies
+    /// ahead of it (the cost of one bottom tree per step). Refuses an epoch
+    /// below [`XmssSecretKey::next_usable_epoch`] or outside the key's
+    /// activation interval.
+    pub fn sign(&self, epoch: u32, message: &[u8]) -> Result<Vec<u8>> {
+        let message = message32(message)?;
+        on_key!(&mut *self.lock()?, k => {
+            // Best effort: when the window cannot reach the epoch, signing
+            // reports the precise reason.
+            k.prepare_for(u64::from(epoch));
+            Ok(k.sign(epoch, &message)?.to_bytes())
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn test_key(seed: u8) -> (Vec<u8>, XmssSecretKey) {
+        keygen(Scheme::Test, 0, 64, Some([seed; 32])).unwrap()
+    }
+
+    #[test]
+    fn seed_from_u64_is_what_std_rng_expands() {
+        use rand::Rng;
+        for n in [0, 1, 11, u64::MAX] {
+            let mut ours = StdRng::from_seed(seed_from_u64(n));
+            let mut theirs = StdRng::seed_from_u64(n);
+            assert_eq!(ours.next_u64(), theirs.next_u64());
+        }
+    }
+
+    #[test]
+    fn sign_verify_and_state_round_trip() {
+        let (pk, sk) = test_key(1);
+        assert_eq!(sk.public_key().unwrap(), pk);
+        let message = [9u8; 32];
+        let sig = sk.sign(3, &message).unwrap();
+        verify(Scheme::Test, &pk, 3, &message, &sig).unwrap();
+        assert_eq!(sk.next_usable_epoch().unwrap(), 4);
+        // The state travels with the encoding: the restored key refuses epoch 3.
+        let restored = XmssSecretKey::from_bytes(Scheme::Test, &sk.to_bytes().unwrap()).unwrap();
+        assert_eq!(restored.sign(3, &message).unwrap_err().kind(), ErrorKind::Sign);
+        restored.sign(40, &message).unwrap();
+    }
+
+    #[test]
+    fn rejections_have_their_kinds() {
+        let (pk, sk) = test_key(2);
+        let message = [1u8; 32];
+        let sig = sk.sign(5, &message).unwrap();
+        let kind = |r: Result<()>| r.unwrap_err().kind();
+        assert_eq!(kind(verify(Scheme::Test, &pk, 6, &message, &sig)), ErrorKind::Verify);
+        assert_eq!(kind(verify(Scheme::Test, &pk, 5, &[2u8; 32], &sig)), ErrorKind::Verify);
+        assert_eq!(kind(verify(Scheme::Test, &pk, 5, &message, &sig[1..])), ErrorKind::Decode);
+        assert_eq!(kind(verify(Scheme::Test, &pk[1..], 5, &message, &sig)), ErrorKind::Decode);
+        assert_eq!(kind(verify(Scheme::Test, &pk, 5, &message[1..], &sig)), ErrorKind::Argument);
+        assert_eq!(kind(verify(Scheme::LamportPlus, &pk, 5, &message, &sig)), ErrorKind::Argument);
+        assert_eq!(sk.sign(5, &message).unwrap_err().kind(), ErrorKind::Sign);
+        assert_eq!(sk.sign(500, &message).unwrap_err().kind(), ErrorKind::Sign);
+        assert_eq!(XmssSecretKey::from_bytes(Scheme::Seed001, &sk.to_bytes().unwrap()).unwrap_err().kind(), ErrorKind::Decode);
+        assert_eq!(keygen(Scheme::Test, 0, 0, None).unwrap_err().kind(), ErrorKind::Argument);
+    }
+
+    #[test]
+    fn seeded_keygen_is_deterministic() {
+        assert_eq!(test_key(3).0, test_key(3).0);
+        assert_ne!(test_key(3).0, test_key(4).0);
+        let (a, _) = keygen(Scheme::Test, 0, 1, None).unwrap();
+        let (b, _) = keygen(Scheme::Test, 0, 1, None).unwrap();
+        assert_ne!(a, b);
+    }
+}
