@@ -16,6 +16,8 @@
 //! Everything before the proof is the certificate's statement, absorbed
 //! into the proof's transcript with the committee key and the message.
 
+use std::ops::Range;
+
 use sigagg_bls::horn::Bitfield;
 use sigagg_bls::{PUBLIC_KEY_BYTES, PublicKey, SIGNATURE_BYTES, Signature, aggregate, aggregate_public_keys};
 
@@ -24,7 +26,8 @@ use crate::committee::{Committee, CommitteeKey, FixedValues, MAX_COMMITTEE_SIZE}
 use crate::error::{CertError, Encoded};
 use crate::field::{F, KeyPoint, key_point};
 use crate::piop::proof::Proof;
-use crate::piop::prover::{Column, Cosets, FixedColumns, ProverKey, Witness, prove};
+use crate::piop::prover::{Column, Cosets, FixedColumns, ProverKey, prove};
+pub use crate::piop::prover::Witness;
 use crate::piop::verifier::{Bits, verify as verify_proof};
 use crate::piop::{Boundary, Shape};
 use crate::setup::Setup;
@@ -127,6 +130,26 @@ pub struct Verified {
     pub insecure_setup: bool,
 }
 
+/// A certificate before proving: its statement and the witness the proof
+/// will be about. Public so that soundness tests can corrupt either.
+#[derive(Clone, Debug)]
+pub struct Draft {
+    /// The mode.
+    pub mode: Mode,
+    /// The claimed number of signers.
+    pub count: usize,
+    /// The claimed stake (weighted committees).
+    pub stake: Option<u64>,
+    /// The claimed aggregate key.
+    pub aggregate_key: PublicKey,
+    /// The aggregate signature.
+    pub signature: Signature,
+    /// The public bitfield (accountable mode).
+    pub signers: Option<Bitfield>,
+    /// The prover's columns.
+    pub witness: Witness,
+}
+
 impl Certificate {
     /// The mode.
     pub fn mode(&self) -> Mode {
@@ -171,6 +194,30 @@ impl Certificate {
     /// Bytes of the proof alone.
     pub fn proof_len(&self) -> usize {
         Proof::encoded_len(self.statement.shape())
+    }
+
+    /// The encoding's parts in order with their byte ranges (tests flip
+    /// bytes in each to check that every part is bound).
+    pub fn layout(&self) -> Vec<(&'static str, Range<usize>)> {
+        let st = &self.statement;
+        let mut parts: Vec<(&'static str, usize)> =
+            vec![("magic", MAGIC.len()), ("version", 1), ("mode", 1), ("flags", 1), ("committee size", 4), ("count", 4)];
+        if st.stake.is_some() {
+            parts.push(("stake", 8));
+        }
+        parts.extend([("aggregate key", PUBLIC_KEY_BYTES), ("signature", SIGNATURE_BYTES)]);
+        if let Some(bits) = &st.signers {
+            parts.push(("bitfield", Bitfield::byte_len(bits.len())));
+        }
+        parts.extend(Proof::layout(st.shape()));
+        let mut start = 0;
+        parts
+            .into_iter()
+            .map(|(name, len)| {
+                start += len;
+                (name, start - len..start)
+            })
+            .collect()
     }
 
     /// The encoding (see the module documentation).
@@ -356,10 +403,46 @@ impl<'a> Prover<'a> {
     /// member given twice, no signer, a bitfield of the wrong length, and
     /// signatures that do not verify.
     pub fn certify(&self, message: &[u8], signed: Signed<'_>, mode: Mode) -> Result<Certificate, CertError> {
+        Ok(self.prove_draft(&self.draft(message, signed, mode)?, message))
+    }
+
+    /// The certificate's parts before proving, after every check of
+    /// [`Prover::certify`]: what it would prove, and the honest witness.
+    pub fn draft(&self, message: &[u8], signed: Signed<'_>, mode: Mode) -> Result<Draft, CertError> {
         let (signers, signature) = self.check_signed(message, signed)?;
-        let statement = self.statement(mode, &signers, signature)?;
-        let witness = self.honest_witness(&signers);
-        Ok(self.prove_statement(statement, &witness, message))
+        let keys: Vec<PublicKey> = signers.ones().map(|i| self.committee.keys()[i]).collect();
+        let aggregate_key = aggregate_public_keys(&keys).map_err(|_| CertError::IdentityAggregateKey)?;
+        let stake = self.committee.weights().map(|w| signers.ones().map(|i| w[i]).sum());
+        let signed_rows: Vec<bool> = (0..signers.len()).map(|i| signers.get(i).unwrap_or(false)).collect();
+        let witness = Witness::honest(&self.points, &self.row_weights, &signed_rows, self.key.cosets.domain().size());
+        Ok(Draft {
+            mode,
+            count: keys.len(),
+            stake,
+            aggregate_key,
+            signature,
+            signers: (mode == Mode::Accountable).then_some(signers),
+            witness,
+        })
+    }
+
+    /// Proves a draft as it is, **without any check** of the statement or
+    /// the witness. [`Prover::certify`] proves only checked drafts; soundness
+    /// tests prove corrupted ones and expect verification to fail.
+    pub fn prove_draft(&self, draft: &Draft, message: &[u8]) -> Certificate {
+        let statement = Statement {
+            mode: draft.mode,
+            committee_size: self.points.len(),
+            count: draft.count,
+            stake: draft.stake,
+            aggregate_key: draft.aggregate_key,
+            signature: draft.signature,
+            signers: draft.signers.clone(),
+        };
+        let boundary = Boundary::new(&key_point(&statement.aggregate_key), statement.count as u64, statement.stake.unwrap_or(0));
+        let mut t = transcript(self.committee.key(), &statement.to_bytes(), message);
+        let proof = prove(&self.key, statement.shape(), &draft.witness, &boundary, &mut t);
+        Certificate { statement, proof }
     }
 
     /// Checks the input and returns the signers' bitfield and the verified
@@ -408,36 +491,6 @@ impl<'a> Prover<'a> {
                 Ok((signers.clone(), *signature))
             }
         }
-    }
-
-    /// The statement for a checked signer set.
-    fn statement(&self, mode: Mode, signers: &Bitfield, signature: Signature) -> Result<Statement, CertError> {
-        let keys: Vec<PublicKey> = signers.ones().map(|i| self.committee.keys()[i]).collect();
-        let aggregate_key = aggregate_public_keys(&keys).map_err(|_| CertError::IdentityAggregateKey)?;
-        let stake = self.committee.weights().map(|w| signers.ones().map(|i| w[i]).sum());
-        Ok(Statement {
-            mode,
-            committee_size: self.points.len(),
-            count: keys.len(),
-            stake,
-            aggregate_key,
-            signature,
-            signers: (mode == Mode::Accountable).then(|| signers.clone()),
-        })
-    }
-
-    /// The honest witness for a signer set.
-    fn honest_witness(&self, signers: &Bitfield) -> Witness {
-        let signed: Vec<bool> = (0..signers.len()).map(|i| signers.get(i).unwrap_or(false)).collect();
-        Witness::honest(&self.points, &self.row_weights, &signed, self.key.cosets.domain().size())
-    }
-
-    /// Proves a statement with a witness, without checking either.
-    fn prove_statement(&self, statement: Statement, witness: &Witness, message: &[u8]) -> Certificate {
-        let boundary = Boundary::new(&key_point(&statement.aggregate_key), statement.count as u64, statement.stake.unwrap_or(0));
-        let mut t = transcript(self.committee.key(), &statement.to_bytes(), message);
-        let proof = prove(&self.key, statement.shape(), witness, &boundary, &mut t);
-        Certificate { statement, proof }
     }
 }
 

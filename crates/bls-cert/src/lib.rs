@@ -10,7 +10,7 @@ pub mod piop;
 pub mod setup;
 pub mod transcript;
 
-pub use certificate::{Certificate, Mode, Prover, Signed, Threshold, Verified, verify};
+pub use certificate::{Certificate, Draft, Mode, Prover, Signed, Threshold, Verified, Witness, verify};
 pub use committee::{Committee, CommitteeKey, MAX_COMMITTEE_SIZE};
 pub use error::{CertError, Encoded, SetupError};
 pub use setup::{CeremonyReport, Contribution, Setup, SetupKey};

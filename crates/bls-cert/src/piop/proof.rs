@@ -57,13 +57,39 @@ pub struct Proof {
 }
 
 impl Proof {
+    /// The encoding's parts in order, with their lengths: what
+    /// [`Proof::write`] writes for a shape (tests flip bytes in each part).
+    pub fn layout(shape: Shape) -> Vec<(&'static str, usize)> {
+        let mut parts = Vec::new();
+        let mut part = |present: bool, name: &'static str, len: usize| {
+            if present {
+                parts.push((name, len));
+            }
+        };
+        part(shape.counting, "bits commitment", POINT_BYTES);
+        part(true, "accumulator x commitment", POINT_BYTES);
+        part(true, "accumulator y commitment", POINT_BYTES);
+        part(shape.has_sum(), "sum commitment", POINT_BYTES);
+        for _ in 0..QUOTIENT_CHUNKS {
+            part(true, "quotient commitment", POINT_BYTES);
+        }
+        part(true, "key x at zeta", FIELD_BYTES);
+        part(true, "key y at zeta", FIELD_BYTES);
+        part(shape.counting, "selector at zeta", FIELD_BYTES);
+        part(shape.stake, "weight at zeta", FIELD_BYTES);
+        part(shape.counting, "bits at zeta", FIELD_BYTES);
+        part(true, "accumulator x at zeta", FIELD_BYTES);
+        part(true, "accumulator y at zeta", FIELD_BYTES);
+        part(shape.has_sum(), "sum at zeta", FIELD_BYTES);
+        part(true, "linearization at zeta*omega", FIELD_BYTES);
+        part(true, "opening proof at zeta", POINT_BYTES);
+        part(true, "opening proof at zeta*omega", POINT_BYTES);
+        parts
+    }
+
     /// Encoded size for a shape.
     pub fn encoded_len(shape: Shape) -> usize {
-        let optional = |present: bool| usize::from(present);
-        let commitments = optional(shape.counting) + 2 + optional(shape.has_sum()) + QUOTIENT_CHUNKS + 2;
-        let evaluations =
-            2 + optional(shape.counting) + optional(shape.stake) + optional(shape.counting) + 2 + optional(shape.has_sum()) + 1;
-        commitments * POINT_BYTES + evaluations * FIELD_BYTES
+        Proof::layout(shape).iter().map(|(_, len)| len).sum()
     }
 
     /// Appends the encoding.
