@@ -12,6 +12,7 @@ use sigagg_lamport::{LamportPlus, LamportPlusMined, PublicKey, SecretKey, Signat
 use zeroize::Zeroizing;
 
 use crate::error::{Error, ErrorKind, Result};
+use crate::input::array;
 use crate::scheme::{Scheme, with_lamport};
 
 /// A secret key of either set, behind one type.
@@ -71,8 +72,11 @@ impl std::fmt::Debug for LamportSecretKey {
 /// secret key. With `seed` (32 bytes) the keys are deterministic; use a
 /// seed for one key only. Without, the seed is drawn from the operating
 /// system's generator.
-pub fn keygen(scheme: Scheme, seed: Option<[u8; 32]>) -> Result<(Vec<u8>, LamportSecretKey)> {
-    let seed = Zeroizing::new(seed.unwrap_or_else(|| rand::rng().random()));
+pub fn keygen(scheme: Scheme, seed: Option<&[u8]>) -> Result<(Vec<u8>, LamportSecretKey)> {
+    let seed = Zeroizing::new(match seed {
+        Some(seed) => array::<32>(seed, "a key generation seed")?,
+        None => rand::rng().random(),
+    });
     with_lamport!(scheme, "Lamport+ key generation", S => {
         let (pk, sk) = sigagg_lamport::keygen_from_seed::<S>(*seed);
         Ok((pk.to_bytes(), LamportSecretKey { scheme, key: Mutex::new(sk.into_any()) }))
@@ -140,7 +144,7 @@ mod tests {
     #[test]
     fn one_time_signing_round_trips_with_its_state() {
         for scheme in [Scheme::LamportPlus, Scheme::LamportPlusMined] {
-            let (pk, sk) = keygen(scheme, Some([5; 32])).unwrap();
+            let (pk, sk) = keygen(scheme, Some(&[5; 32])).unwrap();
             assert_eq!(sk.public_key().unwrap(), pk);
             let sig = sk.sign(b"block 1").unwrap();
             verify(scheme, &pk, b"block 1", &sig).unwrap();

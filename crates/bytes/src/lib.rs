@@ -19,7 +19,7 @@
 //! ```
 //! use sigagg_bytes::{Scheme, xmss};
 //!
-//! let (pk, sk) = xmss::keygen(Scheme::Test, 0, 32, Some([7; 32])).unwrap();
+//! let (pk, sk) = xmss::keygen(Scheme::Test, 0, 32, Some(&[7; 32])).unwrap();
 //! let sig = sk.sign(3, &[1; 32]).unwrap(); // the key now refuses epochs <= 3
 //! xmss::verify(Scheme::Test, &pk, 3, &[1; 32], &sig).unwrap();
 //! let e = xmss::verify(Scheme::Test, &pk, 3, &[2; 32], &sig).unwrap_err();

@@ -79,13 +79,13 @@ impl std::fmt::Debug for XmssSecretKey {
     }
 }
 
-/// The random generator of key generation: seeded, or the operating
-/// system's.
-fn rng(seed: Option<[u8; 32]>) -> StdRng {
-    match seed {
-        Some(seed) => StdRng::from_seed(seed),
+/// The random generator of key generation: seeded (32 bytes), or the
+/// operating system's.
+fn rng(seed: Option<&[u8]>) -> Result<StdRng> {
+    Ok(match seed {
+        Some(seed) => StdRng::from_seed(*Zeroizing::new(array::<32>(seed, "a key generation seed")?)),
         None => rand::make_rng(),
-    }
+    })
 }
 
 /// Generates a key pair of `scheme` that can sign at least the epochs
@@ -93,7 +93,7 @@ fn rng(seed: Option<[u8; 32]>) -> StdRng {
 /// bottom trees, at least two). Returns the public key's bytes and the
 /// secret key.
 ///
-/// With `seed`, key generation is deterministic (`StdRng::from_seed`):
+/// With `seed` (32 bytes), key generation is deterministic (`StdRng::from_seed`):
 /// the same seed gives the same key, byte for byte as hash-sig and leanSig
 /// derive it from the same generator. Without, the operating system's
 /// generator is used. The cost grows with the activated epochs (two bottom
@@ -102,10 +102,10 @@ pub fn keygen(
     scheme: Scheme,
     activation_epoch: u64,
     num_epochs: u64,
-    seed: Option<[u8; 32]>,
+    seed: Option<&[u8]>,
 ) -> Result<(Vec<u8>, XmssSecretKey)> {
     with_xmss!(scheme, "XMSS key generation", S => {
-        let (pk, sk) = sigagg_xmss::keygen::<S, _>(&mut rng(seed), activation_epoch, num_epochs)?;
+        let (pk, sk) = sigagg_xmss::keygen::<S, _>(&mut rng(seed)?, activation_epoch, num_epochs)?;
         Ok((pk.to_bytes(), XmssSecretKey { scheme, key: Mutex::new(sk.into_any()) }))
     })
 }
@@ -214,7 +214,7 @@ mod tests {
     use super::*;
 
     fn test_key(seed: u8) -> (Vec<u8>, XmssSecretKey) {
-        keygen(Scheme::Test, 0, 64, Some([seed; 32])).unwrap()
+        keygen(Scheme::Test, 0, 64, Some(&[seed; 32])).unwrap()
     }
 
     #[test]
@@ -257,6 +257,7 @@ mod tests {
         assert_eq!(sk.sign(500, &message).unwrap_err().kind(), ErrorKind::Sign);
         assert_eq!(XmssSecretKey::from_bytes(Scheme::Seed001, &sk.to_bytes().unwrap()).unwrap_err().kind(), ErrorKind::Decode);
         assert_eq!(keygen(Scheme::Test, 0, 0, None).unwrap_err().kind(), ErrorKind::Argument);
+        assert_eq!(keygen(Scheme::Test, 0, 1, Some(&[0; 31])).unwrap_err().kind(), ErrorKind::Argument);
     }
 
     #[test]

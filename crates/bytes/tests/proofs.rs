@@ -15,11 +15,11 @@ fn keys(scheme: Scheme, n: u8) -> Vec<(Vec<u8>, Signing)> {
     (0..n)
         .map(|i| match scheme {
             Scheme::Seed001 => {
-                let (pk, sk) = xmss::keygen(scheme, 0, 1, Some([i + 1; 32])).unwrap();
-                (pk, Signing::Xmss(sk))
+                let (pk, sk) = xmss::keygen(scheme, 0, 1, Some(&[i + 1; 32])).unwrap();
+                (pk, Signing::Xmss(Box::new(sk)))
             }
             _ => {
-                let (pk, sk) = lamport::keygen(scheme, Some([i + 1; 32])).unwrap();
+                let (pk, sk) = lamport::keygen(scheme, Some(&[i + 1; 32])).unwrap();
                 (pk, Signing::Lamport(sk))
             }
         })
@@ -27,7 +27,7 @@ fn keys(scheme: Scheme, n: u8) -> Vec<(Vec<u8>, Signing)> {
 }
 
 enum Signing {
-    Xmss(xmss::XmssSecretKey),
+    Xmss(Box<xmss::XmssSecretKey>),
     Lamport(lamport::LamportSecretKey),
 }
 

@@ -1,0 +1,140 @@
+"""Type stubs of ``sigagg._native`` (re-exported by ``sigagg``).
+
+Byte strings are accepted as ``bytes`` or ``bytearray`` and returned as
+``bytes``. Every function may raise a subclass of :class:`Error`.
+"""
+
+from typing import Literal, Optional, Sequence, Tuple, Union
+
+Scheme = Literal["seed001", "leansig-prod", "test", "lamport-plus", "lamport-plus-mined"]
+"""XMSS sets: seed001, leansig-prod, test (insecure). Lamport+ sets: lamport-plus, lamport-plus-mined."""
+Settings = Literal["fast", "compact", "test"]
+"""Proof settings: fast (rate 1/2), compact (rate 1/8, smaller proofs), test (insecure)."""
+Bytes = Union[bytes, bytearray]
+
+SCHEMES: Tuple[str, ...]
+SETTINGS: Tuple[str, ...]
+
+class Error(Exception):
+    """Base class of every error raised by sigagg."""
+
+class ArgumentError(Error):
+    """The arguments do not fit together or are out of range."""
+
+class DecodeError(Error):
+    """Bytes that do not decode as the object they should be."""
+
+class VerifyError(Error):
+    """Well-formed inputs whose claim is false: a signature or proof that does not verify."""
+
+class SignError(Error):
+    """A stateful key refused to sign (XMSS epoch used or outside the window, Lamport+ key used)."""
+
+class ProveError(Error):
+    """No proof can be made from the witness (invalid signature, non-member, too few signers)."""
+
+class InternalError(Error):
+    """A bug: a panic caught at the boundary."""
+
+class XmssSecretKey:
+    """A stateful XMSS secret key. Signing advances it: store ``to_bytes()``
+    durably before releasing a signature; never sign from two copies."""
+
+    @staticmethod
+    def from_bytes(scheme: Scheme, data: Bytes) -> XmssSecretKey: ...
+    def to_bytes(self) -> bytes: ...
+    def public_key(self) -> bytes: ...
+    def sign(self, epoch: int, message: Bytes) -> bytes:
+        """Signs the 32-byte message at ``epoch`` and advances the key past it."""
+    @property
+    def scheme(self) -> str: ...
+    @property
+    def next_usable_epoch(self) -> int: ...
+    @property
+    def activation_interval(self) -> Tuple[int, int]: ...
+
+def xmss_keygen(
+    scheme: Scheme, activation_epoch: int = 0, num_epochs: int = 1, seed: Optional[Bytes] = None
+) -> Tuple[bytes, XmssSecretKey]: ...
+def xmss_verify(scheme: Scheme, public_key: Bytes, epoch: int, message: Bytes, signature: Bytes) -> None: ...
+def seed_from_u64(n: int) -> bytes: ...
+
+class LamportSecretKey:
+    """A one-time Lamport+ secret key: it signs one message."""
+
+    @staticmethod
+    def from_bytes(scheme: Scheme, data: Bytes) -> LamportSecretKey: ...
+    def to_bytes(self) -> bytes: ...
+    def public_key(self) -> bytes: ...
+    def sign(self, message: Bytes) -> bytes: ...
+    @property
+    def scheme(self) -> str: ...
+    @property
+    def is_used(self) -> bool: ...
+
+def lamport_keygen(scheme: Scheme, seed: Optional[Bytes] = None) -> Tuple[bytes, LamportSecretKey]: ...
+def lamport_verify(scheme: Scheme, public_key: Bytes, message: Bytes, signature: Bytes) -> None: ...
+def aggregate(
+    scheme: Scheme,
+    public_keys: Sequence[Bytes],
+    signatures: Sequence[Bytes],
+    messages: Union[Bytes, Sequence[Bytes]],
+    epochs: Union[int, Sequence[int], None] = None,
+    settings: Settings = "fast",
+) -> bytes: ...
+def verify_aggregate(
+    scheme: Scheme,
+    proof: Bytes,
+    public_keys: Sequence[Bytes],
+    messages: Union[Bytes, Sequence[Bytes]],
+    epochs: Union[int, Sequence[int], None] = None,
+    settings: Settings = "fast",
+) -> None: ...
+def group_key(scheme: Scheme, public_keys: Sequence[Bytes]) -> Tuple[bytes, list[bytes]]: ...
+
+class Certificate:
+    """What a verified threshold proof certifies."""
+
+    @property
+    def count(self) -> int: ...
+    @property
+    def signers(self) -> Optional[list[int]]: ...
+
+def prove_threshold(
+    scheme: Scheme,
+    group_key: Bytes,
+    threshold: int,
+    message: Bytes,
+    signers: Sequence[Tuple[Bytes, Bytes, Bytes]],
+    epoch: Optional[int] = None,
+    disclose: bool = False,
+    settings: Settings = "fast",
+) -> bytes: ...
+def verify_threshold(
+    scheme: Scheme,
+    proof: Bytes,
+    group_key: Bytes,
+    threshold: int,
+    message: Bytes,
+    epoch: Optional[int] = None,
+    settings: Settings = "fast",
+) -> Certificate: ...
+def bls_keygen(ikm: Optional[Bytes] = None) -> Tuple[bytes, bytes]: ...
+def bls_public_key(secret_key: Bytes) -> bytes: ...
+def bls_sign(secret_key: Bytes, message: Bytes) -> bytes: ...
+def bls_verify(public_key: Bytes, message: Bytes, signature: Bytes) -> None: ...
+def bls_prove_possession(secret_key: Bytes) -> bytes: ...
+def bls_verify_possession(public_key: Bytes, pop: Bytes) -> None: ...
+def bls_aggregate(signatures: Sequence[Bytes]) -> bytes: ...
+def bls_fast_aggregate_verify(
+    public_keys: Sequence[Bytes], pops: Optional[Sequence[Bytes]], message: Bytes, signature: Bytes
+) -> None: ...
+def bls_aggregate_verify(
+    public_keys: Sequence[Bytes], pops: Optional[Sequence[Bytes]], messages: Sequence[Bytes], signature: Bytes
+) -> None: ...
+def atms_aggregate_key(public_keys: Sequence[Bytes], pops: Sequence[Bytes]) -> bytes: ...
+def atms_check(public_keys: Sequence[Bytes], pops: Sequence[Bytes], aggregate_key: Bytes) -> None: ...
+def atms_sign(
+    threshold: int, message: Bytes, public_keys: Sequence[Bytes], signers: Sequence[Tuple[int, Bytes]]
+) -> bytes: ...
+def atms_verify(threshold: int, message: Bytes, aggregate_key: Bytes, signature: Bytes) -> None: ...

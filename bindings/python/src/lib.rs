@@ -1,0 +1,556 @@
+//! `sigagg._native`: the Python boundary of [`sigagg_bytes`].
+//!
+//! Every function here only crosses the boundary: it takes Python bytes,
+//! ints and strings, calls one `sigagg_bytes` function through [`run`]
+//! (which releases the GIL, catches panics and maps the error), and
+//! returns bytes or a small object. Checks and decisions live in
+//! `sigagg_bytes`, so Python and C behave alike. The package
+//! `python/sigagg` re-exports this module; its stubs are
+//! `python/sigagg/_native.pyi` (a test keeps them in step).
+
+use pyo3::create_exception;
+use pyo3::exceptions::PyException;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyTuple};
+use sigagg_bytes::{self as api, ErrorKind, ProofSettings, Scheme};
+
+create_exception!(sigagg, Error, PyException, "Base class of every error raised by sigagg.");
+create_exception!(
+    sigagg,
+    ArgumentError,
+    Error,
+    "The arguments do not fit together or are out of range (unknown scheme, lists of different lengths, a message of the wrong length, ...)."
+);
+create_exception!(
+    sigagg,
+    DecodeError,
+    Error,
+    "Bytes that do not decode as the object they should be (wrong length, bad header, non-canonical element, point off the curve or outside the subgroup)."
+);
+create_exception!(
+    sigagg,
+    VerifyError,
+    Error,
+    "Well-formed inputs whose claim is false: a signature, proof or aggregate key that does not verify."
+);
+create_exception!(
+    sigagg,
+    SignError,
+    Error,
+    "A stateful key refused to sign (XMSS epoch used or outside the key's window, Lamport+ key already used)."
+);
+create_exception!(
+    sigagg,
+    ProveError,
+    Error,
+    "No proof can be made from the witness (an invalid signature, a non-member, too few signers)."
+);
+create_exception!(sigagg, InternalError, Error, "A bug (a panic caught at the boundary). Please report it.");
+
+/// The Python exception of an error: its kind's class, its message.
+fn to_py(e: api::Error) -> PyErr {
+    let message = e.message().to_owned();
+    match e.kind() {
+        ErrorKind::Argument => ArgumentError::new_err(message),
+        ErrorKind::Decode => DecodeError::new_err(message),
+        ErrorKind::Verify => VerifyError::new_err(message),
+        ErrorKind::Sign => SignError::new_err(message),
+        ErrorKind::Prove => ProveError::new_err(message),
+        ErrorKind::Internal => InternalError::new_err(message),
+    }
+}
+
+/// Runs one call of the byte-level API with the GIL released (hashing and
+/// proving take milliseconds to minutes; other Python threads run
+/// meanwhile), a panic turned into `InternalError`, and the error mapped.
+fn run<T: Send>(py: Python<'_>, f: impl FnOnce() -> api::Result<T> + Send) -> PyResult<T> {
+    py.detach(|| api::guarded(f)).map_err(to_py)
+}
+
+fn parse_scheme(name: &str) -> PyResult<Scheme> {
+    Scheme::from_name(name).map_err(to_py)
+}
+
+fn parse_settings(name: &str) -> PyResult<ProofSettings> {
+    ProofSettings::from_name(name).map_err(to_py)
+}
+
+/// A list, or one value standing for every entry (a message or an epoch
+/// shared by all signers). `One` is tried first: a `bytes` object is also a
+/// sequence (of ints), and `b""` must stay one empty message.
+#[derive(FromPyObject)]
+enum OneOrMany<T> {
+    One(T),
+    Many(Vec<T>),
+}
+
+impl<T> OneOrMany<T> {
+    fn into_vec(self) -> Vec<T> {
+        match self {
+            OneOrMany::Many(v) => v,
+            OneOrMany::One(x) => vec![x],
+        }
+    }
+}
+
+/// Borrowed views of a list of byte strings.
+fn views(items: &[Vec<u8>]) -> Vec<&[u8]> {
+    items.iter().map(Vec::as_slice).collect()
+}
+
+// ---------------------------------------------------------------- XMSS
+
+/// A stateful XMSS secret key (opaque). Signing advances it: store
+/// `to_bytes()` durably before releasing a signature, and never sign from
+/// two copies of one key. Safe to share between threads (signing is
+/// serialized). Not picklable or copyable, on purpose.
+#[pyclass(frozen, module = "sigagg", name = "XmssSecretKey")]
+struct XmssSecretKey(api::xmss::XmssSecretKey);
+
+#[pymethods]
+impl XmssSecretKey {
+    /// Decodes a key written by `to_bytes` for `scheme`; recomputes and
+    /// checks its prepared bottom trees.
+    #[staticmethod]
+    fn from_bytes(py: Python<'_>, scheme: &str, data: Vec<u8>) -> PyResult<Self> {
+        let s = parse_scheme(scheme)?;
+        run(py, || api::xmss::XmssSecretKey::from_bytes(s, &data)).map(Self)
+    }
+
+    /// The key's encoding with its current state (contains the secret).
+    fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let secret = run(py, || self.0.to_bytes())?;
+        Ok(PyBytes::new(py, &secret))
+    }
+
+    /// The public key's bytes (SSZ).
+    fn public_key(&self, py: Python<'_>) -> PyResult<Vec<u8>> {
+        run(py, || self.0.public_key())
+    }
+
+    /// Signs the 32-byte `message` at `epoch` and advances the key past it.
+    fn sign(&self, py: Python<'_>, epoch: u32, message: Vec<u8>) -> PyResult<Vec<u8>> {
+        run(py, || self.0.sign(epoch, &message))
+    }
+
+    /// The key's parameter set.
+    #[getter]
+    fn scheme(&self) -> &'static str {
+        self.0.scheme().name()
+    }
+
+    /// The smallest epoch the key may still sign.
+    #[getter]
+    fn next_usable_epoch(&self, py: Python<'_>) -> PyResult<u64> {
+        run(py, || self.0.next_usable_epoch())
+    }
+
+    /// The epochs `(start, end)` the key may ever sign, end excluded.
+    #[getter]
+    fn activation_interval(&self, py: Python<'_>) -> PyResult<(u64, u64)> {
+        run(py, || self.0.activation_interval())
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let next = run(py, || self.0.next_usable_epoch())?;
+        Ok(format!("XmssSecretKey(scheme='{}', next_usable_epoch={next})", self.0.scheme().name()))
+    }
+}
+
+/// Generates an XMSS key pair able to sign the epochs `[activation_epoch,
+/// activation_epoch + num_epochs)` (widened to whole bottom trees):
+/// `(public key, secret key)`. A 32-byte `seed` makes it deterministic.
+#[pyfunction]
+#[pyo3(signature = (scheme, activation_epoch = 0, num_epochs = 1, seed = None))]
+fn xmss_keygen(
+    py: Python<'_>,
+    scheme: &str,
+    activation_epoch: u64,
+    num_epochs: u64,
+    seed: Option<Vec<u8>>,
+) -> PyResult<(Vec<u8>, XmssSecretKey)> {
+    let s = parse_scheme(scheme)?;
+    let (pk, sk) = run(py, || api::xmss::keygen(s, activation_epoch, num_epochs, seed.as_deref()))?;
+    Ok((pk, XmssSecretKey(sk)))
+}
+
+/// Verifies an XMSS `signature` on the 32-byte `message` at `epoch`.
+#[pyfunction]
+fn xmss_verify(
+    py: Python<'_>,
+    scheme: &str,
+    public_key: Vec<u8>,
+    epoch: u32,
+    message: Vec<u8>,
+    signature: Vec<u8>,
+) -> PyResult<()> {
+    let s = parse_scheme(scheme)?;
+    run(py, || api::xmss::verify(s, &public_key, epoch, &message, &signature))
+}
+
+/// The 32-byte seed `StdRng::seed_from_u64(n)` expands to (the reference
+/// implementations' vectors draw their keys from it).
+#[pyfunction]
+fn seed_from_u64(n: u64) -> [u8; 32] {
+    api::xmss::seed_from_u64(n)
+}
+
+// ---------------------------------------------------------------- Lamport+
+
+/// A one-time Lamport+ secret key (opaque). It signs one message; store
+/// `to_bytes()` after signing and before releasing the signature. Safe to
+/// share between threads. Not picklable or copyable, on purpose.
+#[pyclass(frozen, module = "sigagg", name = "LamportSecretKey")]
+struct LamportSecretKey(api::lamport::LamportSecretKey);
+
+#[pymethods]
+impl LamportSecretKey {
+    /// Decodes a key written by `to_bytes` for `scheme`.
+    #[staticmethod]
+    fn from_bytes(py: Python<'_>, scheme: &str, data: Vec<u8>) -> PyResult<Self> {
+        let s = parse_scheme(scheme)?;
+        run(py, || api::lamport::LamportSecretKey::from_bytes(s, &data)).map(Self)
+    }
+
+    /// The key's encoding with its one-time state (contains the seed).
+    fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let secret = run(py, || self.0.to_bytes())?;
+        Ok(PyBytes::new(py, &secret))
+    }
+
+    /// The public key's bytes.
+    fn public_key(&self, py: Python<'_>) -> PyResult<Vec<u8>> {
+        run(py, || self.0.public_key())
+    }
+
+    /// Signs `message` (any length) and marks the key used.
+    fn sign(&self, py: Python<'_>, message: Vec<u8>) -> PyResult<Vec<u8>> {
+        run(py, || self.0.sign(&message))
+    }
+
+    /// The key's parameter set.
+    #[getter]
+    fn scheme(&self) -> &'static str {
+        self.0.scheme().name()
+    }
+
+    /// Whether the key has signed.
+    #[getter]
+    fn is_used(&self, py: Python<'_>) -> PyResult<bool> {
+        run(py, || self.0.is_used())
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let used = run(py, || self.0.is_used())?;
+        Ok(format!("LamportSecretKey(scheme='{}', is_used={})", self.0.scheme().name(), if used { "True" } else { "False" }))
+    }
+}
+
+/// Generates a Lamport+ key pair: `(public key, secret key)`. A 32-byte
+/// `seed` makes it deterministic (use a seed for one key only).
+#[pyfunction]
+#[pyo3(signature = (scheme, seed = None))]
+fn lamport_keygen(py: Python<'_>, scheme: &str, seed: Option<Vec<u8>>) -> PyResult<(Vec<u8>, LamportSecretKey)> {
+    let s = parse_scheme(scheme)?;
+    let (pk, sk) = run(py, || api::lamport::keygen(s, seed.as_deref()))?;
+    Ok((pk, LamportSecretKey(sk)))
+}
+
+/// Verifies a Lamport+ `signature` on `message`.
+#[pyfunction]
+fn lamport_verify(
+    py: Python<'_>,
+    scheme: &str,
+    public_key: Vec<u8>,
+    message: Vec<u8>,
+    signature: Vec<u8>,
+) -> PyResult<()> {
+    let s = parse_scheme(scheme)?;
+    run(py, || api::lamport::verify(s, &public_key, &message, &signature))
+}
+
+// ---------------------------------------------------------------- proofs
+
+/// One STARK proof that `signatures[i]` signs entry `i` (`public_keys[i]`,
+/// `messages[i]`, Seed001: `epochs[i]`); `messages` and `epochs` may be
+/// one value for all entries (Lamport+: no epochs).
+#[pyfunction]
+#[pyo3(signature = (scheme, public_keys, signatures, messages, epochs = None, settings = "fast"))]
+fn aggregate(
+    py: Python<'_>,
+    scheme: &str,
+    public_keys: Vec<Vec<u8>>,
+    signatures: Vec<Vec<u8>>,
+    messages: OneOrMany<Vec<u8>>,
+    epochs: Option<OneOrMany<u32>>,
+    settings: &str,
+) -> PyResult<Vec<u8>> {
+    let (s, set) = (parse_scheme(scheme)?, parse_settings(settings)?);
+    let (messages, epochs) = (messages.into_vec(), epochs.map_or_else(Vec::new, OneOrMany::into_vec));
+    let (pks, msgs) = (views(&public_keys), views(&messages));
+    let statement = api::AggregateStatement { public_keys: &pks, messages: &msgs, epochs: &epochs };
+    run(py, || api::aggregate(s, set, &statement, &views(&signatures)))
+}
+
+/// Verifies an aggregate `proof` of the same statement.
+#[pyfunction]
+#[pyo3(signature = (scheme, proof, public_keys, messages, epochs = None, settings = "fast"))]
+fn verify_aggregate(
+    py: Python<'_>,
+    scheme: &str,
+    proof: Vec<u8>,
+    public_keys: Vec<Vec<u8>>,
+    messages: OneOrMany<Vec<u8>>,
+    epochs: Option<OneOrMany<u32>>,
+    settings: &str,
+) -> PyResult<()> {
+    let (s, set) = (parse_scheme(scheme)?, parse_settings(settings)?);
+    let (messages, epochs) = (messages.into_vec(), epochs.map_or_else(Vec::new, OneOrMany::into_vec));
+    let (pks, msgs) = (views(&public_keys), views(&messages));
+    let statement = api::AggregateStatement { public_keys: &pks, messages: &msgs, epochs: &epochs };
+    run(py, || api::verify_aggregate(s, set, &statement, &proof))
+}
+
+/// The group of `public_keys` (in member order): `(group key, paths)`,
+/// `paths[i]` being member `i`'s membership path.
+#[pyfunction]
+fn group_key(py: Python<'_>, scheme: &str, public_keys: Vec<Vec<u8>>) -> PyResult<(Vec<u8>, Vec<Vec<u8>>)> {
+    let s = parse_scheme(scheme)?;
+    let group = run(py, || api::group(s, &views(&public_keys)))?;
+    Ok((group.key, group.paths))
+}
+
+/// What a verified threshold proof certifies.
+#[pyclass(frozen, get_all, eq, module = "sigagg", name = "Certificate")]
+#[derive(PartialEq)]
+struct Certificate {
+    /// The number of distinct members that signed (at least the threshold).
+    count: u32,
+    /// Their member indices, ascending, if the proof discloses them.
+    signers: Option<Vec<u32>>,
+}
+
+#[pymethods]
+impl Certificate {
+    fn __repr__(&self) -> String {
+        let signers = self.signers.as_ref().map_or("None".to_string(), |s| format!("{s:?}"));
+        format!("Certificate(count={}, signers={signers})", self.count)
+    }
+}
+
+/// The claim shared by `prove_threshold` and `verify_threshold`.
+fn threshold_statement<'a>(
+    group_key: &'a [u8],
+    threshold: u32,
+    message: &'a [u8],
+    epoch: Option<u32>,
+) -> api::ThresholdStatement<'a> {
+    api::ThresholdStatement { group_key, threshold, message, epoch }
+}
+
+/// A t-of-n proof: at least `threshold` members of the group signed
+/// `message` (Seed001: at `epoch`). `signers` are `(public key, signature,
+/// membership path)` triples; `disclose` reveals who signed.
+#[pyfunction]
+#[pyo3(signature = (scheme, group_key, threshold, message, signers, epoch = None, disclose = false, settings = "fast"))]
+#[allow(clippy::too_many_arguments)] // Python keyword arguments, not a Rust API
+fn prove_threshold(
+    py: Python<'_>,
+    scheme: &str,
+    group_key: Vec<u8>,
+    threshold: u32,
+    message: Vec<u8>,
+    signers: Vec<(Vec<u8>, Vec<u8>, Vec<u8>)>,
+    epoch: Option<u32>,
+    disclose: bool,
+    settings: &str,
+) -> PyResult<Vec<u8>> {
+    let (s, set) = (parse_scheme(scheme)?, parse_settings(settings)?);
+    let statement = threshold_statement(&group_key, threshold, &message, epoch);
+    let witness: Vec<api::Signer<'_>> = signers
+        .iter()
+        .map(|(public_key, signature, path)| api::Signer { public_key, signature, path })
+        .collect();
+    run(py, || api::prove_threshold(s, set, &statement, &witness, disclose))
+}
+
+/// Verifies a threshold `proof`; returns what it certifies.
+#[pyfunction]
+#[pyo3(signature = (scheme, proof, group_key, threshold, message, epoch = None, settings = "fast"))]
+#[allow(clippy::too_many_arguments)] // Python keyword arguments, not a Rust API
+fn verify_threshold(
+    py: Python<'_>,
+    scheme: &str,
+    proof: Vec<u8>,
+    group_key: Vec<u8>,
+    threshold: u32,
+    message: Vec<u8>,
+    epoch: Option<u32>,
+    settings: &str,
+) -> PyResult<Certificate> {
+    let (s, set) = (parse_scheme(scheme)?, parse_settings(settings)?);
+    let statement = threshold_statement(&group_key, threshold, &message, epoch);
+    let certificate = run(py, || api::verify_threshold(s, set, &statement, &proof))?;
+    Ok(Certificate { count: certificate.count, signers: certificate.signers })
+}
+
+// ---------------------------------------------------------------- BLS
+
+/// A BLS key pair `(secret key, public key)`; `ikm` (at least 32 bytes)
+/// makes it deterministic.
+#[pyfunction]
+#[pyo3(signature = (ikm = None))]
+fn bls_keygen<'py>(py: Python<'py>, ikm: Option<Vec<u8>>) -> PyResult<(Bound<'py, PyBytes>, Vec<u8>)> {
+    let (sk, pk) = run(py, || api::bls::keygen(ikm.as_deref()))?;
+    Ok((PyBytes::new(py, &*sk), pk.to_vec()))
+}
+
+/// The public key of a 32-byte secret key.
+#[pyfunction]
+fn bls_public_key(py: Python<'_>, secret_key: Vec<u8>) -> PyResult<Vec<u8>> {
+    run(py, || api::bls::public_key(&secret_key)).map(|pk| pk.to_vec())
+}
+
+/// Signs `message`.
+#[pyfunction]
+fn bls_sign(py: Python<'_>, secret_key: Vec<u8>, message: Vec<u8>) -> PyResult<Vec<u8>> {
+    run(py, || api::bls::sign(&secret_key, &message)).map(|s| s.to_vec())
+}
+
+/// Verifies a BLS `signature` on `message`.
+#[pyfunction]
+fn bls_verify(py: Python<'_>, public_key: Vec<u8>, message: Vec<u8>, signature: Vec<u8>) -> PyResult<()> {
+    run(py, || api::bls::verify(&public_key, &message, &signature))
+}
+
+/// The proof of possession of a secret key.
+#[pyfunction]
+fn bls_prove_possession(py: Python<'_>, secret_key: Vec<u8>) -> PyResult<Vec<u8>> {
+    run(py, || api::bls::prove_possession(&secret_key)).map(|p| p.to_vec())
+}
+
+/// Checks a proof of possession.
+#[pyfunction]
+fn bls_verify_possession(py: Python<'_>, public_key: Vec<u8>, pop: Vec<u8>) -> PyResult<()> {
+    run(py, || api::bls::verify_possession(&public_key, &pop))
+}
+
+/// The sum of `signatures`.
+#[pyfunction]
+fn bls_aggregate(py: Python<'_>, signatures: Vec<Vec<u8>>) -> PyResult<Vec<u8>> {
+    run(py, || api::bls::aggregate(&views(&signatures))).map(|s| s.to_vec())
+}
+
+/// `FastAggregateVerify`. `pops`: one proof of possession per key, or
+/// `None` for keys whose proofs were checked before.
+#[pyfunction]
+fn bls_fast_aggregate_verify(
+    py: Python<'_>,
+    public_keys: Vec<Vec<u8>>,
+    pops: Option<Vec<Vec<u8>>>,
+    message: Vec<u8>,
+    signature: Vec<u8>,
+) -> PyResult<()> {
+    let pops = pops.as_deref().map(views);
+    run(py, || api::bls::fast_aggregate_verify(&views(&public_keys), pops.as_deref(), &message, &signature))
+}
+
+/// `AggregateVerify` over `(public_keys[i], messages[i])`. `pops` as in
+/// `bls_fast_aggregate_verify`.
+#[pyfunction]
+fn bls_aggregate_verify(
+    py: Python<'_>,
+    public_keys: Vec<Vec<u8>>,
+    pops: Option<Vec<Vec<u8>>>,
+    messages: Vec<Vec<u8>>,
+    signature: Vec<u8>,
+) -> PyResult<()> {
+    let pops = pops.as_deref().map(views);
+    run(py, || api::bls::aggregate_verify(&views(&public_keys), pops.as_deref(), &views(&messages), &signature))
+}
+
+// ---------------------------------------------------------------- ATMS
+
+/// The ATMS aggregate key of `public_keys`, each with its proof of possession.
+#[pyfunction]
+fn atms_aggregate_key(py: Python<'_>, public_keys: Vec<Vec<u8>>, pops: Vec<Vec<u8>>) -> PyResult<Vec<u8>> {
+    run(py, || api::atms::aggregate_key(&views(&public_keys), &views(&pops))).map(|k| k.to_vec())
+}
+
+/// Checks that the keys with their proofs give `aggregate_key`.
+#[pyfunction]
+fn atms_check(py: Python<'_>, public_keys: Vec<Vec<u8>>, pops: Vec<Vec<u8>>, aggregate_key: Vec<u8>) -> PyResult<()> {
+    run(py, || api::atms::check(&views(&public_keys), &views(&pops), &aggregate_key))
+}
+
+/// An ATMS signature for `threshold`: `signers` are `(index in public_keys,
+/// signature on message)` pairs.
+#[pyfunction]
+fn atms_sign(
+    py: Python<'_>,
+    threshold: usize,
+    message: Vec<u8>,
+    public_keys: Vec<Vec<u8>>,
+    signers: Vec<(u32, Vec<u8>)>,
+) -> PyResult<Vec<u8>> {
+    let (indices, sigs): (Vec<u32>, Vec<Vec<u8>>) = signers.into_iter().unzip();
+    run(py, || api::atms::sign(threshold, &message, &views(&public_keys), &indices, &views(&sigs)))
+}
+
+/// Verifies an ATMS `signature` against `aggregate_key` and `threshold`.
+#[pyfunction]
+fn atms_verify(
+    py: Python<'_>,
+    threshold: usize,
+    message: Vec<u8>,
+    aggregate_key: Vec<u8>,
+    signature: Vec<u8>,
+) -> PyResult<()> {
+    run(py, || api::atms::verify(threshold, &message, &aggregate_key, &signature))
+}
+
+/// sigagg: aggregate hash-based (XMSS, Lamport+) and BLS signatures, on bytes.
+#[pymodule(name = "_native")]
+fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    for (name, class) in [
+        ("Error", py.get_type::<Error>()),
+        ("ArgumentError", py.get_type::<ArgumentError>()),
+        ("DecodeError", py.get_type::<DecodeError>()),
+        ("VerifyError", py.get_type::<VerifyError>()),
+        ("SignError", py.get_type::<SignError>()),
+        ("ProveError", py.get_type::<ProveError>()),
+        ("InternalError", py.get_type::<InternalError>()),
+    ] {
+        m.add(name, class)?;
+    }
+    m.add("SCHEMES", PyTuple::new(py, Scheme::ALL.map(Scheme::name))?)?;
+    m.add("SETTINGS", PyTuple::new(py, ProofSettings::ALL.map(ProofSettings::name))?)?;
+    m.add_class::<XmssSecretKey>()?;
+    m.add_class::<LamportSecretKey>()?;
+    m.add_class::<Certificate>()?;
+    m.add_function(wrap_pyfunction!(xmss_keygen, m)?)?;
+    m.add_function(wrap_pyfunction!(xmss_verify, m)?)?;
+    m.add_function(wrap_pyfunction!(seed_from_u64, m)?)?;
+    m.add_function(wrap_pyfunction!(lamport_keygen, m)?)?;
+    m.add_function(wrap_pyfunction!(lamport_verify, m)?)?;
+    m.add_function(wrap_pyfunction!(aggregate, m)?)?;
+    m.add_function(wrap_pyfunction!(verify_aggregate, m)?)?;
+    m.add_function(wrap_pyfunction!(group_key, m)?)?;
+    m.add_function(wrap_pyfunction!(prove_threshold, m)?)?;
+    m.add_function(wrap_pyfunction!(verify_threshold, m)?)?;
+    m.add_function(wrap_pyfunction!(bls_keygen, m)?)?;
+    m.add_function(wrap_pyfunction!(bls_public_key, m)?)?;
+    m.add_function(wrap_pyfunction!(bls_sign, m)?)?;
+    m.add_function(wrap_pyfunction!(bls_verify, m)?)?;
+    m.add_function(wrap_pyfunction!(bls_prove_possession, m)?)?;
+    m.add_function(wrap_pyfunction!(bls_verify_possession, m)?)?;
+    m.add_function(wrap_pyfunction!(bls_aggregate, m)?)?;
+    m.add_function(wrap_pyfunction!(bls_fast_aggregate_verify, m)?)?;
+    m.add_function(wrap_pyfunction!(bls_aggregate_verify, m)?)?;
+    m.add_function(wrap_pyfunction!(atms_aggregate_key, m)?)?;
+    m.add_function(wrap_pyfunction!(atms_check, m)?)?;
+    m.add_function(wrap_pyfunction!(atms_sign, m)?)?;
+    m.add_function(wrap_pyfunction!(atms_verify, m)?)?;
+    Ok(())
+}
