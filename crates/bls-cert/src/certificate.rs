@@ -26,6 +26,7 @@ use crate::committee::{Committee, CommitteeKey, FixedValues, MAX_COMMITTEE_SIZE}
 use crate::error::{CertError, Encoded};
 use crate::field::{F, KeyPoint, key_point};
 use crate::piop::proof::Proof;
+use crate::msm::FixedBaseMsm;
 use crate::piop::prover::{Column, Cosets, FixedColumns, ProverKey, prove};
 pub use crate::piop::prover::Witness;
 use crate::piop::verifier::{Bits, verify as verify_proof};
@@ -338,21 +339,27 @@ pub fn verify(key: &CommitteeKey, cert: &Certificate, message: &[u8], threshold:
         }
     }
     let rows: Option<Vec<usize>> = st.signers.as_ref().map(|b| b.ones().collect());
-    if let Some(rows) = &rows {
-        if rows.len() != st.count {
+    if let Some(rows) = &rows
+        && rows.len() != st.count {
             return Err(CertError::CountMismatch { count: st.count as u64, bitfield: rows.len() as u64 });
         }
-    }
     let bits = match &rows {
         Some(rows) => Bits::Public(rows),
         None => Bits::Committed,
     };
     let boundary = Boundary::new(&key_point(&st.aggregate_key), st.count as u64, st.stake.unwrap_or(0));
     let mut t = transcript(key, &st.to_bytes(), message);
-    if !verify_proof(key.setup(), key.domain(), key.commitments(), st.shape(), bits, &cert.proof, &boundary, &mut t) {
+    // The proof and the pairing are independent: check them side by side.
+    let (proof_ok, signature_ok) = rayon::join(
+        || verify_proof(key.setup(), key.prepared(), key.domain(), key.commitments(), st.shape(), bits, &cert.proof, &boundary, &mut t),
+        || st.signature.verify(&st.aggregate_key, message).is_ok(),
+    );
+    if !proof_ok {
         return Err(CertError::ProofRejected);
     }
-    st.signature.verify(&st.aggregate_key, message).map_err(|_| CertError::SignatureRejected)?;
+    if !signature_ok {
+        return Err(CertError::SignatureRejected);
+    }
     Ok(Verified {
         mode: st.mode,
         count: st.count,
@@ -379,7 +386,7 @@ impl<'a> Prover<'a> {
         committee_key.check_setup(&setup.key())?;
         let domain = committee_key.domain();
         let cosets = Cosets::new(domain);
-        let committer = setup.committer_key(domain.size())?;
+        let committer = FixedBaseMsm::new(setup.powers_for(domain.size())?);
         let values = FixedValues::new(committee.keys(), committee.weights(), domain.size());
         let column = |v: &Vec<F>| Column::from_values(&cosets, v);
         let fixed = FixedColumns {

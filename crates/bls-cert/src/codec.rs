@@ -3,7 +3,7 @@
 //! encodings checked for canonicity (decode, re-encode, compare), so every
 //! value has exactly one accepted spelling.
 
-use ark_ff::PrimeField;
+use ark_ff::{PrimeField, Zero};
 use ark_serialize::{CanonicalDeserialize, CanonicalSerialize, Compress, Validate};
 
 use crate::error::{CertError, Encoded};
@@ -170,6 +170,16 @@ pub fn decode_canonical<T: CanonicalSerialize + CanonicalDeserialize>(
     let mut again = Vec::with_capacity(bytes.len());
     value.serialize_with_mode(&mut again, compress).ok()?;
     (again == bytes).then_some(value)
+}
+
+/// Decodes a compressed BW6-767 G1 point and accepts it only if it is
+/// canonical and in the prime-order subgroup (the identity included). The
+/// same checks as arkworks' `Validate::Yes`, with the faster subgroup test
+/// of [`crate::msm::times_group_order`]: decompression puts the point on
+/// the curve.
+pub fn decode_g1(bytes: &[u8]) -> Option<crate::field::G1> {
+    let p: crate::field::G1 = decode_canonical(bytes, Compress::Yes, Validate::No)?;
+    (p.is_on_curve() && crate::msm::times_group_order(&p).is_zero()).then_some(p)
 }
 
 /// A field element from a `u64`.

@@ -14,6 +14,8 @@
 //! * committee: `"SGBLSCOM"` · version · `u32` key length · committee key ·
 //!   `n` 48-byte keys · `n` `u64` weights (stake).
 
+use std::sync::OnceLock;
+
 use ark_ec::AffineRepr;
 use ark_ff::{AdditiveGroup, Field};
 use ark_serialize::Compress;
@@ -26,7 +28,7 @@ use crate::error::{CertError, Encoded};
 use crate::field::{F, G1, G2, KeyPoint, key_point, padding_point};
 use crate::piop::COUNT_BITS;
 use crate::piop::prover::commit;
-use crate::piop::verifier::FixedCommitments;
+use crate::piop::verifier::{FixedCommitments, PreparedSetup, prepare};
 use crate::setup::{Setup, SetupKey};
 
 const KEY_MAGIC: &[u8; 8] = b"SGBLSCMK";
@@ -40,14 +42,25 @@ const FLAG_INSECURE: u8 = 2;
 pub const MAX_COMMITTEE_SIZE: usize = MAX_DOMAIN_SIZE - 1;
 
 /// What a verifier needs of a committee.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct CommitteeKey {
     size: usize,
     domain: Domain,
     setup: SetupKey,
     fixed: FixedCommitments,
     total_stake: Option<u64>,
+    /// The setup's G2 points prepared for pairings, on first use.
+    prepared: OnceLock<PreparedSetup>,
 }
+
+impl PartialEq for CommitteeKey {
+    fn eq(&self, other: &Self) -> bool {
+        (self.size, &self.domain, &self.setup, &self.fixed, self.total_stake)
+            == (other.size, &other.domain, &other.setup, &other.fixed, other.total_stake)
+    }
+}
+
+impl Eq for CommitteeKey {}
 
 impl CommitteeKey {
     /// Number of keys `n`.
@@ -84,6 +97,11 @@ impl CommitteeKey {
     /// The commitments to the fixed columns.
     pub fn commitments(&self) -> &FixedCommitments {
         &self.fixed
+    }
+
+    /// The setup's G2 points prepared for pairings (computed on first use).
+    pub(crate) fn prepared(&self) -> &PreparedSetup {
+        self.prepared.get_or_init(|| prepare(&self.setup))
     }
 
     /// Fails with [`CertError::SetupMismatch`] unless the key was made with
@@ -151,7 +169,7 @@ impl CommitteeKey {
         };
         let total_stake = stake.then(|| r.u64()).transpose()?;
         let setup = SetupKey { g1, g2, tau_g2, insecure: flags & FLAG_INSECURE != 0 };
-        Ok(CommitteeKey { size, domain, setup, fixed, total_stake })
+        Ok(CommitteeKey { size, domain, setup, fixed, total_stake, prepared: OnceLock::new() })
     }
 }
 
@@ -189,7 +207,7 @@ impl Committee {
             selector: commit_values(&values.selector),
             weight: values.weight.as_ref().map(commit_values),
         };
-        let key = CommitteeKey { size, domain, setup: setup.key(), fixed, total_stake };
+        let key = CommitteeKey { size, domain, setup: setup.key(), fixed, total_stake, prepared: OnceLock::new() };
         Ok(Committee { registry, weights, key })
     }
 
@@ -257,11 +275,10 @@ impl Committee {
             .collect::<Result<Vec<_>, _>>()?;
         let weights = key.has_stake().then(|| (0..n).map(|_| r.u64()).collect::<Result<Vec<_>, _>>()).transpose()?;
         r.finish()?;
-        if let (Some(w), Some(total)) = (&weights, key.total_stake) {
-            if total_stake(n, w)? != total {
+        if let (Some(w), Some(total)) = (&weights, key.total_stake)
+            && total_stake(n, w)? != total {
                 return Err(CertError::Malformed { what, field: "total stake" });
             }
-        }
         let registry = KeyRegistry::from_proven_keys(keys)?;
         Ok(Committee { registry, weights, key })
     }

@@ -45,7 +45,7 @@ impl Domain {
     /// The subgroup of order `size`, if `size` divides [`MAX_DOMAIN_SIZE`]
     /// and is at least 2.
     pub fn new(size: usize) -> Option<Domain> {
-        if size < 2 || MAX_DOMAIN_SIZE % size != 0 {
+        if size < 2 || !MAX_DOMAIN_SIZE.is_multiple_of(size) {
             return None;
         }
         let omega = F::GENERATOR.pow(exponent_for_order(size));
@@ -318,7 +318,7 @@ fn scale_in_place(values: &mut [F], c: F) {
 
 /// All domain sizes (the divisors of [`MAX_DOMAIN_SIZE`] from 2 up), increasing.
 pub fn sizes() -> Vec<usize> {
-    let mut sizes: Vec<usize> = (2..=MAX_DOMAIN_SIZE).filter(|d| MAX_DOMAIN_SIZE % d == 0).collect();
+    let mut sizes: Vec<usize> = (2..=MAX_DOMAIN_SIZE).filter(|d| MAX_DOMAIN_SIZE.is_multiple_of(*d)).collect();
     sizes.sort_unstable();
     sizes
 }
@@ -327,7 +327,7 @@ pub fn sizes() -> Vec<usize> {
 fn prime_factors(mut size: usize) -> Vec<usize> {
     let mut factors = Vec::new();
     for p in PRIME_FACTORS {
-        if size % p == 0 {
+        if size.is_multiple_of(p) {
             factors.push(p);
             size /= p;
         }

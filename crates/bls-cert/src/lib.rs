@@ -6,6 +6,7 @@ pub mod committee;
 pub mod domain;
 pub mod error;
 pub mod field;
+pub mod msm;
 pub mod piop;
 pub mod setup;
 pub mod transcript;

@@ -140,6 +140,11 @@ impl Setup {
         self.urs.powers_in_g1.len()
     }
 
+    /// The G1 powers `τ^i·g1`.
+    pub fn powers_g1(&self) -> &[G1] {
+        &self.urs.powers_in_g1
+    }
+
     /// Whether this is the insecure development setup.
     pub fn is_insecure(&self) -> bool {
         self.insecure
@@ -158,6 +163,14 @@ impl Setup {
             tau_g2: self.urs.powers_in_g2[1],
             insecure: self.insecure,
         }
+    }
+
+    /// The first `powers` G1 powers, for polynomials of degree below `powers`.
+    pub(crate) fn powers_for(&self, powers: usize) -> Result<&[G1], CertError> {
+        if powers > self.powers() {
+            return Err(CertError::SetupTooSmall { needed: powers, available: self.powers() });
+        }
+        Ok(&self.urs.powers_in_g1[..powers])
     }
 
     /// The committer key for polynomials of degree below `powers`.

@@ -241,9 +241,9 @@ fn a_corrupted_accumulator_is_refused() {
         let mut acc = shift.into_group();
         let mut xs = vec![shift.x];
         let mut ys = vec![shift.y];
-        for i in 0..rows - 1 {
-            if honest_bits(rows)[i] == 1 {
-                acc += points[i];
+        for (point, bit) in points.iter().zip(honest_bits(rows)).take(rows - 1) {
+            if bit == 1 {
+                acc += point;
             }
             let p = acc.into_affine();
             xs.push(p.x);

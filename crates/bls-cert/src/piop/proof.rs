@@ -6,7 +6,9 @@
 //! evaluations at `ζ` in [`ColumnEvaluations`] order and `lin(ζω)` (48-byte
 //! field elements); the two KZG opening proofs (at `ζ` and at `ζω`).
 
-use crate::codec::{FIELD_BYTES, POINT_BYTES, Reader, Writer};
+use rayon::prelude::*;
+
+use crate::codec::{FIELD_BYTES, POINT_BYTES, Reader, Writer, decode_g1};
 use crate::error::CertError;
 use crate::field::{F, G1};
 use crate::piop::{ColumnEvaluations, Shape};
@@ -105,13 +107,12 @@ impl Proof {
         w.value(&self.opening_at_shifted, Compress::Yes);
     }
 
-    /// Reads a proof of the given shape.
+    /// Reads a proof of the given shape. The points are decoded (and
+    /// checked to lie in the prime-order subgroup, a scalar multiplication
+    /// each) in parallel: they are most of a verifier's decoding time.
     pub fn read(r: &mut Reader<'_>, shape: Shape) -> Result<Proof, CertError> {
-        let bits = shape.counting.then(|| r.point("bits commitment")).transpose()?;
-        let acc_x = r.point("accumulator commitment")?;
-        let acc_y = r.point("accumulator commitment")?;
-        let sum = shape.has_sum().then(|| r.point("sum commitment")).transpose()?;
-        let quotient = [r.point("quotient commitment")?, r.point("quotient commitment")?, r.point("quotient commitment")?];
+        let columns = usize::from(shape.counting) + 2 + usize::from(shape.has_sum());
+        let commitment_bytes = r.take((columns + QUOTIENT_CHUNKS) * POINT_BYTES)?;
         let evaluations = ColumnEvaluations {
             key_x: r.field("evaluation")?,
             key_y: r.field("evaluation")?,
@@ -122,13 +123,29 @@ impl Proof {
             acc_y: r.field("evaluation")?,
             sum: shape.has_sum().then(|| r.field("evaluation")).transpose()?,
         };
+        let lin_at_shifted = r.field("linearization evaluation")?;
+        let opening_bytes = r.take(2 * POINT_BYTES)?;
+        let what = r.what();
+        let chunks: Vec<&[u8]> = commitment_bytes.chunks(POINT_BYTES).chain(opening_bytes.chunks(POINT_BYTES)).collect();
+        let points = chunks
+            .par_iter()
+            .map(|bytes| decode_g1(bytes))
+            .collect::<Option<Vec<G1>>>()
+            .ok_or(CertError::BadPoint { what, field: "proof" })?;
+        let mut points = points.into_iter();
+        let mut next = || points.next().expect("one point per chunk");
+        let bits = shape.counting.then(&mut next);
+        let (acc_x, acc_y) = (next(), next());
+        let sum = shape.has_sum().then(&mut next);
+        let quotient = [next(), next(), next()];
+        let (opening_at_zeta, opening_at_shifted) = (next(), next());
         Ok(Proof {
             columns: ColumnCommitments { bits, acc_x, acc_y, sum },
             quotient,
             evaluations,
-            lin_at_shifted: r.field("linearization evaluation")?,
-            opening_at_zeta: r.point("opening proof")?,
-            opening_at_shifted: r.point("opening proof")?,
+            lin_at_shifted,
+            opening_at_zeta,
+            opening_at_shifted,
         })
     }
 }

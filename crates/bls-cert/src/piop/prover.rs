@@ -12,15 +12,16 @@
 
 use ark_ec::{AffineRepr, CurveGroup};
 use ark_ff::{AdditiveGroup, FftField, Field, batch_inversion};
+use ark_poly::DenseUVPolynomial;
 use ark_poly::univariate::DensePolynomial;
-use ark_poly::{DenseUVPolynomial, Polynomial};
 use rayon::prelude::*;
-use w3f_pcs::pcs::{CommitterKey, PCS};
+use w3f_pcs::pcs::PCS;
 use w3f_pcs::pcs::kzg::KZG;
 use w3f_pcs::pcs::kzg::params::KzgCommitterKey;
 
 use crate::domain::{Domain, Fft};
 use crate::field::{Bw6, F, G1, KeyPoint, seed_point};
+use crate::msm::FixedBaseMsm;
 use crate::piop::proof::{ColumnCommitments, Proof, QUOTIENT_CHUNKS};
 use crate::piop::{Boundary, ColumnEvaluations, RowValues, Shape, linearization_coefficients, split_constraints};
 use crate::transcript::Transcript;
@@ -170,8 +171,8 @@ impl Witness {
 pub struct ProverKey {
     /// Cosets and transforms.
     pub cosets: Cosets,
-    /// KZG committer key of `N` powers.
-    pub committer: KzgCommitterKey<G1>,
+    /// The `N` KZG powers with their window tables.
+    pub committer: FixedBaseMsm,
     /// The committee's columns.
     pub fixed: FixedColumns,
 }
@@ -187,7 +188,7 @@ pub fn prove(key: &ProverKey, shape: Shape, witness: &Witness, boundary: &Bounda
         || rayon::join(|| column(&witness.bits), || column(&witness.acc_x)),
         || rayon::join(|| column(&witness.acc_y), || shape.has_sum().then(|| column(&witness.sum))),
     );
-    let commit = |c: &Column| commit(&key.committer, &c.coeffs);
+    let commit = |c: &Column| commit_coeffs(&key.committer, &c.coeffs);
     let columns = ColumnCommitments {
         bits: shape.counting.then(|| commit(&bits)),
         acc_x: commit(&acc_x),
@@ -354,19 +355,54 @@ pub fn horner(coeffs: &[F], z: F) -> F {
     coeffs.iter().rev().fold(F::ZERO, |acc, c| acc * z + c)
 }
 
-/// The KZG commitment to a polynomial of degree below the key's size.
+/// The KZG commitment to a polynomial of degree below the key's size (the
+/// committee's columns, committed once with arkworks' MSM).
 pub fn commit(key: &KzgCommitterKey<G1>, coeffs: &[F]) -> G1 {
-    commit_coeffs(key, coeffs)
-}
-
-fn commit_coeffs(key: &KzgCommitterKey<G1>, coeffs: &[F]) -> G1 {
     let poly = DensePolynomial::from_coefficients_slice(coeffs);
     KZG::<Bw6>::commit(key, &poly).expect("columns have degree below the key's size").0
 }
 
-/// The KZG proof that `p(x)` is its value: the commitment to `(p - p(x)) / (X - x)`.
-fn open(key: &KzgCommitterKey<G1>, p: Vec<F>, x: F) -> G1 {
-    let poly = DensePolynomial::from_coefficients_vec(p);
-    debug_assert!(poly.degree() <= key.max_degree());
-    KZG::<Bw6>::open(key, &poly, x).expect("the quotient has degree below the key's size")
+/// The prover's commitment: the same value through the window tables.
+fn commit_coeffs(key: &FixedBaseMsm, coeffs: &[F]) -> G1 {
+    key.msm(coeffs).into_affine()
+}
+
+/// The KZG proof that `p(x)` is its value: the commitment to
+/// `(p - p(x)) / (X - x)`, by synthetic division.
+fn open(key: &FixedBaseMsm, p: Vec<F>, x: F) -> G1 {
+    commit_coeffs(key, &divide_by_linear(&p, x))
+}
+
+/// The quotient of `p(X) - p(x)` by `X - x`.
+fn divide_by_linear(p: &[F], x: F) -> Vec<F> {
+    let mut quotient = vec![F::ZERO; p.len().saturating_sub(1)];
+    let mut carry = F::ZERO;
+    for i in (1..p.len()).rev() {
+        carry = p[i] + carry * x;
+        quotient[i - 1] = carry;
+    }
+    quotient
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ark_ff::UniformRand;
+    use ark_std::test_rng;
+
+    #[test]
+    fn synthetic_division_inverts_multiplication_by_x_minus_a() {
+        let rng = &mut test_rng();
+        let q: Vec<F> = (0..9).map(|_| F::rand(rng)).collect();
+        let (a, r) = (F::rand(rng), F::rand(rng));
+        // p = q·(X - a) + r
+        let mut p = vec![F::ZERO; 10];
+        for (i, c) in q.iter().enumerate() {
+            p[i + 1] += c;
+            p[i] -= *c * a;
+        }
+        p[0] += r;
+        assert_eq!(divide_by_linear(&p, a), q);
+        assert_eq!(horner(&p, a), r);
+    }
 }

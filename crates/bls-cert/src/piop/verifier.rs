@@ -7,15 +7,25 @@
 //! one product of two pairings. Accountable mode adds the public bitfield's
 //! evaluation at `ζ`, linear in the number of signers.
 
-use ark_ec::{AffineRepr, CurveGroup, VariableBaseMSM, pairing::Pairing};
+use ark_ec::{AffineRepr, CurveGroup, pairing::Pairing};
 use ark_ff::{AdditiveGroup, Zero};
 
 use crate::domain::Domain;
 use crate::field::{Bw6, F, G1, G1Projective};
+use crate::msm::small_msm;
 use crate::piop::proof::Proof;
 use crate::piop::{Boundary, RowValues, Shape, combined_main, linearization_coefficients, split_constraints};
 use crate::setup::SetupKey;
 use crate::transcript::Transcript;
+
+/// The setup's `g2` and `τ·g2` prepared for pairings (line coefficients
+/// precomputed once per key: a verifier checks many certificates).
+pub type PreparedSetup = (<Bw6 as Pairing>::G2Prepared, <Bw6 as Pairing>::G2Prepared);
+
+/// Prepares a setup key's G2 points.
+pub fn prepare(setup: &SetupKey) -> PreparedSetup {
+    (setup.g2.into(), setup.tau_g2.into())
+}
 
 /// Commitments to the committee's fixed columns.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,8 +52,10 @@ pub enum Bits<'a> {
 /// Verifies a proof for `shape` against the committee's fixed columns and
 /// the boundary; the transcript must hold the committee and the statement,
 /// as the prover's did.
+#[allow(clippy::too_many_arguments)]
 pub fn verify(
     setup: &SetupKey,
+    prepared: &PreparedSetup,
     domain: &Domain,
     fixed: &FixedCommitments,
     shape: Shape,
@@ -115,20 +127,23 @@ pub fn verify(
     // e(A, g2) = e(B, τ·g2) with
     // A = Σ ν_i C_i + ν_q [q(ζ-composed)] + r [lin] - (v + r·lin(ζω))·g1 + ζ·W1 + r·ζω·W2,
     // B = W1 + r·W2: both KZG checks C - y·g1 + x·W = τ·W, batched by r.
+    // [ax], [ay], [t] are opened at ζ and make up [lin]: one scalar each.
     let mut bases: Vec<G1> = opened;
     let mut scalars: Vec<F> = nus[..values.len()].to_vec();
+    let witness_start = bases.len() - proof.columns.to_vec().len();
+    let acc_x = witness_start + usize::from(shape.counting);
+    scalars[acc_x] += r * cx;
+    scalars[acc_x + 1] += r * cy;
+    if shape.has_sum() {
+        scalars[acc_x + 2] += r * ct;
+    }
     bases.extend(proof.quotient);
     scalars.extend([nu_q, nu_q * z_n, nu_q * z_n * z_n]);
-    bases.extend([proof.columns.acc_x, proof.columns.acc_y]);
-    scalars.extend([r * cx, r * cy]);
-    if let Some(sum) = proof.columns.sum {
-        bases.push(sum);
-        scalars.push(r * ct);
-    }
     bases.extend([setup.g1, proof.opening_at_zeta, proof.opening_at_shifted]);
     scalars.extend([-(opened_value + r * proof.lin_at_shifted), zeta, r * shifted]);
-    let Ok(a) = G1Projective::msm(&bases, &scalars) else { return false };
+    let a = small_msm(&bases, &scalars);
     let b = proof.opening_at_zeta.into_group() + proof.opening_at_shifted * r;
     let pairs = G1Projective::normalize_batch(&[a, -b]);
-    Bw6::multi_pairing([pairs[0], pairs[1]], [setup.g2, setup.tau_g2]).is_zero()
+    let (g2, tau_g2) = prepared;
+    Bw6::multi_pairing([pairs[0], pairs[1]], [g2.clone(), tau_g2.clone()]).is_zero()
 }
