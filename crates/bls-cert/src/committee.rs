@@ -256,6 +256,15 @@ impl Committee {
         w.finish()
     }
 
+    /// The committee key inside a committee encoding, without decoding the
+    /// member keys (a verifier given the prover's committee file needs only
+    /// this part).
+    pub fn key_from_bytes(bytes: &[u8]) -> Result<CommitteeKey, CertError> {
+        let mut r = Reader::open(bytes, Encoded::Committee, COMMITTEE_MAGIC, VERSION)?;
+        let key_len = r.u32()? as usize;
+        CommitteeKey::from_bytes(r.take(key_len)?)
+    }
+
     /// Decodes a committee: its key, and the member keys (each validated:
     /// on the curve, in the subgroup, not the identity; distinct). The keys'
     /// proofs of possession were checked when the committee was made; a
@@ -282,6 +291,12 @@ impl Committee {
         let registry = KeyRegistry::from_proven_keys(keys)?;
         Ok(Committee { registry, weights, key })
     }
+}
+
+/// The number of setup powers a committee of `size` keys needs (its
+/// domain's size): what a setup for committees of up to `size` keys must hold.
+pub fn powers_for_committee(size: usize) -> Result<usize, CertError> {
+    Ok(committee_domain(size)?.size())
 }
 
 /// The domain of a committee of `size` keys: the smallest with more rows.

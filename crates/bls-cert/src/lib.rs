@@ -12,6 +12,6 @@ pub mod setup;
 pub mod transcript;
 
 pub use certificate::{Certificate, Draft, Mode, Prover, Signed, Threshold, Verified, Witness, verify};
-pub use committee::{Committee, CommitteeKey, MAX_COMMITTEE_SIZE};
+pub use committee::{Committee, CommitteeKey, MAX_COMMITTEE_SIZE, powers_for_committee};
 pub use error::{CertError, Encoded, SetupError};
 pub use setup::{CeremonyReport, Contribution, Setup, SetupKey};

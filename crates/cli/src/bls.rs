@@ -15,6 +15,7 @@ use sigagg_bls::{
     KeyRegistry, ProofOfPossession, PublicKey, SecretKey, Signature, SignatureSet, atms,
 };
 
+use crate::cert;
 use crate::io::{self, CliError, CliResult};
 
 #[derive(Subcommand)]
@@ -70,6 +71,33 @@ pub enum BlsCommand {
     /// ATMS AVer: verify an ATMS signature against an aggregate key and threshold.
     #[command(after_help = example!("bls atms-verify --avk abc.avk --threshold 2 --message 0x00112233 --sig abc.atms"))]
     AtmsVerify(AtmsVerifyArgs),
+    /// Succinct certificates: the INSECURE deterministic development setup (tests and demos only).
+    #[command(after_help = example!("bls dev-setup --max-committee 2001 --out dev.params"))]
+    DevSetup(cert::DevSetupArgs),
+    /// Succinct certificates: start a setup ceremony (powers of tau on BW6-767, no contribution yet).
+    #[command(after_help = example!("bls ceremony-start --max-committee 2001 --out c0.params"))]
+    CeremonyStart(cert::CeremonyStartArgs),
+    /// Succinct certificates: add a contribution (fresh secret from the OS, erased after use).
+    #[command(after_help = example!("bls contribute --params c0.params --out c1.params"))]
+    Contribute(cert::ContributeArgs),
+    /// Succinct certificates: check every contribution of a ceremony with pairings.
+    #[command(after_help = example!("bls verify-ceremony --params c1.params"))]
+    VerifyCeremony(cert::VerifyCeremonyArgs),
+    /// Succinct certificates: commit a validator set (keys with proofs of possession, optional stake).
+    #[command(after_help = example!(
+        "bls committee --params c1.params --pk a.pk --pop a.pop --pk b.pk --pop b.pop --pk c.pk --pop c.pop --out abc.committee --key-out abc.ckey",
+        "bls committee --params c1.params --keys keys.bin --pops-file pops.bin --weights stake.txt --out v.committee --key-out v.ckey",
+    ))]
+    Committee(cert::CommitteeArgs),
+    /// Succinct certificates: prove that signers of a committee signed a message.
+    #[command(after_help = example!(
+        "bls certify --params c1.params --committee abc.committee --message 0x00112233 --signer 0:a.sig --signer 2:c.sig --out abc.cert",
+        "bls certify --params c1.params --committee abc.committee --message 0x00112233 --mode accountable --aggregate ac.sig --bitfield 0x05 --out abc.cert",
+    ))]
+    Certify(cert::CertifyArgs),
+    /// Succinct certificates: verify a certificate against a committee key and a threshold.
+    #[command(after_help = example!("bls verify-cert --committee-key abc.ckey --cert abc.cert --message 0x00112233 --threshold 2"))]
+    VerifyCert(cert::VerifyCertArgs),
     /// MSP.B key pair (Mithril layout: keys in G2, signatures in G1) and proof of possession.
     #[command(after_help = example!("bls msp-keygen --sk m.sk --vk m.vk --pop m.pop"))]
     MspKeygen(MspKeygenArgs),
@@ -443,6 +471,13 @@ fn valid(what: &str) -> CliResult {
 
 pub fn run(cmd: BlsCommand) -> CliResult {
     match cmd {
+        BlsCommand::DevSetup(a) => cert::dev_setup(a),
+        BlsCommand::CeremonyStart(a) => cert::ceremony_start(a),
+        BlsCommand::Contribute(a) => cert::contribute(a),
+        BlsCommand::VerifyCeremony(a) => cert::verify_ceremony(a),
+        BlsCommand::Committee(a) => cert::committee(a),
+        BlsCommand::Certify(a) => cert::certify(a),
+        BlsCommand::VerifyCert(a) => cert::verify_cert(a),
         BlsCommand::Keygen(a) => {
             let sk = match parse_ikm(&a.ikm)? {
                 Some(ikm) => SecretKey::from_key_material(&ikm).map_err(CliError::usage)?,

@@ -17,6 +17,7 @@ macro_rules! example {
 
 mod agg;
 mod bls;
+mod cert;
 mod demo;
 mod io;
 mod lamport;
@@ -109,6 +110,9 @@ enum BenchCommand {
     /// MSP.B aggregation, per-point scalar multiplication versus MSM.
     #[command(after_help = example!("bench msp --n 1024 --json"))]
     Msp(bls::MspBenchArgs),
+    /// One succinct BLS threshold certificate, beside the native ATMS signature of the same statement.
+    #[command(after_help = example!("bench cert --n 2001 --t 1602 --mode counting --json", "bench cert --n 32768 --stake --mode accountable --json"))]
+    Cert(cert::CertBenchArgs),
 }
 
 fn main() {
@@ -129,6 +133,7 @@ fn main() {
         Command::Bench(BenchCommand::Threshold(args)) => agg::bench_threshold(args),
         Command::Bench(BenchCommand::Horn(args)) => bls::bench_horn(args),
         Command::Bench(BenchCommand::Msp(args)) => bls::bench_msp(args),
+        Command::Bench(BenchCommand::Cert(args)) => cert::bench(args),
     };
     if let Err(err) = result {
         eprintln!("error: {err}");
