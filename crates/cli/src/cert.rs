@@ -360,7 +360,7 @@ fn committee_weights(a: &CommitteeArgs) -> Result<Option<Vec<u64>>, CliError> {
 }
 
 fn chunks<'a>(bytes: &'a [u8], size: usize, what: &str) -> Result<Vec<&'a [u8]>, CliError> {
-    if bytes.is_empty() || bytes.len() % size != 0 {
+    if bytes.is_empty() || !bytes.len().is_multiple_of(size) {
         return Err(rejected(format!("{what}: {} bytes is not a whole number of {size}-byte items", bytes.len())));
     }
     Ok(bytes.chunks(size).collect())
