@@ -10,7 +10,7 @@ use sigagg_xmss::{Seed001, Signature};
 const FAST_FLOOR_BITS: f64 = 100.0;
 
 #[test]
-fn demo_json_reports_two_verified_proofs_that_sigagg_verify_accepts() {
+fn demo_json_reports_verified_proofs_that_sigagg_verify_accepts() {
     let dir = tempdir("demo");
     let n = 5;
     let out = sigagg(&dir, &["demo", "--n", "5", "--json", "--out-dir", "proofs"]);
@@ -20,19 +20,27 @@ fn demo_json_reports_two_verified_proofs_that_sigagg_verify_accepts() {
     assert!(v["out_dir"].as_str().unwrap().ends_with("proofs"), "{v}");
     let rows = v["rows"].as_array().unwrap();
     let names: Vec<_> = rows.iter().map(|r| r["row"].as_str().unwrap()).collect();
-    assert_eq!(names, ["aggregate", "threshold"]);
+    assert_eq!(names, ["aggregate", "threshold", "bls-certificate"]);
     for row in rows {
         assert_eq!(row["verified"], true, "{row}");
-        assert_eq!(row["scheme"], "seed001", "{row}");
         assert_eq!(row["signatures"].as_u64(), Some(n), "{row}");
-        assert_eq!(row["signature_bytes"].as_u64(), Some(n * Signature::<Seed001>::SSZ_LEN as u64), "{row}");
+        let bls = row["row"] == "bls-certificate";
+        let (scheme, signature_len) = if bls { ("bls12-381", 96) } else { ("seed001", Signature::<Seed001>::SSZ_LEN as u64) };
+        assert_eq!(row["scheme"], scheme, "{row}");
+        assert_eq!(row["signature_bytes"].as_u64(), Some(n * signature_len), "{row}");
         // The reported size is the file's.
         let file = dir.join("proofs").join(row["file"].as_str().unwrap());
         let proof_bytes = row["proof_bytes"].as_u64().unwrap();
         assert!(proof_bytes > 0);
         assert_eq!(std::fs::metadata(&file).unwrap().len(), proof_bytes, "{row}");
-        let (proven, conjectured) = (row["proven_bits"].as_f64().unwrap(), row["conjectured_bits"].as_f64().unwrap());
-        assert!(proven >= FAST_FLOOR_BITS && conjectured >= proven, "{row}");
+        let conjectured = row["conjectured_bits"].as_f64().unwrap();
+        if bls {
+            // Pairing-based: no proven level, the estimate of BLS12-381.
+            assert!(row["proven_bits"].is_null() && conjectured == 117.0, "{row}");
+        } else {
+            let proven = row["proven_bits"].as_f64().unwrap();
+            assert!(proven >= FAST_FLOOR_BITS && conjectured >= proven, "{row}");
+        }
         assert!(row["prove_s"].as_f64().unwrap() > 0.0 && row["verify_s"].as_f64().unwrap() > 0.0, "{row}");
         if cfg!(target_os = "linux") {
             assert!(row["peak_rss_bytes"].as_u64().unwrap() > 0, "{row}");
@@ -57,6 +65,21 @@ fn demo_json_reports_two_verified_proofs_that_sigagg_verify_accepts() {
     assert_eq!((cert["valid"].as_bool(), cert["count"].as_u64()), (Some(true), Some(n)));
     assert_eq!(verify("5", epoch + 1).status.code(), Some(1));
     assert_eq!(verify("6", epoch).status.code(), Some(1));
+
+    // The BLS certificate: t = 4 of 5, all signed; `sigagg bls verify-cert`
+    // accepts the written certificate against the written committee key.
+    let bls = &rows[2];
+    let shape = [&bls["threshold"], &bls["count"], &bls["group_size"]].map(|x| x.as_u64());
+    assert_eq!(shape, [Some(4), Some(n), Some(n)], "{bls}");
+    let hex_message = format!("0x{message}");
+    let verify_cert = |t: &str, message: &str| {
+        let args = ["bls", "verify-cert", "--committee-key", "proofs/committee.key", "--cert", "proofs/certificate.cert"];
+        sigagg(&dir, &[&args[..], &["--message", message, "--threshold", t]].concat())
+    };
+    let cert: serde_json::Value = serde_json::from_str(&ok(&verify_cert("5", &hex_message))).unwrap();
+    assert_eq!((cert["valid"].as_bool(), cert["count"].as_u64(), cert["setup"].as_str()), (Some(true), Some(n), Some("ceremony")));
+    assert_eq!(verify_cert("6", &hex_message).status.code(), Some(1));
+    assert_eq!(verify_cert("5", "0x00").status.code(), Some(1));
     std::fs::remove_dir_all(dir).unwrap();
 }
 
@@ -69,6 +92,7 @@ fn demo_prints_a_table_and_removes_its_temporary_folder() {
     let row = |name: &str| lines.iter().find(|l| l.starts_with(name)).unwrap_or_else(|| panic!("no {name} row:\n{text}"));
     assert!(row("aggregate").contains("all 2 signatures valid"), "{text}");
     assert!(row("threshold").contains("2 of 2 members signed (t = 2)"), "{text}");
+    assert!(row("bls-certificate").contains("2 of 2 members signed (t = 2)"), "{text}");
     // The folder named on the last line is gone.
     let folder = text.rsplit("files in ").next().unwrap().trim_end_matches(" (temporary, removed)");
     assert!(folder.contains("sigagg-demo-") && !std::path::Path::new(folder).exists(), "{text}");
