@@ -20,7 +20,8 @@
 #   OUT      output folder (default: benchmarks/data)
 #   MACHINE  a short name for the host, recorded in every file (default: hostname)
 #   LOAD     "quiet" or "shared", recorded in every file; default: "quiet" when
-#            the 1-minute load average is below 0.5 before the run, else "shared"
+#            the CPUs were less than 15% busy over the 2 seconds before the
+#            run (the load average lags the sweep's own runs), else "shared"
 #   REPEATS  runs per (N, setting) (default: 3 full, 1 quick)
 #   BENCHES  which benches to run: "xmss-agg horn" (default) or a subset
 #
@@ -76,20 +77,36 @@ fi
 
 loadavg() { cut -d' ' -f1 /proc/loadavg; }
 
+# busy: percent of CPU time spent outside idle over the next 2 seconds. The
+# load average cannot tell an idle machine from the sweep's own previous
+# run (it lags by a minute), so a run is "quiet" when the CPUs are idle
+# right before it starts.
+busy() {
+  local a b
+  a=($(head -n1 /proc/stat)); sleep 2; b=($(head -n1 /proc/stat))
+  awk -v a="${a[*]}" -v b="${b[*]}" 'BEGIN {
+    n = split(a, x, " "); split(b, y, " "); total = 0
+    for (i = 2; i <= n; i++) total += y[i] - x[i]
+    idle = (y[5] - x[5]) + (y[6] - x[6])
+    pct = (total > 0) ? 100 * (total - idle) / total : 0
+    printf "%.0f", pct }'
+}
+
 # run NAME ARGS...: one bench run; its JSON plus meta goes to $out/<sweep>-NAME.json.
 run() {
   local name=$1
   shift
-  local file="$out/$sweep-$name.json" before after load started
+  local file="$out/$sweep-$name.json" before after load started cpu_busy
   before=$(loadavg)
-  load=${LOAD:-$(awk -v l="$before" 'BEGIN { print (l < 0.5) ? "quiet" : "shared" }')}
+  cpu_busy=$(busy)
+  load=${LOAD:-$(awk -v b="$cpu_busy" 'BEGIN { print (b < 15) ? "quiet" : "shared" }')}
   started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
-  echo "[$started] $name: $bin $* (load average $before)" >&2
+  echo "[$started] $name: $bin $* (load average $before, CPU busy $cpu_busy% before)" >&2
   local json
   json=$("$bin" "$@" 2> >(grep -v '^\s*$' | tail -n 3 >&2))
   after=$(loadavg)
   BENCH_JSON=$json META_SWEEP=$sweep META_MODE=$mode META_DATE=$started META_COMMIT=$commit \
-    META_COMMAND="RAYON_NUM_THREADS=2 sigagg $*" META_LOAD=$load META_BEFORE=$before META_AFTER=$after \
+    META_COMMAND="RAYON_NUM_THREADS=2 sigagg $*" META_LOAD=$load META_BEFORE=$before META_AFTER=$after META_BUSY=$cpu_busy \
     META_MACHINE=${MACHINE:-$(hostname)} python3 - "$file" <<'PY'
 import json, os, platform, subprocess, sys
 
@@ -136,6 +153,7 @@ result["meta"] = {
     "load": env["META_LOAD"],
     "loadavg_1m_before": float(env["META_BEFORE"]),
     "loadavg_1m_after": float(env["META_AFTER"]),
+    "cpu_busy_percent_before": int(env["META_BUSY"]),
     "machine": {
         "name": env["META_MACHINE"],
         "cpu": cpu(),
