@@ -3,7 +3,7 @@
 //! encodings checked for canonicity (decode, re-encode, compare), so every
 //! value has exactly one accepted spelling.
 
-use ark_ff::{PrimeField, Zero};
+use ark_ff::Zero;
 use ark_serialize::{CanonicalDeserialize, CanonicalSerialize, Compress, Validate};
 
 use crate::error::{CertError, Encoded};
@@ -182,23 +182,12 @@ pub fn decode_g1(bytes: &[u8]) -> Option<crate::field::G1> {
     (p.is_on_curve() && crate::msm::times_group_order(&p).is_zero()).then_some(p)
 }
 
-/// A field element from a `u64`.
-pub fn field_from_u64(v: u64) -> F {
-    F::from(v)
-}
-
-/// Whether a field element is a canonical `u64` (used by tests that
-/// inspect accumulators).
-pub fn field_to_u64(v: &F) -> Option<u64> {
-    let limbs = v.into_bigint().0;
-    limbs[1..].iter().all(|&l| l == 0).then_some(limbs[0])
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::field::G1;
     use ark_ec::AffineRepr;
+    use ark_ff::PrimeField;
 
     #[test]
     fn sizes_match_arkworks() {
@@ -223,6 +212,5 @@ mod tests {
         assert!(decode_canonical::<G1>(&point, Compress::Yes, Validate::Yes).is_some());
         point[5] ^= 1;
         assert!(decode_canonical::<G1>(&point, Compress::Yes, Validate::Yes).is_none(), "off the curve");
-        assert_eq!(field_to_u64(&F::from(77u64)), Some(77));
     }
 }

@@ -58,6 +58,7 @@ use w3f_plonk_common::gadgets::ec::CondAddValues;
 use w3f_plonk_common::gadgets::fixed_cells::FixedCellsValues;
 use w3f_plonk_common::gadgets::inner_prod::InnerProdValues;
 
+use crate::domain::PointEvaluations;
 use crate::field::{F, KeyPoint};
 
 /// Bits by which the stake is shifted above the count in the running sum.
@@ -108,6 +109,28 @@ pub struct ColumnEvaluations {
 }
 
 impl ColumnEvaluations {
+    /// The row the constraints read at `ζ`: these values, `bits = b(ζ)`
+    /// (the committed column's or the public bitfield's) and the domain's
+    /// selectors at `ζ`; shifted values are zero (they enter through the
+    /// linearization). Absent columns read as zero: no constraint of the
+    /// shape reads them.
+    pub fn row_at(&self, bits: F, at: &PointEvaluations) -> RowValues {
+        RowValues {
+            key_x: self.key_x,
+            key_y: self.key_y,
+            selector: self.selector.unwrap_or(F::ZERO),
+            weight: self.weight.unwrap_or(F::ZERO),
+            bits,
+            acc_x: self.acc_x,
+            acc_y: self.acc_y,
+            sum: self.sum.unwrap_or(F::ZERO),
+            not_last: at.not_last,
+            first: at.first_lagrange,
+            last: at.last_lagrange,
+            ..RowValues::default()
+        }
+    }
+
     /// The present values, in encoding order.
     pub fn to_vec(&self) -> Vec<F> {
         [Some(self.key_x), Some(self.key_y), self.selector, self.weight, self.bits, Some(self.acc_x), Some(self.acc_y), self.sum]

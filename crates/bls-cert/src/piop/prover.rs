@@ -221,20 +221,7 @@ pub fn prove(key: &ProverKey, shape: Shape, witness: &Witness, boundary: &Bounda
         acc_y: acc_y.evaluate(zeta),
         sum: sum.as_ref().map(|c| c.evaluate(zeta)),
     };
-    let row = RowValues {
-        key_x: evaluations.key_x,
-        key_y: evaluations.key_y,
-        selector: fixed.selector.evaluate(zeta),
-        weight: fixed.weight.as_ref().map_or(F::ZERO, |c| c.evaluate(zeta)),
-        bits: bits.evaluate(zeta),
-        acc_x: evaluations.acc_x,
-        acc_y: evaluations.acc_y,
-        sum: evaluations.sum.unwrap_or(F::ZERO),
-        not_last: at_zeta.not_last,
-        first: at_zeta.first_lagrange,
-        last: at_zeta.last_lagrange,
-        ..RowValues::default()
-    };
+    let row = evaluations.row_at(bits.evaluate(zeta), &at_zeta);
     let split = split_constraints(shape, &row, boundary);
     let [cx, cy, ct] = linearization_coefficients(&split, &alphas);
     let mut lin = combine(&[(cx, &acc_x.coeffs), (cy, &acc_y.coeffs)]);

@@ -8,13 +8,13 @@
 //! evaluation at `ζ`, linear in the number of signers.
 
 use ark_ec::{AffineRepr, CurveGroup, pairing::Pairing};
-use ark_ff::{AdditiveGroup, Zero};
+use ark_ff::Zero;
 
 use crate::domain::Domain;
 use crate::field::{Bw6, F, G1, G1Projective};
 use crate::msm::small_msm;
 use crate::piop::proof::Proof;
-use crate::piop::{Boundary, RowValues, Shape, combined_main, linearization_coefficients, split_constraints};
+use crate::piop::{Boundary, Shape, combined_main, linearization_coefficients, split_constraints};
 use crate::setup::SetupKey;
 use crate::transcript::Transcript;
 
@@ -83,20 +83,7 @@ pub fn verify(
         Bits::Public(rows) => Some(domain.indicator_at(rows.iter().copied(), zeta)),
     };
     let Some(bits_at_zeta) = bits_at_zeta else { return false };
-    let row = RowValues {
-        key_x: e.key_x,
-        key_y: e.key_y,
-        selector: e.selector.unwrap_or(F::ZERO),
-        weight: e.weight.unwrap_or(F::ZERO),
-        bits: bits_at_zeta,
-        acc_x: e.acc_x,
-        acc_y: e.acc_y,
-        sum: e.sum.unwrap_or(F::ZERO),
-        not_last: at_zeta.not_last,
-        first: at_zeta.first_lagrange,
-        last: at_zeta.last_lagrange,
-        ..RowValues::default()
-    };
+    let row = e.row_at(bits_at_zeta, &at_zeta);
     let split = split_constraints(shape, &row, boundary);
     let [cx, cy, ct] = linearization_coefficients(&split, &alphas);
     // C(ζ) = main + lin(ζω) must equal q(ζ)·Z_H(ζ).
