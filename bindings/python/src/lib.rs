@@ -12,7 +12,7 @@ use pyo3::create_exception;
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyTuple};
-use sigagg_bytes::{self as api, ErrorKind, ProofSettings, Scheme};
+use sigagg_bytes::{self as api, ErrorKind, ProofSettings, Scheme, StatefulKey};
 
 create_exception!(sigagg, Error, PyException, "Base class of every error raised by sigagg.");
 create_exception!(
@@ -98,6 +98,20 @@ fn views(items: &[Vec<u8>]) -> Vec<&[u8]> {
     items.iter().map(Vec::as_slice).collect()
 }
 
+// ---------------------------------------------------------------- keys
+
+/// Decodes a stateful secret key of `scheme` (XMSS or Lamport+).
+fn key_from_bytes<K: StatefulKey>(py: Python<'_>, scheme: &str, data: &[u8]) -> PyResult<K> {
+    let s = parse_scheme(scheme)?;
+    run(py, || K::from_bytes(s, data))
+}
+
+/// A stateful secret key's encoding, as `bytes` (which Python cannot wipe).
+fn key_to_bytes<'py, K: StatefulKey>(py: Python<'py>, key: &K) -> PyResult<Bound<'py, PyBytes>> {
+    let secret = run(py, || key.to_bytes())?;
+    Ok(PyBytes::new(py, &secret))
+}
+
 // ---------------------------------------------------------------- XMSS
 
 /// A stateful XMSS secret key (opaque). Signing advances it: store
@@ -113,14 +127,12 @@ impl XmssSecretKey {
     /// checks its prepared bottom trees.
     #[staticmethod]
     fn from_bytes(py: Python<'_>, scheme: &str, data: Vec<u8>) -> PyResult<Self> {
-        let s = parse_scheme(scheme)?;
-        run(py, || api::xmss::XmssSecretKey::from_bytes(s, &data)).map(Self)
+        key_from_bytes(py, scheme, &data).map(Self)
     }
 
     /// The key's encoding with its current state (contains the secret).
     fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        let secret = run(py, || self.0.to_bytes())?;
-        Ok(PyBytes::new(py, &secret))
+        key_to_bytes(py, &self.0)
     }
 
     /// The public key's bytes (SSZ).
@@ -208,14 +220,12 @@ impl LamportSecretKey {
     /// Decodes a key written by `to_bytes` for `scheme`.
     #[staticmethod]
     fn from_bytes(py: Python<'_>, scheme: &str, data: Vec<u8>) -> PyResult<Self> {
-        let s = parse_scheme(scheme)?;
-        run(py, || api::lamport::LamportSecretKey::from_bytes(s, &data)).map(Self)
+        key_from_bytes(py, scheme, &data).map(Self)
     }
 
     /// The key's encoding with its one-time state (contains the seed).
     fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        let secret = run(py, || self.0.to_bytes())?;
-        Ok(PyBytes::new(py, &secret))
+        key_to_bytes(py, &self.0)
     }
 
     /// The public key's bytes.

@@ -5,20 +5,21 @@
 //! elements` and secret keys the `SGLMPSK1` format with the one-time state
 //! (`sigagg-lamport`'s encodings).
 
-use std::sync::{Mutex, MutexGuard};
-
 use rand::RngExt;
 use sigagg_lamport::{LamportPlus, LamportPlusMined, PublicKey, SecretKey, Signature};
 use zeroize::Zeroizing;
 
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::Result;
 use crate::input::array;
 use crate::scheme::{Scheme, with_lamport};
+use crate::state::{Locked, StatefulKey, key_enum};
 
-/// A secret key of either set, behind one type.
-enum AnyKey {
-    Plain(SecretKey<LamportPlus>),
-    Mined(SecretKey<LamportPlusMined>),
+key_enum! {
+    /// A secret key of either set, behind one type.
+    AnyKey {
+        Plain(SecretKey<LamportPlus>),
+        Mined(SecretKey<LamportPlusMined>),
+    }
 }
 
 /// Runs `$body` with `$k` bound to the key inside an [`AnyKey`].
@@ -31,42 +32,17 @@ macro_rules! on_key {
     };
 }
 
-/// Wraps a typed key into an [`AnyKey`].
-trait IntoAnyKey {
-    fn into_any(self) -> AnyKey;
-}
-
-impl IntoAnyKey for SecretKey<LamportPlus> {
-    fn into_any(self) -> AnyKey {
-        AnyKey::Plain(self)
-    }
-}
-
-impl IntoAnyKey for SecretKey<LamportPlusMined> {
-    fn into_any(self) -> AnyKey {
-        AnyKey::Mined(self)
-    }
-}
-
 /// A one-time Lamport+ secret key.
 ///
 /// **Signing uses the key up**: it signs one message (re-signing the same
 /// message gives the same signature; any other message is refused). The
-/// state is part of the encoding: store [`LamportSecretKey::to_bytes`]
-/// after signing and before releasing the signature, and never sign from
-/// two copies of one encoding (or two keys from one seed).
+/// state is part of the encoding: store [`StatefulKey::to_bytes`] after
+/// signing and before releasing the signature, and never sign from two
+/// copies of one encoding (or two keys from one seed).
 ///
 /// The key is safe to share between threads: its state is behind a lock.
-pub struct LamportSecretKey {
-    scheme: Scheme,
-    key: Mutex<AnyKey>,
-}
-
-impl std::fmt::Debug for LamportSecretKey {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("LamportSecretKey").field("scheme", &self.scheme.name()).finish_non_exhaustive()
-    }
-}
+#[derive(Debug)]
+pub struct LamportSecretKey(Locked<AnyKey>);
 
 /// Generates a key pair of `scheme`; returns the public key's bytes and the
 /// secret key. With `seed` (32 bytes) the keys are deterministic; use a
@@ -79,7 +55,7 @@ pub fn keygen(scheme: Scheme, seed: Option<&[u8]>) -> Result<(Vec<u8>, LamportSe
     });
     with_lamport!(scheme, "Lamport+ key generation", S => {
         let (pk, sk) = sigagg_lamport::keygen_from_seed::<S>(*seed);
-        Ok((pk.to_bytes(), LamportSecretKey { scheme, key: Mutex::new(sk.into_any()) }))
+        Ok((pk.to_bytes(), LamportSecretKey(Locked::new(scheme, sk))))
     })
 }
 
@@ -92,54 +68,47 @@ pub fn verify(scheme: Scheme, public_key: &[u8], message: &[u8], signature: &[u8
     })
 }
 
-impl LamportSecretKey {
-    /// Decodes a key written by [`LamportSecretKey::to_bytes`] for `scheme`.
-    pub fn from_bytes(scheme: Scheme, bytes: &[u8]) -> Result<Self> {
+impl StatefulKey for LamportSecretKey {
+    /// Decodes a key written by `to_bytes` for `scheme`.
+    fn from_bytes(scheme: Scheme, bytes: &[u8]) -> Result<Self> {
         with_lamport!(scheme, "Lamport+ secret keys", S => {
-            let key = SecretKey::<S>::from_bytes(bytes)?;
-            Ok(Self { scheme, key: Mutex::new(key.into_any()) })
+            Ok(Self(Locked::new(scheme, SecretKey::<S>::from_bytes(bytes)?)))
         })
-    }
-
-    /// The key's parameter set.
-    pub fn scheme(&self) -> Scheme {
-        self.scheme
-    }
-
-    /// The key with its state, locked; refused if a panic poisoned it.
-    fn lock(&self) -> Result<MutexGuard<'_, AnyKey>> {
-        self.key
-            .lock()
-            .map_err(|_| Error::new(ErrorKind::Internal, "this secret key was left unusable by a panic while signing"))
     }
 
     /// The key's encoding with its one-time state. It contains the seed:
     /// the buffer is wiped when dropped; protect every copy.
-    pub fn to_bytes(&self) -> Result<Zeroizing<Vec<u8>>> {
-        Ok(Zeroizing::new(on_key!(&*self.lock()?, k => k.to_bytes())))
+    fn to_bytes(&self) -> Result<Zeroizing<Vec<u8>>> {
+        Ok(Zeroizing::new(on_key!(&*self.0.lock()?, k => k.to_bytes())))
     }
 
-    /// The public key's bytes.
-    pub fn public_key(&self) -> Result<Vec<u8>> {
-        Ok(on_key!(&*self.lock()?, k => k.public_key().to_bytes()))
+    fn public_key(&self) -> Result<Vec<u8>> {
+        Ok(on_key!(&*self.0.lock()?, k => k.public_key().to_bytes()))
     }
 
+    fn scheme(&self) -> Scheme {
+        self.0.scheme()
+    }
+}
+
+impl LamportSecretKey {
     /// Whether the key has signed.
     pub fn is_used(&self) -> Result<bool> {
-        Ok(on_key!(&*self.lock()?, k => k.is_used()))
+        Ok(on_key!(&*self.0.lock()?, k => k.is_used()))
     }
 
     /// Signs `message` (any length; the mined set first mines its counter)
     /// and marks the key used. See the type's docs: store the key before
     /// releasing the signature.
     pub fn sign(&self, message: &[u8]) -> Result<Vec<u8>> {
-        on_key!(&mut *self.lock()?, k => Ok(k.sign(message)?.to_bytes()))
+        on_key!(&mut *self.0.lock()?, k => Ok(k.sign(message)?.to_bytes()))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ErrorKind;
 
     #[test]
     fn one_time_signing_round_trips_with_its_state() {

@@ -62,10 +62,12 @@ mod error;
 mod input;
 pub mod lamport;
 mod scheme;
+mod state;
 pub mod threshold;
 pub mod xmss;
 
 pub use aggregate::{AggregateStatement, aggregate, verify_aggregate};
 pub use error::{Error, ErrorKind, Result, guarded};
 pub use scheme::{ProofSettings, Scheme};
+pub use state::StatefulKey;
 pub use threshold::{Certificate, Group, Signer, ThresholdStatement, group, prove_threshold, verify_threshold};

@@ -131,9 +131,13 @@ macro_rules! with_xmss {
 }
 
 /// Runs `$body` with `$S` bound to the Lamport+ parameter set of
-/// `$scheme`, or returns an argument error naming `$op`.
+/// `$scheme`, or returns an argument error naming `$op` (and, in the
+/// `@supported` form, the schemes that offer it).
 macro_rules! with_lamport {
     ($scheme:expr, $op:expr, $S:ident => $body:expr) => {
+        $crate::scheme::with_lamport!(@supported "lamport-plus or lamport-plus-mined", $scheme, $op, $S => $body)
+    };
+    (@supported $supported:expr, $scheme:expr, $op:expr, $S:ident => $body:expr) => {
         match $scheme {
             $crate::Scheme::LamportPlus => {
                 type $S = sigagg_lamport::LamportPlus;
@@ -143,7 +147,7 @@ macro_rules! with_lamport {
                 type $S = sigagg_lamport::LamportPlusMined;
                 $body
             }
-            other => Err(other.unsupported($op, "lamport-plus or lamport-plus-mined")),
+            other => Err(other.unsupported($op, $supported)),
         }
     };
 }
@@ -154,15 +158,7 @@ macro_rules! with_provable {
     ($scheme:expr, $op:expr, seed001 => $xmss:expr, $S:ident => $body:expr) => {
         match $scheme {
             $crate::Scheme::Seed001 => $xmss,
-            $crate::Scheme::LamportPlus => {
-                type $S = sigagg_lamport::LamportPlus;
-                $body
-            }
-            $crate::Scheme::LamportPlusMined => {
-                type $S = sigagg_lamport::LamportPlusMined;
-                $body
-            }
-            other => Err(other.unsupported($op, "seed001, lamport-plus or lamport-plus-mined")),
+            other => $crate::scheme::with_lamport!(@supported "seed001, lamport-plus or lamport-plus-mined", other, $op, $S => $body),
         }
     };
 }

@@ -5,22 +5,23 @@
 //! (leanSig's layout); secret keys its versioned `SGXMSSK1` format, which
 //! carries the key's state.
 
-use std::sync::{Mutex, MutexGuard};
-
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use sigagg_xmss::{LeanSigProd, MESSAGE_LEN, PublicKey, SecretKey, Seed001, Signature, Test};
 use zeroize::Zeroizing;
 
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::Result;
 use crate::input::array;
 use crate::scheme::{Scheme, with_xmss};
+use crate::state::{Locked, StatefulKey, key_enum};
 
-/// A secret key of one of the three sets, behind one type.
-enum AnyKey {
-    Seed001(SecretKey<Seed001>),
-    LeanSigProd(SecretKey<LeanSigProd>),
-    Test(SecretKey<Test>),
+key_enum! {
+    /// A secret key of one of the three sets, behind one type.
+    AnyKey {
+        Seed001(SecretKey<Seed001>),
+        LeanSigProd(SecretKey<LeanSigProd>),
+        Test(SecretKey<Test>),
+    }
 }
 
 /// Runs `$body` with `$k` bound to the key inside an [`AnyKey`].
@@ -34,50 +35,19 @@ macro_rules! on_key {
     };
 }
 
-/// Wraps a typed key into an [`AnyKey`].
-trait IntoAnyKey {
-    fn into_any(self) -> AnyKey;
-}
-
-impl IntoAnyKey for SecretKey<Seed001> {
-    fn into_any(self) -> AnyKey {
-        AnyKey::Seed001(self)
-    }
-}
-
-impl IntoAnyKey for SecretKey<LeanSigProd> {
-    fn into_any(self) -> AnyKey {
-        AnyKey::LeanSigProd(self)
-    }
-}
-
-impl IntoAnyKey for SecretKey<Test> {
-    fn into_any(self) -> AnyKey {
-        AnyKey::Test(self)
-    }
-}
-
 /// A stateful XMSS secret key.
 ///
 /// **Signing advances the key**: every signature moves the next usable
 /// epoch past the signed one, and an epoch is never signed twice (two
 /// messages at one epoch reveal enough chain values to forge). Store the
-/// key's new encoding ([`XmssSecretKey::to_bytes`]) durably *before*
+/// key's new encoding ([`StatefulKey::to_bytes`]) durably *before*
 /// releasing a signature, and never sign from two copies of one encoding:
 /// each copy has its own state.
 ///
 /// The key is safe to share between threads: it holds its state behind a
 /// lock, so concurrent calls on one key run one after the other.
-pub struct XmssSecretKey {
-    scheme: Scheme,
-    key: Mutex<AnyKey>,
-}
-
-impl std::fmt::Debug for XmssSecretKey {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("XmssSecretKey").field("scheme", &self.scheme.name()).finish_non_exhaustive()
-    }
-}
+#[derive(Debug)]
+pub struct XmssSecretKey(Locked<AnyKey>);
 
 /// The random generator of key generation: seeded (32 bytes), or the
 /// operating system's.
@@ -106,7 +76,7 @@ pub fn keygen(
 ) -> Result<(Vec<u8>, XmssSecretKey)> {
     with_xmss!(scheme, "XMSS key generation", S => {
         let (pk, sk) = sigagg_xmss::keygen::<S, _>(&mut rng(seed)?, activation_epoch, num_epochs)?;
-        Ok((pk.to_bytes(), XmssSecretKey { scheme, key: Mutex::new(sk.into_any()) }))
+        Ok((pk.to_bytes(), XmssSecretKey(Locked::new(scheme, sk))))
     })
 }
 
@@ -145,50 +115,40 @@ pub(crate) fn message32(message: &[u8]) -> Result<[u8; MESSAGE_LEN]> {
     array(message, "an XMSS message")
 }
 
-impl XmssSecretKey {
-    /// Decodes a key written by [`XmssSecretKey::to_bytes`] for `scheme`.
-    ///
-    /// Recomputes the two prepared bottom trees (the cost of two bottom
-    /// trees of key generation) and checks them against the stored top tree.
-    pub fn from_bytes(scheme: Scheme, bytes: &[u8]) -> Result<Self> {
+impl StatefulKey for XmssSecretKey {
+    /// Decodes a key written by `to_bytes` for `scheme`. Recomputes the two
+    /// prepared bottom trees (the cost of two bottom trees of key
+    /// generation) and checks them against the stored top tree.
+    fn from_bytes(scheme: Scheme, bytes: &[u8]) -> Result<Self> {
         with_xmss!(scheme, "XMSS secret keys", S => {
-            let key = SecretKey::<S>::from_bytes(bytes)?;
-            Ok(Self { scheme, key: Mutex::new(key.into_any()) })
+            Ok(Self(Locked::new(scheme, SecretKey::<S>::from_bytes(bytes)?)))
         })
-    }
-
-    /// The key's parameter set.
-    pub fn scheme(&self) -> Scheme {
-        self.scheme
-    }
-
-    /// The key with its state, locked. A key whose lock a panic poisoned
-    /// is refused: its state may be half-updated.
-    fn lock(&self) -> Result<MutexGuard<'_, AnyKey>> {
-        self.key
-            .lock()
-            .map_err(|_| Error::new(ErrorKind::Internal, "this secret key was left unusable by a panic while signing"))
     }
 
     /// The key's encoding, with its current state. It contains the secret
     /// PRF key: the buffer is wiped when dropped; protect every copy.
-    pub fn to_bytes(&self) -> Result<Zeroizing<Vec<u8>>> {
-        Ok(Zeroizing::new(on_key!(&*self.lock()?, k => k.to_bytes())))
+    fn to_bytes(&self) -> Result<Zeroizing<Vec<u8>>> {
+        Ok(Zeroizing::new(on_key!(&*self.0.lock()?, k => k.to_bytes())))
     }
 
-    /// The public key's bytes.
-    pub fn public_key(&self) -> Result<Vec<u8>> {
-        Ok(on_key!(&*self.lock()?, k => k.public_key().to_bytes()))
+    fn public_key(&self) -> Result<Vec<u8>> {
+        Ok(on_key!(&*self.0.lock()?, k => k.public_key().to_bytes()))
     }
 
+    fn scheme(&self) -> Scheme {
+        self.0.scheme()
+    }
+}
+
+impl XmssSecretKey {
     /// The smallest epoch the key may still sign.
     pub fn next_usable_epoch(&self) -> Result<u64> {
-        Ok(on_key!(&*self.lock()?, k => k.next_usable_epoch()))
+        Ok(on_key!(&*self.0.lock()?, k => k.next_usable_epoch()))
     }
 
     /// The epochs `[start, end)` the key may ever sign.
     pub fn activation_interval(&self) -> Result<(u64, u64)> {
-        let range = on_key!(&*self.lock()?, k => k.activation_interval());
+        let range = on_key!(&*self.0.lock()?, k => k.activation_interval());
         Ok((range.start, range.end))
     }
 
@@ -200,7 +160,7 @@ impl XmssSecretKey {
     /// activation interval.
     pub fn sign(&self, epoch: u32, message: &[u8]) -> Result<Vec<u8>> {
         let message = message32(message)?;
-        on_key!(&mut *self.lock()?, k => {
+        on_key!(&mut *self.0.lock()?, k => {
             // Best effort: when the window cannot reach the epoch, signing
             // reports the precise reason.
             k.prepare_for(u64::from(epoch));
@@ -212,6 +172,7 @@ impl XmssSecretKey {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ErrorKind;
 
     fn test_key(seed: u8) -> (Vec<u8>, XmssSecretKey) {
         keygen(Scheme::Test, 0, 64, Some(&[seed; 32])).unwrap()

@@ -11,12 +11,12 @@ use std::cell::RefCell;
 use std::ffi::{CString, c_char};
 use std::ptr::NonNull;
 
-use ::sigagg_bytes::{self as api, Error, ErrorKind};
+use ::sigagg_bytes::{self as api, Error, ErrorKind, StatefulKey};
 use zeroize::Zeroize;
 
 use crate::{
     SIGAGG_ERR_ARGUMENT, SIGAGG_ERR_DECODE, SIGAGG_ERR_INTERNAL, SIGAGG_ERR_PROVE, SIGAGG_ERR_SIGN,
-    SIGAGG_ERR_VERIFY, SIGAGG_OK, sigagg_bytes, sigagg_slice,
+    SIGAGG_ERR_VERIFY, SIGAGG_OK, scheme_of, sigagg_bytes, sigagg_slice,
 };
 
 thread_local! {
@@ -205,6 +205,71 @@ pub(crate) unsafe fn free_bytes(b: sigagg_bytes) {
         let mut boxed = unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(b.ptr, b.len)) };
         boxed.zeroize();
     }
+}
+
+/// A handle type holding a stateful secret key: the XMSS and Lamport+
+/// handles share their life cycle through the functions below.
+pub(crate) trait KeyHandle: Sized {
+    type Key: StatefulKey;
+    fn wrap(key: Self::Key) -> Self;
+    fn key(&self) -> &Self::Key;
+}
+
+/// Key generation: `generate` gets the optional seed and makes the pair;
+/// the public key goes to `public_key`, a new handle to `secret_key`.
+///
+/// # Safety
+/// Pointers as the header's rules say.
+pub(crate) unsafe fn keygen<H: KeyHandle>(
+    seed: sigagg_slice,
+    public_key: *mut sigagg_bytes,
+    secret_key: *mut *mut H,
+    generate: impl FnOnce(Option<&[u8]>) -> api::Result<(Vec<u8>, H::Key)>,
+) -> i32 {
+    call(|| {
+        let seed = unsafe { optional_bytes(seed, "seed") }?;
+        let (pk_out, sk_out) = unsafe { (Out::new(public_key, "public_key")?, Out::new(secret_key, "secret_key")?) };
+        let (pk, sk) = generate(seed)?;
+        pk_out.set(owned_bytes(pk));
+        sk_out.set(into_handle(H::wrap(sk)));
+        Ok(())
+    })
+}
+
+/// Decodes a key of scheme code `scheme` into a new handle.
+///
+/// # Safety
+/// Pointers as the header's rules say.
+pub(crate) unsafe fn key_from_bytes<H: KeyHandle>(scheme: u32, encoding: sigagg_slice, secret_key: *mut *mut H) -> i32 {
+    call(|| {
+        let encoding = unsafe { bytes(encoding, "encoding") }?;
+        let out = unsafe { Out::new(secret_key, "secret_key") }?;
+        out.set(into_handle(H::wrap(H::Key::from_bytes(scheme_of(scheme)?, encoding)?)));
+        Ok(())
+    })
+}
+
+/// Writes what `get` reads from the key behind `secret_key` (its encoding,
+/// its public key, a signature) as a library-owned buffer.
+///
+/// # Safety
+/// Pointers as the header's rules say.
+pub(crate) unsafe fn key_output<H: KeyHandle>(
+    secret_key: *const H,
+    out: *mut sigagg_bytes,
+    get: impl FnOnce(&H::Key) -> api::Result<Vec<u8>>,
+) -> i32 {
+    call(|| {
+        let (handle, out) = unsafe { (handle(secret_key, "secret_key")?, Out::new(out, "output")?) };
+        out.set(owned_bytes(get(handle.key())?));
+        Ok(())
+    })
+}
+
+/// The key's encoding (a plain copy of the wiped-on-drop buffer: the
+/// library-owned buffer is wiped by `sigagg_bytes_free`).
+pub(crate) fn encoding<K: StatefulKey>(key: &K) -> api::Result<Vec<u8>> {
+    Ok(key.to_bytes()?.to_vec())
 }
 
 #[cfg(test)]

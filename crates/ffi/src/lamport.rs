@@ -1,13 +1,24 @@
 //! Lamport+: key generation, one-time secret-key handles, sign, verify.
 
+use ::sigagg_bytes::StatefulKey;
 use ::sigagg_bytes::lamport::{self, LamportSecretKey};
 
-use crate::boundary::{Out, bytes, call, free, handle, into_handle, optional_bytes, owned_bytes};
+use crate::boundary::{KeyHandle, Out, bytes, call, encoding, free, handle, key_from_bytes, key_output, keygen};
 use crate::{scheme_of, sigagg_bytes, sigagg_slice};
 
 /// A one-time Lamport+ secret key (opaque). Signing uses it up; its state
 /// is behind a lock, so it may be used from several threads.
 pub struct sigagg_lamport_secret_key(LamportSecretKey);
+
+impl KeyHandle for sigagg_lamport_secret_key {
+    type Key = LamportSecretKey;
+    fn wrap(key: LamportSecretKey) -> Self {
+        Self(key)
+    }
+    fn key(&self) -> &LamportSecretKey {
+        &self.0
+    }
+}
 
 /// Generates a Lamport+ key pair of `scheme` (SIGAGG_SCHEME_LAMPORT_PLUS or
 /// _MINED). `seed`: 32 bytes for a deterministic key (one key per seed),
@@ -22,14 +33,7 @@ pub unsafe extern "C" fn sigagg_lamport_keygen(
     public_key: *mut sigagg_bytes,
     secret_key: *mut *mut sigagg_lamport_secret_key,
 ) -> i32 {
-    call(|| {
-        let seed = unsafe { optional_bytes(seed, "seed") }?;
-        let (pk_out, sk_out) = unsafe { (Out::new(public_key, "public_key")?, Out::new(secret_key, "secret_key")?) };
-        let (pk, sk) = lamport::keygen(scheme_of(scheme)?, seed)?;
-        pk_out.set(owned_bytes(pk));
-        sk_out.set(into_handle(sigagg_lamport_secret_key(sk)));
-        Ok(())
-    })
+    unsafe { keygen(seed, public_key, secret_key, |seed| lamport::keygen(scheme_of(scheme)?, seed)) }
 }
 
 /// Decodes a secret key written by sigagg_lamport_secret_key_to_bytes.
@@ -42,13 +46,7 @@ pub unsafe extern "C" fn sigagg_lamport_secret_key_from_bytes(
     encoding: sigagg_slice,
     secret_key: *mut *mut sigagg_lamport_secret_key,
 ) -> i32 {
-    call(|| {
-        let encoding = unsafe { bytes(encoding, "encoding") }?;
-        let out = unsafe { Out::new(secret_key, "secret_key") }?;
-        let key = LamportSecretKey::from_bytes(scheme_of(scheme)?, encoding)?;
-        out.set(into_handle(sigagg_lamport_secret_key(key)));
-        Ok(())
-    })
+    unsafe { key_from_bytes(scheme, encoding, secret_key) }
 }
 
 /// The key's encoding with its one-time state (secret: wiped by
@@ -59,13 +57,9 @@ pub unsafe extern "C" fn sigagg_lamport_secret_key_from_bytes(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sigagg_lamport_secret_key_to_bytes(
     secret_key: *const sigagg_lamport_secret_key,
-    encoding: *mut sigagg_bytes,
+    output: *mut sigagg_bytes,
 ) -> i32 {
-    call(|| {
-        let (key, out) = unsafe { (handle(secret_key, "secret_key")?, Out::new(encoding, "encoding")?) };
-        out.set(owned_bytes(key.0.to_bytes()?.to_vec()));
-        Ok(())
-    })
+    unsafe { key_output(secret_key, output, encoding) }
 }
 
 /// The key's public key.
@@ -77,11 +71,7 @@ pub unsafe extern "C" fn sigagg_lamport_secret_key_public_key(
     secret_key: *const sigagg_lamport_secret_key,
     public_key: *mut sigagg_bytes,
 ) -> i32 {
-    call(|| {
-        let (key, out) = unsafe { (handle(secret_key, "secret_key")?, Out::new(public_key, "public_key")?) };
-        out.set(owned_bytes(key.0.public_key()?));
-        Ok(())
-    })
+    unsafe { key_output(secret_key, public_key, LamportSecretKey::public_key) }
 }
 
 /// Whether the key has signed.
@@ -112,12 +102,7 @@ pub unsafe extern "C" fn sigagg_lamport_sign(
     message: sigagg_slice,
     signature: *mut sigagg_bytes,
 ) -> i32 {
-    call(|| {
-        let key = unsafe { handle(secret_key, "secret_key") }?;
-        let (message, out) = unsafe { (bytes(message, "message")?, Out::new(signature, "signature")?) };
-        out.set(owned_bytes(key.0.sign(message)?));
-        Ok(())
-    })
+    unsafe { key_output(secret_key, signature, |key| key.sign(bytes(message, "message")?)) }
 }
 
 /// Frees a secret-key handle; NULL is ignored.

@@ -1,13 +1,26 @@
 //! XMSS: key generation, stateful secret-key handles, sign, verify.
 
+use ::sigagg_bytes::StatefulKey;
 use ::sigagg_bytes::xmss::{self, XmssSecretKey};
 
-use crate::boundary::{Out, OutArray, bytes, call, free, handle, into_handle, optional_bytes, owned_bytes};
+use crate::boundary::{
+    KeyHandle, Out, OutArray, bytes, call, encoding, free, handle, key_from_bytes, key_output, keygen,
+};
 use crate::{SIGAGG_SEED_BYTES, scheme_of, sigagg_bytes, sigagg_slice};
 
 /// A stateful XMSS secret key (opaque). Signing advances it; its state is
 /// behind a lock, so it may be used from several threads.
 pub struct sigagg_xmss_secret_key(XmssSecretKey);
+
+impl KeyHandle for sigagg_xmss_secret_key {
+    type Key = XmssSecretKey;
+    fn wrap(key: XmssSecretKey) -> Self {
+        Self(key)
+    }
+    fn key(&self) -> &XmssSecretKey {
+        &self.0
+    }
+}
 
 /// Generates an XMSS key pair of `scheme` (a `SIGAGG_SCHEME_*` XMSS code)
 /// able to sign the epochs [activation_epoch, activation_epoch +
@@ -27,14 +40,11 @@ pub unsafe extern "C" fn sigagg_xmss_keygen(
     public_key: *mut sigagg_bytes,
     secret_key: *mut *mut sigagg_xmss_secret_key,
 ) -> i32 {
-    call(|| {
-        let seed = unsafe { optional_bytes(seed, "seed") }?;
-        let (pk_out, sk_out) = unsafe { (Out::new(public_key, "public_key")?, Out::new(secret_key, "secret_key")?) };
-        let (pk, sk) = xmss::keygen(scheme_of(scheme)?, activation_epoch, num_epochs, seed)?;
-        pk_out.set(owned_bytes(pk));
-        sk_out.set(into_handle(sigagg_xmss_secret_key(sk)));
-        Ok(())
-    })
+    unsafe {
+        keygen(seed, public_key, secret_key, |seed| {
+            xmss::keygen(scheme_of(scheme)?, activation_epoch, num_epochs, seed)
+        })
+    }
 }
 
 /// Decodes a secret key written by sigagg_xmss_secret_key_to_bytes for
@@ -48,12 +58,7 @@ pub unsafe extern "C" fn sigagg_xmss_secret_key_from_bytes(
     encoding: sigagg_slice,
     secret_key: *mut *mut sigagg_xmss_secret_key,
 ) -> i32 {
-    call(|| {
-        let encoding = unsafe { bytes(encoding, "encoding") }?;
-        let out = unsafe { Out::new(secret_key, "secret_key") }?;
-        out.set(into_handle(sigagg_xmss_secret_key(XmssSecretKey::from_bytes(scheme_of(scheme)?, encoding)?)));
-        Ok(())
-    })
+    unsafe { key_from_bytes(scheme, encoding, secret_key) }
 }
 
 /// The key's encoding with its current state (secret: wiped by
@@ -64,13 +69,9 @@ pub unsafe extern "C" fn sigagg_xmss_secret_key_from_bytes(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sigagg_xmss_secret_key_to_bytes(
     secret_key: *const sigagg_xmss_secret_key,
-    encoding: *mut sigagg_bytes,
+    output: *mut sigagg_bytes,
 ) -> i32 {
-    call(|| {
-        let (key, out) = unsafe { (handle(secret_key, "secret_key")?, Out::new(encoding, "encoding")?) };
-        out.set(owned_bytes(key.0.to_bytes()?.to_vec()));
-        Ok(())
-    })
+    unsafe { key_output(secret_key, output, encoding) }
 }
 
 /// The key's public key.
@@ -82,11 +83,7 @@ pub unsafe extern "C" fn sigagg_xmss_secret_key_public_key(
     secret_key: *const sigagg_xmss_secret_key,
     public_key: *mut sigagg_bytes,
 ) -> i32 {
-    call(|| {
-        let (key, out) = unsafe { (handle(secret_key, "secret_key")?, Out::new(public_key, "public_key")?) };
-        out.set(owned_bytes(key.0.public_key()?));
-        Ok(())
-    })
+    unsafe { key_output(secret_key, public_key, XmssSecretKey::public_key) }
 }
 
 /// The smallest epoch the key may still sign.
@@ -117,12 +114,7 @@ pub unsafe extern "C" fn sigagg_xmss_sign(
     message: sigagg_slice,
     signature: *mut sigagg_bytes,
 ) -> i32 {
-    call(|| {
-        let key = unsafe { handle(secret_key, "secret_key") }?;
-        let (message, out) = unsafe { (bytes(message, "message")?, Out::new(signature, "signature")?) };
-        out.set(owned_bytes(key.0.sign(epoch, message)?));
-        Ok(())
-    })
+    unsafe { key_output(secret_key, signature, |key| key.sign(epoch, bytes(message, "message")?)) }
 }
 
 /// Frees a secret-key handle; NULL is ignored.

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The project's one test command (what CI runs, see .ci/run):
+#   1. cargo test --workspace --release: the Rust tests, among them the C
+#      ABI's (crates/ffi/tests: the checked-in header is current, and
+#      examples/demo.c compiles with the system C compiler, runs and prints
+#      what examples/demo.expected says);
+#   2. the Python package: maturin builds the abi3 wheel in the workspace's
+#      target directory (reusing the release build of step 1), pip installs
+#      it into a virtualenv under that directory, and pytest runs
+#      bindings/python/tests.
+# Needs Rust, Python 3.9 or later with venv and pip, a C compiler; maturin,
+# pytest and PyYAML come from PyPI. Honours CARGO_TARGET_DIR.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+target="${CARGO_TARGET_DIR:-$PWD/target}"
+venv="$target/python-venv"
+wheels="$target/python-wheels"
+
+step() { printf '\n== %s (%s)\n' "$1" "$(date +%T)"; }
+
+step "Rust and C: cargo test --workspace --release"
+cargo test --workspace --release
+
+step "Python: virtualenv with maturin, pytest, PyYAML"
+[ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
+    "maturin>=1.9.4,<2" "pytest>=8" "pyyaml>=6"
+
+step "Python: build and install the wheel"
+rm -rf "$wheels"
+log="$target/python-wheel-build.log"
+"$venv/bin/maturin" build --release --manifest-path bindings/python/Cargo.toml --out "$wheels" 2>&1 | tee "$log"
+# The wheel's build should reuse step 1's Plonky3 and proof crates (see the
+# feature pins in bindings/python/Cargo.toml); say so when it did not.
+recompiled=$(grep -oE 'Compiling (p3-[a-z0-9-]+|sigagg-(xmss|lamport|stark|lamport-agg)) ' "$log" | sort -u | tr '\n' ' ' || true)
+if [ -n "$recompiled" ]; then
+    echo "warning: the wheel build compiled again what cargo test had built: $recompiled" >&2
+    echo "warning: update the feature pins in bindings/python/Cargo.toml (see its comment)" >&2
+fi
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps "$wheels"/sigagg-*.whl
+
+step "Python: pytest"
+"$venv/bin/python" -m pytest -q bindings/python/tests
+
+step "all tests passed"
