@@ -5,12 +5,14 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// The static library cargo built beside this test (`target/<profile>/`).
+/// The static library cargo built for this test run: beside the test
+/// executable in `target/<profile>/deps/` (`cargo test` leaves it there;
+/// only `cargo build` copies it up to `target/<profile>/`, where an older
+/// copy may linger).
 fn static_library() -> PathBuf {
     let exe = std::env::current_exe().expect("test executable path");
-    let profile_dir = exe.parent().and_then(Path::parent).expect("target/<profile>/deps/<test>");
-    let lib = profile_dir.join("libsigagg_ffi.a");
-    assert!(lib.exists(), "{} is missing: build the crate first", lib.display());
+    let lib = exe.with_file_name("libsigagg_ffi.a");
+    assert!(lib.exists(), "{} is missing", lib.display());
     lib
 }
 
