@@ -11,7 +11,7 @@
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyTuple};
 use sigagg_bytes::{self as api, ErrorKind, ProofSettings, Scheme, StatefulKey};
 
 create_exception!(sigagg, Error, PyException, "Base class of every error raised by sigagg.");
@@ -519,6 +519,102 @@ fn atms_verify(
     run(py, || api::atms::verify(threshold, &message, &aggregate_key, &signature))
 }
 
+// ------------------------------------------- succinct BLS certificates
+
+/// The INSECURE deterministic development setup for committees of up to
+/// `max_committee` keys (tests and demos only: anyone can forge under it).
+#[pyfunction]
+fn cert_development_setup(py: Python<'_>, max_committee: usize) -> PyResult<Vec<u8>> {
+    run(py, || api::cert::development_setup(max_committee))
+}
+
+/// The start of a setup ceremony (no contribution yet).
+#[pyfunction]
+fn cert_ceremony_start(py: Python<'_>, max_committee: usize) -> PyResult<Vec<u8>> {
+    run(py, || api::cert::ceremony_start(max_committee))
+}
+
+/// The ceremony with a contribution derived from `entropy` (at least 32
+/// bytes from a cryptographic source, e.g. `os.urandom(64)`).
+#[pyfunction]
+fn cert_contribute(py: Python<'_>, setup: Vec<u8>, entropy: Vec<u8>) -> PyResult<Vec<u8>> {
+    run(py, || api::cert::contribute(&setup, &entropy))
+}
+
+/// Checks a ceremony with pairings; returns its number of contributions.
+#[pyfunction]
+fn cert_verify_ceremony(py: Python<'_>, setup: Vec<u8>) -> PyResult<usize> {
+    run(py, || api::cert::verify_ceremony(&setup))
+}
+
+/// Commits BLS keys (each with its proof of possession, optional stake
+/// weights): returns `(committee, committee_key)`, the prover's and the
+/// verifier's encodings.
+#[pyfunction]
+#[pyo3(signature = (setup, public_keys, pops, weights=None))]
+fn cert_committee(
+    py: Python<'_>,
+    setup: Vec<u8>,
+    public_keys: Vec<Vec<u8>>,
+    pops: Vec<Vec<u8>>,
+    weights: Option<Vec<u64>>,
+) -> PyResult<(Vec<u8>, Vec<u8>)> {
+    let files = run(py, || api::cert::committee(&setup, &views(&public_keys), &views(&pops), weights.as_deref()))?;
+    Ok((files.committee, files.key))
+}
+
+/// A certificate that the `signers` (`(index in the committee, signature
+/// on message)` pairs) signed; `accountable` publishes their bitfield.
+#[pyfunction]
+#[pyo3(signature = (setup, committee, message, signers, accountable=false))]
+fn cert_certify(
+    py: Python<'_>,
+    setup: Vec<u8>,
+    committee: Vec<u8>,
+    message: Vec<u8>,
+    signers: Vec<(u32, Vec<u8>)>,
+    accountable: bool,
+) -> PyResult<Vec<u8>> {
+    let (indices, sigs): (Vec<u32>, Vec<Vec<u8>>) = signers.into_iter().unzip();
+    run(py, || api::cert::certify(&setup, &committee, &message, &indices, &views(&sigs), accountable))
+}
+
+/// A certificate from an aggregate signature and its signers' bitfield.
+#[pyfunction]
+#[pyo3(signature = (setup, committee, message, bitfield, aggregate_signature, accountable=false))]
+fn cert_certify_aggregate(
+    py: Python<'_>,
+    setup: Vec<u8>,
+    committee: Vec<u8>,
+    message: Vec<u8>,
+    bitfield: Vec<u8>,
+    aggregate_signature: Vec<u8>,
+    accountable: bool,
+) -> PyResult<Vec<u8>> {
+    run(py, || api::cert::certify_aggregate(&setup, &committee, &message, &bitfield, &aggregate_signature, accountable))
+}
+
+/// Verifies a certificate against a committee key and a threshold; returns
+/// `{"count", "stake", "signers", "insecure_setup"}`.
+#[pyfunction]
+#[pyo3(signature = (committee_key, certificate, message, threshold, stake_threshold=None))]
+fn cert_verify<'py>(
+    py: Python<'py>,
+    committee_key: Vec<u8>,
+    certificate: Vec<u8>,
+    message: Vec<u8>,
+    threshold: u64,
+    stake_threshold: Option<u64>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let info = run(py, || api::cert::verify_certificate(&committee_key, &certificate, &message, threshold, stake_threshold))?;
+    let out = PyDict::new(py);
+    out.set_item("count", info.count)?;
+    out.set_item("stake", info.stake)?;
+    out.set_item("signers", info.signers.map(|b| PyBytes::new(py, &b)))?;
+    out.set_item("insecure_setup", info.insecure_setup)?;
+    Ok(out)
+}
+
 /// sigagg: aggregate hash-based (XMSS, Lamport+) and BLS signatures, on bytes.
 #[pymodule(name = "_native")]
 fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -562,5 +658,13 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(atms_check, m)?)?;
     m.add_function(wrap_pyfunction!(atms_sign, m)?)?;
     m.add_function(wrap_pyfunction!(atms_verify, m)?)?;
+    m.add_function(wrap_pyfunction!(cert_development_setup, m)?)?;
+    m.add_function(wrap_pyfunction!(cert_ceremony_start, m)?)?;
+    m.add_function(wrap_pyfunction!(cert_contribute, m)?)?;
+    m.add_function(wrap_pyfunction!(cert_verify_ceremony, m)?)?;
+    m.add_function(wrap_pyfunction!(cert_committee, m)?)?;
+    m.add_function(wrap_pyfunction!(cert_certify, m)?)?;
+    m.add_function(wrap_pyfunction!(cert_certify_aggregate, m)?)?;
+    m.add_function(wrap_pyfunction!(cert_verify, m)?)?;
     Ok(())
 }

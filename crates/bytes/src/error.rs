@@ -165,6 +165,8 @@ error_from! {
     sigagg_lamport_agg::VerifyError => lamport_verify_kind;
     sigagg_bls::BlsError => bls_kind;
     sigagg_bls::atms::AtmsError => atms_kind;
+    sigagg_bls_cert::CertError => cert_kind;
+    sigagg_bls_cert::SetupError => setup_kind;
 }
 
 fn stark_aggregate_kind(e: &sigagg_stark::AggregateError) -> ErrorKind {
@@ -251,6 +253,54 @@ fn atms_kind(e: &sigagg_bls::atms::AtmsError) -> ErrorKind {
         | E::KeyNotInTree { .. }
         | E::MalformedProof { .. }
         | E::AggregateKeyMismatch => Verify,
+    }
+}
+
+fn cert_kind(e: &sigagg_bls_cert::CertError) -> ErrorKind {
+    use sigagg_bls_cert::CertError as E;
+    match e {
+        E::BadMagic { .. }
+        | E::UnsupportedVersion { .. }
+        | E::WrongLength { .. }
+        | E::Malformed { .. }
+        | E::BadPoint { .. }
+        | E::BadFieldElement { .. } => Decode,
+        E::Bls(inner) => bls_kind(inner),
+        E::Setup(inner) => setup_kind(inner),
+        E::EmptyCommittee
+        | E::CommitteeTooLarge { .. }
+        | E::WeightsLength { .. }
+        | E::StakeOverflow
+        | E::SetupTooSmall { .. }
+        | E::SetupMismatch
+        | E::DuplicateSigner { .. }
+        | E::BitfieldLength { .. }
+        | E::NoStake => Argument,
+        E::UnknownSigner { .. } | E::NoSigners | E::InvalidSignature { .. } | E::InvalidAggregateSignature => Prove,
+        E::CommitteeKeyMismatch
+        | E::CommitteeMismatch(_)
+        | E::BelowThreshold { .. }
+        | E::StakeBelowThreshold { .. }
+        | E::CountMismatch { .. }
+        | E::IdentityAggregateKey
+        | E::ProofRejected
+        | E::SignatureRejected => Verify,
+    }
+}
+
+fn setup_kind(e: &sigagg_bls_cert::SetupError) -> ErrorKind {
+    use sigagg_bls_cert::SetupError as E;
+    match e {
+        E::ChecksumMismatch => Decode,
+        E::ContributeToInsecure | E::BadSize { .. } => Argument,
+        E::InsecureDevelopmentSetup
+        | E::NoContributions
+        | E::NotStandardGenerators
+        | E::BadPoint { .. }
+        | E::BadProofOfKnowledge { .. }
+        | E::DoesNotExtend { .. }
+        | E::FinalTauMismatch
+        | E::PowersInconsistent => Verify,
     }
 }
 

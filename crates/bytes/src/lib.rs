@@ -15,6 +15,7 @@
 //! | [`threshold`] | groups, t-of-n threshold proofs and their verification (Seed001, Lamport+) |
 //! | [`bls`] | BLS keys, sign, verify, proofs of possession, aggregate, (fast) aggregate verify |
 //! | [`atms`] | ATMS aggregate keys, signing and verification |
+//! | [`cert`] | succinct BLS threshold certificates: setup ceremony, committees, certify, verify |
 //!
 //! ```
 //! use sigagg_bytes::{Scheme, xmss};
@@ -58,6 +59,7 @@
 pub mod aggregate;
 pub mod atms;
 pub mod bls;
+pub mod cert;
 mod error;
 mod input;
 pub mod lamport;

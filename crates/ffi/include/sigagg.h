@@ -137,6 +137,19 @@ typedef struct sigagg_slice {
   size_t len;
 } sigagg_slice;
 
+// What a verified certificate establishes.
+typedef struct sigagg_cert_info {
+  // Distinct committee members that signed.
+  uint64_t count;
+  // Their stake; meaningful when `has_stake`.
+  uint64_t stake;
+  // Whether the committee is weighted (so `stake` is set).
+  bool has_stake;
+  // Whether the committee key comes from the INSECURE development setup
+  // (anyone can forge certificates under it).
+  bool insecure_setup;
+} sigagg_cert_info;
+
 // What an aggregate proof claims: entry `i` is (`public_keys[i]`,
 // `messages[i]`, `epochs[i]`) and was signed. `messages` holds
 // `message_count` items: `count`, or 1 for one message signed by all.
@@ -306,6 +319,98 @@ int32_t sigagg_atms_verify(size_t threshold,
                            struct sigagg_slice message,
                            struct sigagg_slice aggregate_key,
                            struct sigagg_slice signature);
+
+// The INSECURE deterministic development setup for committees of up to
+// `max_committee` keys, for tests and demos only (writes `setup`).
+//
+// # Safety
+// Pointers as the header's rules say.
+int32_t sigagg_cert_development_setup(size_t max_committee, struct sigagg_bytes *setup);
+
+// The start of a setup ceremony for committees of up to `max_committee`
+// keys, with no contribution yet (writes `setup`).
+//
+// # Safety
+// Pointers as the header's rules say.
+int32_t sigagg_cert_ceremony_start(size_t max_committee, struct sigagg_bytes *setup);
+
+// Adds a contribution to a ceremony; its secret is derived from `entropy`
+// (at least 32 bytes from a cryptographic source; wipe it afterwards).
+// Writes the extended ceremony to `out`.
+//
+// # Safety
+// Pointers as the header's rules say.
+int32_t sigagg_cert_contribute(struct sigagg_slice setup,
+                               struct sigagg_slice entropy,
+                               struct sigagg_bytes *out);
+
+// Checks every contribution of a ceremony with pairings and writes their
+// number to `contributions`. The development setup and a ceremony without
+// contributions are refused (SIGAGG_ERR_VERIFY).
+//
+// # Safety
+// Pointers as the header's rules say.
+int32_t sigagg_cert_verify_ceremony(struct sigagg_slice setup, size_t *contributions);
+
+// Commits the `count` BLS keys (each with its proof of possession) and,
+// unless `weights` is NULL, their `count` stake weights. Writes the
+// committee (for provers) to `committee` and the committee key (for
+// verifiers, about 600 bytes) to `committee_key`.
+//
+// # Safety
+// Pointers as the header's rules say.
+int32_t sigagg_cert_committee(struct sigagg_slice setup,
+                              const struct sigagg_slice *public_keys,
+                              const struct sigagg_slice *pops,
+                              size_t count,
+                              const uint64_t *weights,
+                              struct sigagg_bytes *committee,
+                              struct sigagg_bytes *committee_key);
+
+// Certifies that the `signer_count` members at `signer_indices` (positions
+// in the committee; `signatures[j]` is signer `j`'s) signed `message`.
+// `accountable` publishes their bitfield in the certificate. Writes the
+// certificate.
+//
+// # Safety
+// Pointers as the header's rules say.
+int32_t sigagg_cert_certify(struct sigagg_slice setup,
+                            struct sigagg_slice committee,
+                            struct sigagg_slice message,
+                            const uint32_t *signer_indices,
+                            const struct sigagg_slice *signatures,
+                            size_t signer_count,
+                            bool accountable,
+                            struct sigagg_bytes *certificate);
+
+// Certifies from an aggregate signature and its signers' bitfield (SSZ
+// bit order, one bit per member). Writes the certificate.
+//
+// # Safety
+// Pointers as the header's rules say.
+int32_t sigagg_cert_certify_aggregate(struct sigagg_slice setup,
+                                      struct sigagg_slice committee,
+                                      struct sigagg_slice message,
+                                      struct sigagg_slice bitfield,
+                                      struct sigagg_slice aggregate_signature,
+                                      bool accountable,
+                                      struct sigagg_bytes *certificate);
+
+// Verifies `certificate` on `message` against a committee key (or a
+// committee) and a threshold of `threshold` signers, and of
+// `*stake_threshold` stake unless `stake_threshold` is NULL. Writes what it
+// establishes to `info`, and, unless `signers` is NULL, the signers'
+// bitfield (empty for a counting certificate) to `signers`.
+//
+// # Safety
+// Pointers as the header's rules say.
+int32_t sigagg_cert_verify(struct sigagg_slice committee_key,
+                           struct sigagg_slice certificate,
+                           struct sigagg_slice message,
+                           uint64_t threshold,
+                           const uint64_t *stake_threshold,
+                           struct sigagg_cert_info *info,
+                           struct sigagg_bytes *signers);
 
 // Generates a Lamport+ key pair of `scheme` (SIGAGG_SCHEME_LAMPORT_PLUS or
 // _MINED). `seed`: 32 bytes for a deterministic key (one key per seed),

@@ -23,6 +23,7 @@
 
 pub mod bls;
 pub mod boundary;
+pub mod cert;
 pub mod lamport;
 pub mod proofs;
 pub mod xmss;

@@ -4,7 +4,7 @@ Byte strings are accepted as ``bytes`` or ``bytearray`` and returned as
 ``bytes``. Every function may raise a subclass of :class:`Error`.
 """
 
-from typing import Literal, Optional, Sequence, Tuple, Union
+from typing import Literal, Optional, Sequence, Tuple, TypedDict, Union
 
 Scheme = Literal["seed001", "leansig-prod", "test", "lamport-plus", "lamport-plus-mined"]
 """XMSS sets: seed001, leansig-prod, test (insecure). Lamport+ sets: lamport-plus, lamport-plus-mined."""
@@ -138,3 +138,30 @@ def atms_sign(
     threshold: int, message: Bytes, public_keys: Sequence[Bytes], signers: Sequence[Tuple[int, Bytes]]
 ) -> bytes: ...
 def atms_verify(threshold: int, message: Bytes, aggregate_key: Bytes, signature: Bytes) -> None: ...
+class CertificateInfo(TypedDict):
+    count: int
+    stake: Optional[int]
+    signers: Optional[bytes]
+    insecure_setup: bool
+
+def cert_development_setup(max_committee: int) -> bytes: ...
+def cert_ceremony_start(max_committee: int) -> bytes: ...
+def cert_contribute(setup: Bytes, entropy: Bytes) -> bytes: ...
+def cert_verify_ceremony(setup: Bytes) -> int: ...
+def cert_committee(
+    setup: Bytes, public_keys: Sequence[Bytes], pops: Sequence[Bytes], weights: Optional[Sequence[int]] = None
+) -> Tuple[bytes, bytes]: ...
+def cert_certify(
+    setup: Bytes, committee: Bytes, message: Bytes, signers: Sequence[Tuple[int, Bytes]], accountable: bool = False
+) -> bytes: ...
+def cert_certify_aggregate(
+    setup: Bytes,
+    committee: Bytes,
+    message: Bytes,
+    bitfield: Bytes,
+    aggregate_signature: Bytes,
+    accountable: bool = False,
+) -> bytes: ...
+def cert_verify(
+    committee_key: Bytes, certificate: Bytes, message: Bytes, threshold: int, stake_threshold: Optional[int] = None
+) -> CertificateInfo: ...
