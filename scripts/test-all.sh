@@ -33,7 +33,7 @@ log="$target/python-wheel-build.log"
 "$venv/bin/maturin" build --release --manifest-path bindings/python/Cargo.toml --out "$wheels" 2>&1 | tee "$log"
 # The wheel's build should reuse step 1's Plonky3 and proof crates (see the
 # feature pins in bindings/python/Cargo.toml); say so when it did not.
-recompiled=$(grep -oE 'Compiling (p3-[a-z0-9-]+|sigagg-(xmss|lamport|stark|lamport-agg)) ' "$log" | sort -u | tr '\n' ' ' || true)
+recompiled=$(grep -oE 'Compiling (p3-[a-z0-9-]+|sigagg-(xmss|lamport|xmss-agg|lamport-agg)) ' "$log" | sort -u | tr '\n' ' ' || true)
 if [ -n "$recompiled" ]; then
     echo "warning: the wheel build compiled again what cargo test had built: $recompiled" >&2
     echo "warning: update the feature pins in bindings/python/Cargo.toml (see its comment)" >&2

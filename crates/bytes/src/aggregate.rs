@@ -1,12 +1,12 @@
 //! Aggregate proofs on bytes: one STARK proof that every signature of a
-//! list is valid, for Seed001 XMSS (`sigagg-stark`) and Lamport+
+//! list is valid, for Seed001 XMSS (`sigagg-xmss-agg`) and Lamport+
 //! (`sigagg-lamport-agg`).
 //!
 //! Proofs are the crates' framed encodings (`SGXAGG...` for Seed001,
 //! `SGLPAG...` for Lamport+); keys and signatures the schemes' encodings.
 
 use sigagg_lamport::ParameterSet;
-use sigagg_stark::{AggregateProof, Entry, Statement};
+use sigagg_xmss_agg::{AggregateProof, Entry, Statement};
 use sigagg_xmss::{PublicKey, Seed001, Signature};
 
 use crate::error::{Error, Result};
@@ -46,7 +46,7 @@ pub fn aggregate(
     with_provable!(scheme, "aggregation", seed001 => {
         let st = xmss_statement(statement)?;
         let sigs = decode_each(signatures, "signature", Signature::<Seed001>::from_bytes)?;
-        Ok(sigagg_stark::aggregate(&settings.xmss(), &st, &sigs)?.to_bytes())
+        Ok(sigagg_xmss_agg::aggregate(&settings.xmss(), &st, &sigs)?.to_bytes())
     }, S => {
         let st = lamport_statement::<S>(statement)?;
         let sigs = decode_each(signatures, "signature", sigagg_lamport::Signature::<S>::from_bytes)?;
@@ -64,7 +64,7 @@ pub fn verify_aggregate(
     with_provable!(scheme, "aggregate verification", seed001 => {
         let st = xmss_statement(statement)?;
         let proof = decode(proof, AggregateProof::from_bytes)?;
-        Ok(sigagg_stark::verify(&settings.xmss(), &st, &proof)?)
+        Ok(sigagg_xmss_agg::verify(&settings.xmss(), &st, &proof)?)
     }, S => {
         let st = lamport_statement::<S>(statement)?;
         let proof = decode(proof, sigagg_lamport_agg::Proof::from_bytes)?;

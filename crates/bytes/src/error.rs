@@ -155,11 +155,11 @@ error_from! {
     sigagg_lamport::SignError => |_| Sign;
     sigagg_lamport::VerifyError => |_| Verify;
     sigagg_lamport::GroupError => |_| Argument;
-    sigagg_stark::StatementError => |_| Argument;
-    sigagg_stark::AggregateError => stark_aggregate_kind;
-    sigagg_stark::ThresholdError => stark_threshold_kind;
-    sigagg_stark::VerifyError => stark_verify_kind;
-    sigagg_stark::group::GroupError => stark_group_kind;
+    sigagg_xmss_agg::StatementError => |_| Argument;
+    sigagg_xmss_agg::AggregateError => stark_aggregate_kind;
+    sigagg_xmss_agg::ThresholdError => stark_threshold_kind;
+    sigagg_xmss_agg::VerifyError => stark_verify_kind;
+    sigagg_xmss_agg::group::GroupError => stark_group_kind;
     sigagg_lamport_agg::StatementError => |_| Argument;
     sigagg_lamport_agg::ProveError => lamport_prove_kind;
     sigagg_lamport_agg::VerifyError => lamport_verify_kind;
@@ -169,24 +169,24 @@ error_from! {
     sigagg_bls_cert::SetupError => setup_kind;
 }
 
-fn stark_aggregate_kind(e: &sigagg_stark::AggregateError) -> ErrorKind {
-    use sigagg_stark::AggregateError as E;
+fn stark_aggregate_kind(e: &sigagg_xmss_agg::AggregateError) -> ErrorKind {
+    use sigagg_xmss_agg::AggregateError as E;
     match e {
         E::Statement(_) | E::CountMismatch { .. } | E::TooManyForSettings { .. } | E::UnsupportedMerkleHash(_) => Argument,
         E::InvalidSignature { .. } | E::Prover(_) => Prove,
     }
 }
 
-fn stark_threshold_kind(e: &sigagg_stark::ThresholdError) -> ErrorKind {
-    use sigagg_stark::ThresholdError as E;
+fn stark_threshold_kind(e: &sigagg_xmss_agg::ThresholdError) -> ErrorKind {
+    use sigagg_xmss_agg::ThresholdError as E;
     match e {
         E::Statement(_) | E::TooManyForSettings { .. } | E::UnsupportedMerkleHash(_) => Argument,
         _ => Prove,
     }
 }
 
-fn stark_verify_kind(e: &sigagg_stark::VerifyError) -> ErrorKind {
-    use sigagg_stark::VerifyError as E;
+fn stark_verify_kind(e: &sigagg_xmss_agg::VerifyError) -> ErrorKind {
+    use sigagg_xmss_agg::VerifyError as E;
     match e {
         E::Statement(_) | E::TooManyForSettings { .. } | E::UnsupportedMerkleHash(_) => Argument,
         E::Malformed(_) => Decode,
@@ -194,8 +194,8 @@ fn stark_verify_kind(e: &sigagg_stark::VerifyError) -> ErrorKind {
     }
 }
 
-fn stark_group_kind(e: &sigagg_stark::group::GroupError) -> ErrorKind {
-    use sigagg_stark::group::GroupError as E;
+fn stark_group_kind(e: &sigagg_xmss_agg::group::GroupError) -> ErrorKind {
+    use sigagg_xmss_agg::group::GroupError as E;
     match e {
         E::Malformed(_) => Decode,
         _ => Argument,
@@ -339,7 +339,7 @@ mod tests {
         assert_eq!(Error::from(BlsError::VerificationFailed).kind(), ErrorKind::Verify);
         assert_eq!(Error::from(BlsError::InvalidSecretKey).kind(), ErrorKind::Decode);
         assert_eq!(Error::from(BlsError::Empty("keys")).kind(), ErrorKind::Argument);
-        let malformed = sigagg_stark::VerifyError::Malformed("short".into());
+        let malformed = sigagg_xmss_agg::VerifyError::Malformed("short".into());
         assert_eq!(Error::from(malformed).kind(), ErrorKind::Decode);
         assert_eq!(Error::from(sigagg_lamport::SignError::KeyAlreadyUsed).kind(), ErrorKind::Sign);
         let atms = sigagg_bls::atms::AtmsError::Bls(BlsError::NotOnCurve { what: sigagg_bls::Object::PublicKey });

@@ -89,11 +89,11 @@ impl ProofSettings {
     }
 
     /// The XMSS proofs' settings of this name.
-    pub(crate) fn xmss(self) -> sigagg_stark::Settings {
+    pub(crate) fn xmss(self) -> sigagg_xmss_agg::Settings {
         match self {
-            ProofSettings::Fast => sigagg_stark::Settings::FAST,
-            ProofSettings::Compact => sigagg_stark::Settings::COMPACT,
-            ProofSettings::Test => sigagg_stark::Settings::INSECURE_TEST,
+            ProofSettings::Fast => sigagg_xmss_agg::Settings::FAST,
+            ProofSettings::Compact => sigagg_xmss_agg::Settings::COMPACT,
+            ProofSettings::Test => sigagg_xmss_agg::Settings::INSECURE_TEST,
         }
     }
 

@@ -1,5 +1,5 @@
 //! Committed groups and t-of-n threshold proofs on bytes, for Seed001 XMSS
-//! (`sigagg-stark`) and Lamport+ (`sigagg-lamport-agg`).
+//! (`sigagg-xmss-agg`) and Lamport+ (`sigagg-lamport-agg`).
 //!
 //! A group key commits to a list of member keys (Merkle root and size;
 //! 36 bytes for both schemes, their own hashes). Each member proves its
@@ -8,8 +8,8 @@
 //! who signed.
 
 use sigagg_lamport::ParameterSet;
-use sigagg_stark::group::{GroupKey, GroupTree, MembershipPath};
-use sigagg_stark::threshold::{self as xmss_threshold, ThresholdProof};
+use sigagg_xmss_agg::group::{GroupKey, GroupTree, MembershipPath};
+use sigagg_xmss_agg::threshold::{self as xmss_threshold, ThresholdProof};
 use sigagg_xmss::{PublicKey, Seed001, Signature};
 
 use crate::aggregate::no_epochs;

@@ -4,7 +4,7 @@
 //! and `sigagg bench threshold`.
 //!
 //! This module holds the arguments and the Lamport+ paths; `--scheme
-//! seed001` goes to [`crate::xmss_agg`] (`sigagg-stark` proofs). Keys,
+//! seed001` goes to [`crate::xmss_agg`] (`sigagg-xmss-agg` proofs). Keys,
 //! signatures, group keys and paths are the scheme crates' encodings; every
 //! file is raw bytes, or hex text when its name ends in `.hex`. Messages are
 //! given in statement order, one `--message` (0x-hex or text; 64 hex digits
@@ -38,7 +38,7 @@ pub enum AggScheme {
     LamportPlus,
     /// Lamport+ with 16 mined bits (n = 224).
     LamportPlusMined,
-    /// Generalized XMSS, parameter set Seed001 (proofs by `sigagg-stark`).
+    /// Generalized XMSS, parameter set Seed001 (proofs by `sigagg-xmss-agg`).
     Seed001,
 }
 

@@ -259,7 +259,7 @@ impl ProofRun {
     pub fn report(
         &self,
         head: serde_json::Value,
-        settings: &sigagg_stark::Settings,
+        settings: &sigagg_xmss_agg::Settings,
         bits: (f64, f64),
         signatures: usize,
     ) -> serde_json::Value {

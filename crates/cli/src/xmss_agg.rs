@@ -1,4 +1,4 @@
-//! Seed001 XMSS proofs (`sigagg-stark`) on files: the `--scheme seed001`
+//! Seed001 XMSS proofs (`sigagg-xmss-agg`) on files: the `--scheme seed001`
 //! paths of `group-key`, `aggregate`, `threshold`, `verify --proof` and
 //! `bench threshold`, and `bench xmss-agg`.
 //!
@@ -12,12 +12,12 @@ use std::time::Instant;
 use clap::Args;
 use rayon::prelude::*;
 use serde_json::json;
-use sigagg_stark::group::{GroupKey, GroupTree, MembershipPath};
-use sigagg_stark::security::security_level;
-use sigagg_stark::threshold::{
+use sigagg_xmss_agg::group::{GroupKey, GroupTree, MembershipPath};
+use sigagg_xmss_agg::security::security_level;
+use sigagg_xmss_agg::threshold::{
     self as stark_threshold, Disclosure, Signer, THRESHOLD_PROOF_MAGIC, ThresholdProof, ThresholdStatement,
 };
-use sigagg_stark::{AggregateProof, Entry, PROOF_MAGIC, Settings, Statement, aggregate, verify};
+use sigagg_xmss_agg::{AggregateProof, Entry, PROOF_MAGIC, Settings, Statement, aggregate, verify};
 use sigagg_xmss::{PublicKey, Seed001, Signature, single_epoch_key_and_signature};
 
 use crate::agg::{AggregateArgs, GroupKeyArgs, ThresholdArgs, ThresholdBenchArgs, path_file, per_entry, read_all};
@@ -279,7 +279,7 @@ pub fn threshold_files(args: &ThresholdArgs) -> CliResult {
 pub fn verify_proof(args: &VerifyArgs) -> CliResult {
     let settings = settings_named(&args.settings)?;
     let bytes = io::read_bytes(args.proof.as_deref().ok_or_else(|| CliError::usage("give --proof"))?)?;
-    let reject = |e: sigagg_stark::VerifyError| CliError::rejected(format!("invalid proof: {e}"));
+    let reject = |e: sigagg_xmss_agg::VerifyError| CliError::rejected(format!("invalid proof: {e}"));
     if bytes.starts_with(THRESHOLD_PROOF_MAGIC) {
         let (Some(group), Some(t), true) = (&args.group, args.threshold, args.pks.is_empty()) else {
             return Err(CliError::usage("a threshold proof takes --group, --threshold, --epoch and --message (no --pk)"));

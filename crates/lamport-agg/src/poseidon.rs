@@ -3,7 +3,7 @@
 //! `sigagg-lamport` hashes with Plonky3's *default* KoalaBear Poseidon2
 //! (`default_koalabear_poseidon2_16/24`); the circuit must prove exactly those
 //! permutations, so the round constants here are the same published
-//! constants (`KOALABEAR_POSEIDON2_RC_*`), fed to `sigagg_stark::paired`'s
+//! constants (`KOALABEAR_POSEIDON2_RC_*`), fed to `sigagg_xmss_agg::paired`'s
 //! `Poseidon2Block`. It commits every full round's state in Plonky3's
 //! layout (degree-3 S-box, no extra registers: every constraint has degree
 //! 3) or, at rate 1/8 or lower, only every second one ([`Rounds::Paired`]:
@@ -15,7 +15,7 @@ use std::sync::OnceLock;
 use p3_air::AirBuilder;
 use p3_poseidon2::GenericPoseidon2LinearLayers;
 use p3_uni_stark::SubAirBuilder;
-use sigagg_stark::paired::Poseidon2Block;
+use sigagg_xmss_agg::paired::Poseidon2Block;
 
 use p3_koala_bear::{
     GenericPoseidon2LinearLayersKoalaBear as Linear, KOALABEAR_POSEIDON2_RC_16_EXTERNAL_FINAL,
@@ -35,7 +35,7 @@ use crate::config::{Settings, Val};
 /// The round counts and Plonky3-layout column counts are those of every
 /// KoalaBear Poseidon2 of widths 16 and 24 (8 full rounds; 20 and 23
 /// partial): the same as Seed001's, whose round *constants* differ.
-pub use sigagg_stark::poseidon::{COLS16, COLS24, HALF_FULL, PARTIAL_16, PARTIAL_24};
+pub use sigagg_xmss_agg::poseidon::{COLS16, COLS24, HALF_FULL, PARTIAL_16, PARTIAL_24};
 
 /// Which states of each permutation the tables commit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -87,7 +87,7 @@ impl Rounds {
     /// narrower blocks).
     #[cfg(test)]
     const fn cols(self, w: usize, p: usize) -> usize {
-        w + sigagg_stark::paired::round_cols(self.stride(), w, p)
+        w + sigagg_xmss_agg::paired::round_cols(self.stride(), w, p)
     }
 }
 
@@ -165,7 +165,7 @@ where
 
 /// The width-16 permutation in layout `rounds`. It commits only the
 /// output lanes the sub-key hash reads, `Trunc_8(Perm16(x) + x)`
-/// (`sigagg_stark::paired::Poseidon2Block::with_outputs`), and its inputs
+/// (`sigagg_xmss_agg::paired::Poseidon2Block::with_outputs`), and its inputs
 /// end with the sub-key hash's constant lanes `[TAG_SUBKEY | 0]`, which
 /// get no columns (`with_constant_tail`).
 pub fn perm16(rounds: Rounds) -> Perm16 {
@@ -233,7 +233,7 @@ mod tests {
     use p3_symmetric::Permutation;
     use sigagg_lamport::field::PackedF;
     use sigagg_lamport::poseidon::{perm16, perm24};
-    use sigagg_stark::poseidon::write_packed;
+    use sigagg_xmss_agg::poseidon::write_packed;
 
     /// Both layouts write the native permutations' outputs where `output`
     /// says, and `Rounds::cols` agrees with Plonky3's column count.

@@ -1,7 +1,7 @@
 //! Prints the proven and conjectured security of the named settings, and
 //! the fewest FRI queries that reach 100 proven bits at each blowup.
-use sigagg_stark::Settings;
-use sigagg_stark::security::security_level;
+use sigagg_xmss_agg::Settings;
+use sigagg_xmss_agg::security::security_level;
 
 fn main() {
     for (name, s) in [("fast", Settings::FAST), ("compact", Settings::COMPACT)] {
@@ -11,7 +11,7 @@ fn main() {
                 "{name:8} n={n:6}: proven {:.2} ({}), conjectured {:.1} ({})",
                 l.proven_bits, l.proven_binding, l.conjectured_bits, l.conjectured_binding
             );
-            let t = sigagg_stark::threshold::security_level(&s, n, 2 * n as u32);
+            let t = sigagg_xmss_agg::threshold::security_level(&s, n, 2 * n as u32);
             println!(
                 "{name:8} threshold {n:6} of {:6}: proven {:.2}, conjectured {:.1}",
                 2 * n,

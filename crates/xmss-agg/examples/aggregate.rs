@@ -2,13 +2,13 @@
 //! the proof, printing the time of each step.
 //!
 //! ```sh
-//! cargo run --release -p sigagg-stark --example aggregate -- 1024 fast
+//! cargo run --release -p sigagg-xmss-agg --example aggregate -- 1024 fast
 //! ```
 
 use std::time::Instant;
 
 use rayon::prelude::*;
-use sigagg_stark::{AggregateProof, Entry, Settings, Statement, aggregate, verify};
+use sigagg_xmss_agg::{AggregateProof, Entry, Settings, Statement, aggregate, verify};
 use sigagg_xmss::{Seed001, single_epoch_key_and_signature};
 
 fn main() {
@@ -24,7 +24,7 @@ fn main() {
     }
     let mut args = std::env::args().skip(1);
     let n: usize = args.next().map_or(64, |a| a.parse().expect("N"));
-    let settings = sigagg_stark::testing::settings_from_env(match args.next().as_deref() {
+    let settings = sigagg_xmss_agg::testing::settings_from_env(match args.next().as_deref() {
         Some("compact") => Settings::COMPACT,
         Some("test") => Settings::INSECURE_TEST,
         _ => Settings::FAST,
@@ -59,7 +59,7 @@ fn main() {
         n as f64 / prove.as_secs_f64(),
         bytes.len()
     );
-    for (part, len) in sigagg_stark::codec::size_breakdown(&proof.proof) {
+    for (part, len) in sigagg_xmss_agg::codec::size_breakdown(&proof.proof) {
         println!("  {part}: {len}");
     }
     let t = Instant::now();

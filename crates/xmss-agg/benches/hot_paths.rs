@@ -8,13 +8,13 @@
 //! * `xmss_verify`: one native Seed001 verification (the work each slot
 //!   arithmetizes).
 //!
-//! Run: `RAYON_NUM_THREADS=2 cargo bench -p sigagg-stark --bench hot_paths`.
+//! Run: `RAYON_NUM_THREADS=2 cargo bench -p sigagg-xmss-agg --bench hot_paths`.
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
-use sigagg_stark::trace::generate;
-use sigagg_stark::{Entry, Settings, Statement, aggregate, verify};
+use sigagg_xmss_agg::trace::generate;
+use sigagg_xmss_agg::{Entry, Settings, Statement, aggregate, verify};
 use sigagg_xmss::{Seed001, Signature, single_epoch_key_and_signature};
 
 /// `n` signatures on one shared message (the consensus case).

@@ -11,9 +11,9 @@
 //! nothing: the circuit has one slot per signer, padded to a power of two.
 //!
 //! ```no_run
-//! use sigagg_stark::group::GroupTree;
-//! use sigagg_stark::threshold::{Disclosure, Signer, ThresholdStatement, prove_threshold, verify_threshold};
-//! use sigagg_stark::Settings;
+//! use sigagg_xmss_agg::group::GroupTree;
+//! use sigagg_xmss_agg::threshold::{Disclosure, Signer, ThresholdStatement, prove_threshold, verify_threshold};
+//! use sigagg_xmss_agg::Settings;
 //! use sigagg_xmss::{Seed001, single_epoch_key_and_signature};
 //!
 //! let (epoch, message) = (5, [1u8; 32]);

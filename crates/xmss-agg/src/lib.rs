@@ -8,7 +8,7 @@
 //! five tables are described in [`air`].
 //!
 //! ```no_run
-//! use sigagg_stark::{Entry, Settings, Statement, aggregate, verify};
+//! use sigagg_xmss_agg::{Entry, Settings, Statement, aggregate, verify};
 //! use sigagg_xmss::{Seed001, single_epoch_key_and_signature};
 //!
 //! let message = [7u8; 32];
@@ -21,7 +21,7 @@
 //! let statement = Statement::new(entries).unwrap();
 //! let proof = aggregate(&Settings::FAST, &statement, &signatures).unwrap();
 //! let bytes = proof.to_bytes();
-//! let proof = sigagg_stark::AggregateProof::from_bytes(&bytes).unwrap();
+//! let proof = sigagg_xmss_agg::AggregateProof::from_bytes(&bytes).unwrap();
 //! verify(&Settings::FAST, &statement, &proof).unwrap();
 //! ```
 

@@ -9,13 +9,13 @@ use p3_field::PrimeCharacteristicRing;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
-use sigagg_stark::config::Val;
-use sigagg_stark::group::{GroupError, GroupKey, GroupTree};
-use sigagg_stark::threshold::{
+use sigagg_xmss_agg::config::Val;
+use sigagg_xmss_agg::group::{GroupError, GroupKey, GroupTree};
+use sigagg_xmss_agg::threshold::{
     Disclosure, Signer, ThresholdProof, ThresholdStatement, prove_threshold, testing,
     verify_threshold,
 };
-use sigagg_stark::{Settings, StatementError, ThresholdError, VerifyError};
+use sigagg_xmss_agg::{Settings, StatementError, ThresholdError, VerifyError};
 use sigagg_xmss::{PublicKey, Seed001, Signature, single_epoch_key_and_signature};
 
 const SETTINGS: Settings = Settings::INSECURE_TEST;
@@ -306,7 +306,7 @@ fn forged_counts_and_signer_lists_are_rejected() {
     verify_threshold(&SETTINGS, &statement, &proof).unwrap();
     // Settings naming the truncated Merkle hash are a typed error on both
     // sides (the XMSS proofs commit with full-width SHA-256 only).
-    let truncated = sigagg_stark::config::MerkleHash::Sha256Trunc24;
+    let truncated = sigagg_xmss_agg::config::MerkleHash::Sha256Trunc24;
     let short = Settings { merkle: truncated, ..SETTINGS };
     assert_eq!(
         prove_threshold(&short, &statement, &group.signers(&[1, 4, 5]), Disclosure::Signers).unwrap_err(),
@@ -373,9 +373,9 @@ fn every_class_of_proof_byte_flip_is_rejected() {
     // Every header byte, the first, middle and last byte of every part of
     // the body in encoding order, and positions spread over the body.
     let proof = ThresholdProof::from_bytes(&bytes).unwrap();
-    let layout = sigagg_stark::codec::body_layout(&proof.proof);
-    let body = sigagg_stark::codec::encoded_len(&proof.proof);
-    let positions = sigagg_stark::testing::flip_positions(bytes.len(), body, &layout);
+    let layout = sigagg_xmss_agg::codec::body_layout(&proof.proof);
+    let body = sigagg_xmss_agg::codec::encoded_len(&proof.proof);
+    let positions = sigagg_xmss_agg::testing::flip_positions(bytes.len(), body, &layout);
     for (n, &at) in positions.iter().enumerate() {
         let bit = [0u8, 3, 7][n % 3];
         let mut b = bytes.clone();
@@ -409,7 +409,7 @@ fn verifier_lookups_match_plonky3s_derivation() {
 /// they are a valid list, so that the header passes and the STARK is what
 /// refuses) and count-only, where the gap chain and the membership
 /// messages are the only protection.
-fn tampered_is_rejected(indices: &[u32], tamper: impl Fn(&mut sigagg_stark::trace::Traces)) {
+fn tampered_is_rejected(indices: &[u32], tamper: impl Fn(&mut sigagg_xmss_agg::trace::Traces)) {
     let group = Group::new(90, 7);
     let statement = group.statement(1);
     let signers = group.signers(indices);
@@ -420,7 +420,7 @@ fn tampered_is_rejected(indices: &[u32], tamper: impl Fn(&mut sigagg_stark::trac
         tamper(&mut traces);
         let count = indices.len() as u32;
         for disclosed in &disclosures {
-            sigagg_stark::testing::assert_tampered_rejected(
+            sigagg_xmss_agg::testing::assert_tampered_rejected(
                 settings.log_blowup,
                 || testing::prove_traces(&settings, &statement, count, disclosed.clone(), &traces),
                 |proof| verify_threshold(&settings, &statement, proof).map(drop),
@@ -458,7 +458,7 @@ fn untampered_threshold_traces_verify() {
 
 mod corrupt {
     use super::*;
-    use sigagg_stark::air::{group as g, sig};
+    use sigagg_xmss_agg::air::{group as g, sig};
 
     const BUMP: fn(Val) -> Val = |v| v + Val::ONE;
     /// Rows per membership block for a group of 7 (depth 3).
@@ -562,7 +562,7 @@ mod corrupt {
     #[test]
     fn range_multiplicity() {
         tampered_is_rejected(&[1, 5], |t| {
-            set(&mut t.range, 3, sigagg_stark::air::range::MULT, BUMP)
+            set(&mut t.range, 3, sigagg_xmss_agg::air::range::MULT, BUMP)
         });
     }
 

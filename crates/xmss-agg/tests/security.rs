@@ -2,9 +2,9 @@
 //! proven level (p3-security, grinding counted) at every statement size it
 //! accepts, for aggregation and threshold proofs alike.
 
-use sigagg_stark::Settings;
-use sigagg_stark::security::security_level;
-use sigagg_stark::threshold;
+use sigagg_xmss_agg::Settings;
+use sigagg_xmss_agg::security::security_level;
+use sigagg_xmss_agg::threshold;
 
 fn sizes(settings: &Settings) -> Vec<usize> {
     vec![1, 3, 1024, settings.max_signatures()]

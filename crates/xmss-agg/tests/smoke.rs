@@ -1,6 +1,6 @@
 use rand::SeedableRng;
 use rand::rngs::StdRng;
-use sigagg_stark::{Entry, Settings, Statement, aggregate, verify};
+use sigagg_xmss_agg::{Entry, Settings, Statement, aggregate, verify};
 use sigagg_xmss::{Seed001, single_epoch_key_and_signature};
 
 #[test]

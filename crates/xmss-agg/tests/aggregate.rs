@@ -8,8 +8,8 @@
 use p3_field::PrimeCharacteristicRing;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
-use sigagg_stark::config::Val;
-use sigagg_stark::{
+use sigagg_xmss_agg::config::Val;
+use sigagg_xmss_agg::{
     AggregateError, AggregateProof, Entry, Settings, Statement, VerifyError, aggregate, testing,
     verify,
 };
@@ -140,8 +140,8 @@ fn the_transcript_binds_the_statement() {
     proof.num_entries = 4;
     assert!(matches!(verify(&SETTINGS, &longer, &proof), Err(VerifyError::Invalid(_))));
     // The seed holds the settings too.
-    let fast = sigagg_stark::transcript_seed(&Settings::FAST, &statement.digest());
-    assert_ne!(sigagg_stark::transcript_seed(&SETTINGS, &statement.digest()), fast);
+    let fast = sigagg_xmss_agg::transcript_seed(&Settings::FAST, &statement.digest());
+    assert_ne!(sigagg_xmss_agg::transcript_seed(&SETTINGS, &statement.digest()), fast);
 }
 
 #[test]
@@ -154,8 +154,8 @@ fn other_settings_are_rejected() {
     ));
     // The XMSS proofs commit with full-width SHA-256 only: settings naming
     // the truncated hash are a typed error on both sides, before any work.
-    let short = Settings { merkle: sigagg_stark::config::MerkleHash::Sha256Trunc24, ..SETTINGS };
-    let unsupported = sigagg_stark::config::MerkleHash::Sha256Trunc24;
+    let short = Settings { merkle: sigagg_xmss_agg::config::MerkleHash::Sha256Trunc24, ..SETTINGS };
+    let unsupported = sigagg_xmss_agg::config::MerkleHash::Sha256Trunc24;
     assert_eq!(aggregate(&short, &statement, &sigs).unwrap_err(), AggregateError::UnsupportedMerkleHash(unsupported));
     assert_eq!(verify(&short, &statement, &proof).unwrap_err(), VerifyError::UnsupportedMerkleHash(unsupported));
 }
@@ -166,9 +166,9 @@ fn other_settings_are_rejected() {
 fn size_breakdown_accounts_for_every_byte() {
     let (statement, sigs) = batch(41, 3, true, &[7]);
     let proof = prove(&statement, &sigs);
-    let parts = sigagg_stark::codec::size_breakdown(&proof.proof);
+    let parts = sigagg_xmss_agg::codec::size_breakdown(&proof.proof);
     let total: usize = parts.iter().map(|(_, len)| len).sum();
-    let body = sigagg_stark::codec::encoded_len(&proof.proof);
+    let body = sigagg_xmss_agg::codec::encoded_len(&proof.proof);
     assert!(total <= body && body - total < 64, "parts {total} of {body} bytes: {parts:?}");
     assert!(proof.to_bytes().len() > body);
     let names: Vec<&str> = parts.iter().map(|(name, _)| name.as_str()).collect();
@@ -191,9 +191,9 @@ fn every_class_of_proof_byte_flip_is_rejected() {
     // encoding order (the parts tile the body exactly), then positions
     // spread over the whole body.
     let proof = AggregateProof::from_bytes(&bytes).unwrap();
-    let layout = sigagg_stark::codec::body_layout(&proof.proof);
-    let body = sigagg_stark::codec::encoded_len(&proof.proof);
-    let positions = sigagg_stark::testing::flip_positions(bytes.len(), body, &layout);
+    let layout = sigagg_xmss_agg::codec::body_layout(&proof.proof);
+    let body = sigagg_xmss_agg::codec::encoded_len(&proof.proof);
+    let positions = sigagg_xmss_agg::testing::flip_positions(bytes.len(), body, &layout);
     for (n, &at) in positions.iter().enumerate() {
         let bit = [0u8, 3, 7][n % 3];
         let mut b = bytes.clone();
@@ -260,7 +260,7 @@ fn invalid_statements_are_typed_errors() {
 /// Proves tampered traces, in both Poseidon2 layouts; the tampering must
 /// be caught by the prover's own debug-build checks (a panic) or, in
 /// release builds, by the verifier.
-fn tampered_is_rejected(tamper: impl Fn(&mut sigagg_stark::trace::Traces)) {
+fn tampered_is_rejected(tamper: impl Fn(&mut sigagg_xmss_agg::trace::Traces)) {
     let (statement, sigs) = batch(70, 2, false, &[127 * 300, 77]);
     for settings in [SETTINGS, PAIRED] {
         let mut traces = testing::traces(&settings, &statement, &sigs);
@@ -303,8 +303,8 @@ fn untampered_traces_verify() {
 
 mod corrupt {
     use super::*;
-    use sigagg_stark::air::{chain, digits, hash24, range, sig};
-    use sigagg_stark::layout::{P16_BLOCK, P24_BLOCK, SPONGE_ROW, TREE_ROW};
+    use sigagg_xmss_agg::air::{chain, digits, hash24, range, sig};
+    use sigagg_xmss_agg::layout::{P16_BLOCK, P24_BLOCK, SPONGE_ROW, TREE_ROW};
 
     const BUMP: fn(Val) -> Val = |v| v + Val::ONE;
 
@@ -407,7 +407,7 @@ mod corrupt {
             // Some slots already hold 1 (digit 3); the others must change.
             let w = t.hash.width;
             let mut changed = 0;
-            for k in 0..sigagg_stark::layout::CHUNKS {
+            for k in 0..sigagg_xmss_agg::layout::CHUNKS {
                 for slot in 0..3 {
                     let cell = &mut t.hash.values[(SPONGE_ROW + k) * w + hash24::col::FLAGS + slot];
                     changed += usize::from(*cell != Val::ONE);
