@@ -312,8 +312,8 @@ impl Drop for OutDir {
 
 pub fn demo(args: DemoArgs) -> CliResult {
     let settings = xmss_agg::settings_named(&args.settings)?;
-    if args.n == 0 || args.n > settings.max_signatures() {
-        return Err(CliError::usage(format!("--n must be in 1..={}", settings.max_signatures())));
+    if args.n == 0 || args.n > sigagg_xmss_agg::max_signatures(&settings) {
+        return Err(CliError::usage(format!("--n must be in 1..={}", sigagg_xmss_agg::max_signatures(&settings))));
     }
     let out = OutDir::new(args.out_dir)?;
     let start = Instant::now();

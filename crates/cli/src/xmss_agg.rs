@@ -79,8 +79,8 @@ const SIGNATURE_SETUP: &str =
 
 pub fn bench(args: BenchArgs) -> CliResult {
     let settings = settings_for(args.log_blowup)?;
-    if args.n == 0 || args.n > settings.max_signatures() {
-        return Err(CliError::usage(format!("--n must be in 1..={}", settings.max_signatures())));
+    if args.n == 0 || args.n > sigagg_xmss_agg::max_signatures(&settings) {
+        return Err(CliError::usage(format!("--n must be in 1..={}", sigagg_xmss_agg::max_signatures(&settings))));
     }
     let (statement, sigs) = quick_signatures(args.n, args.distinct_messages);
     let run = measure_aggregate(&settings, &statement, &sigs, Ok)?;
@@ -334,7 +334,7 @@ pub fn verify_proof(args: &VerifyArgs) -> CliResult {
 /// proof.
 pub fn bench_threshold(args: &ThresholdBenchArgs) -> CliResult {
     let settings = settings_for(args.log_blowup)?;
-    let (n, t, signing) = args.shape(settings.max_signatures())?;
+    let (n, t, signing) = args.shape(sigagg_xmss_agg::max_signatures(&settings))?;
     let (aggregate_statement, sigs) = quick_signatures(n as usize, false);
     let (group, signers) = group_signers(&aggregate_statement, &sigs, &args.members())?;
     let Entry { epoch, message, .. } = aggregate_statement.entries()[0];

@@ -104,7 +104,7 @@ fn main() {
     let mode = args.first().map_or("aggregate", String::as_str).to_string();
     let n: usize = args.get(1).map_or(64, |a| a.parse().expect("n"));
     let named = config::by_name(args.get(2).map_or("fast", String::as_str)).expect("fast|compact|test");
-    let settings = sigagg_xmss_agg::testing::settings_from_env(named);
+    let settings = sigagg_prover::testing::settings_from_env(named);
     match args.get(3).map_or("plain", String::as_str) {
         "mined" => run::<LamportPlusMined>(&mode, n, settings),
         _ => run::<LamportPlus>(&mode, n, settings),

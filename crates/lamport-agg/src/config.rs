@@ -1,6 +1,6 @@
 //! Proof-system settings and the per-statement STARK configuration.
 //!
-//! The field, extension, hashes and FRI machinery are `sigagg-xmss-agg`'s
+//! The field, extension, hashes and FRI machinery are `sigagg-prover`'s
 //! (KoalaBear, degree-5 challenge extension, SHA-256 Merkle commitments);
 //! this module adds the named settings of the Lamport+ proofs and seeds the
 //! Fiat-Shamir transcript with a digest of the statement.
@@ -14,7 +14,7 @@
 //! challenge to it, so a prover cannot choose the statement after seeing
 //! the challenges.
 
-pub use sigagg_xmss_agg::config::{AggConfig, AggConfig24, Challenge, Challenger, MerkleHash, Settings, Val};
+pub use sigagg_prover::config::{AggConfig, AggConfig24, Challenge, Challenger, MerkleHash, Settings, Val};
 
 /// Domain separator of the transcript seed.
 const TRANSCRIPT_DOMAIN: &[u8] = b"sigagg/lamport-agg/transcript/v1";

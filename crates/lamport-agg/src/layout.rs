@@ -29,11 +29,12 @@ pub const MIN_SLOTS: usize = 16;
 /// rows, about 3.6 GB of trace).
 pub const MAX_SIGNATURES: usize = 1 << 14;
 /// The most signatures one proof can hold with `settings`: the main table
-/// (128 rows per slot) times the blowup must fit in KoalaBear's two-adic
-/// subgroup (order 2^24), and no more than [`MAX_SIGNATURES`].
+/// (128 rows per slot) must fit the tallest table the settings allow
+/// (`Settings::max_log_height`: the height times the blowup must fit in
+/// KoalaBear's two-adic subgroup, order 2^24), and no more than
+/// [`MAX_SIGNATURES`].
 pub const fn max_signatures(settings: &Settings) -> usize {
-    let log = 24usize.saturating_sub(7 + settings.log_blowup);
-    let n = 1usize << log;
+    let n = 1usize << settings.max_log_height().saturating_sub(7);
     if n < MAX_SIGNATURES { n } else { MAX_SIGNATURES }
 }
 

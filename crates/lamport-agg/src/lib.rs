@@ -9,7 +9,7 @@
 //!   bitmap.
 //!
 //! Both are Plonky3 batch STARKs over KoalaBear (degree-5 challenge
-//! extension, SHA-256 commitments, `sigagg-xmss-agg`'s configuration) whose
+//! extension, SHA-256 commitments, `sigagg-prover`'s configuration) whose
 //! tables are described in [`air`] and [`layout`]. Per signature the
 //! circuit proves `ones(codeword)` width-16 permutations (the revealed
 //! sub-keys; about 128 plain, 113 mined) and `n/2` width-24 permutations

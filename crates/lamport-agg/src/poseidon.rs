@@ -3,26 +3,19 @@
 //! `sigagg-lamport` hashes with Plonky3's *default* KoalaBear Poseidon2
 //! (`default_koalabear_poseidon2_16/24`); the circuit must prove exactly those
 //! permutations, so the round constants here are the same published
-//! constants (`KOALABEAR_POSEIDON2_RC_*`), fed to `sigagg_xmss_agg::paired`'s
+//! constants (`KOALABEAR_POSEIDON2_RC_*`), fed to `sigagg_prover::paired`'s
 //! `Poseidon2Block`. It commits every full round's state in Plonky3's
 //! layout (degree-3 S-box, no extra registers: every constraint has degree
 //! 3) or, at rate 1/8 or lower, only every second one ([`Rounds::Paired`]:
 //! degree-9 constraints, 40% fewer columns, the same quotient domain). Unit
 //! tests check the packed witness writer against the native permutations.
 
-use std::sync::OnceLock;
-
 use p3_air::AirBuilder;
 use p3_poseidon2::GenericPoseidon2LinearLayers;
 use p3_uni_stark::SubAirBuilder;
-use sigagg_xmss_agg::paired::Poseidon2Block;
+use sigagg_prover::paired::Poseidon2Block;
 
-use p3_koala_bear::{
-    GenericPoseidon2LinearLayersKoalaBear as Linear, KOALABEAR_POSEIDON2_RC_16_EXTERNAL_FINAL,
-    KOALABEAR_POSEIDON2_RC_16_EXTERNAL_INITIAL, KOALABEAR_POSEIDON2_RC_16_INTERNAL,
-    KOALABEAR_POSEIDON2_RC_24_EXTERNAL_FINAL, KOALABEAR_POSEIDON2_RC_24_EXTERNAL_INITIAL,
-    KOALABEAR_POSEIDON2_RC_24_INTERNAL,
-};
+use p3_koala_bear::GenericPoseidon2LinearLayersKoalaBear as Linear;
 use p3_poseidon2_air::RoundConstants;
 
 use p3_field::PrimeCharacteristicRing;
@@ -35,7 +28,7 @@ use crate::config::{Settings, Val};
 /// The round counts and Plonky3-layout column counts are those of every
 /// KoalaBear Poseidon2 of widths 16 and 24 (8 full rounds; 20 and 23
 /// partial): the same as Seed001's, whose round *constants* differ.
-pub use sigagg_xmss_agg::poseidon::{COLS16, COLS24, HALF_FULL, PARTIAL_16, PARTIAL_24};
+pub use sigagg_prover::poseidon::{COLS16, COLS24, HALF_FULL, PARTIAL_16, PARTIAL_24};
 
 /// Which states of each permutation the tables commit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -87,7 +80,7 @@ impl Rounds {
     /// narrower blocks).
     #[cfg(test)]
     const fn cols(self, w: usize, p: usize) -> usize {
-        w + sigagg_xmss_agg::paired::round_cols(self.stride(), w, p)
+        w + sigagg_prover::paired::round_cols(self.stride(), w, p)
     }
 }
 
@@ -165,7 +158,7 @@ where
 
 /// The width-16 permutation in layout `rounds`. It commits only the
 /// output lanes the sub-key hash reads, `Trunc_8(Perm16(x) + x)`
-/// (`sigagg_xmss_agg::paired::Poseidon2Block::with_outputs`), and its inputs
+/// (`sigagg_prover::paired::Poseidon2Block::with_outputs`), and its inputs
 /// end with the sub-key hash's constant lanes `[TAG_SUBKEY | 0]`, which
 /// get no columns (`with_constant_tail`).
 pub fn perm16(rounds: Rounds) -> Perm16 {
@@ -200,30 +193,9 @@ pub const NODE_TAIL: [Val; 24 - NODE_TAIL_START] = {
     tail
 };
 
-/// Round constants of the default width-16 permutation.
-pub fn constants16() -> &'static RoundConstants<Val, 16, HALF_FULL, PARTIAL_16> {
-    static C: OnceLock<RoundConstants<Val, 16, HALF_FULL, PARTIAL_16>> = OnceLock::new();
-    C.get_or_init(|| {
-        RoundConstants::new(
-            KOALABEAR_POSEIDON2_RC_16_EXTERNAL_INITIAL,
-            KOALABEAR_POSEIDON2_RC_16_INTERNAL,
-            KOALABEAR_POSEIDON2_RC_16_EXTERNAL_FINAL,
-        )
-    })
-}
-
-/// Round constants of the default width-24 permutation.
-pub fn constants24() -> &'static RoundConstants<Val, 24, HALF_FULL, PARTIAL_24> {
-    static C: OnceLock<RoundConstants<Val, 24, HALF_FULL, PARTIAL_24>> = OnceLock::new();
-    C.get_or_init(|| {
-        RoundConstants::new(
-            KOALABEAR_POSEIDON2_RC_24_EXTERNAL_INITIAL,
-            KOALABEAR_POSEIDON2_RC_24_INTERNAL,
-            KOALABEAR_POSEIDON2_RC_24_EXTERNAL_FINAL,
-        )
-    })
-}
-
+/// Round constants of the default width-16 and width-24 permutations
+/// (Plonky3's published `KOALABEAR_POSEIDON2_RC_*`).
+pub use sigagg_prover::poseidon::{default_constants16 as constants16, default_constants24 as constants24};
 
 #[cfg(test)]
 mod tests {
@@ -233,7 +205,7 @@ mod tests {
     use p3_symmetric::Permutation;
     use sigagg_lamport::field::PackedF;
     use sigagg_lamport::poseidon::{perm16, perm24};
-    use sigagg_xmss_agg::poseidon::write_packed;
+    use sigagg_prover::poseidon::write_packed;
 
     /// Both layouts write the native permutations' outputs where `output`
     /// says, and `Rounds::cols` agrees with Plonky3's column count.

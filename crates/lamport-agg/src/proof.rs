@@ -1,14 +1,14 @@
 //! The proof container and its versioned, deterministic encoding.
 //!
 //! Bytes: `"SGLPAG" || version (1 byte) || body(Proof)`, the framing and
-//! canonical body of `sigagg_xmss_agg::codec`: one byte string per value, so
+//! canonical body of `sigagg_prover::codec`: one byte string per value, so
 //! a proof re-encodes to the same bytes; decoding rejects trailing bytes
 //! and bounds its allocations.
 
 use p3_batch_stark::BatchProof;
 use serde::{Deserialize, Serialize};
 use sigagg_lamport::ParameterSet;
-use sigagg_xmss_agg::codec;
+use sigagg_prover::codec;
 
 use crate::config::{AggConfig, AggConfig24, MerkleHash, Settings};
 use crate::error::VerifyError;
@@ -17,7 +17,7 @@ use crate::error::VerifyError;
 /// constant input lanes have no columns, and a final FRI polynomial of up
 /// to 2^7 coefficients, so version-5 proofs have other shapes; 5: the
 /// settings name their Merkle hash and the STARK is tagged with it, see
-/// [`StarkProof`]; 4: varint lengths, see `sigagg_xmss_agg::codec`;
+/// [`StarkProof`]; 4: varint lengths, see `sigagg_prover::codec`;
 /// 3: SHA-256 commitments and transcript; 2: Keccak with fixed-width
 /// integers; 1: postcard's variable-length integers).
 pub const PROOF_VERSION: u8 = 6;
@@ -99,7 +99,7 @@ impl StarkProof {
         }
     }
 
-    /// Where the proof's bytes go (`sigagg_xmss_agg::codec::size_breakdown`).
+    /// Where the proof's bytes go (`sigagg_prover::codec::size_breakdown`).
     pub fn size_breakdown(&self) -> Vec<(String, usize)> {
         match self {
             Self::Sha256(p) => codec::size_breakdown(p),

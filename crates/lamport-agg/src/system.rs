@@ -260,7 +260,7 @@ pub fn verify(settings: &Settings, instance: &Instance, proof: &StarkProof) -> R
 /// [`LampAir::degree`]). Prover and verifier both call it, so they agree
 /// by construction; a test checks it equals Plonky3's own derivation.
 pub(crate) fn lookups(airs: &[LampAir]) -> Vec<Lookups<Val>> {
-    sigagg_xmss_agg::fold_lookups(airs, LampAir::degree)
+    sigagg_prover::fold_lookups(airs, LampAir::degree)
 }
 
 /// This crate's lookups for `instance`, serialized, and those Plonky3's

@@ -18,7 +18,7 @@ use sigagg_lamport::{GroupTree, LamportPlus, LamportPlusMined, ParameterSet};
 use sigagg_lamport_agg::config::{self, Val};
 use sigagg_lamport_agg::proof::StarkProof;
 use sigagg_lamport_agg::trace::Traces;
-use sigagg_xmss_agg::codec;
+use sigagg_prover::codec;
 use sigagg_lamport_agg::{
     AggregateEntry, AggregateStatement, Disclosure, Proof, ProveError, Settings, ThresholdStatement, VerifyError,
     aggregate, threshold,
@@ -36,7 +36,7 @@ fn flip_positions(bytes: &[u8]) -> Vec<usize> {
         StarkProof::Sha256(p) => (codec::body_layout(p), codec::encoded_len(p)),
         StarkProof::Sha256Trunc24(p) => (codec::body_layout24(p), codec::encoded_len(p)),
     };
-    sigagg_xmss_agg::testing::flip_positions(bytes.len(), body, &layout)
+    sigagg_prover::testing::flip_positions(bytes.len(), body, &layout)
 }
 
 /// Every flipped bit of [`flip_positions`] (bits 0, 3 and 7 in turn),

@@ -27,28 +27,24 @@
 
 pub mod air;
 pub mod bus;
-pub mod config;
-pub mod dft;
 pub mod error;
 pub mod group;
 pub mod layout;
-pub mod paired;
 pub mod poseidon;
 pub mod security;
 pub mod statement;
 pub mod threshold;
 pub mod trace;
 
-pub mod codec;
-pub mod merkle_hash;
+/// The shared STARK machinery, at the paths this crate has always had.
+pub use sigagg_prover::{codec, config, dft, merkle_hash, paired};
 
 use std::sync::OnceLock;
 
-use p3_air::Air;
 use p3_batch_stark::{
     BatchProof, CommonData, ProverData, ProverOnlyData, StarkInstance, prove_batch, verify_batch,
 };
-use p3_lookup::{InteractionSymbolicBuilder, LogUpGadget, Lookups};
+use p3_lookup::Lookups;
 use p3_util::log2_strict_usize;
 use serde::{Deserialize, Serialize};
 use sigagg_xmss::{Seed001, Signature};
@@ -59,7 +55,7 @@ use crate::air::{
 use crate::config::AggConfig;
 pub use crate::config::Settings;
 pub use crate::error::{AggregateError, StatementError, ThresholdError, VerifyError};
-pub use crate::statement::{Entry, Statement};
+pub use crate::statement::{Entry, Statement, max_signatures};
 
 /// Version of the proof encoding (7: the transcript is seeded with the
 /// statement's digest and the settings, [`transcript_seed`], so version-6
@@ -143,10 +139,10 @@ pub fn aggregate(
             signatures: signatures.len(),
         });
     }
-    if statement.padded_len() > settings.max_signatures() {
+    if statement.padded_len() > max_signatures(settings) {
         return Err(AggregateError::TooManyForSettings {
             count: statement.len(),
-            max: settings.max_signatures(),
+            max: max_signatures(settings),
         });
     }
     let traces = tracing::info_span!("generate traces")
@@ -268,28 +264,7 @@ fn common_data(airs: &[AggAir]) -> CommonData<AggConfig> {
     CommonData::new(None, lookups.clone())
 }
 
-/// Each AIR's lookups, folded into shared columns exactly as Plonky3's
-/// `ProverData::from_airs_and_degrees` folds them, but without its symbolic
-/// constraint-degree inference, which costs as much as the rest of
-/// verification. Plonky3 folds up to `2^c + 1` fractions' degree into one
-/// column of an AIR whose quotient has `2^c` chunks, i.e. the AIR's
-/// constraint degree when that is `2^c + 1` (3 for two chunks, 9 for
-/// eight); `budget(air)` must be that degree. Callers should test the
-/// result against Plonky3's derivation (both proof crates do).
-pub fn fold_lookups<A>(airs: &[A], budget: impl Fn(&A) -> usize) -> Vec<Lookups<config::Val>>
-where
-    A: Air<InteractionSymbolicBuilder<config::Val, config::Challenge>>,
-{
-    let gadget = LogUpGadget::new();
-    airs.iter()
-        .map(|air| {
-            Lookups::<config::Val>::from_air::<config::Challenge, _>(air)
-                .pack_same_bus_with_degree(budget(air), |l| {
-                    gadget.constraint_degree_with_transition(l, 0)
-                })
-        })
-        .collect()
-}
+pub use sigagg_prover::fold_lookups;
 
 /// The verifier's lookups, serialized, and those Plonky3's own
 /// `ProverData::from_airs_and_degrees` derives, for comparison in tests.
@@ -329,48 +304,7 @@ pub mod testing {
         super::lookups_both_ways(settings, &airs(settings, statement), &heights)
     }
 
-    /// `base` with the FRI fields named by environment variables replaced
-    /// (`LOG_BLOWUP`, `QUERIES`, `QUERY_POW`, `FINAL_POLY`, `ARITY`, `CAP`,
-    /// and `DIGEST`, 24 or 32 Merkle digest bytes): for trying settings in
-    /// the development examples, never in the library.
-    pub fn settings_from_env(base: Settings) -> Settings {
-        let env = |k: &str, v: usize| std::env::var(k).map_or(v, |s| s.parse().expect("a number"));
-        Settings {
-            log_blowup: env("LOG_BLOWUP", base.log_blowup),
-            num_queries: env("QUERIES", base.num_queries),
-            query_pow_bits: env("QUERY_POW", base.query_pow_bits),
-            log_final_poly_len: env("FINAL_POLY", base.log_final_poly_len),
-            max_log_arity: env("ARITY", base.max_log_arity),
-            cap_height: env("CAP", base.cap_height),
-            merkle: match env("DIGEST", base.merkle.digest_bytes()) {
-                24 => crate::config::MerkleHash::Sha256Trunc24,
-                32 => crate::config::MerkleHash::Sha256,
-                other => panic!("DIGEST={other}: use 24 or 32"),
-            },
-            ..base
-        }
-    }
-
-    /// Byte positions to flip in an encoded proof of `len` bytes whose
-    /// STARK body (the last `body` bytes) has the parts `layout`
-    /// ([`crate::codec::body_layout`]): every header byte, the first, middle
-    /// and last byte of every part, and about 60 spread over the body.
-    ///
-    /// # Panics
-    /// If the parts do not tile the body, or one is empty.
-    pub fn flip_positions(len: usize, body: usize, layout: &[(&str, usize)]) -> Vec<usize> {
-        assert_eq!(layout.iter().map(|(_, n)| n).sum::<usize>(), body, "{layout:?}");
-        let header = len - body;
-        let mut positions: Vec<usize> = (0..header).collect();
-        let mut at = header;
-        for (part, n) in layout {
-            assert!(*n > 0, "{part} is empty");
-            positions.extend([at, at + n / 2, at + n - 1]);
-            at += n;
-        }
-        positions.extend((header..len).step_by((len / 60).max(1)));
-        positions
-    }
+    pub use sigagg_prover::testing::{flip_positions, settings_from_env};
 
     /// Judges the proving of a tampered trace. In debug builds Plonky3's
     /// prover checks every constraint and panics, which counts as caught.
@@ -412,10 +346,10 @@ pub fn verify(
     proof: &AggregateProof,
 ) -> Result<(), VerifyError> {
     settings.check_full_width().map_err(VerifyError::UnsupportedMerkleHash)?;
-    if statement.padded_len() > settings.max_signatures() {
+    if statement.padded_len() > max_signatures(settings) {
         return Err(VerifyError::TooManyForSettings {
             count: statement.len(),
-            max: settings.max_signatures(),
+            max: max_signatures(settings),
         });
     }
     if proof.settings != *settings {

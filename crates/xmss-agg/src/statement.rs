@@ -14,7 +14,7 @@ use sigagg_xmss::field::{FeArray, bytes_to_base_p};
 use sigagg_xmss::tweak::{message_tweak, tree_tweak};
 use sigagg_xmss::{ParameterSet, PublicKey, Seed001};
 
-use crate::config::Val;
+use crate::config::{Settings, Val};
 use crate::error::StatementError;
 
 /// Depth of the Seed001 Merkle tree.
@@ -22,8 +22,17 @@ pub const TREE_DEPTH: usize = Seed001::LOG_LIFETIME as usize;
 /// Largest number of signatures one proof may aggregate: the chain table
 /// (128 rows per signature) extended by the blowup must fit KoalaBear's
 /// two-adic subgroup of order 2^24; settings with a larger blowup allow
-/// fewer (see [`crate::Settings::max_signatures`]).
+/// fewer (see [`max_signatures`]).
 pub const MAX_SIGNATURES: usize = 1 << 16;
+
+/// The most signatures one proof can hold with `settings`: the tallest
+/// table (128 rows per signature) must fit the tallest table the settings
+/// allow ([`Settings::max_log_height`]), and no more than
+/// [`MAX_SIGNATURES`].
+pub const fn max_signatures(settings: &Settings) -> usize {
+    let n = 1usize << settings.max_log_height().saturating_sub(7);
+    if n < MAX_SIGNATURES { n } else { MAX_SIGNATURES }
+}
 /// Smallest padded statement: tiny traces are padded up to this many
 /// signatures. The signature table has one row per slot, and FRI needs
 /// every table taller than the final polynomial

@@ -40,7 +40,7 @@ use crate::air::{AggAir, chain::ChainAir, digits::DigitAir, hash24::HashAir, ran
 use crate::config::{AggConfig, Settings};
 use crate::error::{StatementError, ThresholdError, VerifyError};
 use crate::group::{GroupError, GroupKey, GroupTree, MAX_GROUP_DEPTH, MembershipPath, depth_for};
-use crate::statement::{Entry, MIN_PADDED, SlotPublic};
+use crate::statement::{Entry, MIN_PADDED, SlotPublic, max_signatures};
 use crate::{codec, trace};
 
 /// Version of the threshold proof encoding (7: the transcript is seeded
@@ -291,10 +291,10 @@ pub fn prove_threshold(
             threshold: statement.threshold,
         });
     }
-    if padded(count) > settings.max_signatures() {
+    if padded(count) > max_signatures(settings) {
         return Err(ThresholdError::TooManyForSettings {
             count,
-            max: settings.max_signatures(),
+            max: max_signatures(settings),
         });
     }
     let mut sorted: Vec<&Signer> = signers.iter().collect();
@@ -368,10 +368,10 @@ pub fn verify_threshold(
             "{count} signers in a group of {size}"
         )));
     }
-    if padded(count as usize) > settings.max_signatures() {
+    if padded(count as usize) > max_signatures(settings) {
         return Err(VerifyError::TooManyForSettings {
             count: count as usize,
-            max: settings.max_signatures(),
+            max: max_signatures(settings),
         });
     }
     if let Some(list) = &proof.signers {

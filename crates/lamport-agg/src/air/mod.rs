@@ -39,7 +39,7 @@ use p3_lookup::InteractionBuilder;
 
 use crate::config::Val;
 
-pub(crate) use sigagg_xmss_agg::air::periodic_table;
+pub(crate) use sigagg_prover::periodic_table;
 
 /// One AIR of the batch. The variants differ in size (the main table's AIR
 /// holds its periodic columns inline); a proof has at most four AIRs, built

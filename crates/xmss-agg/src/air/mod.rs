@@ -27,20 +27,7 @@ use p3_lookup::InteractionBuilder;
 
 use crate::config::Val;
 
-/// A periodic column table: `columns[c][row]`, all of one period; `f(r,
-/// row)` fills row `r` (handed over zeroed). Shared with `sigagg-lamport-agg`.
-pub fn periodic_table(period: usize, width: usize, f: impl Fn(usize, &mut [Val])) -> Vec<Vec<Val>> {
-    let mut cols = vec![vec![Val::default(); period]; width];
-    let mut row = vec![Val::default(); width];
-    for r in 0..period {
-        row.fill(Val::default());
-        f(r, &mut row);
-        for (col, v) in cols.iter_mut().zip(&row) {
-            col[r] = *v;
-        }
-    }
-    cols
-}
+pub use sigagg_prover::periodic_table;
 
 /// One AIR of the batch.
 #[derive(Clone, Debug)]

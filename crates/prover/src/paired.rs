@@ -54,9 +54,8 @@ use p3_field::{PackedValue, PrimeCharacteristicRing};
 use p3_koala_bear::GenericPoseidon2LinearLayersKoalaBear as Linear;
 use p3_poseidon2::GenericPoseidon2LinearLayers;
 use p3_poseidon2_air::RoundConstants;
-use sigagg_xmss::field::PackedF;
 
-use crate::config::Val;
+use crate::config::{PackedVal, Val};
 use crate::poseidon::HALF_FULL;
 
 /// Committed round columns (inputs excluded) when every `stride`-th full
@@ -268,7 +267,7 @@ impl<const W: usize, const P: usize> Poseidon2Block<W, P> {
         }
     }
 
-    /// Writes `PackedF::WIDTH` permutations, one per row of `rows` (each
+    /// Writes `PackedVal::WIDTH` permutations, one per row of `rows` (each
     /// row holding this block's columns at their positions), and returns
     /// the full outputs (every lane, committed or not). The arithmetic
     /// mirrors [`Self::eval`] step by step, in SIMD lanes; tests check it
@@ -277,11 +276,11 @@ impl<const W: usize, const P: usize> Poseidon2Block<W, P> {
     where
         Linear: GenericPoseidon2LinearLayers<W>,
     {
-        let lanes = PackedF::WIDTH;
+        let lanes = PackedVal::WIDTH;
         assert_eq!(rows.len(), lanes);
         assert_eq!(inputs.len(), lanes);
         let (begin, partial, end) = self.halves();
-        let put = |rows: &mut [&mut [Val]], at: usize, state: &[PackedF]| {
+        let put = |rows: &mut [&mut [Val]], at: usize, state: &[PackedVal]| {
             for (lane, row) in rows.iter_mut().enumerate() {
                 for (i, s) in state.iter().enumerate() {
                     row[at + i] = s.as_slice()[lane];
@@ -293,9 +292,9 @@ impl<const W: usize, const P: usize> Poseidon2Block<W, P> {
             assert_eq!(tail, self.tail.as_slice(), "an input that does not end with the block's constant tail");
             row[self.inputs..self.inputs + cols.len()].copy_from_slice(cols);
         }
-        let mut state: [PackedF; W] = PackedF::pack_columns(inputs);
+        let mut state: [PackedVal; W] = PackedVal::pack_columns(inputs);
         Linear::external_linear_layer(&mut state);
-        let full_round = |state: &mut [PackedF; W], rc: &[Val; W]| {
+        let full_round = |state: &mut [PackedVal; W], rc: &[Val; W]| {
             for (s, &r) in state.iter_mut().zip(rc) {
                 *s += r;
                 *s = s.cube();
@@ -354,13 +353,14 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::poseidon::{PARTIAL_16, PARTIAL_24, constants16, constants24, write_packed};
+    use crate::poseidon::{PARTIAL_16, PARTIAL_24, write_packed};
+    use crate::poseidon::{default_constants16 as constants16, default_constants24 as constants24};
     use p3_poseidon2_air::num_cols;
     use p3_air::check_constraints;
     use p3_matrix::dense::RowMajorMatrix;
     use p3_symmetric::Permutation;
     use p3_air::symbolic::{AirLayout, get_symbolic_constraints};
-    use sigagg_xmss::poseidon::{hashsig_poseidon2_16, hashsig_poseidon2_24};
+    use p3_koala_bear::{default_koalabear_poseidon2_16, default_koalabear_poseidon2_24};
 
     /// Columns of a paired permutation, inputs included.
     const fn paired_cols(w: usize, p: usize) -> usize {
@@ -374,7 +374,7 @@ mod tests {
     where
         Linear: GenericPoseidon2LinearLayers<W>,
     {
-        let lanes = PackedF::WIDTH;
+        let lanes = PackedVal::WIDTH;
         let width = paired_cols(W, P);
         let inputs: Vec<[Val; W]> = (0..lanes)
             .map(|l| core::array::from_fn(|i| Val::from_u32(seed + (l * 31 + i * 7) as u32)))
@@ -396,7 +396,7 @@ mod tests {
         let air16 = Poseidon2Block::paired(constants16().clone());
         check_constraints(&air16, &m16, &[]);
         for (l, (i, o)) in in16.iter().zip(&out16).enumerate() {
-            assert_eq!(*o, hashsig_poseidon2_16().permute(*i));
+            assert_eq!(*o, default_koalabear_poseidon2_16().permute(*i));
             let w = paired_cols(16, PARTIAL_16);
             assert_eq!(&m16.values[l * w + w - 16..(l + 1) * w], o.as_slice());
         }
@@ -407,7 +407,7 @@ mod tests {
         let (m24, in24, out24) = rows(constants24(), 5);
         check_constraints(&Poseidon2Block::paired(constants24().clone()), &m24, &[]);
         for (i, o) in in24.iter().zip(&out24) {
-            assert_eq!(*o, hashsig_poseidon2_24().permute(*i));
+            assert_eq!(*o, default_koalabear_poseidon2_24().permute(*i));
         }
         assert_eq!(paired_cols(24, PARTIAL_24), 143);
     }
@@ -417,7 +417,7 @@ mod tests {
     /// them left to the table) satisfies its constraints too.
     #[test]
     fn other_strides_and_positions() {
-        let lanes = PackedF::WIDTH;
+        let lanes = PackedVal::WIDTH;
         let inputs: Vec<[Val; 16]> =
             (0..lanes).map(|l| core::array::from_fn(|i| Val::from_u32((l * 13 + i) as u32))).collect();
         let every = Poseidon2Block::new(constants16().clone(), 1, 0, 16);
@@ -469,7 +469,7 @@ mod tests {
     /// constrains every committed cell.
     #[test]
     fn truncated_outputs() {
-        let lanes = PackedF::WIDTH;
+        let lanes = PackedVal::WIDTH;
         let inputs: Vec<[Val; 24]> =
             (0..lanes).map(|l| core::array::from_fn(|i| Val::from_u32((l * 17 + i * 3 + 1) as u32))).collect();
         let kept: Vec<usize> = (0..8).chain(16..24).collect();
@@ -485,7 +485,7 @@ mod tests {
             let m = RowMajorMatrix::new(values, width);
             check_constraints(&block, &m, &[]);
             for (l, (i, o)) in inputs.iter().zip(&outputs).enumerate() {
-                assert_eq!(*o, hashsig_poseidon2_24().permute(*i), "all lanes are returned");
+                assert_eq!(*o, default_koalabear_poseidon2_24().permute(*i), "all lanes are returned");
                 for &j in &kept {
                     assert_eq!(m.values[l * width + block.output(j)], o[j], "lane {j}");
                 }
@@ -503,7 +503,7 @@ mod tests {
     /// every cell it still has.
     #[test]
     fn constant_tail() {
-        let lanes = PackedF::WIDTH;
+        let lanes = PackedVal::WIDTH;
         let tail = [Val::from_u32(7), Val::ZERO];
         let inputs: Vec<[Val; 16]> = (0..lanes)
             .map(|l| core::array::from_fn(|i| if i < 14 { Val::from_u32((l * 5 + i) as u32) } else { tail[i - 14] }))
@@ -517,7 +517,7 @@ mod tests {
             let m = RowMajorMatrix::new(values, width);
             check_constraints(&block, &m, &[]);
             for (i, o) in inputs.iter().zip(&outputs) {
-                assert_eq!(*o, hashsig_poseidon2_16().permute(*i));
+                assert_eq!(*o, default_koalabear_poseidon2_16().permute(*i));
             }
             assert_every_cell_constrained(&block, &m, 0..width);
         }
@@ -528,8 +528,8 @@ mod tests {
     fn inputs_must_end_with_the_tail() {
         let block = Poseidon2Block::new(constants16().clone(), 2, 0, 15).with_constant_tail(&[Val::ONE]);
         let width = BaseAir::<Val>::width(&block);
-        let mut values = Val::zero_vec(PackedF::WIDTH * width);
-        block.write(&mut values.chunks_mut(width).collect::<Vec<_>>(), &vec![[Val::ZERO; 16]; PackedF::WIDTH]);
+        let mut values = Val::zero_vec(PackedVal::WIDTH * width);
+        block.write(&mut values.chunks_mut(width).collect::<Vec<_>>(), &vec![[Val::ZERO; 16]; PackedVal::WIDTH]);
     }
 
     #[test]

@@ -1,8 +1,9 @@
 //! The proof system's configuration: field, challenge extension, hashes,
-//! FRI parameters, and the named settings users choose between.
+//! FRI parameters, and the settings both aggregators name.
 
 use p3_challenger::{HashChallenger, SerializingChallenger32};
 use p3_commit::{ExtensionMmcs, Mmcs};
+use p3_field::{Field, TwoAdicField};
 use p3_field::extension::QuinticTrinomialExtensionField;
 use p3_fri::{FriParameters, TwoAdicFriPcs};
 use p3_koala_bear::KoalaBear;
@@ -16,6 +17,8 @@ use crate::merkle_hash::{Sha256CompressTrunc24, Sha256Trunc24, TRUNCATED_BYTES};
 
 /// Base field: KoalaBear.
 pub type Val = KoalaBear;
+/// KoalaBear's SIMD packing (one lane per row in the packed witness writers).
+pub type PackedVal = <Val as Field>::Packing;
 /// Challenge field: the degree-5 extension of KoalaBear (about 155 bits),
 /// large enough for more than 100 bits of proven security.
 pub type Challenge = QuinticTrinomialExtensionField<Val>;
@@ -110,13 +113,14 @@ pub struct Settings {
     /// cap of 16 lengthened compact proofs by ~2%).
     pub cap_height: usize,
     /// The hash of the Merkle commitments; its collision resistance bounds
-    /// the setting's security ([`crate::security`]).
+    /// the setting's security (`p3-security`'s commitment term).
     pub merkle: MerkleHash,
 }
 
 impl Settings {
     /// The fast setting: rate 1/2 and many queries; at least 100 proven bits
-    /// up to its largest statement (see [`crate::security::security_level`]).
+    /// for every Seed001 statement it accepts (`sigagg-xmss-agg`'s
+    /// `security` module; Lamport+ names its own settings).
     pub const FAST: Self = Self {
         log_blowup: 1,
         num_queries: 164,
@@ -132,7 +136,7 @@ impl Settings {
     };
 
     /// The compact setting: rate 1/8, fewer queries, smaller proofs; at
-    /// least 100 proven bits up to its largest statement.
+    /// least 100 proven bits for every Seed001 statement it accepts.
     pub const COMPACT: Self = Self {
         log_blowup: 3,
         num_queries: 54,
@@ -164,17 +168,11 @@ impl Settings {
         merkle: MerkleHash::Sha256,
     };
 
-    /// The most signatures one proof can hold with these settings: the
-    /// tallest table (128 rows per signature) times the blowup must fit in
+    /// log2 of the tallest table a proof can have with these settings: its
+    /// low-degree extension (the height times the blowup) must fit in
     /// KoalaBear's two-adic subgroup (order 2^24).
-    pub const fn max_signatures(&self) -> usize {
-        let log = 24usize.saturating_sub(7 + self.log_blowup);
-        let n = 1usize << log;
-        if n < crate::statement::MAX_SIGNATURES {
-            n
-        } else {
-            crate::statement::MAX_SIGNATURES
-        }
+    pub const fn max_log_height(&self) -> usize {
+        <Val as TwoAdicField>::TWO_ADICITY.saturating_sub(self.log_blowup)
     }
 
     /// The settings a proof whose shortest table has `2^log_min_height`

@@ -5,7 +5,7 @@
 //! "Plonky3's ceiling ...").
 //!
 //! ```sh
-//! RAYON_NUM_THREADS=2 cargo run --release -p sigagg-xmss-agg --example calibrate -- 19 [narrow|two|eight|quartic] [fast|compact]
+//! RAYON_NUM_THREADS=2 cargo run --release -p sigagg-prover --example calibrate -- 19 [narrow|two|eight|quartic] [fast|compact]
 //! ```
 //!
 //! The first argument is log2 of the number of permutations; `narrow`,
@@ -20,8 +20,8 @@ use p3_koala_bear::GenericPoseidon2LinearLayersKoalaBear;
 use p3_poseidon2_air::{RoundConstants, VectorizedPoseidon2Air};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
-use sigagg_xmss_agg::Settings;
-use sigagg_xmss_agg::config::Val;
+use sigagg_prover::config::Settings;
+use sigagg_prover::config::Val;
 
 /// Plonky3's Poseidon2 AIR over KoalaBear, width 16, `PER_ROW` permutations per row.
 type Poseidon2Rows<const PER_ROW: usize> =
@@ -68,17 +68,17 @@ fn quartic_config(
     p3_fri::TwoAdicFriPcs<
         Val,
         p3_dft::Radix2DitParallel<Val>,
-        sigagg_xmss_agg::config::ValMmcs,
+        sigagg_prover::config::ValMmcs,
         p3_commit::ExtensionMmcs<
             Val,
             p3_field::extension::BinomialExtensionField<Val, 4>,
-            sigagg_xmss_agg::config::ValMmcs,
+            sigagg_prover::config::ValMmcs,
         >,
     >,
     p3_field::extension::BinomialExtensionField<Val, 4>,
-    sigagg_xmss_agg::config::Challenger,
+    sigagg_prover::config::Challenger,
 > {
-    let mmcs = sigagg_xmss_agg::config::val_mmcs(settings.cap_height);
+    let mmcs = sigagg_prover::config::val_mmcs(settings.cap_height);
     let fri = p3_fri::FriParameters {
         log_blowup: settings.log_blowup,
         log_final_poly_len: settings.log_final_poly_len,
@@ -92,7 +92,7 @@ fn quartic_config(
     let pcs = p3_fri::TwoAdicFriPcs::new(Default::default(), mmcs, fri);
     p3_uni_stark::StarkConfig::new(
         pcs,
-        sigagg_xmss_agg::config::transcript(vec![]),
+        sigagg_prover::config::transcript(vec![]),
     )
 }
 

@@ -1,0 +1,105 @@
+//! The STARK machinery both sigagg aggregators stand on (`sigagg-xmss-agg`
+//! for Seed001 XMSS, `sigagg-lamport-agg` for Lamport+): the field and its
+//! challenge extension, the settings and their Merkle hash ([`config`]),
+//! the proof framing ([`codec`]), the paired Poseidon2 block ([`paired`],
+//! [`poseidon`]), the width-dependent DFT ([`dft`]), truncated SHA-256
+//! trees ([`merkle_hash`]) and lookup folding ([`fold_lookups`]).
+
+pub mod codec;
+pub mod config;
+pub mod dft;
+pub mod merkle_hash;
+pub mod paired;
+pub mod poseidon;
+
+use p3_air::Air;
+use p3_lookup::{InteractionSymbolicBuilder, LogUpGadget, Lookups};
+
+use crate::config::{Challenge, Val};
+
+/// Each AIR's lookups, folded into shared columns exactly as Plonky3's
+/// `ProverData::from_airs_and_degrees` folds them, but without its symbolic
+/// constraint-degree inference, which costs as much as the rest of
+/// verification. Plonky3 folds up to `2^c + 1` fractions' degree into one
+/// column of an AIR whose quotient has `2^c` chunks, i.e. the AIR's
+/// constraint degree when that is `2^c + 1` (3 for two chunks, 9 for
+/// eight); `budget(air)` must be that degree. Callers should test the
+/// result against Plonky3's derivation (both proof crates do).
+pub fn fold_lookups<A>(airs: &[A], budget: impl Fn(&A) -> usize) -> Vec<Lookups<Val>>
+where
+    A: Air<InteractionSymbolicBuilder<Val, Challenge>>,
+{
+    let gadget = LogUpGadget::new();
+    airs.iter()
+        .map(|air| {
+            Lookups::<Val>::from_air::<Challenge, _>(air)
+                .pack_same_bus_with_degree(budget(air), |l| {
+                    gadget.constraint_degree_with_transition(l, 0)
+                })
+        })
+        .collect()
+}
+
+/// A periodic column table: `columns[c][row]`, all of one period; `f(r,
+/// row)` fills row `r` (handed over zeroed).
+pub fn periodic_table(period: usize, width: usize, f: impl Fn(usize, &mut [Val])) -> Vec<Vec<Val>> {
+    let mut cols = vec![vec![Val::default(); period]; width];
+    let mut row = vec![Val::default(); width];
+    for r in 0..period {
+        row.fill(Val::default());
+        f(r, &mut row);
+        for (col, v) in cols.iter_mut().zip(&row) {
+            col[r] = *v;
+        }
+    }
+    cols
+}
+
+/// Helpers for the aggregators' tests and development examples.
+#[doc(hidden)]
+pub mod testing {
+    use crate::config::{MerkleHash, Settings};
+
+    /// `base` with the FRI fields named by environment variables replaced
+    /// (`LOG_BLOWUP`, `QUERIES`, `QUERY_POW`, `FINAL_POLY`, `ARITY`, `CAP`,
+    /// and `DIGEST`, 24 or 32 Merkle digest bytes): for trying settings in
+    /// the development examples, never in the library.
+    pub fn settings_from_env(base: Settings) -> Settings {
+        let env = |k: &str, v: usize| std::env::var(k).map_or(v, |s| s.parse().expect("a number"));
+        Settings {
+            log_blowup: env("LOG_BLOWUP", base.log_blowup),
+            num_queries: env("QUERIES", base.num_queries),
+            query_pow_bits: env("QUERY_POW", base.query_pow_bits),
+            log_final_poly_len: env("FINAL_POLY", base.log_final_poly_len),
+            max_log_arity: env("ARITY", base.max_log_arity),
+            cap_height: env("CAP", base.cap_height),
+            merkle: match env("DIGEST", base.merkle.digest_bytes()) {
+                24 => MerkleHash::Sha256Trunc24,
+                32 => MerkleHash::Sha256,
+                other => panic!("DIGEST={other}: use 24 or 32"),
+            },
+            ..base
+        }
+    }
+
+    /// Byte positions to flip in an encoded proof of `len` bytes whose
+    /// STARK body (the last `body` bytes) has the parts `layout`
+    /// ([`crate::codec::body_layout`]): every header byte, the first, middle
+    /// and last byte of every part, and about 60 spread over the body.
+    ///
+    /// # Panics
+    /// If the parts do not tile the body, or one is empty.
+    pub fn flip_positions(len: usize, body: usize, layout: &[(&str, usize)]) -> Vec<usize> {
+        assert_eq!(layout.iter().map(|(_, n)| n).sum::<usize>(), body, "{layout:?}");
+        let header = len - body;
+        let mut positions: Vec<usize> = (0..header).collect();
+        let mut at = header;
+        for (part, n) in layout {
+            assert!(*n > 0, "{part} is empty");
+            positions.extend([at, at + n / 2, at + n - 1]);
+            at += n;
+        }
+        positions.extend((header..len).step_by((len / 60).max(1)));
+        positions
+    }
+}
