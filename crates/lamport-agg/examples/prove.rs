@@ -12,6 +12,7 @@ use std::time::Instant;
 use sigagg_lamport::{GroupTree, LamportPlus, LamportPlusMined, ParameterSet, keygen_from_seeds, sign_all, sign_many};
 use sigagg_lamport_agg::security::{ProofShape, security_level};
 use sigagg_lamport_agg::proof::StarkProof;
+use sigagg_prover::fri::FriProof;
 use sigagg_lamport_agg::{AggregateEntry, AggregateStatement, Disclosure, Proof, Signer, ThresholdStatement};
 use sigagg_lamport_agg::{aggregate, config, threshold};
 
@@ -59,8 +60,8 @@ fn run<S: ParameterSet>(mode: &str, n: usize, settings: sigagg_lamport_agg::Sett
         eprintln!("  {part}: {len}");
     }
     match &proof.stark {
-        StarkProof::Sha256(p) => print_tables(p),
-        StarkProof::Sha256Trunc24(p) => print_tables(p),
+        StarkProof::Fri(FriProof::Sha256(p)) => print_tables(p),
+        StarkProof::Fri(FriProof::Sha256Trunc24(p)) => print_tables(p),
     }
     let sec = security_level(&settings, S::NUM_SUBKEYS, shape);
     println!(

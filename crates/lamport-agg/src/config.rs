@@ -1,9 +1,11 @@
 //! Proof-system settings and the per-statement STARK configuration.
 //!
-//! The field, extension, hashes and FRI machinery are `sigagg-prover`'s
-//! (KoalaBear, degree-5 challenge extension, SHA-256 Merkle commitments);
-//! this module adds the named settings of the Lamport+ proofs and seeds the
-//! Fiat-Shamir transcript with a digest of the statement.
+//! The field, extension, hashes and backends are `sigagg-prover`'s
+//! (KoalaBear, degree-5 challenge extension, SHA-256 Merkle commitments,
+//! the univariate FRI backend); this module adds the named settings of the
+//! Lamport+ proofs and the domain of their transcript, which the backend
+//! seeds with the settings and a digest of the statement
+//! (`sigagg_prover::transcript_seed`).
 //!
 //! # Why the transcript seed
 //!
@@ -14,15 +16,16 @@
 //! challenge to it, so a prover cannot choose the statement after seeing
 //! the challenges.
 
-pub use sigagg_prover::config::{AggConfig, AggConfig24, Challenge, Challenger, MerkleHash, Settings, Val};
+pub use sigagg_prover::config::{AggConfig, AggConfig24, Backend, Challenge, Challenger, MerkleHash, Settings, Val};
 
 /// Domain separator of the transcript seed.
-const TRANSCRIPT_DOMAIN: &[u8] = b"sigagg/lamport-agg/transcript/v1";
+pub(crate) const TRANSCRIPT_DOMAIN: &[u8] = b"sigagg/lamport-agg/transcript/v2";
 
 /// The fast setting: rate 1/2, 170 queries, 20 bits of query grinding and
 /// 16 bits at each other grinding site. About 104 proven bits at n = 1024
 /// (see [`crate::security`]).
 pub const FAST: Settings = Settings {
+    backend: Backend::Fri,
     log_blowup: 1,
     num_queries: 170,
     query_pow_bits: 20,
@@ -45,6 +48,7 @@ pub const FAST: Settings = Settings {
 /// 96-bit setting needs (seed 004's prover truncates BLAKE3 to 24 bytes for
 /// the same level), and every Merkle path of the proof is a quarter shorter.
 pub const COMPACT: Settings = Settings {
+    backend: Backend::Fri,
     log_blowup: 3,
     num_queries: 49,
     query_pow_bits: 24,
@@ -62,6 +66,7 @@ pub const COMPACT: Settings = Settings {
 /// queries and no grinding; a corrupted trace or proof is still caught with
 /// overwhelming probability, which is what negative tests need.
 pub const TEST: Settings = Settings {
+    backend: Backend::Fri,
     log_blowup: 1,
     num_queries: 40,
     query_pow_bits: 0,
@@ -101,23 +106,4 @@ pub fn name_of(settings: &Settings) -> &'static str {
         s if s == TEST_COMPACT => "test-compact",
         _ => "custom",
     }
-}
-
-
-/// The transcript seed of a statement (see the module docs).
-fn transcript_seed(statement_digest: &[u8; 32]) -> Vec<u8> {
-    let mut seed = TRANSCRIPT_DOMAIN.to_vec();
-    seed.extend_from_slice(statement_digest);
-    seed
-}
-
-/// The STARK configuration of full-width commitments for `settings`, with
-/// the transcript seeded by `statement_digest` (see the module docs).
-pub fn stark_config(settings: &Settings, statement_digest: &[u8; 32]) -> AggConfig {
-    settings.stark_config_seeded(transcript_seed(statement_digest))
-}
-
-/// The same with 24-byte commitments ([`MerkleHash::Sha256Trunc24`]).
-pub fn stark_config24(settings: &Settings, statement_digest: &[u8; 32]) -> AggConfig24 {
-    settings.stark_config24_seeded(transcript_seed(statement_digest))
 }

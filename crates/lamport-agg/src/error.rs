@@ -2,6 +2,8 @@
 
 use thiserror::Error;
 
+use crate::config::Backend;
+
 /// A statement that cannot be proven or checked.
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
 pub enum StatementError {
@@ -134,6 +136,15 @@ pub enum VerifyError {
         expected: u8,
         /// The proof's set id.
         found: u8,
+    },
+    /// The proof was made by another proof system than the settings name
+    /// (checked before the rest of the settings).
+    #[error("the proof was made by the {} backend, the settings name {}", found.name(), expected.name())]
+    WrongBackend {
+        /// The settings' backend.
+        expected: Backend,
+        /// The proof's.
+        found: Backend,
     },
     /// The proof was made with other proof-system settings.
     #[error("the proof was made with other settings")]

@@ -8,8 +8,9 @@
 //!   signed one message; it reveals the count and optionally the signer
 //!   bitmap.
 //!
-//! Both are Plonky3 batch STARKs over KoalaBear (degree-5 challenge
-//! extension, SHA-256 commitments, `sigagg-prover`'s configuration) whose
+//! Both are STARKs over KoalaBear (degree-5 challenge extension, SHA-256
+//! commitments) made by the backend the settings name (`sigagg-prover`;
+//! today Plonky3's batch STARK with FRI), whose
 //! tables are described in [`air`] and [`layout`]. Per signature the
 //! circuit proves `ones(codeword)` width-16 permutations (the revealed
 //! sub-keys; about 128 plain, 113 mined) and `n/2` width-24 permutations

@@ -5,22 +5,27 @@
 //! a proof re-encodes to the same bytes; decoding rejects trailing bytes
 //! and bounds its allocations.
 
-use p3_batch_stark::BatchProof;
 use serde::{Deserialize, Serialize};
 use sigagg_lamport::ParameterSet;
 use sigagg_prover::codec;
 
-use crate::config::{AggConfig, AggConfig24, MerkleHash, Settings};
+/// The STARK of a proof, tagged with the backend and Merkle hash that made it.
+pub use sigagg_prover::StarkProof;
+
+use crate::config::Settings;
 use crate::error::VerifyError;
 
-/// Version of the encoding (6: narrower tables, unread output lanes and
+/// Version of the encoding (7: the settings name their backend
+/// ([`Settings::backend`]) and the STARK is tagged with the backend before
+/// its Merkle hash ([`StarkProof`]), so version-6 proofs do not decode;
+/// 6: narrower tables, unread output lanes and
 /// constant input lanes have no columns, and a final FRI polynomial of up
 /// to 2^7 coefficients, so version-5 proofs have other shapes; 5: the
 /// settings name their Merkle hash and the STARK is tagged with it, see
 /// [`StarkProof`]; 4: varint lengths, see `sigagg_prover::codec`;
 /// 3: SHA-256 commitments and transcript; 2: Keccak with fixed-width
 /// integers; 1: postcard's variable-length integers).
-pub const PROOF_VERSION: u8 = 6;
+pub const PROOF_VERSION: u8 = 7;
 /// Leading bytes of every encoded proof.
 pub const MAGIC: &[u8; 6] = b"SGLPAG";
 
@@ -67,45 +72,8 @@ pub struct Proof {
     /// Threshold: the signer bitmap, if the prover disclosed it (bit `i` of
     /// byte `i / 8` for member `i`).
     pub bitmap: Option<Vec<u8>>,
-    /// The batch STARK.
+    /// The STARK, tagged with the backend and Merkle hash that made it.
     pub stark: StarkProof,
-}
-
-/// The batch STARK, in the configuration its settings' Merkle hash selects
-/// ([`Settings::merkle`]): the two differ only in the digests of their
-/// commitments and Merkle paths.
-#[derive(Serialize, Deserialize)]
-pub enum StarkProof {
-    /// Full-width SHA-256 commitments.
-    Sha256(BatchProof<AggConfig>),
-    /// SHA-256 commitments truncated to 24 bytes.
-    Sha256Trunc24(BatchProof<AggConfig24>),
-}
-
-impl StarkProof {
-    /// The Merkle hash of the commitments.
-    pub fn merkle(&self) -> MerkleHash {
-        match self {
-            Self::Sha256(_) => MerkleHash::Sha256,
-            Self::Sha256Trunc24(_) => MerkleHash::Sha256Trunc24,
-        }
-    }
-
-    /// log2 of every table height, as the proof claims them.
-    pub fn degree_bits(&self) -> &[usize] {
-        match self {
-            Self::Sha256(p) => &p.degree_bits,
-            Self::Sha256Trunc24(p) => &p.degree_bits,
-        }
-    }
-
-    /// Where the proof's bytes go (`sigagg_prover::codec::size_breakdown`).
-    pub fn size_breakdown(&self) -> Vec<(String, usize)> {
-        match self {
-            Self::Sha256(p) => codec::size_breakdown(p),
-            Self::Sha256Trunc24(p) => codec::size_breakdown24(p),
-        }
-    }
 }
 
 impl core::fmt::Debug for Proof {
@@ -116,6 +84,7 @@ impl core::fmt::Debug for Proof {
             .field("count", &self.count)
             .field("counters", &self.counters.len())
             .field("bitmap", &self.bitmap.as_ref().map(Vec::len))
+            .field("backend", &self.stark.backend())
             .field("merkle", &self.stark.merkle())
             .field("degree_bits", &self.stark.degree_bits())
             .finish_non_exhaustive()
@@ -147,6 +116,9 @@ impl Proof {
         }
         if self.set_id != S::ID {
             return Err(VerifyError::WrongParameterSet { expected: S::ID, found: self.set_id });
+        }
+        if self.settings.backend != settings.backend {
+            return Err(VerifyError::WrongBackend { expected: settings.backend, found: self.settings.backend });
         }
         if self.settings != *settings {
             return Err(VerifyError::SettingsMismatch);

@@ -1,26 +1,21 @@
 //! One proof instance: the shape and AIRs a statement implies, and the
-//! calls into Plonky3's batch prover and verifier shared by both modes.
+//! calls into the backends (`sigagg_prover::prove` and `verify`) shared by
+//! both modes.
 
-use std::panic::{AssertUnwindSafe, catch_unwind};
-
-use p3_batch_stark::{
-    CommonData, ProverData, ProverOnlyData, StarkInstance, prove_batch, verify_batch,
-};
 use p3_matrix::dense::RowMajorMatrix;
-use p3_lookup::Lookups;
 use p3_util::log2_strict_usize;
 use sigagg_lamport::GroupKey;
 use sigagg_lamport::field::Digest;
+use sigagg_prover::{StarkProof, Table, Tables};
 
 use crate::air::LampAir;
 use crate::air::hash::{Codewords, HashAir, codeword_chunks};
 use crate::air::hash16::Hash16Air;
 use crate::air::slot::SlotAir;
-use crate::config::{MerkleHash, Settings, Val, stark_config, stark_config24};
+use crate::config::{Settings, TRANSCRIPT_DOMAIN, Val};
 use crate::error::{ProveError, VerifyError};
 use crate::layout::Shape;
 use crate::poseidon::Rounds;
-use crate::proof::StarkProof;
 
 /// The AIRs of one proof and everything needed to build or check its traces.
 #[derive(Clone, Debug)]
@@ -188,100 +183,64 @@ impl Instance {
             .map(|&h| log2_strict_usize(h))
             .collect()
     }
+
+    /// The instance's tables for the backends, bound by its digest.
+    pub fn tables(&self) -> Tables<'_, LampAir> {
+        Tables::new(&self.airs, self.degree_bits(), TRANSCRIPT_DOMAIN, self.digest)
+    }
 }
 
 /// Proves `traces` (one per AIR, in batch order) without checking them
-/// first, with the Merkle hash `settings` name.
+/// first, with the backend and Merkle hash `settings` name.
 pub fn prove(
     settings: &Settings,
     instance: &Instance,
     traces: &[RowMajorMatrix<Val>],
 ) -> Result<StarkProof, ProveError> {
     assert_eq!(traces.len(), instance.airs.len(), "one trace per AIR");
-    // The same call for both configurations (their types differ only in
-    // the digest, which Plonky3's bounds make awkward to abstract over).
-    macro_rules! prove_with {
-        ($config:expr) => {{
-            let instances: Vec<StarkInstance<'_, _, LampAir>> = instance
-                .airs
-                .iter()
-                .zip(traces)
-                .map(|(air, trace)| StarkInstance { air, trace, public_values: vec![] })
-                .collect();
-            let data = ProverData { common: CommonData::new(None, lookups(&instance.airs)), prover_only: ProverOnlyData::empty() };
-            prove_batch(&$config, &instances, &data).map_err(|e| ProveError::Prover(format!("{e:?}")))?
-        }};
-    }
-    let settings = &settings.fitted_to(&instance.degree_bits());
-    Ok(match settings.merkle {
-        MerkleHash::Sha256 => StarkProof::Sha256(prove_with!(stark_config(settings, &instance.digest))),
-        MerkleHash::Sha256Trunc24 => StarkProof::Sha256Trunc24(prove_with!(stark_config24(settings, &instance.digest))),
-    })
+    let traces: Vec<&RowMajorMatrix<Val>> = traces.iter().collect();
+    sigagg_prover::prove(settings, &instance.tables(), &traces).map_err(|e| ProveError::Prover(e.0))
 }
 
 /// Verifies `proof` against the AIRs of `instance`. The table heights come
 /// from the statement, never from the proof: a proof whose heights differ
 /// is rejected before any check (a taller table would, for example, give
 /// the prover spare rows the statement did not pay for). So is a proof
-/// whose Merkle hash is not the one `settings` name.
+/// of another backend or Merkle hash than `settings` name.
 ///
-/// Plonky3's verifier reports malformed proofs as errors; a panic on some
-/// unforeseen malformed input would still be caught here and reported as
-/// [`VerifyError::Invalid`], so untrusted bytes never abort the caller.
+/// A panic of the backend's verifier on some unforeseen malformed input
+/// is caught and reported as [`VerifyError::Invalid`], so untrusted bytes
+/// never abort the caller.
 pub fn verify(settings: &Settings, instance: &Instance, proof: &StarkProof) -> Result<(), VerifyError> {
-    if proof.degree_bits() != instance.degree_bits() {
-        return Err(VerifyError::ShapeMismatch);
-    }
-    if proof.merkle() != settings.merkle {
-        return Err(VerifyError::SettingsMismatch);
-    }
-    let settings = &settings.fitted_to(&instance.degree_bits());
-    let public_values = vec![Vec::new(); instance.airs.len()];
-    let outcome = catch_unwind(AssertUnwindSafe(|| {
-        let airs = &instance.airs;
-        match proof {
-            StarkProof::Sha256(p) => {
-                let config = stark_config(settings, &instance.digest);
-                verify_batch(&config, airs, p, &public_values, &CommonData::new(None, lookups(airs))).map_err(|e| format!("{e:?}"))
-            }
-            StarkProof::Sha256Trunc24(p) => {
-                let config = stark_config24(settings, &instance.digest);
-                verify_batch(&config, airs, p, &public_values, &CommonData::new(None, lookups(airs))).map_err(|e| format!("{e:?}"))
-            }
+    sigagg_prover::verify(settings, &instance.tables(), proof).map_err(|e| {
+        use sigagg_prover::VerifyError as E;
+        match e {
+            E::WrongBackend { expected, found } => VerifyError::WrongBackend { expected, found },
+            E::WrongMerkleHash { .. } => VerifyError::SettingsMismatch,
+            E::ShapeMismatch => VerifyError::ShapeMismatch,
+            E::Invalid(reason) => VerifyError::Invalid(reason),
         }
-        .map_err(VerifyError::Invalid)
-    }));
-    outcome.unwrap_or_else(|_| Err(VerifyError::Invalid("the verifier rejected a malformed proof".into())))
+    })
 }
 
-/// The lookups of every table, folded as Plonky3's
-/// `ProverData::from_airs_and_degrees` folds them but without its symbolic
-/// degree inference (each table's budget is its constraint degree,
-/// [`LampAir::degree`]). Prover and verifier both call it, so they agree
-/// by construction; a test checks it equals Plonky3's own derivation.
-pub(crate) fn lookups(airs: &[LampAir]) -> Vec<Lookups<Val>> {
-    sigagg_prover::fold_lookups(airs, LampAir::degree)
+impl Table for LampAir {
+    const BUS_WIDTH: usize = crate::bus::WIDTH;
+
+    /// Each table's budget is its constraint degree ([`LampAir::degree`]).
+    fn degree(&self) -> usize {
+        LampAir::degree(self)
+    }
 }
 
 /// This crate's lookups for `instance`, serialized, and those Plonky3's
 /// `ProverData::from_airs_and_degrees` derives (for tests).
 #[doc(hidden)]
 pub fn lookups_both_ways(instance: &Instance) -> (Vec<u8>, Vec<u8>) {
-    let ours = lookups(&instance.airs);
     let settings = match instance.shape.rounds {
         Rounds::Every => crate::config::TEST,
         Rounds::Paired => crate::config::TEST_COMPACT,
     };
-    let config = stark_config(&settings, &instance.digest);
-    let theirs =
-        ProverData::from_airs_and_degrees(&config, &instance.airs, &instance.degree_bits())
-            .expect("no preprocessed columns")
-            .common
-            .lookups;
-    (
-        postcard::to_allocvec(&ours).expect("serializable"),
-        postcard::to_allocvec(&theirs).expect("serializable"),
-    )
+    sigagg_prover::testing::lookups_both_ways(&settings, &instance.tables())
 }
 
 #[cfg(test)]

@@ -16,7 +16,6 @@ use p3_field::PrimeCharacteristicRing;
 use p3_matrix::Matrix;
 use sigagg_lamport::{GroupTree, LamportPlus, LamportPlusMined, ParameterSet};
 use sigagg_lamport_agg::config::{self, Val};
-use sigagg_lamport_agg::proof::StarkProof;
 use sigagg_lamport_agg::trace::Traces;
 use sigagg_prover::codec;
 use sigagg_lamport_agg::{
@@ -26,17 +25,14 @@ use sigagg_lamport_agg::{
 
 const T: Settings = config::TEST;
 
-/// Every header byte (kind, set, settings, count, counters, bitmap, the
-/// STARK's hash tag), the first, middle and last byte of every part of the
-/// STARK body in encoding order (`codec::body_layout`, which must tile it),
-/// and positions spread over the whole proof.
+/// Every header byte (kind, set, settings, count, counters, bitmap), the
+/// first, middle and last byte of every part of the STARK in encoding
+/// order (its backend and hash tags, then its body: `StarkProof::body_layout`,
+/// which must tile it), and positions spread over the whole proof.
 fn flip_positions(bytes: &[u8]) -> Vec<usize> {
     let proof = Proof::from_bytes(bytes).unwrap();
-    let (layout, body) = match &proof.stark {
-        StarkProof::Sha256(p) => (codec::body_layout(p), codec::encoded_len(p)),
-        StarkProof::Sha256Trunc24(p) => (codec::body_layout24(p), codec::encoded_len(p)),
-    };
-    sigagg_prover::testing::flip_positions(bytes.len(), body, &layout)
+    let stark = &proof.stark;
+    sigagg_prover::testing::flip_positions(bytes.len(), codec::encoded_len(stark), &stark.body_layout())
 }
 
 /// Every flipped bit of [`flip_positions`] (bits 0, 3 and 7 in turn),

@@ -52,6 +52,33 @@ pub type AggConfig = ConfigWith<ValMmcs>;
 /// The STARK configuration of 24-byte commitments ([`MerkleHash::Sha256Trunc24`]).
 pub type AggConfig24 = ConfigWith<ValMmcs24>;
 
+/// The proof system that proves a statement's tables ([`crate::prove`]);
+/// each states its own security ([`crate::security_level`]) and tags its
+/// proofs ([`crate::StarkProof`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Backend {
+    /// Univariate: Plonky3's batch STARK (`p3-batch-stark`) with FRI
+    /// (`p3-fri`) over Reed-Solomon codes of rate `2^-log_blowup`
+    /// ([`crate::fri`]).
+    Fri,
+}
+
+impl Backend {
+    /// The name used in messages and reports.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Backend::Fri => "fri",
+        }
+    }
+
+    /// The backend's number in [`Settings::words`].
+    const fn word(self) -> usize {
+        match self {
+            Backend::Fri => 0,
+        }
+    }
+}
+
 /// The hash of the Merkle commitments (trace, quotient and FRI trees).
 ///
 /// A commitment binds only as far as its hash resists collisions, so the
@@ -87,6 +114,9 @@ impl MerkleHash {
 /// that a mismatch is reported clearly instead of as a failed check).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Settings {
+    /// The proof system; the fields below are its parameters (FRI's: the
+    /// only backend so far).
+    pub backend: Backend,
     /// log2 of the Reed-Solomon blowup (rate 2^-log_blowup).
     pub log_blowup: usize,
     /// Number of FRI queries.
@@ -122,6 +152,7 @@ impl Settings {
     /// for every Seed001 statement it accepts (`sigagg-xmss-agg`'s
     /// `security` module; Lamport+ names its own settings).
     pub const FAST: Self = Self {
+        backend: Backend::Fri,
         log_blowup: 1,
         num_queries: 164,
         query_pow_bits: 20,
@@ -138,6 +169,7 @@ impl Settings {
     /// The compact setting: rate 1/8, fewer queries, smaller proofs; at
     /// least 100 proven bits for every Seed001 statement it accepts.
     pub const COMPACT: Self = Self {
+        backend: Backend::Fri,
         log_blowup: 3,
         num_queries: 54,
         query_pow_bits: 22,
@@ -155,6 +187,7 @@ impl Settings {
     /// no grinding; enough that a corrupted proof is caught with
     /// overwhelming probability in negative tests.
     pub const INSECURE_TEST: Self = Self {
+        backend: Backend::Fri,
         log_blowup: 1,
         num_queries: 40,
         query_pow_bits: 0,
@@ -172,7 +205,9 @@ impl Settings {
     /// low-degree extension (the height times the blowup) must fit in
     /// KoalaBear's two-adic subgroup (order 2^24).
     pub const fn max_log_height(&self) -> usize {
-        <Val as TwoAdicField>::TWO_ADICITY.saturating_sub(self.log_blowup)
+        match self.backend {
+            Backend::Fri => <Val as TwoAdicField>::TWO_ADICITY.saturating_sub(self.log_blowup),
+        }
     }
 
     /// The settings a proof whose shortest table has `2^log_min_height`
@@ -207,8 +242,9 @@ impl Settings {
 
     /// Every field, in declaration order, for transcript seeds and
     /// statement digests: two settings with equal words are equal.
-    pub fn words(&self) -> [u64; 11] {
+    pub fn words(&self) -> [u64; 12] {
         [
+            self.backend.word(),
             self.log_blowup,
             self.num_queries,
             self.query_pow_bits,

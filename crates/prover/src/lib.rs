@@ -1,16 +1,51 @@
 //! The STARK machinery both sigagg aggregators stand on (`sigagg-xmss-agg`
-//! for Seed001 XMSS, `sigagg-lamport-agg` for Lamport+): the field and its
-//! challenge extension, the settings and their Merkle hash ([`config`]),
-//! the proof framing ([`codec`]), the paired Poseidon2 block ([`paired`],
-//! [`poseidon`]), the width-dependent DFT ([`dft`]), truncated SHA-256
-//! trees ([`merkle_hash`]) and lookup folding ([`fold_lookups`]).
+//! for Seed001 XMSS, `sigagg-lamport-agg` for Lamport+): one interface to
+//! the proof systems ([`backend`]), the field and its challenge extension,
+//! the settings and their Merkle hash ([`config`]), the proof framing
+//! ([`codec`]), the paired Poseidon2 block ([`paired`], [`poseidon`]), the
+//! width-dependent DFT ([`dft`]), truncated SHA-256 trees ([`merkle_hash`])
+//! and lookup folding ([`fold_lookups`]).
+//!
+//! # Proving a statement
+//!
+//! An aggregator writes its tables as AIRs that implement [`Table`] (an
+//! AIR over KoalaBear whose constraints may use LogUp buses, with its
+//! constraint degree and the width of its bus messages), describes a
+//! statement as [`Tables`] (the AIRs in batch order, their heights, which
+//! follow from the statement, and a digest binding the rest of it), and
+//! calls three functions:
+//!
+//! * [`prove`]`(settings, tables, traces)` gives a [`StarkProof`];
+//! * [`verify`]`(settings, tables, proof)` checks it or names why not
+//!   ([`VerifyError`]);
+//! * [`security_level`]`(settings, tables)` is the security the backend
+//!   states for such proofs (proven and conjectured bits, grinding counted).
+//!
+//! The settings choose the backend ([`Settings::backend`], a [`Backend`]);
+//! today that is [`Backend::Fri`], Plonky3's univariate batch STARK with
+//! FRI ([`fri`]). A proof records the backend that made it, and a verifier
+//! whose settings name another refuses it ([`VerifyError::WrongBackend`]).
+//!
+//! ```ignore
+//! let tables = Tables::new(&airs, log_heights, b"my-aggregator/transcript/v1", statement.digest());
+//! let proof = sigagg_prover::prove(&settings, &tables, &traces)?; // traces: one per AIR
+//! sigagg_prover::verify(&settings, &tables, &proof)?;             // the verifier builds the same `tables`
+//! let bits = sigagg_prover::security_level(&settings, &tables).proven_bits;
+//! ```
 
+pub mod backend;
 pub mod codec;
 pub mod config;
 pub mod dft;
+pub mod fri;
 pub mod merkle_hash;
 pub mod paired;
 pub mod poseidon;
+
+pub use backend::{
+    ProveError, SecurityLevel, StarkProof, Table, Tables, VerifyError, prove, security_level, transcript_seed, verify,
+};
+pub use config::{Backend, Settings};
 
 use p3_air::Air;
 use p3_lookup::{InteractionSymbolicBuilder, LogUpGadget, Lookups};
@@ -59,6 +94,8 @@ pub fn periodic_table(period: usize, width: usize, f: impl Fn(usize, &mut [Val])
 #[doc(hidden)]
 pub mod testing {
     use crate::config::{MerkleHash, Settings};
+
+    pub use crate::fri::lookups_both_ways;
 
     /// `base` with the FRI fields named by environment variables replaced
     /// (`LOG_BLOWUP`, `QUERIES`, `QUERY_POW`, `FINAL_POLY`, `ARITY`, `CAP`,

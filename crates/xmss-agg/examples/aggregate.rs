@@ -59,7 +59,7 @@ fn main() {
         n as f64 / prove.as_secs_f64(),
         bytes.len()
     );
-    for (part, len) in sigagg_xmss_agg::codec::size_breakdown(&proof.proof) {
+    for (part, len) in proof.proof.size_breakdown() {
         println!("  {part}: {len}");
     }
     let t = Instant::now();

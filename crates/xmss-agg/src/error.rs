@@ -2,6 +2,8 @@
 
 use thiserror::Error;
 
+use crate::config::Backend;
+
 /// A statement that cannot be proven or checked.
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
 pub enum StatementError {
@@ -63,6 +65,10 @@ pub enum VerifyError {
     /// The settings name a Merkle hash the XMSS proofs do not support.
     #[error("the XMSS proofs commit with full-width SHA-256, not {0:?}")]
     UnsupportedMerkleHash(crate::config::MerkleHash),
+    /// The proof was made by another proof system than the settings name
+    /// (checked before the rest of the settings).
+    #[error("the proof was made by the {} backend, the settings name {}", found.name(), expected.name())]
+    WrongBackend { expected: Backend, found: Backend },
     /// The proof was made for another statement size or other settings.
     #[error("proof header mismatch: {0}")]
     HeaderMismatch(String),
@@ -107,4 +113,20 @@ pub enum ThresholdError {
     /// The proof system failed (never expected with valid inputs).
     #[error("proving failed: {0}")]
     Prover(String),
+}
+
+impl From<sigagg_prover::VerifyError> for VerifyError {
+    /// The backend's refusals, as this crate has always reported them: a
+    /// proof of other table heights is an invalid proof, and one that
+    /// commits with another hash than the settings' full-width SHA-256 uses
+    /// a hash the XMSS proofs do not support.
+    fn from(e: sigagg_prover::VerifyError) -> Self {
+        use sigagg_prover::VerifyError as E;
+        match e {
+            E::WrongBackend { expected, found } => VerifyError::WrongBackend { expected, found },
+            E::WrongMerkleHash { found, .. } => VerifyError::UnsupportedMerkleHash(found),
+            E::ShapeMismatch => VerifyError::Invalid(E::ShapeMismatch.to_string()),
+            E::Invalid(reason) => VerifyError::Invalid(reason),
+        }
+    }
 }

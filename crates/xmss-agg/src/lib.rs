@@ -3,9 +3,10 @@
 //! own message (or one shared message, the consensus case).
 //!
 //! The statement is the list of `(public key, epoch, message)`; the
-//! signatures are the witness. The proof is a Plonky3 batch STARK over
-//! KoalaBear with a degree-5 challenge extension and SHA-256 commitments; its
-//! five tables are described in [`air`].
+//! signatures are the witness. The proof is a STARK over KoalaBear with a
+//! degree-5 challenge extension and SHA-256 commitments, made by the
+//! backend the settings name (`sigagg-prover`; today Plonky3's batch STARK
+//! with FRI); its five tables are described in [`air`].
 //!
 //! ```no_run
 //! use sigagg_xmss_agg::{Entry, Settings, Statement, aggregate, verify};
@@ -39,25 +40,23 @@ pub mod trace;
 /// The shared STARK machinery, at the paths this crate has always had.
 pub use sigagg_prover::{codec, config, dft, merkle_hash, paired};
 
-use std::sync::OnceLock;
-
-use p3_batch_stark::{
-    BatchProof, CommonData, ProverData, ProverOnlyData, StarkInstance, prove_batch, verify_batch,
-};
-use p3_lookup::Lookups;
+use p3_matrix::Matrix;
 use p3_util::log2_strict_usize;
 use serde::{Deserialize, Serialize};
+use sigagg_prover::{StarkProof, Tables};
 use sigagg_xmss::{Seed001, Signature};
 
 use crate::air::{
     AggAir, chain::ChainAir, digits::DigitAir, hash24::HashAir, range::RangeAir, sig::SigAir,
 };
-use crate::config::AggConfig;
-pub use crate::config::Settings;
+pub use crate::config::{Backend, Settings};
 pub use crate::error::{AggregateError, StatementError, ThresholdError, VerifyError};
 pub use crate::statement::{Entry, Statement, max_signatures};
 
-/// Version of the proof encoding (7: the transcript is seeded with the
+/// Version of the proof encoding (8: the settings name their backend,
+/// [`Settings::backend`], and the STARK is tagged with the backend and
+/// Merkle hash that made it, [`StarkProof`], so version-7 proofs do not
+/// decode; 7: the transcript is seeded with the
 /// statement's digest and the settings, [`transcript_seed`], so version-6
 /// proofs, whose transcript bound neither, are refused; 6: narrower tables, unread output lanes
 /// and constant input lanes have no columns, and a final FRI polynomial
@@ -65,7 +64,7 @@ pub use crate::statement::{Entry, Statement, max_signatures};
 /// the settings name their Merkle hash, [`config::MerkleHash`]; 4: varint
 /// lengths; 3: SHA-256 commitments and transcript; 2: Keccak; 1: postcard,
 /// see [`codec`]).
-pub const PROOF_VERSION: u8 = 7;
+pub const PROOF_VERSION: u8 = 8;
 /// First bytes of an encoded [`AggregateProof`].
 pub const PROOF_MAGIC: &[u8; 6] = b"SGXAGG";
 
@@ -76,8 +75,8 @@ pub struct AggregateProof {
     pub settings: Settings,
     /// Number of statement entries.
     pub num_entries: u32,
-    /// The batch STARK proof.
-    pub proof: BatchProof<AggConfig>,
+    /// The STARK, tagged with the backend that made it.
+    pub proof: StarkProof,
 }
 
 impl core::fmt::Debug for AggregateProof {
@@ -85,7 +84,8 @@ impl core::fmt::Debug for AggregateProof {
         f.debug_struct("AggregateProof")
             .field("settings", &self.settings)
             .field("num_entries", &self.num_entries)
-            .field("degree_bits", &self.proof.degree_bits)
+            .field("backend", &self.proof.backend())
+            .field("degree_bits", &self.proof.degree_bits())
             .finish_non_exhaustive()
     }
 }
@@ -167,11 +167,12 @@ fn prove_traces(
 }
 
 /// Domain separator of the transcript seed.
-const TRANSCRIPT_DOMAIN: &[u8] = b"sigagg/xmss-agg/transcript/v2";
+const TRANSCRIPT_DOMAIN: &[u8] = b"sigagg/xmss-agg/transcript/v3";
 
 /// The Fiat-Shamir seed of a proof of the statement whose digest is
 /// `statement_digest` under `settings`: the challenger absorbs it before
-/// anything else.
+/// anything else (`sigagg_prover::transcript_seed`: this crate's domain
+/// separator, every setting, the backend first, and the digest).
 ///
 /// # Why
 ///
@@ -187,102 +188,44 @@ const TRANSCRIPT_DOMAIN: &[u8] = b"sigagg/xmss-agg/transcript/v2";
 /// The statement digests are domain-separated by proof kind
 /// ([`Statement::digest`], the threshold statement's digest).
 pub fn transcript_seed(settings: &Settings, statement_digest: &[u8; 32]) -> Vec<u8> {
-    let mut seed = TRANSCRIPT_DOMAIN.to_vec();
-    settings.words().iter().for_each(|w| seed.extend(w.to_le_bytes()));
-    seed.extend_from_slice(statement_digest);
-    seed
+    sigagg_prover::transcript_seed(TRANSCRIPT_DOMAIN, settings, statement_digest)
 }
 
-/// One batch proof of `traces` against `airs` (in the same order), for the
-/// statement whose digest is `statement_digest` ([`transcript_seed`]).
+/// The tables of a statement for the backends: `airs` (in batch order) at
+/// heights `2^log_heights[i]`, bound by `statement_digest`
+/// ([`transcript_seed`]).
+pub(crate) fn tables<'a>(airs: &'a [AggAir], log_heights: Vec<usize>, statement_digest: &[u8; 32]) -> Tables<'a, AggAir> {
+    Tables::new(airs, log_heights, TRANSCRIPT_DOMAIN, *statement_digest)
+}
+
+/// One proof of `traces` against `airs` (in the same order), for the
+/// statement whose digest is `statement_digest`, by the backend `settings`
+/// name.
 pub(crate) fn prove_airs(
     settings: &Settings,
     statement_digest: &[u8; 32],
     airs: &[AggAir],
     traces: &trace::Traces,
-) -> Result<BatchProof<AggConfig>, String> {
-    let log_heights: Vec<usize> = traces.matrices().iter().map(|m| log2_strict_usize(p3_matrix::Matrix::height(*m))).collect();
-    let config = settings.fitted_to(&log_heights).stark_config_seeded(transcript_seed(settings, statement_digest));
-    let instances: Vec<StarkInstance<'_, AggConfig, AggAir>> = airs
-        .iter()
-        .zip(traces.matrices())
-        .map(|(air, trace)| StarkInstance {
-            air,
-            trace,
-            public_values: vec![],
-        })
-        .collect();
-    // The verifier's lookups (no symbolic degree inference; equal to
-    // Plonky3's own derivation, see `lookups_both_ways`).
-    let prover_data = ProverData {
-        common: common_data(airs),
-        prover_only: ProverOnlyData::empty(),
-    };
-    prove_batch(&config, &instances, &prover_data).map_err(|e| format!("{e:?}"))
+) -> Result<StarkProof, String> {
+    let matrices = traces.matrices();
+    let log_heights: Vec<usize> = matrices.iter().map(|m| log2_strict_usize(m.height())).collect();
+    sigagg_prover::prove(settings, &tables(airs, log_heights, statement_digest), &matrices).map_err(|e| e.0)
 }
 
-/// Checks a batch proof against `airs`, whose table heights (log2) must be
+/// Checks a proof against `airs`, whose table heights (log2) must be
 /// `expected`: they follow from the statement, never from the proof. The
 /// transcript starts from the statement's digest ([`transcript_seed`]).
 pub(crate) fn verify_airs(
     settings: &Settings,
     statement_digest: &[u8; 32],
     airs: &[AggAir],
-    proof: &BatchProof<AggConfig>,
+    proof: &StarkProof,
     expected: &[usize],
 ) -> Result<(), VerifyError> {
-    if proof.degree_bits != expected {
-        return Err(VerifyError::Invalid(
-            "table heights do not match the statement".into(),
-        ));
-    }
-    let config = settings.fitted_to(expected).stark_config_seeded(transcript_seed(settings, statement_digest));
-    let public_values = vec![Vec::new(); airs.len()];
-    // Plonky3's verifier checks a decoded proof's shape before using it;
-    // should a malformed proof still reach a panic, it is a rejection.
-    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        verify_batch(&config, airs, proof, &public_values, &common_data(airs))
-            .map_err(|e| VerifyError::Invalid(format!("{e:?}")))
-    }));
-    outcome.unwrap_or_else(|_| Err(VerifyError::Invalid("the verifier rejected a malformed proof".into())))
-}
-
-/// The lookups of every table, folded into shared columns exactly as
-/// `ProverData::from_airs_and_degrees` folds them (each table's budget is
-/// its constraint degree, [`AggAir::degree`]), but without its symbolic
-/// degree inference, which dominates verification time. The lookups do not
-/// depend on the statement's values, only on which tables the proof has
-/// (aggregation: five, threshold: six) and the permutation stride, so they
-/// are computed once per process, kind and stride.
-fn common_data(airs: &[AggAir]) -> CommonData<AggConfig> {
-    type Cache = OnceLock<Vec<Lookups<config::Val>>>;
-    static CACHES: [[Cache; 2]; 2] = [[OnceLock::new(), OnceLock::new()], [OnceLock::new(), OnceLock::new()]];
-    let threshold = airs.iter().any(|a| matches!(a, AggAir::Group(_)));
-    let paired = airs.iter().any(|a| a.degree() > 3);
-    let cache = &CACHES[usize::from(threshold)][usize::from(paired)];
-    let lookups = cache.get_or_init(|| fold_lookups(airs, AggAir::degree));
-    CommonData::new(None, lookups.clone())
+    Ok(sigagg_prover::verify(settings, &tables(airs, expected.to_vec(), statement_digest), proof)?)
 }
 
 pub use sigagg_prover::fold_lookups;
-
-/// The verifier's lookups, serialized, and those Plonky3's own
-/// `ProverData::from_airs_and_degrees` derives, for comparison in tests.
-pub(crate) fn lookups_both_ways(settings: &Settings, airs: &[AggAir], log_heights: &[usize]) -> (Vec<u8>, Vec<u8>) {
-    let ours = common_data(airs).lookups;
-    let theirs = ProverData::from_airs_and_degrees(
-        &settings.stark_config_seeded(Vec::new()),
-        airs,
-        log_heights,
-    )
-    .expect("no preprocessed columns")
-    .common
-    .lookups;
-    (
-        postcard::to_allocvec(&ours).expect("serializable"),
-        postcard::to_allocvec(&theirs).expect("serializable"),
-    )
-}
 
 /// Hooks for soundness tests: build traces, tamper with them, prove anyway.
 #[doc(hidden)]
@@ -301,7 +244,8 @@ pub mod testing {
             .iter()
             .map(|&h| log2_strict_usize(h))
             .collect();
-        super::lookups_both_ways(settings, &airs(settings, statement), &heights)
+        let airs = airs(settings, statement);
+        sigagg_prover::testing::lookups_both_ways(settings, &tables(&airs, heights, &statement.digest()))
     }
 
     pub use sigagg_prover::testing::{flip_positions, settings_from_env};
@@ -351,6 +295,9 @@ pub fn verify(
             count: statement.len(),
             max: max_signatures(settings),
         });
+    }
+    if proof.settings.backend != settings.backend {
+        return Err(VerifyError::WrongBackend { expected: settings.backend, found: proof.settings.backend });
     }
     if proof.settings != *settings {
         return Err(VerifyError::HeaderMismatch(

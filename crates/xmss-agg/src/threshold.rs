@@ -28,28 +28,30 @@
 //! assert_eq!(certificate.count, 5);
 //! ```
 
-use p3_batch_stark::BatchProof;
 use p3_util::log2_strict_usize;
 use serde::{Deserialize, Serialize};
 use sha3::{Digest, Sha3_256};
+use sigagg_prover::StarkProof;
 use sigagg_xmss::{ParameterSet, PublicKey, Seed001, Signature};
 
 use crate::air::group::GroupAir;
 use crate::air::sig::{SigAir, ThresholdShape};
 use crate::air::{AggAir, chain::ChainAir, digits::DigitAir, hash24::HashAir, range::RangeAir};
-use crate::config::{AggConfig, Settings};
+use crate::config::Settings;
 use crate::error::{StatementError, ThresholdError, VerifyError};
 use crate::group::{GroupError, GroupKey, GroupTree, MAX_GROUP_DEPTH, MembershipPath, depth_for};
 use crate::statement::{Entry, MIN_PADDED, SlotPublic, max_signatures};
 use crate::{codec, trace};
 
-/// Version of the threshold proof encoding (7: the transcript is seeded
+/// Version of the threshold proof encoding (8: the settings name their
+/// backend and the STARK is tagged with it, as [`crate::PROOF_VERSION`] 8;
+/// 7: the transcript is seeded
 /// with the statement's digest, as [`crate::PROOF_VERSION`] 7; 6: narrower tables and a
 /// longer final FRI polynomial, as [`crate::PROOF_VERSION`] 6; 5: the
 /// settings name their Merkle hash, [`crate::config::MerkleHash`]; 4: varint
 /// lengths; 3: SHA-256 commitments and transcript; 2: Keccak; 1: postcard,
 /// see [`crate::codec`]).
-pub const THRESHOLD_PROOF_VERSION: u8 = 7;
+pub const THRESHOLD_PROOF_VERSION: u8 = 8;
 /// First bytes of an encoded [`ThresholdProof`].
 pub const THRESHOLD_PROOF_MAGIC: &[u8; 6] = b"SGXTHR";
 
@@ -166,8 +168,8 @@ pub struct ThresholdProof {
     pub count: u32,
     /// Their member indices, ascending, when disclosed.
     pub signers: Option<Vec<u32>>,
-    /// The batch STARK proof.
-    pub proof: BatchProof<AggConfig>,
+    /// The STARK, tagged with the backend that made it.
+    pub proof: StarkProof,
 }
 
 impl core::fmt::Debug for ThresholdProof {
@@ -176,7 +178,8 @@ impl core::fmt::Debug for ThresholdProof {
             .field("settings", &self.settings)
             .field("count", &self.count)
             .field("signers", &self.signers)
-            .field("degree_bits", &self.proof.degree_bits)
+            .field("backend", &self.proof.backend())
+            .field("degree_bits", &self.proof.degree_bits())
             .finish_non_exhaustive()
     }
 }
@@ -351,6 +354,9 @@ pub fn verify_threshold(
     proof: &ThresholdProof,
 ) -> Result<Certificate, VerifyError> {
     settings.check_full_width().map_err(VerifyError::UnsupportedMerkleHash)?;
+    if proof.settings.backend != settings.backend {
+        return Err(VerifyError::WrongBackend { expected: settings.backend, found: proof.settings.backend });
+    }
     if proof.settings != *settings {
         return Err(VerifyError::HeaderMismatch(
             "the proof was made with other settings".into(),
@@ -430,7 +436,7 @@ pub fn security_level(
         .iter()
         .map(|&h| log2_strict_usize(h))
         .collect();
-    crate::security::level(settings, &airs, &heights)
+    sigagg_prover::security_level(settings, &crate::tables(&airs, heights, &[0; 32]))
 }
 
 /// Hooks for soundness tests.
@@ -502,6 +508,6 @@ pub mod testing {
                 .iter()
                 .map(|&h| log2_strict_usize(h))
                 .collect();
-        crate::lookups_both_ways(settings, &airs, &heights)
+        sigagg_prover::testing::lookups_both_ways(settings, &crate::tables(&airs, heights, &[0; 32]))
     }
 }

@@ -166,7 +166,7 @@ fn other_settings_are_rejected() {
 fn size_breakdown_accounts_for_every_byte() {
     let (statement, sigs) = batch(41, 3, true, &[7]);
     let proof = prove(&statement, &sigs);
-    let parts = sigagg_xmss_agg::codec::size_breakdown(&proof.proof);
+    let parts = proof.proof.size_breakdown();
     let total: usize = parts.iter().map(|(_, len)| len).sum();
     let body = sigagg_xmss_agg::codec::encoded_len(&proof.proof);
     assert!(total <= body && body - total < 64, "parts {total} of {body} bytes: {parts:?}");
@@ -187,11 +187,11 @@ fn every_class_of_proof_byte_flip_is_rejected() {
     };
     assert!(!check(&bytes), "the untampered proof must verify");
     // Every byte of the header (magic, version, settings, entry count), then
-    // the first, middle and last byte of every part of the body, in
-    // encoding order (the parts tile the body exactly), then positions
-    // spread over the whole body.
+    // the first, middle and last byte of every part of the STARK (its
+    // backend and Merkle hash tags included), in encoding order (the parts
+    // tile it exactly), then positions spread over the whole body.
     let proof = AggregateProof::from_bytes(&bytes).unwrap();
-    let layout = sigagg_xmss_agg::codec::body_layout(&proof.proof);
+    let layout = proof.proof.body_layout();
     let body = sigagg_xmss_agg::codec::encoded_len(&proof.proof);
     let positions = sigagg_xmss_agg::testing::flip_positions(bytes.len(), body, &layout);
     for (n, &at) in positions.iter().enumerate() {

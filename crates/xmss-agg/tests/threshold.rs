@@ -371,9 +371,10 @@ fn every_class_of_proof_byte_flip_is_rejected() {
     };
     assert!(!check(&bytes), "the untampered proof must verify");
     // Every header byte, the first, middle and last byte of every part of
-    // the body in encoding order, and positions spread over the body.
+    // the STARK (tags included) in encoding order, and positions spread
+    // over the body.
     let proof = ThresholdProof::from_bytes(&bytes).unwrap();
-    let layout = sigagg_xmss_agg::codec::body_layout(&proof.proof);
+    let layout = proof.proof.body_layout();
     let body = sigagg_xmss_agg::codec::encoded_len(&proof.proof);
     let positions = sigagg_xmss_agg::testing::flip_positions(bytes.len(), body, &layout);
     for (n, &at) in positions.iter().enumerate() {

@@ -21,9 +21,11 @@ pub mod range;
 pub mod sig;
 
 use std::borrow::Cow;
+use std::sync::OnceLock;
 
 use p3_air::{Air, BaseAir};
-use p3_lookup::InteractionBuilder;
+use p3_lookup::{InteractionBuilder, Lookups};
+use sigagg_prover::{Table, fold_lookups};
 
 use crate::config::Val;
 
@@ -91,6 +93,27 @@ impl AggAir {
             AggAir::Group(a) => a.perm().degree(),
             _ => 3,
         }
+    }
+}
+
+impl Table for AggAir {
+    const BUS_WIDTH: usize = crate::bus::WIDTH;
+
+    fn degree(&self) -> usize {
+        AggAir::degree(self)
+    }
+
+    /// The lookups do not depend on the statement's values, only on which
+    /// tables the proof has (aggregation: five, threshold: six) and the
+    /// permutation stride, so they are folded once per process, kind and
+    /// stride.
+    fn lookups(airs: &[Self]) -> Vec<Lookups<Val>> {
+        type Cache = OnceLock<Vec<Lookups<Val>>>;
+        static CACHES: [[Cache; 2]; 2] = [[OnceLock::new(), OnceLock::new()], [OnceLock::new(), OnceLock::new()]];
+        let threshold = airs.iter().any(|a| matches!(a, AggAir::Group(_)));
+        let paired = airs.iter().any(|a| a.degree() > 3);
+        let cache = &CACHES[usize::from(threshold)][usize::from(paired)];
+        cache.get_or_init(|| fold_lookups(airs, AggAir::degree)).clone()
     }
 }
 

@@ -1,0 +1,393 @@
+//! One interface to the proof systems: an aggregator describes a statement
+//! as [`Tables`] (its AIRs in batch order, their heights, public values and
+//! a digest binding everything else), and proves, verifies and asks for
+//! the security of it with [`prove`], [`verify`] and [`security_level`].
+//! The settings name the backend ([`Settings::backend`]); each backend
+//! states its own security, and every proof records the backend that made
+//! it ([`StarkProof`]), so another backend's verifier refuses it with
+//! [`VerifyError::WrongBackend`].
+
+use p3_air::{Air, BaseAir, DebugConstraintBuilder};
+use p3_batch_stark::folder::{ProverConstraintFolderWithLookups, VerifierConstraintFolderWithLookups};
+use p3_lookup::{InteractionSymbolicBuilder, Lookups};
+use p3_matrix::dense::RowMajorMatrix;
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::codec;
+use crate::config::{AggConfig, AggConfig24, Backend, Challenge, MerkleHash, Settings, Val};
+use crate::fri::{self, FriProof};
+
+/// One table of a statement, as every backend proves it: an AIR over
+/// KoalaBear whose constraints may send and receive on LogUp buses.
+///
+/// The supertraits are the constraint builders the backends run the AIR
+/// with (today Plonky3's batch STARK over both Merkle hashes); an AIR
+/// written for any `InteractionBuilder<F = Val>` has them all.
+pub trait Table:
+    BaseAir<Val>
+    + Air<InteractionSymbolicBuilder<Val, Challenge>>
+    + for<'a> Air<DebugConstraintBuilder<'a, Val, Challenge>>
+    + for<'a> Air<ProverConstraintFolderWithLookups<'a, AggConfig>>
+    + for<'a> Air<ProverConstraintFolderWithLookups<'a, AggConfig24>>
+    + for<'a> Air<VerifierConstraintFolderWithLookups<'a, AggConfig>>
+    + for<'a> Air<VerifierConstraintFolderWithLookups<'a, AggConfig24>>
+    + Clone
+    + Sized
+{
+    /// The widest message any table of the statement sends on a bus (the
+    /// LogUp term of the security level).
+    const BUS_WIDTH: usize;
+
+    /// The largest degree of this table's constraints: the budget its
+    /// lookups are folded to ([`crate::fold_lookups`]).
+    fn degree(&self) -> usize;
+
+    /// The lookups of `tables`, folded into shared columns. Prover and
+    /// verifier both call it, so they agree by construction; an aggregator
+    /// whose lookups depend only on which tables a statement has may cache
+    /// them.
+    fn lookups(tables: &[Self]) -> Vec<Lookups<Val>> {
+        crate::fold_lookups(tables, Self::degree)
+    }
+}
+
+/// A statement as the backends see it.
+///
+/// Plonky3 absorbs neither periodic columns nor AIR constants into its
+/// transcript, and that is where the aggregators put most of a statement
+/// (keys, epochs, messages, codewords, group roots). So the transcript
+/// starts from [`transcript_seed`]: a domain separator, the settings and
+/// `digest`, which must bind every part of the statement the public values
+/// do not.
+#[derive(Clone, Debug)]
+pub struct Tables<'a, A> {
+    /// The AIRs, in batch order.
+    pub airs: &'a [A],
+    /// log2 of each table's height. They follow from the statement, never
+    /// from a proof: the verifier refuses a proof of other heights.
+    pub log_heights: Vec<usize>,
+    /// Each table's public values (none today: the aggregators bind their
+    /// statements through `digest`).
+    pub public_values: Vec<Vec<Val>>,
+    /// The transcript's domain separator: one per kind of proof.
+    pub domain: &'a [u8],
+    /// A collision-resistant digest of the statement.
+    pub digest: [u8; 32],
+}
+
+impl<'a, A> Tables<'a, A> {
+    /// `airs` at heights `2^log_heights[i]`, without public values, for
+    /// the statement whose digest is `digest` (domain-separated by `domain`).
+    pub fn new(airs: &'a [A], log_heights: Vec<usize>, domain: &'a [u8], digest: [u8; 32]) -> Self {
+        Self { public_values: vec![Vec::new(); airs.len()], airs, log_heights, domain, digest }
+    }
+
+    /// The seed of this statement's transcript under `settings`.
+    pub fn transcript_seed(&self, settings: &Settings) -> Vec<u8> {
+        transcript_seed(self.domain, settings, &self.digest)
+    }
+}
+
+/// The Fiat-Shamir seed of a proof under `settings` of the statement whose
+/// digest is `statement_digest`: `domain || settings.words() (8 bytes
+/// each, little-endian) || statement_digest`. The challenger absorbs it
+/// before anything else, so every challenge depends on the statement, the
+/// settings and the backend they name.
+pub fn transcript_seed(domain: &[u8], settings: &Settings, statement_digest: &[u8; 32]) -> Vec<u8> {
+    let mut seed = domain.to_vec();
+    settings.words().iter().for_each(|w| seed.extend(w.to_le_bytes()));
+    seed.extend_from_slice(statement_digest);
+    seed
+}
+
+/// A proof of a statement's tables, tagged with the backend that made it.
+#[derive(Serialize, Deserialize)]
+pub enum StarkProof {
+    /// [`Backend::Fri`]: a Plonky3 batch STARK with FRI.
+    Fri(FriProof),
+}
+
+impl StarkProof {
+    /// The backend that made the proof.
+    pub fn backend(&self) -> Backend {
+        match self {
+            Self::Fri(_) => Backend::Fri,
+        }
+    }
+
+    /// The Merkle hash of its commitments.
+    pub fn merkle(&self) -> MerkleHash {
+        match self {
+            Self::Fri(p) => p.merkle(),
+        }
+    }
+
+    /// log2 of every table height, as the proof claims them.
+    pub fn degree_bits(&self) -> &[usize] {
+        match self {
+            Self::Fri(p) => p.degree_bits(),
+        }
+    }
+
+    /// Where the proof's bytes go, part by part: `(part, bytes)` pairs that
+    /// sum to its encoded length up to a few length prefixes.
+    pub fn size_breakdown(&self) -> Vec<(String, usize)> {
+        match self {
+            Self::Fri(p) => p.size_breakdown(),
+        }
+    }
+
+    /// The parts of the proof's encoding ([`codec::encoded_len`] of it), in
+    /// encoding order, each with its encoded length: they tile it exactly,
+    /// tags included, so a test can flip bytes inside every part.
+    pub fn body_layout(&self) -> Vec<(&'static str, usize)> {
+        let mut parts = vec![("backend tag", 1)];
+        match self {
+            Self::Fri(p) => parts.extend(p.body_layout()),
+        }
+        debug_assert_eq!(parts.iter().map(|(_, n)| n).sum::<usize>(), codec::encoded_len(self));
+        parts
+    }
+}
+
+/// The proof system failed (never expected with valid inputs).
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+#[error("proving failed: {0}")]
+pub struct ProveError(pub String);
+
+/// Why a backend refused a proof.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub enum VerifyError {
+    /// The proof was made by another backend than the settings name.
+    #[error("the proof was made by the {} backend, the settings name {}", found.name(), expected.name())]
+    WrongBackend {
+        /// The settings' backend.
+        expected: Backend,
+        /// The proof's.
+        found: Backend,
+    },
+    /// The proof commits with another Merkle hash than the settings name.
+    #[error("the proof commits with {found:?}, the settings name {expected:?}")]
+    WrongMerkleHash {
+        /// The settings' hash.
+        expected: MerkleHash,
+        /// The proof's.
+        found: MerkleHash,
+    },
+    /// The proof's table heights are not the statement's.
+    #[error("table heights do not match the statement")]
+    ShapeMismatch,
+    /// The proof does not verify.
+    #[error("invalid proof: {0}")]
+    Invalid(String),
+}
+
+/// Proves `traces` (one per table, in batch order, of the heights `tables`
+/// names) with the backend `settings` name. Nothing is checked first: a
+/// trace that breaks its constraints gives a proof the verifier refuses
+/// (debug builds of Plonky3's prover panic on it instead).
+///
+/// # Panics
+/// If the traces are not one per table at the tables' heights.
+pub fn prove<A: Table>(
+    settings: &Settings,
+    tables: &Tables<'_, A>,
+    traces: &[&RowMajorMatrix<Val>],
+) -> Result<StarkProof, ProveError> {
+    match settings.backend {
+        Backend::Fri => fri::prove(settings, tables, traces).map(StarkProof::Fri),
+    }
+}
+
+/// Verifies `proof` of `tables` under `settings`: a proof of another
+/// backend or Merkle hash, or of other table heights, is refused before
+/// any check. Never panics on a malformed proof.
+pub fn verify<A: Table>(settings: &Settings, tables: &Tables<'_, A>, proof: &StarkProof) -> Result<(), VerifyError> {
+    if proof.backend() != settings.backend {
+        return Err(VerifyError::WrongBackend { expected: settings.backend, found: proof.backend() });
+    }
+    match proof {
+        StarkProof::Fri(p) => fri::verify(settings, tables, p),
+    }
+}
+
+/// Security of one configuration for one statement shape.
+#[derive(Clone, Debug, Serialize)]
+pub struct SecurityLevel {
+    /// Proven bits (the better of the unique- and list-decoding regimes).
+    pub proven_bits: f64,
+    /// The term that binds the proven level.
+    pub proven_binding: String,
+    /// Conjectured bits (random-words regime).
+    pub conjectured_bits: f64,
+    /// The term that binds the conjectured level.
+    pub conjectured_binding: String,
+}
+
+/// The security of proofs of `tables` under `settings`, as the backend the
+/// settings name states it (computed from the actual tables, grinding
+/// counted). The digest and public values of `tables` do not matter.
+pub fn security_level<A: Table>(settings: &Settings, tables: &Tables<'_, A>) -> SecurityLevel {
+    match settings.backend {
+        Backend::Fri => fri::security::level(settings, tables),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use p3_air::{AirBuilder, WindowAccess};
+    use p3_field::PrimeCharacteristicRing;
+    use p3_lookup::{Count, InteractionBuilder};
+
+    use super::*;
+
+    /// Two toy tables on one bus: a counter `0, 1, ..` that receives each
+    /// value as often as its second column says, and a table of values
+    /// with their cubes (degree 3) that sends every value once.
+    #[derive(Clone, Copy, Debug)]
+    enum Toy {
+        Counter,
+        Cubes,
+    }
+
+    impl BaseAir<Val> for Toy {
+        fn width(&self) -> usize {
+            2
+        }
+
+        fn main_next_row_columns(&self) -> Vec<usize> {
+            match self {
+                Toy::Counter => vec![0],
+                Toy::Cubes => vec![],
+            }
+        }
+    }
+
+    impl<AB: InteractionBuilder<F = Val>> Air<AB> for Toy {
+        fn eval(&self, builder: &mut AB) {
+            let main = builder.main();
+            let a: AB::Expr = main.current(0).expect("column").into();
+            let b: AB::Expr = main.current(1).expect("column").into();
+            match self {
+                Toy::Counter => {
+                    let next: AB::Expr = main.next(0).expect("column").into();
+                    builder.when_first_row().assert_zero(a.clone());
+                    builder.when_transition().assert_eq(next, a.clone() + AB::Expr::ONE);
+                    builder.push_interaction("toy", [a], Count::provided(b));
+                }
+                Toy::Cubes => {
+                    builder.assert_eq(b, a.clone() * a.clone() * a.clone());
+                    builder.push_interaction("toy", [a], -Count::from(1));
+                }
+            }
+        }
+    }
+
+    impl Table for Toy {
+        const BUS_WIDTH: usize = 1;
+
+        fn degree(&self) -> usize {
+            3
+        }
+    }
+
+    const AIRS: [Toy; 2] = [Toy::Counter, Toy::Cubes];
+    const DOMAIN: &[u8] = b"sigagg/prover-test/transcript/v1";
+
+    fn tables(digest: u8) -> Tables<'static, Toy> {
+        Tables::new(&AIRS, vec![4, 3], DOMAIN, [digest; 32])
+    }
+
+    /// Traces of the toy statement: 16 counter rows, 8 values `3r mod 16`.
+    fn traces() -> [RowMajorMatrix<Val>; 2] {
+        let values: Vec<u32> = (0..8).map(|r| 3 * r % 16).collect();
+        let counter: Vec<u32> = (0..16u32).flat_map(|i| [i, values.iter().filter(|&&v| v == i).count() as u32]).collect();
+        let cubes: Vec<u32> = values.iter().flat_map(|&v| [v, v * v * v]).collect();
+        [counter, cubes].map(|cells| RowMajorMatrix::new(cells.into_iter().map(Val::from_u32).collect(), 2))
+    }
+
+    fn prove_toy(settings: &Settings, traces: &[RowMajorMatrix<Val>]) -> StarkProof {
+        let traces: Vec<&RowMajorMatrix<Val>> = traces.iter().collect();
+        prove(settings, &tables(1), &traces).expect("a proof")
+    }
+
+    /// Both Merkle hashes: the proof verifies, records its backend and
+    /// hash, re-encodes to the same bytes, and its layout tiles its
+    /// encoding.
+    #[test]
+    fn proves_and_verifies_in_both_hashes() {
+        for merkle in [MerkleHash::Sha256, MerkleHash::Sha256Trunc24] {
+            let settings = Settings { merkle, ..Settings::INSECURE_TEST };
+            let proof = prove_toy(&settings, &traces());
+            assert_eq!((proof.backend(), proof.merkle(), proof.degree_bits()), (Backend::Fri, merkle, &[4, 3][..]));
+            verify(&settings, &tables(1), &proof).unwrap();
+            let bytes = codec::encode(b"SGTEST", 1, &proof);
+            let decoded: StarkProof = codec::decode(b"SGTEST", 1, &bytes, "test proof").unwrap();
+            verify(&settings, &tables(1), &decoded).unwrap();
+            let layout = proof.body_layout();
+            assert_eq!(layout.iter().map(|(_, n)| n).sum::<usize>(), bytes.len() - 7, "{layout:?}");
+            assert_eq!(layout[..2], [("backend tag", 1), ("merkle hash tag", 1)]);
+        }
+    }
+
+    /// Another statement digest or domain, other heights, another Merkle
+    /// hash and a backend tag this build does not know are all refused.
+    #[test]
+    fn refusals_are_typed() {
+        let settings = Settings::INSECURE_TEST;
+        let proof = prove_toy(&settings, &traces());
+        assert!(matches!(verify(&settings, &tables(2), &proof), Err(VerifyError::Invalid(_))));
+        let other_domain = Tables::new(&AIRS, vec![4, 3], b"another domain", [1; 32]);
+        assert!(matches!(verify(&settings, &other_domain, &proof), Err(VerifyError::Invalid(_))));
+        let taller = Tables::new(&AIRS, vec![5, 3], DOMAIN, [1; 32]);
+        assert_eq!(verify(&settings, &taller, &proof), Err(VerifyError::ShapeMismatch));
+        let short = Settings { merkle: MerkleHash::Sha256Trunc24, ..settings };
+        assert_eq!(
+            verify(&short, &tables(1), &proof),
+            Err(VerifyError::WrongMerkleHash { expected: MerkleHash::Sha256Trunc24, found: MerkleHash::Sha256 })
+        );
+        let mut bytes = codec::encode(b"SGTEST", 1, &proof);
+        assert_eq!(bytes[7], 0, "the backend tag opens the body");
+        bytes[7] = 1;
+        assert!(codec::decode::<StarkProof>(b"SGTEST", 1, &bytes, "test proof").is_err());
+    }
+
+    /// A trace that breaks a constraint: debug builds of Plonky3's prover
+    /// panic, release builds prove and the verifier refuses the proof.
+    #[test]
+    #[allow(clippy::assertions_on_constants)] // the build profile decides which branch is right
+    fn a_broken_trace_is_refused() {
+        let settings = Settings::INSECURE_TEST;
+        let mut broken = traces();
+        broken[1].values[5] += Val::ONE;
+        match std::panic::catch_unwind(|| prove_toy(&settings, &broken)) {
+            Err(_) => assert!(cfg!(debug_assertions), "only the debug prover checks constraints"),
+            Ok(proof) => assert!(matches!(verify(&settings, &tables(1), &proof), Err(VerifyError::Invalid(_)))),
+        }
+    }
+
+    /// The transcript seed holds the domain, every setting (the backend
+    /// first) and the digest.
+    #[test]
+    fn the_seed_binds_settings_and_statement() {
+        let (fast, test) = (Settings::FAST, Settings::INSECURE_TEST);
+        let seed = transcript_seed(DOMAIN, &fast, &[1; 32]);
+        assert_eq!(seed.len(), DOMAIN.len() + 12 * 8 + 32);
+        assert_eq!(seed[DOMAIN.len()..DOMAIN.len() + 8], [0; 8], "Backend::Fri");
+        assert_ne!(seed, transcript_seed(DOMAIN, &test, &[1; 32]));
+        assert_ne!(seed, transcript_seed(DOMAIN, &fast, &[2; 32]));
+        assert_eq!(seed, tables(1).transcript_seed(&fast));
+    }
+
+    /// The backend's lookup folding equals Plonky3's derivation, and the
+    /// backend states a security level that grows with the settings.
+    #[test]
+    fn lookups_and_security() {
+        let (ours, theirs) = crate::fri::lookups_both_ways(&Settings::INSECURE_TEST, &tables(1));
+        assert_eq!(ours, theirs);
+        let test = security_level(&Settings::INSECURE_TEST, &tables(0));
+        let fast = security_level(&Settings::FAST, &tables(0));
+        assert!(test.proven_bits < 20.0 && fast.proven_bits > 80.0, "{test:?} {fast:?}");
+    }
+}
