@@ -434,6 +434,9 @@ pub struct ThresholdBenchArgs {
     /// log2 of the blowup: 1 is the fast setting, 3 the compact one.
     #[arg(long, default_value_t = 1)]
     pub log_blowup: usize,
+    /// Named Seed001 settings (fast, compact, whir, test), in place of --log-blowup.
+    #[arg(long)]
+    pub settings: Option<String>,
     /// Reveal the signer bitmap.
     #[arg(long)]
     pub bitmap: bool,
@@ -530,6 +533,9 @@ pub fn bench_threshold(args: ThresholdBenchArgs) -> CliResult {
 }
 
 fn bench_threshold_for<S: ParameterSet>(args: &ThresholdBenchArgs) -> CliResult {
+    if let Some(name) = &args.settings {
+        return Err(CliError::usage(format!("--settings {name} names Seed001 settings; Lamport+ takes --log-blowup")));
+    }
     let settings = settings_for_blowup(args.log_blowup)?;
     let (n, t, signing) = args.shape(sigagg_lamport_agg::layout::max_signatures(&settings))?;
     let (pks, mut sks) = bench_keys::<S>(n as usize);

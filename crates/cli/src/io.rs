@@ -265,6 +265,7 @@ impl ProofRun {
     ) -> serde_json::Value {
         let mut out = head;
         let common = serde_json::json!({
+            "backend": settings.backend.name(),
             "log_blowup": settings.log_blowup,
             "num_queries": settings.num_queries,
             "query_pow_bits": settings.query_pow_bits,

@@ -96,7 +96,7 @@ enum BenchCommand {
     #[command(after_help = example!("bench xmss --scheme lean-sig-prod --n 16 --json"))]
     Xmss(xmss::BenchArgs),
     /// One STARK proof for N Seed001 XMSS signatures.
-    #[command(after_help = example!("bench xmss-agg --n 1024 --log-blowup 3 --json"))]
+    #[command(after_help = example!("bench xmss-agg --n 1024 --log-blowup 3 --json", "bench xmss-agg --n 1024 --settings whir --json"))]
     XmssAgg(xmss_agg::BenchArgs),
     /// One STARK proof for N Lamport+ signatures.
     #[command(after_help = example!("bench lamport-agg --scheme lamport-plus-mined --n 1024 --json"))]

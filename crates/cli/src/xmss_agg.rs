@@ -33,12 +33,21 @@ pub struct BenchArgs {
     /// log2 of the blowup: 1 is the fast setting, 3 the compact one.
     #[arg(long, default_value_t = 1)]
     pub log_blowup: usize,
+    /// Named settings (fast, compact, whir, test), in place of --log-blowup.
+    #[arg(long)]
+    pub settings: Option<String>,
     /// Every signer signs its own message (default: one shared message, the consensus case).
     #[arg(long)]
     pub distinct_messages: bool,
     /// Print JSON (the only output format; kept for symmetry with other benches).
     #[arg(long)]
     pub json: bool,
+}
+
+/// The settings a benchmark runs with: those named by `--settings`, else
+/// the named FRI settings of `--log-blowup`.
+pub fn bench_settings(named: Option<&str>, log_blowup: usize) -> Result<Settings, CliError> {
+    named.map_or_else(|| settings_for(log_blowup), settings_named)
 }
 
 /// The named settings for a blowup.
@@ -78,7 +87,7 @@ const SIGNATURE_SETUP: &str =
     "one genuine leaf per key, other tree nodes random (single_epoch_key_and_signature)";
 
 pub fn bench(args: BenchArgs) -> CliResult {
-    let settings = settings_for(args.log_blowup)?;
+    let settings = bench_settings(args.settings.as_deref(), args.log_blowup)?;
     if args.n == 0 || args.n > sigagg_xmss_agg::max_signatures(&settings) {
         return Err(CliError::usage(format!("--n must be in 1..={}", sigagg_xmss_agg::max_signatures(&settings))));
     }
@@ -88,6 +97,7 @@ pub fn bench(args: BenchArgs) -> CliResult {
     let head = json!({
         "bench": "xmss-agg",
         "scheme": "seed001",
+        "settings": name_of(&settings),
         "n": args.n,
         "shared_message": !args.distinct_messages,
         "signature_setup": SIGNATURE_SETUP,
@@ -164,14 +174,24 @@ pub fn group_signers(
     Ok((tree.key(), signers))
 }
 
-/// Proof settings by name: `fast`, `compact`, or `test` (insecure).
+/// Proof settings by name: `fast`, `compact`, `whir` (the multilinear
+/// backend), or `test` (insecure).
 pub fn settings_named(name: &str) -> Result<Settings, CliError> {
     match name {
         "fast" => Ok(Settings::FAST),
         "compact" => Ok(Settings::COMPACT),
+        "whir" => Ok(Settings::WHIR),
         "test" => Ok(Settings::INSECURE_TEST),
-        other => Err(CliError::usage(format!("--settings {other}: use fast, compact or test"))),
+        other => Err(CliError::usage(format!("--settings {other}: use fast, compact, whir or test"))),
     }
+}
+
+/// The name of the XMSS proof settings `settings`, or `custom`.
+pub fn name_of(settings: &Settings) -> &'static str {
+    ["fast", "compact", "whir", "test"]
+        .into_iter()
+        .find(|name| settings_named(name).is_ok_and(|s| s == *settings))
+        .unwrap_or("custom")
 }
 
 fn read_keys(paths: &[PathBuf]) -> Result<Vec<PublicKey<Seed001>>, CliError> {
@@ -333,7 +353,7 @@ pub fn verify_proof(args: &VerifyArgs) -> CliResult {
 /// all sign one message at one epoch; `signers` of them in one threshold
 /// proof.
 pub fn bench_threshold(args: &ThresholdBenchArgs) -> CliResult {
-    let settings = settings_for(args.log_blowup)?;
+    let settings = bench_settings(args.settings.as_deref(), args.log_blowup)?;
     let (n, t, signing) = args.shape(sigagg_xmss_agg::max_signatures(&settings))?;
     let (aggregate_statement, sigs) = quick_signatures(n as usize, false);
     let (group, signers) = group_signers(&aggregate_statement, &sigs, &args.members())?;
@@ -345,6 +365,7 @@ pub fn bench_threshold(args: &ThresholdBenchArgs) -> CliResult {
     let head = json!({
         "bench": "threshold",
         "scheme": "seed001",
+        "settings": name_of(&settings),
         "n": n,
         "t": t,
         "signers": signing,

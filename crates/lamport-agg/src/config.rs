@@ -37,6 +37,8 @@ pub const FAST: Settings = Settings {
     log_final_poly_len: 7,
     cap_height: 0,
     merkle: MerkleHash::Sha256,
+    first_log_arity: 0,
+    target_bits: 0,
 };
 
 /// The compact setting: rate 1/8, fewer queries, smaller proofs, at least
@@ -60,6 +62,8 @@ pub const COMPACT: Settings = Settings {
     log_final_poly_len: 7,
     cap_height: 0,
     merkle: MerkleHash::Sha256Trunc24,
+    first_log_arity: 0,
+    target_bits: 0,
 };
 
 /// Settings for functional tests. **Not secure** (about 20 bits): 40
@@ -78,6 +82,8 @@ pub const TEST: Settings = Settings {
     log_final_poly_len: 0,
     cap_height: 0,
     merkle: MerkleHash::Sha256,
+    first_log_arity: 0,
+    target_bits: 0,
 };
 
 /// [`TEST`] at rate 1/8: exercises the compact setting's paired

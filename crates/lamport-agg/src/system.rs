@@ -12,8 +12,8 @@ use crate::air::LampAir;
 use crate::air::hash::{Codewords, HashAir, codeword_chunks};
 use crate::air::hash16::Hash16Air;
 use crate::air::slot::SlotAir;
-use crate::config::{Settings, TRANSCRIPT_DOMAIN, Val};
-use crate::error::{ProveError, VerifyError};
+use crate::config::{Backend, Settings, TRANSCRIPT_DOMAIN, Val};
+use crate::error::{ProveError, StatementError, VerifyError};
 use crate::layout::Shape;
 use crate::poseidon::Rounds;
 
@@ -198,6 +198,7 @@ pub fn prove(
     traces: &[RowMajorMatrix<Val>],
 ) -> Result<StarkProof, ProveError> {
     assert_eq!(traces.len(), instance.airs.len(), "one trace per AIR");
+    supported(settings)?;
     let traces: Vec<&RowMajorMatrix<Val>> = traces.iter().collect();
     sigagg_prover::prove(settings, &instance.tables(), &traces).map_err(|e| ProveError::Prover(e.0))
 }
@@ -212,6 +213,7 @@ pub fn prove(
 /// is caught and reported as [`VerifyError::Invalid`], so untrusted bytes
 /// never abort the caller.
 pub fn verify(settings: &Settings, instance: &Instance, proof: &StarkProof) -> Result<(), VerifyError> {
+    supported(settings)?;
     sigagg_prover::verify(settings, &instance.tables(), proof).map_err(|e| {
         use sigagg_prover::VerifyError as E;
         match e {
@@ -221,6 +223,16 @@ pub fn verify(settings: &Settings, instance: &Instance, proof: &StarkProof) -> R
             E::Invalid(reason) => VerifyError::Invalid(reason),
         }
     })
+}
+
+/// `Ok` for settings of the FRI backend, the only one the Lamport+ tables
+/// run on: they send exclusive bus groups, which the multilinear backend
+/// does not take.
+fn supported(settings: &Settings) -> Result<(), StatementError> {
+    match settings.backend {
+        Backend::Fri => Ok(()),
+        other => Err(StatementError::UnsupportedBackend(other)),
+    }
 }
 
 impl Table for LampAir {

@@ -19,7 +19,8 @@ use sigagg_lamport_agg::config::{self, Val};
 use sigagg_lamport_agg::trace::Traces;
 use sigagg_prover::codec;
 use sigagg_lamport_agg::{
-    AggregateEntry, AggregateStatement, Disclosure, Proof, ProveError, Settings, ThresholdStatement, VerifyError,
+    AggregateEntry, AggregateStatement, Disclosure, Proof, ProveError, Settings, StatementError, ThresholdStatement,
+    VerifyError,
     aggregate, threshold,
 };
 
@@ -220,6 +221,29 @@ fn invalid_aggregate_witnesses_are_typed_errors() {
     let (instance, traces) = aggregate::testing::unchecked_traces(&T, &st, &sigs).unwrap();
     let proved = || aggregate::testing::prove_traces(&T, &st, &sigs, &instance, &traces);
     assert!(rejected(proved, |p| aggregate::verify(&T, &st, p)));
+}
+
+/// The Lamport+ tables run on the FRI backend only (issue 21 §3): settings
+/// of the multilinear backend are a typed error on both sides.
+#[test]
+fn the_multilinear_backend_is_refused_with_a_typed_error() {
+    let whir: Settings = sigagg_prover::Settings::INSECURE_TEST_WHIR;
+    let (st, sigs) = common::aggregate_batch::<LamportPlus>(6, 2);
+    assert!(matches!(
+        aggregate::prove(&whir, &st, &sigs),
+        Err(ProveError::Statement(StatementError::UnsupportedBackend(config::Backend::Whir)))
+    ));
+    let proof = aggregate::prove(&T, &st, &sigs).unwrap();
+    assert_eq!(
+        aggregate::verify(&whir, &st, &proof),
+        Err(VerifyError::WrongBackend { expected: config::Backend::Whir, found: config::Backend::Fri })
+    );
+    let mut relabelled = Proof::from_bytes(&proof.to_bytes()).unwrap();
+    relabelled.settings = whir;
+    assert_eq!(
+        aggregate::verify(&whir, &st, &relabelled),
+        Err(VerifyError::Statement(StatementError::UnsupportedBackend(config::Backend::Whir)))
+    );
 }
 
 #[test]

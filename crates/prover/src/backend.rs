@@ -17,13 +17,15 @@ use thiserror::Error;
 use crate::codec;
 use crate::config::{AggConfig, AggConfig24, Backend, Challenge, MerkleHash, Settings, Val};
 use crate::fri::{self, FriProof};
+use crate::whir::{self, WhirProof};
 
 /// One table of a statement, as every backend proves it: an AIR over
 /// KoalaBear whose constraints may send and receive on LogUp buses.
 ///
 /// The supertraits are the constraint builders the backends run the AIR
-/// with (today Plonky3's batch STARK over both Merkle hashes); an AIR
-/// written for any `InteractionBuilder<F = Val>` has them all.
+/// with (Plonky3's batch STARK over both Merkle hashes, `p3-multi-stark`'s
+/// folders); an AIR written for any `InteractionBuilder<F = Val>` has them
+/// all.
 pub trait Table:
     BaseAir<Val>
     + Air<InteractionSymbolicBuilder<Val, Challenge>>
@@ -32,6 +34,7 @@ pub trait Table:
     + for<'a> Air<ProverConstraintFolderWithLookups<'a, AggConfig24>>
     + for<'a> Air<VerifierConstraintFolderWithLookups<'a, AggConfig>>
     + for<'a> Air<VerifierConstraintFolderWithLookups<'a, AggConfig24>>
+    + p3_multi_stark::folder::ProverAir<Val, Challenge>
     + Clone
     + Sized
 {
@@ -103,9 +106,12 @@ pub fn transcript_seed(domain: &[u8], settings: &Settings, statement_digest: &[u
 
 /// A proof of a statement's tables, tagged with the backend that made it.
 #[derive(Serialize, Deserialize)]
+#[allow(clippy::large_enum_variant)] // one proof per call; its bulk is on the heap either way
 pub enum StarkProof {
     /// [`Backend::Fri`]: a Plonky3 batch STARK with FRI.
     Fri(FriProof),
+    /// [`Backend::Whir`]: a multilinear STARK with WHIR.
+    Whir(WhirProof),
 }
 
 impl StarkProof {
@@ -113,6 +119,7 @@ impl StarkProof {
     pub fn backend(&self) -> Backend {
         match self {
             Self::Fri(_) => Backend::Fri,
+            Self::Whir(_) => Backend::Whir,
         }
     }
 
@@ -120,6 +127,7 @@ impl StarkProof {
     pub fn merkle(&self) -> MerkleHash {
         match self {
             Self::Fri(p) => p.merkle(),
+            Self::Whir(_) => MerkleHash::Sha256,
         }
     }
 
@@ -127,6 +135,7 @@ impl StarkProof {
     pub fn degree_bits(&self) -> &[usize] {
         match self {
             Self::Fri(p) => p.degree_bits(),
+            Self::Whir(p) => p.degree_bits(),
         }
     }
 
@@ -135,6 +144,7 @@ impl StarkProof {
     pub fn size_breakdown(&self) -> Vec<(String, usize)> {
         match self {
             Self::Fri(p) => p.size_breakdown(),
+            Self::Whir(p) => p.size_breakdown(),
         }
     }
 
@@ -145,6 +155,7 @@ impl StarkProof {
         let mut parts = vec![("backend tag", 1)];
         match self {
             Self::Fri(p) => parts.extend(p.body_layout()),
+            Self::Whir(p) => parts.extend(p.body_layout()),
         }
         debug_assert_eq!(parts.iter().map(|(_, n)| n).sum::<usize>(), codec::encoded_len(self));
         parts
@@ -197,6 +208,7 @@ pub fn prove<A: Table>(
 ) -> Result<StarkProof, ProveError> {
     match settings.backend {
         Backend::Fri => fri::prove(settings, tables, traces).map(StarkProof::Fri),
+        Backend::Whir => whir::prove(settings, tables, traces).map(StarkProof::Whir),
     }
 }
 
@@ -209,6 +221,7 @@ pub fn verify<A: Table>(settings: &Settings, tables: &Tables<'_, A>, proof: &Sta
     }
     match proof {
         StarkProof::Fri(p) => fri::verify(settings, tables, p),
+        StarkProof::Whir(p) => whir::verify(settings, tables, p),
     }
 }
 
@@ -231,6 +244,7 @@ pub struct SecurityLevel {
 pub fn security_level<A: Table>(settings: &Settings, tables: &Tables<'_, A>) -> SecurityLevel {
     match settings.backend {
         Backend::Fri => fri::security::level(settings, tables),
+        Backend::Whir => whir::level(settings, tables),
     }
 }
 
@@ -367,13 +381,55 @@ mod tests {
         }
     }
 
+    /// The multilinear backend proves the same statement, refuses another
+    /// digest, other heights, a broken trace and flipped bytes, and each
+    /// backend's verifier refuses the other's proof with a typed error.
+    #[test]
+    fn whir_proves_and_the_backends_refuse_each_other() {
+        let whir = Settings::INSECURE_TEST_WHIR;
+        let proof = prove_toy(&whir, &traces());
+        assert_eq!((proof.backend(), proof.degree_bits()), (Backend::Whir, &[4, 3][..]));
+        verify(&whir, &tables(1), &proof).unwrap();
+        let bytes = codec::encode(b"SGTEST", 1, &proof);
+        let decoded: StarkProof = codec::decode(b"SGTEST", 1, &bytes, "test proof").unwrap();
+        verify(&whir, &tables(1), &decoded).unwrap();
+        assert_eq!(proof.body_layout().iter().map(|(_, n)| n).sum::<usize>(), bytes.len() - 7);
+        assert!(matches!(verify(&whir, &tables(2), &proof), Err(VerifyError::Invalid(_))));
+        let taller = Tables::new(&AIRS, vec![5, 3], DOMAIN, [1; 32]);
+        assert_eq!(verify(&whir, &taller, &proof), Err(VerifyError::ShapeMismatch));
+
+        let fri = prove_toy(&Settings::INSECURE_TEST, &traces());
+        assert_eq!(
+            verify(&whir, &tables(1), &fri),
+            Err(VerifyError::WrongBackend { expected: Backend::Whir, found: Backend::Fri })
+        );
+        assert_eq!(
+            verify(&Settings::INSECURE_TEST, &tables(1), &proof),
+            Err(VerifyError::WrongBackend { expected: Backend::Fri, found: Backend::Whir })
+        );
+
+        for at in (7..bytes.len()).step_by(bytes.len() / 50) {
+            let mut flipped = bytes.clone();
+            flipped[at] ^= 0x04;
+            if let Ok(p) = codec::decode::<StarkProof>(b"SGTEST", 1, &flipped, "test proof") {
+                assert!(verify(&whir, &tables(1), &p).is_err(), "flip at {at} accepted");
+            }
+        }
+
+        let mut broken = traces();
+        broken[1].values[5] += Val::ONE;
+        if let Ok(Ok(proof)) = std::panic::catch_unwind(|| prove(&whir, &tables(1), &[&broken[0], &broken[1]])) {
+            assert!(matches!(verify(&whir, &tables(1), &proof), Err(VerifyError::Invalid(_))));
+        }
+    }
+
     /// The transcript seed holds the domain, every setting (the backend
     /// first) and the digest.
     #[test]
     fn the_seed_binds_settings_and_statement() {
         let (fast, test) = (Settings::FAST, Settings::INSECURE_TEST);
         let seed = transcript_seed(DOMAIN, &fast, &[1; 32]);
-        assert_eq!(seed.len(), DOMAIN.len() + 12 * 8 + 32);
+        assert_eq!(seed.len(), DOMAIN.len() + 14 * 8 + 32);
         assert_eq!(seed[DOMAIN.len()..DOMAIN.len() + 8], [0; 8], "Backend::Fri");
         assert_ne!(seed, transcript_seed(DOMAIN, &test, &[1; 32]));
         assert_ne!(seed, transcript_seed(DOMAIN, &fast, &[2; 32]));

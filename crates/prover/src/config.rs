@@ -61,6 +61,10 @@ pub enum Backend {
     /// (`p3-fri`) over Reed-Solomon codes of rate `2^-log_blowup`
     /// ([`crate::fri`]).
     Fri,
+    /// Multilinear: Plonky3's SuperSpartan-style AIR prover
+    /// (`p3-multi-stark`, LogUp by fractional GKR, stacked tables) with the
+    /// WHIR commitment (`p3-whir`, Johnson-bound regime) ([`crate::whir`]).
+    Whir,
 }
 
 impl Backend {
@@ -68,6 +72,7 @@ impl Backend {
     pub const fn name(self) -> &'static str {
         match self {
             Backend::Fri => "fri",
+            Backend::Whir => "whir",
         }
     }
 
@@ -75,6 +80,7 @@ impl Backend {
     const fn word(self) -> usize {
         match self {
             Backend::Fri => 0,
+            Backend::Whir => 1,
         }
     }
 }
@@ -114,14 +120,19 @@ impl MerkleHash {
 /// that a mismatch is reported clearly instead of as a failed check).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Settings {
-    /// The proof system; the fields below are its parameters (FRI's: the
-    /// only backend so far).
+    /// The proof system; the fields below are its parameters. FRI reads
+    /// every field but `target_bits` and `first_log_arity` (zero in its
+    /// settings); WHIR reads `log_blowup` (its first codeword's rate),
+    /// `query_pow_bits` (its grinding), `max_log_arity` (its folding after
+    /// the first round), `first_log_arity`, `target_bits` and `merkle`
+    /// (full-width SHA-256 only), and the others are zero.
     pub backend: Backend,
     /// log2 of the Reed-Solomon blowup (rate 2^-log_blowup).
     pub log_blowup: usize,
     /// Number of FRI queries.
     pub num_queries: usize,
-    /// Proof-of-work bits before the FRI queries are drawn.
+    /// Proof-of-work bits before the FRI queries are drawn (WHIR: before
+    /// each round's queries).
     pub query_pow_bits: usize,
     /// Proof-of-work bits before each FRI folding challenge.
     pub commit_pow_bits: usize,
@@ -131,8 +142,14 @@ pub struct Settings {
     pub lookup_pow_bits: usize,
     /// Proof-of-work bits before the out-of-domain point.
     pub ood_pow_bits: usize,
-    /// log2 of the largest FRI folding arity.
+    /// log2 of the largest FRI folding arity (WHIR: of every folding after
+    /// the first).
     pub max_log_arity: usize,
+    /// WHIR: log2 of the first folding (capped at the shortest table).
+    pub first_log_arity: usize,
+    /// WHIR: the level each of its error terms is sized for; the composed
+    /// level is what [`crate::security_level`] states.
+    pub target_bits: usize,
     /// log2 of the longest final FRI polynomial. A proof whose shortest
     /// table is shorter folds further ([`Settings::fitted`]).
     pub log_final_poly_len: usize,
@@ -164,6 +181,8 @@ impl Settings {
         log_final_poly_len: 7,
         cap_height: 0,
         merkle: MerkleHash::Sha256,
+        first_log_arity: 0,
+        target_bits: 0,
     };
 
     /// The compact setting: rate 1/8, fewer queries, smaller proofs; at
@@ -181,6 +200,8 @@ impl Settings {
         log_final_poly_len: 7,
         cap_height: 0,
         merkle: MerkleHash::Sha256,
+        first_log_arity: 0,
+        target_bits: 0,
     };
 
     /// Settings for fast tests. **Not secure** (about 20 bits): 40 queries,
@@ -199,6 +220,37 @@ impl Settings {
         log_final_poly_len: 0,
         cap_height: 0,
         merkle: MerkleHash::Sha256,
+        first_log_arity: 0,
+        target_bits: 0,
+    };
+
+    /// The multilinear setting ([`Backend::Whir`]): WHIR at starting rate
+    /// 1/2, first folding 2^6 then 2^4, round rates `2^-(2+i)`, queries
+    /// sized for 125 bits per error term with 20 bits of grinding, in the
+    /// Johnson-bound regime (proven); full-width SHA-256.
+    pub const WHIR: Self = Self {
+        backend: Backend::Whir,
+        log_blowup: 1,
+        num_queries: 0,
+        query_pow_bits: 20,
+        commit_pow_bits: 0,
+        batch_pow_bits: 0,
+        lookup_pow_bits: 0,
+        ood_pow_bits: 0,
+        max_log_arity: 4,
+        log_final_poly_len: 0,
+        cap_height: 0,
+        merkle: MerkleHash::Sha256,
+        first_log_arity: 6,
+        target_bits: 125,
+    };
+
+    /// [`Self::WHIR`] for fast tests. **Not secure** (about 20 bits): no
+    /// grinding, queries sized for 24 bits per term.
+    pub const INSECURE_TEST_WHIR: Self = Self {
+        query_pow_bits: 0,
+        target_bits: 24,
+        ..Self::WHIR
     };
 
     /// log2 of the tallest table a proof can have with these settings: its
@@ -207,6 +259,12 @@ impl Settings {
     pub const fn max_log_height(&self) -> usize {
         match self.backend {
             Backend::Fri => <Val as TwoAdicField>::TWO_ADICITY.saturating_sub(self.log_blowup),
+            // The tallest table is stacked with the others into one
+            // polynomial; WHIR encodes it folded by 2^first_log_arity, so
+            // the stacked arity may exceed the two-adicity by that much
+            // less the rate. A table alone of 2^20 rows and up to 2^7
+            // columns leaves room for the rest of the statement.
+            Backend::Whir => 20,
         }
     }
 
@@ -240,9 +298,17 @@ impl Settings {
         if self.log_blowup >= 3 { 2 } else { 1 }
     }
 
+    /// Whether tables may send mutually exclusive bus messages as one
+    /// exclusive group ([`crate::push_branches`]): the FRI backend commits
+    /// one LogUp column per group; the multilinear backend commits none
+    /// and takes only plain interactions.
+    pub const fn exclusive_buses(&self) -> bool {
+        matches!(self.backend, Backend::Fri)
+    }
+
     /// Every field, in declaration order, for transcript seeds and
     /// statement digests: two settings with equal words are equal.
-    pub fn words(&self) -> [u64; 12] {
+    pub fn words(&self) -> [u64; 14] {
         [
             self.backend.word(),
             self.log_blowup,
@@ -256,6 +322,8 @@ impl Settings {
             self.log_final_poly_len,
             self.cap_height,
             self.merkle.digest_bytes(),
+            self.first_log_arity,
+            self.target_bits,
         ]
         .map(|v| v as u64)
     }

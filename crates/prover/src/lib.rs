@@ -41,6 +41,7 @@ pub mod fri;
 pub mod merkle_hash;
 pub mod paired;
 pub mod poseidon;
+pub mod whir;
 
 pub use backend::{
     ProveError, SecurityLevel, StarkProof, Table, Tables, VerifyError, prove, security_level, transcript_seed, verify,
@@ -48,7 +49,7 @@ pub use backend::{
 pub use config::{Backend, Settings};
 
 use p3_air::Air;
-use p3_lookup::{InteractionSymbolicBuilder, LogUpGadget, Lookups};
+use p3_lookup::{Count, InteractionBuilder, InteractionSymbolicBuilder, LogUpGadget, Lookups};
 
 use crate::config::{Challenge, Val};
 
@@ -73,6 +74,32 @@ where
                 })
         })
         .collect()
+}
+
+/// Sends a group of bus messages whose flags are boolean and mutually
+/// exclusive (at most one fires per row), each `(flag, count, message)`.
+///
+/// With `exclusive`, the group is one exclusive interaction: the FRI
+/// backend multiplexes it into one LogUp column. Otherwise every branch is
+/// its own interaction of count `flag * count`, for backends that commit
+/// no LogUp columns (the multilinear backend's fractional GKR, which does
+/// not take exclusive groups). The two send the same messages with the
+/// same multiplicities on every row where the flags are boolean and
+/// exclusive, which the caller's AIR must enforce either way.
+pub fn push_branches<AB: InteractionBuilder>(
+    builder: &mut AB,
+    exclusive: bool,
+    bus: &str,
+    branches: impl IntoIterator<Item = (AB::Expr, Count<AB::Expr>, Vec<AB::Expr>)>,
+) {
+    if exclusive {
+        builder.push_exclusive_interaction(bus, branches);
+    } else {
+        for (flag, count, message) in branches {
+            let (count, weight) = count.into_parts();
+            builder.push_interaction(bus, message, Count::bounded(flag * count, weight));
+        }
+    }
 }
 
 /// A periodic column table: `columns[c][row]`, all of one period; `f(r,

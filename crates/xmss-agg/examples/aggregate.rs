@@ -27,6 +27,8 @@ fn main() {
     let settings = sigagg_xmss_agg::testing::settings_from_env(match args.next().as_deref() {
         Some("compact") => Settings::COMPACT,
         Some("test") => Settings::INSECURE_TEST,
+        Some("whir") => Settings::WHIR,
+        Some("test-whir") => Settings::INSECURE_TEST_WHIR,
         _ => Settings::FAST,
     });
     let message = *b"consensus message signed by all!";
@@ -66,4 +68,12 @@ fn main() {
     let proof = AggregateProof::from_bytes(&bytes).unwrap();
     verify(&settings, &statement, &proof).unwrap();
     println!("verified in {:.2?}", t.elapsed());
+    let level = sigagg_xmss_agg::security::security_level(&settings, n);
+    println!(
+        "backend {}: proven {:.1} bits ({}), conjectured {:.1}",
+        settings.backend.name(),
+        level.proven_bits,
+        level.proven_binding,
+        level.conjectured_bits
+    );
 }

@@ -267,7 +267,7 @@ fn airs(settings: &Settings, statement: &ThresholdStatement, count: u32, signers
         AggAir::Sig(SigAir::threshold(&shape)),
         AggAir::Digits(DigitAir::new()),
         AggAir::Chain(ChainAir::new(settings.stride())),
-        AggAir::Hash(HashAir::new(settings.stride())),
+        AggAir::Hash(HashAir::new(settings.stride(), settings.exclusive_buses())),
         AggAir::Range(RangeAir),
         AggAir::Group(GroupAir::new(&statement.group, settings.stride())),
     ]

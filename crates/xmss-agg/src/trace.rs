@@ -408,7 +408,7 @@ fn stream_end(slot: &Slot<'_>, ends: &[[Val; DIGEST]], v: usize) -> [Val; DIGEST
 
 fn hash_trace(slots: &[Slot<'_>], ends: &[Vec<[Val; DIGEST]>], stride: usize) -> RowMajorMatrix<Val> {
     use crate::air::hash24::{Role, role};
-    let air = HashAir::new(stride);
+    let air = HashAir::new(stride, true); // the buses do not change the columns
     let width = BaseAir::<Val>::width(&air);
     let mut values = Val::zero_vec(slots.len() * P24_BLOCK * width);
     let capacity = Seed001::leaf_capacity();

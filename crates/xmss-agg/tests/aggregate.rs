@@ -1,9 +1,10 @@
 //! End-to-end tests of XMSS aggregation: valid batches prove and verify;
 //! every tampered statement, proof and trace is rejected.
 //!
-//! The proofs use `Settings::INSECURE_TEST` (40 queries, no grinding) to
-//! keep the suite fast; the security of the real settings is tested in
-//! `security.rs`.
+//! The proofs use `Settings::INSECURE_TEST` (40 queries, no grinding) and
+//! its multilinear counterpart `Settings::INSECURE_TEST_WHIR` to keep the
+//! suite fast; every test that proves runs on both backends. The security
+//! of the real settings is tested in `security.rs`.
 
 use p3_field::PrimeCharacteristicRing;
 use rand::rngs::StdRng;
@@ -20,6 +21,10 @@ const SETTINGS: Settings = Settings::INSECURE_TEST;
 /// The insecure settings at rate 1/8: Poseidon2 tables in the paired
 /// layout (every second full round committed, degree 9).
 const PAIRED: Settings = Settings { log_blowup: 3, num_queries: 20, ..Settings::INSECURE_TEST };
+/// The insecure multilinear (WHIR) settings.
+const WHIR: Settings = Settings::INSECURE_TEST_WHIR;
+/// One setting per backend.
+const BACKENDS: [Settings; 2] = [SETTINGS, WHIR];
 
 /// `n` signers; `shared` decides whether they all sign one message.
 fn batch(
@@ -49,21 +54,24 @@ fn batch(
     (Statement::new(entries).unwrap(), sigs)
 }
 
-fn prove(statement: &Statement, sigs: &[Signature<Seed001>]) -> AggregateProof {
-    aggregate(&SETTINGS, statement, sigs).unwrap()
+fn prove(settings: &Settings, statement: &Statement, sigs: &[Signature<Seed001>]) -> AggregateProof {
+    aggregate(settings, statement, sigs).unwrap()
 }
 
 #[test]
 fn valid_batches_prove_and_verify() {
     // Epoch 127*2000 exercises the chain-0 tweak borrow; 2^20 - 1 the largest epoch.
     let epochs = [0u32, 5, 127 * 2000, (1 << 20) - 1, 1023, 1024];
-    for (n, shared) in [(1, true), (2, false), (3, true), (5, false)] {
-        let (statement, sigs) = batch(n as u64, n, shared, &epochs);
-        let proof = prove(&statement, &sigs);
-        let bytes = proof.to_bytes();
-        let decoded = AggregateProof::from_bytes(&bytes).unwrap();
-        assert_eq!(decoded.to_bytes(), bytes, "serialization is canonical");
-        verify(&SETTINGS, &statement, &decoded).unwrap_or_else(|e| panic!("n = {n}: {e}"));
+    for settings in BACKENDS {
+        for (n, shared) in [(1, true), (2, false), (3, true), (5, false)] {
+            let (statement, sigs) = batch(n as u64, n, shared, &epochs);
+            let proof = prove(&settings, &statement, &sigs);
+            let bytes = proof.to_bytes();
+            let decoded = AggregateProof::from_bytes(&bytes).unwrap();
+            assert_eq!(decoded.to_bytes(), bytes, "serialization is canonical");
+            assert_eq!(decoded.proof.backend(), settings.backend);
+            verify(&settings, &statement, &decoded).unwrap_or_else(|e| panic!("{}, n = {n}: {e}", settings.backend.name()));
+        }
     }
 }
 
@@ -74,22 +82,30 @@ fn mixed_shared_and_distinct_messages() {
     let statement =
         Statement::new(a.entries().iter().chain(b.entries()).copied().collect()).unwrap();
     let sigs: Vec<_> = sa.into_iter().chain(sb).collect();
-    let proof = prove(&statement, &sigs);
-    verify(&SETTINGS, &statement, &proof).unwrap();
+    for settings in BACKENDS {
+        let proof = prove(&settings, &statement, &sigs);
+        verify(&settings, &statement, &proof).unwrap();
+    }
 }
 
 #[test]
 fn tampered_statements_are_rejected() {
+    for settings in BACKENDS {
+        tampered_statements_are_rejected_by(&settings);
+    }
+}
+
+fn tampered_statements_are_rejected_by(settings: &Settings) {
     let (statement, sigs) = batch(20, 3, false, &[11, 12, 13]);
-    let proof = prove(&statement, &sigs);
-    verify(&SETTINGS, &statement, &proof).unwrap();
+    let proof = prove(settings, &statement, &sigs);
+    verify(settings, &statement, &proof).unwrap();
     let entries = statement.entries().to_vec();
     // Statements of the proof's length reach the STARK (`Invalid`); a
     // dropped or added entry is caught by the header's entry count.
     let rejects = |entries: Vec<Entry>, what: &str| {
         let stark = entries.len() == statement.len();
         let s = Statement::new(entries).unwrap();
-        match verify(&SETTINGS, &s, &proof) {
+        match verify(settings, &s, &proof) {
             Err(VerifyError::Invalid(_)) if stark => {}
             Err(VerifyError::HeaderMismatch(_)) if !stark => {}
             other => panic!("{what}: {other:?}"),
@@ -131,14 +147,16 @@ fn tampered_statements_are_rejected() {
 #[test]
 fn the_transcript_binds_the_statement() {
     let (statement, sigs) = batch(40, 3, false, &[4]);
-    let mut proof = prove(&statement, &sigs);
     let mut entries = statement.entries().to_vec();
     entries.push(entries[2]);
     let longer = Statement::new(entries).unwrap();
     assert_eq!(longer.padded_len(), statement.padded_len());
     assert_ne!(longer.digest(), statement.digest());
-    proof.num_entries = 4;
-    assert!(matches!(verify(&SETTINGS, &longer, &proof), Err(VerifyError::Invalid(_))));
+    for settings in BACKENDS {
+        let mut proof = prove(&settings, &statement, &sigs);
+        proof.num_entries = 4;
+        assert!(matches!(verify(&settings, &longer, &proof), Err(VerifyError::Invalid(_))));
+    }
     // The seed holds the settings too.
     let fast = sigagg_xmss_agg::transcript_seed(&Settings::FAST, &statement.digest());
     assert_ne!(sigagg_xmss_agg::transcript_seed(&SETTINGS, &statement.digest()), fast);
@@ -147,11 +165,22 @@ fn the_transcript_binds_the_statement() {
 #[test]
 fn other_settings_are_rejected() {
     let (statement, sigs) = batch(30, 1, true, &[3]);
-    let proof = prove(&statement, &sigs);
+    let proof = prove(&SETTINGS, &statement, &sigs);
     assert!(matches!(
         verify(&Settings::FAST, &statement, &proof),
         Err(VerifyError::HeaderMismatch(_))
     ));
+    // A proof of one backend is refused by the other's settings, both ways.
+    let whir = prove(&WHIR, &statement, &sigs);
+    assert_eq!(
+        verify(&SETTINGS, &statement, &whir),
+        Err(VerifyError::WrongBackend { expected: sigagg_xmss_agg::Backend::Fri, found: sigagg_xmss_agg::Backend::Whir })
+    );
+    assert_eq!(
+        verify(&WHIR, &statement, &proof),
+        Err(VerifyError::WrongBackend { expected: sigagg_xmss_agg::Backend::Whir, found: sigagg_xmss_agg::Backend::Fri })
+    );
+    assert!(matches!(verify(&Settings::WHIR, &statement, &whir), Err(VerifyError::HeaderMismatch(_))));
     // The XMSS proofs commit with full-width SHA-256 only: settings naming
     // the truncated hash are a typed error on both sides, before any work.
     let short = Settings { merkle: sigagg_xmss_agg::config::MerkleHash::Sha256Trunc24, ..SETTINGS };
@@ -165,24 +194,35 @@ fn other_settings_are_rejected() {
 #[test]
 fn size_breakdown_accounts_for_every_byte() {
     let (statement, sigs) = batch(41, 3, true, &[7]);
-    let proof = prove(&statement, &sigs);
-    let parts = proof.proof.size_breakdown();
-    let total: usize = parts.iter().map(|(_, len)| len).sum();
-    let body = sigagg_xmss_agg::codec::encoded_len(&proof.proof);
-    assert!(total <= body && body - total < 64, "parts {total} of {body} bytes: {parts:?}");
-    assert!(proof.to_bytes().len() > body);
-    let names: Vec<&str> = parts.iter().map(|(name, _)| name.as_str()).collect();
-    for name in ["main rows", "permutation rows", "quotient rows", "fri paths"] {
-        assert!(names.contains(&name), "{name} missing from {names:?}");
+    for (settings, expected) in [
+        (SETTINGS, &["main rows", "permutation rows", "quotient rows", "fri paths"][..]),
+        (WHIR, &["WHIR opening", "AIR sumcheck"][..]),
+    ] {
+        let proof = prove(&settings, &statement, &sigs);
+        let parts = proof.proof.size_breakdown();
+        let total: usize = parts.iter().map(|(_, len)| len).sum();
+        let body = sigagg_xmss_agg::codec::encoded_len(&proof.proof);
+        assert!(total <= body && body - total < 64, "parts {total} of {body} bytes: {parts:?}");
+        assert!(proof.to_bytes().len() > body);
+        let names: Vec<&str> = parts.iter().map(|(name, _)| name.as_str()).collect();
+        for name in expected {
+            assert!(names.contains(name), "{name} missing from {names:?}");
+        }
     }
 }
 
 #[test]
 fn every_class_of_proof_byte_flip_is_rejected() {
+    for settings in BACKENDS {
+        every_class_of_proof_byte_flip_is_rejected_by(&settings);
+    }
+}
+
+fn every_class_of_proof_byte_flip_is_rejected_by(settings: &Settings) {
     let (statement, sigs) = batch(40, 2, false, &[100, 200]);
-    let bytes = prove(&statement, &sigs).to_bytes();
+    let bytes = prove(settings, &statement, &sigs).to_bytes();
     let check = |b: &[u8]| match AggregateProof::from_bytes(b) {
-        Ok(p) => verify(&SETTINGS, &statement, &p).is_err(),
+        Ok(p) => verify(settings, &statement, &p).is_err(),
         Err(_) => true,
     };
     assert!(!check(&bytes), "the untampered proof must verify");
@@ -262,11 +302,11 @@ fn invalid_statements_are_typed_errors() {
 /// release builds, by the verifier.
 fn tampered_is_rejected(tamper: impl Fn(&mut sigagg_xmss_agg::trace::Traces)) {
     let (statement, sigs) = batch(70, 2, false, &[127 * 300, 77]);
-    for settings in [SETTINGS, PAIRED] {
+    for settings in [SETTINGS, PAIRED, WHIR] {
         let mut traces = testing::traces(&settings, &statement, &sigs);
         tamper(&mut traces);
         testing::assert_tampered_rejected(
-            settings.log_blowup,
+            &settings,
             || testing::prove_traces(&settings, &statement, &traces),
             |proof| verify(&settings, &statement, proof),
         );
@@ -290,7 +330,7 @@ fn set(
 fn untampered_traces_verify() {
     // The control for the tampering tests below.
     let (statement, sigs) = batch(70, 2, false, &[127 * 300, 77]);
-    for settings in [SETTINGS, PAIRED] {
+    for settings in [SETTINGS, PAIRED, WHIR] {
         let traces = testing::traces(&settings, &statement, &sigs);
         let proof = testing::prove_traces(&settings, &statement, &traces).unwrap();
         verify(&settings, &statement, &proof).unwrap();
@@ -447,7 +487,7 @@ fn verifier_lookups_match_plonky3s_derivation() {
 #[test]
 fn real_settings_prove_a_single_signature() {
     let (statement, sigs) = batch(77, 1, true, &[9]);
-    for settings in [Settings::FAST, Settings::COMPACT] {
+    for settings in [Settings::FAST, Settings::COMPACT, Settings::WHIR] {
         let proof = aggregate(&settings, &statement, &sigs).unwrap();
         verify(&settings, &statement, &proof).unwrap();
         let (other, _) = batch(78, 1, true, &[9]);

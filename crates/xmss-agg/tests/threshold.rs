@@ -3,7 +3,9 @@
 //! twice, a signature on another message, a forged count or signer list,
 //! tampered proofs and per-table trace corruptions are all rejected.
 //!
-//! Proofs use `Settings::INSECURE_TEST` to keep the suite fast.
+//! Proofs use `Settings::INSECURE_TEST` and its multilinear counterpart
+//! `Settings::INSECURE_TEST_WHIR` to keep the suite fast; the tests that
+//! prove valid, forged, flipped and tampered proofs run on both backends.
 
 use p3_field::PrimeCharacteristicRing;
 use rand::rngs::StdRng;
@@ -21,6 +23,10 @@ use sigagg_xmss::{PublicKey, Seed001, Signature, single_epoch_key_and_signature}
 const SETTINGS: Settings = Settings::INSECURE_TEST;
 /// The insecure settings at rate 1/8: Poseidon2 tables in the paired layout.
 const PAIRED: Settings = Settings { log_blowup: 3, num_queries: 20, ..Settings::INSECURE_TEST };
+/// The insecure multilinear (WHIR) settings.
+const WHIR: Settings = Settings::INSECURE_TEST_WHIR;
+/// One setting per backend.
+const BACKENDS: [Settings; 2] = [SETTINGS, WHIR];
 const EPOCH: u32 = 127 * 2000 + 3;
 
 /// A group of `n` members who all signed `message` at [`EPOCH`].
@@ -61,6 +67,12 @@ impl Group {
 
 #[test]
 fn valid_thresholds_prove_and_verify() {
+    for settings in BACKENDS {
+        valid_thresholds_prove_and_verify_by(&settings);
+    }
+}
+
+fn valid_thresholds_prove_and_verify_by(settings: &Settings) {
     // (n, t, signers) with signers in arbitrary order.
     let cases: Vec<(usize, u32, Vec<u32>)> = vec![
         (1, 1, vec![0]),
@@ -83,11 +95,11 @@ fn valid_thresholds_prove_and_verify() {
             if n == 127 && disclosure == Disclosure::CountOnly {
                 continue; // one large proof is enough
             }
-            let proof = prove_threshold(&SETTINGS, &statement, &signers, disclosure).unwrap();
+            let proof = prove_threshold(settings, &statement, &signers, disclosure).unwrap();
             let bytes = proof.to_bytes();
             let decoded = ThresholdProof::from_bytes(&bytes).unwrap();
             assert_eq!(decoded.to_bytes(), bytes, "serialization is canonical");
-            let cert = verify_threshold(&SETTINGS, &statement, &decoded)
+            let cert = verify_threshold(settings, &statement, &decoded)
                 .unwrap_or_else(|e| panic!("n = {n}: {e}"));
             assert_eq!(cert.count as usize, indices.len());
             match disclosure {
@@ -294,20 +306,26 @@ fn signatures_on_other_messages_are_refused() {
 
 #[test]
 fn forged_counts_and_signer_lists_are_rejected() {
+    for settings in BACKENDS {
+        forged_counts_and_signer_lists_are_rejected_by(&settings);
+    }
+}
+
+fn forged_counts_and_signer_lists_are_rejected_by(settings: &Settings) {
     let group = Group::new(60, 7);
     let statement = group.statement(2);
     let proof = prove_threshold(
-        &SETTINGS,
+        settings,
         &statement,
         &group.signers(&[1, 4, 5]),
         Disclosure::Signers,
     )
     .unwrap();
-    verify_threshold(&SETTINGS, &statement, &proof).unwrap();
+    verify_threshold(settings, &statement, &proof).unwrap();
     // Settings naming the truncated Merkle hash are a typed error on both
     // sides (the XMSS proofs commit with full-width SHA-256 only).
     let truncated = sigagg_xmss_agg::config::MerkleHash::Sha256Trunc24;
-    let short = Settings { merkle: truncated, ..SETTINGS };
+    let short = Settings { merkle: truncated, ..*settings };
     assert_eq!(
         prove_threshold(&short, &statement, &group.signers(&[1, 4, 5]), Disclosure::Signers).unwrap_err(),
         ThresholdError::UnsupportedMerkleHash(truncated)
@@ -321,10 +339,11 @@ fn forged_counts_and_signer_lists_are_rejected() {
     // (`Invalid`) where only the proof can tell.
     let header = |e: &VerifyError| matches!(e, VerifyError::HeaderMismatch(_));
     let stark = |e: &VerifyError| matches!(e, VerifyError::Invalid(_));
+    let backend = |e: &VerifyError| matches!(e, VerifyError::WrongBackend { .. });
     let reject = |proof: &ThresholdProof, edit: &dyn Fn(&mut ThresholdProof), by: &dyn Fn(&VerifyError) -> bool, what: &str| {
         let mut forged = ThresholdProof::from_bytes(&proof.to_bytes()).unwrap();
         edit(&mut forged);
-        match verify_threshold(&SETTINGS, &statement, &forged) {
+        match verify_threshold(settings, &statement, &forged) {
             Err(e) if by(&e) => {}
             other => panic!("{what}: {other:?}"),
         }
@@ -336,16 +355,19 @@ fn forged_counts_and_signer_lists_are_rejected() {
     reject(&proof, &|p| p.signers = Some(vec![0, 1, 4, 5]), &header, "a longer signer list");
     reject(&proof, &|p| p.signers = Some(vec![4, 1, 5]), &header, "an unsorted signer list");
     reject(&proof, &|p| p.signers = None, &stark, "a hidden signer list");
-    reject(&proof, &|p| p.settings = Settings::FAST, &header, "other settings");
+    reject(&proof, &|p| p.settings = Settings::FAST, &|e| header(e) || backend(e), "other settings");
+    // Settings of the other backend: refused as such, before the header.
+    let other = if settings.backend == sigagg_xmss_agg::Backend::Fri { WHIR } else { SETTINGS };
+    reject(&proof, &|p| p.settings = other, &backend, "the other backend's settings");
     // A count-only proof: the header cannot check the count, the STARK must.
     let hidden = prove_threshold(
-        &SETTINGS,
+        settings,
         &statement,
         &group.signers(&[1, 4, 5]),
         Disclosure::CountOnly,
     )
     .unwrap();
-    verify_threshold(&SETTINGS, &statement, &hidden).unwrap();
+    verify_threshold(settings, &statement, &hidden).unwrap();
     reject(&hidden, &|p| p.count = 4, &stark, "a larger count (count only)");
     reject(&hidden, &|p| p.count = 2, &stark, "a smaller count (count only)");
     reject(&hidden, &|p| p.count = 7, &stark, "the whole group (count only)");
@@ -355,10 +377,16 @@ fn forged_counts_and_signer_lists_are_rejected() {
 
 #[test]
 fn every_class_of_proof_byte_flip_is_rejected() {
+    for settings in BACKENDS {
+        every_class_of_proof_byte_flip_is_rejected_by(&settings);
+    }
+}
+
+fn every_class_of_proof_byte_flip_is_rejected_by(settings: &Settings) {
     let group = Group::new(70, 3);
     let statement = group.statement(2);
     let bytes = prove_threshold(
-        &SETTINGS,
+        settings,
         &statement,
         &group.signers(&[0, 2]),
         Disclosure::Signers,
@@ -366,7 +394,7 @@ fn every_class_of_proof_byte_flip_is_rejected() {
     .unwrap()
     .to_bytes();
     let check = |b: &[u8]| match ThresholdProof::from_bytes(b) {
-        Ok(p) => verify_threshold(&SETTINGS, &statement, &p).is_err(),
+        Ok(p) => verify_threshold(settings, &statement, &p).is_err(),
         Err(_) => true,
     };
     assert!(!check(&bytes), "the untampered proof must verify");
@@ -416,13 +444,13 @@ fn tampered_is_rejected(indices: &[u32], tamper: impl Fn(&mut sigagg_xmss_agg::t
     let signers = group.signers(indices);
     let ascending = indices.windows(2).all(|w| w[0] < w[1]);
     let disclosures = if ascending { vec![Some(indices.to_vec()), None] } else { vec![None] };
-    for settings in [SETTINGS, PAIRED] {
+    for settings in [SETTINGS, PAIRED, WHIR] {
         let mut traces = testing::traces(&settings, &statement, &signers);
         tamper(&mut traces);
         let count = indices.len() as u32;
         for disclosed in &disclosures {
             sigagg_xmss_agg::testing::assert_tampered_rejected(
-                settings.log_blowup,
+                &settings,
                 || testing::prove_traces(&settings, &statement, count, disclosed.clone(), &traces),
                 |proof| verify_threshold(&settings, &statement, proof).map(drop),
             );
@@ -448,7 +476,7 @@ fn untampered_threshold_traces_verify() {
     // The control for the corruption tests below.
     let group = Group::new(90, 7);
     let statement = group.statement(1);
-    for settings in [SETTINGS, PAIRED] {
+    for settings in [SETTINGS, PAIRED, WHIR] {
         let traces = testing::traces(&settings, &statement, &group.signers(&[1, 5]));
         for disclosed in [Some(vec![1, 5]), None] {
             let proof = testing::prove_traces(&settings, &statement, 2, disclosed, &traces).unwrap();
@@ -582,7 +610,7 @@ mod corrupt {
 fn real_settings_prove_a_one_member_group() {
     let group = Group::new(41, 1);
     let statement = group.statement(1);
-    for settings in [Settings::FAST, Settings::COMPACT] {
+    for settings in [Settings::FAST, Settings::COMPACT, Settings::WHIR] {
         let proof = prove_threshold(
             &settings,
             &statement,

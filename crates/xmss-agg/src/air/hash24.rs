@@ -139,6 +139,9 @@ pub fn role(r: usize) -> Role {
 pub struct HashAir {
     perm: Poseidon2Block<24, PARTIAL_24>,
     columns: Vec<Vec<Val>>,
+    /// Whether the bus groups go out as exclusive interactions
+    /// (`Settings::exclusive_buses`).
+    exclusive: bool,
 }
 
 impl core::fmt::Debug for HashAir {
@@ -149,8 +152,9 @@ impl core::fmt::Debug for HashAir {
 
 impl HashAir {
     /// Builds the AIR (round constants and block-structure columns),
-    /// committing every `stride`-th full round of the permutation.
-    pub fn new(stride: usize) -> Self {
+    /// committing every `stride`-th full round of the permutation, its
+    /// bus groups exclusive where the backend takes them.
+    pub fn new(stride: usize, exclusive: bool) -> Self {
         let columns = super::periodic_table(P24_BLOCK, pc::WIDTH, |r, row| {
             let here = role(r);
             let next = role(r + 1);
@@ -185,6 +189,7 @@ impl HashAir {
         Self {
             perm: Poseidon2Block::new(constants24().clone(), stride, 0, col::WIDTH),
             columns,
+            exclusive,
         }
     }
 }
@@ -322,7 +327,9 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for HashAir {
             |start: usize| -> [AB::Expr; PARAM] { core::array::from_fn(|j| l(start + j)) };
         let digest: [AB::Expr; DIGEST] = core::array::from_fn(|j| l(col::DIG + j));
         // Three auxiliary columns; on every row at most one branch of each is live.
-        builder.push_exclusive_interaction(
+        sigagg_prover::push_branches(
+            builder,
+            self.exclusive,
             bus::MAIN,
             [
                 (
@@ -353,7 +360,9 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for HashAir {
                 ),
             ],
         );
-        builder.push_exclusive_interaction(
+        sigagg_prover::push_branches(
+            builder,
+            self.exclusive,
             bus::MAIN,
             [
                 (
@@ -373,7 +382,9 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for HashAir {
                 ),
             ],
         );
-        builder.push_exclusive_interaction(
+        sigagg_prover::push_branches(
+            builder,
+            self.exclusive,
             bus::MAIN,
             [
                 (

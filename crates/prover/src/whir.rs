@@ -1,0 +1,343 @@
+//! The multilinear backend ([`Backend::Whir`](crate::config::Backend::Whir)):
+//! Plonky3's SuperSpartan-style AIR prover (`p3-multi-stark`: a zerocheck
+//! over the boolean hypercube, LogUp buses by fractional GKR, every table
+//! stacked into one polynomial) with the WHIR polynomial commitment
+//! (`p3-whir`) over SHA-256 Merkle trees, in the Johnson-bound regime.
+//!
+//! Only the main traces are committed: the buses need no committed
+//! columns (fractional GKR reduces them to openings of the traces), and
+//! there is no quotient. The WHIR parameters follow from the settings and
+//! the statement's shape (the stacked arity), so prover and verifier build
+//! the same configuration without reading anything from the proof:
+//!
+//! * the first codeword has rate `2^-log_blowup`; round `i` commits at
+//!   `2^-(log_blowup + 1 + i)` (the schedule measured fastest for a
+//!   base-field commitment in the multilinear spike of issue 21, against
+//!   WHIR's default, which took 4.6 times as long);
+//! * the first round folds `2^first_log_arity` (capped at the shortest
+//!   table, which the prover must not pad), later rounds `2^max_log_arity`;
+//! * queries are sized by `p3-whir` so that each of its error terms stays
+//!   below `2^-target_bits` with `query_pow_bits` of grinding; the level
+//!   the backend states is the composed one of `p3-multi-stark`'s
+//!   security report (AIR, LogUp, opening and collision terms together).
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use std::borrow::Cow;
+
+use p3_air::{Air, AirBuilder, BaseAir, BoundaryPublic};
+use p3_dft::Radix2DFTSmallBatch;
+use p3_field::ExtensionField;
+use p3_matrix::Matrix;
+use p3_matrix::dense::RowMajorMatrix;
+use p3_multi_stark::config::MultiStarkConfig;
+use p3_multi_stark::{
+    MultiStarkProof, ProverInstance, ProverInstances, VerifierInstance, VerifierInstances, security_report, setup,
+};
+use p3_sumcheck::layout::{Layout, PrefixProver, Table as TraceTable, TableShape, Witness, plan_stacked_layout};
+use p3_util::log2_strict_usize;
+use p3_whir::{FoldingFactor, ProtocolParameters, SecurityAssumption, WhirConfig, WhirProver, WhirProverData};
+use serde::{Deserialize, Serialize};
+
+use crate::codec;
+use crate::backend::{ProveError, SecurityLevel, Table, Tables, VerifyError};
+use crate::config::{Challenge, Challenger, Settings, Val, ValMmcs, transcript, val_mmcs};
+
+type Stacking = PrefixProver<Val, Challenge>;
+type Pcs = WhirProver<Challenge, Val, Radix2DFTSmallBatch<Val>, ValMmcs, Challenger, Stacking>;
+
+/// A multilinear STARK over one WHIR commitment, with the table heights
+/// it claims (checked against the statement's before anything else).
+#[derive(Serialize, Deserialize)]
+pub struct WhirProof {
+    log_heights: Vec<usize>,
+    proof: MultiStarkProof<WhirStark>,
+}
+
+impl WhirProof {
+    /// log2 of every table height, as the proof claims them.
+    pub fn degree_bits(&self) -> &[usize] {
+        &self.log_heights
+    }
+
+    /// Where the proof's bytes go: the commitment's opening, the AIR
+    /// sumcheck, and the rest (commitment, claimed evaluations, the buses'
+    /// GKR layers).
+    pub fn size_breakdown(&self) -> Vec<(String, usize)> {
+        let total = codec::encoded_len(&self.proof);
+        let opening = codec::encoded_len(&self.proof.opening);
+        let sumcheck = codec::encoded_len(&self.proof.sumcheck);
+        vec![
+            ("WHIR opening".into(), opening),
+            ("AIR sumcheck".into(), sumcheck),
+            ("commitment, evaluations, buses".into(), total - opening - sumcheck),
+        ]
+    }
+
+    /// The parts of the encoding, for byte-flip tests: the claimed
+    /// heights, then the proof (its inner layout is `p3-multi-stark`'s).
+    pub fn body_layout(&self) -> Vec<(&'static str, usize)> {
+        vec![("table heights", codec::encoded_len(&self.log_heights)), ("multilinear proof", codec::encoded_len(&self.proof))]
+    }
+}
+
+/// A table as the multilinear backend proves it: the same AIR without its
+/// degree hint. The hint is the univariate one (periodic columns add no
+/// degree to a quotient over their coset); over the hypercube a periodic
+/// column is a multilinear polynomial like any other, so a constraint's
+/// degree counts it, and `p3-multi-stark` derives the degree from the
+/// symbolic constraints instead.
+struct Multilinear<'a, A>(&'a A);
+
+impl<A: BaseAir<Val>> BaseAir<Val> for Multilinear<'_, A> {
+    fn width(&self) -> usize {
+        self.0.width()
+    }
+
+    fn preprocessed_trace(&self) -> Option<RowMajorMatrix<Val>> {
+        self.0.preprocessed_trace()
+    }
+
+    fn preprocessed_width(&self) -> usize {
+        self.0.preprocessed_width()
+    }
+
+    fn num_periodic_columns(&self) -> usize {
+        self.0.num_periodic_columns()
+    }
+
+    fn periodic_columns(&self) -> Cow<'_, [Vec<Val>]> {
+        self.0.periodic_columns()
+    }
+
+    fn periodic_evaluations<EF: ExtensionField<Val>>(&self, point: &[EF]) -> Option<Vec<EF>> {
+        self.0.periodic_evaluations(point)
+    }
+
+    fn main_next_row_columns(&self) -> Vec<usize> {
+        self.0.main_next_row_columns()
+    }
+
+    fn preprocessed_next_row_columns(&self) -> Vec<usize> {
+        self.0.preprocessed_next_row_columns()
+    }
+
+    fn num_constraints(&self) -> Option<usize> {
+        self.0.num_constraints()
+    }
+
+    fn num_public_values(&self) -> usize {
+        self.0.num_public_values()
+    }
+
+    fn public_boundary_io(&self) -> &[BoundaryPublic] {
+        self.0.public_boundary_io()
+    }
+
+    fn assumes_boolean_trace(&self) -> bool {
+        self.0.assumes_boolean_trace()
+    }
+
+    fn boolean_columns(&self) -> usize {
+        self.0.boolean_columns()
+    }
+}
+
+impl<AB: AirBuilder<F = Val>, A: Air<AB>> Air<AB> for Multilinear<'_, A> {
+    fn eval(&self, builder: &mut AB) {
+        self.0.eval(builder);
+    }
+}
+
+/// The tables of a statement, as the multilinear backend proves them.
+fn multilinear<'a, A>(tables: &Tables<'a, A>) -> Vec<Multilinear<'a, A>> {
+    tables.airs.iter().map(Multilinear).collect()
+}
+
+/// `p3-multi-stark`'s configuration: the WHIR commitment and the first
+/// folding, which is also the floor on table heights.
+pub struct WhirStark {
+    pcs: Pcs,
+    first_log_arity: usize,
+}
+
+impl MultiStarkConfig for WhirStark {
+    type Val = Val;
+    type Challenge = Challenge;
+    type Challenger = Challenger;
+    type Pcs = Pcs;
+
+    fn pcs(&self) -> &Pcs {
+        &self.pcs
+    }
+
+    /// Full SHA-256 digests: 128 bits against collisions (birthday bound).
+    fn collision_resistance_bits(&self) -> Option<usize> {
+        Some(crate::config::MerkleHash::Sha256.collision_bits())
+    }
+
+    fn min_num_variables(&self) -> usize {
+        self.first_log_arity
+    }
+
+    fn build_witness(&self, tables: Vec<TraceTable<Val>>) -> Witness<Val> {
+        Stacking::new_witness(tables, self.first_log_arity)
+    }
+
+    fn committed_table<'a>(
+        &self,
+        prover_data: &'a WhirProverData<Val, Challenge, ValMmcs, Stacking>,
+        table_index: usize,
+    ) -> &'a TraceTable<Val> {
+        prover_data.table(table_index)
+    }
+}
+
+/// The configuration `settings` give for `tables`: the stacked arity and
+/// the first folding follow from the table shapes.
+///
+/// # Errors
+/// If WHIR has no parameters for this shape (a stacked polynomial too large
+/// for KoalaBear's two-adic domain at the settings' rate).
+fn config<A: Table>(settings: &Settings, tables: &Tables<'_, A>) -> Result<WhirStark, String> {
+    let shapes: Vec<TableShape> =
+        tables.airs.iter().zip(&tables.log_heights).map(|(air, &h)| TableShape::new(h, air.width())).collect();
+    let (stacked, _) = plan_stacked_layout(&shapes);
+    let shortest = tables.log_heights.iter().copied().min().unwrap_or(0);
+    let first_log_arity = settings.first_log_arity.min(shortest).max(1);
+    let folding_factor = FoldingFactor::ConstantFromSecondRound(first_log_arity, settings.max_log_arity);
+    let rounds = folding_factor.compute_folding_schedule(stacked).map_err(|e| format!("{e:?}"))?.len() - 1;
+    let params = ProtocolParameters {
+        security_level: settings.target_bits,
+        pow_bits: settings.query_pow_bits,
+        round_log_inv_rates: (0..rounds).map(|i| settings.log_blowup + 1 + i).collect(),
+        folding_factor,
+        soundness_type: SecurityAssumption::JohnsonBound,
+        starting_log_inv_rate: settings.log_blowup,
+    };
+    let whir = WhirConfig::new(stacked, params).map_err(|e| format!("{e:?}"))?;
+    Ok(WhirStark { pcs: Pcs::new(whir, Radix2DFTSmallBatch::default(), val_mmcs(0)), first_log_arity })
+}
+
+/// One multilinear proof of `traces` against `tables`, with the transcript
+/// seeded by [`Tables::transcript_seed`].
+pub(crate) fn prove<A: Table>(
+    settings: &Settings,
+    tables: &Tables<'_, A>,
+    traces: &[&RowMajorMatrix<Val>],
+) -> Result<WhirProof, ProveError> {
+    let heights: Vec<usize> = traces.iter().map(|t| log2_strict_usize(t.height())).collect();
+    assert_eq!(heights, tables.log_heights, "one trace per table, at the statement's heights");
+    let config = config(settings, tables).map_err(ProveError)?;
+    let tables_ml = multilinear(tables);
+    let airs: Vec<&Multilinear<'_, A>> = tables_ml.iter().collect();
+    // `p3-multi-stark` checks that every bus balances before it proves the
+    // fractional sums, and panics where one does not (a witness that no
+    // proof exists for), as it does on an AIR it cannot prove: those are
+    // refusals, not crashes.
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        let (pk, _) = setup(&config, &airs, &mut transcript(Vec::new()))?;
+        let instances = tables_ml
+            .iter()
+            .zip(traces)
+            .zip(&tables.public_values)
+            .map(|((air, trace), public_values)| {
+                ProverInstance::new(air, TraceTable::new((*trace).clone().transpose()), &pk, public_values)
+            })
+            .collect();
+        let mut challenger = transcript(tables.transcript_seed(settings));
+        p3_multi_stark::prove(&config, ProverInstances::new(instances), 0, &mut challenger)
+    }));
+    match outcome {
+        Ok(Ok(proof)) => Ok(WhirProof { log_heights: heights, proof }),
+        Ok(Err(e)) => Err(ProveError(format!("{e:?}"))),
+        Err(panic) => Err(ProveError(format!("the prover refused the witness: {}", panic_message(&*panic)))),
+    }
+}
+
+/// The message of a caught panic.
+fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_string()))
+        .unwrap_or_else(|| "unknown reason".into())
+}
+
+/// The message of the multilinear prover's refusal of a witness whose
+/// buses do not balance, inside its [`ProveError`] (for soundness tests:
+/// such a witness cannot be forced past this prover, whose proofs carry
+/// the root of the fractional sums).
+#[doc(hidden)]
+pub const UNBALANCED_BUS: &str = "fraction GKR input fractions must sum to zero";
+
+/// Checks a multilinear proof against `tables`. A panic of the verifier
+/// on some unforeseen malformed input is caught and reported as
+/// [`VerifyError::Invalid`].
+pub(crate) fn verify<A: Table>(settings: &Settings, tables: &Tables<'_, A>, proof: &WhirProof) -> Result<(), VerifyError> {
+    if proof.log_heights != tables.log_heights {
+        return Err(VerifyError::ShapeMismatch);
+    }
+    let config = config(settings, tables).map_err(VerifyError::Invalid)?;
+    let tables_ml = multilinear(tables);
+    let airs: Vec<&Multilinear<'_, A>> = tables_ml.iter().collect();
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        let (_, vk) = setup(&config, &airs, &mut transcript(Vec::new())).map_err(|e| format!("{e:?}"))?;
+        let instances = tables_ml
+            .iter()
+            .zip(&tables.log_heights)
+            .zip(&tables.public_values)
+            .map(|((air, &h), public_values)| VerifierInstance::new(air, &vk, h, public_values))
+            .collect();
+        let mut challenger = transcript(tables.transcript_seed(settings));
+        p3_multi_stark::verify(&config, VerifierInstances::new(instances), &proof.proof, 0, &mut challenger)
+            .map_err(|e| format!("{e:?}"))
+    }));
+    match outcome {
+        Ok(Ok(())) => Ok(()),
+        Ok(Err(reason)) => Err(VerifyError::Invalid(reason)),
+        Err(_) => Err(VerifyError::Invalid("the verifier rejected a malformed proof".into())),
+    }
+}
+
+/// The level `p3-multi-stark`'s security report states for `tables` under
+/// `settings` (Johnson-bound WHIR: a proven bound, in the random-oracle
+/// model for SHA-256 and its Fiat-Shamir transcript). No separate
+/// conjectured figure is computed: the conjectured level is at least the
+/// proven one, and is reported as such.
+pub(crate) fn level<A: Table>(settings: &Settings, tables: &Tables<'_, A>) -> SecurityLevel {
+    let report = config(settings, tables).map_err(|e| e.to_string()).and_then(|config| {
+        let tables_ml = multilinear(tables);
+        let airs: Vec<&Multilinear<'_, A>> = tables_ml.iter().collect();
+        let (_, vk) = setup(&config, &airs, &mut transcript(Vec::new())).map_err(|e| format!("{e:?}"))?;
+        let instances = tables_ml
+            .iter()
+            .zip(&tables.log_heights)
+            .zip(&tables.public_values)
+            .map(|((air, &h), public_values)| VerifierInstance::new(air, &vk, h, public_values))
+            .collect();
+        security_report(&config, &VerifierInstances::new(instances)).map_err(|e| e.to_string())
+    });
+    match report {
+        Ok(report) => {
+            let bits = report.security_bits().unwrap_or(0.0);
+            let binding = report
+                .terms()
+                .iter()
+                .min_by(|a, b| a.bits.bits().total_cmp(&b.bits.bits()))
+                .map_or_else(|| "none".to_string(), |t| t.label.to_string());
+            SecurityLevel {
+                proven_bits: bits,
+                proven_binding: binding,
+                conjectured_bits: bits,
+                conjectured_binding: "at least the proven level (not computed separately)".into(),
+            }
+        }
+        Err(reason) => SecurityLevel {
+            proven_bits: 0.0,
+            proven_binding: reason,
+            conjectured_bits: 0.0,
+            conjectured_binding: "no configuration".into(),
+        },
+    }
+}
