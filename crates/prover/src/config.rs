@@ -293,9 +293,13 @@ impl Settings {
 
     /// Every how many full rounds the Poseidon2 tables commit a state: 2
     /// (degree-9 constraints, [`crate::paired`]) where the blowup is at
-    /// least 8, so the quotient still fits the extension domain, else 1.
+    /// least 8, so the FRI quotient still fits the extension domain, and
+    /// always with the multilinear backend, which has no quotient (its
+    /// zerocheck's rounds grow with the degree, but its commitment shrinks
+    /// with the columns: at N = 8192 the paired layout proves 1.26x faster
+    /// in 0.53x the memory, BENCHMARKS.md); else 1.
     pub const fn stride(&self) -> usize {
-        if self.log_blowup >= 3 { 2 } else { 1 }
+        if self.log_blowup >= 3 || matches!(self.backend, Backend::Whir) { 2 } else { 1 }
     }
 
     /// Whether tables may send mutually exclusive bus messages as one
