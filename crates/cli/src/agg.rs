@@ -434,7 +434,7 @@ pub struct ThresholdBenchArgs {
     /// log2 of the blowup: 1 is the fast setting, 3 the compact one.
     #[arg(long, default_value_t = 1)]
     pub log_blowup: usize,
-    /// Named Seed001 settings (fast, compact, whir, test), in place of --log-blowup.
+    /// Named settings (fast, compact, whir, test), in place of --log-blowup.
     #[arg(long)]
     pub settings: Option<String>,
     /// Reveal the signer bitmap.
@@ -533,10 +533,11 @@ pub fn bench_threshold(args: ThresholdBenchArgs) -> CliResult {
 }
 
 fn bench_threshold_for<S: ParameterSet>(args: &ThresholdBenchArgs) -> CliResult {
-    if let Some(name) = &args.settings {
-        return Err(CliError::usage(format!("--settings {name} names Seed001 settings; Lamport+ takes --log-blowup")));
-    }
-    let settings = settings_for_blowup(args.log_blowup)?;
+    let settings = match &args.settings {
+        Some(name) => config::by_name(name)
+            .ok_or_else(|| CliError::usage(format!("--settings {name}: use fast, compact, whir or a test setting")))?,
+        None => settings_for_blowup(args.log_blowup)?,
+    };
     let (n, t, signing) = args.shape(sigagg_lamport_agg::layout::max_signatures(&settings))?;
     let (pks, mut sks) = bench_keys::<S>(n as usize);
     let tree = GroupTree::new(&pks).map_err(CliError::rejected)?;

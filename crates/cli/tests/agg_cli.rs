@@ -209,7 +209,9 @@ fn benches_print_json() {
     let out = json(&sigagg(&dir, &["bench", "threshold", "--scheme", "seed001", "--n", "3", "--settings", "whir", "--json"]));
     assert_eq!(out["backend"].as_str(), Some("whir"), "{out}");
     assert_eq!(sigagg(&dir, &["bench", "xmss-agg", "--n", "2", "--settings", "slow"]).status.code(), Some(2));
-    assert_eq!(sigagg(&dir, &["bench", "threshold", "--n", "3", "--settings", "whir"]).status.code(), Some(2));
+    let out = json(&sigagg(&dir, &["bench", "threshold", "--scheme", "lamport-plus", "--n", "3", "--settings", "whir", "--json"]));
+    assert_eq!((out["settings"].as_str(), out["backend"].as_str()), (Some("whir"), Some("whir")), "{out}");
+    assert_eq!(sigagg(&dir, &["bench", "threshold", "--n", "3", "--settings", "slow"]).status.code(), Some(2));
     // Bad shapes are usage errors.
     assert_eq!(sigagg(&dir, &["bench", "threshold", "--n", "4", "--t", "5"]).status.code(), Some(2));
     assert_eq!(sigagg(&dir, &["bench", "lamport-agg", "--n", "2", "--log-blowup", "2"]).status.code(), Some(2));

@@ -103,7 +103,7 @@ fn build<S: ParameterSet>(
         .collect::<Result<Vec<_>, _>>()?;
     let keys: Vec<_> = entries.iter().map(|e| *e.public_key.digest()).collect();
     let digest = statement.digest(settings, &counters(signatures));
-    let instance = Instance::aggregate(Rounds::for_settings(settings), S::NUM_SUBKEYS, &codewords, &keys, digest);
+    let instance = Instance::aggregate(Rounds::for_settings(settings), S::NUM_SUBKEYS, &codewords, &keys, digest).for_backend(settings);
     let last = statement.len() - 1;
     let slots: Vec<SlotWitness<'_>> = (0..instance.shape.slots)
         .map(|s| {
@@ -162,7 +162,7 @@ fn instance<S: ParameterSet>(
         .collect::<Result<Vec<_>, _>>()?;
     let keys: Vec<_> = statement.entries().iter().map(|e| *e.public_key.digest()).collect();
     let digest = statement.digest(settings, &proof.counters);
-    Ok(Instance::aggregate(Rounds::for_settings(settings), S::NUM_SUBKEYS, &codewords, &keys, digest))
+    Ok(Instance::aggregate(Rounds::for_settings(settings), S::NUM_SUBKEYS, &codewords, &keys, digest).for_backend(settings))
 }
 
 /// Verifies an aggregate proof for `statement` under `settings`.

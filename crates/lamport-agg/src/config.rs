@@ -92,6 +92,14 @@ pub const TEST: Settings = Settings {
 pub const TEST_COMPACT: Settings =
     Settings { log_blowup: 3, num_queries: 20, merkle: MerkleHash::Sha256Trunc24, ..TEST };
 
+/// The multilinear setting (`sigagg_prover::Settings::WHIR`: WHIR in the
+/// Johnson-bound regime, at least 120 proven bits, full-width SHA-256; the
+/// Poseidon2 tables in the paired layout).
+pub const WHIR: Settings = Settings::WHIR;
+
+/// [`WHIR`] for fast tests. **Not secure** (about 20 bits).
+pub const TEST_WHIR: Settings = Settings::INSECURE_TEST_WHIR;
+
 /// The named settings, for command lines and benchmarks.
 pub fn by_name(name: &str) -> Option<Settings> {
     match name {
@@ -99,6 +107,8 @@ pub fn by_name(name: &str) -> Option<Settings> {
         "compact" => Some(COMPACT),
         "test" => Some(TEST),
         "test-compact" => Some(TEST_COMPACT),
+        "whir" => Some(WHIR),
+        "test-whir" => Some(TEST_WHIR),
         _ => None,
     }
 }
@@ -110,6 +120,8 @@ pub fn name_of(settings: &Settings) -> &'static str {
         s if s == COMPACT => "compact",
         s if s == TEST => "test",
         s if s == TEST_COMPACT => "test-compact",
+        s if s == WHIR => "whir",
+        s if s == TEST_WHIR => "test-whir",
         _ => "custom",
     }
 }

@@ -7,10 +7,6 @@ use crate::config::Backend;
 /// A statement that cannot be proven or checked.
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
 pub enum StatementError {
-    /// The settings name a backend the Lamport+ proofs do not run on yet
-    /// (only the univariate FRI backend; issue 21 §3).
-    #[error("the Lamport+ proofs do not support the {} backend yet", .0.name())]
-    UnsupportedBackend(Backend),
     /// No entries.
     #[error("the statement has no entries")]
     Empty,

@@ -42,11 +42,11 @@ pub fn security_level(settings: &Settings, num_subkeys: usize, shape: ProofShape
     let instance = match shape {
         ProofShape::Aggregate { signatures } => {
             let n = signatures.max(1);
-            Instance::aggregate(Rounds::for_settings(settings), num_subkeys, &vec![cw; n], &vec![[F::ZERO; 8]; n], [0; 32])
+            Instance::aggregate(Rounds::for_settings(settings), num_subkeys, &vec![cw; n], &vec![[F::ZERO; 8]; n], [0; 32]).for_backend(settings)
         }
         ProofShape::Threshold { signers, group_size } => {
             let group = GroupKey::new([F::ONE; 8], group_size.max(1)).expect("a non-empty group");
-            Instance::threshold(Rounds::for_settings(settings), num_subkeys, &cw, &group, signers.clamp(1, group_size.max(1) as usize), None, [0; 32])
+            Instance::threshold(Rounds::for_settings(settings), num_subkeys, &cw, &group, signers.clamp(1, group_size.max(1) as usize), None, [0; 32]).for_backend(settings)
         }
     };
     sigagg_prover::security_level(settings, &instance.tables())
@@ -83,6 +83,20 @@ mod tests {
         }
         let test = security_level(&TEST, LamportPlus::NUM_SUBKEYS, ProofShape::Aggregate { signatures: 16 });
         assert!(test.proven_bits < 80.0, "{test:?}");
+    }
+
+    /// The multilinear setting states at least 120 proven bits for both
+    /// sets at every size checked; its test counterpart is insecure.
+    #[test]
+    fn the_multilinear_setting_reaches_120_proven_bits() {
+        for subkeys in [LamportPlus::NUM_SUBKEYS, LamportPlusMined::NUM_SUBKEYS] {
+            for shape in shapes() {
+                let level = security_level(&crate::config::WHIR, subkeys, shape);
+                assert!(level.proven_bits >= 120.0, "{shape:?}: {level:?}");
+            }
+        }
+        let test = security_level(&crate::config::TEST_WHIR, LamportPlus::NUM_SUBKEYS, ProofShape::Aggregate { signatures: 16 });
+        assert!(test.proven_bits > 0.0 && test.proven_bits < 80.0, "{test:?}");
     }
 
     /// The compact setting's 24-byte digests cap it at 96 bits, and FRI

@@ -12,8 +12,8 @@ use crate::air::LampAir;
 use crate::air::hash::{Codewords, HashAir, codeword_chunks};
 use crate::air::hash16::Hash16Air;
 use crate::air::slot::SlotAir;
-use crate::config::{Backend, Settings, TRANSCRIPT_DOMAIN, Val};
-use crate::error::{ProveError, StatementError, VerifyError};
+use crate::config::{Settings, TRANSCRIPT_DOMAIN, Val};
+use crate::error::{ProveError, VerifyError};
 use crate::layout::Shape;
 use crate::poseidon::Rounds;
 
@@ -184,6 +184,21 @@ impl Instance {
             .collect()
     }
 
+    /// The same instance with its bus groups in the form the backend of
+    /// `settings` takes ([`HashAir::with_exclusive_buses`]).
+    pub fn for_backend(mut self, settings: &Settings) -> Self {
+        let exclusive = settings.exclusive_buses();
+        self.airs = self
+            .airs
+            .into_iter()
+            .map(|air| match air {
+                LampAir::Hash(h) => LampAir::Hash(h.with_exclusive_buses(exclusive)),
+                other => other,
+            })
+            .collect();
+        self
+    }
+
     /// The instance's tables for the backends, bound by its digest.
     pub fn tables(&self) -> Tables<'_, LampAir> {
         Tables::new(&self.airs, self.degree_bits(), TRANSCRIPT_DOMAIN, self.digest)
@@ -198,7 +213,6 @@ pub fn prove(
     traces: &[RowMajorMatrix<Val>],
 ) -> Result<StarkProof, ProveError> {
     assert_eq!(traces.len(), instance.airs.len(), "one trace per AIR");
-    supported(settings)?;
     let traces: Vec<&RowMajorMatrix<Val>> = traces.iter().collect();
     sigagg_prover::prove(settings, &instance.tables(), &traces).map_err(|e| ProveError::Prover(e.0))
 }
@@ -213,7 +227,6 @@ pub fn prove(
 /// is caught and reported as [`VerifyError::Invalid`], so untrusted bytes
 /// never abort the caller.
 pub fn verify(settings: &Settings, instance: &Instance, proof: &StarkProof) -> Result<(), VerifyError> {
-    supported(settings)?;
     sigagg_prover::verify(settings, &instance.tables(), proof).map_err(|e| {
         use sigagg_prover::VerifyError as E;
         match e {
@@ -223,16 +236,6 @@ pub fn verify(settings: &Settings, instance: &Instance, proof: &StarkProof) -> R
             E::Invalid(reason) => VerifyError::Invalid(reason),
         }
     })
-}
-
-/// `Ok` for settings of the FRI backend, the only one the Lamport+ tables
-/// run on: they send exclusive bus groups, which the multilinear backend
-/// does not take.
-fn supported(settings: &Settings) -> Result<(), StatementError> {
-    match settings.backend {
-        Backend::Fri => Ok(()),
-        other => Err(StatementError::UnsupportedBackend(other)),
-    }
 }
 
 impl Table for LampAir {

@@ -202,6 +202,10 @@ pub struct HashAir {
     columns: Vec<Vec<Val>>,
     root: Digest,
     num_subkeys: usize,
+    /// Whether the bus groups of rows that are sponge or tree rows go out
+    /// as exclusive interactions (`Settings::exclusive_buses`; true until
+    /// [`HashAir::with_exclusive_buses`] says otherwise).
+    exclusive: bool,
 }
 
 impl core::fmt::Debug for HashAir {
@@ -285,7 +289,15 @@ impl HashAir {
             columns,
             root,
             num_subkeys,
+            exclusive: true,
         }
+    }
+
+    /// The same table with its exclusive bus groups sent as one exclusive
+    /// interaction each (`true`, the FRI backend) or as plain interactions
+    /// (`false`, the multilinear backend: `sigagg_prover::push_branches`).
+    pub fn with_exclusive_buses(self, exclusive: bool) -> Self {
+        Self { exclusive, ..self }
     }
 
     /// The column layout.
@@ -469,11 +481,15 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for HashAir {
                     Some(t) => {
                         let leaf = bus::key(slot.clone(), digest(t.cur));
                         let idx = bus::index(slot.clone(), l(NODE_INDEX_LANE) * AB::Expr::TWO + l(t.bit));
-                        builder.push_exclusive_interaction(
+                        sigagg_prover::push_branches(
+                            builder,
+                            self.exclusive,
                             bus::MAIN,
                             [(l(s.bit0), Count::from(-1), y0), (l(t.is_bottom), Count::from(-1), leaf)],
                         );
-                        builder.push_exclusive_interaction(
+                        sigagg_prover::push_branches(
+                            builder,
+                            self.exclusive,
                             bus::MAIN,
                             [(l(s.bit1), Count::from(-1), y1), (l(t.is_bottom), Count::from(1), idx)],
                         );
