@@ -126,7 +126,8 @@ pub mod testing {
 
     /// `base` with the FRI fields named by environment variables replaced
     /// (`LOG_BLOWUP`, `QUERIES`, `QUERY_POW`, `FINAL_POLY`, `ARITY`, `CAP`,
-    /// and `DIGEST`, 24 or 32 Merkle digest bytes): for trying settings in
+    /// WHIR's `FIRST_ARITY` and `TARGET`, and `DIGEST`, 24 or 32 Merkle
+    /// digest bytes): for trying settings in
     /// the development examples, never in the library.
     pub fn settings_from_env(base: Settings) -> Settings {
         let env = |k: &str, v: usize| std::env::var(k).map_or(v, |s| s.parse().expect("a number"));
@@ -137,6 +138,8 @@ pub mod testing {
             log_final_poly_len: env("FINAL_POLY", base.log_final_poly_len),
             max_log_arity: env("ARITY", base.max_log_arity),
             cap_height: env("CAP", base.cap_height),
+            first_log_arity: env("FIRST_ARITY", base.first_log_arity),
+            target_bits: env("TARGET", base.target_bits),
             merkle: match env("DIGEST", base.merkle.digest_bytes()) {
                 24 => MerkleHash::Sha256Trunc24,
                 32 => MerkleHash::Sha256,
