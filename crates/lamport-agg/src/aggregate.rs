@@ -31,7 +31,7 @@ pub fn prove<S: ParameterSet>(
     signatures: &[Signature<S>],
 ) -> Result<Proof, ProveError> {
     let (instance, traces) = witness(settings, statement, signatures)?;
-    let stark = system::prove(settings, &instance, &traces.tables)?;
+    let stark = system::prove(settings, &instance, traces.tables)?;
     Ok(proof::<S>(settings, statement, signatures, stark))
 }
 
@@ -207,7 +207,7 @@ pub mod testing {
         instance: &Instance,
         traces: &Traces,
     ) -> Result<Proof, ProveError> {
-        let stark = system::prove(settings, instance, &traces.tables)?;
+        let stark = system::prove(settings, instance, traces.tables.clone())?;
         Ok(proof::<S>(settings, statement, signatures, stark))
     }
 }

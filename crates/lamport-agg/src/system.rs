@@ -210,11 +210,10 @@ impl Instance {
 pub fn prove(
     settings: &Settings,
     instance: &Instance,
-    traces: &[RowMajorMatrix<Val>],
+    traces: Vec<RowMajorMatrix<Val>>,
 ) -> Result<StarkProof, ProveError> {
     assert_eq!(traces.len(), instance.airs.len(), "one trace per AIR");
-    let traces: Vec<&RowMajorMatrix<Val>> = traces.iter().collect();
-    sigagg_prover::prove(settings, &instance.tables(), &traces).map_err(|e| ProveError::Prover(e.0))
+    sigagg_prover::prove(settings, &instance.tables(), traces).map_err(|e| ProveError::Prover(e.0))
 }
 
 /// Verifies `proof` against the AIRs of `instance`. The table heights come

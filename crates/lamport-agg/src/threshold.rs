@@ -76,8 +76,9 @@ pub fn prove<S: ParameterSet>(
     signers: &[Signer<S>],
     disclosure: Disclosure,
 ) -> Result<Proof, ProveError> {
-    let w = witness(settings, statement, signers, disclosure)?;
-    let stark = system::prove(settings, &w.instance, &w.traces.tables)?;
+    let mut w = witness(settings, statement, signers, disclosure)?;
+    let tables = std::mem::take(&mut w.traces.tables);
+    let stark = system::prove(settings, &w.instance, tables)?;
     Ok(w.proof(settings, stark))
 }
 
@@ -268,8 +269,9 @@ pub mod testing {
     }
 
     /// Proves (possibly tampered) traces without checking them.
-    pub fn prove_witness<S: ParameterSet>(settings: &Settings, witness: Witness<S>) -> Result<Proof, ProveError> {
-        let stark = system::prove(settings, &witness.instance, &witness.traces.tables)?;
+    pub fn prove_witness<S: ParameterSet>(settings: &Settings, mut witness: Witness<S>) -> Result<Proof, ProveError> {
+        let tables = std::mem::take(&mut witness.traces.tables);
+        let stark = system::prove(settings, &witness.instance, tables)?;
         Ok(witness.proof(settings, stark))
     }
 }

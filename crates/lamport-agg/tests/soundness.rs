@@ -19,7 +19,7 @@ use sigagg_lamport_agg::config::{self, Val};
 use sigagg_lamport_agg::trace::Traces;
 use sigagg_prover::codec;
 use sigagg_lamport_agg::{
-    AggregateEntry, AggregateStatement, Disclosure, Proof, ProveError, Settings, StatementError, ThresholdStatement,
+    AggregateEntry, AggregateStatement, Disclosure, Proof, ProveError, Settings, ThresholdStatement,
     VerifyError,
     aggregate, threshold,
 };

@@ -197,17 +197,19 @@ pub enum VerifyError {
 /// Proves `traces` (one per table, in batch order, of the heights `tables`
 /// names) with the backend `settings` name. Nothing is checked first: a
 /// trace that breaks its constraints gives a proof the verifier refuses
-/// (debug builds of Plonky3's prover panic on it instead).
+/// (debug builds of Plonky3's prover panic on it instead). The traces are
+/// taken by value: the multilinear backend frees each one once it holds
+/// its column-major copy.
 ///
 /// # Panics
 /// If the traces are not one per table at the tables' heights.
 pub fn prove<A: Table>(
     settings: &Settings,
     tables: &Tables<'_, A>,
-    traces: &[&RowMajorMatrix<Val>],
+    traces: Vec<RowMajorMatrix<Val>>,
 ) -> Result<StarkProof, ProveError> {
     match settings.backend {
-        Backend::Fri => fri::prove(settings, tables, traces).map(StarkProof::Fri),
+        Backend::Fri => fri::prove(settings, tables, &traces).map(StarkProof::Fri),
         Backend::Whir => whir::prove(settings, tables, traces).map(StarkProof::Whir),
     }
 }
@@ -322,8 +324,7 @@ mod tests {
     }
 
     fn prove_toy(settings: &Settings, traces: &[RowMajorMatrix<Val>]) -> StarkProof {
-        let traces: Vec<&RowMajorMatrix<Val>> = traces.iter().collect();
-        prove(settings, &tables(1), &traces).expect("a proof")
+        prove(settings, &tables(1), traces.to_vec()).expect("a proof")
     }
 
     /// Both Merkle hashes: the proof verifies, records its backend and
@@ -418,7 +419,7 @@ mod tests {
 
         let mut broken = traces();
         broken[1].values[5] += Val::ONE;
-        if let Ok(Ok(proof)) = std::panic::catch_unwind(|| prove(&whir, &tables(1), &[&broken[0], &broken[1]])) {
+        if let Ok(Ok(proof)) = std::panic::catch_unwind(|| prove(&whir, &tables(1), broken.to_vec())) {
             assert!(matches!(verify(&whir, &tables(1), &proof), Err(VerifyError::Invalid(_))));
         }
     }

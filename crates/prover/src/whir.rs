@@ -224,7 +224,7 @@ fn config<A: Table>(settings: &Settings, tables: &Tables<'_, A>) -> Result<WhirS
 pub(crate) fn prove<A: Table>(
     settings: &Settings,
     tables: &Tables<'_, A>,
-    traces: &[&RowMajorMatrix<Val>],
+    traces: Vec<RowMajorMatrix<Val>>,
 ) -> Result<WhirProof, ProveError> {
     let heights: Vec<usize> = traces.iter().map(|t| log2_strict_usize(t.height())).collect();
     assert_eq!(heights, tables.log_heights, "one trace per table, at the statement's heights");
@@ -237,12 +237,13 @@ pub(crate) fn prove<A: Table>(
     // refusals, not crashes.
     let outcome = catch_unwind(AssertUnwindSafe(|| {
         let (pk, _) = setup(&config, &airs, &mut transcript(Vec::new()))?;
+        // Column-major copies, each row-major trace dropped once copied.
         let instances = tables_ml
             .iter()
             .zip(traces)
             .zip(&tables.public_values)
             .map(|((air, trace), public_values)| {
-                ProverInstance::new(air, TraceTable::new((*trace).clone().transpose()), &pk, public_values)
+                ProverInstance::new(air, TraceTable::new(trace.transpose()), &pk, public_values)
             })
             .collect();
         let mut challenger = transcript(tables.transcript_seed(settings));

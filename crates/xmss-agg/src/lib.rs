@@ -148,14 +148,14 @@ pub fn aggregate(
     let traces = tracing::info_span!("generate traces")
         .in_scope(|| trace::generate(settings, statement, signatures))
         .map_err(|(index, reason)| AggregateError::InvalidSignature { index, reason })?;
-    prove_traces(settings, statement, &traces)
+    prove_traces(settings, statement, traces)
 }
 
 /// Proves already generated traces (no validity checks).
 fn prove_traces(
     settings: &Settings,
     statement: &Statement,
-    traces: &trace::Traces,
+    traces: trace::Traces,
 ) -> Result<AggregateProof, AggregateError> {
     let proof = prove_airs(settings, &statement.digest(), &airs(settings, statement), traces)
         .map_err(AggregateError::Prover)?;
@@ -205,11 +205,11 @@ pub(crate) fn prove_airs(
     settings: &Settings,
     statement_digest: &[u8; 32],
     airs: &[AggAir],
-    traces: &trace::Traces,
+    traces: trace::Traces,
 ) -> Result<StarkProof, String> {
-    let matrices = traces.matrices();
+    let matrices = traces.into_matrices();
     let log_heights: Vec<usize> = matrices.iter().map(|m| log2_strict_usize(m.height())).collect();
-    sigagg_prover::prove(settings, &tables(airs, log_heights, statement_digest), &matrices).map_err(|e| e.0)
+    sigagg_prover::prove(settings, &tables(airs, log_heights, statement_digest), matrices).map_err(|e| e.0)
 }
 
 /// Checks a proof against `airs`, whose table heights (log2) must be
@@ -289,7 +289,7 @@ pub mod testing {
         statement: &Statement,
         traces: &trace::Traces,
     ) -> Result<AggregateProof, AggregateError> {
-        super::prove_traces(settings, statement, traces)
+        super::prove_traces(settings, statement, traces.clone())
     }
 }
 

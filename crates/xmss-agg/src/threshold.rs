@@ -337,7 +337,7 @@ pub fn prove_threshold(
     let revealed = (disclosure == Disclosure::Signers).then_some(indices);
     let airs = airs(settings, statement, count as u32, revealed.as_deref());
     let digest = digest(statement, count as u32, revealed.as_deref());
-    let proof = crate::prove_airs(settings, &digest, &airs, &traces).map_err(ThresholdError::Prover)?;
+    let proof = crate::prove_airs(settings, &digest, &airs, traces).map_err(ThresholdError::Prover)?;
     Ok(ThresholdProof {
         settings: *settings,
         count: count as u32,
@@ -472,7 +472,7 @@ pub mod testing {
         traces: &trace::Traces,
     ) -> Result<ThresholdProof, String> {
         let airs = airs(settings, statement, count, signers.as_deref());
-        let proof = crate::prove_airs(settings, &digest(statement, count, signers.as_deref()), &airs, traces)?;
+        let proof = crate::prove_airs(settings, &digest(statement, count, signers.as_deref()), &airs, traces.clone())?;
         Ok(ThresholdProof {
             settings: *settings,
             count,

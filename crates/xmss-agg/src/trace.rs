@@ -63,6 +63,7 @@ impl<'a> Slot<'a> {
 }
 
 /// All traces of one proof, in the batch order.
+#[derive(Clone)]
 pub struct Traces {
     /// Statement table.
     pub sig: RowMajorMatrix<Val>,
@@ -89,6 +90,13 @@ impl Traces {
             &self.range,
         ];
         all.extend(self.group.as_ref());
+        all
+    }
+
+    /// The matrices in batch order, by value.
+    pub fn into_matrices(self) -> Vec<RowMajorMatrix<Val>> {
+        let mut all = vec![self.sig, self.digits, self.chain, self.hash, self.range];
+        all.extend(self.group);
         all
     }
 }

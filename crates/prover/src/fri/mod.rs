@@ -70,7 +70,7 @@ impl FriProof {
 pub(crate) fn prove<A: Table>(
     settings: &Settings,
     tables: &Tables<'_, A>,
-    traces: &[&RowMajorMatrix<Val>],
+    traces: &[RowMajorMatrix<Val>],
 ) -> Result<FriProof, ProveError> {
     let heights: Vec<usize> = traces.iter().map(|t| log2_strict_usize(t.height())).collect();
     assert_eq!(heights, tables.log_heights, "one trace per table, at the statement's heights");
