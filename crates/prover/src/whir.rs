@@ -280,19 +280,12 @@ pub(crate) fn verify<A: Table>(settings: &Settings, tables: &Tables<'_, A>, proo
         return Err(VerifyError::ShapeMismatch);
     }
     let config = config(settings, tables).map_err(VerifyError::Invalid)?;
-    let tables_ml = multilinear(tables);
-    let airs: Vec<&Multilinear<'_, A>> = tables_ml.iter().collect();
     let outcome = catch_unwind(AssertUnwindSafe(|| {
-        let (_, vk) = setup(&config, &airs, &mut transcript(Vec::new())).map_err(|e| format!("{e:?}"))?;
-        let instances = tables_ml
-            .iter()
-            .zip(&tables.log_heights)
-            .zip(&tables.public_values)
-            .map(|((air, &h), public_values)| VerifierInstance::new(air, &vk, h, public_values))
-            .collect();
-        let mut challenger = transcript(tables.transcript_seed(settings));
-        p3_multi_stark::verify(&config, VerifierInstances::new(instances), &proof.proof, 0, &mut challenger)
-            .map_err(|e| format!("{e:?}"))
+        with_verifier_instances(&config, tables, |instances| {
+            let mut challenger = transcript(tables.transcript_seed(settings));
+            p3_multi_stark::verify(&config, instances, &proof.proof, 0, &mut challenger).map_err(|e| format!("{e:?}"))
+        })
+        .and_then(|checked| checked)
     }));
     match outcome {
         Ok(Ok(())) => Ok(()),
@@ -301,23 +294,36 @@ pub(crate) fn verify<A: Table>(settings: &Settings, tables: &Tables<'_, A>, proo
     }
 }
 
+/// Runs `f` on the verifier's view of `tables`: their AIRs, heights and
+/// public values, against the verifying key of `config`'s setup.
+fn with_verifier_instances<A: Table, R>(
+    config: &WhirStark,
+    tables: &Tables<'_, A>,
+    f: impl FnOnce(VerifierInstances<'_, WhirStark, Multilinear<'_, A>>) -> R,
+) -> Result<R, String> {
+    let tables_ml = multilinear(tables);
+    let airs: Vec<&Multilinear<'_, A>> = tables_ml.iter().collect();
+    let (_, vk) = setup(config, &airs, &mut transcript(Vec::new())).map_err(|e| format!("{e:?}"))?;
+    let instances = tables_ml
+        .iter()
+        .zip(&tables.log_heights)
+        .zip(&tables.public_values)
+        .map(|((air, &h), public_values)| VerifierInstance::new(air, &vk, h, public_values))
+        .collect();
+    Ok(f(VerifierInstances::new(instances)))
+}
+
 /// The level `p3-multi-stark`'s security report states for `tables` under
 /// `settings` (Johnson-bound WHIR: a proven bound, in the random-oracle
 /// model for SHA-256 and its Fiat-Shamir transcript). No separate
 /// conjectured figure is computed: the conjectured level is at least the
 /// proven one, and is reported as such.
 pub(crate) fn level<A: Table>(settings: &Settings, tables: &Tables<'_, A>) -> SecurityLevel {
-    let report = config(settings, tables).map_err(|e| e.to_string()).and_then(|config| {
-        let tables_ml = multilinear(tables);
-        let airs: Vec<&Multilinear<'_, A>> = tables_ml.iter().collect();
-        let (_, vk) = setup(&config, &airs, &mut transcript(Vec::new())).map_err(|e| format!("{e:?}"))?;
-        let instances = tables_ml
-            .iter()
-            .zip(&tables.log_heights)
-            .zip(&tables.public_values)
-            .map(|((air, &h), public_values)| VerifierInstance::new(air, &vk, h, public_values))
-            .collect();
-        security_report(&config, &VerifierInstances::new(instances)).map_err(|e| e.to_string())
+    let report = config(settings, tables).and_then(|config| {
+        with_verifier_instances(&config, tables, |instances| {
+            security_report(&config, &instances).map_err(|e| e.to_string())
+        })
+        .and_then(|report| report)
     });
     match report {
         Ok(report) => {
