@@ -1,15 +1,16 @@
 //! Calibration: proves a plain table of width-16 Poseidon2 permutations
-//! (Plonky3's vectorized AIR, 1, 2 or 8 per row) with this crate's STARK
+//! (Plonky3's vectorized AIR, 1, 2, 4 or 8 per row) with this crate's STARK
 //! configuration, to separate the raw cost of the proof system on this
 //! machine from the cost of the aggregation circuit (BENCHMARKS.md,
 //! "Plonky3's ceiling ...").
 //!
 //! ```sh
-//! RAYON_NUM_THREADS=2 cargo run --release -p sigagg-prover --example calibrate -- 19 [narrow|two|eight|quartic] [fast|compact]
+//! RAYON_NUM_THREADS=2 cargo run --release -p sigagg-prover --example calibrate -- 19 [narrow|two|four|eight|quartic] [fast|compact]
 //! ```
 //!
 //! The first argument is log2 of the number of permutations; `narrow`,
-//! `two` and `eight` (the default) put 1, 2 or 8 permutations in a row;
+//! `two`, `four` and `eight` (the default) put 1, 2, 4 or 8 permutations
+//! in a row;
 //! `quartic` is `eight` over the degree-4 extension (with Plonky3's radix-2
 //! DFT), for comparison only. The last argument picks the settings
 //! (default `fast`).
@@ -117,8 +118,9 @@ fn main() {
     match args.get(1).map(String::as_str) {
         Some("narrow") => run::<1, _>("narrow", log_perms, log_blowup, &config),
         Some("two") => run::<2, _>("two per row", log_perms, log_blowup, &config),
+        Some("four") => run::<4, _>("four per row", log_perms, log_blowup, &config),
         None | Some("eight") => run::<8, _>("eight per row", log_perms, log_blowup, &config),
         Some("quartic") => run::<8, _>("quartic", log_perms, log_blowup, &quartic_config(&settings)),
-        Some(other) => panic!("unknown layout {other:?}: narrow, two, eight or quartic"),
+        Some(other) => panic!("unknown layout {other:?}: narrow, two, four, eight or quartic"),
     }
 }
