@@ -208,6 +208,13 @@ impl HashAir {
     }
 }
 
+impl HashAir {
+    /// Whether the bus groups go out as exclusive interactions.
+    pub fn exclusive(&self) -> bool {
+        self.exclusive
+    }
+}
+
 impl BaseAir<Val> for HashAir {
     fn width(&self) -> usize {
         col::WIDTH + self.perm.round_cols()

@@ -104,15 +104,19 @@ impl Table for AggAir {
     }
 
     /// The lookups do not depend on the statement's values, only on which
-    /// tables the proof has (aggregation: five, threshold: six) and the
-    /// permutation stride, so they are folded once per process, kind and
-    /// stride.
+    /// tables the proof has (aggregation: five, threshold: six), the
+    /// permutation stride and whether the hash table's bus groups are
+    /// exclusive, so they are folded once per process and combination.
     fn lookups(airs: &[Self]) -> Vec<Lookups<Val>> {
-        type Cache = OnceLock<Vec<Lookups<Val>>>;
-        static CACHES: [[Cache; 2]; 2] = [[OnceLock::new(), OnceLock::new()], [OnceLock::new(), OnceLock::new()]];
+        const fn empty() -> OnceLock<Vec<Lookups<Val>>> {
+            OnceLock::new()
+        }
+        static CACHES: [OnceLock<Vec<Lookups<Val>>>; 8] =
+            [empty(), empty(), empty(), empty(), empty(), empty(), empty(), empty()];
         let threshold = airs.iter().any(|a| matches!(a, AggAir::Group(_)));
         let paired = airs.iter().any(|a| a.degree() > 3);
-        let cache = &CACHES[usize::from(threshold)][usize::from(paired)];
+        let exclusive = airs.iter().any(|a| matches!(a, AggAir::Hash(h) if h.exclusive()));
+        let cache = &CACHES[usize::from(threshold) | usize::from(paired) << 1 | usize::from(exclusive) << 2];
         cache.get_or_init(|| fold_lookups(airs, AggAir::degree)).clone()
     }
 }
