@@ -65,11 +65,19 @@ pub enum ProofSettings {
     Compact,
     /// **Insecure** (about 20 bits): for functional tests only.
     Test,
+    /// The multilinear backend (WHIR) at rate 1/2: at least 120 proven
+    /// bits, proofs about the size of `Compact`'s.
+    Whir,
+    /// The multilinear backend (WHIR) at rate 1/8 with steeply falling
+    /// round rates: at least 120 proven bits, the shortest proofs, for
+    /// small statements (the prover commits four times `Whir`'s codeword).
+    WhirCompact,
 }
 
 impl ProofSettings {
     /// Every setting.
-    pub const ALL: [ProofSettings; 3] = [ProofSettings::Fast, ProofSettings::Compact, ProofSettings::Test];
+    pub const ALL: [ProofSettings; 5] =
+        [ProofSettings::Fast, ProofSettings::Compact, ProofSettings::Test, ProofSettings::Whir, ProofSettings::WhirCompact];
 
     /// The setting's name, as the CLI's `--settings` spells it.
     pub const fn name(self) -> &'static str {
@@ -77,6 +85,8 @@ impl ProofSettings {
             ProofSettings::Fast => "fast",
             ProofSettings::Compact => "compact",
             ProofSettings::Test => "test",
+            ProofSettings::Whir => "whir",
+            ProofSettings::WhirCompact => "whir-compact",
         }
     }
 
@@ -85,7 +95,7 @@ impl ProofSettings {
         Self::ALL
             .into_iter()
             .find(|s| s.name() == name)
-            .ok_or_else(|| Error::argument(format!("unknown settings {name:?}: use fast, compact or test")))
+            .ok_or_else(|| Error::argument(format!("unknown settings {name:?}: use fast, compact, test, whir or whir-compact")))
     }
 
     /// The XMSS proofs' settings of this name.
@@ -94,6 +104,8 @@ impl ProofSettings {
             ProofSettings::Fast => sigagg_xmss_agg::Settings::FAST,
             ProofSettings::Compact => sigagg_xmss_agg::Settings::COMPACT,
             ProofSettings::Test => sigagg_xmss_agg::Settings::INSECURE_TEST,
+            ProofSettings::Whir => sigagg_xmss_agg::Settings::WHIR,
+            ProofSettings::WhirCompact => sigagg_xmss_agg::Settings::WHIR_COMPACT,
         }
     }
 
@@ -104,6 +116,8 @@ impl ProofSettings {
             ProofSettings::Fast => config::FAST,
             ProofSettings::Compact => config::COMPACT,
             ProofSettings::Test => config::TEST,
+            ProofSettings::Whir => config::WHIR,
+            ProofSettings::WhirCompact => config::WHIR_COMPACT,
         }
     }
 }

@@ -67,7 +67,7 @@ fn no_epochs(epochs: &[u32]) -> CliResult {
 
 /// Proof-system settings by name.
 fn settings_named(name: &str) -> Result<Settings, CliError> {
-    config::by_name(name).ok_or_else(|| CliError::usage(format!("--settings {name}: use fast, compact or test")))
+    config::by_name(name).ok_or_else(|| CliError::usage(format!("--settings {name}: use fast, compact, whir, whir-compact or test")))
 }
 
 /// The named setting with this blowup (benchmarks).
@@ -434,7 +434,7 @@ pub struct ThresholdBenchArgs {
     /// log2 of the blowup: 1 is the fast setting, 3 the compact one.
     #[arg(long, default_value_t = 1)]
     pub log_blowup: usize,
-    /// Named settings (fast, compact, whir, test), in place of --log-blowup.
+    /// Named settings (fast, compact, whir, whir-compact, test), in place of --log-blowup.
     #[arg(long)]
     pub settings: Option<String>,
     /// Reveal the signer bitmap.
@@ -535,7 +535,7 @@ pub fn bench_threshold(args: ThresholdBenchArgs) -> CliResult {
 fn bench_threshold_for<S: ParameterSet>(args: &ThresholdBenchArgs) -> CliResult {
     let settings = match &args.settings {
         Some(name) => config::by_name(name)
-            .ok_or_else(|| CliError::usage(format!("--settings {name}: use fast, compact, whir or a test setting")))?,
+            .ok_or_else(|| CliError::usage(format!("--settings {name}: use fast, compact, whir, whir-compact or a test setting")))?,
         None => settings_for_blowup(args.log_blowup)?,
     };
     let (n, t, signing) = args.shape(sigagg_lamport_agg::layout::max_signatures(&settings))?;

@@ -94,6 +94,14 @@
 // Proof settings: insecure (about 20 bits), for tests only.
 #define SIGAGG_SETTINGS_TEST 3
 
+// Proof settings: the multilinear backend (WHIR) at rate 1/2, at least
+// 120 proven bits.
+#define SIGAGG_SETTINGS_WHIR 4
+
+// Proof settings: the multilinear backend (WHIR) at rate 1/8, at least
+// 120 proven bits, the shortest proofs (small statements).
+#define SIGAGG_SETTINGS_WHIR_COMPACT 5
+
 // Bytes of a BLS secret key.
 #define SIGAGG_BLS_SECRET_KEY_BYTES 32
 

@@ -69,6 +69,12 @@ pub const SIGAGG_SETTINGS_FAST: u32 = 1;
 pub const SIGAGG_SETTINGS_COMPACT: u32 = 2;
 /// Proof settings: insecure (about 20 bits), for tests only.
 pub const SIGAGG_SETTINGS_TEST: u32 = 3;
+/// Proof settings: the multilinear backend (WHIR) at rate 1/2, at least
+/// 120 proven bits.
+pub const SIGAGG_SETTINGS_WHIR: u32 = 4;
+/// Proof settings: the multilinear backend (WHIR) at rate 1/8, at least
+/// 120 proven bits, the shortest proofs (small statements).
+pub const SIGAGG_SETTINGS_WHIR_COMPACT: u32 = 5;
 
 /// Bytes of a BLS secret key.
 pub const SIGAGG_BLS_SECRET_KEY_BYTES: usize = 32;
@@ -157,6 +163,8 @@ pub(crate) fn settings_of(code: u32) -> api::Result<ProofSettings> {
         SIGAGG_SETTINGS_FAST => ProofSettings::Fast,
         SIGAGG_SETTINGS_COMPACT => ProofSettings::Compact,
         SIGAGG_SETTINGS_TEST => ProofSettings::Test,
+        SIGAGG_SETTINGS_WHIR => ProofSettings::Whir,
+        SIGAGG_SETTINGS_WHIR_COMPACT => ProofSettings::WhirCompact,
         other => return Err(api::Error::argument(format!("unknown settings code {other}"))),
     })
 }
@@ -223,9 +231,9 @@ mod tests {
     fn codes_map_to_every_scheme_and_setting() {
         let schemes: Vec<_> = (1..=5).map(|c| scheme_of(c).unwrap()).collect();
         assert_eq!(schemes, Scheme::ALL);
-        let all: Vec<_> = (1..=3).map(|c| settings_of(c).unwrap()).collect();
+        let all: Vec<_> = (1..=5).map(|c| settings_of(c).unwrap()).collect();
         assert_eq!(all, ProofSettings::ALL);
         assert_eq!(scheme_of(0).unwrap_err().kind(), ErrorKind::Argument);
-        assert_eq!(settings_of(4).unwrap_err().kind(), ErrorKind::Argument);
+        assert_eq!(settings_of(6).unwrap_err().kind(), ErrorKind::Argument);
     }
 }

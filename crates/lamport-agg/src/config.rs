@@ -38,6 +38,7 @@ pub const FAST: Settings = Settings {
     cap_height: 0,
     merkle: MerkleHash::Sha256,
     first_log_arity: 0,
+    rate_step: 0,
     target_bits: 0,
 };
 
@@ -63,6 +64,7 @@ pub const COMPACT: Settings = Settings {
     cap_height: 0,
     merkle: MerkleHash::Sha256Trunc24,
     first_log_arity: 0,
+    rate_step: 0,
     target_bits: 0,
 };
 
@@ -83,6 +85,7 @@ pub const TEST: Settings = Settings {
     cap_height: 0,
     merkle: MerkleHash::Sha256,
     first_log_arity: 0,
+    rate_step: 0,
     target_bits: 0,
 };
 
@@ -97,6 +100,11 @@ pub const TEST_COMPACT: Settings =
 /// Poseidon2 tables in the paired layout).
 pub const WHIR: Settings = Settings::WHIR;
 
+/// The multilinear setting for short proofs (`sigagg_prover::Settings::WHIR_COMPACT`:
+/// starting rate 1/8, round rates falling 8-fold a round, at least 120
+/// proven bits): the plain-set threshold proof at n = 1024 in 150 KiB.
+pub const WHIR_COMPACT: Settings = Settings::WHIR_COMPACT;
+
 /// [`WHIR`] for fast tests. **Not secure** (about 20 bits).
 pub const TEST_WHIR: Settings = Settings::INSECURE_TEST_WHIR;
 
@@ -108,6 +116,7 @@ pub fn by_name(name: &str) -> Option<Settings> {
         "test" => Some(TEST),
         "test-compact" => Some(TEST_COMPACT),
         "whir" => Some(WHIR),
+        "whir-compact" => Some(WHIR_COMPACT),
         "test-whir" => Some(TEST_WHIR),
         _ => None,
     }
@@ -121,6 +130,7 @@ pub fn name_of(settings: &Settings) -> &'static str {
         s if s == TEST => "test",
         s if s == TEST_COMPACT => "test-compact",
         s if s == WHIR => "whir",
+        s if s == WHIR_COMPACT => "whir-compact",
         s if s == TEST_WHIR => "test-whir",
         _ => "custom",
     }

@@ -15,7 +15,9 @@ pub use sigagg_prover::StarkProof;
 use crate::config::Settings;
 use crate::error::VerifyError;
 
-/// Version of the encoding (7: the settings name their backend
+/// Version of the encoding (8: the settings' words, which seed the
+/// transcript, add WHIR's rate step, so version-7 proofs would not verify;
+/// 7: the settings name their backend
 /// ([`Settings::backend`]) and the STARK is tagged with the backend before
 /// its Merkle hash ([`StarkProof`]), so version-6 proofs do not decode;
 /// 6: narrower tables, unread output lanes and
@@ -25,7 +27,7 @@ use crate::error::VerifyError;
 /// [`StarkProof`]; 4: varint lengths, see `sigagg_prover::codec`;
 /// 3: SHA-256 commitments and transcript; 2: Keccak with fixed-width
 /// integers; 1: postcard's variable-length integers).
-pub const PROOF_VERSION: u8 = 7;
+pub const PROOF_VERSION: u8 = 8;
 /// Leading bytes of every encoded proof.
 pub const MAGIC: &[u8; 6] = b"SGLPAG";
 

@@ -430,7 +430,7 @@ mod tests {
     fn the_seed_binds_settings_and_statement() {
         let (fast, test) = (Settings::FAST, Settings::INSECURE_TEST);
         let seed = transcript_seed(DOMAIN, &fast, &[1; 32]);
-        assert_eq!(seed.len(), DOMAIN.len() + 14 * 8 + 32);
+        assert_eq!(seed.len(), DOMAIN.len() + 15 * 8 + 32);
         assert_eq!(seed[DOMAIN.len()..DOMAIN.len() + 8], [0; 8], "Backend::Fri");
         assert_ne!(seed, transcript_seed(DOMAIN, &test, &[1; 32]));
         assert_ne!(seed, transcript_seed(DOMAIN, &fast, &[2; 32]));

@@ -124,8 +124,8 @@ pub struct Settings {
     /// every field but `target_bits` and `first_log_arity` (zero in its
     /// settings); WHIR reads `log_blowup` (its first codeword's rate),
     /// `query_pow_bits` (its grinding), `max_log_arity` (its folding after
-    /// the first round), `first_log_arity`, `target_bits` and `merkle`
-    /// (full-width SHA-256 only), and the others are zero.
+    /// the first round), `first_log_arity`, `rate_step`, `target_bits` and
+    /// `merkle` (full-width SHA-256 only), and the others are zero.
     pub backend: Backend,
     /// log2 of the Reed-Solomon blowup (rate 2^-log_blowup).
     pub log_blowup: usize,
@@ -147,6 +147,13 @@ pub struct Settings {
     pub max_log_arity: usize,
     /// WHIR: log2 of the first folding (capped at the shortest table).
     pub first_log_arity: usize,
+    /// WHIR: how far each round's code rate falls below the one before,
+    /// in bits: round `i` (from 0) commits at rate
+    /// `2^-(log_blowup + rate_step * (i + 1))`. Lower rates cost each
+    /// round's encoding more memory and time and buy fewer queries (in the
+    /// Johnson-bound regime a query at rate `2^-r` is worth about `r/2`
+    /// bits), so they shorten the proof.
+    pub rate_step: usize,
     /// WHIR: the level each of its error terms is sized for; the composed
     /// level is what [`crate::security_level`] states.
     pub target_bits: usize,
@@ -182,6 +189,7 @@ impl Settings {
         cap_height: 0,
         merkle: MerkleHash::Sha256,
         first_log_arity: 0,
+        rate_step: 0,
         target_bits: 0,
     };
 
@@ -201,6 +209,7 @@ impl Settings {
         cap_height: 0,
         merkle: MerkleHash::Sha256,
         first_log_arity: 0,
+        rate_step: 0,
         target_bits: 0,
     };
 
@@ -221,13 +230,16 @@ impl Settings {
         cap_height: 0,
         merkle: MerkleHash::Sha256,
         first_log_arity: 0,
+        rate_step: 0,
         target_bits: 0,
     };
 
     /// The multilinear setting ([`Backend::Whir`]): WHIR at starting rate
     /// 1/2, first folding 2^6 then 2^4, round rates `2^-(2+i)`, queries
     /// sized for 125 bits per error term with 20 bits of grinding, in the
-    /// Johnson-bound regime (proven); full-width SHA-256.
+    /// Johnson-bound regime (proven); full-width SHA-256. The schedule is
+    /// the fastest measured for a base-field commitment (issue 21's
+    /// spike, against WHIR's default, which took 4.6 times as long).
     pub const WHIR: Self = Self {
         backend: Backend::Whir,
         log_blowup: 1,
@@ -242,7 +254,25 @@ impl Settings {
         cap_height: 0,
         merkle: MerkleHash::Sha256,
         first_log_arity: 6,
+        rate_step: 1,
         target_bits: 125,
+    };
+
+    /// The multilinear setting for short proofs of small statements
+    /// ([`Backend::Whir`]): WHIR at starting rate 1/8, first folding 2^7
+    /// then 2^4, round rates falling 8-fold a round (`2^-(6+3i)`), queries
+    /// sized for 125 bits per error term with 25 bits of grinding, in the
+    /// Johnson-bound regime (proven); full-width SHA-256. Against
+    /// [`Self::WHIR`] it commits four times the codeword and grinds 32
+    /// times longer per round for about half the proof (the Lamport+
+    /// threshold proof at n = 1024: 150 KiB against 323 KiB; the schedule
+    /// was chosen by the sweep in BENCHMARKS.md).
+    pub const WHIR_COMPACT: Self = Self {
+        log_blowup: 3,
+        query_pow_bits: 25,
+        first_log_arity: 7,
+        rate_step: 3,
+        ..Self::WHIR
     };
 
     /// [`Self::WHIR`] for fast tests. **Not secure** (about 20 bits): no
@@ -257,14 +287,16 @@ impl Settings {
     /// low-degree extension (the height times the blowup) must fit in
     /// KoalaBear's two-adic subgroup (order 2^24).
     pub const fn max_log_height(&self) -> usize {
+        let two_adicity = <Val as TwoAdicField>::TWO_ADICITY;
         match self.backend {
-            Backend::Fri => <Val as TwoAdicField>::TWO_ADICITY.saturating_sub(self.log_blowup),
+            Backend::Fri => two_adicity.saturating_sub(self.log_blowup),
             // The tallest table is stacked with the others into one
             // polynomial; WHIR encodes it folded by 2^first_log_arity, so
             // the stacked arity may exceed the two-adicity by that much
-            // less the rate. A table alone of 2^20 rows and up to 2^7
-            // columns leaves room for the rest of the statement.
-            Backend::Whir => 20,
+            // less the rate. The tallest table is left room for 2^8
+            // columns and the rest of the statement beside it (2^20 rows
+            // for `WHIR`, 2^19 for `WHIR_COMPACT`).
+            Backend::Whir => (two_adicity + self.first_log_arity).saturating_sub(self.log_blowup + 9),
         }
     }
 
@@ -312,7 +344,7 @@ impl Settings {
 
     /// Every field, in declaration order, for transcript seeds and
     /// statement digests: two settings with equal words are equal.
-    pub fn words(&self) -> [u64; 14] {
+    pub fn words(&self) -> [u64; 15] {
         [
             self.backend.word(),
             self.log_blowup,
@@ -327,6 +359,7 @@ impl Settings {
             self.cap_height,
             self.merkle.digest_bytes(),
             self.first_log_arity,
+            self.rate_step,
             self.target_bits,
         ]
         .map(|v| v as u64)
@@ -401,6 +434,19 @@ mod tests {
             assert_eq!(Settings { log_final_poly_len: 3, ..s.fitted(4) }, Settings { log_final_poly_len: 3, ..s });
         }
         assert_eq!(Settings::INSECURE_TEST.fitted(4).log_final_poly_len, 0);
+    }
+
+    /// The multilinear settings' schedules: the compact one starts at rate
+    /// 1/8 and steps 8-fold a round, and each leaves the tallest table
+    /// room in KoalaBear's two-adic domain after the first folding.
+    #[test]
+    fn multilinear_schedules() {
+        assert_eq!((Settings::WHIR.log_blowup, Settings::WHIR.rate_step), (1, 1));
+        assert_eq!((Settings::WHIR_COMPACT.log_blowup, Settings::WHIR_COMPACT.rate_step), (3, 3));
+        assert_eq!(Settings::WHIR.max_log_height(), 20);
+        assert_eq!(Settings::WHIR_COMPACT.max_log_height(), 19);
+        assert_ne!(Settings::WHIR.words(), Settings::WHIR_COMPACT.words());
+        assert_ne!(Settings::WHIR.words(), Settings { rate_step: 2, ..Settings::WHIR }.words());
     }
 
     use p3_commit::Mmcs;

@@ -126,7 +126,7 @@ pub mod testing {
 
     /// `base` with the FRI fields named by environment variables replaced
     /// (`LOG_BLOWUP`, `QUERIES`, `QUERY_POW`, `FINAL_POLY`, `ARITY`, `CAP`,
-    /// WHIR's `FIRST_ARITY` and `TARGET`, and `DIGEST`, 24 or 32 Merkle
+    /// WHIR's `FIRST_ARITY`, `RATE_STEP` and `TARGET`, and `DIGEST`, 24 or 32 Merkle
     /// digest bytes): for trying settings in
     /// the development examples, never in the library.
     pub fn settings_from_env(base: Settings) -> Settings {
@@ -139,6 +139,7 @@ pub mod testing {
             max_log_arity: env("ARITY", base.max_log_arity),
             cap_height: env("CAP", base.cap_height),
             first_log_arity: env("FIRST_ARITY", base.first_log_arity),
+            rate_step: env("RATE_STEP", base.rate_step),
             target_bits: env("TARGET", base.target_bits),
             merkle: match env("DIGEST", base.merkle.digest_bytes()) {
                 24 => MerkleHash::Sha256Trunc24,

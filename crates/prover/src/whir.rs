@@ -11,9 +11,9 @@
 //! the same configuration without reading anything from the proof:
 //!
 //! * the first codeword has rate `2^-log_blowup`; round `i` commits at
-//!   `2^-(log_blowup + 1 + i)` (the schedule measured fastest for a
-//!   base-field commitment in the multilinear spike of issue 21, against
-//!   WHIR's default, which took 4.6 times as long);
+//!   `2^-(log_blowup + rate_step * (i + 1))` (`Settings::WHIR` steps by 1,
+//!   the schedule measured fastest; `Settings::WHIR_COMPACT` by 3, for
+//!   fewer queries);
 //! * the first round folds `2^first_log_arity` (capped at the shortest
 //!   table, which the prover must not pad), later rounds `2^max_log_arity`;
 //! * queries are sized by `p3-whir` so that each of its error terms stays
@@ -36,7 +36,7 @@ use p3_multi_stark::{
 };
 use p3_sumcheck::layout::{Layout, PrefixProver, Table as TraceTable, TableShape, Witness, plan_stacked_layout};
 use p3_util::log2_strict_usize;
-use p3_whir::{FoldingFactor, ProtocolParameters, SecurityAssumption, WhirConfig, WhirProver, WhirProverData};
+use p3_whir::{FoldingFactor, QueryOpenings, ProtocolParameters, SecurityAssumption, WhirConfig, WhirProver, WhirProverData};
 use serde::{Deserialize, Serialize};
 
 use crate::codec;
@@ -60,18 +60,32 @@ impl WhirProof {
         &self.log_heights
     }
 
-    /// Where the proof's bytes go: the commitment's opening, the AIR
-    /// sumcheck, and the rest (commitment, claimed evaluations, the buses'
-    /// GKR layers).
+    /// Where the proof's bytes go: each WHIR round's queried rows and
+    /// Merkle multiproof (round 0 opens the committed traces), the rest of
+    /// the opening (the columns' claimed evaluations, WHIR's sumchecks and
+    /// final polynomial), the AIR sumcheck, and the buses' GKR layers with
+    /// the commitment.
     pub fn size_breakdown(&self) -> Vec<(String, usize)> {
         let total = codec::encoded_len(&self.proof);
         let opening = codec::encoded_len(&self.proof.opening);
         let sumcheck = codec::encoded_len(&self.proof.sumcheck);
-        vec![
-            ("WHIR opening".into(), opening),
-            ("AIR sumcheck".into(), sumcheck),
-            ("commitment, evaluations, buses".into(), total - opening - sumcheck),
-        ]
+        let whir = &self.proof.opening.whir;
+        let mut parts = Vec::new();
+        let mut queried = 0;
+        let rounds = whir.rounds.iter().map(|r| &r.openings).chain([&whir.final_openings]);
+        for (round, openings) in rounds.enumerate() {
+            let (queries, rows, paths) = match openings {
+                QueryOpenings::Base(o) => (o.rows.len(), codec::encoded_len(&o.rows), codec::encoded_len(&o.proof)),
+                QueryOpenings::Extension(o) => (o.rows.len(), codec::encoded_len(&o.rows), codec::encoded_len(&o.proof)),
+            };
+            parts.push((format!("WHIR round {round}: {queries} queried rows"), rows));
+            parts.push((format!("WHIR round {round}: Merkle multiproof"), paths));
+            queried += rows + paths;
+        }
+        parts.push(("evaluations, WHIR sumchecks, final polynomial".into(), opening - queried));
+        parts.push(("AIR sumcheck".into(), sumcheck));
+        parts.push(("commitment, buses".into(), total - opening - sumcheck));
+        parts
     }
 
     /// The parts of the encoding, for byte-flip tests: the claimed
@@ -210,7 +224,7 @@ fn config<A: Table>(settings: &Settings, tables: &Tables<'_, A>) -> Result<WhirS
     let params = ProtocolParameters {
         security_level: settings.target_bits,
         pow_bits: settings.query_pow_bits,
-        round_log_inv_rates: (0..rounds).map(|i| settings.log_blowup + 1 + i).collect(),
+        round_log_inv_rates: (0..rounds).map(|i| settings.log_blowup + settings.rate_step * (i + 1)).collect(),
         folding_factor,
         soundness_type: SecurityAssumption::JohnsonBound,
         starting_log_inv_rate: settings.log_blowup,

@@ -28,6 +28,7 @@ fn main() {
         Some("compact") => Settings::COMPACT,
         Some("test") => Settings::INSECURE_TEST,
         Some("whir") => Settings::WHIR,
+        Some("whir-compact") => Settings::WHIR_COMPACT,
         Some("test-whir") => Settings::INSECURE_TEST_WHIR,
         _ => Settings::FAST,
     });

@@ -53,7 +53,10 @@ pub use crate::config::{Backend, Settings};
 pub use crate::error::{AggregateError, StatementError, ThresholdError, VerifyError};
 pub use crate::statement::{Entry, Statement, max_signatures};
 
-/// Version of the proof encoding (8: the settings name their backend,
+/// Version of the proof encoding (9: the settings' words add WHIR's rate
+/// step, [`Settings::rate_step`], so the transcript of every proof is
+/// seeded differently and version-8 proofs would not verify; 8: the
+/// settings name their backend,
 /// [`Settings::backend`], and the STARK is tagged with the backend and
 /// Merkle hash that made it, [`StarkProof`], so version-7 proofs do not
 /// decode; 7: the transcript is seeded with the
@@ -64,7 +67,7 @@ pub use crate::statement::{Entry, Statement, max_signatures};
 /// the settings name their Merkle hash, [`config::MerkleHash`]; 4: varint
 /// lengths; 3: SHA-256 commitments and transcript; 2: Keccak; 1: postcard,
 /// see [`codec`]).
-pub const PROOF_VERSION: u8 = 8;
+pub const PROOF_VERSION: u8 = 9;
 /// First bytes of an encoded [`AggregateProof`].
 pub const PROOF_MAGIC: &[u8; 6] = b"SGXAGG";
 

@@ -43,7 +43,9 @@ use crate::group::{GroupError, GroupKey, GroupTree, MAX_GROUP_DEPTH, MembershipP
 use crate::statement::{Entry, MIN_PADDED, SlotPublic, max_signatures};
 use crate::{codec, trace};
 
-/// Version of the threshold proof encoding (8: the settings name their
+/// Version of the threshold proof encoding (9: the settings' words, which
+/// seed the transcript, add WHIR's rate step, as [`crate::PROOF_VERSION`] 9;
+/// 8: the settings name their
 /// backend and the STARK is tagged with it, as [`crate::PROOF_VERSION`] 8;
 /// 7: the transcript is seeded
 /// with the statement's digest, as [`crate::PROOF_VERSION`] 7; 6: narrower tables and a
@@ -51,7 +53,7 @@ use crate::{codec, trace};
 /// settings name their Merkle hash, [`crate::config::MerkleHash`]; 4: varint
 /// lengths; 3: SHA-256 commitments and transcript; 2: Keccak; 1: postcard,
 /// see [`crate::codec`]).
-pub const THRESHOLD_PROOF_VERSION: u8 = 8;
+pub const THRESHOLD_PROOF_VERSION: u8 = 9;
 /// First bytes of an encoded [`ThresholdProof`].
 pub const THRESHOLD_PROOF_MAGIC: &[u8; 6] = b"SGXTHR";
 

@@ -196,7 +196,7 @@ fn size_breakdown_accounts_for_every_byte() {
     let (statement, sigs) = batch(41, 3, true, &[7]);
     for (settings, expected) in [
         (SETTINGS, &["main rows", "permutation rows", "quotient rows", "fri paths"][..]),
-        (WHIR, &["WHIR opening", "AIR sumcheck"][..]),
+        (WHIR, &["WHIR round 0: Merkle multiproof", "AIR sumcheck", "commitment, buses"][..]),
     ] {
         let proof = prove(&settings, &statement, &sigs);
         let parts = proof.proof.size_breakdown();
@@ -487,7 +487,7 @@ fn verifier_lookups_match_plonky3s_derivation() {
 #[test]
 fn real_settings_prove_a_single_signature() {
     let (statement, sigs) = batch(77, 1, true, &[9]);
-    for settings in [Settings::FAST, Settings::COMPACT, Settings::WHIR] {
+    for settings in [Settings::FAST, Settings::COMPACT, Settings::WHIR, Settings::WHIR_COMPACT] {
         let proof = aggregate(&settings, &statement, &sigs).unwrap();
         verify(&settings, &statement, &proof).unwrap();
         let (other, _) = batch(78, 1, true, &[9]);

@@ -32,18 +32,19 @@ fn the_test_setting_is_insecure_and_says_so() {
     assert!(level.proven_bits < 80.0, "{level:?}");
 }
 
-/// The multilinear setting states at least 120 proven bits (WHIR in the
+/// The multilinear settings state at least 120 proven bits (WHIR in the
 /// Johnson-bound regime, `p3-multi-stark`'s composed report: AIR, buses,
 /// opening and collision terms) at every size it accepts, for both proof
 /// kinds; its insecure test counterpart says it is insecure.
 #[test]
 fn whir_reaches_120_proven_bits() {
-    let settings = Settings::WHIR;
-    for n in sizes(&settings) {
-        let level = security_level(&settings, n);
-        assert!(level.proven_bits >= 120.0, "aggregate at {n}: {level:?}");
-        let level = threshold::security_level(&settings, n, (n as u32).max(2) * 3);
-        assert!(level.proven_bits >= 120.0, "threshold at {n}: {level:?}");
+    for settings in [Settings::WHIR, Settings::WHIR_COMPACT] {
+        for n in sizes(&settings) {
+            let level = security_level(&settings, n);
+            assert!(level.proven_bits >= 120.0, "{settings:?} aggregate at {n}: {level:?}");
+            let level = threshold::security_level(&settings, n, (n as u32).max(2) * 3);
+            assert!(level.proven_bits >= 120.0, "{settings:?} threshold at {n}: {level:?}");
+        }
     }
     let level = security_level(&Settings::INSECURE_TEST_WHIR, 4);
     assert!(level.proven_bits > 0.0 && level.proven_bits < 80.0, "{level:?}");

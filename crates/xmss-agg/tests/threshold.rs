@@ -610,7 +610,7 @@ mod corrupt {
 fn real_settings_prove_a_one_member_group() {
     let group = Group::new(41, 1);
     let statement = group.statement(1);
-    for settings in [Settings::FAST, Settings::COMPACT, Settings::WHIR] {
+    for settings in [Settings::FAST, Settings::COMPACT, Settings::WHIR, Settings::WHIR_COMPACT] {
         let proof = prove_threshold(
             &settings,
             &statement,

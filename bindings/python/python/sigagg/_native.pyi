@@ -8,8 +8,10 @@ from typing import Literal, Optional, Sequence, Tuple, TypedDict, Union
 
 Scheme = Literal["seed001", "leansig-prod", "test", "lamport-plus", "lamport-plus-mined"]
 """XMSS sets: seed001, leansig-prod, test (insecure). Lamport+ sets: lamport-plus, lamport-plus-mined."""
-Settings = Literal["fast", "compact", "test"]
-"""Proof settings: fast (rate 1/2), compact (rate 1/8, smaller proofs), test (insecure)."""
+Settings = Literal["fast", "compact", "test", "whir", "whir-compact"]
+"""Proof settings: fast (rate 1/2), compact (rate 1/8, smaller proofs), test (insecure);
+whir and whir-compact (the multilinear backend, at least 120 proven bits; whir-compact
+gives the shortest proofs of small statements)."""
 Bytes = Union[bytes, bytearray]
 
 SCHEMES: Tuple[str, ...]
