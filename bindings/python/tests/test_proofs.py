@@ -97,6 +97,21 @@ def test_lamport_aggregate(scheme):
         sigagg.verify_aggregate(other, proof, pks, messages, settings="test")
 
 
+@pytest.mark.parametrize("settings", ["whir", "whir-compact"])
+def test_multilinear_settings(settings):
+    """The multilinear backend's named settings (real grinding, one
+    signature): the proof verifies under its own settings only."""
+    (pk, sk), = keys("lamport-plus", 1, seed=40)
+    sig = sign("lamport-plus", sk, b"block 1")
+    proof = sigagg.aggregate("lamport-plus", [pk], [sig], [b"block 1"], settings=settings)
+    sigagg.verify_aggregate("lamport-plus", proof, [pk], [b"block 1"], settings=settings)
+    with pytest.raises(sigagg.VerifyError):
+        sigagg.verify_aggregate("lamport-plus", proof, [pk], [b"block 2"], settings=settings)
+    for other in ("fast", "whir-compact" if settings == "whir" else "whir"):
+        with pytest.raises(sigagg.VerifyError):
+            sigagg.verify_aggregate("lamport-plus", proof, [pk], [b"block 1"], settings=other)
+
+
 @pytest.mark.parametrize("scheme", ["seed001", "lamport-plus", "lamport-plus-mined"])
 def test_threshold(scheme):
     pairs = keys(scheme, 5, seed=20)

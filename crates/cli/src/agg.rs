@@ -70,6 +70,16 @@ fn settings_named(name: &str) -> Result<Settings, CliError> {
     config::by_name(name).ok_or_else(|| CliError::usage(format!("--settings {name}: use fast, compact, whir, whir-compact or test")))
 }
 
+/// A benchmark's settings: the one named, if any (the test settings
+/// included), else the named FRI setting with this blowup.
+fn bench_settings(name: Option<&str>, log_blowup: usize) -> Result<Settings, CliError> {
+    match name {
+        Some(name) => config::by_name(name)
+            .ok_or_else(|| CliError::usage(format!("--settings {name}: use fast, compact, whir, whir-compact or a test setting"))),
+        None => settings_for_blowup(log_blowup),
+    }
+}
+
 /// The named setting with this blowup (benchmarks).
 fn settings_for_blowup(log_blowup: usize) -> Result<Settings, CliError> {
     [config::FAST, config::COMPACT]
@@ -412,6 +422,9 @@ pub struct AggBenchArgs {
     /// log2 of the blowup: 1 is the fast setting, 3 the compact one.
     #[arg(long, default_value_t = 1)]
     pub log_blowup: usize,
+    /// Named settings (fast, compact, whir, whir-compact, test), in place of --log-blowup.
+    #[arg(long)]
+    pub settings: Option<String>,
     /// Print JSON (the only output format; kept for symmetry with other benches).
     #[arg(long)]
     pub json: bool,
@@ -492,7 +505,7 @@ pub fn bench_aggregate(args: AggBenchArgs) -> CliResult {
 }
 
 fn bench_aggregate_for<S: ParameterSet>(args: &AggBenchArgs) -> CliResult {
-    let settings = settings_for_blowup(args.log_blowup)?;
+    let settings = bench_settings(args.settings.as_deref(), args.log_blowup)?;
     let max = sigagg_lamport_agg::layout::max_signatures(&settings);
     if args.n == 0 || args.n > max {
         return Err(CliError::usage(format!("--n must be in 1..={max}")));
@@ -533,11 +546,7 @@ pub fn bench_threshold(args: ThresholdBenchArgs) -> CliResult {
 }
 
 fn bench_threshold_for<S: ParameterSet>(args: &ThresholdBenchArgs) -> CliResult {
-    let settings = match &args.settings {
-        Some(name) => config::by_name(name)
-            .ok_or_else(|| CliError::usage(format!("--settings {name}: use fast, compact, whir, whir-compact or a test setting")))?,
-        None => settings_for_blowup(args.log_blowup)?,
-    };
+    let settings = bench_settings(args.settings.as_deref(), args.log_blowup)?;
     let (n, t, signing) = args.shape(sigagg_lamport_agg::layout::max_signatures(&settings))?;
     let (pks, mut sks) = bench_keys::<S>(n as usize);
     let tree = GroupTree::new(&pks).map_err(CliError::rejected)?;
