@@ -14,6 +14,11 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyTuple};
 use sigagg_bytes::{self as api, ErrorKind, ProofSettings, Scheme, StatefulKey};
 
+/// The system allocator, with transparent huge pages asked for on the
+/// provers' large buffers (`sigagg_alloc`).
+#[global_allocator]
+static ALLOC: sigagg_alloc::HugePages = sigagg_alloc::HugePages;
+
 create_exception!(sigagg, Error, PyException, "Base class of every error raised by sigagg.");
 create_exception!(
     sigagg,

@@ -32,6 +32,11 @@ use std::ffi::c_char;
 
 use ::sigagg_bytes::{self as api, ErrorKind, ProofSettings, Scheme};
 
+/// The system allocator, with transparent huge pages asked for on the
+/// provers' large buffers (`sigagg_alloc`).
+#[global_allocator]
+static ALLOC: sigagg_alloc::HugePages = sigagg_alloc::HugePages;
+
 /// Success.
 pub const SIGAGG_OK: i32 = 0;
 /// The arguments do not fit together or are out of range (an unknown scheme
