@@ -121,8 +121,8 @@ impl MerkleHash {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Settings {
     /// The proof system; the fields below are its parameters. FRI reads
-    /// every field but `target_bits` and `first_log_arity` (zero in its
-    /// settings); WHIR reads `log_blowup` (its first codeword's rate),
+    /// every field but `target_bits`, `first_log_arity` and `rate_step`
+    /// (zero in its settings); WHIR reads `log_blowup` (its first codeword's rate),
     /// `query_pow_bits` (its grinding), `max_log_arity` (its folding after
     /// the first round), `first_log_arity`, `rate_step`, `target_bits` and
     /// `merkle` (full-width SHA-256 only), and the others are zero.
@@ -265,7 +265,7 @@ impl Settings {
     /// Johnson-bound regime (proven); full-width SHA-256. Against
     /// [`Self::WHIR`] it commits four times the codeword and grinds 32
     /// times longer per round for about half the proof (the Lamport+
-    /// threshold proof at n = 1024: 150 KiB against 323 KiB; the schedule
+    /// threshold proof at n = 1024: 148 KiB against 321 KiB; the schedule
     /// was chosen by the sweep in BENCHMARKS.md).
     pub const WHIR_COMPACT: Self = Self {
         log_blowup: 3,
