@@ -93,6 +93,11 @@ fn print_tables<SC: p3_uni_stark::StarkGenericConfig>(proof: &p3_batch_stark::Ba
     }
 }
 
+/// The allocator of the CLI and the bindings (transparent huge pages on
+/// large buffers), so that these figures compare with the benchmarks'.
+#[global_allocator]
+static ALLOC: sigagg_alloc::HugePages = sigagg_alloc::HugePages;
+
 fn main() {
     if std::env::var("SIGAGG_TRACE").is_ok() {
         use tracing_subscriber::layer::SubscriberExt;

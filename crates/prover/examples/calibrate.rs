@@ -97,6 +97,11 @@ fn quartic_config(
     )
 }
 
+/// The allocator of the CLI and the bindings (transparent huge pages on
+/// large buffers), so that these figures compare with the benchmarks'.
+#[global_allocator]
+static ALLOC: sigagg_alloc::HugePages = sigagg_alloc::HugePages;
+
 fn main() {
     if let Ok(filter) = std::env::var("SIGAGG_TRACE") {
         use tracing_subscriber::layer::SubscriberExt;

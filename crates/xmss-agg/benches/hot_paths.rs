@@ -78,5 +78,10 @@ fn bench_native(c: &mut Criterion) {
     });
 }
 
+/// The allocator of the CLI and the bindings (transparent huge pages on
+/// large buffers), so that these figures compare with the benchmarks'.
+#[global_allocator]
+static ALLOC: sigagg_alloc::HugePages = sigagg_alloc::HugePages;
+
 criterion_group!(benches, bench_trace, bench_prove_verify, bench_native);
 criterion_main!(benches);

@@ -11,6 +11,11 @@ use rayon::prelude::*;
 use sigagg_xmss_agg::{AggregateProof, Entry, Settings, Statement, aggregate, verify};
 use sigagg_xmss::{Seed001, single_epoch_key_and_signature};
 
+/// The allocator of the CLI and the bindings (transparent huge pages on
+/// large buffers), so that these figures compare with the benchmarks'.
+#[global_allocator]
+static ALLOC: sigagg_alloc::HugePages = sigagg_alloc::HugePages;
+
 fn main() {
     if std::env::var("SIGAGG_TRACE").is_ok() {
         use tracing_subscriber::layer::SubscriberExt;
