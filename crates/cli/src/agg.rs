@@ -67,17 +67,14 @@ fn no_epochs(epochs: &[u32]) -> CliResult {
 
 /// Proof-system settings by name.
 fn settings_named(name: &str) -> Result<Settings, CliError> {
-    config::by_name(name).ok_or_else(|| CliError::usage(format!("--settings {name}: use fast, compact, whir, whir-compact or test")))
+    config::by_name(name)
+        .ok_or_else(|| CliError::usage(format!("--settings {name}: use fast, compact, whir, whir-compact or a test setting")))
 }
 
 /// A benchmark's settings: the one named, if any (the test settings
 /// included), else the named FRI setting with this blowup.
 fn bench_settings(name: Option<&str>, log_blowup: usize) -> Result<Settings, CliError> {
-    match name {
-        Some(name) => config::by_name(name)
-            .ok_or_else(|| CliError::usage(format!("--settings {name}: use fast, compact, whir, whir-compact or a test setting"))),
-        None => settings_for_blowup(log_blowup),
-    }
+    name.map_or_else(|| settings_for_blowup(log_blowup), settings_named)
 }
 
 /// The named setting with this blowup (benchmarks).
