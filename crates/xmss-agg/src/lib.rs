@@ -53,7 +53,9 @@ pub use crate::config::{Backend, Settings};
 pub use crate::error::{AggregateError, StatementError, ThresholdError, VerifyError};
 pub use crate::statement::{Entry, Statement, max_signatures};
 
-/// Version of the proof encoding (9: the settings' words add WHIR's rate
+/// Version of the proof encoding (10: the FRI settings put two slots to a
+/// row of the chain table ([`air::lanes`]), so version-9 FRI proofs have
+/// other table shapes; 9: the settings' words add WHIR's rate
 /// step, [`Settings::rate_step`], so the transcript of every proof is
 /// seeded differently and version-8 proofs would not verify; 8: the
 /// settings name their backend,
@@ -67,7 +69,7 @@ pub use crate::statement::{Entry, Statement, max_signatures};
 /// the settings name their Merkle hash, [`config::MerkleHash`]; 4: varint
 /// lengths; 3: SHA-256 commitments and transcript; 2: Keccak; 1: postcard,
 /// see [`codec`]).
-pub const PROOF_VERSION: u8 = 9;
+pub const PROOF_VERSION: u8 = 10;
 /// First bytes of an encoded [`AggregateProof`].
 pub const PROOF_MAGIC: &[u8; 6] = b"SGXAGG";
 
@@ -120,7 +122,7 @@ fn with_sig_air(settings: &Settings, sig: SigAir) -> Vec<AggAir> {
     vec![
         AggAir::Sig(sig),
         AggAir::Digits(DigitAir::new()),
-        AggAir::Chain(ChainAir::new(settings.stride())),
+        AggAir::Chain(ChainAir::new(settings.stride(), crate::air::lanes(settings))),
         AggAir::Hash(HashAir::new(settings.stride(), settings.exclusive_buses())),
         AggAir::Range(RangeAir),
     ]
@@ -243,7 +245,7 @@ pub mod testing {
     /// The verifier's lookups, serialized, and those Plonky3's own
     /// `ProverData::from_airs_and_degrees` derives, for comparison.
     pub fn lookups_both_ways(settings: &Settings, statement: &Statement) -> (Vec<u8>, Vec<u8>) {
-        let heights: Vec<usize> = trace::heights(statement.padded_len())
+        let heights: Vec<usize> = trace::heights(settings, statement.padded_len())
             .iter()
             .map(|&h| log2_strict_usize(h))
             .collect();
@@ -324,7 +326,7 @@ pub fn verify(
             statement.len()
         )));
     }
-    let expected: Vec<usize> = trace::heights(statement.padded_len())
+    let expected: Vec<usize> = trace::heights(settings, statement.padded_len())
         .iter()
         .map(|&h| log2_strict_usize(h))
         .collect();

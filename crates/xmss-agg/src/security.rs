@@ -15,7 +15,7 @@ pub fn security_level(settings: &Settings, num_signatures: usize) -> SecurityLev
         .next_power_of_two()
         .max(crate::statement::MIN_PADDED);
     let airs = crate::airs_for_shape(settings, padded);
-    let log_heights: Vec<usize> = crate::trace::heights(padded)
+    let log_heights: Vec<usize> = crate::trace::heights(settings, padded)
         .iter()
         .map(|&h| log2_strict_usize(h))
         .collect();

@@ -43,7 +43,8 @@ use crate::group::{GroupError, GroupKey, GroupTree, MAX_GROUP_DEPTH, MembershipP
 use crate::statement::{Entry, MIN_PADDED, SlotPublic, max_signatures};
 use crate::{codec, trace};
 
-/// Version of the threshold proof encoding (9: the settings' words, which
+/// Version of the threshold proof encoding (10: two slots to a row of the
+/// chain table under FRI, as [`crate::PROOF_VERSION`] 10; 9: the settings' words, which
 /// seed the transcript, add WHIR's rate step, as [`crate::PROOF_VERSION`] 9;
 /// 8: the settings name their
 /// backend and the STARK is tagged with it, as [`crate::PROOF_VERSION`] 8;
@@ -53,7 +54,7 @@ use crate::{codec, trace};
 /// settings name their Merkle hash, [`crate::config::MerkleHash`]; 4: varint
 /// lengths; 3: SHA-256 commitments and transcript; 2: Keccak; 1: postcard,
 /// see [`crate::codec`]).
-pub const THRESHOLD_PROOF_VERSION: u8 = 9;
+pub const THRESHOLD_PROOF_VERSION: u8 = 10;
 /// First bytes of an encoded [`ThresholdProof`].
 pub const THRESHOLD_PROOF_MAGIC: &[u8; 6] = b"SGXTHR";
 
@@ -268,7 +269,7 @@ fn airs(settings: &Settings, statement: &ThresholdStatement, count: u32, signers
     vec![
         AggAir::Sig(SigAir::threshold(&shape)),
         AggAir::Digits(DigitAir::new()),
-        AggAir::Chain(ChainAir::new(settings.stride())),
+        AggAir::Chain(ChainAir::new(settings.stride(), crate::air::lanes(settings))),
         AggAir::Hash(HashAir::new(settings.stride(), settings.exclusive_buses())),
         AggAir::Range(RangeAir),
         AggAir::Group(GroupAir::new(&statement.group, settings.stride())),
@@ -407,7 +408,7 @@ fn verify_stark(
     proof: &ThresholdProof,
     digest: &[u8; 32],
 ) -> Result<(), VerifyError> {
-    let expected: Vec<usize> = trace::threshold_heights(padded(proof.count as usize), &statement.group)
+    let expected: Vec<usize> = trace::threshold_heights(settings, padded(proof.count as usize), &statement.group)
         .iter()
         .map(|&h| log2_strict_usize(h))
         .collect();
@@ -434,7 +435,7 @@ pub fn security_level(
     };
     let count = count.max(1) as u32;
     let airs = airs(settings, &statement, count, None);
-    let heights: Vec<usize> = trace::threshold_heights(padded(count as usize), &group)
+    let heights: Vec<usize> = trace::threshold_heights(settings, padded(count as usize), &group)
         .iter()
         .map(|&h| log2_strict_usize(h))
         .collect();
@@ -506,7 +507,7 @@ pub mod testing {
     pub fn lookups_both_ways(settings: &Settings, statement: &ThresholdStatement, count: u32) -> (Vec<u8>, Vec<u8>) {
         let airs = airs(settings, statement, count, None);
         let heights: Vec<usize> =
-            trace::threshold_heights(padded(count as usize), &statement.group)
+            trace::threshold_heights(settings, padded(count as usize), &statement.group)
                 .iter()
                 .map(|&h| log2_strict_usize(h))
                 .collect();

@@ -138,7 +138,7 @@ pub fn generate(
             .collect(),
         BaseAir::<Val>::width(&sig_air),
     );
-    let tables = signature_tables(&slots, settings.stride()).map_err(|(s, e)| (s.min(last), e))?;
+    let tables = signature_tables(&slots, settings).map_err(|(s, e)| (s.min(last), e))?;
     let range = range_trace(&tables.range_values);
     Ok(Traces {
         sig,
@@ -167,9 +167,10 @@ fn slots<'a>(
 /// The digit, chain and width-24 tables of `slots` (permutations committing
 /// every `stride`-th full round); fails with the first slot whose signature
 /// does not lead to its key's root.
-fn signature_tables(slots: &[Slot<'_>], stride: usize) -> Result<SignatureTables, (usize, VerifyError)> {
+fn signature_tables(slots: &[Slot<'_>], settings: &Settings) -> Result<SignatureTables, (usize, VerifyError)> {
+    let stride = settings.stride();
     let (digits, range_values) = digit_trace(slots);
-    let (chain, ends) = chain_trace(slots, stride);
+    let (chain, ends) = chain_trace(slots, &ChainAir::new(stride, crate::air::lanes(settings)));
     let hash = hash_trace(slots, &ends, stride);
     if let Some(index) = (0..slots.len()).find(|&s| top_digest(&hash, s) != slots[s].public.root) {
         return Err((index, VerifyError::RootMismatch));
@@ -289,20 +290,25 @@ fn for_each_lane_group<'a, X: Send>(
         });
 }
 
-/// Row `r` of every block in a lane group, padded with a scratch row for
-/// lanes beyond the group's end.
+/// Row `r` of every slot's block in a lane group, padded with a scratch row
+/// for lanes beyond the group's end. Each slot's row is `width` wide; a
+/// table row holds `per_row` slots side by side (the chain table's lanes,
+/// [`ChainAir`]), so slot `j` of the group is lane `j % per_row` of block
+/// `j / per_row`.
 fn lane_rows<'b>(
     chunk: &'b mut [Val],
     scratch: &'b mut [Val],
     width: usize,
     block: usize,
     r: usize,
+    per_row: usize,
 ) -> Vec<&'b mut [Val]> {
     let lanes = PackedF::WIDTH;
     let present = chunk.len() / (block * width);
+    let row = width * per_row;
     let mut rows: Vec<&mut [Val]> = chunk
-        .chunks_mut(block * width)
-        .map(|b| &mut b[r * width..(r + 1) * width])
+        .chunks_mut(block * row)
+        .flat_map(|b| b[r * row..(r + 1) * row].chunks_mut(width))
         .collect();
     for extra in scratch.chunks_mut(width).take(lanes - present) {
         rows.push(extra);
@@ -312,9 +318,9 @@ fn lane_rows<'b>(
 
 /// The chain-step table, and every slot's chain ends (the walked chain's
 /// output, or the signature's own value where the digit is 3).
-fn chain_trace(slots: &[Slot<'_>], stride: usize) -> (RowMajorMatrix<Val>, Vec<Vec<[Val; DIGEST]>>) {
-    let air = ChainAir::new(stride);
-    let width = BaseAir::<Val>::width(&air);
+fn chain_trace(slots: &[Slot<'_>], air: &ChainAir) -> (RowMajorMatrix<Val>, Vec<Vec<[Val; DIGEST]>>) {
+    // Each slot's rows are filled as one lane; `lane_rows` places them.
+    let (width, per_row) = (air.lane_width(), air.lanes());
     let mut values = Val::zero_vec(slots.len() * P16_BLOCK * width);
     let mut ends: Vec<Vec<[Val; DIGEST]>> = slots
         .iter()
@@ -344,7 +350,7 @@ fn chain_trace(slots: &[Slot<'_>], stride: usize) -> (RowMajorMatrix<Val>, Vec<V
             let mut scratch = Val::zero_vec(lanes * width);
             for r in 0..P16_BLOCK {
                 let mut inputs = vec![[Val::ZERO; 16]; lanes];
-                let mut rows = lane_rows(chunk, &mut scratch, width, P16_BLOCK, r);
+                let mut rows = lane_rows(chunk, &mut scratch, width, P16_BLOCK, r, per_row);
                 for (lane, slot) in group.iter().enumerate() {
                     if r >= CHAIN_STEPS {
                         continue;
@@ -386,16 +392,18 @@ fn chain_trace(slots: &[Slot<'_>], stride: usize) -> (RowMajorMatrix<Val>, Vec<V
             }
         },
     );
-    // Slot index per block.
+    // Slot index per lane of each block.
     values
-        .par_chunks_mut(P16_BLOCK * width)
+        .par_chunks_mut(P16_BLOCK * width * per_row)
         .enumerate()
-        .for_each(|(s, block)| {
-            for row in block.chunks_mut(width) {
-                row[ccol::SIG] = Val::from_usize(s);
+        .for_each(|(b, block)| {
+            for row in block.chunks_mut(width * per_row) {
+                for (lane, cols) in row.chunks_mut(width).enumerate() {
+                    cols[ccol::SIG] = Val::from_usize(b * per_row + lane);
+                }
             }
         });
-    (RowMajorMatrix::new(values, width), ends)
+    (RowMajorMatrix::new(values, width * per_row), ends)
 }
 
 /// The virtual end `v` of a slot's sponge stream (0 is `[param | leaf tweak]`;
@@ -434,7 +442,7 @@ fn hash_trace(slots: &[Slot<'_>], ends: &[Vec<[Val; DIGEST]>], stride: usize) ->
             let mut scratch = Val::zero_vec(lanes * width);
             for r in 0..P24_BLOCK {
                 let mut inputs = vec![[Val::ZERO; 24]; lanes];
-                let mut rows = lane_rows(chunk, &mut scratch, width, P24_BLOCK, r);
+                let mut rows = lane_rows(chunk, &mut scratch, width, P24_BLOCK, r, 1);
                 for (lane, slot) in group.iter().enumerate() {
                     let param = &slot.entry.public_key.parameter;
                     let epoch = slot.entry.epoch;
@@ -543,12 +551,13 @@ fn range_trace(checked: &[u32]) -> RowMajorMatrix<Val> {
     RowMajorMatrix::new(values, 2)
 }
 
-/// Heights of the five tables for a padded statement of `n` slots.
-pub fn heights(n: usize) -> [usize; 5] {
+/// Heights of the five tables for a padded statement of `n` slots under
+/// `settings` (the chain table's lanes, [`crate::air::lanes`]).
+pub fn heights(settings: &Settings, n: usize) -> [usize; 5] {
     [
         n,
         n * DIGIT_BLOCK,
-        n * P16_BLOCK,
+        n * P16_BLOCK / crate::air::lanes(settings),
         n * P24_BLOCK,
         1 << RANGE_BITS,
     ]

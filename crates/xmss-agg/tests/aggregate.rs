@@ -10,6 +10,8 @@ use p3_field::PrimeCharacteristicRing;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use sigagg_xmss_agg::config::Val;
+use sigagg_xmss_agg::layout::{P16_BLOCK, P24_BLOCK};
+use sigagg_xmss_agg::statement::MIN_PADDED;
 use sigagg_xmss_agg::{
     AggregateError, AggregateProof, Entry, Settings, Statement, VerifyError, aggregate, testing,
     verify,
@@ -335,16 +337,54 @@ fn untampered_traces_verify() {
         let proof = testing::prove_traces(&settings, &statement, &traces).unwrap();
         verify(&settings, &statement, &proof).unwrap();
     }
-    // The paired layout is narrower: 64 (width 16) and 96 (width 24) fewer columns.
+    // The paired layout is narrower: 64 (width 16, a lane) and 96 (width
+    // 24) fewer columns; FRI puts two slots to a chain row, WHIR one.
     let (every, paired) = (testing::traces(&SETTINGS, &statement, &sigs), testing::traces(&PAIRED, &statement, &sigs));
-    assert_eq!(every.chain.width - paired.chain.width, 64);
+    assert_eq!((lanes(&every.chain, P16_BLOCK), lanes(&every.hash, P24_BLOCK)), (2, 1));
+    assert_eq!(every.chain.width - paired.chain.width, 2 * 64);
     assert_eq!(every.hash.width - paired.hash.width, 96);
+    let whir = testing::traces(&WHIR, &statement, &sigs);
+    assert_eq!((lanes(&whir.chain, P16_BLOCK), lanes(&whir.hash, P24_BLOCK)), (1, 1));
+}
+
+/// Slots to a row of a Poseidon2 table with `block` rows a slot, in the
+/// tampering tests' statements (padded to `MIN_PADDED` slots).
+fn lanes(m: &p3_matrix::dense::RowMajorMatrix<Val>, block: usize) -> usize {
+    MIN_PADDED * block / (m.values.len() / m.width)
+}
+
+/// Column `col` of row `r` of slot `slot`'s block in a Poseidon2 table with
+/// `block` rows a slot: lane `slot % L` of block `slot / L` when `L` slots
+/// share a row.
+fn slot_cell(
+    m: &mut p3_matrix::dense::RowMajorMatrix<Val>,
+    block: usize,
+    (slot, r, col): (usize, usize, usize),
+) -> &mut Val {
+    let lanes = lanes(m, block);
+    let lane_width = m.width / lanes;
+    assert!(col < lane_width && r < block, "cell ({r}, {col}) outside a lane's block");
+    let w = m.width;
+    &mut m.values[(slot / lanes * block + r) * w + slot % lanes * lane_width + col]
+}
+
+/// [`set`] on a cell of [`slot_cell`].
+fn set_slot(
+    m: &mut p3_matrix::dense::RowMajorMatrix<Val>,
+    block: usize,
+    cell: (usize, usize, usize),
+    f: impl Fn(Val) -> Val,
+) {
+    let cell = slot_cell(m, block, cell);
+    let old = *cell;
+    *cell = f(old);
+    assert_ne!(*cell, old, "the tamper changed nothing");
 }
 
 mod corrupt {
     use super::*;
     use sigagg_xmss_agg::air::{chain, digits, hash24, range, sig};
-    use sigagg_xmss_agg::layout::{P16_BLOCK, P24_BLOCK, SPONGE_ROW, TREE_ROW};
+    use sigagg_xmss_agg::layout::{SPONGE_ROW, TREE_ROW};
 
     const BUMP: fn(Val) -> Val = |v| v + Val::ONE;
 
@@ -380,31 +420,31 @@ mod corrupt {
 
     #[test]
     fn chain_step_permutation_column() {
-        tampered_is_rejected(|t| set(&mut t.chain, 5, 40, BUMP));
+        tampered_is_rejected(|t| set_slot(&mut t.chain, P16_BLOCK, (0, 5, 40), BUMP));
     }
 
     #[test]
     fn chain_step_input_digest() {
-        tampered_is_rejected(|t| set(&mut t.chain, P16_BLOCK + 7, chain::X + 2, BUMP));
+        tampered_is_rejected(|t| set_slot(&mut t.chain, P16_BLOCK, (1, 7, chain::X + 2), BUMP));
     }
 
     #[test]
     fn chain_boundary_flag() {
-        tampered_is_rejected(|t| set(&mut t.chain, 1, chain::col::FIRST, |v| Val::ONE - v));
+        tampered_is_rejected(|t| set_slot(&mut t.chain, P16_BLOCK, (0, 1, chain::col::FIRST), |v| Val::ONE - v));
     }
 
     #[test]
     fn sponge_window() {
-        tampered_is_rejected(|t| set(&mut t.hash, SPONGE_ROW + 4, hash24::col::W + 9, BUMP));
+        tampered_is_rejected(|t| set_slot(&mut t.hash, P24_BLOCK, (0, SPONGE_ROW + 4, hash24::col::W + 9), BUMP));
     }
 
     #[test]
     fn sponge_flag() {
         tampered_is_rejected(|t| {
-            set(
+            set_slot(
                 &mut t.hash,
-                P24_BLOCK + SPONGE_ROW + 2,
-                hash24::col::FLAGS + 1,
+                P24_BLOCK,
+                (1, SPONGE_ROW + 2, hash24::col::FLAGS + 1),
                 |v| Val::ONE - v,
             )
         });
@@ -413,7 +453,7 @@ mod corrupt {
     #[test]
     fn tree_bit() {
         tampered_is_rejected(|t| {
-            set(&mut t.hash, TREE_ROW + 3, hash24::col::BIT, |v| {
+            set_slot(&mut t.hash, P24_BLOCK, (0, TREE_ROW + 3, hash24::col::BIT), |v| {
                 Val::ONE - v
             })
         });
@@ -421,12 +461,12 @@ mod corrupt {
 
     #[test]
     fn tree_sibling() {
-        tampered_is_rejected(|t| set(&mut t.hash, TREE_ROW + 5, hash24::tree_in::LEFT + 1, BUMP));
+        tampered_is_rejected(|t| set_slot(&mut t.hash, P24_BLOCK, (0, TREE_ROW + 5, hash24::tree_in::LEFT + 1), BUMP));
     }
 
     #[test]
     fn message_hash_randomness() {
-        tampered_is_rejected(|t| set(&mut t.hash, P24_BLOCK, hash24::msg_in::RHO_, BUMP));
+        tampered_is_rejected(|t| set_slot(&mut t.hash, P24_BLOCK, (1, 0, hash24::msg_in::RHO_), BUMP));
     }
 
     #[test]
@@ -445,11 +485,10 @@ mod corrupt {
     fn sponge_skips_received_ends() {
         tampered_is_rejected(|t| {
             // Some slots already hold 1 (digit 3); the others must change.
-            let w = t.hash.width;
             let mut changed = 0;
             for k in 0..sigagg_xmss_agg::layout::CHUNKS {
                 for slot in 0..3 {
-                    let cell = &mut t.hash.values[(SPONGE_ROW + k) * w + hash24::col::FLAGS + slot];
+                    let cell = slot_cell(&mut t.hash, P24_BLOCK, (0, SPONGE_ROW + k, hash24::col::FLAGS + slot));
                     changed += usize::from(*cell != Val::ONE);
                     *cell = Val::ONE;
                 }
@@ -460,7 +499,44 @@ mod corrupt {
 
     #[test]
     fn digest_columns() {
-        tampered_is_rejected(|t| set(&mut t.hash, TREE_ROW + 19, hash24::col::DIG, BUMP));
+        tampered_is_rejected(|t| set_slot(&mut t.hash, P24_BLOCK, (0, TREE_ROW + 19, hash24::col::DIG), BUMP));
+    }
+
+    /// The second slot's chain rows claim the first slot's index: with two
+    /// lanes, lane 1 of the first block says it is slot 0.
+    #[test]
+    fn chain_slot_index_of_a_second_lane() {
+        tampered_is_rejected(|t| set_slot(&mut t.chain, P16_BLOCK, (1, 0, chain::col::SIG), |v| v - Val::ONE));
+    }
+
+    #[test]
+    fn hash_slot_index() {
+        tampered_is_rejected(|t| set_slot(&mut t.hash, P24_BLOCK, (1, 0, hash24::col::SIG), |v| v - Val::ONE));
+    }
+
+    /// The first two slots' chain steps trade places (lanes, or blocks with
+    /// one lane) but keep their slot indices: each slot's chains then
+    /// answer the other slot's digits, which the buses refuse.
+    #[test]
+    fn chain_slots_swapped() {
+        tampered_is_rejected(|t| swap_slots(&mut t.chain, P16_BLOCK, chain::col::SIG));
+    }
+
+    #[test]
+    fn hash_slots_swapped() {
+        tampered_is_rejected(|t| swap_slots(&mut t.hash, P24_BLOCK, hash24::col::SIG));
+    }
+
+    /// Swaps every column but `keep` of slots 0 and 1 in a Poseidon2 table.
+    fn swap_slots(m: &mut p3_matrix::dense::RowMajorMatrix<Val>, block: usize, keep: usize) {
+        let lane_width = m.width / lanes(m, block);
+        for r in 0..block {
+            for col in (0..lane_width).filter(|&c| c != keep) {
+                let a = *slot_cell(m, block, (0, r, col));
+                let b = std::mem::replace(slot_cell(m, block, (1, r, col)), a);
+                *slot_cell(m, block, (0, r, col)) = b;
+            }
+        }
     }
 
     #[test]

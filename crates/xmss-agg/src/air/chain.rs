@@ -8,6 +8,19 @@
 //! Its output `y = (perm(in) + in)[0..7]` is the next step's `x`. A chain
 //! starts (flag `first`) where the digit table asked for it, and its last
 //! step (`pos = 3`) sends the chain end to the leaf sponge.
+//!
+//! # Lanes
+//!
+//! A row may hold the steps of several slots side by side ([`super::lanes`]):
+//! with `L` lanes,
+//! block `b` carries slots `L b .. L b + L`, lane `l` holding slot `L b + l`
+//! in columns `l * lane_width ..` laid out as one lane of the table with
+//! `L = 1`. Every constraint and bus message of a lane reads that lane's
+//! columns only, and the lanes share the periodic columns (their blocks have
+//! the same geometry), so an `L`-lane table is `L` one-lane tables placed
+//! side by side. It has `L` times fewer rows for the same cells: the FRI
+//! prover's per-row work (quotient chunks, opening denominators, the
+//! transposes of a tall matrix) shrinks with the rows.
 
 use std::borrow::Cow;
 
@@ -57,7 +70,8 @@ mod pc {
 /// The chain table's AIR.
 #[derive(Clone)]
 pub struct ChainAir {
-    perm: Poseidon2Block<16, PARTIAL_16>,
+    /// One permutation block per lane, at the lane's columns.
+    perms: Vec<Poseidon2Block<16, PARTIAL_16>>,
     columns: Vec<Vec<Val>>,
 }
 
@@ -68,9 +82,14 @@ impl core::fmt::Debug for ChainAir {
 }
 
 impl ChainAir {
-    /// Builds the AIR (round constants and block-structure columns),
-    /// committing every `stride`-th full round of the permutation.
-    pub fn new(stride: usize) -> Self {
+    /// Builds the AIR (round constants and block-structure columns) with
+    /// `lanes` slots to a row (see the module docs), committing every
+    /// `stride`-th full round of the permutation.
+    ///
+    /// # Panics
+    /// If `lanes` is zero.
+    pub fn new(stride: usize, lanes: usize) -> Self {
+        assert!(lanes > 0, "a chain table has at least one lane");
         let columns = super::periodic_table(P16_BLOCK, pc::WIDTH, |r, row| {
             row[pc::IS_PAD] = Val::from_bool(r >= CHAIN_STEPS);
             row[pc::IS_BLOCK_START] = Val::from_bool(r == 0);
@@ -78,11 +97,15 @@ impl ChainAir {
             row[pc::IS_LAST_REAL] = Val::from_bool(r == CHAIN_STEPS - 1);
             row[pc::NEXT_REAL] = Val::from_bool(r + 1 < CHAIN_STEPS);
         });
-        Self {
+        let block = |at: usize| {
             // Only the digest lanes of the output are read (`y = out[..7] + x`).
-            perm: Poseidon2Block::new(constants16().clone(), stride, 0, col::WIDTH)
+            Poseidon2Block::new(constants16().clone(), stride, at, at + col::WIDTH)
                 .with_outputs(0..DIGEST)
-                .with_constant_tail(&[Val::ZERO; 2]),
+                .with_constant_tail(&[Val::ZERO; 2])
+        };
+        let lane_width = col::WIDTH + block(0).round_cols();
+        Self {
+            perms: (0..lanes).map(|lane| block(lane * lane_width)).collect(),
             columns,
         }
     }
@@ -105,40 +128,32 @@ pub fn lagrange123<E: PrimeCharacteristicRing + Clone>(pos: E) -> [E; 3] {
 }
 
 impl ChainAir {
-    /// The permutation's columns.
+    /// The first lane's permutation columns (every lane's are the same,
+    /// [`Self::lane_width`] further on per lane).
     pub fn perm(&self) -> &Poseidon2Block<16, PARTIAL_16> {
-        &self.perm
-    }
-}
-
-impl BaseAir<Val> for ChainAir {
-    fn width(&self) -> usize {
-        col::WIDTH + self.perm.round_cols()
+        &self.perms[0]
     }
 
-    fn num_periodic_columns(&self) -> usize {
-        pc::WIDTH
+    /// Slots to a row.
+    pub fn lanes(&self) -> usize {
+        self.perms.len()
     }
 
-    fn periodic_columns(&self) -> Cow<'_, [Vec<Val>]> {
-        Cow::Borrowed(&self.columns)
+    /// Columns of one lane.
+    pub fn lane_width(&self) -> usize {
+        col::WIDTH + self.perm().round_cols()
     }
 
-    fn main_next_row_columns(&self) -> Vec<usize> {
-        let mut cols: Vec<usize> = (0..X + DIGEST).collect();
-        cols.extend(col::SIG..col::WIDTH);
-        cols
-    }
-}
-
-impl<AB: InteractionBuilder<F = Val>> Air<AB> for ChainAir {
-    fn eval(&self, builder: &mut AB) {
-        self.perm.eval(builder);
+    /// The constraints and bus messages of lane `lane`.
+    fn eval_lane<AB: InteractionBuilder<F = Val>>(&self, builder: &mut AB, lane: usize) {
+        let perm = &self.perms[lane];
+        perm.eval(builder);
+        let at = lane * self.lane_width();
         let main = builder.main();
         let (loc, nxt) = (main.current_slice(), main.next_slice());
-        let l = |c: usize| -> AB::Expr { loc[c].into() };
-        let n = |c: usize| -> AB::Expr { nxt[c].into() };
-        let output = |j: usize| -> AB::Expr { loc[self.perm.output(j)].into() };
+        let l = |c: usize| -> AB::Expr { loc[at + c].into() };
+        let n = |c: usize| -> AB::Expr { nxt[at + c].into() };
+        let output = |j: usize| -> AB::Expr { loc[perm.output(j)].into() };
         let p: Vec<AB::Expr> = builder
             .periodic_values()
             .iter()
@@ -164,10 +179,14 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for ChainAir {
         builder.assert_zero(p[pc::IS_PAD].clone() * l(col::LAST));
         builder.assert_zero(p[pc::IS_BLOCK_START].clone() * (l(col::FIRST) - one.clone()));
         builder.assert_zero(p[pc::IS_LAST_REAL].clone() * (l(col::LAST) - one.clone()));
-        builder.when_first_row().assert_zero(l(col::SIG));
+        // Lane `l` of block `b` is slot `L b + l`.
+        builder.when_first_row().assert_eq(l(col::SIG), AB::Expr::from_usize(lane));
 
         let mut t = builder.when_transition();
-        t.assert_eq(n(col::SIG), l(col::SIG) + p[pc::IS_BLOCK_END].clone());
+        t.assert_eq(
+            n(col::SIG),
+            l(col::SIG) + p[pc::IS_BLOCK_END].clone() * AB::Expr::from_usize(self.lanes()),
+        );
         let next_real = p[pc::NEXT_REAL].clone();
         t.assert_zero(next_real.clone() * (n(col::FIRST) - l(col::LAST)));
         // Inside a chain: same chain data and parameter, next position, chained digest.
@@ -198,5 +217,34 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for ChainAir {
             bus::end(sig, l(col::I) + one, y),
             -Count::bounded(l(col::LAST), 1),
         );
+    }
+}
+
+impl BaseAir<Val> for ChainAir {
+    fn width(&self) -> usize {
+        self.lanes() * self.lane_width()
+    }
+
+    fn num_periodic_columns(&self) -> usize {
+        pc::WIDTH
+    }
+
+    fn periodic_columns(&self) -> Cow<'_, [Vec<Val>]> {
+        Cow::Borrowed(&self.columns)
+    }
+
+    fn main_next_row_columns(&self) -> Vec<usize> {
+        let lane: Vec<usize> = (0..X + DIGEST).chain(col::SIG..col::WIDTH).collect();
+        (0..self.lanes())
+            .flat_map(|l| lane.iter().map(move |c| l * self.lane_width() + c))
+            .collect()
+    }
+}
+
+impl<AB: InteractionBuilder<F = Val>> Air<AB> for ChainAir {
+    fn eval(&self, builder: &mut AB) {
+        for lane in 0..self.lanes() {
+            self.eval_lane(builder, lane);
+        }
     }
 }

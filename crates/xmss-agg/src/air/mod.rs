@@ -4,8 +4,8 @@
 //! | table | rows | proves |
 //! |---|---|---|
 //! | [`sig::SigAir`] | 1 per signature | nothing by itself: sends every statement-derived value (periodic columns) on the bus |
-//! | [`digits::DigitAir`] | 128 per signature | the message hash's base-4 digits (big-integer decomposition), the target sum, chain starts |
-//! | [`chain::ChainAir`] | 128 per signature | the 117 Winternitz chain steps (width-16 Poseidon2) |
+//! | [`digits::DigitAir`] | 16 per signature | the message hash's base-4 digits (big-integer decomposition), the target sum, chain starts |
+//! | [`chain::ChainAir`] | 128 per signature, 64 with two signatures to a row ([`lanes`]) | the 117 Winternitz chain steps (width-16 Poseidon2) |
 //! | [`hash24::HashAir`] | 64 per signature | message hash, 37-chunk leaf sponge, 20 tree levels (width-24 Poseidon2) |
 //! | [`range::RangeAir`] | 2^16 | a 16-bit range table |
 //! | [`group::GroupAir`] | `next_pow2(depth + 1)` per signer (threshold proofs only) | the signer's key is a leaf of the group tree at its index |
@@ -30,6 +30,22 @@ use sigagg_prover::{Table, fold_lookups};
 use crate::config::Val;
 
 pub use sigagg_prover::periodic_table;
+
+use crate::config::{Backend, Settings};
+
+/// Slots to a row of the chain table under `settings` ([`chain::ChainAir`]
+/// places that many side by side): two for the FRI backend, whose per-row
+/// work (quotient chunks, opening denominators, transposes of tall
+/// matrices) halves with the rows for the same cells; one for the
+/// multilinear backend, whose cost follows the cells. Measured in
+/// BENCHMARKS.md, with the width-24 table in two lanes too (faster still,
+/// but its wider rows cost the fast proof 0.26 MB and the verifier 17 ms).
+pub fn lanes(settings: &Settings) -> usize {
+    match settings.backend {
+        Backend::Fri => 2,
+        Backend::Whir => 1,
+    }
+}
 
 /// One AIR of the batch.
 #[derive(Clone, Debug)]

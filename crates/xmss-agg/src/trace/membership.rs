@@ -32,7 +32,7 @@ pub fn generate_threshold(
     let signatures: Vec<&Signature<Seed001>> = (0..padded).map(|s| at(s).signature).collect();
     let last = count - 1;
     let slots = slots(&entries, &signatures).map_err(|(s, e)| (s.min(last), e))?;
-    let tables = signature_tables(&slots, settings.stride()).map_err(|(s, e)| (s.min(last), e))?;
+    let tables = signature_tables(&slots, settings).map_err(|(s, e)| (s.min(last), e))?;
 
     let indices: Vec<u32> = (0..padded).map(|s| at(s).path.index).collect();
     let gaps: Vec<u32> = (0..padded)
@@ -95,7 +95,7 @@ fn group_trace(group: &GroupKey, members: &[(&Entry, &MembershipPath)], stride: 
             let mut scratch = Val::zero_vec(lanes * width);
             let mut node = vec![[Val::ZERO; GROUP_DIGEST]; lanes];
             for r in 0..block {
-                let mut rows = lane_rows(chunk, &mut scratch, width, block, r);
+                let mut rows = lane_rows(chunk, &mut scratch, width, block, r, 1);
                 let inputs: Vec<[Val; 24]> = (0..lanes)
                     .map(|lane| match group.get(lane) {
                         Some((entry, _)) if r == 0 => leaf_input(&entry.public_key),
@@ -140,7 +140,7 @@ fn group_trace(group: &GroupKey, members: &[(&Entry, &MembershipPath)], stride: 
 }
 
 /// Heights of the six tables of a threshold proof.
-pub fn threshold_heights(padded: usize, group: &GroupKey) -> [usize; 6] {
-    let [a, b, c, d, e] = heights(padded);
+pub fn threshold_heights(settings: &Settings, padded: usize, group: &GroupKey) -> [usize; 6] {
+    let [a, b, c, d, e] = heights(settings, padded);
     [a, b, c, d, e, padded * block_rows(group.depth())]
 }
