@@ -428,6 +428,18 @@ mod corrupt {
         tampered_is_rejected(|t| set_slot(&mut t.chain, P16_BLOCK, (1, 7, chain::X + 2), BUMP));
     }
 
+    /// Slot 1 is lane 1 of the first block under FRI: its permutation and
+    /// flag columns are constrained as lane 0's are.
+    #[test]
+    fn chain_second_slot_permutation_column() {
+        tampered_is_rejected(|t| set_slot(&mut t.chain, P16_BLOCK, (1, 5, 40), BUMP));
+    }
+
+    #[test]
+    fn chain_second_slot_boundary_flag() {
+        tampered_is_rejected(|t| set_slot(&mut t.chain, P16_BLOCK, (1, 1, chain::col::LAST), |v| Val::ONE - v));
+    }
+
     #[test]
     fn chain_boundary_flag() {
         tampered_is_rejected(|t| set_slot(&mut t.chain, P16_BLOCK, (0, 1, chain::col::FIRST), |v| Val::ONE - v));
