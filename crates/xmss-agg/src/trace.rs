@@ -319,8 +319,15 @@ fn lane_rows<'b>(
 /// The chain-step table, and every slot's chain ends (the walked chain's
 /// output, or the signature's own value where the digit is 3).
 fn chain_trace(slots: &[Slot<'_>], air: &ChainAir) -> (RowMajorMatrix<Val>, Vec<Vec<[Val; DIGEST]>>) {
-    // Each slot's rows are filled as one lane; `lane_rows` places them.
+    // Each slot's rows are filled as one lane; `lane_rows` places them. A
+    // group of SIMD lanes must then cover whole rows of lanes; where it
+    // cannot (a build without SIMD packing), the slots are filled one to a
+    // row and moved into lanes afterwards.
     let (width, per_row) = (air.lane_width(), air.lanes());
+    if !PackedF::WIDTH.is_multiple_of(per_row) {
+        let (one, ends) = chain_trace(slots, &air.with_lanes(1));
+        return (into_lanes(&one, P16_BLOCK, per_row), ends);
+    }
     let mut values = Val::zero_vec(slots.len() * P16_BLOCK * width);
     let mut ends: Vec<Vec<[Val; DIGEST]>> = slots
         .iter()
@@ -404,6 +411,26 @@ fn chain_trace(slots: &[Slot<'_>], air: &ChainAir) -> (RowMajorMatrix<Val>, Vec<
             }
         });
     (RowMajorMatrix::new(values, width * per_row), ends)
+}
+
+/// `table`, one slot's block of `block` rows after another, with `per_row`
+/// slots side by side: row `r` of block `b` holds row `r` of slots
+/// `per_row b .. per_row (b + 1)`, in lane order.
+fn into_lanes(table: &RowMajorMatrix<Val>, block: usize, per_row: usize) -> RowMajorMatrix<Val> {
+    let width = table.width;
+    let mut values = Val::zero_vec(table.values.len());
+    values
+        .par_chunks_mut(block * width * per_row)
+        .enumerate()
+        .for_each(|(b, out)| {
+            for (r, row) in out.chunks_mut(width * per_row).enumerate() {
+                for (lane, cols) in row.chunks_mut(width).enumerate() {
+                    let from = ((b * per_row + lane) * block + r) * width;
+                    cols.copy_from_slice(&table.values[from..from + width]);
+                }
+            }
+        });
+    RowMajorMatrix::new(values, width * per_row)
 }
 
 /// The virtual end `v` of a slot's sponge stream (0 is `[param | leaf tweak]`;
@@ -569,3 +596,39 @@ const _: () = assert!(ccol::SIG == 14 && hcol::SIG == 24);
 
 /// The digest type of Seed001 is `[F; 7]`.
 const _: () = assert!(<<Seed001 as ParameterSet>::Digest as FeArray>::LEN == DIGEST);
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+    use rand::rngs::StdRng;
+    use sigagg_xmss::single_epoch_key_and_signature;
+
+    use super::*;
+
+    /// Moving one-slot rows into lanes gives the table that filling the
+    /// lanes directly gives (the path of builds without SIMD packing
+    /// against the usual one), slot indices and chain ends included.
+    #[test]
+    fn lanes_moved_afterwards_match_lanes_filled_directly() {
+        let mut rng = StdRng::seed_from_u64(5);
+        let (entries, sigs): (Vec<Entry>, Vec<_>) = (0..3u32)
+            .map(|i| {
+                let message = [i as u8; 32];
+                let (public_key, sig) =
+                    single_epoch_key_and_signature::<Seed001, _>(&mut rng, 7 * i, &message).unwrap();
+                (Entry { public_key, epoch: 7 * i, message }, sig)
+            })
+            .unzip();
+        let statement = Statement::new(entries).unwrap();
+        let entries: Vec<&Entry> = (0..statement.padded_len()).map(|s| statement.slot(s)).collect();
+        let sigs: Vec<&Signature<Seed001>> = (0..entries.len()).map(|s| &sigs[s.min(2)]).collect();
+        let slots = slots(&entries, &sigs).unwrap();
+        for per_row in [2, 4] {
+            let (direct, direct_ends) = chain_trace(&slots, &ChainAir::new(1, per_row));
+            let (one, one_ends) = chain_trace(&slots, &ChainAir::new(1, 1));
+            assert_eq!(direct_ends, one_ends);
+            assert_eq!(into_lanes(&one, P16_BLOCK, per_row), direct, "{per_row} lanes");
+            assert_eq!(direct.width, per_row * one.width);
+        }
+    }
+}

@@ -139,6 +139,11 @@ impl ChainAir {
         self.perms.len()
     }
 
+    /// The same table with `lanes` slots to a row.
+    pub fn with_lanes(&self, lanes: usize) -> Self {
+        Self::new(self.perm().stride(), lanes)
+    }
+
     /// Columns of one lane.
     pub fn lane_width(&self) -> usize {
         col::WIDTH + self.perm().round_cols()
