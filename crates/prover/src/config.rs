@@ -329,7 +329,9 @@ impl Settings {
     /// always with the multilinear backend, which has no quotient (its
     /// zerocheck's rounds grow with the degree, but its commitment shrinks
     /// with the columns: at N = 8192 the paired layout proves 1.26x faster
-    /// in 0.53x the memory, BENCHMARKS.md); else 1.
+    /// in 0.53x the memory, BENCHMARKS.md); else 1. An aggregator may
+    /// commit one table every round where that measured faster (the XMSS
+    /// width-24 table under WHIR, `sigagg_xmss_agg::air::hash_stride`).
     pub const fn stride(&self) -> usize {
         if self.log_blowup >= 3 || matches!(self.backend, Backend::Whir) { 2 } else { 1 }
     }

@@ -54,8 +54,9 @@ pub use crate::error::{AggregateError, StatementError, ThresholdError, VerifyErr
 pub use crate::statement::{Entry, Statement, max_signatures};
 
 /// Version of the proof encoding (10: the FRI settings put two slots to a
-/// row of the chain table ([`air::lanes`]), so version-9 FRI proofs have
-/// other table shapes; 9: the settings' words add WHIR's rate
+/// row of the chain table ([`air::lanes`]) and the multilinear settings
+/// commit every round of the width-24 table ([`air::hash_stride`]), so
+/// version-9 proofs have other table shapes; 9: the settings' words add WHIR's rate
 /// step, [`Settings::rate_step`], so the transcript of every proof is
 /// seeded differently and version-8 proofs would not verify; 8: the
 /// settings name their backend,
@@ -123,7 +124,7 @@ fn with_sig_air(settings: &Settings, sig: SigAir) -> Vec<AggAir> {
         AggAir::Sig(sig),
         AggAir::Digits(DigitAir::new()),
         AggAir::Chain(ChainAir::new(settings.stride(), crate::air::lanes(settings))),
-        AggAir::Hash(HashAir::new(settings.stride(), settings.exclusive_buses())),
+        AggAir::Hash(HashAir::new(crate::air::hash_stride(settings), settings.exclusive_buses())),
         AggAir::Range(RangeAir),
     ]
 }

@@ -44,7 +44,8 @@ use crate::statement::{Entry, MIN_PADDED, SlotPublic, max_signatures};
 use crate::{codec, trace};
 
 /// Version of the threshold proof encoding (10: two slots to a row of the
-/// chain table under FRI, as [`crate::PROOF_VERSION`] 10; 9: the settings' words, which
+/// chain table under FRI, every round of the width-24 table committed
+/// under WHIR, as [`crate::PROOF_VERSION`] 10; 9: the settings' words, which
 /// seed the transcript, add WHIR's rate step, as [`crate::PROOF_VERSION`] 9;
 /// 8: the settings name their
 /// backend and the STARK is tagged with it, as [`crate::PROOF_VERSION`] 8;
@@ -270,7 +271,7 @@ fn airs(settings: &Settings, statement: &ThresholdStatement, count: u32, signers
         AggAir::Sig(SigAir::threshold(&shape)),
         AggAir::Digits(DigitAir::new()),
         AggAir::Chain(ChainAir::new(settings.stride(), crate::air::lanes(settings))),
-        AggAir::Hash(HashAir::new(settings.stride(), settings.exclusive_buses())),
+        AggAir::Hash(HashAir::new(crate::air::hash_stride(settings), settings.exclusive_buses())),
         AggAir::Range(RangeAir),
         AggAir::Group(GroupAir::new(&statement.group, settings.stride())),
     ]

@@ -171,7 +171,7 @@ fn signature_tables(slots: &[Slot<'_>], settings: &Settings) -> Result<Signature
     let stride = settings.stride();
     let (digits, range_values) = digit_trace(slots);
     let (chain, ends) = chain_trace(slots, &ChainAir::new(stride, crate::air::lanes(settings)));
-    let hash = hash_trace(slots, &ends, stride);
+    let hash = hash_trace(slots, &ends, crate::air::hash_stride(settings));
     if let Some(index) = (0..slots.len()).find(|&s| top_digest(&hash, s) != slots[s].public.root) {
         return Err((index, VerifyError::RootMismatch));
     }

@@ -47,6 +47,21 @@ pub fn lanes(settings: &Settings) -> usize {
     }
 }
 
+/// Every how many full rounds the width-24 table commits its Poseidon2
+/// state under `settings` ([`crate::paired`]): as the settings' stride for
+/// FRI; every round (degree 3) for the multilinear backend, whose
+/// zerocheck evaluates each table at one node per degree a round. The
+/// table's 96 extra columns cost less than the six nodes they save: at
+/// N = 8192, 0.85x the prove time for 0.65 GiB more (BENCHMARKS.md). The
+/// chain table keeps the paired layout, whose extra columns would double
+/// the stacked commitment.
+pub fn hash_stride(settings: &Settings) -> usize {
+    match settings.backend {
+        Backend::Fri => settings.stride(),
+        Backend::Whir => 1,
+    }
+}
+
 /// One AIR of the batch.
 #[derive(Clone, Debug)]
 pub enum AggAir {
@@ -101,7 +116,8 @@ impl BaseAir<Val> for AggAir {
 
 impl AggAir {
     /// The largest constraint degree: 3, or 9 for the Poseidon2 tables when
-    /// they commit every second full round (`Settings::stride` 2).
+    /// they commit every second full round (`Settings::stride` 2,
+    /// [`hash_stride`]).
     pub fn degree(&self) -> usize {
         match self {
             AggAir::Chain(a) => a.perm().degree(),
