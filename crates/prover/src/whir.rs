@@ -207,6 +207,14 @@ impl MultiStarkConfig for WhirStark {
     }
 }
 
+/// log2 of the stacked polynomial WHIR commits for tables of these
+/// `(log2 height, width)` shapes (what an aggregator compares to keep a
+/// layout change from doubling the commitment).
+pub fn stacked_log_size(shapes: &[(usize, usize)]) -> usize {
+    let shapes: Vec<TableShape> = shapes.iter().map(|&(h, w)| TableShape::new(h, w)).collect();
+    plan_stacked_layout(&shapes).0
+}
+
 /// The configuration `settings` give for `tables`: the stacked arity and
 /// the first folding follow from the table shapes.
 ///

@@ -111,20 +111,20 @@ impl AggregateProof {
 
 /// The five AIRs of a statement under `settings`, in batch order.
 fn airs(settings: &Settings, statement: &Statement) -> Vec<AggAir> {
-    with_sig_air(settings, SigAir::new(statement))
+    with_sig_air(settings, SigAir::new(statement), statement.padded_len())
 }
 
 /// AIRs of the right shape for `padded` slots (for the security calculator).
 pub(crate) fn airs_for_shape(settings: &Settings, padded: usize) -> Vec<AggAir> {
-    with_sig_air(settings, SigAir::placeholder(padded))
+    with_sig_air(settings, SigAir::placeholder(padded), padded)
 }
 
-fn with_sig_air(settings: &Settings, sig: SigAir) -> Vec<AggAir> {
+fn with_sig_air(settings: &Settings, sig: SigAir, padded: usize) -> Vec<AggAir> {
     vec![
         AggAir::Sig(sig),
         AggAir::Digits(DigitAir::new()),
         AggAir::Chain(ChainAir::new(settings.stride(), crate::air::lanes(settings))),
-        AggAir::Hash(HashAir::new(crate::air::hash_stride(settings), settings.exclusive_buses())),
+        AggAir::Hash(HashAir::new(crate::air::hash_stride(settings, Some(padded)), settings.exclusive_buses())),
         AggAir::Range(RangeAir),
     ]
 }
@@ -332,4 +332,48 @@ pub fn verify(
         .map(|&h| log2_strict_usize(h))
         .collect();
     verify_airs(settings, &statement.digest(), &airs(settings, statement), &proof.proof, &expected)
+}
+
+#[cfg(test)]
+mod tests {
+    use p3_air::BaseAir;
+
+    use crate::config::Val;
+
+    use super::*;
+
+    /// The WHIR aggregates that commit every round of the width-24 table
+    /// ([`air::hash_stride`]) keep the stacked commitment of the paired
+    /// layout, at every padded size the multilinear settings accept.
+    #[test]
+    fn whir_hash_rounds_keep_the_stacked_commitment() {
+        for settings in [Settings::WHIR, Settings::WHIR_COMPACT] {
+            let max = statement::max_signatures(&settings);
+            let mut switched = 0;
+            for padded in (4..=16).map(|k| 1usize << k).filter(|&n| n <= max) {
+                let airs = airs_for_shape(&settings, padded);
+                let heights = trace::heights(&settings, padded);
+                let shapes = |hash_width: usize| -> Vec<(usize, usize)> {
+                    airs.iter()
+                        .zip(heights)
+                        .map(|(air, h)| {
+                            let width = if matches!(air, AggAir::Hash(_)) { hash_width } else { BaseAir::<Val>::width(air) };
+                            (log2_strict_usize(h), width)
+                        })
+                        .collect()
+                };
+                let chosen = airs.iter().find_map(|a| if let AggAir::Hash(h) = a { Some(BaseAir::<Val>::width(h)) } else { None });
+                let paired = BaseAir::<Val>::width(&HashAir::new(settings.stride(), false));
+                let chosen = chosen.expect("a width-24 table");
+                switched += usize::from(chosen != paired);
+                assert_eq!(
+                    sigagg_prover::whir::stacked_log_size(&shapes(chosen)),
+                    sigagg_prover::whir::stacked_log_size(&shapes(paired)),
+                    "{}, {padded} slots",
+                    settings.backend.name()
+                );
+            }
+            assert!(switched > 0, "no size switches layout");
+        }
+    }
 }

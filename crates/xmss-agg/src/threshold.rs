@@ -271,7 +271,7 @@ fn airs(settings: &Settings, statement: &ThresholdStatement, count: u32, signers
         AggAir::Sig(SigAir::threshold(&shape)),
         AggAir::Digits(DigitAir::new()),
         AggAir::Chain(ChainAir::new(settings.stride(), crate::air::lanes(settings))),
-        AggAir::Hash(HashAir::new(crate::air::hash_stride(settings), settings.exclusive_buses())),
+        AggAir::Hash(HashAir::new(crate::air::hash_stride(settings, None), settings.exclusive_buses())),
         AggAir::Range(RangeAir),
         AggAir::Group(GroupAir::new(&statement.group, settings.stride())),
     ]

@@ -138,7 +138,8 @@ pub fn generate(
             .collect(),
         BaseAir::<Val>::width(&sig_air),
     );
-    let tables = signature_tables(&slots, settings).map_err(|(s, e)| (s.min(last), e))?;
+    let hash_stride = crate::air::hash_stride(settings, Some(statement.padded_len()));
+    let tables = signature_tables(&slots, settings, hash_stride).map_err(|(s, e)| (s.min(last), e))?;
     let range = range_trace(&tables.range_values);
     Ok(Traces {
         sig,
@@ -164,14 +165,19 @@ fn slots<'a>(
         .collect()
 }
 
-/// The digit, chain and width-24 tables of `slots` (permutations committing
-/// every `stride`-th full round); fails with the first slot whose signature
-/// does not lead to its key's root.
-fn signature_tables(slots: &[Slot<'_>], settings: &Settings) -> Result<SignatureTables, (usize, VerifyError)> {
+/// The digit, chain and width-24 tables of `slots` (the chain's layout from
+/// `settings`, the width-24 permutation committing every `hash_stride`-th
+/// full round, [`crate::air::hash_stride`]); fails with the first slot
+/// whose signature does not lead to its key's root.
+fn signature_tables(
+    slots: &[Slot<'_>],
+    settings: &Settings,
+    hash_stride: usize,
+) -> Result<SignatureTables, (usize, VerifyError)> {
     let stride = settings.stride();
     let (digits, range_values) = digit_trace(slots);
     let (chain, ends) = chain_trace(slots, &ChainAir::new(stride, crate::air::lanes(settings)));
-    let hash = hash_trace(slots, &ends, crate::air::hash_stride(settings));
+    let hash = hash_trace(slots, &ends, hash_stride);
     if let Some(index) = (0..slots.len()).find(|&s| top_digest(&hash, s) != slots[s].public.root) {
         return Err((index, VerifyError::RootMismatch));
     }

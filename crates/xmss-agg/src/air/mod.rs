@@ -47,18 +47,27 @@ pub fn lanes(settings: &Settings) -> usize {
     }
 }
 
+/// Padded aggregates of at least this many slots commit every round of the
+/// width-24 table under WHIR ([`hash_stride`]).
+pub const WHIR_HASH_ROUNDS_FROM: usize = 1024;
+
 /// Every how many full rounds the width-24 table commits its Poseidon2
-/// state under `settings` ([`crate::paired`]): as the settings' stride for
-/// FRI; every round (degree 3) for the multilinear backend, whose
-/// zerocheck evaluates each table at one node per degree a round. The
-/// table's 96 extra columns cost less than the six nodes they save: at
-/// N = 8192, 0.85x the prove time for 0.65 GiB more (BENCHMARKS.md). The
-/// chain table keeps the paired layout, whose extra columns would double
-/// the stacked commitment.
-pub fn hash_stride(settings: &Settings) -> usize {
-    match settings.backend {
-        Backend::Fri => settings.stride(),
-        Backend::Whir => 1,
+/// state ([`crate::paired`]): as the settings' stride, except in WHIR
+/// aggregates of at least [`WHIR_HASH_ROUNDS_FROM`] padded slots
+/// (`aggregate_slots`; `None` for a threshold proof), which commit every
+/// round (degree 3). The multilinear zerocheck evaluates each table at one
+/// node per degree a round, and the table's 96 extra columns cost less
+/// than the six nodes they save: at N = 8192, 0.85x the prove time for
+/// 0.65 GiB more (BENCHMARKS.md). Smaller statements and thresholds keep
+/// the paired layout, where the extra columns would double the stacked
+/// commitment (measured: threshold n = 1024, whir-compact 171 KiB in 3.3 GiB
+/// instead of 156 KiB in 1.8 GiB); a test checks the aggregates that
+/// switch keep their commitment's size. The chain table always stays
+/// paired under WHIR for the same reason.
+pub fn hash_stride(settings: &Settings, aggregate_slots: Option<usize>) -> usize {
+    match (settings.backend, aggregate_slots) {
+        (Backend::Whir, Some(slots)) if slots >= WHIR_HASH_ROUNDS_FROM => 1,
+        _ => settings.stride(),
     }
 }
 
