@@ -586,3 +586,27 @@ fn real_settings_prove_a_single_signature() {
         assert!(verify(&settings, &other, &proof).is_err());
     }
 }
+
+/// From 1024 slots the multilinear backend commits every round of the
+/// width-24 table (`air::hash_stride`): such a proof verifies, and a
+/// permutation cell of that layout, corrupted past the prover's checks,
+/// is rejected.
+#[test]
+fn whir_aggregate_with_every_width_24_round() {
+    use p3_air::BaseAir;
+    use sigagg_xmss_agg::air::hash24::HashAir;
+    let n = sigagg_xmss_agg::air::WHIR_HASH_ROUNDS_FROM;
+    let (statement, sigs) = batch(90, n, true, &[3]);
+    let mut traces = testing::traces(&WHIR, &statement, &sigs);
+    assert_eq!(traces.hash.width, BaseAir::<Val>::width(&HashAir::new(1, false)));
+    let proof = testing::prove_traces(&WHIR, &statement, &traces).unwrap();
+    verify(&WHIR, &statement, &proof).unwrap();
+    // A round column of slot 5's third tree row.
+    let row = 5 * P24_BLOCK + sigagg_xmss_agg::layout::TREE_ROW + 2;
+    set(&mut traces.hash, row, 200, |v| v + Val::ONE);
+    testing::assert_tampered_rejected(
+        &WHIR,
+        || testing::prove_traces(&WHIR, &statement, &traces),
+        |proof| verify(&WHIR, &statement, proof),
+    );
+}
