@@ -222,9 +222,8 @@ pub fn stacked_log_size(shapes: &[(usize, usize)]) -> usize {
 /// If WHIR has no parameters for this shape (a stacked polynomial too large
 /// for KoalaBear's two-adic domain at the settings' rate).
 fn config<A: Table>(settings: &Settings, tables: &Tables<'_, A>) -> Result<WhirStark, String> {
-    let shapes: Vec<TableShape> =
-        tables.airs.iter().zip(&tables.log_heights).map(|(air, &h)| TableShape::new(h, air.width())).collect();
-    let (stacked, _) = plan_stacked_layout(&shapes);
+    let shapes: Vec<(usize, usize)> = tables.airs.iter().zip(&tables.log_heights).map(|(air, &h)| (h, air.width())).collect();
+    let stacked = stacked_log_size(&shapes);
     let shortest = tables.log_heights.iter().copied().min().unwrap_or(0);
     let first_log_arity = settings.first_log_arity.min(shortest).max(1);
     let folding_factor = FoldingFactor::ConstantFromSecondRound(first_log_arity, settings.max_log_arity);

@@ -47,7 +47,7 @@ use sigagg_prover::{StarkProof, Tables};
 use sigagg_xmss::{Seed001, Signature};
 
 use crate::air::{
-    AggAir, chain::ChainAir, digits::DigitAir, hash24::HashAir, range::RangeAir, sig::SigAir,
+    AggAir, digits::DigitAir, range::RangeAir, sig::SigAir,
 };
 pub use crate::config::{Backend, Settings};
 pub use crate::error::{AggregateError, StatementError, ThresholdError, VerifyError};
@@ -120,11 +120,12 @@ pub(crate) fn airs_for_shape(settings: &Settings, padded: usize) -> Vec<AggAir> 
 }
 
 fn with_sig_air(settings: &Settings, sig: SigAir, padded: usize) -> Vec<AggAir> {
+    let (chain, hash) = crate::air::poseidon_airs(settings, Some(padded));
     vec![
         AggAir::Sig(sig),
         AggAir::Digits(DigitAir::new()),
-        AggAir::Chain(ChainAir::new(settings.stride(), crate::air::lanes(settings))),
-        AggAir::Hash(HashAir::new(crate::air::hash_stride(settings, Some(padded)), settings.exclusive_buses())),
+        AggAir::Chain(chain),
+        AggAir::Hash(hash),
         AggAir::Range(RangeAir),
     ]
 }
@@ -338,6 +339,7 @@ pub fn verify(
 mod tests {
     use p3_air::BaseAir;
 
+    use crate::air::hash24::HashAir;
     use crate::config::Val;
 
     use super::*;

@@ -36,7 +36,7 @@ use sigagg_xmss::{ParameterSet, PublicKey, Seed001, Signature};
 
 use crate::air::group::GroupAir;
 use crate::air::sig::{SigAir, ThresholdShape};
-use crate::air::{AggAir, chain::ChainAir, digits::DigitAir, hash24::HashAir, range::RangeAir};
+use crate::air::{AggAir, digits::DigitAir, range::RangeAir};
 use crate::config::Settings;
 use crate::error::{StatementError, ThresholdError, VerifyError};
 use crate::group::{GroupError, GroupKey, GroupTree, MAX_GROUP_DEPTH, MembershipPath, depth_for};
@@ -267,11 +267,12 @@ fn airs(settings: &Settings, statement: &ThresholdStatement, count: u32, signers
         size: statement.group.size,
         signers,
     };
+    let (chain, hash) = crate::air::poseidon_airs(settings, None);
     vec![
         AggAir::Sig(SigAir::threshold(&shape)),
         AggAir::Digits(DigitAir::new()),
-        AggAir::Chain(ChainAir::new(settings.stride(), crate::air::lanes(settings))),
-        AggAir::Hash(HashAir::new(crate::air::hash_stride(settings, None), settings.exclusive_buses())),
+        AggAir::Chain(chain),
+        AggAir::Hash(hash),
         AggAir::Range(RangeAir),
         AggAir::Group(GroupAir::new(&statement.group, settings.stride())),
     ]

@@ -138,8 +138,8 @@ pub fn generate(
             .collect(),
         BaseAir::<Val>::width(&sig_air),
     );
-    let hash_stride = crate::air::hash_stride(settings, Some(statement.padded_len()));
-    let tables = signature_tables(&slots, settings, hash_stride).map_err(|(s, e)| (s.min(last), e))?;
+    let (chain, hash) = crate::air::poseidon_airs(settings, Some(statement.padded_len()));
+    let tables = signature_tables(&slots, &chain, &hash).map_err(|(s, e)| (s.min(last), e))?;
     let range = range_trace(&tables.range_values);
     Ok(Traces {
         sig,
@@ -165,19 +165,18 @@ fn slots<'a>(
         .collect()
 }
 
-/// The digit, chain and width-24 tables of `slots` (the chain's layout from
-/// `settings`, the width-24 permutation committing every `hash_stride`-th
-/// full round, [`crate::air::hash_stride`]); fails with the first slot
-/// whose signature does not lead to its key's root.
+/// The digit, chain and width-24 tables of `slots`, the Poseidon2 tables
+/// laid out as `chain_air` and `hash_air` ([`crate::air::poseidon_airs`]);
+/// fails with the first slot whose signature does not lead to its key's
+/// root.
 fn signature_tables(
     slots: &[Slot<'_>],
-    settings: &Settings,
-    hash_stride: usize,
+    chain_air: &ChainAir,
+    hash_air: &HashAir,
 ) -> Result<SignatureTables, (usize, VerifyError)> {
-    let stride = settings.stride();
     let (digits, range_values) = digit_trace(slots);
-    let (chain, ends) = chain_trace(slots, &ChainAir::new(stride, crate::air::lanes(settings)));
-    let hash = hash_trace(slots, &ends, hash_stride);
+    let (chain, ends) = chain_trace(slots, chain_air);
+    let hash = hash_trace(slots, &ends, hash_air);
     if let Some(index) = (0..slots.len()).find(|&s| top_digest(&hash, s) != slots[s].public.root) {
         return Err((index, VerifyError::RootMismatch));
     }
@@ -455,10 +454,9 @@ fn stream_end(slot: &Slot<'_>, ends: &[[Val; DIGEST]], v: usize) -> [Val; DIGEST
     }
 }
 
-fn hash_trace(slots: &[Slot<'_>], ends: &[Vec<[Val; DIGEST]>], stride: usize) -> RowMajorMatrix<Val> {
+fn hash_trace(slots: &[Slot<'_>], ends: &[Vec<[Val; DIGEST]>], air: &HashAir) -> RowMajorMatrix<Val> {
     use crate::air::hash24::{Role, role};
-    let air = HashAir::new(stride, true); // the buses do not change the columns
-    let width = BaseAir::<Val>::width(&air);
+    let width = BaseAir::<Val>::width(air);
     let mut values = Val::zero_vec(slots.len() * P24_BLOCK * width);
     let capacity = Seed001::leaf_capacity();
     let lanes = PackedF::WIDTH;

@@ -71,6 +71,18 @@ pub fn hash_stride(settings: &Settings, aggregate_slots: Option<usize>) -> usize
     }
 }
 
+/// The chain and width-24 tables' AIRs under `settings`, laid out by
+/// [`lanes`] and [`hash_stride`] (`aggregate_slots`: the padded slots of an
+/// aggregate, `None` for a threshold proof). The one place their layout is
+/// chosen: the AIR lists and the trace generators both call it, so the
+/// witness always has the columns the verifier expects.
+pub fn poseidon_airs(settings: &Settings, aggregate_slots: Option<usize>) -> (chain::ChainAir, hash24::HashAir) {
+    (
+        chain::ChainAir::new(settings.stride(), lanes(settings)),
+        hash24::HashAir::new(hash_stride(settings, aggregate_slots), settings.exclusive_buses()),
+    )
+}
+
 /// One AIR of the batch.
 #[derive(Clone, Debug)]
 pub enum AggAir {

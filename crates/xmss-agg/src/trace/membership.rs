@@ -32,7 +32,8 @@ pub fn generate_threshold(
     let signatures: Vec<&Signature<Seed001>> = (0..padded).map(|s| at(s).signature).collect();
     let last = count - 1;
     let slots = slots(&entries, &signatures).map_err(|(s, e)| (s.min(last), e))?;
-    let tables = signature_tables(&slots, settings, crate::air::hash_stride(settings, None)).map_err(|(s, e)| (s.min(last), e))?;
+    let (chain, hash) = crate::air::poseidon_airs(settings, None);
+    let tables = signature_tables(&slots, &chain, &hash).map_err(|(s, e)| (s.min(last), e))?;
 
     let indices: Vec<u32> = (0..padded).map(|s| at(s).path.index).collect();
     let gaps: Vec<u32> = (0..padded)
