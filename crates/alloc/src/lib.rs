@@ -206,8 +206,10 @@ mod mapped {
         unsafe { libc::munmap(ptr.cast(), mapped_len(size)) };
     }
 
-    /// Resizes a block, moving its pages where it cannot grow in place;
-    /// null, the block left as it was, when the kernel refuses.
+    /// Resizes a block, moving its pages where it cannot grow in place.
+    /// Where the kernel refuses to remap (a mapping that something split,
+    /// say by advising part of it), a new block takes a copy; null, the
+    /// block left as it was, only when no memory is left.
     ///
     /// # Safety
     /// `ptr` is a live block of `size` bytes from this module.
@@ -215,10 +217,22 @@ mod mapped {
         // SAFETY: the block is the whole mapping (the caller's contract);
         // on failure `mremap` leaves it untouched. The mapping keeps its
         // advice when it grows or moves.
-        let new = unsafe {
+        let moved = unsafe {
             libc::mremap(ptr.cast(), mapped_len(size), mapped_len(new_size), libc::MREMAP_MAYMOVE)
         };
-        if new == libc::MAP_FAILED { core::ptr::null_mut() } else { new.cast() }
+        if moved != libc::MAP_FAILED {
+            return moved.cast();
+        }
+        let new = map(new_size);
+        if !new.is_null() {
+            // SAFETY: both blocks are live and distinct, at least this long;
+            // the old one is then unmapped whole.
+            unsafe {
+                core::ptr::copy_nonoverlapping(ptr, new, size.min(new_size));
+                unmap(ptr, size);
+            }
+        }
+        new
     }
 }
 
@@ -309,6 +323,30 @@ mod tests {
                 assert!(std::slice::from_raw_parts(grown, size).iter().all(|&b| b == 0x5a));
                 HugePages.dealloc(grown, Layout::from_size_align(3 * size, 1 << 16).unwrap());
             }
+        }
+    }
+
+    /// A mapped block whose mapping something split (here: advice on its
+    /// middle), which `mremap` refuses, still grows and shrinks, by a copy.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn split_mappings_still_resize() {
+        let layout = Layout::from_size_align(MAPPED + 3 * HUGE_PAGE, 64).unwrap();
+        unsafe {
+            let ptr = HugePages.alloc(layout);
+            assert!(!ptr.is_null());
+            for i in 0..layout.size() {
+                *ptr.add(i) = (i % 251) as u8;
+            }
+            let middle = ptr.add(HUGE_PAGE).cast::<libc::c_void>();
+            assert_eq!(libc::madvise(middle, HUGE_PAGE, libc::MADV_NOHUGEPAGE), 0);
+            let grown = HugePages.realloc(ptr, layout, 2 * layout.size());
+            assert!(!grown.is_null());
+            assert!((0..layout.size()).all(|i| *grown.add(i) == (i % 251) as u8));
+            let big = Layout::from_size_align(2 * layout.size(), 64).unwrap();
+            let shrunk = HugePages.realloc(grown, big, MAPPED);
+            assert!((0..MAPPED).all(|i| *shrunk.add(i) == (i % 251) as u8));
+            HugePages.dealloc(shrunk, Layout::from_size_align(MAPPED, 64).unwrap());
         }
     }
 
