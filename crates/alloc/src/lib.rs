@@ -104,8 +104,6 @@ unsafe impl GlobalAlloc for HugePages {
         // alignment, does not overflow `isize`.
         let new_layout = unsafe { Layout::from_size_align_unchecked(new_size, layout.align()) };
         match (mapped::owns(layout), mapped::owns(new_layout)) {
-            // SAFETY: `ptr` is a mapped block of `layout` (caller's contract).
-            (true, true) => unsafe { mapped::remap(ptr, layout.size(), new_size) },
             (false, false) => {
                 // SAFETY: forwarded under the caller's contract.
                 let new = unsafe { System.realloc(ptr, layout, new_size) };
@@ -114,20 +112,45 @@ unsafe impl GlobalAlloc for HugePages {
                 }
                 new
             }
-            // Between the kinds: a new block, the common prefix copied, the
-            // old block freed (as `GlobalAlloc::realloc`'s default does).
-            _ => unsafe {
-                // SAFETY: `new_layout` is valid and non-zero (caller's contract).
-                let new = self.alloc(new_layout);
-                if !new.is_null() {
-                    // SAFETY: both blocks are live, distinct and at least
-                    // this long; the old one is freed with its own layout.
-                    core::ptr::copy_nonoverlapping(ptr, new, layout.size().min(new_size));
-                    self.dealloc(ptr, layout);
+            (true, true) => {
+                // SAFETY: `ptr` is a mapped block of `layout` (caller's contract).
+                let moved = unsafe { mapped::remap(ptr, layout.size(), new_size) };
+                if moved.is_null() {
+                    // The kernel refused to remap (a mapping that something
+                    // split, say by advising part of it): copy instead.
+                    // SAFETY: as the caller's, and the block is untouched.
+                    unsafe { self.copy_to_new(ptr, layout, new_layout) }
+                } else {
+                    moved
                 }
-                new
-            },
+            }
+            // Between the kinds.
+            // SAFETY: the caller's contract.
+            _ => unsafe { self.copy_to_new(ptr, layout, new_layout) },
         }
+    }
+}
+
+impl HugePages {
+    /// Resizes by a new block, the common prefix copied and the old block
+    /// freed, as `GlobalAlloc::realloc`'s default does; null, the old block
+    /// left as it was, when no memory is left.
+    ///
+    /// # Safety
+    /// `GlobalAlloc::realloc`'s contract, with `new_layout` the new size at
+    /// the old alignment.
+    unsafe fn copy_to_new(&self, ptr: *mut u8, layout: Layout, new_layout: Layout) -> *mut u8 {
+        // SAFETY: `new_layout` is valid and non-zero (the caller's contract).
+        let new = unsafe { self.alloc(new_layout) };
+        if !new.is_null() {
+            // SAFETY: both blocks are live, distinct and at least this long;
+            // the old one is freed with its own layout.
+            unsafe {
+                core::ptr::copy_nonoverlapping(ptr, new, layout.size().min(new_layout.size()));
+                self.dealloc(ptr, layout);
+            }
+        }
+        new
     }
 }
 
@@ -206,10 +229,8 @@ mod mapped {
         unsafe { libc::munmap(ptr.cast(), mapped_len(size)) };
     }
 
-    /// Resizes a block, moving its pages where it cannot grow in place.
-    /// Where the kernel refuses to remap (a mapping that something split,
-    /// say by advising part of it), a new block takes a copy; null, the
-    /// block left as it was, only when no memory is left.
+    /// Resizes a block, moving its pages where it cannot grow in place;
+    /// null, the block left as it was, when the kernel refuses.
     ///
     /// # Safety
     /// `ptr` is a live block of `size` bytes from this module.
@@ -217,22 +238,10 @@ mod mapped {
         // SAFETY: the block is the whole mapping (the caller's contract);
         // on failure `mremap` leaves it untouched. The mapping keeps its
         // advice when it grows or moves.
-        let moved = unsafe {
+        let new = unsafe {
             libc::mremap(ptr.cast(), mapped_len(size), mapped_len(new_size), libc::MREMAP_MAYMOVE)
         };
-        if moved != libc::MAP_FAILED {
-            return moved.cast();
-        }
-        let new = map(new_size);
-        if !new.is_null() {
-            // SAFETY: both blocks are live and distinct, at least this long;
-            // the old one is then unmapped whole.
-            unsafe {
-                core::ptr::copy_nonoverlapping(ptr, new, size.min(new_size));
-                unmap(ptr, size);
-            }
-        }
-        new
+        if new == libc::MAP_FAILED { core::ptr::null_mut() } else { new.cast() }
     }
 }
 
