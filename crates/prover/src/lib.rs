@@ -39,6 +39,7 @@ pub mod config;
 pub mod dft;
 pub mod fri;
 pub mod merkle_hash;
+pub mod next_row;
 pub mod paired;
 pub mod poseidon;
 pub mod whir;

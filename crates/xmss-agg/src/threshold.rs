@@ -516,3 +516,32 @@ pub mod testing {
         sigagg_prover::testing::lookups_both_ways(settings, &crate::tables(&airs, heights, &[0; 32]))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every table of aggregates (both width-24 layouts of the multilinear
+    /// backend: below and from `air::WHIR_HASH_ROUNDS_FROM` slots) and of
+    /// thresholds, under every named setting, declares every column whose
+    /// next row its constraints or bus messages read: a column left out
+    /// would be opened at the current row only, leaving those reads unbound.
+    #[test]
+    fn next_row_declarations_cover_every_read() {
+        let group = GroupKey { root: [Default::default(); crate::group::GROUP_DIGEST], size: 5 };
+        let statement = ThresholdStatement { group, epoch: 0, message: [0; 32], threshold: 1 };
+        for settings in [Settings::FAST, Settings::COMPACT, Settings::WHIR, Settings::WHIR_COMPACT] {
+            let all = [
+                crate::airs_for_shape(&settings, 16),
+                crate::airs_for_shape(&settings, crate::air::WHIR_HASH_ROUNDS_FROM),
+                airs(&settings, &statement, 3, Some(&[0, 2, 4])),
+            ];
+            for airs in &all {
+                for air in airs {
+                    let missing = sigagg_prover::next_row::undeclared_next_row_reads(air);
+                    assert!(missing.is_empty(), "{}: {air:?} reads undeclared next-row columns {missing:?}", settings.backend.name());
+                }
+            }
+        }
+    }
+}

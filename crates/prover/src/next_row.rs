@@ -1,0 +1,135 @@
+//! Which next-row cells an AIR reads, checked against what it declares.
+//!
+//! `BaseAir::main_next_row_columns` tells both backends which columns to
+//! open at the next row as well (Plonky3's default: all of them). Every
+//! column left out saves an opened value in every proof, but a column the
+//! constraints or bus messages do read at the next row and that is left out
+//! would leave those reads unbound: Plonky3 warns of "a soundness gap".
+//! [`undeclared_next_row_reads`] finds such columns from the AIR's symbolic
+//! constraints and messages, so each aggregator can test its declarations.
+
+use std::collections::{BTreeSet, HashSet};
+
+use p3_air::symbolic::AirLayout;
+use p3_air::{Air, BaseAir, BaseEntry, BaseLeaf, SymbolicExpr, SymbolicExpression};
+use p3_lookup::InteractionSymbolicBuilder;
+
+use crate::config::{Challenge, Val};
+
+/// The main-trace columns whose next row `air` reads in a constraint or a
+/// bus message (count, flag or field) but does not list in
+/// `main_next_row_columns`, in increasing order: empty when the
+/// declaration covers every read.
+///
+/// # Panics
+/// If the AIR has extension-field constraints of its own (no aggregator
+/// AIR has: only the lookup argument adds them, after this builder).
+pub fn undeclared_next_row_reads<A>(air: &A) -> Vec<usize>
+where
+    A: BaseAir<Val> + Air<InteractionSymbolicBuilder<Val, Challenge>>,
+{
+    let declared: BTreeSet<usize> = air.main_next_row_columns().into_iter().collect();
+    next_row_reads(air).into_iter().filter(|c| !declared.contains(c)).collect()
+}
+
+/// Every main-trace column whose next row `air` reads, in a constraint or
+/// in a bus message (count, flag or field).
+///
+/// # Panics
+/// As [`undeclared_next_row_reads`].
+pub fn next_row_reads<A>(air: &A) -> BTreeSet<usize>
+where
+    A: BaseAir<Val> + Air<InteractionSymbolicBuilder<Val, Challenge>>,
+{
+    let layout = AirLayout {
+        main_width: BaseAir::<Val>::width(air),
+        num_periodic_columns: air.num_periodic_columns(),
+        ..Default::default()
+    };
+    let builder = InteractionSymbolicBuilder::<Val, Challenge>::from_air(air, layout);
+    assert!(builder.extension_constraints().is_empty(), "an AIR with extension-field constraints");
+    let mut walk = Walk::default();
+    builder.base_constraints().iter().for_each(|e| walk.visit(e));
+    for i in builder.global_interactions() {
+        i.fields.iter().chain([&i.count]).for_each(|e| walk.visit(e));
+    }
+    for group in builder.exclusive_interactions() {
+        for b in &group.branches {
+            b.fields.iter().chain([&b.flag, &b.count]).for_each(|e| walk.visit(e));
+        }
+    }
+    walk.next
+}
+
+/// A walk over shared expression graphs: Poseidon2 constraints chain one
+/// round's expression into the next, so each shared node is visited once.
+#[derive(Default)]
+struct Walk {
+    seen: HashSet<*const SymbolicExpression<Val>>,
+    next: BTreeSet<usize>,
+}
+
+impl Walk {
+    fn visit(&mut self, e: &SymbolicExpression<Val>) {
+        if !self.seen.insert(e as *const _) {
+            return;
+        }
+        match e {
+            SymbolicExpr::Leaf(BaseLeaf::Variable(v)) => {
+                if let BaseEntry::Main { offset } = v.entry
+                    && offset > 0
+                {
+                    self.next.insert(v.index);
+                }
+            }
+            SymbolicExpr::Leaf(_) => {}
+            SymbolicExpr::Add { x, y, .. } | SymbolicExpr::Sub { x, y, .. } | SymbolicExpr::Mul { x, y, .. } => {
+                self.visit(x);
+                self.visit(y);
+            }
+            SymbolicExpr::Neg { x, .. } => self.visit(x),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use p3_air::{AirBuilder, WindowAccess};
+    use p3_lookup::{Count, InteractionBuilder};
+
+    use super::*;
+
+    /// Reads column 1 at the next row in a constraint and column 2 in a
+    /// message; declares `declared`.
+    #[derive(Clone)]
+    struct Reader {
+        declared: Vec<usize>,
+    }
+
+    impl BaseAir<Val> for Reader {
+        fn width(&self) -> usize {
+            3
+        }
+        fn main_next_row_columns(&self) -> Vec<usize> {
+            self.declared.clone()
+        }
+    }
+
+    impl<AB: InteractionBuilder<F = Val>> Air<AB> for Reader {
+        fn eval(&self, builder: &mut AB) {
+            let main = builder.main();
+            let (loc, nxt) = (main.current_slice(), main.next_slice());
+            let (a, b, c): (AB::Expr, AB::Expr, AB::Expr) = (loc[0].into(), nxt[1].into(), nxt[2].into());
+            builder.when_transition().assert_eq(b, a.clone());
+            builder.push_interaction("bus", [c], Count::bounded(a, 1));
+        }
+    }
+
+    #[test]
+    fn finds_reads_the_declaration_misses() {
+        let undeclared = |declared: Vec<usize>| undeclared_next_row_reads(&Reader { declared });
+        assert_eq!(undeclared(vec![]), vec![1, 2]);
+        assert_eq!(undeclared(vec![1]), vec![2]);
+        assert_eq!(undeclared(vec![0, 1, 2]), Vec::<usize>::new());
+    }
+}
