@@ -10,7 +10,7 @@
 //! | table | rows | content |
 //! |---|---|---|
 //! | slot | `K` (slots, a power of two) | per-slot public data: key (aggregate) or leaf index and ordering (threshold) |
-//! | main | `K * 128` | row `j < n/2` of a block: sponge block `j` (width 24) beside one free width-16 sub-key hash; with the mined set, tree levels follow the sponge in the block |
+//! | main | `K * 128` | row `j < n/2` of a block: sponge block `j` (width 24) beside one width-16 sub-key hash (free in an aggregate; in a threshold, one of the slot's own, whose randomizer lanes the sponge reads); with the mined set, tree levels follow the sponge in the block |
 //! | tree | `K * 2^ceil(log2 depth)` | threshold with the plain set only: tree levels (the 128 sponge rows fill the block) |
 //! | overflow | power of two, or absent | width-16 sub-key hashes that did not fit in the main table's rows |
 

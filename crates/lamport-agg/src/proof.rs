@@ -15,7 +15,10 @@ pub use sigagg_prover::StarkProof;
 use crate::config::Settings;
 use crate::error::VerifyError;
 
-/// Version of the encoding (8: the settings' words, which seed the
+/// Version of the encoding (9: a threshold's sponge rows read their slot's
+/// randomizer off their own width-16 input, so its main table is five
+/// columns narrower and version-8 threshold proofs have other shapes;
+/// 8: the settings' words, which seed the
 /// transcript, add WHIR's rate step, so version-7 proofs would not verify;
 /// 7: the settings name their backend
 /// ([`Settings::backend`]) and the STARK is tagged with the backend before
@@ -27,7 +30,7 @@ use crate::error::VerifyError;
 /// [`StarkProof`]; 4: varint lengths, see `sigagg_prover::codec`;
 /// 3: SHA-256 commitments and transcript; 2: Keccak with fixed-width
 /// integers; 1: postcard's variable-length integers).
-pub const PROOF_VERSION: u8 = 8;
+pub const PROOF_VERSION: u8 = 9;
 /// Leading bytes of every encoded proof.
 pub const MAGIC: &[u8; 6] = b"SGLPAG";
 

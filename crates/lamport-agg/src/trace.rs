@@ -63,11 +63,22 @@ pub fn generate(instance: &Instance, slots: &[SlotWitness<'_>]) -> Traces {
     let mut main = RowMajorMatrix::new(Val::zero_vec(shape.slots * BLOCK * main_cols.width), main_cols.width);
     let (p16, active) = (main_cols.p16.expect("main table hashes"), main_cols.active.expect("main table hashes"));
     let perm16 = main_air.p16().expect("main table hashes");
-    let mut hashed = fill_p16(perm16, &mut main.values, main_cols.width, p16, active, &main_jobs, slots);
+    if main_cols.sponge.is_some_and(|s| s.r_in_p16) {
+        // The sponge rows read their slot's randomizer off the width-16 input.
+        let spec = main_air.spec();
+        let foreign = main_jobs.iter().enumerate().any(|(row, job)| {
+            matches!(spec.role(row), Role::Sponge(_)) && job.is_some_and(|(s, _)| s as usize != row / BLOCK)
+        });
+        assert!(!foreign, "a shared codeword gives every slot's block its own hashes");
+    }
+    // Idle main rows hash a dummy sub-key under their block's randomizer.
+    let idle_main = |row: usize| subkey_input(&slots[row / BLOCK].randomizer, 0, &ZERO_DIGEST);
+    let mut hashed = fill_p16(perm16, &mut main.values, main_cols.width, p16, active, &main_jobs, slots, idle_main);
     let overflow = instance.overflow_air().map(|air| {
         let width = BaseAir::<Val>::width(air);
         let mut m = RowMajorMatrix::new(Val::zero_vec(overflow_jobs.len() * width), width);
-        hashed.extend(fill_p16(air.perm(), &mut m.values, width, 0, air.active(), &overflow_jobs, slots));
+        let idle = |_: usize| air.perm().idle_input();
+        hashed.extend(fill_p16(air.perm(), &mut m.values, width, 0, air.active(), &overflow_jobs, slots, idle));
         m
     });
     let mut ys: Vec<Vec<Digest>> = slots.iter().map(|s| s.elements.to_vec()).collect();
@@ -121,7 +132,8 @@ fn assign_jobs(slots: &[SlotWitness<'_>], main_rows: usize, overflow_rows: usize
 
 /// Writes the width-16 permutations (columns `base..base + perm.cols()`) and
 /// `active` bits of every row; returns `(slot, index, sub-public-key)` of
-/// every job.
+/// every job. An idle row (never sent) permutes `idle(row)`.
+#[allow(clippy::too_many_arguments)]
 fn fill_p16(
     perm: &Perm16,
     values: &mut [Val],
@@ -130,19 +142,22 @@ fn fill_p16(
     active: usize,
     jobs: &[Job],
     slots: &[SlotWitness<'_>],
+    idle: impl Fn(usize) -> [Val; 16] + Sync,
 ) -> Vec<(u32, u16, Digest)> {
     let lanes = PackedF::WIDTH;
     values
         .par_chunks_mut(lanes * width)
         .zip(jobs.par_chunks(lanes))
-        .flat_map_iter(|(chunk, jobs)| {
+        .enumerate()
+        .flat_map_iter(|(c, (chunk, jobs))| {
             let inputs: Vec<[Val; 16]> = (0..lanes)
                 .map(|l| match jobs.get(l).copied().flatten() {
                     Some((s, i)) => {
                         let w = &slots[s as usize];
                         subkey_input(&w.randomizer, usize::from(i), &w.elements[usize::from(i)])
                     }
-                    // Idle rows (never sent) permute the idle input.
+                    None if l < jobs.len() => idle(c * lanes + l),
+                    // SIMD lanes past the table's end.
                     None => perm.idle_input(),
                 })
                 .collect();
@@ -233,7 +248,8 @@ fn fill_hash(
                     }
                     let global = s * block + r;
                     if let Some(sc) = cols.sponge {
-                        if let Role::Sponge(_) = role {
+                        // (Written by the width-16 rows where they hold it.)
+                        if let (Role::Sponge(_), false) = (role, sc.r_in_p16) {
                             row[sc.r..sc.r + RANDOMIZER_LEN].copy_from_slice(&w.randomizer);
                         }
                         row[sc.j2] = air.periodic(pc::J2, global);

@@ -1,9 +1,11 @@
 //! End-to-end tests of Lamport+ aggregate and threshold proofs: valid
 //! statements prove and verify (aggregates of 1, 2, 3, 5 signatures;
-//! thresholds in groups of 1, 3, 7, 127); changed statements, forged public
-//! values, tampered bytes, cheating witnesses (outsider, signer counted
-//! twice, signature on another message, too few signers) and per-table
-//! trace corruptions are all rejected.
+//! thresholds in groups of 1, 3, 7, 127, and one whose codeword overflows
+//! the main table); changed statements, forged public values, tampered
+//! bytes, cheating witnesses (outsider, signer counted twice, signature on
+//! another message, too few signers, another slot's sub-key hash beside a
+//! sponge row) and per-table trace corruptions are all rejected; every
+//! table declares the columns whose next row it reads.
 //!
 //! Proofs use the insecure `config::TEST` settings to keep the suite fast;
 //! the real settings' security is computed in `src/security.rs`.
@@ -528,6 +530,98 @@ fn threshold_trace_corruptions_fail_verification() {
             "{}, mined = {mined}: accepted corruptions (table, row, column) {failures:?}",
             settings.backend.name()
         );
+    }
+}
+
+/// A plain-set group of 7 and the statement for the first message
+/// `"overflow k"` whose codeword has more than 128 ones: every slot then
+/// hashes more sub-keys than its block has rows, and the excess goes to
+/// the overflow table.
+fn overflowing_setup(members: &[usize], t: u32) -> (ThresholdStatement<LamportPlus>, Vec<threshold::Signer<LamportPlus>>) {
+    let (tree, pks, mut sks) = common::group::<LamportPlus>(120, 7);
+    let message = (0u32..)
+        .map(|k| format!("overflow {k}").into_bytes())
+        .find(|m| sigagg_lamport::codeword::<LamportPlus>(m, 0).unwrap().ones() > 128)
+        .unwrap();
+    let signers = common::signers(&tree, &pks, &mut sks, members, &message);
+    (ThresholdStatement::new(tree.key(), message, t).unwrap(), signers)
+}
+
+/// A threshold whose codeword overflows the main table proves and
+/// verifies on both backends with an overflow table, whose cells (and the
+/// usual ones) cannot be corrupted. The sponge rows read their slot's
+/// randomizer off their own width-16 input: swapping the width-16 rows of
+/// two slots' blocks (two valid permutations, the same bus messages) breaks
+/// the randomizer's continuity, so the prover cannot place another slot's
+/// hash beside a sponge row.
+#[test]
+fn overflowing_thresholds_prove_and_reject_corruptions() {
+    let (st, signers) = overflowing_setup(&[0, 3, 5], 2);
+    for settings in [T, config::TEST_WHIR] {
+        let verify = |p: &Proof| threshold::verify(&settings, &st, p);
+        let honest = threshold::testing::witness(&settings, &st, &signers, Disclosure::Bitmap);
+        let overflow = honest.instance.overflow_index().expect("an overflow table");
+        assert_eq!(honest.traces.tables.len(), 4);
+        let cols = *honest.instance.main_air().cols();
+        let (p16, active) = (cols.p16.unwrap(), cols.active.unwrap());
+        let width16 = honest.instance.main_air().p16().unwrap().cols();
+        assert!(cols.sponge.unwrap().r_in_p16 && cols.sponge.unwrap().r == p16 + 8);
+        let proof = threshold::prove(&settings, &st, &signers, Disclosure::Bitmap).unwrap();
+        verify(&Proof::from_bytes(&proof.to_bytes()).unwrap()).unwrap();
+
+        let (tables, failures) = corrupt_threshold(&settings, &st, &signers);
+        assert_eq!(tables, 4);
+        assert!(failures.is_empty(), "{}: accepted corruptions {failures:?}", settings.backend.name());
+        // Every overflow column on an active row, and a randomizer lane of
+        // a sponge row's width-16 input.
+        let main = &honest.traces.tables[1];
+        let w = main.width();
+        let prove = |bad: Traces| {
+            let mut w = threshold::testing::witness(&settings, &st, &signers, Disclosure::Bitmap);
+            w.traces = bad;
+            threshold::testing::prove_witness(&settings, w)
+        };
+        let of = &honest.traces.tables[overflow];
+        for cell in (0..of.width()).step_by(7).chain([of.width() - 1]).map(|c| (overflow, 0, c)).chain([(1, 40, p16 + 9)]) {
+            assert!(corruption_refused(&honest.traces, cell, prove, verify), "{}: {cell:?}", settings.backend.name());
+        }
+        // Row 40 of slots 0 and 1: both sponge rows with an active hash.
+        let mut swapped = honest.traces.clone();
+        let (a, b) = (40 * w, (128 + 40) * w);
+        for c in (p16..p16 + width16).chain([active]) {
+            swapped.tables[1].values.swap(a + c, b + c);
+        }
+        assert_eq!(main.values[a + active], Val::ONE);
+        assert_ne!(main.values[a + p16 + 8], main.values[b + p16 + 8], "two slots, two randomizers");
+        assert!(rejected(|| prove(swapped), verify), "{}: swapped width-16 rows", settings.backend.name());
+    }
+}
+
+/// Every table of every kind of statement (aggregates and thresholds of
+/// both sets, with and without an overflow table, in both layouts and for
+/// both backends) declares every column whose next row its constraints or
+/// bus messages read: a column left out would be opened at the current
+/// row only, leaving those reads unbound.
+#[test]
+fn next_row_declarations_cover_every_read() {
+    let (plain, plain_sigs) = common::aggregate_batch::<LamportPlus>(130, 2);
+    let (mined, mined_sigs) = common::aggregate_batch::<LamportPlusMined>(131, 2);
+    let (_, th_mined, th_mined_signers) = setup::<LamportPlusMined>(132, 5, &[0, 2], 2);
+    let (th_over, th_over_signers) = overflowing_setup(&[1, 4], 2);
+    for settings in [T, TC, config::TEST_WHIR] {
+        let airs = [
+            aggregate::testing::traces(&settings, &plain, &plain_sigs).0.airs,
+            aggregate::testing::traces(&settings, &mined, &mined_sigs).0.airs,
+            threshold::testing::witness(&settings, &th_mined, &th_mined_signers, Disclosure::CountOnly).instance.airs,
+            threshold::testing::witness(&settings, &th_over, &th_over_signers, Disclosure::CountOnly).instance.airs,
+        ];
+        assert_eq!(airs[3].len(), 4, "slot, main, tree and overflow tables");
+        for (statement, airs) in airs.iter().enumerate() {
+            for (table, air) in airs.iter().enumerate() {
+                let missing = sigagg_prover::next_row::undeclared_next_row_reads(air);
+                assert!(missing.is_empty(), "statement {statement}, table {table}: undeclared next-row reads {missing:?}");
+            }
+        }
     }
 }
 

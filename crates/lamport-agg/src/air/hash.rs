@@ -8,8 +8,17 @@
 //! | the rest | padding | unconstrained (any permutation) |
 //!
 //! In the main table every row also carries one width-16 permutation, a
-//! free sub-key hash that any sponge row of the batch may consume through the
-//! bus (see [`crate::bus::sub_key`]).
+//! sub-key hash that any sponge row of the batch may consume through the
+//! bus (see [`crate::bus::sub_key`]). In a threshold the sponge rows' hashes
+//! are their own slot's: the sponge reads the randomizer off them
+//! ([`SpongeCols::r_in_p16`]).
+//!
+//! With `r` the sponge's randomizer columns, wherever they sit, the
+//! constraints on them are the same: equal to the first capacity's lanes on
+//! a block's first row, equal to the next row's while the sponge continues.
+//! A `SubKey(r, i, y)` claim is true whoever sends it (it names its
+//! randomizer), so letting those columns be a width-16 input only narrows
+//! which hashes the prover may place there; it admits no other witness.
 //!
 //! Column groups that a table does not need (sponge columns in the tree
 //! table, tree columns in the plain set's main table) are left out, which
@@ -36,7 +45,18 @@ use crate::poseidon::{NODE_TAIL, NODE_TAIL_START, Perm16, Perm24, perm16, perm24
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SpongeCols {
     /// The slot's randomizer (5 columns), constant over the sponge rows.
+    /// With a shared codeword these are the randomizer lanes of the row's
+    /// own width-16 input ([`SpongeCols::r_in_p16`]).
     pub r: usize,
+    /// Whether [`SpongeCols::r`] names the row's width-16 randomizer lanes
+    /// rather than columns of its own. Then the width-16 permutation of
+    /// every sponge row hashes a sub-key of the row's own slot (the
+    /// constraints that hold `r` constant over the block and equal to the
+    /// first capacity now bind those lanes), which [`crate::trace`]
+    /// arranges: with one codeword for every slot, each slot has the same
+    /// number of sub-keys to hash, so the block's own rows serve it as well
+    /// as any assignment could, and five columns go.
+    pub r_in_p16: bool,
     /// `2j`: the index of the row's first sub-public-key (copy of a periodic column).
     pub j2: usize,
     /// Codeword bit `2j` (copy of a periodic column).
@@ -101,8 +121,11 @@ impl HashCols {
         let p16 = spec.p16.then(|| take(cols16));
         let active = spec.p16.then(|| take(1));
         let slot = take(1);
+        // A shared codeword reads the randomizer off the width-16 input.
+        let r_in_p16 = p16.filter(|_| !chunked).map(|base| base + DIGEST_LEN);
         let sponge = (spec.sponge_rows > 0).then(|| SpongeCols {
-            r: take(RANDOMIZER_LEN),
+            r: r_in_p16.unwrap_or_else(|| take(RANDOMIZER_LEN)),
+            r_in_p16: r_in_p16.is_some(),
             j2: take(1),
             bit0: take(1),
             bit1: take(1),
@@ -578,6 +601,22 @@ pub(crate) fn send_sub_key<AB: InteractionBuilder<F = Val>>(builder: &mut AB, ba
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_shared_codeword_reads_the_randomizer_off_the_width16_input() {
+        let spec = HashSpec { block: 128, sponge_rows: 128, tree_start: 128, depth: 0, p16: true, rounds: crate::poseidon::Rounds::Every };
+        let (shared, per_slot) = (HashCols::new(&spec, false, 200, 100), HashCols::new(&spec, true, 200, 100));
+        let (s, p) = (shared.sponge.unwrap(), per_slot.sponge.unwrap());
+        // The randomizer lanes of `subkey_input`: after the sub-key, before the index.
+        assert!(s.r_in_p16 && !p.r_in_p16);
+        assert_eq!(s.r, shared.p16.unwrap() + DIGEST_LEN);
+        assert_eq!(s.r + RANDOMIZER_LEN, shared.p16.unwrap() + SUBKEY_INDEX_LANE);
+        // Five columns fewer; the aggregate's two chunk columns are its own.
+        assert_eq!(per_slot.width - shared.width, RANDOMIZER_LEN + 2);
+        // Without width-16 rows there is nothing to read.
+        let bare = HashCols::new(&HashSpec { p16: false, ..spec }, false, 200, 100);
+        assert!(!bare.sponge.unwrap().r_in_p16);
+    }
 
     #[test]
     fn chunks_are_base4_digits_of_the_rows() {

@@ -16,8 +16,10 @@
 //!
 //! A sponge row `j` of slot `s` absorbs `[y_2j | y_2j+1 | capacity]`; its
 //! capacity is the previous row's output, or `[r | n | TAG_PUBKEY | 0]` on
-//! the first row, where `r` is the slot's randomizer (a committed column held
-//! constant over the sponge rows). Where the public codeword has a 1, the
+//! the first row, where `r` is the slot's randomizer (five committed columns
+//! held constant over the sponge rows; in a threshold, whose slots share one
+//! codeword, they are the randomizer lanes of the row's own width-16 input,
+//! so the block's width-16 rows hash the slot's own sub-keys). Where the public codeword has a 1, the
 //! row *receives* `SubKey(r, i, y_i)`, which only a width-16 row computing
 //! `y_i = Trunc_8(Perm16([x | r | i | 1 | 0]) + ...)` for some `x` sends; where it
 //! has a 0, `y_i` is free (the revealed sub-public-key). The last sponge
