@@ -17,7 +17,9 @@ use crate::error::VerifyError;
 
 /// Version of the encoding (9: a threshold's sponge rows read their slot's
 /// randomizer off their own width-16 input, so its main table is five
-/// columns narrower and version-8 threshold proofs have other shapes;
+/// columns narrower and version-8 threshold proofs have other shapes; a
+/// WHIR proof is tagged with its Merkle hash, and `whir-compact` commits
+/// with SHA-256 truncated to 31 bytes;
 /// 8: the settings' words, which seed the
 /// transcript, add WHIR's rate step, so version-7 proofs would not verify;
 /// 7: the settings name their backend

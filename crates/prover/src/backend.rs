@@ -127,7 +127,7 @@ impl StarkProof {
     pub fn merkle(&self) -> MerkleHash {
         match self {
             Self::Fri(p) => p.merkle(),
-            Self::Whir(_) => MerkleHash::Sha256,
+            Self::Whir(p) => p.merkle(),
         }
     }
 
@@ -344,6 +344,46 @@ mod tests {
             assert_eq!(layout.iter().map(|(_, n)| n).sum::<usize>(), bytes.len() - 7, "{layout:?}");
             assert_eq!(layout[..2], [("backend tag", 1), ("merkle hash tag", 1)]);
         }
+    }
+
+    /// The multilinear backend commits with full-width SHA-256 or its
+    /// 31-byte truncation: each proof verifies, records its hash, re-encodes
+    /// to the same bytes, its layout tiles its encoding, and settings naming
+    /// the other hash refuse it; each backend refuses the hash it does not
+    /// support, as a typed error and before any work.
+    #[test]
+    fn whir_proves_in_both_of_its_hashes() {
+        let mut proofs = Vec::new();
+        for merkle in [MerkleHash::Sha256, MerkleHash::Sha256Trunc31] {
+            let settings = Settings { merkle, ..Settings::INSECURE_TEST_WHIR };
+            let proof = prove_toy(&settings, &traces());
+            assert_eq!((proof.backend(), proof.merkle(), proof.degree_bits()), (Backend::Whir, merkle, &[4, 3][..]));
+            verify(&settings, &tables(1), &proof).unwrap();
+            let bytes = codec::encode(b"SGTEST", 1, &proof);
+            let decoded: StarkProof = codec::decode(b"SGTEST", 1, &bytes, "test proof").unwrap();
+            verify(&settings, &tables(1), &decoded).unwrap();
+            let layout = proof.body_layout();
+            assert_eq!(layout.iter().map(|(_, n)| n).sum::<usize>(), bytes.len() - 7, "{layout:?}");
+            assert_eq!(layout[..2], [("backend tag", 1), ("merkle hash tag", 1)]);
+            proofs.push((settings, proof, bytes.len()));
+        }
+        let [(full, full_proof, full_len), (short, short_proof, short_len)] = <[_; 2]>::try_from(proofs).ok().unwrap();
+        assert!(short_len < full_len, "31-byte digests shorten the proof: {short_len} vs {full_len}");
+        let (t24, t31) = (MerkleHash::Sha256Trunc24, MerkleHash::Sha256Trunc31);
+        assert_eq!(
+            verify(&short, &tables(1), &full_proof),
+            Err(VerifyError::WrongMerkleHash { expected: t31, found: MerkleHash::Sha256 })
+        );
+        assert_eq!(
+            verify(&full, &tables(1), &short_proof),
+            Err(VerifyError::WrongMerkleHash { expected: MerkleHash::Sha256, found: t31 })
+        );
+        let whir24 = Settings { merkle: t24, ..full };
+        assert!(prove(&whir24, &tables(1), traces().to_vec()).is_err());
+        assert!(matches!(verify(&whir24, &tables(1), &full_proof), Err(VerifyError::WrongMerkleHash { .. })));
+        assert_eq!(security_level(&whir24, &tables(1)).proven_bits, 0.0);
+        let fri31 = Settings { merkle: t31, ..Settings::INSECURE_TEST };
+        assert!(prove(&fri31, &tables(1), traces().to_vec()).is_err());
     }
 
     /// Another statement digest or domain, other heights, another Merkle

@@ -13,7 +13,7 @@ use p3_symmetric::SerializingHasher;
 use p3_uni_stark::StarkConfig;
 use serde::{Deserialize, Serialize};
 
-use crate::merkle_hash::{Sha256CompressTrunc24, Sha256Trunc24, TRUNCATED_BYTES};
+use crate::merkle_hash::{Sha256CompressTrunc, Sha256CompressTrunc24, Sha256CompressTrunc31, Sha256Trunc, Sha256Trunc24, Sha256Trunc31, TRUNCATED_BYTES};
 
 /// Base field: KoalaBear.
 pub type Val = KoalaBear;
@@ -40,6 +40,9 @@ pub type ValMmcs = MerkleTreeMmcs<Val, u8, FieldHash, Sha256Compress, 2, 32>;
 /// The same trees with SHA-256 truncated to 24 bytes ([`crate::merkle_hash`]),
 /// for settings whose security target is 96 bits.
 pub type ValMmcs24 = MerkleTreeMmcs<Val, u8, SerializingHasher<Sha256Trunc24>, Sha256CompressTrunc24, 2, 24>;
+/// The same trees with SHA-256 truncated to 31 bytes, for settings whose
+/// security target is 120 bits (the multilinear backend's).
+pub type ValMmcs31 = MerkleTreeMmcs<Val, u8, SerializingHasher<Sha256Trunc31>, Sha256CompressTrunc31, 2, 31>;
 /// Fiat-Shamir transcript over SHA-256.
 pub type Challenger = SerializingChallenger32<Val, HashChallenger<u8, Sha256, 32>>;
 type Dft = crate::dft::HybridDft;
@@ -98,6 +101,10 @@ pub enum MerkleHash {
     /// SHA-256 truncated to 24 bytes: 96-bit collision resistance, for
     /// settings that claim no more than 96 bits.
     Sha256Trunc24,
+    /// SHA-256 truncated to 31 bytes: 124-bit collision resistance, for
+    /// settings that claim no more than 120 bits (the multilinear
+    /// backend only).
+    Sha256Trunc31,
 }
 
 impl MerkleHash {
@@ -111,6 +118,7 @@ impl MerkleHash {
         match self {
             MerkleHash::Sha256 => 32,
             MerkleHash::Sha256Trunc24 => TRUNCATED_BYTES,
+            MerkleHash::Sha256Trunc31 => 31,
         }
     }
 }
@@ -261,17 +269,24 @@ impl Settings {
     /// The multilinear setting for short proofs of small statements
     /// ([`Backend::Whir`]): WHIR at starting rate 1/8, first folding 2^7
     /// then 2^4, round rates falling 8-fold a round (`2^-(6+3i)`), queries
-    /// sized for 125 bits per error term with 25 bits of grinding, in the
-    /// Johnson-bound regime (proven); full-width SHA-256. Against
-    /// [`Self::WHIR`] it commits four times the codeword and grinds 32
-    /// times longer per round for about half the proof (the Lamport+
-    /// threshold proof at n = 1024: 148 KiB against 321 KiB; the schedule
-    /// was chosen by the sweep in BENCHMARKS.md).
+    /// sized for 126 bits per error term with 26 bits of grinding, in the
+    /// Johnson-bound regime (proven); SHA-256 truncated to 31 bytes
+    /// ([`MerkleHash::Sha256Trunc31`]: 124-bit collision resistance; 2 KB
+    /// less of Merkle paths at n = 1024). The composed report sums every
+    /// term, the collision one included, so each term is sized a bit above
+    /// the 125 of [`Self::WHIR`] to keep at least 120 proven bits at every
+    /// size (121.2 at n = 1024); the extra grinding bit keeps the query
+    /// count. Against [`Self::WHIR`] it commits four times the codeword and
+    /// grinds 64 times longer per round for less than half the proof (the
+    /// Lamport+ threshold proof at n = 1024: 146-148 KiB against 321 KiB;
+    /// the schedule was chosen by the sweep in BENCHMARKS.md).
     pub const WHIR_COMPACT: Self = Self {
         log_blowup: 3,
-        query_pow_bits: 25,
+        query_pow_bits: 26,
+        target_bits: 126,
         first_log_arity: 7,
         rate_step: 3,
+        merkle: MerkleHash::Sha256Trunc31,
         ..Self::WHIR
     };
 
@@ -397,13 +412,11 @@ impl Settings {
             .with_ood_proof_of_work_bits(self.ood_pow_bits)
     }
 
-    /// `Ok` when the settings commit with full-width SHA-256, the only hash
-    /// the XMSS proofs support; otherwise the name of the other hash.
-    pub fn check_full_width(&self) -> Result<(), MerkleHash> {
-        match self.merkle {
-            MerkleHash::Sha256 => Ok(()),
-            other => Err(other),
-        }
+    /// `Ok` when the settings' Merkle hash resists collisions to at least
+    /// `min_bits` bits (a proof claiming more than 96 bits cannot commit
+    /// with 24-byte digests); otherwise the name of the hash.
+    pub fn check_collision_bits(&self, min_bits: usize) -> Result<(), MerkleHash> {
+        if self.merkle.collision_bits() >= min_bits { Ok(()) } else { Err(self.merkle) }
     }
 }
 
@@ -414,7 +427,12 @@ pub fn val_mmcs(cap_height: usize) -> ValMmcs {
 
 /// The 24-byte Merkle commitment scheme with Merkle caps of `cap_height` layers.
 pub fn val_mmcs24(cap_height: usize) -> ValMmcs24 {
-    ValMmcs24::new(SerializingHasher::new(Sha256Trunc24), Sha256CompressTrunc24, cap_height)
+    ValMmcs24::new(SerializingHasher::new(Sha256Trunc::<24>), Sha256CompressTrunc::<24>, cap_height)
+}
+
+/// The 31-byte Merkle commitment scheme with Merkle caps of `cap_height` layers.
+pub fn val_mmcs31(cap_height: usize) -> ValMmcs31 {
+    ValMmcs31::new(SerializingHasher::new(Sha256Trunc::<31>), Sha256CompressTrunc::<31>, cap_height)
 }
 
 /// A Fiat-Shamir transcript that starts by absorbing `seed`.

@@ -127,7 +127,7 @@ pub mod testing {
 
     /// `base` with the FRI fields named by environment variables replaced
     /// (`LOG_BLOWUP`, `QUERIES`, `QUERY_POW`, `FINAL_POLY`, `ARITY`, `CAP`,
-    /// WHIR's `FIRST_ARITY`, `RATE_STEP` and `TARGET`, and `DIGEST`, 24 or 32 Merkle
+    /// WHIR's `FIRST_ARITY`, `RATE_STEP` and `TARGET`, and `DIGEST`, 24, 31 or 32 Merkle
     /// digest bytes): for trying settings in
     /// the development examples, never in the library.
     pub fn settings_from_env(base: Settings) -> Settings {
@@ -144,8 +144,9 @@ pub mod testing {
             target_bits: env("TARGET", base.target_bits),
             merkle: match env("DIGEST", base.merkle.digest_bytes()) {
                 24 => MerkleHash::Sha256Trunc24,
+                31 => MerkleHash::Sha256Trunc31,
                 32 => MerkleHash::Sha256,
-                other => panic!("DIGEST={other}: use 24 or 32"),
+                other => panic!("DIGEST={other}: use 24, 31 or 32"),
             },
             ..base
         }

@@ -26,13 +26,15 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::borrow::Cow;
 
 use p3_air::{Air, AirBuilder, BaseAir, BoundaryPublic};
+use p3_challenger::CanObserve;
+use p3_commit::Mmcs;
 use p3_dft::Radix2DFTSmallBatch;
 use p3_field::ExtensionField;
 use p3_matrix::Matrix;
 use p3_matrix::dense::RowMajorMatrix;
 use p3_multi_stark::config::MultiStarkConfig;
 use p3_multi_stark::{
-    MultiStarkProof, ProverInstance, ProverInstances, VerifierInstance, VerifierInstances, security_report, setup,
+    MultiStarkProof, MultiStarkSecurityReport, ProverInstance, ProverInstances, VerifierInstance, VerifierInstances, security_report, setup,
 };
 use p3_sumcheck::layout::{Layout, PrefixProver, Table as TraceTable, TableShape, Witness, plan_stacked_layout};
 use p3_util::log2_strict_usize;
@@ -41,23 +43,58 @@ use serde::{Deserialize, Serialize};
 
 use crate::codec;
 use crate::backend::{ProveError, SecurityLevel, Table, Tables, VerifyError};
-use crate::config::{Challenge, Challenger, Settings, Val, ValMmcs, transcript, val_mmcs};
+use crate::config::{Challenge, Challenger, MerkleHash, Settings, Val, ValMmcs, ValMmcs31, transcript, val_mmcs, val_mmcs31};
 
 type Stacking = PrefixProver<Val, Challenge>;
-type Pcs = WhirProver<Challenge, Val, Radix2DFTSmallBatch<Val>, ValMmcs, Challenger, Stacking>;
+type Pcs<M> = WhirProver<Challenge, Val, Radix2DFTSmallBatch<Val>, M, Challenger, Stacking>;
 
-/// A multilinear STARK over one WHIR commitment, with the table heights
-/// it claims (checked against the statement's before anything else).
+/// A multilinear STARK over one WHIR commitment, tagged with the Merkle
+/// hash of its commitment (full-width SHA-256 or its 31-byte truncation:
+/// [`MerkleHash::Sha256Trunc31`]).
 #[derive(Serialize, Deserialize)]
-pub struct WhirProof {
+#[allow(clippy::large_enum_variant)] // one proof per call
+pub enum WhirProof {
+    /// Full-width SHA-256 commitments.
+    Sha256(WhirBody<ValMmcs>),
+    /// SHA-256 commitments truncated to 31 bytes.
+    Sha256Trunc31(WhirBody<ValMmcs31>),
+}
+
+/// The proof with the table heights it claims (checked against the
+/// statement's before anything else).
+#[derive(Serialize, Deserialize)]
+#[serde(bound = "")]
+pub struct WhirBody<M: Mmcs<Val>>
+where
+    Challenger: CanObserve<M::Commitment>,
+{
     log_heights: Vec<usize>,
-    proof: MultiStarkProof<WhirStark>,
+    proof: MultiStarkProof<WhirStark<M>>,
+}
+
+/// Runs `$e` on the body of `$proof`, whichever its hash (the two bodies'
+/// types differ only in the digest).
+macro_rules! on_body {
+    ($proof:expr, $b:ident => $e:expr) => {
+        match $proof {
+            WhirProof::Sha256($b) => $e,
+            WhirProof::Sha256Trunc31($b) => $e,
+        }
+    };
 }
 
 impl WhirProof {
+    /// The Merkle hash of the commitment.
+    pub fn merkle(&self) -> MerkleHash {
+        match self {
+            Self::Sha256(_) => MerkleHash::Sha256,
+            Self::Sha256Trunc31(_) => MerkleHash::Sha256Trunc31,
+        }
+    }
+
     /// log2 of every table height, as the proof claims them.
     pub fn degree_bits(&self) -> &[usize] {
-        &self.log_heights
+        on_body!(self, b => &b.log_heights)
     }
 
     /// Where the proof's bytes go: each WHIR round's queried rows and
@@ -66,32 +103,39 @@ impl WhirProof {
     /// final polynomial), the AIR sumcheck, and the buses' GKR layers with
     /// the commitment.
     pub fn size_breakdown(&self) -> Vec<(String, usize)> {
-        let total = codec::encoded_len(&self.proof);
-        let opening = codec::encoded_len(&self.proof.opening);
-        let sumcheck = codec::encoded_len(&self.proof.sumcheck);
-        let whir = &self.proof.opening.whir;
-        let mut parts = Vec::new();
-        let mut queried = 0;
-        let rounds = whir.rounds.iter().map(|r| &r.openings).chain([&whir.final_openings]);
-        for (round, openings) in rounds.enumerate() {
-            let (queries, rows, paths) = match openings {
-                QueryOpenings::Base(o) => (o.rows.len(), codec::encoded_len(&o.rows), codec::encoded_len(&o.proof)),
-                QueryOpenings::Extension(o) => (o.rows.len(), codec::encoded_len(&o.rows), codec::encoded_len(&o.proof)),
-            };
-            parts.push((format!("WHIR round {round}: {queries} queried rows"), rows));
-            parts.push((format!("WHIR round {round}: Merkle multiproof"), paths));
-            queried += rows + paths;
-        }
-        parts.push(("evaluations, WHIR sumchecks, final polynomial".into(), opening - queried));
-        parts.push(("AIR sumcheck".into(), sumcheck));
-        parts.push(("commitment, buses".into(), total - opening - sumcheck));
-        parts
+        on_body!(self, b => {
+            let total = codec::encoded_len(&b.proof);
+            let opening = codec::encoded_len(&b.proof.opening);
+            let sumcheck = codec::encoded_len(&b.proof.sumcheck);
+            let whir = &b.proof.opening.whir;
+            let mut parts = Vec::new();
+            let mut queried = 0;
+            let rounds = whir.rounds.iter().map(|r| &r.openings).chain([&whir.final_openings]);
+            for (round, openings) in rounds.enumerate() {
+                let (queries, rows, paths) = match openings {
+                    QueryOpenings::Base(o) => (o.rows.len(), codec::encoded_len(&o.rows), codec::encoded_len(&o.proof)),
+                    QueryOpenings::Extension(o) => (o.rows.len(), codec::encoded_len(&o.rows), codec::encoded_len(&o.proof)),
+                };
+                parts.push((format!("WHIR round {round}: {queries} queried rows"), rows));
+                parts.push((format!("WHIR round {round}: Merkle multiproof"), paths));
+                queried += rows + paths;
+            }
+            parts.push(("evaluations, WHIR sumchecks, final polynomial".into(), opening - queried));
+            parts.push(("AIR sumcheck".into(), sumcheck));
+            parts.push(("commitment, buses".into(), total - opening - sumcheck));
+            parts
+        })
     }
 
-    /// The parts of the encoding, for byte-flip tests: the claimed
-    /// heights, then the proof (its inner layout is `p3-multi-stark`'s).
+    /// The parts of the encoding, for byte-flip tests: the hash tag, the
+    /// claimed heights, then the proof (its inner layout is
+    /// `p3-multi-stark`'s).
     pub fn body_layout(&self) -> Vec<(&'static str, usize)> {
-        vec![("table heights", codec::encoded_len(&self.log_heights)), ("multilinear proof", codec::encoded_len(&self.proof))]
+        on_body!(self, b => vec![
+            ("merkle hash tag", 1),
+            ("table heights", codec::encoded_len(&b.log_heights)),
+            ("multilinear proof", codec::encoded_len(&b.proof)),
+        ])
     }
 }
 
@@ -168,26 +212,32 @@ fn multilinear<'a, A>(tables: &Tables<'a, A>) -> Vec<Multilinear<'a, A>> {
     tables.airs.iter().map(Multilinear).collect()
 }
 
-/// `p3-multi-stark`'s configuration: the WHIR commitment and the first
-/// folding, which is also the floor on table heights.
-pub struct WhirStark {
-    pcs: Pcs,
+/// `p3-multi-stark`'s configuration: the WHIR commitment over the Merkle
+/// trees `M` (of the hash `merkle`), and the first folding, which is also
+/// the floor on table heights.
+pub struct WhirStark<M: Mmcs<Val>> {
+    pcs: Pcs<M>,
+    merkle: MerkleHash,
     first_log_arity: usize,
 }
 
-impl MultiStarkConfig for WhirStark {
+impl<M: Mmcs<Val>> MultiStarkConfig for WhirStark<M>
+where
+    Challenger: CanObserve<M::Commitment>,
+{
     type Val = Val;
     type Challenge = Challenge;
     type Challenger = Challenger;
-    type Pcs = Pcs;
+    type Pcs = Pcs<M>;
 
-    fn pcs(&self) -> &Pcs {
+    fn pcs(&self) -> &Pcs<M> {
         &self.pcs
     }
 
-    /// Full SHA-256 digests: 128 bits against collisions (birthday bound).
+    /// Half the digest (birthday bound): 128 bits for SHA-256, 124 for its
+    /// 31-byte truncation.
     fn collision_resistance_bits(&self) -> Option<usize> {
-        Some(crate::config::MerkleHash::Sha256.collision_bits())
+        Some(self.merkle.collision_bits())
     }
 
     fn min_num_variables(&self) -> usize {
@@ -200,7 +250,7 @@ impl MultiStarkConfig for WhirStark {
 
     fn committed_table<'a>(
         &self,
-        prover_data: &'a WhirProverData<Val, Challenge, ValMmcs, Stacking>,
+        prover_data: &'a WhirProverData<Val, Challenge, M, Stacking>,
         table_index: usize,
     ) -> &'a TraceTable<Val> {
         prover_data.table(table_index)
@@ -215,13 +265,14 @@ pub fn stacked_log_size(shapes: &[(usize, usize)]) -> usize {
     plan_stacked_layout(&shapes).0
 }
 
-/// The configuration `settings` give for `tables`: the stacked arity and
-/// the first folding follow from the table shapes.
+/// The configuration `settings` give for `tables`, committing with the
+/// Merkle trees `mmcs`: the stacked arity and the first folding follow
+/// from the table shapes.
 ///
 /// # Errors
 /// If WHIR has no parameters for this shape (a stacked polynomial too large
 /// for KoalaBear's two-adic domain at the settings' rate).
-fn config<A: Table>(settings: &Settings, tables: &Tables<'_, A>) -> Result<WhirStark, String> {
+fn config<A: Table, M: Mmcs<Val>>(settings: &Settings, tables: &Tables<'_, A>, mmcs: M) -> Result<WhirStark<M>, String> {
     let shapes: Vec<(usize, usize)> = tables.airs.iter().zip(&tables.log_heights).map(|(air, &h)| (h, air.width())).collect();
     let stacked = stacked_log_size(&shapes);
     let shortest = tables.log_heights.iter().copied().min().unwrap_or(0);
@@ -237,19 +288,46 @@ fn config<A: Table>(settings: &Settings, tables: &Tables<'_, A>) -> Result<WhirS
         starting_log_inv_rate: settings.log_blowup,
     };
     let whir = WhirConfig::new(stacked, params).map_err(|e| format!("{e:?}"))?;
-    Ok(WhirStark { pcs: Pcs::new(whir, Radix2DFTSmallBatch::default(), val_mmcs(0)), first_log_arity })
+    Ok(WhirStark { pcs: Pcs::new(whir, Radix2DFTSmallBatch::default(), mmcs), merkle: settings.merkle, first_log_arity })
+}
+
+/// The settings' Merkle hash, if this backend commits with it.
+fn merkle_hash(settings: &Settings) -> Result<MerkleHash, String> {
+    match settings.merkle {
+        MerkleHash::Sha256 | MerkleHash::Sha256Trunc31 => Ok(settings.merkle),
+        other => Err(format!("the multilinear backend commits with SHA-256 or its 31-byte truncation, not {other:?}")),
+    }
 }
 
 /// One multilinear proof of `traces` against `tables`, with the transcript
-/// seeded by [`Tables::transcript_seed`].
+/// seeded by [`Tables::transcript_seed`], committed with the settings'
+/// Merkle hash.
 pub(crate) fn prove<A: Table>(
     settings: &Settings,
     tables: &Tables<'_, A>,
     traces: Vec<RowMajorMatrix<Val>>,
 ) -> Result<WhirProof, ProveError> {
+    match merkle_hash(settings).map_err(ProveError)? {
+        MerkleHash::Sha256 => prove_with(settings, tables, traces, val_mmcs(0)).map(WhirProof::Sha256),
+        _ => prove_with(settings, tables, traces, val_mmcs31(0)).map(WhirProof::Sha256Trunc31),
+    }
+}
+
+/// [`prove`] with the Merkle trees `mmcs`.
+fn prove_with<A: Table, M>(
+    settings: &Settings,
+    tables: &Tables<'_, A>,
+    traces: Vec<RowMajorMatrix<Val>>,
+    mmcs: M,
+) -> Result<WhirBody<M>, ProveError>
+where
+    M: Mmcs<Val>,
+    M::ProverData<RowMajorMatrix<Val>>: Clone,
+    Challenger: CanObserve<M::Commitment>,
+{
     let heights: Vec<usize> = traces.iter().map(|t| log2_strict_usize(t.height())).collect();
     assert_eq!(heights, tables.log_heights, "one trace per table, at the statement's heights");
-    let config = config(settings, tables).map_err(ProveError)?;
+    let config = config(settings, tables, mmcs).map_err(ProveError)?;
     let tables_ml = multilinear(tables);
     let airs: Vec<&Multilinear<'_, A>> = tables_ml.iter().collect();
     // `p3-multi-stark` checks that every bus balances before it proves the
@@ -271,7 +349,7 @@ pub(crate) fn prove<A: Table>(
         p3_multi_stark::prove(&config, ProverInstances::new(instances), 0, &mut challenger)
     }));
     match outcome {
-        Ok(Ok(proof)) => Ok(WhirProof { log_heights: heights, proof }),
+        Ok(Ok(proof)) => Ok(WhirBody { log_heights: heights, proof }),
         Ok(Err(e)) => Err(ProveError(format!("{e:?}"))),
         Err(panic) => Err(ProveError(format!("the prover refused the witness: {}", panic_message(&*panic)))),
     }
@@ -293,18 +371,34 @@ fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
 #[doc(hidden)]
 pub const UNBALANCED_BUS: &str = "fraction GKR input fractions must sum to zero";
 
-/// Checks a multilinear proof against `tables`. A panic of the verifier
-/// on some unforeseen malformed input is caught and reported as
-/// [`VerifyError::Invalid`].
+/// Checks a multilinear proof against `tables`: a proof committed with
+/// another Merkle hash than the settings name is refused before any check,
+/// and a panic of the verifier on some unforeseen malformed input is
+/// caught and reported as [`VerifyError::Invalid`].
 pub(crate) fn verify<A: Table>(settings: &Settings, tables: &Tables<'_, A>, proof: &WhirProof) -> Result<(), VerifyError> {
-    if proof.log_heights != tables.log_heights {
+    if proof.merkle() != settings.merkle {
+        return Err(VerifyError::WrongMerkleHash { expected: settings.merkle, found: proof.merkle() });
+    }
+    match proof {
+        WhirProof::Sha256(b) => verify_with(settings, tables, b, val_mmcs(0)),
+        WhirProof::Sha256Trunc31(b) => verify_with(settings, tables, b, val_mmcs31(0)),
+    }
+}
+
+/// [`verify`] of a body committed with the Merkle trees `mmcs`.
+fn verify_with<A: Table, M>(settings: &Settings, tables: &Tables<'_, A>, body: &WhirBody<M>, mmcs: M) -> Result<(), VerifyError>
+where
+    M: Mmcs<Val>,
+    Challenger: CanObserve<M::Commitment>,
+{
+    if body.log_heights != tables.log_heights {
         return Err(VerifyError::ShapeMismatch);
     }
-    let config = config(settings, tables).map_err(VerifyError::Invalid)?;
+    let config = config(settings, tables, mmcs).map_err(VerifyError::Invalid)?;
     let outcome = catch_unwind(AssertUnwindSafe(|| {
         with_verifier_instances(&config, tables, |instances| {
             let mut challenger = transcript(tables.transcript_seed(settings));
-            p3_multi_stark::verify(&config, instances, &proof.proof, 0, &mut challenger).map_err(|e| format!("{e:?}"))
+            p3_multi_stark::verify(&config, instances, &body.proof, 0, &mut challenger).map_err(|e| format!("{e:?}"))
         })
         .and_then(|checked| checked)
     }));
@@ -317,11 +411,15 @@ pub(crate) fn verify<A: Table>(settings: &Settings, tables: &Tables<'_, A>, proo
 
 /// Runs `f` on the verifier's view of `tables`: their AIRs, heights and
 /// public values, against the verifying key of `config`'s setup.
-fn with_verifier_instances<A: Table, R>(
-    config: &WhirStark,
+fn with_verifier_instances<A: Table, M, R>(
+    config: &WhirStark<M>,
     tables: &Tables<'_, A>,
-    f: impl FnOnce(VerifierInstances<'_, WhirStark, Multilinear<'_, A>>) -> R,
-) -> Result<R, String> {
+    f: impl FnOnce(VerifierInstances<'_, WhirStark<M>, Multilinear<'_, A>>) -> R,
+) -> Result<R, String>
+where
+    M: Mmcs<Val>,
+    Challenger: CanObserve<M::Commitment>,
+{
     let tables_ml = multilinear(tables);
     let airs: Vec<&Multilinear<'_, A>> = tables_ml.iter().collect();
     let (_, vk) = setup(config, &airs, &mut transcript(Vec::new())).map_err(|e| format!("{e:?}"))?;
@@ -340,11 +438,21 @@ fn with_verifier_instances<A: Table, R>(
 /// conjectured figure is computed: the conjectured level is at least the
 /// proven one, and is reported as such.
 pub(crate) fn level<A: Table>(settings: &Settings, tables: &Tables<'_, A>) -> SecurityLevel {
-    let report = config(settings, tables).and_then(|config| {
+    // The report depends on the hash only through its collision term.
+    fn report<A: Table, M>(settings: &Settings, tables: &Tables<'_, A>, mmcs: M) -> Result<MultiStarkSecurityReport, String>
+    where
+        M: Mmcs<Val>,
+        Challenger: CanObserve<M::Commitment>,
+    {
+        let config = config(settings, tables, mmcs)?;
         with_verifier_instances(&config, tables, |instances| {
             security_report(&config, &instances).map_err(|e| e.to_string())
         })
         .and_then(|report| report)
+    }
+    let report = merkle_hash(settings).and_then(|merkle| match merkle {
+        MerkleHash::Sha256 => report(settings, tables, val_mmcs(0)),
+        _ => report(settings, tables, val_mmcs31(0)),
     });
     match report {
         Ok(report) => {

@@ -33,8 +33,9 @@ pub enum AggregateError {
     /// More signatures than the settings' domain can hold.
     #[error("{count} signatures exceed the maximum of {max} for these settings")]
     TooManyForSettings { count: usize, max: usize },
-    /// The settings name a Merkle hash the XMSS proofs do not support.
-    #[error("the XMSS proofs commit with full-width SHA-256, not {0:?}")]
+    /// The settings name a Merkle hash the XMSS proofs do not support (one
+    /// resisting collisions to fewer than [`crate::MIN_COLLISION_BITS`] bits).
+    #[error("the XMSS proofs commit with SHA-256 or its 31-byte truncation, not {0:?}")]
     UnsupportedMerkleHash(crate::config::MerkleHash),
     /// Not one signature per entry.
     #[error("{signatures} signatures for {entries} entries")]
@@ -62,8 +63,9 @@ pub enum VerifyError {
     /// More signatures than the settings' domain can hold.
     #[error("{count} entries exceed the maximum of {max} for these settings")]
     TooManyForSettings { count: usize, max: usize },
-    /// The settings name a Merkle hash the XMSS proofs do not support.
-    #[error("the XMSS proofs commit with full-width SHA-256, not {0:?}")]
+    /// The settings name a Merkle hash the XMSS proofs do not support (one
+    /// resisting collisions to fewer than [`crate::MIN_COLLISION_BITS`] bits).
+    #[error("the XMSS proofs commit with SHA-256 or its 31-byte truncation, not {0:?}")]
     UnsupportedMerkleHash(crate::config::MerkleHash),
     /// The proof was made by another proof system than the settings name
     /// (checked before the rest of the settings).
@@ -101,8 +103,9 @@ pub enum ThresholdError {
     /// More signers than the settings' domain can hold.
     #[error("{count} signers exceed the maximum of {max} for these settings")]
     TooManyForSettings { count: usize, max: usize },
-    /// The settings name a Merkle hash the XMSS proofs do not support.
-    #[error("the XMSS proofs commit with full-width SHA-256, not {0:?}")]
+    /// The settings name a Merkle hash the XMSS proofs do not support (one
+    /// resisting collisions to fewer than [`crate::MIN_COLLISION_BITS`] bits).
+    #[error("the XMSS proofs commit with SHA-256 or its 31-byte truncation, not {0:?}")]
     UnsupportedMerkleHash(crate::config::MerkleHash),
     /// A signature that does not verify.
     #[error("the signature of member {index} is invalid: {reason}")]

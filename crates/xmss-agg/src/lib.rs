@@ -53,7 +53,16 @@ pub use crate::config::{Backend, Settings};
 pub use crate::error::{AggregateError, StatementError, ThresholdError, VerifyError};
 pub use crate::statement::{Entry, Statement, max_signatures};
 
-/// Version of the proof encoding (10: the FRI settings put two slots to a
+/// The least collision resistance, in bits, of a Merkle hash an XMSS proof
+/// may commit with: every XMSS setting claims more than 100 proven bits, so
+/// SHA-256 (128 bits) and its 31-byte truncation (124) qualify, and the
+/// 24-byte truncation (96) does not.
+pub const MIN_COLLISION_BITS: usize = 100;
+
+/// Version of the proof encoding (11: a WHIR proof is tagged with its
+/// Merkle hash, and `whir-compact` commits with SHA-256 truncated to 31
+/// bytes, [`config::MerkleHash::Sha256Trunc31`], so version-10 multilinear
+/// proofs do not decode; 10: the FRI settings put two slots to a
 /// row of the chain table ([`air::lanes`]) and the multilinear settings
 /// commit every round of the width-24 table ([`air::hash_stride`]), so
 /// version-9 proofs have other table shapes; 9: the settings' words add WHIR's rate
@@ -70,7 +79,7 @@ pub use crate::statement::{Entry, Statement, max_signatures};
 /// the settings name their Merkle hash, [`config::MerkleHash`]; 4: varint
 /// lengths; 3: SHA-256 commitments and transcript; 2: Keccak; 1: postcard,
 /// see [`codec`]).
-pub const PROOF_VERSION: u8 = 10;
+pub const PROOF_VERSION: u8 = 11;
 /// First bytes of an encoded [`AggregateProof`].
 pub const PROOF_MAGIC: &[u8; 6] = b"SGXAGG";
 
@@ -139,7 +148,7 @@ pub fn aggregate(
     statement: &Statement,
     signatures: &[Signature<Seed001>],
 ) -> Result<AggregateProof, AggregateError> {
-    settings.check_full_width().map_err(AggregateError::UnsupportedMerkleHash)?;
+    settings.check_collision_bits(crate::MIN_COLLISION_BITS).map_err(AggregateError::UnsupportedMerkleHash)?;
     if signatures.len() != statement.len() {
         return Err(AggregateError::CountMismatch {
             entries: statement.len(),
@@ -306,7 +315,7 @@ pub fn verify(
     statement: &Statement,
     proof: &AggregateProof,
 ) -> Result<(), VerifyError> {
-    settings.check_full_width().map_err(VerifyError::UnsupportedMerkleHash)?;
+    settings.check_collision_bits(crate::MIN_COLLISION_BITS).map_err(VerifyError::UnsupportedMerkleHash)?;
     if statement.padded_len() > max_signatures(settings) {
         return Err(VerifyError::TooManyForSettings {
             count: statement.len(),

@@ -43,7 +43,9 @@ use crate::group::{GroupError, GroupKey, GroupTree, MAX_GROUP_DEPTH, MembershipP
 use crate::statement::{Entry, MIN_PADDED, SlotPublic, max_signatures};
 use crate::{codec, trace};
 
-/// Version of the threshold proof encoding (10: two slots to a row of the
+/// Version of the threshold proof encoding (11: WHIR proofs tagged with
+/// their Merkle hash, 31-byte digests under `whir-compact`, as
+/// [`crate::PROOF_VERSION`] 11; 10: two slots to a row of the
 /// chain table under FRI, every round of the width-24 table committed
 /// under WHIR, as [`crate::PROOF_VERSION`] 10; 9: the settings' words, which
 /// seed the transcript, add WHIR's rate step, as [`crate::PROOF_VERSION`] 9;
@@ -55,7 +57,7 @@ use crate::{codec, trace};
 /// settings name their Merkle hash, [`crate::config::MerkleHash`]; 4: varint
 /// lengths; 3: SHA-256 commitments and transcript; 2: Keccak; 1: postcard,
 /// see [`crate::codec`]).
-pub const THRESHOLD_PROOF_VERSION: u8 = 10;
+pub const THRESHOLD_PROOF_VERSION: u8 = 11;
 /// First bytes of an encoded [`ThresholdProof`].
 pub const THRESHOLD_PROOF_MAGIC: &[u8; 6] = b"SGXTHR";
 
@@ -291,7 +293,7 @@ pub fn prove_threshold(
     signers: &[Signer],
     disclosure: Disclosure,
 ) -> Result<ThresholdProof, ThresholdError> {
-    settings.check_full_width().map_err(ThresholdError::UnsupportedMerkleHash)?;
+    settings.check_collision_bits(crate::MIN_COLLISION_BITS).map_err(ThresholdError::UnsupportedMerkleHash)?;
     let count = signers.len();
     if count < statement.threshold as usize {
         return Err(ThresholdError::BelowThreshold {
@@ -358,7 +360,7 @@ pub fn verify_threshold(
     statement: &ThresholdStatement,
     proof: &ThresholdProof,
 ) -> Result<Certificate, VerifyError> {
-    settings.check_full_width().map_err(VerifyError::UnsupportedMerkleHash)?;
+    settings.check_collision_bits(crate::MIN_COLLISION_BITS).map_err(VerifyError::UnsupportedMerkleHash)?;
     if proof.settings.backend != settings.backend {
         return Err(VerifyError::WrongBackend { expected: settings.backend, found: proof.settings.backend });
     }

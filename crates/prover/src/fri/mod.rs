@@ -94,6 +94,7 @@ pub(crate) fn prove<A: Table>(
     Ok(match settings.merkle {
         MerkleHash::Sha256 => FriProof::Sha256(prove_with!(fitted.stark_config_seeded(seed))),
         MerkleHash::Sha256Trunc24 => FriProof::Sha256Trunc24(prove_with!(fitted.stark_config24_seeded(seed))),
+        other => return Err(ProveError(format!("the FRI backend commits with SHA-256 or its 24-byte truncation, not {other:?}"))),
     })
 }
 
