@@ -327,47 +327,41 @@ mod tests {
         prove(settings, &tables(1), traces.to_vec()).expect("a proof")
     }
 
-    /// Both Merkle hashes: the proof verifies, records its backend and
-    /// hash, re-encodes to the same bytes, and its layout tiles its
-    /// encoding.
+    /// A toy proof under `settings`, checked to verify, to record the
+    /// settings' backend and hash, to verify again once re-encoded, and to
+    /// have a layout that tiles its encoding (tags first); with its
+    /// encoded length.
+    fn round_trip(settings: &Settings) -> (StarkProof, usize) {
+        let proof = prove_toy(settings, &traces());
+        assert_eq!((proof.backend(), proof.merkle(), proof.degree_bits()), (settings.backend, settings.merkle, &[4, 3][..]));
+        verify(settings, &tables(1), &proof).unwrap();
+        let bytes = codec::encode(b"SGTEST", 1, &proof);
+        let decoded: StarkProof = codec::decode(b"SGTEST", 1, &bytes, "test proof").unwrap();
+        verify(settings, &tables(1), &decoded).unwrap();
+        let layout = proof.body_layout();
+        assert_eq!(layout.iter().map(|(_, n)| n).sum::<usize>(), bytes.len() - 7, "{layout:?}");
+        assert_eq!(layout[..2], [("backend tag", 1), ("merkle hash tag", 1)]);
+        (proof, bytes.len())
+    }
+
+    /// Both Merkle hashes of the FRI backend round-trip ([`round_trip`]).
     #[test]
     fn proves_and_verifies_in_both_hashes() {
         for merkle in [MerkleHash::Sha256, MerkleHash::Sha256Trunc24] {
-            let settings = Settings { merkle, ..Settings::INSECURE_TEST };
-            let proof = prove_toy(&settings, &traces());
-            assert_eq!((proof.backend(), proof.merkle(), proof.degree_bits()), (Backend::Fri, merkle, &[4, 3][..]));
-            verify(&settings, &tables(1), &proof).unwrap();
-            let bytes = codec::encode(b"SGTEST", 1, &proof);
-            let decoded: StarkProof = codec::decode(b"SGTEST", 1, &bytes, "test proof").unwrap();
-            verify(&settings, &tables(1), &decoded).unwrap();
-            let layout = proof.body_layout();
-            assert_eq!(layout.iter().map(|(_, n)| n).sum::<usize>(), bytes.len() - 7, "{layout:?}");
-            assert_eq!(layout[..2], [("backend tag", 1), ("merkle hash tag", 1)]);
+            round_trip(&Settings { merkle, ..Settings::INSECURE_TEST });
         }
     }
 
     /// The multilinear backend commits with full-width SHA-256 or its
-    /// 31-byte truncation: each proof verifies, records its hash, re-encodes
-    /// to the same bytes, its layout tiles its encoding, and settings naming
-    /// the other hash refuse it; each backend refuses the hash it does not
-    /// support, as a typed error and before any work.
+    /// 31-byte truncation: each proof round-trips ([`round_trip`]), the
+    /// shorter digests shorten it, and settings naming the other hash
+    /// refuse it; each backend refuses the hash it does not support, as a
+    /// typed error and before any work.
     #[test]
     fn whir_proves_in_both_of_its_hashes() {
-        let mut proofs = Vec::new();
-        for merkle in [MerkleHash::Sha256, MerkleHash::Sha256Trunc31] {
-            let settings = Settings { merkle, ..Settings::INSECURE_TEST_WHIR };
-            let proof = prove_toy(&settings, &traces());
-            assert_eq!((proof.backend(), proof.merkle(), proof.degree_bits()), (Backend::Whir, merkle, &[4, 3][..]));
-            verify(&settings, &tables(1), &proof).unwrap();
-            let bytes = codec::encode(b"SGTEST", 1, &proof);
-            let decoded: StarkProof = codec::decode(b"SGTEST", 1, &bytes, "test proof").unwrap();
-            verify(&settings, &tables(1), &decoded).unwrap();
-            let layout = proof.body_layout();
-            assert_eq!(layout.iter().map(|(_, n)| n).sum::<usize>(), bytes.len() - 7, "{layout:?}");
-            assert_eq!(layout[..2], [("backend tag", 1), ("merkle hash tag", 1)]);
-            proofs.push((settings, proof, bytes.len()));
-        }
-        let [(full, full_proof, full_len), (short, short_proof, short_len)] = <[_; 2]>::try_from(proofs).ok().unwrap();
+        let full = Settings::INSECURE_TEST_WHIR;
+        let short = Settings { merkle: MerkleHash::Sha256Trunc31, ..full };
+        let ((full_proof, full_len), (short_proof, short_len)) = (round_trip(&full), round_trip(&short));
         assert!(short_len < full_len, "31-byte digests shorten the proof: {short_len} vs {full_len}");
         let (t24, t31) = (MerkleHash::Sha256Trunc24, MerkleHash::Sha256Trunc31);
         assert_eq!(
