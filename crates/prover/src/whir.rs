@@ -291,12 +291,9 @@ fn config<A: Table, M: Mmcs<Val>>(settings: &Settings, tables: &Tables<'_, A>, m
     Ok(WhirStark { pcs: Pcs::new(whir, Radix2DFTSmallBatch::default(), mmcs), merkle: settings.merkle, first_log_arity })
 }
 
-/// The settings' Merkle hash, if this backend commits with it.
-fn merkle_hash(settings: &Settings) -> Result<MerkleHash, String> {
-    match settings.merkle {
-        MerkleHash::Sha256 | MerkleHash::Sha256Trunc31 => Ok(settings.merkle),
-        other => Err(format!("the multilinear backend commits with SHA-256 or its 31-byte truncation, not {other:?}")),
-    }
+/// Why this backend refuses settings naming `merkle`.
+fn unsupported(merkle: MerkleHash) -> String {
+    format!("the multilinear backend commits with SHA-256 or its 31-byte truncation, not {merkle:?}")
 }
 
 /// One multilinear proof of `traces` against `tables`, with the transcript
@@ -307,9 +304,10 @@ pub(crate) fn prove<A: Table>(
     tables: &Tables<'_, A>,
     traces: Vec<RowMajorMatrix<Val>>,
 ) -> Result<WhirProof, ProveError> {
-    match merkle_hash(settings).map_err(ProveError)? {
+    match settings.merkle {
         MerkleHash::Sha256 => prove_with(settings, tables, traces, val_mmcs(0)).map(WhirProof::Sha256),
-        _ => prove_with(settings, tables, traces, val_mmcs31(0)).map(WhirProof::Sha256Trunc31),
+        MerkleHash::Sha256Trunc31 => prove_with(settings, tables, traces, val_mmcs31(0)).map(WhirProof::Sha256Trunc31),
+        other => Err(ProveError(unsupported(other))),
     }
 }
 
@@ -450,10 +448,11 @@ pub(crate) fn level<A: Table>(settings: &Settings, tables: &Tables<'_, A>) -> Se
         })
         .and_then(|report| report)
     }
-    let report = merkle_hash(settings).and_then(|merkle| match merkle {
+    let report = match settings.merkle {
         MerkleHash::Sha256 => report(settings, tables, val_mmcs(0)),
-        _ => report(settings, tables, val_mmcs31(0)),
-    });
+        MerkleHash::Sha256Trunc31 => report(settings, tables, val_mmcs31(0)),
+        other => Err(unsupported(other)),
+    };
     match report {
         Ok(report) => {
             let bits = report.security_bits().unwrap_or(0.0);
