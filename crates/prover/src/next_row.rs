@@ -48,8 +48,11 @@ where
     };
     let builder = InteractionSymbolicBuilder::<Val, Challenge>::from_air(air, layout);
     assert!(builder.extension_constraints().is_empty(), "an AIR with extension-field constraints");
+    // Bound here so that every expression the walk remembers by address
+    // stays alive until the walk ends (`base_constraints` returns a copy).
+    let constraints = builder.base_constraints();
     let mut walk = Walk::default();
-    builder.base_constraints().iter().for_each(|e| walk.visit(e));
+    constraints.iter().for_each(|e| walk.visit(e));
     for i in builder.global_interactions() {
         i.fields.iter().chain([&i.count]).for_each(|e| walk.visit(e));
     }
