@@ -43,6 +43,7 @@ pub mod next_row;
 pub mod paired;
 pub mod poseidon;
 pub mod whir;
+pub mod zerocheck;
 
 pub use backend::{
     ProveError, SecurityLevel, StarkProof, Table, Tables, VerifyError, prove, security_level, transcript_seed, verify,
