@@ -464,18 +464,10 @@ impl SkipZerocheck {
         // fold like columns.
         let l = lagrange(k, r0);
         let groups = height / group;
+        let mut columns = fold_rows(trace, &l, &next_columns);
         let fold_column = |value: &(dyn Fn(usize) -> Val + Sync)| -> Vec<Challenge> {
             (0..groups).into_par_iter().map(|g| (0..group).map(|j| l[j] * value(g * group + j)).sum()).collect()
         };
-        let mut columns: Vec<Vec<Challenge>> = (0..trace.width)
-            .into_par_iter()
-            .map(|c| fold_column(&|row| trace.values[row * trace.width + c]))
-            .collect();
-        columns.extend(
-            next_columns
-                .iter()
-                .map(|&c| fold_column(&|row| trace.values[((row + 1) % height) * trace.width + c])),
-        );
         for col in air.periodic_columns().iter() {
             columns.push(fold_column(&|row| col[row % col.len()]));
         }
@@ -593,6 +585,39 @@ impl SkipZerocheck {
         }
         Ok(point)
     }
+}
+
+/// Every column folded at the skip challenge (`l`: the Lagrange basis of
+/// `H` there), then the next-row columns': one extension-field value per
+/// group, column-major. Reads the trace row by row, `LANES` columns at a
+/// time.
+fn fold_rows(trace: &RowMajorMatrix<Val>, l: &[Challenge], next_columns: &[usize]) -> Vec<Vec<Challenge>> {
+    let (width, height, group) = (trace.width, trace.height(), l.len());
+    let groups = height / group;
+    let packed_l: Vec<ExtPacked> = l.iter().map(|&x| ExtPacked::from(x)).collect();
+    let chunks = width.div_ceil(LANES);
+    let lanes_at = |row: usize, chunk: usize| -> PackedVal {
+        let start = row * width + chunk * LANES;
+        let cells = &trace.values[start..start + LANES.min(width - chunk * LANES)];
+        PackedVal::from_fn(|lane| cells.get(lane).copied().unwrap_or(Val::ZERO))
+    };
+    // Row-major: one row of `width + next` values per group.
+    let out_width = width + next_columns.len();
+    let mut rows = vec![Challenge::ZERO; groups * out_width];
+    rows.par_chunks_mut(out_width).enumerate().for_each(|(g, out)| {
+        for chunk in 0..chunks {
+            let acc: ExtPacked = (0..group).map(|j| packed_l[j] * lanes_at(g * group + j, chunk)).sum();
+            let values = <ExtPacked as PackedFieldExtension<Val, Challenge>>::to_ext_iter([acc]);
+            for (c, v) in (chunk * LANES..width).zip(values) {
+                out[c] = v;
+            }
+        }
+        for (i, &c) in next_columns.iter().enumerate() {
+            out[width + i] =
+                (0..group).map(|j| l[j] * trace.values[((g * group + j + 1) % height) * width + c]).sum();
+        }
+    });
+    (0..out_width).into_par_iter().map(|c| (0..groups).map(|g| rows[g * out_width + c]).collect()).collect()
 }
 
 /// Where the folded columns sit in the prover's list: the trace's columns,
