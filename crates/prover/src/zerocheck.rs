@@ -452,11 +452,8 @@ impl SkipZerocheck {
         let eq = eq_table(&tau);
         let next_columns = air.main_next_row_columns();
 
-        let skip_values = if height / group >= LANES {
-            skip_round_packed(air, trace, k, d, &eq, &alpha_powers)
-        } else {
-            skip_round_scalar(air, trace, k, d, &eq, &alpha_powers)
-        };
+        let round = SkipRound { air, trace, skip: k, degree: d, eq: &eq, alpha_powers: &alpha_powers };
+        let skip_values = if height / group >= LANES { skip_round_packed(&round) } else { skip_round_scalar(&round) };
         skip_values.iter().for_each(|&v| challenger.observe_algebra_element(v));
         let r0: Challenge = challenger.sample_algebra_element();
 
@@ -484,7 +481,8 @@ impl SkipZerocheck {
         let mut eq_prefix = Challenge::ONE;
         for i in 0..n - k {
             let suffix = eq_table(&tau[i + 1..]);
-            let sums = round_sums(air, &layout, &columns, &suffix, d, &alpha_powers);
+            let round = Round { air, layout: &layout, columns: &columns, suffix: &suffix, degree: d, alpha_powers: &alpha_powers };
+            let sums = round_sums(&round);
             let t = tau[i];
             let values: Vec<Challenge> = sums
                 .iter()
@@ -628,20 +626,59 @@ struct Layout {
     periodic: usize,
 }
 
+impl Layout {
+    /// Adds `term(local, next, periodic, first, last)` at `X = 0, 1, ..`
+    /// into each slot of `acc`, the folded columns' `values` at `X = 0`
+    /// advancing by `steps` from one node to the next.
+    fn at_nodes<V: Copy + core::ops::AddAssign>(
+        &self,
+        values: &mut [V],
+        steps: &[V],
+        acc: &mut [V],
+        zero: V,
+        mut term: impl FnMut(&[V], &[V], &[V], V, V) -> V,
+    ) {
+        let mut next = vec![zero; self.width];
+        let p = self.width + self.next.len();
+        for slot in acc.iter_mut() {
+            for (&c, &v) in self.next.iter().zip(&values[self.width..]) {
+                next[c] = v;
+            }
+            let (first, last) = (values[p + self.periodic], values[p + self.periodic + 1]);
+            *slot += term(&values[..self.width], &next, &values[p..p + self.periodic], first, last);
+            values.iter_mut().zip(steps).for_each(|(v, &s)| *v += s);
+        }
+    }
+}
+
+/// What an ordinary round reads: the AIR, where the folded columns sit,
+/// the columns, `eq` over the variables after this round's, the degree and
+/// the powers of alpha.
+struct Round<'a, A> {
+    air: &'a A,
+    layout: &'a Layout,
+    columns: &'a [Vec<Challenge>],
+    suffix: &'a [Challenge],
+    degree: usize,
+    alpha_powers: &'a [Challenge],
+}
+
+impl<A> Clone for Round<'_, A> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<A> Copy for Round<'_, A> {}
+
 /// One ordinary round's sums `sum_m eq_suffix(m) C(lo_m + X (hi_m - lo_m))`
 /// at `X = 0 ..= d + 1`: `LANES` pairs at a time while they fill the
 /// lanes.
-fn round_sums<A: SkipAir>(
-    air: &A,
-    layout: &Layout,
-    columns: &[Vec<Challenge>],
-    suffix: &[Challenge],
-    d: usize,
-    alpha_powers: &[Challenge],
-) -> Vec<Challenge> {
+fn round_sums<A: SkipAir>(round: &Round<'_, A>) -> Vec<Challenge> {
+    let Round { air, layout, columns, suffix, degree: d, alpha_powers } = *round;
     let half = columns[0].len() / 2;
     if half < LANES {
-        return round_sums_scalar(air, layout, columns, suffix, d, alpha_powers);
+        return round_sums_scalar(round);
     }
     let nodes = d + 2;
     let packed_powers: Vec<PExt> = alpha_powers.iter().map(|&a| PExt::new(ExtPacked::from(a))).collect();
@@ -658,20 +695,11 @@ fn round_sums<A: SkipAir>(
                 let mut values: Vec<PExt> = columns.iter().map(|c| pick(c, 0)).collect();
                 let steps: Vec<PExt> = columns.iter().zip(&values).map(|(c, &lo)| pick(c, 1) - lo).collect();
                 let eq = PExt::new(ExtPacked::from_ext_slice(&suffix[m0..m0 + LANES]));
-                let mut next = vec![PExt::ZERO; layout.width];
-                for slot in acc.iter_mut() {
-                    for (&c, &v) in layout.next.iter().zip(&values[layout.width..]) {
-                        next[c] = v;
-                    }
-                    let p = layout.width + layout.next.len();
-                    let periodic = &values[p..p + layout.periodic];
-                    let (first, last) = (values[p + layout.periodic], values[p + layout.periodic + 1]);
-                    let mut folder =
-                        ExtPackedFolder::new(&values[..layout.width], &next, periodic, first, last, &packed_powers);
+                layout.at_nodes(&mut values, &steps, &mut acc, PExt::ZERO, |local, next, periodic, first, last| {
+                    let mut folder = ExtPackedFolder::new(local, next, periodic, first, last, &packed_powers);
                     air.eval(&mut folder);
-                    *slot += eq * folder.acc;
-                    values.iter_mut().zip(&steps).for_each(|(v, &s)| *v += s);
-                }
+                    eq * folder.acc
+                });
                 acc
             },
         )
@@ -681,14 +709,8 @@ fn round_sums<A: SkipAir>(
 
 /// [`round_sums`] one pair at a time: the reference, and the kernel once
 /// fewer pairs than lanes are left.
-fn round_sums_scalar<A: SkipAir>(
-    air: &A,
-    layout: &Layout,
-    columns: &[Vec<Challenge>],
-    suffix: &[Challenge],
-    d: usize,
-    alpha_powers: &[Challenge],
-) -> Vec<Challenge> {
+fn round_sums_scalar<A: SkipAir>(round: &Round<'_, A>) -> Vec<Challenge> {
+    let Round { air, layout, columns, suffix, degree: d, alpha_powers } = *round;
     let half = columns[0].len() / 2;
     let nodes = d + 2;
     (0..half)
@@ -698,36 +720,42 @@ fn round_sums_scalar<A: SkipAir>(
             |mut acc, m| {
                 let mut values: Vec<Challenge> = columns.iter().map(|c| c[2 * m]).collect();
                 let steps: Vec<Challenge> = columns.iter().map(|c| c[2 * m + 1] - c[2 * m]).collect();
-                let mut next = vec![Challenge::ZERO; layout.width];
-                for slot in acc.iter_mut() {
-                    for (&c, &v) in layout.next.iter().zip(&values[layout.width..]) {
-                        next[c] = v;
-                    }
-                    let p = layout.width + layout.next.len();
-                    let periodic = &values[p..p + layout.periodic];
-                    let (first, last) = (values[p + layout.periodic], values[p + layout.periodic + 1]);
-                    let mut folder = ExtFolder::new(&values[..layout.width], &next, periodic, first, last, alpha_powers);
+                layout.at_nodes(&mut values, &steps, &mut acc, Challenge::ZERO, |local, next, periodic, first, last| {
+                    let mut folder = ExtFolder::new(local, next, periodic, first, last, alpha_powers);
                     air.eval(&mut folder);
-                    *slot += suffix[m] * folder.acc;
-                    values.iter_mut().zip(&steps).for_each(|(v, &s)| *v += s);
-                }
+                    suffix[m] * folder.acc
+                });
                 acc
             },
         )
         .reduce(|| vec![Challenge::ZERO; nodes], |a, b| a.iter().zip(&b).map(|(&x, &y)| x + y).collect())
 }
 
+/// What the skip round reads: the AIR and its trace, the skip, the
+/// constraint degree, `eq(tau, g)` for every group `g`, and the powers of
+/// alpha batching the constraints.
+struct SkipRound<'a, A> {
+    air: &'a A,
+    trace: &'a RowMajorMatrix<Val>,
+    skip: usize,
+    degree: usize,
+    eq: &'a [Challenge],
+    alpha_powers: &'a [Challenge],
+}
+
+impl<A> Clone for SkipRound<'_, A> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<A> Copy for SkipRound<'_, A> {}
+
 /// The skip round, one group at a time in the extension field: the
 /// reference the packed kernel is tested against, and the kernel for
 /// tables of fewer than `LANES` groups.
-fn skip_round_scalar<A: SkipAir>(
-    air: &A,
-    trace: &RowMajorMatrix<Val>,
-    skip: usize,
-    d: usize,
-    eq: &[Challenge],
-    alpha_powers: &[Challenge],
-) -> Vec<Challenge> {
+fn skip_round_scalar<A: SkipAir>(round: &SkipRound<'_, A>) -> Vec<Challenge> {
+    let SkipRound { air, trace, skip, degree: d, eq, alpha_powers } = *round;
     let group = 1usize << skip;
     let height = trace.height();
     let groups = height / group;
@@ -824,14 +852,8 @@ impl CosetFft {
 }
 
 /// The skip round on packed base-field values, `LANES` groups at a time.
-fn skip_round_packed<A: SkipAir>(
-    air: &A,
-    trace: &RowMajorMatrix<Val>,
-    skip: usize,
-    d: usize,
-    eq: &[Challenge],
-    alpha_powers: &[Challenge],
-) -> Vec<Challenge> {
+fn skip_round_packed<A: SkipAir>(round: &SkipRound<'_, A>) -> Vec<Challenge> {
+    let SkipRound { air, trace, skip, degree: d, eq, alpha_powers } = *round;
     let group = 1usize << skip;
     let height = trace.height();
     let groups = height / group;
@@ -1035,11 +1057,8 @@ mod tests {
             let trace = air.trace(skip + 6);
             let eq: Vec<Challenge> = (0..64u32).map(|i| Challenge::from_u32(i * 31 + 2).exp_u64(5)).collect();
             let alpha_powers: Vec<Challenge> = Challenge::from_u32(99).powers().take(constraint_count(&air)).collect();
-            assert_eq!(
-                skip_round_packed(&air, &trace, skip, 3, &eq, &alpha_powers),
-                skip_round_scalar(&air, &trace, skip, 3, &eq, &alpha_powers),
-                "skip {skip}"
-            );
+            let round = SkipRound { air: &air, trace: &trace, skip, degree: 3, eq: &eq, alpha_powers: &alpha_powers };
+            assert_eq!(skip_round_packed(&round), skip_round_scalar(&round), "skip {skip}");
         }
     }
 
@@ -1057,10 +1076,8 @@ mod tests {
             .collect();
         let suffix: Vec<Challenge> = (0..32).map(|i| x(1000 + i)).collect();
         let alpha_powers: Vec<Challenge> = x(7).powers().take(constraint_count(&air)).collect();
-        assert_eq!(
-            round_sums(&air, &layout, &columns, &suffix, 3, &alpha_powers),
-            round_sums_scalar(&air, &layout, &columns, &suffix, 3, &alpha_powers)
-        );
+        let round = Round { air: &air, layout: &layout, columns: &columns, suffix: &suffix, degree: 3, alpha_powers: &alpha_powers };
+        assert_eq!(round_sums(&round), round_sums_scalar(&round));
     }
 
     /// The symbolic degree counts periodic columns and selectors as one.

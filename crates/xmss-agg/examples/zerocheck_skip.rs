@@ -21,7 +21,7 @@ use rayon::prelude::*;
 use sigagg_prover::config::{Challenge, Val, transcript};
 use sigagg_prover::zerocheck::{SkipZerocheck, multilinear_degree};
 use sigagg_xmss::{Seed001, single_epoch_key_and_signature};
-use sigagg_xmss_agg::air::{AggAir, poseidon_airs};
+use sigagg_xmss_agg::air::AggAir;
 use sigagg_xmss_agg::{Entry, Settings, Statement, testing};
 
 #[global_allocator]
@@ -113,17 +113,9 @@ fn tables(n: usize) -> Vec<(&'static str, AggAir, RowMajorMatrix<Val>)> {
         .collect::<Vec<_>>()
         .into_iter()
         .unzip();
-    let settings = Settings::WHIR;
     let statement = Statement::new(entries).unwrap();
-    let (chain, hash) = poseidon_airs(&settings, Some(statement.padded_len()));
-    let mut matrices = testing::traces(&settings, &statement, &signatures).into_matrices();
-    let mut take = |width: usize| {
-        let i = matrices.iter().position(|m| m.width == width).expect("a table of this width");
-        matrices.swap_remove(i)
-    };
-    let chain_trace = take(BaseAir::<Val>::width(&chain));
-    let hash_trace = take(BaseAir::<Val>::width(&hash));
-    vec![("chain", AggAir::Chain(chain), chain_trace), ("width-24", AggAir::Hash(hash), hash_trace)]
+    let [(chain, chain_trace), (hash, hash_trace)] = testing::poseidon_tables(&Settings::WHIR, &statement, &signatures);
+    vec![("chain", chain, chain_trace), ("width-24", hash, hash_trace)]
 }
 
 /// `p3-multi-stark`'s zerocheck of the table, in seconds.

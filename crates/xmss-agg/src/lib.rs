@@ -253,6 +253,24 @@ pub mod testing {
         trace::generate(settings, statement, signatures).expect("valid signatures")
     }
 
+    /// The chain and width-24 tables of a statement under `settings`, each
+    /// with its AIR (for tests and examples that prove one table alone).
+    pub fn poseidon_tables(
+        settings: &Settings,
+        statement: &Statement,
+        signatures: &[Signature<Seed001>],
+    ) -> [(AggAir, p3_matrix::dense::RowMajorMatrix<crate::config::Val>); 2] {
+        let (chain, hash) = air::poseidon_airs(settings, Some(statement.padded_len()));
+        let mut matrices = traces(settings, statement, signatures).into_matrices();
+        let mut take = |width: usize| {
+            let i = matrices.iter().position(|m| m.width == width).expect("a table of this width");
+            matrices.swap_remove(i)
+        };
+        let chain_trace = take(p3_air::BaseAir::<crate::config::Val>::width(&chain));
+        let hash_trace = take(p3_air::BaseAir::<crate::config::Val>::width(&hash));
+        [(AggAir::Chain(chain), chain_trace), (AggAir::Hash(hash), hash_trace)]
+    }
+
     /// The verifier's lookups, serialized, and those Plonky3's own
     /// `ProverData::from_airs_and_degrees` derives, for comparison.
     pub fn lookups_both_ways(settings: &Settings, statement: &Statement) -> (Vec<u8>, Vec<u8>) {

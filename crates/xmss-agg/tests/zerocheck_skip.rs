@@ -13,7 +13,7 @@ use rand::{RngExt, SeedableRng};
 use sigagg_prover::config::transcript;
 use sigagg_prover::zerocheck::{SkipZerocheck, column_evaluations};
 use sigagg_xmss::{Seed001, single_epoch_key_and_signature};
-use sigagg_xmss_agg::air::{AggAir, chain, hash24, poseidon_airs};
+use sigagg_xmss_agg::air::{AggAir, chain, hash24};
 use sigagg_xmss_agg::config::Val;
 use sigagg_xmss_agg::{Entry, Settings, Statement, testing};
 
@@ -28,20 +28,9 @@ fn tables() -> Vec<(AggAir, RowMajorMatrix<Val>, usize)> {
             (Entry { public_key: pk, epoch, message }, sig)
         })
         .unzip();
-    let settings = Settings::WHIR;
     let statement = Statement::new(entries).unwrap();
-    let (chain_air, hash_air) = poseidon_airs(&settings, Some(statement.padded_len()));
-    let mut matrices = testing::traces(&settings, &statement, &sigs).into_matrices();
-    let mut take = |width: usize| {
-        let i = matrices.iter().position(|m| m.width == width).expect("a table of this width");
-        matrices.swap_remove(i)
-    };
-    let chain_trace = take(BaseAir::<Val>::width(&chain_air));
-    let hash_trace = take(BaseAir::<Val>::width(&hash_air));
-    vec![
-        (AggAir::Chain(chain_air), chain_trace, chain::col::WIDTH + 20),
-        (AggAir::Hash(hash_air), hash_trace, hash24::col::WIDTH + 30),
-    ]
+    let [(chain_air, chain_trace), (hash_air, hash_trace)] = testing::poseidon_tables(&Settings::WHIR, &statement, &sigs);
+    vec![(chain_air, chain_trace, chain::col::WIDTH + 20), (hash_air, hash_trace, hash24::col::WIDTH + 30)]
 }
 
 fn seed() -> sigagg_prover::config::Challenger {
