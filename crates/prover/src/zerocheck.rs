@@ -1,8 +1,8 @@
 //! A zerocheck whose first variables are a univariate skip, evaluated in
 //! the base field: the first piece of a multilinear prover of our own
-//! (issue 21 §2; the spike in `sigagg-xmss-agg`'s `examples/zerocheck_skip`
-//! and BENCHMARKS.md measured it at 2.7x `p3-multi-stark`'s zerocheck on
-//! the Seed001 Poseidon2 tables).
+//! (issue 21 §2). `sigagg-xmss-agg`'s `examples/zerocheck_skip` times it
+//! against `p3-multi-stark`'s zerocheck on the Seed001 Poseidon2 tables:
+//! 2.6x as fast at `k = 5`, N = 8192 (BENCHMARKS.md).
 //!
 //! # Why our own
 //!
@@ -424,7 +424,9 @@ impl SkipZerocheck {
 
     /// Proves that `trace` satisfies `air`'s constraints, drawing the
     /// challenges from `challenger`; returns the proof and the point its
-    /// openings are at.
+    /// openings are at. The challenger must already have observed the
+    /// commitment to the trace (and the statement), so that no challenge
+    /// is known before the trace is fixed.
     ///
     /// # Errors
     /// [`ZerocheckError::Shape`] for an AIR this zerocheck does not
