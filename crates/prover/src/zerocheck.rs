@@ -145,6 +145,12 @@ impl<A> SkipAir for A where
 /// polynomials would then lose evaluations. `None` if the AIR has
 /// extension-field constraints.
 pub fn multilinear_degree<A: SkipAir>(air: &A) -> Option<usize> {
+    symbolic_profile(air).map(|(degree, _)| degree)
+}
+
+/// [`multilinear_degree`] and the number of constraints, from one
+/// symbolic evaluation.
+fn symbolic_profile<A: SkipAir>(air: &A) -> Option<(usize, usize)> {
     let layout = AirLayout {
         main_width: air.width(),
         num_periodic_columns: air.num_periodic_columns(),
@@ -157,7 +163,8 @@ pub fn multilinear_degree<A: SkipAir>(air: &A) -> Option<usize> {
     // Bound for the whole walk: the memo remembers nodes by address.
     let constraints = builder.base_constraints();
     let mut memo = HashMap::new();
-    Some(constraints.iter().map(|e| expression_degree(e, &mut memo)).max().unwrap_or(0))
+    let degree = constraints.iter().map(|e| expression_degree(e, &mut memo)).max().unwrap_or(0);
+    Some((degree, constraints.len()))
 }
 
 fn expression_degree(e: &SymbolicExpression<Val>, memo: &mut HashMap<*const SymbolicExpression<Val>, usize>) -> usize {
@@ -240,8 +247,8 @@ macro_rules! folder {
             }
 
             fn assert_zero<I: Into<$v>>(&mut self, x: I) {
-                // Counting past the powers drawn is a shape error the
-                // callers size against (`constraint_count`).
+                // The powers are drawn for the symbolic count of
+                // constraints (`profile`), which this count equals.
                 if let Some(power) = self.alpha_powers.get(self.constraints) {
                     self.acc += *power * x.into();
                 }
@@ -271,22 +278,14 @@ folder!(PackedFolder, PackedVal, ExtPacked, "Evaluates the batched constraints o
 folder!(ExtFolder, Challenge, Challenge, "Evaluates the batched constraints at extension-field values.");
 folder!(ExtPackedFolder, PExt, PExt, "Evaluates the batched constraints at `LANES` rows of extension-field values at once.");
 
-/// The number of constraints `air` asserts.
-fn constraint_count<A: SkipAir>(air: &A) -> usize {
-    let zeros = vec![Challenge::ZERO; air.width()];
-    let periodic = vec![Challenge::ZERO; air.num_periodic_columns()];
-    let mut folder = ExtFolder::new(&zeros, &zeros, &periodic, Challenge::ZERO, Challenge::ZERO, &[]);
-    air.eval(&mut folder);
-    folder.constraints
-}
-
-/// The AIR's constraint degree, or why it cannot be proven here.
-fn degree<A: SkipAir>(air: &A) -> Result<usize, ZerocheckError> {
+/// The AIR's constraint degree over the hypercube and its number of
+/// constraints, or why it cannot be proven here.
+fn profile<A: SkipAir>(air: &A) -> Result<(usize, usize), ZerocheckError> {
     if air.num_public_values() > 0 || air.preprocessed_width() > 0 {
         return Err(ZerocheckError::Shape("AIRs with public values or preprocessed columns are not supported"));
     }
-    multilinear_degree(air)
-        .map(|d| d.max(1))
+    symbolic_profile(air)
+        .map(|(d, count)| (d.max(1), count))
         .ok_or(ZerocheckError::Shape("AIRs with extension-field constraints are not supported"))
 }
 
@@ -441,7 +440,7 @@ impl SkipZerocheck {
     where
         Ch: FieldChallenger<Val> + CanObserve<Val>,
     {
-        let d = degree(air)?;
+        let (d, constraints) = profile(air)?;
         let (k, group) = (self.skip, 1usize << self.skip);
         let height = trace.height();
         if !height.is_power_of_two() || height < group || trace.width != air.width() {
@@ -449,7 +448,7 @@ impl SkipZerocheck {
         }
         let n = height.trailing_zeros() as usize;
         let alpha: Challenge = challenger.sample_algebra_element();
-        let alpha_powers: Vec<Challenge> = alpha.powers().take(constraint_count(air)).collect();
+        let alpha_powers: Vec<Challenge> = alpha.powers().take(constraints).collect();
         let tau: Vec<Challenge> = (0..n - k).map(|_| challenger.sample_algebra_element()).collect();
         let eq = eq_table(&tau);
         let next_columns = air.main_next_row_columns();
@@ -526,7 +525,7 @@ impl SkipZerocheck {
     where
         Ch: FieldChallenger<Val> + CanObserve<Val>,
     {
-        let d = degree(air)?;
+        let (d, constraints) = profile(air)?;
         let (k, group) = (self.skip, 1usize << self.skip);
         if log_height < k {
             return Err(ZerocheckError::Shape("fewer rows than the skip"));
@@ -542,7 +541,7 @@ impl SkipZerocheck {
             return Err(ZerocheckError::Shape("lengths"));
         }
         let alpha: Challenge = challenger.sample_algebra_element();
-        let alpha_powers: Vec<Challenge> = alpha.powers().take(constraint_count(air)).collect();
+        let alpha_powers: Vec<Challenge> = alpha.powers().take(constraints).collect();
         let tau: Vec<Challenge> = (0..log_height - k).map(|_| challenger.sample_algebra_element()).collect();
         proof.skip_values.iter().for_each(|&v| challenger.observe_algebra_element(v));
         let r0: Challenge = challenger.sample_algebra_element();
@@ -1058,7 +1057,7 @@ mod tests {
         for skip in [1, 3, 5] {
             let trace = air.trace(skip + 6);
             let eq: Vec<Challenge> = (0..64u32).map(|i| Challenge::from_u32(i * 31 + 2).exp_u64(5)).collect();
-            let alpha_powers: Vec<Challenge> = Challenge::from_u32(99).powers().take(constraint_count(&air)).collect();
+            let alpha_powers: Vec<Challenge> = Challenge::from_u32(99).powers().take(profile(&air).unwrap().1).collect();
             let round = SkipRound { air: &air, trace: &trace, skip, degree: 3, eq: &eq, alpha_powers: &alpha_powers };
             assert_eq!(skip_round_packed(&round), skip_round_scalar(&round), "skip {skip}");
         }
@@ -1077,15 +1076,23 @@ mod tests {
             .map(|c| (0..64).map(|r| x(c * 64 + r) + Challenge::from(trace.values[(r * 4 + c % 4) % trace.values.len()])).collect())
             .collect();
         let suffix: Vec<Challenge> = (0..32).map(|i| x(1000 + i)).collect();
-        let alpha_powers: Vec<Challenge> = x(7).powers().take(constraint_count(&air)).collect();
+        let alpha_powers: Vec<Challenge> = x(7).powers().take(profile(&air).unwrap().1).collect();
         let round = Round { air: &air, layout: &layout, columns: &columns, suffix: &suffix, degree: 3, alpha_powers: &alpha_powers };
         assert_eq!(round_sums(&round), round_sums_scalar(&round));
     }
 
-    /// The symbolic degree counts periodic columns and selectors as one.
+    /// The symbolic degree counts periodic columns and selectors as one,
+    /// and the symbolic count of constraints is the folders' (the powers
+    /// of alpha are drawn for it).
     #[test]
-    fn the_degree_is_the_multilinear_one() {
-        assert_eq!(multilinear_degree(&TestAir::new()), Some(3));
+    fn the_profile_is_the_multilinear_one() {
+        let air = TestAir::new();
+        assert_eq!(multilinear_degree(&air), Some(3));
+        let zeros = vec![Challenge::ZERO; 4];
+        let mut folder = ExtFolder::new(&zeros, &zeros, &zeros[..2], Challenge::ZERO, Challenge::ZERO, &[]);
+        air.eval(&mut folder);
+        assert_eq!(profile(&air), Ok((3, folder.constraints)));
+        assert_eq!(folder.constraints, 5);
     }
 
     /// A trace breaking one constraint at one row, in any column, first
