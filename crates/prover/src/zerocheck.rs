@@ -334,7 +334,12 @@ fn interpolate(xs: &[Challenge], ys: &[Challenge], x: Challenge) -> Challenge {
 
 /// `eq(a, b)` for two points.
 fn eq_at(a: &[Challenge], b: &[Challenge]) -> Challenge {
-    a.iter().zip(b).map(|(&x, &y)| x * y + (Challenge::ONE - x) * (Challenge::ONE - y)).product()
+    a.iter().zip(b).map(|(&x, &y)| eq1(x, y)).product()
+}
+
+/// `eq(x, y)` in one coordinate.
+fn eq1(x: Challenge, y: Challenge) -> Challenge {
+    x * y + (Challenge::ONE - x) * (Challenge::ONE - y)
 }
 
 /// `eq(tau, x)` for every `x` of the cube, bit `i` of the index being
@@ -490,12 +495,12 @@ impl SkipZerocheck {
                 .enumerate()
                 .map(|(x, &s)| {
                     let x = Challenge::from_usize(x);
-                    eq_prefix * (t * x + (Challenge::ONE - t) * (Challenge::ONE - x)) * s
+                    eq_prefix * eq1(t, x) * s
                 })
                 .collect();
             values.iter().for_each(|&v| challenger.observe_algebra_element(v));
             let r: Challenge = challenger.sample_algebra_element();
-            eq_prefix *= t * r + (Challenge::ONE - t) * (Challenge::ONE - r);
+            eq_prefix *= eq1(t, r);
             columns.par_iter_mut().for_each(|col| {
                 *col = col.chunks(2).map(|p| p[0] + r * (p[1] - p[0])).collect();
             });
