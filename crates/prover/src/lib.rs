@@ -42,6 +42,7 @@ pub mod merkle_hash;
 pub mod next_row;
 pub mod paired;
 pub mod poseidon;
+pub mod skip_stark;
 pub mod whir;
 pub mod zerocheck;
 

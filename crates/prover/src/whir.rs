@@ -45,8 +45,9 @@ use crate::codec;
 use crate::backend::{ProveError, SecurityLevel, Table, Tables, VerifyError};
 use crate::config::{Challenge, Challenger, MerkleHash, Settings, Val, ValMmcs, ValMmcs31, transcript, val_mmcs, val_mmcs31};
 
-type Stacking = PrefixProver<Val, Challenge>;
-type Pcs<M> = WhirProver<Challenge, Val, Radix2DFTSmallBatch<Val>, M, Challenger, Stacking>;
+pub(crate) type Stacking = PrefixProver<Val, Challenge>;
+/// The WHIR commitment over the Merkle trees `M`, tables stacked by prefix.
+pub(crate) type Pcs<M> = WhirProver<Challenge, Val, Radix2DFTSmallBatch<Val>, M, Challenger, Stacking>;
 
 /// A multilinear STARK over one WHIR commitment, tagged with the Merkle
 /// hash of its commitment (full-width SHA-256 or its 31-byte truncation:
@@ -274,8 +275,21 @@ pub fn stacked_log_size(shapes: &[(usize, usize)]) -> usize {
 /// for KoalaBear's two-adic domain at the settings' rate).
 fn config<A: Table, M: Mmcs<Val>>(settings: &Settings, tables: &Tables<'_, A>, mmcs: M) -> Result<WhirStark<M>, String> {
     let shapes: Vec<(usize, usize)> = tables.airs.iter().zip(&tables.log_heights).map(|(air, &h)| (h, air.width())).collect();
-    let stacked = stacked_log_size(&shapes);
-    let shortest = tables.log_heights.iter().copied().min().unwrap_or(0);
+    let (pcs, first_log_arity) = whir_pcs(settings, &shapes, mmcs)?;
+    Ok(WhirStark { pcs, merkle: settings.merkle, first_log_arity })
+}
+
+/// The WHIR commitment `settings` give for tables of these
+/// `(log2 height, width)` shapes, over the Merkle trees `mmcs`, and its
+/// first folding (also the floor on table heights: the commitment pads a
+/// shorter table, which moves its repeat-last successor row into the pad).
+///
+/// # Errors
+/// If WHIR has no parameters for this shape (a stacked polynomial too large
+/// for KoalaBear's two-adic domain at the settings' rate).
+pub(crate) fn whir_pcs<M: Mmcs<Val>>(settings: &Settings, shapes: &[(usize, usize)], mmcs: M) -> Result<(Pcs<M>, usize), String> {
+    let stacked = stacked_log_size(shapes);
+    let shortest = shapes.iter().map(|&(h, _)| h).min().unwrap_or(0);
     let first_log_arity = settings.first_log_arity.min(shortest).max(1);
     let folding_factor = FoldingFactor::ConstantFromSecondRound(first_log_arity, settings.max_log_arity);
     let rounds = folding_factor.compute_folding_schedule(stacked).map_err(|e| format!("{e:?}"))?.len() - 1;
@@ -288,7 +302,7 @@ fn config<A: Table, M: Mmcs<Val>>(settings: &Settings, tables: &Tables<'_, A>, m
         starting_log_inv_rate: settings.log_blowup,
     };
     let whir = WhirConfig::new(stacked, params).map_err(|e| format!("{e:?}"))?;
-    Ok(WhirStark { pcs: Pcs::new(whir, Radix2DFTSmallBatch::default(), mmcs), merkle: settings.merkle, first_log_arity })
+    Ok((Pcs::new(whir, Radix2DFTSmallBatch::default(), mmcs), first_log_arity))
 }
 
 /// Why this backend refuses settings naming `merkle`.
@@ -354,7 +368,7 @@ where
 }
 
 /// The message of a caught panic.
-fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+pub(crate) fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
     panic
         .downcast_ref::<String>()
         .cloned()

@@ -32,9 +32,10 @@
 //!    `X = 0 ..= d + 1`; the verifier checks `g_i(0) + g_i(1)` against the
 //!    running claim (`s(r0)` first) and draws `r_i`.
 //! 4. The prover sends every column's value at `(r0, r)` and, for the
-//!    AIR's next-row columns, the next row's (the row after the last is
-//!    the first); the verifier evaluates the selectors and periodic
-//!    columns there itself and checks `eq(tau, r) C = g_last(r_last)`.
+//!    AIR's next-row columns, the next row's (the last row's next row is
+//!    itself: the repeat-last view a multilinear commitment opens); the
+//!    verifier evaluates the selectors and periodic columns there itself
+//!    and checks `eq(tau, r) C = g_last(r_last)`.
 //!
 //! A prover whose trace breaks a constraint at some row passes step 2 only
 //! if `s` happens to vanish on `H` (probability at most `(n - k + #constraints) / |EF|`
@@ -91,7 +92,7 @@ pub enum ZerocheckError {
 }
 
 /// What the prover sends.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ZerocheckProof {
     /// `s` at the points off `H` ([`skip_points`] order).
     pub skip_values: Vec<Challenge>,
@@ -289,6 +290,11 @@ fn profile<A: SkipAir>(air: &A) -> Result<(usize, usize), ZerocheckError> {
         .ok_or(ZerocheckError::Shape("AIRs with extension-field constraints are not supported"))
 }
 
+/// The number of constraints of `air` (the powers of `alpha` drawn).
+pub(crate) fn constraint_count<A: SkipAir>(air: &A) -> Result<usize, ZerocheckError> {
+    profile(air).map(|(_, count)| count)
+}
+
 /// The points off `H` the skip round is sent at, for degree `d`: the first
 /// `d (2^k - 1) + 1 - 2^k` of the cosets `g^t H`, `t = 1, 2, ..`, each in
 /// the order of `H`'s powers.
@@ -303,7 +309,7 @@ pub fn skip_points(skip: usize, degree: usize) -> Vec<Val> {
 }
 
 /// `L_j(x)`, `j < 2^skip`: the Lagrange basis of `H` at `x`.
-fn lagrange<E: ExtensionField<Val>>(skip: usize, x: E) -> Vec<E> {
+pub(crate) fn lagrange<E: ExtensionField<Val>>(skip: usize, x: E) -> Vec<E> {
     let group = 1usize << skip;
     let w = Val::two_adic_generator(skip);
     let z = x.exp_power_of_2(skip) - E::ONE;
@@ -318,7 +324,7 @@ fn lagrange<E: ExtensionField<Val>>(skip: usize, x: E) -> Vec<E> {
 }
 
 /// The polynomial through `(xs[i], ys[i])` at `x`.
-fn interpolate(xs: &[Challenge], ys: &[Challenge], x: Challenge) -> Challenge {
+pub(crate) fn interpolate(xs: &[Challenge], ys: &[Challenge], x: Challenge) -> Challenge {
     if let Some(i) = xs.iter().position(|&xi| xi == x) {
         return ys[i];
     }
@@ -344,7 +350,7 @@ fn eq1(x: Challenge, y: Challenge) -> Challenge {
 
 /// `eq(tau, x)` for every `x` of the cube, bit `i` of the index being
 /// `tau[i]`'s coordinate.
-fn eq_table(tau: &[Challenge]) -> Vec<Challenge> {
+pub(crate) fn eq_table(tau: &[Challenge]) -> Vec<Challenge> {
     let mut table = vec![Challenge::ONE];
     for &t in tau {
         let high: Vec<Challenge> = table.iter().map(|&v| v * t).collect();
@@ -382,8 +388,15 @@ fn structure_at<A: SkipAir>(air: &A, skip: usize, point: &ZerocheckPoint) -> (Ve
     (periodic, first, last)
 }
 
+/// Row `row + shift` of a table of `height` rows, the last row standing
+/// in for every row past it: the next row of the last row is itself (the
+/// repeat-last successor view `p3-sumcheck`'s openings use).
+pub(crate) fn row_at(row: usize, shift: usize, height: usize) -> usize {
+    (row + shift).min(height - 1)
+}
+
 /// Every column's value at `point`, and each of `next_columns`' next row's
-/// (the row after the last is the first): what a commitment scheme must
+/// (the last row's next row is itself): what a commitment scheme must
 /// open the committed trace to.
 pub fn column_evaluations(
     trace: &RowMajorMatrix<Val>,
@@ -400,7 +413,7 @@ pub fn column_evaluations(
             .into_par_iter()
             .map(|g| {
                 eq[g] * (0..group)
-                    .map(|j| l[j] * trace.values[((g * group + j + shift) % height) * trace.width + c])
+                    .map(|j| l[j] * trace.values[row_at(g * group + j, shift, height) * trace.width + c])
                     .sum::<Challenge>()
             })
             .sum()
@@ -618,7 +631,7 @@ fn fold_rows(trace: &RowMajorMatrix<Val>, l: &[Challenge], next_columns: &[usize
         }
         for (i, &c) in next_columns.iter().enumerate() {
             out[width + i] =
-                (0..group).map(|j| l[j] * trace.values[((g * group + j + 1) % height) * width + c]).sum();
+                (0..group).map(|j| l[j] * trace.values[row_at(g * group + j, 1, height) * width + c]).sum();
         }
     });
     (0..out_width).into_par_iter().map(|c| (0..groups).map(|g| rows[g * out_width + c]).collect()).collect()
@@ -774,13 +787,13 @@ fn skip_round_scalar<A: SkipAir>(round: &SkipRound<'_, A>) -> Vec<Challenge> {
             (0..groups)
                 .into_par_iter()
                 .map(|g| {
-                    let ext = |row: usize, c: usize| trace.values[(row % height) * trace.width + c];
+                    let ext = |row: usize, shift: usize, c: usize| trace.values[row_at(row, shift, height) * trace.width + c];
                     let local: Vec<Challenge> = (0..trace.width)
-                        .map(|c| (0..group).map(|j| l[j] * ext(g * group + j, c)).sum())
+                        .map(|c| (0..group).map(|j| l[j] * ext(g * group + j, 0, c)).sum())
                         .collect();
                     let mut next = vec![Challenge::ZERO; trace.width];
                     for &c in &next_columns {
-                        next[c] = (0..group).map(|j| l[j] * ext(g * group + j + 1, c)).sum();
+                        next[c] = (0..group).map(|j| l[j] * ext(g * group + j, 1, c)).sum();
                     }
                     let per: Vec<Challenge> = periodic
                         .iter()
@@ -894,7 +907,7 @@ fn skip_round_packed<A: SkipAir>(round: &SkipRound<'_, A>) -> Vec<Challenge> {
         .collect();
     let gather = |g0: usize, c: usize, shift: usize| -> Vec<PackedVal> {
         (0..group)
-            .map(|j| PackedVal::from_fn(|lane| trace.values[(((g0 + lane) * group + j + shift) % height) * trace.width + c]))
+            .map(|j| PackedVal::from_fn(|lane| trace.values[row_at((g0 + lane) * group + j, shift, height) * trace.width + c]))
             .collect()
     };
     let sums = (0..groups / LANES)
@@ -957,25 +970,27 @@ fn lcm(a: usize, b: usize) -> usize {
     a / gcd(a, b) * b
 }
 
+/// A toy AIR for the tests of this module and of [`crate::skip_stark`].
 #[cfg(test)]
-mod tests {
+pub(crate) mod toy {
     use std::borrow::Cow;
 
-    use p3_air::WindowAccess;
+    use p3_air::{Air, AirBuilder, BaseAir, WindowAccess};
+    use p3_field::PrimeCharacteristicRing;
+    use p3_matrix::dense::RowMajorMatrix;
 
-    use super::*;
-    use crate::config::transcript;
+    use crate::config::Val;
 
     /// Fibonacci columns `a, b` (`a = 1` on the first row), `c = a^3 + p`
     /// with `p` periodic of period 4, `e = b q` with `q` of period 64: a
     /// degree-3 AIR with next-row reads, a selector, and periodic columns
     /// shorter and longer than a group.
-    struct TestAir {
+    pub(crate) struct TestAir {
         periodic: Vec<Vec<Val>>,
     }
 
     impl TestAir {
-        fn new() -> Self {
+        pub(crate) fn new() -> Self {
             Self {
                 periodic: vec![
                     (0..4).map(|i| Val::from_u32(7 * i + 1)).collect(),
@@ -984,7 +999,7 @@ mod tests {
             }
         }
 
-        fn trace(&self, log_height: usize) -> RowMajorMatrix<Val> {
+        pub(crate) fn trace(&self, log_height: usize) -> RowMajorMatrix<Val> {
             let height = 1 << log_height;
             let (mut a, mut b) = (Val::ONE, Val::ONE);
             let mut values = Vec::with_capacity(4 * height);
@@ -1029,6 +1044,13 @@ mod tests {
             builder.assert_eq(local[3], b * q);
         }
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::toy::TestAir;
+    use super::*;
+    use crate::config::transcript;
 
     fn prove(air: &TestAir, trace: &RowMajorMatrix<Val>, skip: usize) -> (ZerocheckProof, ZerocheckPoint) {
         SkipZerocheck::new(skip).prove(air, trace, &mut transcript(b"zerocheck test".to_vec())).unwrap()

@@ -1,0 +1,589 @@
+//! A multilinear STARK of our own around the skip zerocheck
+//! ([`crate::zerocheck`]): the second piece of issue 21 §2's prover. It
+//! proves AIR constraints only; buses are not proven yet, so no aggregator
+//! uses it.
+//!
+//! # The protocol
+//!
+//! 1. Every table is committed in one stacked WHIR commitment (the same
+//!    configuration [`crate::whir`] uses: [`crate::whir::whir_pcs`]).
+//! 2. Each table runs the skip zerocheck. It ends at `(z, rho)`: `z` the
+//!    skip challenge, `rho` the group coordinates. Its openings are
+//!    blends, `sum_c L_c(z) f(c, rho)` over the `2^k` rows `c` of a group,
+//!    not evaluations of the committed multilinear polynomial.
+//! 3. A `k`-round sumcheck turns the blends into one point. Writing
+//!    `g_i(c) = f_i(c, rho)` for the table's columns and successor
+//!    columns, the prover proves `sum_c L(c) sum_i gamma^i g_i(c)`
+//!    equal to `sum_i gamma^i blend_i` (degree 2 a round, the group's
+//!    highest bit first), which leaves `L~(t) sum_i gamma^i f_i(t, rho)`
+//!    at a point `t`: the verifier divides by `L~(t)`, its own.
+//! 4. WHIR opens every column, and the successor view of each next-row
+//!    column, at `(t, rho)`; the verifier checks the batch against step 3.
+//!
+//! # Soundness
+//!
+//! A wrong blend survives step 3 with probability at most
+//! `(#polynomials + 2k) / |EF|` (the batching challenge, then `k` rounds
+//! of degree 2), and a wrong evaluation survives step 4 within WHIR's
+//! error. The error terms are in [`SkipStark::security`].
+//!
+//! # Rows
+//!
+//! Row `g 2^k + c` is group `g`, position `c`. The zerocheck binds `g`'s
+//! bits lowest first, step 3 binds `c`'s highest first; WHIR's points are
+//! big-endian (coordinate 0 the row index's top bit), so a table's point
+//! is `rho` reversed, then `t`.
+
+use p3_commit::{Mmcs, MultilinearPcs};
+use p3_challenger::{CanObserve, FieldChallenger};
+use p3_field::{Field, PackedValue, PrimeCharacteristicRing, PrimeField64};
+use p3_matrix::Matrix;
+use p3_matrix::dense::RowMajorMatrix;
+use p3_maybe_rayon::prelude::*;
+use p3_multilinear_util::point::Point;
+use p3_security::{ErrorBits, SecurityTerm};
+use p3_sumcheck::layout::{Layout as _, Table as TraceTable};
+use p3_sumcheck::{OpeningBatch, OpeningProtocol, PrescribedPointPcs, TableShape, TableSpec};
+use serde::{Deserialize, Serialize};
+
+use crate::config::{Challenge, Challenger, PackedVal, Settings, Val};
+use crate::whir::{Pcs, Stacking, whir_pcs};
+use crate::zerocheck::{
+    SkipAir, SkipZerocheck, ZerocheckError, ZerocheckPoint, ZerocheckProof, eq_table, interpolate, lagrange,
+    multilinear_degree, row_at,
+};
+
+type ExtPacked = <Challenge as p3_field::ExtensionField<Val>>::ExtensionPacking;
+type Commitment<M> = <Pcs<M> as MultilinearPcs<Challenge, Challenger>>::Commitment;
+type OpeningProof<M> = <Pcs<M> as MultilinearPcs<Challenge, Challenger>>::Proof;
+const LANES: usize = PackedVal::WIDTH;
+
+/// A proof: the commitment, each table's zerocheck and reduction, and
+/// WHIR's opening of them all.
+#[derive(Serialize, Deserialize)]
+#[serde(bound = "")]
+pub struct SkipStarkProof<M: Mmcs<Val>>
+where
+    Challenger: CanObserve<M::Commitment>,
+{
+    /// The stacked commitment to every table.
+    pub commitment: Commitment<M>,
+    /// One per table, in the statement's order.
+    pub tables: Vec<TableProof>,
+    /// The columns at each table's point, and WHIR's proof of them.
+    pub opening: OpeningProof<M>,
+}
+
+/// What one table adds to a proof.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableProof {
+    /// The skip zerocheck of the table's constraints.
+    pub zerocheck: ZerocheckProof,
+    /// The reduction of its blends to one point: each round's polynomial
+    /// at 0, 1 and 2.
+    pub reduction: Vec<[Challenge; 3]>,
+}
+
+/// Why a proof is refused.
+#[derive(Debug, thiserror::Error)]
+pub enum SkipStarkError {
+    /// The proof's lengths, or the statement's shapes, do not fit.
+    #[error("malformed proof or statement: {0}")]
+    Shape(&'static str),
+    /// A table's zerocheck fails.
+    #[error("table {table}: {source}")]
+    Zerocheck {
+        /// The table.
+        table: usize,
+        /// Why.
+        source: ZerocheckError,
+    },
+    /// A round of a table's reduction does not match its claim, or its
+    /// Lagrange weight vanishes.
+    #[error("table {table}: reduction round {round} fails")]
+    Reduction {
+        /// The table.
+        table: usize,
+        /// The round (`k` for the weight).
+        round: usize,
+    },
+    /// WHIR refuses the opening.
+    #[error("opening: {0}")]
+    Opening(String),
+    /// The opened columns do not give a table's reduced claim.
+    #[error("table {0}: the opened columns do not match the reduction")]
+    Openings(usize),
+}
+
+/// The prover and verifier for one statement shape: the commitment's
+/// configuration, the tables' heights and the skip.
+pub struct SkipStark<M: Mmcs<Val>> {
+    pcs: Pcs<M>,
+    first_log_arity: usize,
+    skip: usize,
+    log_heights: Vec<usize>,
+}
+
+impl<M> SkipStark<M>
+where
+    M: Mmcs<Val>,
+    M::ProverData<RowMajorMatrix<Val>>: Clone,
+    Challenger: CanObserve<M::Commitment>,
+{
+    /// The configuration `settings` give for tables of `2^log_heights[i]`
+    /// rows and `widths[i]` columns, skipping `skip` variables.
+    ///
+    /// # Errors
+    /// If WHIR has no parameters for the shape, or a table is shorter than
+    /// the skip or WHIR's first folding (which pads such a table and moves
+    /// its successor row into the pad).
+    pub fn new(settings: &Settings, log_heights: &[usize], widths: &[usize], skip: usize, mmcs: M) -> Result<Self, String> {
+        if log_heights.is_empty() || log_heights.len() != widths.len() {
+            return Err("one height and one width per table, at least one table".into());
+        }
+        if !(1..=crate::zerocheck::MAX_SKIP).contains(&skip) {
+            return Err(format!("a skip of 1 ..= {}", crate::zerocheck::MAX_SKIP));
+        }
+        let shapes: Vec<(usize, usize)> = log_heights.iter().copied().zip(widths.iter().copied()).collect();
+        let (pcs, first_log_arity) = whir_pcs(settings, &shapes, mmcs)?;
+        if log_heights.iter().any(|&h| h < skip.max(first_log_arity)) {
+            return Err("a table shorter than the skip or the first folding".into());
+        }
+        Ok(Self { pcs, first_log_arity, skip, log_heights: log_heights.to_vec() })
+    }
+
+    /// What WHIR opens: per table, every column and the successor view of
+    /// its AIR's next-row columns, at one point.
+    fn protocol<A: SkipAir>(&self, airs: &[&A]) -> OpeningProtocol {
+        let specs = airs
+            .iter()
+            .zip(&self.log_heights)
+            .map(|(air, &h)| {
+                let batch = OpeningBatch::new((0..air.width()).collect(), air.main_next_row_columns());
+                TableSpec::new(TableShape::new(h, air.width()), vec![batch])
+            })
+            .collect();
+        OpeningProtocol::new(specs).pad_to_min_num_variables(self.first_log_arity)
+    }
+
+    /// Proves that each trace satisfies its AIR's constraints. The
+    /// challenger must already hold the statement.
+    ///
+    /// # Errors
+    /// A trace of another height or width than the statement's, an AIR
+    /// the zerocheck does not support, or WHIR's refusal.
+    pub fn prove<A: SkipAir>(
+        &self,
+        airs: &[&A],
+        traces: &[RowMajorMatrix<Val>],
+        challenger: &mut Challenger,
+    ) -> Result<SkipStarkProof<M>, String> {
+        let shapes_fit = traces.len() == airs.len()
+            && airs.len() == self.log_heights.len()
+            && traces.iter().zip(airs).zip(&self.log_heights).all(|((t, a), &h)| t.height() == 1 << h && t.width == a.width());
+        if !shapes_fit {
+            return Err("one trace per table, at the statement's heights and widths".into());
+        }
+        self.prove_forged(airs, traces, traces, traces, challenger)
+    }
+
+    /// [`SkipStark::prove`], committing `committed` but running the
+    /// zerochecks on `zerochecked` and the reductions on `reduced`: the
+    /// same traces for an honest proof, others for the tests' forgeries
+    /// (each link of the protocol must catch one).
+    fn prove_forged<A: SkipAir>(
+        &self,
+        airs: &[&A],
+        committed: &[RowMajorMatrix<Val>],
+        zerochecked: &[RowMajorMatrix<Val>],
+        reduced: &[RowMajorMatrix<Val>],
+        challenger: &mut Challenger,
+    ) -> Result<SkipStarkProof<M>, String> {
+        let protocol = self.protocol(airs);
+        let witness =
+            Stacking::new_witness(committed.iter().map(|t| TraceTable::new(t.transpose())).collect(), self.first_log_arity);
+        let (commitment, data) = self.pcs.commit(witness, challenger).map_err(|e| format!("{e:?}"))?;
+
+        let zerocheck = SkipZerocheck::new(self.skip);
+        let mut checked = Vec::with_capacity(airs.len());
+        for (air, trace) in airs.iter().zip(zerochecked) {
+            checked.push(zerocheck.prove(*air, trace, challenger).map_err(|e| e.to_string())?);
+        }
+        let mut tables = Vec::with_capacity(airs.len());
+        let mut points = Vec::with_capacity(airs.len());
+        for ((air, trace), (zerocheck, point)) in airs.iter().zip(reduced).zip(checked) {
+            let parts = partial_evaluations(trace, &air.main_next_row_columns(), self.skip, &point.rest);
+            let (reduction, t) = reduce(self.skip, &point, &parts, challenger);
+            points.push(Point::new(point.rest.iter().rev().chain(&t).copied().collect()));
+            tables.push(TableProof { zerocheck, reduction });
+        }
+        let opening = self.pcs.open_at(data, &protocol, &points, challenger).map_err(|e| format!("{e:?}"))?;
+        Ok(SkipStarkProof { commitment, tables, opening })
+    }
+
+    /// Checks a proof against the AIRs, drawing the same challenges as
+    /// the prover from a challenger holding the same statement.
+    ///
+    /// # Errors
+    /// Why the proof is refused.
+    pub fn verify<A: SkipAir>(
+        &self,
+        airs: &[&A],
+        proof: &SkipStarkProof<M>,
+        challenger: &mut Challenger,
+    ) -> Result<(), SkipStarkError> {
+        if airs.len() != self.log_heights.len() || proof.tables.len() != airs.len() {
+            return Err(SkipStarkError::Shape("one table proof per AIR"));
+        }
+        if proof.tables.iter().any(|t| t.reduction.len() != self.skip) {
+            return Err(SkipStarkError::Shape("reduction rounds"));
+        }
+        self.pcs.observe_commitment(&proof.commitment, challenger);
+        let zerocheck = SkipZerocheck::new(self.skip);
+        let mut zero_points = Vec::with_capacity(airs.len());
+        for (table, ((air, &h), tp)) in airs.iter().zip(&self.log_heights).zip(&proof.tables).enumerate() {
+            let point = zerocheck
+                .verify(*air, h, &tp.zerocheck, challenger)
+                .map_err(|source| SkipStarkError::Zerocheck { table, source })?;
+            zero_points.push(point);
+        }
+        let mut claims = Vec::with_capacity(airs.len());
+        let mut points = Vec::with_capacity(airs.len());
+        for (table, (tp, point)) in proof.tables.iter().zip(&zero_points).enumerate() {
+            let blends: Vec<Challenge> = tp.zerocheck.local.iter().chain(&tp.zerocheck.next).copied().collect();
+            let (gamma, t, target) = check_reduction(self.skip, point, &blends, &tp.reduction, challenger)
+                .map_err(|round| SkipStarkError::Reduction { table, round })?;
+            points.push(Point::new(point.rest.iter().rev().chain(&t).copied().collect()));
+            claims.push((gamma, target));
+        }
+        let protocol = self.protocol(airs);
+        let evals = self
+            .pcs
+            .verify_at(&proof.commitment, &proof.opening, &protocol, &points, challenger)
+            .map_err(|e| SkipStarkError::Opening(format!("{e:?}")))?;
+        for (table, (batch, &(gamma, target))) in evals.iter().zip(&claims).enumerate() {
+            if batch.current().iter().chain(batch.next()).rev().fold(Challenge::ZERO, |acc, &v| acc * gamma + v) != target {
+                return Err(SkipStarkError::Openings(table));
+            }
+        }
+        Ok(())
+    }
+
+    /// The proven security of this protocol for `airs`, in bits, and the
+    /// terms it is the union of: WHIR's own (Johnson bound), and the
+    /// zerochecks' and reductions' field errors, each over WHIR's list of
+    /// candidate polynomials; the hash's collision bound is the caller's.
+    ///
+    /// # Errors
+    /// If WHIR states no bound for this configuration or an AIR has no
+    /// degree.
+    pub fn security<A: SkipAir>(&self, airs: &[&A]) -> Result<(f64, Vec<SecurityTerm>), String> {
+        let protocol = self.protocol(airs);
+        let mut evidence = self.pcs.prescribed_security(&protocol).ok_or("WHIR states no bound for this protocol")?;
+        let field_bits = 5.0 * (Val::ORDER_U64 as f64).log2();
+        let k = self.skip;
+        let group = 1usize << k;
+        for (air, &h) in airs.iter().zip(&self.log_heights) {
+            let d = multilinear_degree(*air).ok_or("an AIR without a multilinear degree")?.max(1);
+            let constraints = crate::zerocheck::constraint_count(*air).map_err(|e| e.to_string())?;
+            // Zerocheck: alpha and tau (the skip polynomial vanishing on H
+            // by accident), then the skip polynomial's degree and each
+            // ordinary round's (d + 1).
+            let zerocheck = (constraints + (h - k) + d * (group - 1) + (h - k) * (d + 1)) as f64;
+            // Reduction: gamma over the polynomials, then k rounds of degree 2.
+            let polys = air.width() + air.main_next_row_columns().len();
+            let reduction = (polys + 2 * k) as f64;
+            for (label, count) in [("skip zerocheck", zerocheck), ("skip opening reduction", reduction)] {
+                evidence.charge_reduction(SecurityTerm::new(label, ErrorBits::from_log2(field_bits - count.log2())));
+            }
+        }
+        Ok((evidence.error().bits(), evidence.terms))
+    }
+}
+
+/// `f_i(c, rho)` for every column `i` and then every successor column, at
+/// each of the `2^skip` positions `c` of a group: `[poly][c]`.
+fn partial_evaluations(trace: &RowMajorMatrix<Val>, next_columns: &[usize], skip: usize, rest: &[Challenge]) -> Vec<Vec<Challenge>> {
+    let (width, height, group) = (trace.width, trace.height(), 1usize << skip);
+    let eq = eq_table(rest);
+    let chunks = width.div_ceil(LANES);
+    let lanes_at = |row: usize, chunk: usize| -> PackedVal {
+        let start = row * width + chunk * LANES;
+        let cells = &trace.values[start..start + LANES.min(width - chunk * LANES)];
+        PackedVal::from_fn(|lane| cells.get(lane).copied().unwrap_or(Val::ZERO))
+    };
+    let (packed, next) = (0..height / group)
+        .into_par_iter()
+        .fold(
+            || (vec![ExtPacked::ZERO; group * chunks], vec![Challenge::ZERO; group * next_columns.len()]),
+            |(mut packed, mut next), g| {
+                let e = ExtPacked::from(eq[g]);
+                for c in 0..group {
+                    let row = g * group + c;
+                    for chunk in 0..chunks {
+                        packed[c * chunks + chunk] += e * lanes_at(row, chunk);
+                    }
+                    for (i, &col) in next_columns.iter().enumerate() {
+                        next[c * next_columns.len() + i] += eq[g] * trace.values[row_at(row, 1, height) * width + col];
+                    }
+                }
+                (packed, next)
+            },
+        )
+        .reduce(
+            || (vec![ExtPacked::ZERO; group * chunks], vec![Challenge::ZERO; group * next_columns.len()]),
+            |(a, an), (b, bn)| {
+                (a.iter().zip(&b).map(|(&x, &y)| x + y).collect(), an.iter().zip(&bn).map(|(&x, &y)| x + y).collect())
+            },
+        );
+    let mut polys = vec![vec![Challenge::ZERO; group]; width + next_columns.len()];
+    for c in 0..group {
+        for chunk in 0..chunks {
+            let values = <ExtPacked as p3_field::PackedFieldExtension<Val, Challenge>>::to_ext_iter([packed[c * chunks + chunk]]);
+            for (col, v) in (chunk * LANES..width).zip(values) {
+                polys[col][c] = v;
+            }
+        }
+        for i in 0..next_columns.len() {
+            polys[width + i][c] = next[c * next_columns.len() + i];
+        }
+    }
+    polys
+}
+
+/// Binds the highest variable of `v` (indexed big-endian) at `r`.
+fn fold_top(v: &mut Vec<Challenge>, r: Challenge) {
+    let half = v.len() / 2;
+    for i in 0..half {
+        let (low, high) = (v[i], v[i + half]);
+        v[i] = low + r * (high - low);
+    }
+    v.truncate(half);
+}
+
+/// The prover's side of step 3: the rounds, and the point `t` they end on.
+fn reduce(
+    skip: usize,
+    point: &ZerocheckPoint,
+    parts: &[Vec<Challenge>],
+    challenger: &mut Challenger,
+) -> (Vec<[Challenge; 3]>, Vec<Challenge>) {
+    let gamma: Challenge = challenger.sample_algebra_element();
+    let mut lag = lagrange(skip, point.skip);
+    let mut batched = vec![Challenge::ZERO; 1 << skip];
+    for part in parts.iter().rev() {
+        for (b, &v) in batched.iter_mut().zip(part) {
+            *b = *b * gamma + v;
+        }
+    }
+    let mut rounds = Vec::with_capacity(skip);
+    let mut t = Vec::with_capacity(skip);
+    for _ in 0..skip {
+        let half = lag.len() / 2;
+        let at = |x: Challenge| -> Challenge {
+            (0..half)
+                .map(|i| (lag[i] + x * (lag[i + half] - lag[i])) * (batched[i] + x * (batched[i + half] - batched[i])))
+                .sum()
+        };
+        let values = [at(Challenge::ZERO), at(Challenge::ONE), at(Challenge::TWO)];
+        values.iter().for_each(|&v| challenger.observe_algebra_element(v));
+        let r: Challenge = challenger.sample_algebra_element();
+        fold_top(&mut lag, r);
+        fold_top(&mut batched, r);
+        rounds.push(values);
+        t.push(r);
+    }
+    (rounds, t)
+}
+
+/// The verifier's side of step 3: `(gamma, t, the value the batched
+/// openings at (t, rho) must have)`, or the failing round (`skip` if the
+/// Lagrange weight vanishes at `t`).
+fn check_reduction(
+    skip: usize,
+    point: &ZerocheckPoint,
+    blends: &[Challenge],
+    rounds: &[[Challenge; 3]],
+    challenger: &mut Challenger,
+) -> Result<(Challenge, Vec<Challenge>, Challenge), usize> {
+    let gamma: Challenge = challenger.sample_algebra_element();
+    let mut claim = blends.iter().rev().fold(Challenge::ZERO, |acc, &v| acc * gamma + v);
+    let nodes = [Challenge::ZERO, Challenge::ONE, Challenge::TWO];
+    let mut lag = lagrange(skip, point.skip);
+    let mut t = Vec::with_capacity(skip);
+    for (i, values) in rounds.iter().enumerate() {
+        if values[0] + values[1] != claim {
+            return Err(i);
+        }
+        values.iter().for_each(|&v| challenger.observe_algebra_element(v));
+        let r: Challenge = challenger.sample_algebra_element();
+        claim = interpolate(&nodes, values, r);
+        fold_top(&mut lag, r);
+        t.push(r);
+    }
+    let weight = lag[0];
+    if weight.is_zero() {
+        return Err(skip);
+    }
+    Ok((gamma, t, claim * weight.inverse()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{transcript, val_mmcs, ValMmcs};
+    use crate::zerocheck::toy::TestAir;
+
+    fn settings() -> Settings {
+        Settings { first_log_arity: 4, ..Settings::WHIR }
+    }
+
+    fn stark(log_heights: &[usize], skip: usize) -> SkipStark<ValMmcs> {
+        SkipStark::new(&settings(), log_heights, &vec![4; log_heights.len()], skip, val_mmcs(0)).unwrap()
+    }
+
+    fn prove(stark: &SkipStark<ValMmcs>, traces: &[RowMajorMatrix<Val>]) -> SkipStarkProof<ValMmcs> {
+        let air = TestAir::new();
+        let airs = vec![&air; traces.len()];
+        stark.prove(&airs, traces, &mut transcript(b"skip stark test".to_vec())).unwrap()
+    }
+
+    fn verify(stark: &SkipStark<ValMmcs>, proof: &SkipStarkProof<ValMmcs>) -> Result<(), SkipStarkError> {
+        let air = TestAir::new();
+        let airs = vec![&air; proof.tables.len()];
+        stark.verify(&airs, proof, &mut transcript(b"skip stark test".to_vec()))
+    }
+
+    /// The partial evaluations, Lagrange-weighted, are the zerocheck's
+    /// blends; at the reduction's point they are the multilinear
+    /// evaluations of the columns (the next-row ones repeat the last row).
+    #[test]
+    fn partial_evaluations_blend_to_the_openings() {
+        let air = TestAir::new();
+        let trace = air.trace(7);
+        let point = ZerocheckPoint {
+            skip: Challenge::from_u32(12345).exp_u64(7),
+            rest: (0..4).map(|i| Challenge::from_u32(i * 77 + 5).exp_u64(3)).collect(),
+        };
+        let parts = partial_evaluations(&trace, &[0, 1], 3, &point.rest);
+        let (local, next) = crate::zerocheck::column_evaluations(&trace, &[0, 1], 3, &point);
+        let l = lagrange(3, point.skip);
+        for (part, blend) in parts.iter().zip(local.iter().chain(&next)) {
+            assert_eq!(part.iter().zip(&l).map(|(&p, &w)| p * w).sum::<Challenge>(), *blend);
+        }
+    }
+
+    /// Valid traces verify, one table or several of different heights.
+    #[test]
+    fn valid_traces_verify() {
+        let air = TestAir::new();
+        for (heights, skip) in [(vec![6], 3), (vec![8, 6, 7], 5), (vec![5], 5)] {
+            let stark = stark(&heights, skip);
+            let traces: Vec<_> = heights.iter().map(|&h| air.trace(h)).collect();
+            let proof = prove(&stark, &traces);
+            verify(&stark, &proof).unwrap_or_else(|e| panic!("{heights:?}, skip {skip}: {e}"));
+        }
+    }
+
+    /// A broken row in any column, forced past the prover (which does not
+    /// check the witness), is rejected, the last row included.
+    #[test]
+    fn a_broken_trace_is_rejected() {
+        let air = TestAir::new();
+        let stark = stark(&[6, 5], 3);
+        for (table, row, col) in [(0, 0, 0), (0, 63, 1), (1, 17, 2), (1, 31, 3), (0, 40, 3)] {
+            let mut traces = vec![air.trace(6), air.trace(5)];
+            traces[table].values[row * 4 + col] += Val::ONE;
+            let proof = prove(&stark, &traces);
+            assert!(verify(&stark, &proof).is_err(), "table {table}, row {row}, column {col}");
+        }
+    }
+
+    /// Every reduction value, the blends, the opened values and the
+    /// commitment, changed, make the proof fail; so do missing rounds and
+    /// tables, and a verifier expecting another height.
+    #[test]
+    fn tampered_proofs_are_rejected() {
+        let air = TestAir::new();
+        let stark = stark(&[6, 5], 3);
+        let traces = vec![air.trace(6), air.trace(5)];
+        let proof = prove(&stark, &traces);
+        verify(&stark, &proof).unwrap();
+        let bytes = postcard::to_allocvec(&proof).unwrap();
+        let fresh = || postcard::from_bytes::<SkipStarkProof<ValMmcs>>(&bytes).unwrap();
+        let bump = |v: &mut Challenge| *v += Challenge::ONE;
+        let mut count = 0;
+        let mut check = |p: SkipStarkProof<ValMmcs>, what: &str| {
+            assert!(verify(&stark, &p).is_err(), "{what}");
+            count += 1;
+        };
+        for table in 0..2 {
+            for round in 0..3 {
+                for j in 0..3 {
+                    let mut p = fresh();
+                    bump(&mut p.tables[table].reduction[round][j]);
+                    check(p, "a reduction value");
+                }
+            }
+            let mut p = fresh();
+            bump(&mut p.tables[table].zerocheck.local[2]);
+            check(p, "a blend");
+            let mut p = fresh();
+            bump(&mut p.tables[table].zerocheck.next[0]);
+            check(p, "a successor blend");
+        }
+        for batch in 0..2 {
+            for i in 0..6 {
+                let mut p = fresh();
+                let mut values = p.opening.evals[batch].to_vec();
+                bump(&mut values[i]);
+                let (current, next) = values.split_at(4);
+                p.opening.evals[batch] = OpeningBatch::new(current.to_vec(), next.to_vec());
+                check(p, "an opened value");
+            }
+        }
+        // The commitment leads the encoding: a length, then the root.
+        let mut flipped = bytes.clone();
+        flipped[3] ^= 1;
+        check(postcard::from_bytes(&flipped).unwrap(), "the commitment");
+        let mut p = fresh();
+        p.tables[1].reduction.pop();
+        check(p, "a missing round");
+        let mut p = fresh();
+        p.tables.pop();
+        check(p, "a missing table");
+        assert_eq!(count, 2 * 11 + 12 + 3);
+        let taller = SkipStark::new(&settings(), &[7, 5], &[4, 4], 3, val_mmcs(0)).unwrap();
+        assert!(verify(&taller, &proof).is_err());
+    }
+
+    /// A prover committing one trace and proving another is caught: by
+    /// the final check when the zerocheck and the reduction both run on
+    /// the valid trace (the reduced claim then disagrees with the
+    /// commitment), by the reduction's first round when the reduction runs
+    /// on the committed one (its sums then disagree with the blends).
+    #[test]
+    fn a_proof_about_another_trace_is_rejected() {
+        let air = TestAir::new();
+        let stark = stark(&[6], 3);
+        let valid = vec![air.trace(6)];
+        let mut broken = valid.clone();
+        broken[0].values[37 * 4 + 2] += Val::ONE;
+        let airs = [&air];
+        let forge = |zerochecked: &[RowMajorMatrix<Val>], reduced: &[RowMajorMatrix<Val>]| {
+            stark.prove_forged(&airs, &broken, zerochecked, reduced, &mut transcript(b"skip stark test".to_vec())).unwrap()
+        };
+        assert!(matches!(verify(&stark, &forge(&valid, &valid)), Err(SkipStarkError::Openings(0))));
+        assert!(matches!(verify(&stark, &forge(&valid, &broken)), Err(SkipStarkError::Reduction { table: 0, round: 0 })));
+    }
+
+    /// The stated security counts WHIR's terms and both field terms per table.
+    #[test]
+    fn security_names_every_term() {
+        let air = TestAir::new();
+        let stark = stark(&[6, 5], 3);
+        let (bits, terms) = stark.security(&[&air, &air]).unwrap();
+        assert!(bits > 0.0 && bits < 155.0);
+        assert_eq!(terms.iter().filter(|t| t.label.starts_with("skip")).count(), 4);
+    }
+}
