@@ -279,6 +279,18 @@ fn config<A: Table, M: Mmcs<Val>>(settings: &Settings, tables: &Tables<'_, A>, m
     Ok(WhirStark { pcs, merkle: settings.merkle, first_log_arity })
 }
 
+/// `p3-multi-stark`'s configuration under `settings` for tables of these
+/// `(log2 height, width)` shapes, with full-width SHA-256 trees: for
+/// examples that time `p3-multi-stark` on AIRs no aggregator proves.
+///
+/// # Errors
+/// As [`whir_pcs`].
+#[doc(hidden)]
+pub fn sha256_config(settings: &Settings, shapes: &[(usize, usize)]) -> Result<WhirStark<ValMmcs>, String> {
+    let (pcs, first_log_arity) = whir_pcs(settings, shapes, val_mmcs(0))?;
+    Ok(WhirStark { pcs, merkle: MerkleHash::Sha256, first_log_arity })
+}
+
 /// The WHIR commitment `settings` give for tables of these
 /// `(log2 height, width)` shapes, over the Merkle trees `mmcs`, and its
 /// first folding (also the floor on table heights: the commitment pads a

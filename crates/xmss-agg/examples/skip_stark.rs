@@ -1,0 +1,85 @@
+//! Times `sigagg_prover::skip_stark` (our multilinear STARK: one stacked
+//! WHIR commitment, the skip zerocheck, the skip's reduction to one point,
+//! WHIR's opening) against `p3-multi-stark` with the same WHIR settings,
+//! proving the chain and width-24 tables of N Seed001 signatures (WHIR
+//! layout) together (issue 21 §2; results in BENCHMARKS.md). Both sides
+//! drop the tables' bus messages, so both prove the constraints alone;
+//! both proofs are verified. The two provers alternate `RUNS` times.
+//!
+//! ```sh
+//! RAYON_NUM_THREADS=2 cargo run --release -p sigagg-xmss-agg --example skip_stark -- 8192 5 2
+//! ```
+
+#[path = "common/no_bus.rs"]
+mod no_bus;
+
+use std::time::Instant;
+
+use p3_matrix::Matrix;
+use p3_sumcheck::layout::Table;
+use sigagg_prover::codec::encoded_len;
+use sigagg_prover::config::{Settings, transcript, val_mmcs};
+use sigagg_prover::skip_stark::SkipStark;
+use sigagg_prover::whir::sha256_config;
+
+use no_bus::{NoBus, tables};
+
+#[global_allocator]
+static ALLOC: sigagg_alloc::HugePages = sigagg_alloc::HugePages;
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let n: usize = args.next().map_or(1024, |a| a.parse().expect("N"));
+    let skip: usize = args.next().map_or(5, |a| a.parse().expect("k"));
+    let runs: usize = args.next().map_or(1, |a| a.parse().expect("runs"));
+    let settings = Settings::WHIR;
+    let tables = tables(n);
+    let airs: Vec<_> = tables.iter().map(|(_, air, _)| air).collect();
+    let traces: Vec<_> = tables.iter().map(|(_, _, trace)| trace.clone()).collect();
+    let heights: Vec<usize> = traces.iter().map(|t| t.height().trailing_zeros() as usize).collect();
+    let widths: Vec<usize> = traces.iter().map(|t| t.width).collect();
+    let shapes: Vec<(usize, usize)> = heights.iter().copied().zip(widths.iter().copied()).collect();
+    let seed = || transcript(b"skip stark example".to_vec());
+
+    let ours = SkipStark::new(&settings, &heights, &widths, skip, val_mmcs(0)).unwrap();
+    let (bits, _) = ours.security(&airs).unwrap();
+    let config = sha256_config(&settings, &shapes).unwrap();
+    let wrapped: Vec<NoBus<'_>> = airs.iter().map(|&a| NoBus(a)).collect();
+    let wrapped_refs: Vec<&NoBus<'_>> = wrapped.iter().collect();
+    let (pk, vk) = p3_multi_stark::setup(&config, &wrapped_refs, &mut transcript(Vec::new())).unwrap();
+
+    for run in 0..runs {
+        let t = Instant::now();
+        let proof = ours.prove(&airs, &traces, &mut seed()).unwrap();
+        let prove_s = t.elapsed().as_secs_f64();
+        let t = Instant::now();
+        ours.verify(&airs, &proof, &mut seed()).unwrap();
+        let verify_ms = t.elapsed().as_secs_f64() * 1e3;
+        let size = encoded_len(&proof);
+        drop(proof);
+
+        let instances = wrapped
+            .iter()
+            .zip(&traces)
+            .map(|(air, trace)| p3_multi_stark::ProverInstance::new(air, Table::new(trace.clone().transpose()), &pk, &[]))
+            .collect();
+        let t = Instant::now();
+        let p3_proof =
+            p3_multi_stark::prove(&config, p3_multi_stark::ProverInstances::new(instances), 0, &mut seed()).unwrap();
+        let p3_s = t.elapsed().as_secs_f64();
+        let verifier = wrapped
+            .iter()
+            .zip(&heights)
+            .map(|(air, &h)| p3_multi_stark::VerifierInstance::new(air, &vk, h, &[]))
+            .collect();
+        let t = Instant::now();
+        p3_multi_stark::verify(&config, p3_multi_stark::VerifierInstances::new(verifier), &p3_proof, 0, &mut seed()).unwrap();
+        let p3_verify_ms = t.elapsed().as_secs_f64() * 1e3;
+        println!(
+            "RESULT run={run} n={n} k={skip} tables={shapes:?} skip_stark_prove_s={prove_s:.3} skip_stark_verify_ms={verify_ms:.1} \
+             skip_stark_bytes={size} skip_stark_bits={bits:.1} p3_prove_s={p3_s:.3} p3_verify_ms={p3_verify_ms:.1} p3_bytes={} ratio={:.2}",
+            encoded_len(&p3_proof),
+            p3_s / prove_s,
+        );
+    }
+}
