@@ -207,7 +207,7 @@ where
         let zerocheck = SkipZerocheck::new(self.skip);
         let mut checked = Vec::with_capacity(airs.len());
         for (air, trace) in airs.iter().zip(zerochecked) {
-            checked.push(zerocheck.prove(*air, trace, challenger).map_err(|e| e.to_string())?);
+            checked.push(zerocheck.prove(*air, trace, None, challenger).map_err(|e| e.to_string())?);
         }
         let mut tables = Vec::with_capacity(airs.len());
         let mut points = Vec::with_capacity(airs.len());
@@ -243,7 +243,7 @@ where
         let mut zero_points = Vec::with_capacity(airs.len());
         for (table, ((air, &h), tp)) in airs.iter().zip(&self.log_heights).zip(&proof.tables).enumerate() {
             let point = zerocheck
-                .verify(*air, h, &tp.zerocheck, challenger)
+                .verify(*air, h, &tp.zerocheck, None, challenger)
                 .map_err(|source| SkipStarkError::Zerocheck { table, source })?;
             zero_points.push(point);
         }

@@ -20,37 +20,46 @@
 //! degree below `2^k` in `Y` and multilinear in `x`; `C` is the AIR's
 //! constraints batched by powers of a challenge `alpha`, of degree `d`.
 //!
-//! 1. The verifier draws `alpha` and `tau` (`n - k` coordinates).
-//! 2. Skip round: `s(Y) = sum_x eq(tau, x) C(f(Y, x))` has degree at most
-//!    `d (2^k - 1)` and, on a valid trace, vanishes on `H` (for each `y`
-//!    in `H`, a random combination of the constraints of the rows of
-//!    `y`). The prover sends `s` at `d (2^k - 1) + 1 - 2^k` points off `H`
-//!    (cosets of `H`); the verifier takes `s` to be zero on `H`, so these
-//!    values determine it, and draws `r0`.
+//! The row term `E = C + lambda B` adds to `C` the AIR's bus messages,
+//! each weighted as a [`BusClaim`] says (`B`; without a claim there is no
+//! `B`, and the messages are dropped).
+//!
+//! 1. The verifier draws `alpha`; then, with a bus claim, `lambda`, and
+//!    takes the claim's point as `tau` (`n` coordinates) and
+//!    `lambda value` as the target `T`; without one, draws `tau` and
+//!    takes `T = 0`. `tau` splits into `tau_H` (the `k` bits of `j`) and
+//!    `tau_x`.
+//! 2. Skip round: `s(Y) = sum_x eq(tau_x, x) E(f(Y, x))` has degree at
+//!    most `d (2^k - 1)`. The prover sends it at `d (2^k - 1) + 1 - 2^k`
+//!    points off `H` (cosets of `H`) and on `H`; the verifier checks
+//!    `sum_j eq(tau_H, j) s(w^j) = T` (the sum over every row of
+//!    `eq(tau, row) E(row)`) and draws `r0`.
 //! 3. Ordinary rounds on `x`, lowest bit first: round `i` sends
-//!    `g_i(X) = sum eq(tau, (r_<i, X, x_>i)) C(f(r0, r_<i, X, x_>i))` at
+//!    `g_i(X) = sum eq(tau_x, (r_<i, X, x_>i)) E(f(r0, r_<i, X, x_>i))` at
 //!    `X = 0 ..= d + 1`; the verifier checks `g_i(0) + g_i(1)` against the
 //!    running claim (`s(r0)` first) and draws `r_i`.
 //! 4. The prover sends every column's value at `(r0, r)` and, for the
 //!    AIR's next-row columns, the next row's (the last row's next row is
 //!    itself: the repeat-last view a multilinear commitment opens); the
 //!    verifier evaluates the selectors and periodic columns there itself
-//!    and checks `eq(tau, r) C = g_last(r_last)`.
+//!    and checks `eq(tau_x, r) E = g_last(r_last)`.
 //!
-//! A prover whose trace breaks a constraint at some row passes step 2 only
-//! if `s` happens to vanish on `H` (probability at most `(n - k + #constraints) / |EF|`
-//! over `alpha` and `tau`) and every later check only with probability
-//! at most `(d (2^k - 1) + (n - k)(d + 2)) / |EF|`, `|EF| = p^5 ~ 2^155`.
+//! A trace breaking a constraint at some row, or a wrong claimed value,
+//! passes step 2 only with probability at most
+//! `(n + #constraints + 1) / |EF|` over `alpha`, `lambda` and `tau` (the
+//! sum is the multilinear extension of `E` at `tau`), and every later
+//! check only with probability at most `(d (2^k - 1) + (n - k)(d + 2)) / |EF|`,
+//! `|EF| = p^5 ~ 2^155`.
 //!
 //! # What it does not do
 //!
-//! It proves the AIR's constraints only. Its folders drop the AIR's bus
-//! messages (a LogUp argument proves those), and the openings of step 4
-//! are claims: a commitment scheme must bind them to the committed columns
-//! at the returned point ([`column_evaluations`] computes them from a
-//! trace). The constraint degree is computed symbolically
-//! ([`multilinear_degree`]); AIRs with public values, preprocessed columns
-//! or extension-field constraints are refused.
+//! The openings of step 4 are claims: a commitment scheme must bind them
+//! to the committed columns at the returned point ([`column_evaluations`]
+//! computes them from a trace), and the bus claim comes from a LogUp
+//! argument outside this module. The degree, constraints' and messages'
+//! alike, is computed symbolically ([`multilinear_degree`]); AIRs with
+//! public values, preprocessed columns, extension-field constraints, or
+//! local or exclusive bus messages are refused.
 
 use std::collections::HashMap;
 
@@ -83,6 +92,9 @@ pub enum ZerocheckError {
     /// The proof's lengths do not fit the table and the AIR.
     #[error("malformed zerocheck proof: {0}")]
     Shape(&'static str),
+    /// The skip polynomial on `H` does not give the claimed sum.
+    #[error("the zerocheck's skip round does not match the claim")]
+    Skip,
     /// A round's two halves do not sum to the running claim.
     #[error("zerocheck round {0} does not match the claim")]
     Round(usize),
@@ -146,12 +158,41 @@ impl<A> SkipAir for A where
 /// polynomials would then lose evaluations. `None` if the AIR has
 /// extension-field constraints.
 pub fn multilinear_degree<A: SkipAir>(air: &A) -> Option<usize> {
-    symbolic_profile(air).map(|(degree, _)| degree)
+    symbolic_profile(air).ok().map(|profile| profile.degree)
 }
 
-/// [`multilinear_degree`] and the number of constraints, from one
-/// symbolic evaluation.
-fn symbolic_profile<A: SkipAir>(air: &A) -> Option<(usize, usize)> {
+/// One bus message an AIR sends on every row: its bus and its number of
+/// fields.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Message {
+    /// The bus's name.
+    pub bus: String,
+    /// The number of fields.
+    pub fields: usize,
+}
+
+/// What the zerocheck needs to know of an AIR.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Profile {
+    /// The largest degree over the hypercube of a constraint, a message's
+    /// count or a message's field.
+    degree: usize,
+    /// The number of constraints.
+    constraints: usize,
+    /// The bus messages, in the order the AIR pushes them.
+    messages: Vec<Message>,
+}
+
+/// The AIR's bus messages, in the order it pushes them.
+///
+/// # Errors
+/// As the zerocheck refuses the AIR.
+pub fn messages<A: SkipAir>(air: &A) -> Result<Vec<Message>, ZerocheckError> {
+    profile(air).map(|profile| profile.messages)
+}
+
+/// The [`Profile`], from one symbolic evaluation.
+fn symbolic_profile<A: SkipAir>(air: &A) -> Result<Profile, ZerocheckError> {
     let layout = AirLayout {
         main_width: air.width(),
         num_periodic_columns: air.num_periodic_columns(),
@@ -159,13 +200,23 @@ fn symbolic_profile<A: SkipAir>(air: &A) -> Option<(usize, usize)> {
     };
     let builder = InteractionSymbolicBuilder::<Val, Challenge>::from_air(air, layout);
     if !builder.extension_constraints().is_empty() {
-        return None;
+        return Err(ZerocheckError::Shape("AIRs with extension-field constraints are not supported"));
+    }
+    if !builder.local_interactions().is_empty() || !builder.exclusive_interactions().is_empty() {
+        return Err(ZerocheckError::Shape("AIRs with local or exclusive bus messages are not supported"));
     }
     // Bound for the whole walk: the memo remembers nodes by address.
     let constraints = builder.base_constraints();
+    let interactions = builder.global_interactions();
     let mut memo = HashMap::new();
-    let degree = constraints.iter().map(|e| expression_degree(e, &mut memo)).max().unwrap_or(0);
-    Some((degree, constraints.len()))
+    let degree = constraints
+        .iter()
+        .chain(interactions.iter().flat_map(|i| i.fields.iter().chain([&i.count])))
+        .map(|e| expression_degree(e, &mut memo))
+        .max()
+        .unwrap_or(0);
+    let messages = interactions.iter().map(|i| Message { bus: i.bus_name.clone(), fields: i.fields.len() }).collect();
+    Ok(Profile { degree, constraints: constraints.len(), messages })
 }
 
 fn expression_degree(e: &SymbolicExpression<Val>, memo: &mut HashMap<*const SymbolicExpression<Val>, usize>) -> usize {
@@ -189,7 +240,8 @@ macro_rules! folder {
     ($name:ident, $v:ty, $acc:ty, $doc:literal) => {
         #[doc = $doc]
         ///
-        /// Bus messages are dropped (see the module docs).
+        /// Bus messages are weighted by [`Weights::messages`], or dropped
+        /// where it has none.
         pub struct $name<'a> {
             local: &'a [$v],
             next: &'a [$v],
@@ -197,13 +249,14 @@ macro_rules! folder {
             preprocessed: RowWindow<'a, $v>,
             first: $v,
             last: $v,
-            alpha_powers: &'a [$acc],
+            weights: &'a Weights<$acc>,
             acc: $acc,
             constraints: usize,
+            messages: usize,
         }
 
         impl<'a> $name<'a> {
-            fn new(local: &'a [$v], next: &'a [$v], periodic: &'a [$v], first: $v, last: $v, alpha_powers: &'a [$acc]) -> Self {
+            fn new(local: &'a [$v], next: &'a [$v], periodic: &'a [$v], first: $v, last: $v, weights: &'a Weights<$acc>) -> Self {
                 Self {
                     local,
                     next,
@@ -211,9 +264,10 @@ macro_rules! folder {
                     preprocessed: RowWindow::from_two_rows(&[], &[]),
                     first,
                     last,
-                    alpha_powers,
+                    weights,
                     acc: <$acc>::ZERO,
                     constraints: 0,
+                    messages: 0,
                 }
             }
         }
@@ -250,7 +304,7 @@ macro_rules! folder {
             fn assert_zero<I: Into<$v>>(&mut self, x: I) {
                 // The powers are drawn for the symbolic count of
                 // constraints (`profile`), which this count equals.
-                if let Some(power) = self.alpha_powers.get(self.constraints) {
+                if let Some(power) = self.weights.constraints.get(self.constraints) {
                     self.acc += *power * x.into();
                 }
                 self.constraints += 1;
@@ -265,14 +319,64 @@ macro_rules! folder {
             fn push_interaction<E: Into<$v>>(
                 &mut self,
                 _bus: &str,
-                _fields: impl IntoIterator<Item = E>,
-                _count: impl Into<Count<$v>>,
+                fields: impl IntoIterator<Item = E>,
+                count: impl Into<Count<$v>>,
             ) {
+                // Weighted as `Weights` says; without weights, dropped.
+                if let Some(w) = self.weights.messages.get(self.messages) {
+                    let (count, _) = count.into().into_parts();
+                    let mut term = w.constant + w.count * count;
+                    for (field, &weight) in fields.into_iter().zip(&w.fields) {
+                        term += weight * field.into();
+                    }
+                    self.acc += term;
+                }
+                self.messages += 1;
             }
 
             fn push_local_interaction(&mut self, _tuples: impl IntoIterator<Item = (Vec<$v>, Count<$v>)>) {}
         }
     };
+}
+
+/// How one row's terms are batched into one value: a power of `alpha` per
+/// constraint and, per bus message, the weights of its LogUp fraction's
+/// numerator and denominator (see [`BusClaim`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Weights<T> {
+    /// One per constraint, in the AIR's order.
+    pub constraints: Vec<T>,
+    /// One per bus message, in the AIR's order; none drops the messages.
+    pub messages: Vec<MessageWeights<T>>,
+}
+
+/// A bus message's term: `constant + count * count_expr + sum_i fields[i] * field_i`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MessageWeights<T> {
+    /// The count's weight.
+    pub count: T,
+    /// Each field's weight.
+    pub fields: Vec<T>,
+    /// The constant term.
+    pub constant: T,
+}
+
+impl Weights<Challenge> {
+    /// The weights in another representation (packed kernels).
+    fn map<U>(&self, f: impl Fn(Challenge) -> U + Copy) -> Weights<U> {
+        Weights {
+            constraints: self.constraints.iter().map(|&w| f(w)).collect(),
+            messages: self
+                .messages
+                .iter()
+                .map(|m| MessageWeights {
+                    count: f(m.count),
+                    fields: m.fields.iter().map(|&w| f(w)).collect(),
+                    constant: f(m.constant),
+                })
+                .collect(),
+        }
+    }
 }
 
 folder!(PackedFolder, PackedVal, ExtPacked, "Evaluates the batched constraints of `LANES` groups at one point of the skip round.");
@@ -281,18 +385,16 @@ folder!(ExtPackedFolder, PExt, PExt, "Evaluates the batched constraints at `LANE
 
 /// The AIR's constraint degree over the hypercube and its number of
 /// constraints, or why it cannot be proven here.
-fn profile<A: SkipAir>(air: &A) -> Result<(usize, usize), ZerocheckError> {
+fn profile<A: SkipAir>(air: &A) -> Result<Profile, ZerocheckError> {
     if air.num_public_values() > 0 || air.preprocessed_width() > 0 {
         return Err(ZerocheckError::Shape("AIRs with public values or preprocessed columns are not supported"));
     }
-    symbolic_profile(air)
-        .map(|(d, count)| (d.max(1), count))
-        .ok_or(ZerocheckError::Shape("AIRs with extension-field constraints are not supported"))
+    symbolic_profile(air).map(|profile| Profile { degree: profile.degree.max(1), ..profile })
 }
 
 /// The number of constraints of `air` (the powers of `alpha` drawn).
 pub(crate) fn constraint_count<A: SkipAir>(air: &A) -> Result<usize, ZerocheckError> {
-    profile(air).map(|(_, count)| count)
+    profile(air).map(|profile| profile.constraints)
 }
 
 /// The points off `H` the skip round is sent at, for degree `d`: the first
@@ -423,6 +525,58 @@ pub fn column_evaluations(
     (local, next)
 }
 
+/// What a bus argument leaves for one table to prove: that at `point`
+/// the multilinear extension of the rows' batched message terms
+/// ([`MessageWeights`], one per message) is `value`. The zerocheck then
+/// proves `sum_row eq(point, row) (C(row) + lambda B(row)) = lambda value`,
+/// `C` the batched constraints, `B` the batched message terms and
+/// `lambda` its own challenge.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BusClaim {
+    /// The point, one coordinate per row bit, lowest bit first.
+    pub point: Vec<Challenge>,
+    /// One per message of the AIR, in its order.
+    pub messages: Vec<MessageWeights<Challenge>>,
+    /// The claimed value.
+    pub value: Challenge,
+}
+
+/// The challenges a zerocheck starts from, the same for prover and
+/// verifier: the weights of the row terms, the point (lowest row bit
+/// first) and the value the weighted sum must have.
+fn start<Ch: FieldChallenger<Val>>(
+    constraints: usize,
+    messages: usize,
+    n: usize,
+    bus: Option<&BusClaim>,
+    challenger: &mut Ch,
+) -> Result<(Weights<Challenge>, Vec<Challenge>, Challenge), ZerocheckError> {
+    let alpha: Challenge = challenger.sample_algebra_element();
+    let constraints = alpha.powers().take(constraints).collect();
+    match bus {
+        None => {
+            let tau = (0..n).map(|_| challenger.sample_algebra_element()).collect();
+            Ok((Weights { constraints, messages: Vec::new() }, tau, Challenge::ZERO))
+        }
+        Some(claim) => {
+            if claim.point.len() != n || claim.messages.len() != messages {
+                return Err(ZerocheckError::Shape("the bus claim's point or messages"));
+            }
+            let lambda: Challenge = challenger.sample_algebra_element();
+            let messages = claim
+                .messages
+                .iter()
+                .map(|m| MessageWeights {
+                    count: lambda * m.count,
+                    fields: m.fields.iter().map(|&w| lambda * w).collect(),
+                    constant: lambda * m.constant,
+                })
+                .collect();
+            Ok((Weights { constraints, messages }, claim.point.clone(), lambda * claim.value))
+        }
+    }
+}
+
 /// The zerocheck of one AIR table with a skip of `skip` variables.
 #[derive(Clone, Copy, Debug)]
 pub struct SkipZerocheck {
@@ -453,25 +607,26 @@ impl SkipZerocheck {
         &self,
         air: &A,
         trace: &RowMajorMatrix<Val>,
+        bus: Option<&BusClaim>,
         challenger: &mut Ch,
     ) -> Result<(ZerocheckProof, ZerocheckPoint), ZerocheckError>
     where
         Ch: FieldChallenger<Val> + CanObserve<Val>,
     {
-        let (d, constraints) = profile(air)?;
+        let profile = profile(air)?;
+        let d = profile.degree;
         let (k, group) = (self.skip, 1usize << self.skip);
         let height = trace.height();
         if !height.is_power_of_two() || height < group || trace.width != air.width() {
             return Err(ZerocheckError::Shape("the trace's height or width"));
         }
         let n = height.trailing_zeros() as usize;
-        let alpha: Challenge = challenger.sample_algebra_element();
-        let alpha_powers: Vec<Challenge> = alpha.powers().take(constraints).collect();
-        let tau: Vec<Challenge> = (0..n - k).map(|_| challenger.sample_algebra_element()).collect();
-        let eq = eq_table(&tau);
+        let (weights, tau, _) = start(profile.constraints, profile.messages.len(), n, bus, challenger)?;
+        let tau = &tau[k..];
+        let eq = eq_table(tau);
         let next_columns = air.main_next_row_columns();
 
-        let round = SkipRound { air, trace, skip: k, degree: d, eq: &eq, alpha_powers: &alpha_powers };
+        let round = SkipRound { air, trace, skip: k, degree: d, eq: &eq, weights: &weights };
         let skip_values = if height / group >= LANES { skip_round_packed(&round) } else { skip_round_scalar(&round) };
         skip_values.iter().for_each(|&v| challenger.observe_algebra_element(v));
         let r0: Challenge = challenger.sample_algebra_element();
@@ -500,7 +655,7 @@ impl SkipZerocheck {
         let mut eq_prefix = Challenge::ONE;
         for i in 0..n - k {
             let suffix = eq_table(&tau[i + 1..]);
-            let round = Round { air, layout: &layout, columns: &columns, suffix: &suffix, degree: d, alpha_powers: &alpha_powers };
+            let round = Round { air, layout: &layout, columns: &columns, suffix: &suffix, degree: d, weights: &weights };
             let sums = round_sums(&round);
             let t = tau[i];
             let values: Vec<Challenge> = sums
@@ -538,19 +693,21 @@ impl SkipZerocheck {
         air: &A,
         log_height: usize,
         proof: &ZerocheckProof,
+        bus: Option<&BusClaim>,
         challenger: &mut Ch,
     ) -> Result<ZerocheckPoint, ZerocheckError>
     where
         Ch: FieldChallenger<Val> + CanObserve<Val>,
     {
-        let (d, constraints) = profile(air)?;
+        let profile = profile(air)?;
+        let d = profile.degree;
         let (k, group) = (self.skip, 1usize << self.skip);
         if log_height < k {
             return Err(ZerocheckError::Shape("fewer rows than the skip"));
         }
         let points = skip_points(k, d);
         let next_columns = air.main_next_row_columns();
-        if proof.skip_values.len() != points.len()
+        if proof.skip_values.len() != points.len() + group
             || proof.rounds.len() != log_height - k
             || proof.rounds.iter().any(|r| r.len() != d + 2)
             || proof.local.len() != air.width()
@@ -558,23 +715,19 @@ impl SkipZerocheck {
         {
             return Err(ZerocheckError::Shape("lengths"));
         }
-        let alpha: Challenge = challenger.sample_algebra_element();
-        let alpha_powers: Vec<Challenge> = alpha.powers().take(constraints).collect();
-        let tau: Vec<Challenge> = (0..log_height - k).map(|_| challenger.sample_algebra_element()).collect();
+        let (weights, tau, target) = start(profile.constraints, profile.messages.len(), log_height, bus, challenger)?;
+        let (tau_skip, tau) = tau.split_at(k);
+        // The skip polynomial on H, weighted by eq over the group's bits,
+        // is the whole sum.
+        let on_h = &proof.skip_values[points.len()..];
+        if eq_table(tau_skip).iter().zip(on_h).map(|(&e, &v)| e * v).sum::<Challenge>() != target {
+            return Err(ZerocheckError::Skip);
+        }
         proof.skip_values.iter().for_each(|&v| challenger.observe_algebra_element(v));
         let r0: Challenge = challenger.sample_algebra_element();
-
-        // s is zero on H and the sent values elsewhere.
         let w = Val::two_adic_generator(k);
-        let xs: Vec<Challenge> = points
-            .iter()
-            .copied()
-            .chain(w.powers().take(group))
-            .map(Challenge::from)
-            .collect();
-        let ys: Vec<Challenge> =
-            proof.skip_values.iter().copied().chain(core::iter::repeat_n(Challenge::ZERO, group)).collect();
-        let mut claim = interpolate(&xs, &ys, r0);
+        let xs: Vec<Challenge> = points.iter().copied().chain(w.powers().take(group)).map(Challenge::from).collect();
+        let mut claim = interpolate(&xs, &proof.skip_values, r0);
 
         let nodes: Vec<Challenge> = (0..d + 2).map(Challenge::from_usize).collect();
         let mut rest = Vec::with_capacity(tau.len());
@@ -595,9 +748,9 @@ impl SkipZerocheck {
         for (&c, &v) in next_columns.iter().zip(&proof.next) {
             next[c] = v;
         }
-        let mut folder = ExtFolder::new(&proof.local, &next, &periodic, first, last, &alpha_powers);
+        let mut folder = ExtFolder::new(&proof.local, &next, &periodic, first, last, &weights);
         air.eval(&mut folder);
-        if eq_at(&tau, &point.rest) * folder.acc != claim {
+        if eq_at(tau, &point.rest) * folder.acc != claim {
             return Err(ZerocheckError::Final);
         }
         Ok(point)
@@ -679,7 +832,7 @@ struct Round<'a, A> {
     columns: &'a [Vec<Challenge>],
     suffix: &'a [Challenge],
     degree: usize,
-    alpha_powers: &'a [Challenge],
+    weights: &'a Weights<Challenge>,
 }
 
 impl<A> Clone for Round<'_, A> {
@@ -694,13 +847,13 @@ impl<A> Copy for Round<'_, A> {}
 /// at `X = 0 ..= d + 1`: `LANES` pairs at a time while they fill the
 /// lanes.
 fn round_sums<A: SkipAir>(round: &Round<'_, A>) -> Vec<Challenge> {
-    let Round { air, layout, columns, suffix, degree: d, alpha_powers } = *round;
+    let Round { air, layout, columns, suffix, degree: d, weights } = *round;
     let half = columns[0].len() / 2;
     if half < LANES {
         return round_sums_scalar(round);
     }
     let nodes = d + 2;
-    let packed_powers: Vec<PExt> = alpha_powers.iter().map(|&a| PExt::new(ExtPacked::from(a))).collect();
+    let packed_weights = weights.map(|a| PExt::new(ExtPacked::from(a)));
     let sums = (0..half / LANES)
         .into_par_iter()
         .fold(
@@ -715,7 +868,7 @@ fn round_sums<A: SkipAir>(round: &Round<'_, A>) -> Vec<Challenge> {
                 let steps: Vec<PExt> = columns.iter().zip(&values).map(|(c, &lo)| pick(c, 1) - lo).collect();
                 let eq = PExt::new(ExtPacked::from_ext_slice(&suffix[m0..m0 + LANES]));
                 layout.at_nodes(&mut values, &steps, &mut acc, PExt::ZERO, |local, next, periodic, first, last| {
-                    let mut folder = ExtPackedFolder::new(local, next, periodic, first, last, &packed_powers);
+                    let mut folder = ExtPackedFolder::new(local, next, periodic, first, last, &packed_weights);
                     air.eval(&mut folder);
                     eq * folder.acc
                 });
@@ -729,7 +882,7 @@ fn round_sums<A: SkipAir>(round: &Round<'_, A>) -> Vec<Challenge> {
 /// [`round_sums`] one pair at a time: the reference, and the kernel once
 /// fewer pairs than lanes are left.
 fn round_sums_scalar<A: SkipAir>(round: &Round<'_, A>) -> Vec<Challenge> {
-    let Round { air, layout, columns, suffix, degree: d, alpha_powers } = *round;
+    let Round { air, layout, columns, suffix, degree: d, weights } = *round;
     let half = columns[0].len() / 2;
     let nodes = d + 2;
     (0..half)
@@ -740,7 +893,7 @@ fn round_sums_scalar<A: SkipAir>(round: &Round<'_, A>) -> Vec<Challenge> {
                 let mut values: Vec<Challenge> = columns.iter().map(|c| c[2 * m]).collect();
                 let steps: Vec<Challenge> = columns.iter().map(|c| c[2 * m + 1] - c[2 * m]).collect();
                 layout.at_nodes(&mut values, &steps, &mut acc, Challenge::ZERO, |local, next, periodic, first, last| {
-                    let mut folder = ExtFolder::new(local, next, periodic, first, last, alpha_powers);
+                    let mut folder = ExtFolder::new(local, next, periodic, first, last, weights);
                     air.eval(&mut folder);
                     suffix[m] * folder.acc
                 });
@@ -759,7 +912,7 @@ struct SkipRound<'a, A> {
     skip: usize,
     degree: usize,
     eq: &'a [Challenge],
-    alpha_powers: &'a [Challenge],
+    weights: &'a Weights<Challenge>,
 }
 
 impl<A> Clone for SkipRound<'_, A> {
@@ -774,13 +927,18 @@ impl<A> Copy for SkipRound<'_, A> {}
 /// reference the packed kernel is tested against, and the kernel for
 /// tables of fewer than `LANES` groups.
 fn skip_round_scalar<A: SkipAir>(round: &SkipRound<'_, A>) -> Vec<Challenge> {
-    let SkipRound { air, trace, skip, degree: d, eq, alpha_powers } = *round;
+    let SkipRound { air, trace, skip, degree: d, eq, weights } = *round;
     let group = 1usize << skip;
     let height = trace.height();
     let groups = height / group;
     let next_columns = air.main_next_row_columns();
     let periodic = air.periodic_columns();
+    let w = Val::two_adic_generator(skip);
     skip_points(skip, d)
+        .iter()
+        .copied()
+        .chain(w.powers().take(group))
+        .collect::<Vec<Val>>()
         .iter()
         .map(|&x| {
             let l = lagrange(skip, Challenge::from(x));
@@ -801,7 +959,7 @@ fn skip_round_scalar<A: SkipAir>(round: &SkipRound<'_, A>) -> Vec<Challenge> {
                         .collect();
                     let first = if g == 0 { l[0] } else { Challenge::ZERO };
                     let last = if g == groups - 1 { l[group - 1] } else { Challenge::ZERO };
-                    let mut folder = ExtFolder::new(&local, &next, &per, first, last, alpha_powers);
+                    let mut folder = ExtFolder::new(&local, &next, &per, first, last, weights);
                     air.eval(&mut folder);
                     eq[g] * folder.acc
                 })
@@ -856,7 +1014,7 @@ impl CosetFft {
         }
     }
 
-    /// A column's values at the skip points, from its values on `H`.
+    /// A column's values at the skip points off `H`, from its values on `H`.
     fn extend(&self, values: &[PackedVal], out: &mut Vec<PackedVal>) {
         let mut coeffs = values.to_vec();
         self.fft(&mut coeffs, &self.inv_twiddles);
@@ -872,17 +1030,20 @@ impl CosetFft {
 
 /// The skip round on packed base-field values, `LANES` groups at a time.
 fn skip_round_packed<A: SkipAir>(round: &SkipRound<'_, A>) -> Vec<Challenge> {
-    let SkipRound { air, trace, skip, degree: d, eq, alpha_powers } = *round;
+    let SkipRound { air, trace, skip, degree: d, eq, weights } = *round;
     let group = 1usize << skip;
     let height = trace.height();
     let groups = height / group;
     let points = skip_points(skip, d);
-    let count = points.len();
-    let fft = CosetFft::new(skip, count);
-    let bases: Vec<Vec<Val>> = points.iter().map(|&x| lagrange(skip, x)).collect();
+    let off = points.len();
+    let fft = CosetFft::new(skip, off);
+    // The points off H, then H's own (where a group's values are its rows).
+    let w = Val::two_adic_generator(skip);
+    let bases: Vec<Vec<Val>> = points.iter().copied().chain(w.powers().take(group)).map(|x| lagrange(skip, x)).collect();
+    let count = bases.len();
     let next_columns = air.main_next_row_columns();
     let periodic = air.periodic_columns();
-    let packed_powers: Vec<ExtPacked> = alpha_powers.iter().map(|&a| ExtPacked::from(a)).collect();
+    let packed_weights = weights.map(ExtPacked::from);
     // Periodic values at each point for the block of groups starting at
     // `b * LANES`: they repeat every `cycle` blocks.
     let span = LANES * group;
@@ -916,20 +1077,16 @@ fn skip_round_packed<A: SkipAir>(round: &SkipRound<'_, A>) -> Vec<Challenge> {
             || vec![ExtPacked::ZERO; count],
             |mut acc, block| {
                 let g0 = block * LANES;
-                let mut scratch = Vec::with_capacity(count + group);
-                let local_at: Vec<Vec<PackedVal>> = (0..trace.width)
-                    .map(|c| {
-                        fft.extend(&gather(g0, c, 0), &mut scratch);
-                        scratch.clone()
-                    })
-                    .collect();
-                let next_at: Vec<Vec<PackedVal>> = next_columns
-                    .iter()
-                    .map(|&c| {
-                        fft.extend(&gather(g0, c, 1), &mut scratch);
-                        scratch.clone()
-                    })
-                    .collect();
+                let mut scratch = Vec::with_capacity(off + group);
+                let mut at_points = |c: usize, shift: usize| -> Vec<PackedVal> {
+                    let rows = gather(g0, c, shift);
+                    fft.extend(&rows, &mut scratch);
+                    let mut values = scratch.clone();
+                    values.extend(rows);
+                    values
+                };
+                let local_at: Vec<Vec<PackedVal>> = (0..trace.width).map(|c| at_points(c, 0)).collect();
+                let next_at: Vec<Vec<PackedVal>> = next_columns.iter().map(|&c| at_points(c, 1)).collect();
                 let eq_packed = ExtPacked::from_ext_slice(&eq[g0..g0 + LANES]);
                 let mut local = vec![PackedVal::ZERO; trace.width];
                 let mut next = vec![PackedVal::ZERO; trace.width];
@@ -951,7 +1108,7 @@ fn skip_round_packed<A: SkipAir>(round: &SkipRound<'_, A>) -> Vec<Challenge> {
                         PackedVal::ZERO
                     };
                     let mut folder =
-                        PackedFolder::new(&local, &next, &periodic_at[block % cycle][p], first, last, &packed_powers);
+                        PackedFolder::new(&local, &next, &periodic_at[block % cycle][p], first, last, &packed_weights);
                     air.eval(&mut folder);
                     acc[p] += folder.acc * eq_packed;
                 }
@@ -977,6 +1134,7 @@ pub(crate) mod toy {
 
     use p3_air::{Air, AirBuilder, BaseAir, WindowAccess};
     use p3_field::PrimeCharacteristicRing;
+    use p3_lookup::{Count, InteractionBuilder};
     use p3_matrix::dense::RowMajorMatrix;
 
     use crate::config::Val;
@@ -1031,7 +1189,7 @@ pub(crate) mod toy {
         }
     }
 
-    impl<AB: AirBuilder<F = Val>> Air<AB> for TestAir {
+    impl<AB: InteractionBuilder<F = Val>> Air<AB> for TestAir {
         fn eval(&self, builder: &mut AB) {
             let main = builder.main();
             let (local, next) = (main.current_slice().to_vec(), main.next_slice().to_vec());
@@ -1041,7 +1199,11 @@ pub(crate) mod toy {
             builder.when_transition().assert_eq(next[0], b.clone());
             builder.when_transition().assert_eq(next[1], a.clone() + b.clone());
             builder.assert_eq(local[2], a.cube() + p);
-            builder.assert_eq(local[3], b * q);
+            builder.assert_eq(local[3], b.clone() * q);
+            // Two bus messages (no other table receives them: the tests
+            // weight them as a bus argument would, without one).
+            builder.push_interaction("toy", [a.clone(), b.clone() * b.clone()], Count::bounded(local[3].into(), 1));
+            builder.push_interaction("other", [local[2].into()], Count::bounded(a - b, 1));
         }
     }
 }
@@ -1053,11 +1215,11 @@ mod tests {
     use crate::config::transcript;
 
     fn prove(air: &TestAir, trace: &RowMajorMatrix<Val>, skip: usize) -> (ZerocheckProof, ZerocheckPoint) {
-        SkipZerocheck::new(skip).prove(air, trace, &mut transcript(b"zerocheck test".to_vec())).unwrap()
+        SkipZerocheck::new(skip).prove(air, trace, None, &mut transcript(b"zerocheck test".to_vec())).unwrap()
     }
 
     fn verify(air: &TestAir, log_height: usize, skip: usize, proof: &ZerocheckProof) -> Result<ZerocheckPoint, ZerocheckError> {
-        SkipZerocheck::new(skip).verify(air, log_height, proof, &mut transcript(b"zerocheck test".to_vec()))
+        SkipZerocheck::new(skip).verify(air, log_height, proof, None, &mut transcript(b"zerocheck test".to_vec()))
     }
 
     /// Valid traces verify, at the prover's point, for every skip and for
@@ -1084,8 +1246,11 @@ mod tests {
         for skip in [1, 3, 5] {
             let trace = air.trace(skip + 6);
             let eq: Vec<Challenge> = (0..64u32).map(|i| Challenge::from_u32(i * 31 + 2).exp_u64(5)).collect();
-            let alpha_powers: Vec<Challenge> = Challenge::from_u32(99).powers().take(profile(&air).unwrap().1).collect();
-            let round = SkipRound { air: &air, trace: &trace, skip, degree: 3, eq: &eq, alpha_powers: &alpha_powers };
+            let weights = Weights {
+                constraints: Challenge::from_u32(99).powers().take(profile(&air).unwrap().constraints).collect(),
+                messages: Vec::new(),
+            };
+            let round = SkipRound { air: &air, trace: &trace, skip, degree: 3, eq: &eq, weights: &weights };
             assert_eq!(skip_round_packed(&round), skip_round_scalar(&round), "skip {skip}");
         }
     }
@@ -1103,8 +1268,8 @@ mod tests {
             .map(|c| (0..64).map(|r| x(c * 64 + r) + Challenge::from(trace.values[(r * 4 + c % 4) % trace.values.len()])).collect())
             .collect();
         let suffix: Vec<Challenge> = (0..32).map(|i| x(1000 + i)).collect();
-        let alpha_powers: Vec<Challenge> = x(7).powers().take(profile(&air).unwrap().1).collect();
-        let round = Round { air: &air, layout: &layout, columns: &columns, suffix: &suffix, degree: 3, alpha_powers: &alpha_powers };
+        let weights = Weights { constraints: x(7).powers().take(profile(&air).unwrap().constraints).collect(), messages: Vec::new() };
+        let round = Round { air: &air, layout: &layout, columns: &columns, suffix: &suffix, degree: 3, weights: &weights };
         assert_eq!(round_sums(&round), round_sums_scalar(&round));
     }
 
@@ -1116,9 +1281,11 @@ mod tests {
         let air = TestAir::new();
         assert_eq!(multilinear_degree(&air), Some(3));
         let zeros = vec![Challenge::ZERO; 4];
-        let mut folder = ExtFolder::new(&zeros, &zeros, &zeros[..2], Challenge::ZERO, Challenge::ZERO, &[]);
+        let none = Weights { constraints: Vec::new(), messages: Vec::new() };
+        let mut folder = ExtFolder::new(&zeros, &zeros, &zeros[..2], Challenge::ZERO, Challenge::ZERO, &none);
         air.eval(&mut folder);
-        assert_eq!(profile(&air), Ok((3, folder.constraints)));
+        let profile = profile(&air).unwrap();
+        assert_eq!((profile.degree, profile.constraints), (3, folder.constraints));
         assert_eq!(folder.constraints, 5);
     }
 
@@ -1137,6 +1304,57 @@ mod tests {
                     assert!(verify(&air, log_height, skip, &proof).is_err(), "row {row}, column {col}");
                 }
             }
+        }
+    }
+
+    /// Weights of the toy AIR's two messages, and the value their terms'
+    /// weighted sum has at `point` on `trace`.
+    fn bus_claim(trace: &RowMajorMatrix<Val>, point: Vec<Challenge>) -> BusClaim {
+        let x = |i: u32| Challenge::from_u32(i * 13 + 1).exp_u64(5);
+        let messages = vec![
+            MessageWeights { count: x(1), fields: vec![x(2), x(3)], constant: x(4) },
+            MessageWeights { count: x(5), fields: vec![x(6)], constant: x(7) },
+        ];
+        let eq = eq_table(&point);
+        let value = trace
+            .rows()
+            .zip(&eq)
+            .map(|(row, &e)| {
+                let r: Vec<Val> = row.collect();
+                let [m0, m1] = [&messages[0], &messages[1]];
+                let t0 = m0.constant + m0.count * r[3] + m0.fields[0] * r[0] + m0.fields[1] * r[1] * r[1];
+                let t1 = m1.constant + m1.count * (r[0] - r[1]) + m1.fields[0] * r[2];
+                e * (t0 + t1)
+            })
+            .sum();
+        BusClaim { point, messages, value }
+    }
+
+    /// With a bus claim, the zerocheck proves the constraints and the
+    /// claimed sum of the message terms together, at the claim's point:
+    /// the right value verifies (packed and scalar kernels), a wrong one,
+    /// or a wrong weight, does not.
+    #[test]
+    fn bus_terms_are_proven_with_the_constraints() {
+        let air = TestAir::new();
+        for (skip, log_height) in [(3, 10), (2, 4)] {
+            let trace = air.trace(log_height);
+            let point: Vec<Challenge> = (0..log_height as u32).map(|i| Challenge::from_u32(i + 40).exp_u64(3)).collect();
+            let claim = bus_claim(&trace, point.clone());
+            let zc = SkipZerocheck::new(skip);
+            let seed = || transcript(b"bus".to_vec());
+            let (proof, at) = zc.prove(&air, &trace, Some(&claim), &mut seed()).unwrap();
+            assert_eq!(zc.verify(&air, log_height, &proof, Some(&claim), &mut seed()), Ok(at));
+            let mut wrong = claim.clone();
+            wrong.value += Challenge::ONE;
+            assert_eq!(zc.verify(&air, log_height, &proof, Some(&wrong), &mut seed()), Err(ZerocheckError::Skip));
+            let mut wrong = claim.clone();
+            wrong.messages[1].fields[0] += Challenge::ONE;
+            let (proof, _) = zc.prove(&air, &trace, Some(&wrong), &mut seed()).unwrap();
+            assert!(zc.verify(&air, log_height, &proof, Some(&wrong), &mut seed()).is_err());
+            let mut short = claim.clone();
+            short.point.pop();
+            assert!(zc.prove(&air, &trace, Some(&short), &mut seed()).is_err());
         }
     }
 

@@ -46,10 +46,10 @@ fn main() {
         let zc = SkipZerocheck::new(skip);
         let seed = || transcript(b"skip".to_vec());
         let t = Instant::now();
-        let (proof, point) = zc.prove(&air, &trace, &mut seed()).unwrap();
+        let (proof, point) = zc.prove(&air, &trace, None, &mut seed()).unwrap();
         let prove_s = t.elapsed().as_secs_f64();
         let t = Instant::now();
-        assert_eq!(zc.verify(&air, trace.height().trailing_zeros() as usize, &proof, &mut seed()), Ok(point));
+        assert_eq!(zc.verify(&air, trace.height().trailing_zeros() as usize, &proof, None, &mut seed()), Ok(point));
         let verify_ms = t.elapsed().as_secs_f64() * 1e3;
         let p3_s = p3_zerocheck(&air, &trace);
         println!(

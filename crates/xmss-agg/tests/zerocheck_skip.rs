@@ -44,16 +44,16 @@ fn poseidon2_tables_pass_and_a_changed_round_fails() {
         let log_height = trace.height().trailing_zeros() as usize;
         for skip in [3, 5] {
             let zc = SkipZerocheck::new(skip);
-            let (proof, point) = zc.prove(&air, &trace, &mut seed()).unwrap();
-            assert_eq!(zc.verify(&air, log_height, &proof, &mut seed()), Ok(point.clone()));
+            let (proof, point) = zc.prove(&air, &trace, None, &mut seed()).unwrap();
+            assert_eq!(zc.verify(&air, log_height, &proof, None, &mut seed()), Ok(point.clone()));
             let next = BaseAir::<Val>::main_next_row_columns(&air);
             assert_eq!(column_evaluations(&trace, &next, skip, &point), (proof.local.clone(), proof.next.clone()));
 
             for (row, col) in [(5, round_column), (37, trace.width - 1)] {
                 let mut bad = trace.clone();
                 bad.values[row * bad.width + col] += Val::ONE;
-                let (proof, _) = zc.prove(&air, &bad, &mut seed()).unwrap();
-                assert!(zc.verify(&air, log_height, &proof, &mut seed()).is_err(), "row {row}, column {col}");
+                let (proof, _) = zc.prove(&air, &bad, None, &mut seed()).unwrap();
+                assert!(zc.verify(&air, log_height, &proof, None, &mut seed()).is_err(), "row {row}, column {col}");
             }
         }
     }
