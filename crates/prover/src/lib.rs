@@ -38,6 +38,7 @@ pub mod codec;
 pub mod config;
 pub mod dft;
 pub mod fri;
+pub mod logup;
 pub mod merkle_hash;
 pub mod next_row;
 pub mod paired;

@@ -1,14 +1,16 @@
 //! A multilinear STARK of our own around the skip zerocheck
-//! ([`crate::zerocheck`]): the second piece of issue 21 §2's prover. It
-//! proves AIR constraints only; buses are not proven yet, so no aggregator
-//! uses it.
+//! ([`crate::zerocheck`]) and a LogUp bus argument ([`crate::logup`]):
+//! issue 21 §2's prover, not yet used by an aggregator.
 //!
 //! # The protocol
 //!
 //! 1. Every table is committed in one stacked WHIR commitment (the same
 //!    configuration [`crate::whir`] uses: [`crate::whir::whir_pcs`]).
-//! 2. Each table runs the skip zerocheck. It ends at `(z, rho)`: `z` the
-//!    skip challenge, `rho` the group coordinates. Its openings are
+//! 2. The bus argument (LogUp by fractional GKR) leaves each table with
+//!    messages a claim on its message terms at a point; each table runs
+//!    the skip zerocheck, proving its constraints and that claim
+//!    together. It ends at `(z, rho)`: `z` the skip challenge, `rho` the
+//!    group coordinates. Its openings are
 //!    blends, `sum_c L_c(z) f(c, rho)` over the `2^k` rows `c` of a group,
 //!    not evaluations of the committed multilinear polynomial.
 //! 3. A `k`-round sumcheck turns the blends into one point. Writing
@@ -47,6 +49,7 @@ use p3_sumcheck::{OpeningBatch, OpeningProtocol, PrescribedPointPcs, TableShape,
 use serde::{Deserialize, Serialize};
 
 use crate::config::{Challenge, Challenger, PackedVal, Settings, Val};
+use crate::logup::{self, LogUpError, LogUpProof};
 use crate::whir::{Pcs, Stacking, whir_pcs};
 use crate::zerocheck::{
     SkipAir, SkipZerocheck, ZerocheckError, ZerocheckPoint, ZerocheckProof, eq_table, interpolate, lagrange,
@@ -68,6 +71,8 @@ where
 {
     /// The stacked commitment to every table.
     pub commitment: Commitment<M>,
+    /// The bus argument (absent when no AIR sends a message).
+    pub bus: Option<LogUpProof>,
     /// One per table, in the statement's order.
     pub tables: Vec<TableProof>,
     /// The columns at each table's point, and WHIR's proof of them.
@@ -90,6 +95,9 @@ pub enum SkipStarkError {
     /// The proof's lengths, or the statement's shapes, do not fit.
     #[error("malformed proof or statement: {0}")]
     Shape(&'static str),
+    /// The bus argument fails.
+    #[error("bus argument: {0}")]
+    Bus(#[from] LogUpError),
     /// A table's zerocheck fails.
     #[error("table {table}: {source}")]
     Zerocheck {
@@ -184,30 +192,34 @@ where
         if !shapes_fit {
             return Err("one trace per table, at the statement's heights and widths".into());
         }
-        self.prove_forged(airs, traces, traces, traces, challenger)
+        let honest = Witnesses { committed: traces, gkr: traces, shares: traces, zerochecked: traces, reduced: traces };
+        self.prove_forged(airs, &honest, challenger)
     }
 
-    /// [`SkipStark::prove`], committing `committed` but running the
-    /// zerochecks on `zerochecked` and the reductions on `reduced`: the
-    /// same traces for an honest proof, others for the tests' forgeries
-    /// (each link of the protocol must catch one).
+    /// [`SkipStark::prove`] with each phase run on the traces
+    /// [`Witnesses`] names for it: the same traces for an honest proof,
+    /// others for the tests' forgeries (each link of the protocol must
+    /// catch one).
     fn prove_forged<A: SkipAir>(
         &self,
         airs: &[&A],
-        committed: &[RowMajorMatrix<Val>],
-        zerochecked: &[RowMajorMatrix<Val>],
-        reduced: &[RowMajorMatrix<Val>],
+        witnesses: &Witnesses<'_>,
         challenger: &mut Challenger,
     ) -> Result<SkipStarkProof<M>, String> {
+        let Witnesses { committed, gkr, shares, zerochecked, reduced } = *witnesses;
         let protocol = self.protocol(airs);
         let witness =
             Stacking::new_witness(committed.iter().map(|t| TraceTable::new(t.transpose())).collect(), self.first_log_arity);
         let (commitment, data) = self.pcs.commit(witness, challenger).map_err(|e| format!("{e:?}"))?;
 
+        let (bus, claims) = match logup::prove_split(airs, gkr, shares, challenger)? {
+            Some((proof, claims)) => (Some(proof), claims),
+            None => (None, vec![None; airs.len()]),
+        };
         let zerocheck = SkipZerocheck::new(self.skip);
         let mut checked = Vec::with_capacity(airs.len());
-        for (air, trace) in airs.iter().zip(zerochecked) {
-            checked.push(zerocheck.prove(*air, trace, None, challenger).map_err(|e| e.to_string())?);
+        for ((air, trace), claim) in airs.iter().zip(zerochecked).zip(&claims) {
+            checked.push(zerocheck.prove(*air, trace, claim.as_ref(), challenger).map_err(|e| e.to_string())?);
         }
         let mut tables = Vec::with_capacity(airs.len());
         let mut points = Vec::with_capacity(airs.len());
@@ -218,7 +230,7 @@ where
             tables.push(TableProof { zerocheck, reduction });
         }
         let opening = self.pcs.open_at(data, &protocol, &points, challenger).map_err(|e| format!("{e:?}"))?;
-        Ok(SkipStarkProof { commitment, tables, opening })
+        Ok(SkipStarkProof { commitment, bus, tables, opening })
     }
 
     /// Checks a proof against the AIRs, drawing the same challenges as
@@ -239,11 +251,15 @@ where
             return Err(SkipStarkError::Shape("reduction rounds"));
         }
         self.pcs.observe_commitment(&proof.commitment, challenger);
+        let claims = logup::verify(airs, &self.log_heights, proof.bus.as_ref(), challenger)?
+            .unwrap_or_else(|| vec![None; airs.len()]);
         let zerocheck = SkipZerocheck::new(self.skip);
         let mut zero_points = Vec::with_capacity(airs.len());
-        for (table, ((air, &h), tp)) in airs.iter().zip(&self.log_heights).zip(&proof.tables).enumerate() {
+        for (table, (((air, &h), tp), claim)) in
+            airs.iter().zip(&self.log_heights).zip(&proof.tables).zip(&claims).enumerate()
+        {
             let point = zerocheck
-                .verify(*air, h, &tp.zerocheck, None, challenger)
+                .verify(*air, h, &tp.zerocheck, claim.as_ref(), challenger)
                 .map_err(|source| SkipStarkError::Zerocheck { table, source })?;
             zero_points.push(point);
         }
@@ -286,10 +302,10 @@ where
         for (air, &h) in airs.iter().zip(&self.log_heights) {
             let d = multilinear_degree(*air).ok_or("an AIR without a multilinear degree")?.max(1);
             let constraints = crate::zerocheck::constraint_count(*air).map_err(|e| e.to_string())?;
-            // Zerocheck: alpha and tau (the skip polynomial vanishing on H
-            // by accident), then the skip polynomial's degree and each
-            // ordinary round's (d + 1).
-            let zerocheck = (constraints + (h - k) + d * (group - 1) + (h - k) * (d + 1)) as f64;
+            // Zerocheck: alpha, lambda and tau (the row terms' multilinear
+            // extension vanishing by accident), then the skip polynomial's
+            // degree and each ordinary round's (d + 1).
+            let zerocheck = (constraints + 1 + h + d * (group - 1) + (h - k) * (d + 1)) as f64;
             // Reduction: gamma over the polynomials, then k rounds of degree 2.
             let polys = air.width() + air.main_next_row_columns().len();
             let reduction = (polys + 2 * k) as f64;
@@ -297,8 +313,27 @@ where
                 evidence.charge_reduction(SecurityTerm::new(label, ErrorBits::from_log2(field_bits - count.log2())));
             }
         }
+        for (label, count) in logup::error_counts(airs, &self.log_heights).map_err(|e| e.to_string())? {
+            evidence.charge_reduction(SecurityTerm::new(label, ErrorBits::from_log2(field_bits - count.log2())));
+        }
         Ok((evidence.error().bits(), evidence.terms))
     }
+}
+
+/// The traces each phase of a proof runs on: all the same for an honest
+/// proof.
+#[derive(Clone, Copy)]
+struct Witnesses<'a> {
+    /// Committed.
+    committed: &'a [RowMajorMatrix<Val>],
+    /// The bus argument's fractional GKR.
+    gkr: &'a [RowMajorMatrix<Val>],
+    /// The bus argument's shares.
+    shares: &'a [RowMajorMatrix<Val>],
+    /// The zerochecks.
+    zerochecked: &'a [RowMajorMatrix<Val>],
+    /// The reductions.
+    reduced: &'a [RowMajorMatrix<Val>],
 }
 
 /// `f_i(c, rho)` for every column `i` and then every successor column, at
@@ -485,18 +520,35 @@ mod tests {
         }
     }
 
-    /// A broken row in any column, forced past the prover (which does not
-    /// check the witness), is rejected, the last row included.
+    /// A broken row in any column, forced past the prover (whose bus
+    /// argument refuses buses that do not balance: it runs on the valid
+    /// traces here, everything else on the broken ones), is rejected, the
+    /// last row included.
     #[test]
     fn a_broken_trace_is_rejected() {
         let air = TestAir::new();
         let stark = stark(&[6, 5], 3);
+        let valid = vec![air.trace(6), air.trace(5)];
         for (table, row, col) in [(0, 0, 0), (0, 63, 1), (1, 17, 2), (1, 31, 3), (0, 40, 3)] {
-            let mut traces = vec![air.trace(6), air.trace(5)];
-            traces[table].values[row * 4 + col] += Val::ONE;
-            let proof = prove(&stark, &traces);
+            let mut broken = valid.clone();
+            broken[table].values[row * 4 + col] += Val::ONE;
+            let forged = Witnesses { committed: &broken, gkr: &valid, shares: &valid, zerochecked: &broken, reduced: &broken };
+            let proof = stark.prove_forged(&[&air, &air], &forged, &mut transcript(b"skip stark test".to_vec())).unwrap();
             assert!(verify(&stark, &proof).is_err(), "table {table}, row {row}, column {col}");
         }
+    }
+
+    /// A witness whose buses do not balance is refused by the prover with
+    /// an error, not a panic; so is one of the wrong shape.
+    #[test]
+    fn the_prover_refuses_unbalanced_buses() {
+        let air = TestAir::new();
+        let stark = stark(&[6], 3);
+        let mut trace = air.trace(6);
+        trace.values[10 * 4 + 2] += Val::ONE;
+        let refused = stark.prove(&[&air], &[trace], &mut transcript(Vec::new())).err().unwrap();
+        assert!(refused.contains("refused the witness"), "{refused}");
+        assert!(stark.prove(&[&air], &[air.trace(7)], &mut transcript(Vec::new())).is_err());
     }
 
     /// Every reduction value, the blends, the opened values and the
@@ -547,12 +599,29 @@ mod tests {
         flipped[3] ^= 1;
         check(postcard::from_bytes(&flipped).unwrap(), "the commitment");
         let mut p = fresh();
+        let bus = p.bus.as_mut().unwrap();
+        bus.shares[0] += Challenge::ONE;
+        bus.shares[1] -= Challenge::ONE;
+        check(p, "shares moved between tables");
+        let mut p = fresh();
+        p.bus.as_mut().unwrap().shares[1] += Challenge::ONE;
+        check(p, "a share");
+        let mut p = fresh();
+        p.bus.as_mut().unwrap().gkr.layers[3].claims.n1 += Challenge::ONE;
+        check(p, "a GKR claim");
+        let mut p = fresh();
+        p.bus.as_mut().unwrap().gkr.root_denominator += Challenge::ONE;
+        check(p, "the GKR root");
+        let mut p = fresh();
+        p.bus = None;
+        check(p, "a missing bus argument");
+        let mut p = fresh();
         p.tables[1].reduction.pop();
         check(p, "a missing round");
         let mut p = fresh();
         p.tables.pop();
         check(p, "a missing table");
-        assert_eq!(count, 2 * 11 + 12 + 3);
+        assert_eq!(count, 2 * 11 + 12 + 3 + 5);
         let taller = SkipStark::new(&settings(), &[7, 5], &[4, 4], 3, val_mmcs(0)).unwrap();
         assert!(verify(&taller, &proof).is_err());
     }
@@ -571,10 +640,26 @@ mod tests {
         broken[0].values[37 * 4 + 2] += Val::ONE;
         let airs = [&air];
         let forge = |zerochecked: &[RowMajorMatrix<Val>], reduced: &[RowMajorMatrix<Val>]| {
-            stark.prove_forged(&airs, &broken, zerochecked, reduced, &mut transcript(b"skip stark test".to_vec())).unwrap()
+            let forged = Witnesses { committed: &broken, gkr: zerochecked, shares: zerochecked, zerochecked, reduced };
+            stark.prove_forged(&airs, &forged, &mut transcript(b"skip stark test".to_vec())).unwrap()
         };
         assert!(matches!(verify(&stark, &forge(&valid, &valid)), Err(SkipStarkError::Openings(0))));
         assert!(matches!(verify(&stark, &forge(&valid, &broken)), Err(SkipStarkError::Reduction { table: 0, round: 0 })));
+    }
+
+    /// A fractional GKR over other balanced leaves than the committed
+    /// traces' (a Fibonacci trace from another start: its constraints fail,
+    /// its buses balance), with the shares, zerochecks and reductions of
+    /// the committed valid traces, is caught by the shares' sum alone.
+    #[test]
+    fn a_bus_argument_over_other_leaves_is_rejected() {
+        let air = TestAir::new();
+        let stark = stark(&[6, 5], 3);
+        let valid = vec![air.trace(6), air.trace(5)];
+        let other = vec![air.trace_from(6, Val::TWO, Val::from_u32(3)), air.trace(5)];
+        let forged = Witnesses { committed: &valid, gkr: &other, shares: &valid, zerochecked: &valid, reduced: &valid };
+        let proof = stark.prove_forged(&[&air, &air], &forged, &mut transcript(b"skip stark test".to_vec())).unwrap();
+        assert!(matches!(verify(&stark, &proof), Err(SkipStarkError::Bus(LogUpError::Sum))));
     }
 
     /// The stated security counts WHIR's terms and both field terms per table.
@@ -585,5 +670,8 @@ mod tests {
         let (bits, terms) = stark.security(&[&air, &air]).unwrap();
         assert!(bits > 0.0 && bits < 155.0);
         assert_eq!(terms.iter().filter(|t| t.label.starts_with("skip")).count(), 4);
+        for label in ["logup fingerprint", "fractional gkr", "bus shares"] {
+            assert_eq!(terms.iter().filter(|t| t.label == label).count(), 1, "{label}");
+        }
     }
 }

@@ -134,6 +134,7 @@ pub trait SkipAir:
     + for<'a> Air<PackedFolder<'a>>
     + for<'a> Air<ExtFolder<'a>>
     + for<'a> Air<ExtPackedFolder<'a>>
+    + for<'a> Air<MessageCollector<'a>>
     + Air<InteractionSymbolicBuilder<Val, Challenge>>
     + Sync
 {
@@ -144,6 +145,7 @@ impl<A> SkipAir for A where
         + for<'a> Air<PackedFolder<'a>>
         + for<'a> Air<ExtFolder<'a>>
         + for<'a> Air<ExtPackedFolder<'a>>
+        + for<'a> Air<MessageCollector<'a>>
         + Air<InteractionSymbolicBuilder<Val, Challenge>>
         + Sync
 {
@@ -337,6 +339,75 @@ macro_rules! folder {
             fn push_local_interaction(&mut self, _tuples: impl IntoIterator<Item = (Vec<$v>, Count<$v>)>) {}
         }
     };
+}
+
+/// Collects one row's bus messages, `(count, fields)` in the AIR's order,
+/// ignoring its constraints: the leaves of [`crate::logup`].
+pub struct MessageCollector<'a> {
+    window: RowWindow<'a, Val>,
+    periodic: &'a [Val],
+    preprocessed: RowWindow<'a, Val>,
+    first: bool,
+    last: bool,
+    pub(crate) messages: Vec<(Val, Vec<Val>)>,
+}
+
+impl<'a> MessageCollector<'a> {
+    pub(crate) fn new(local: &'a [Val], next: &'a [Val], periodic: &'a [Val], first: bool, last: bool) -> Self {
+        Self {
+            window: RowWindow::from_two_rows(local, next),
+            periodic,
+            preprocessed: RowWindow::from_two_rows(&[], &[]),
+            first,
+            last,
+            messages: Vec::new(),
+        }
+    }
+}
+
+impl<'a> AirBuilder for MessageCollector<'a> {
+    type F = Val;
+    type Expr = Val;
+    type Var = Val;
+    type PreprocessedWindow = RowWindow<'a, Val>;
+    type MainWindow = RowWindow<'a, Val>;
+    type PublicVar = Val;
+    type PeriodicVar = Val;
+
+    fn main(&self) -> Self::MainWindow {
+        self.window
+    }
+
+    fn preprocessed(&self) -> &Self::PreprocessedWindow {
+        &self.preprocessed
+    }
+
+    fn is_first_row(&self) -> Val {
+        Val::from_bool(self.first)
+    }
+
+    fn is_last_row(&self) -> Val {
+        Val::from_bool(self.last)
+    }
+
+    fn is_transition(&self) -> Val {
+        Val::from_bool(!self.last)
+    }
+
+    fn assert_zero<I: Into<Val>>(&mut self, _x: I) {}
+
+    fn periodic_values(&self) -> &[Val] {
+        self.periodic
+    }
+}
+
+impl InteractionBuilder for MessageCollector<'_> {
+    fn push_interaction<E: Into<Val>>(&mut self, _bus: &str, fields: impl IntoIterator<Item = E>, count: impl Into<Count<Val>>) {
+        let (count, _) = count.into().into_parts();
+        self.messages.push((count, fields.into_iter().map(Into::into).collect()));
+    }
+
+    fn push_local_interaction(&mut self, _tuples: impl IntoIterator<Item = (Vec<Val>, Count<Val>)>) {}
 }
 
 /// How one row's terms are batched into one value: a power of `alpha` per
@@ -1144,7 +1215,7 @@ pub(crate) mod toy {
     /// degree-3 AIR with next-row reads, a selector, and periodic columns
     /// shorter and longer than a group.
     pub(crate) struct TestAir {
-        periodic: Vec<Vec<Val>>,
+        pub(crate) periodic: Vec<Vec<Val>>,
     }
 
     impl TestAir {
@@ -1158,8 +1229,13 @@ pub(crate) mod toy {
         }
 
         pub(crate) fn trace(&self, log_height: usize) -> RowMajorMatrix<Val> {
+            self.trace_from(log_height, Val::ONE, Val::ONE)
+        }
+
+        /// The trace from `a, b` on the first row (valid for `a = 1`).
+        pub(crate) fn trace_from(&self, log_height: usize, a: Val, b: Val) -> RowMajorMatrix<Val> {
             let height = 1 << log_height;
-            let (mut a, mut b) = (Val::ONE, Val::ONE);
+            let (mut a, mut b) = (a, b);
             let mut values = Vec::with_capacity(4 * height);
             for row in 0..height {
                 let p = self.periodic[0][row % 4];
@@ -1198,12 +1274,16 @@ pub(crate) mod toy {
             builder.when_first_row().assert_one(a.clone());
             builder.when_transition().assert_eq(next[0], b.clone());
             builder.when_transition().assert_eq(next[1], a.clone() + b.clone());
-            builder.assert_eq(local[2], a.cube() + p);
+            builder.assert_eq(local[2], a.cube() + p.clone());
             builder.assert_eq(local[3], b.clone() * q);
-            // Two bus messages (no other table receives them: the tests
-            // weight them as a bus argument would, without one).
-            builder.push_interaction("toy", [a.clone(), b.clone() * b.clone()], Count::bounded(local[3].into(), 1));
-            builder.push_interaction("other", [local[2].into()], Count::bounded(a - b, 1));
+            // Messages that balance on a valid trace: each row but the
+            // last sends its `b`, which the next row receives as its `a`;
+            // each row sends `a^3 + p` and receives `c`.
+            let (first, transition) = (builder.is_first_row(), builder.is_transition());
+            builder.push_interaction("fib", [b], Count::bounded(transition, 1));
+            builder.push_interaction("fib", [a.clone()], Count::bounded(first - AB::Expr::ONE, 1));
+            builder.push_interaction("cube", [a.cube() + p], Count::bounded(AB::Expr::ONE, 1));
+            builder.push_interaction("cube", [local[2].into()], Count::bounded(-AB::Expr::ONE, 1));
         }
     }
 }
@@ -1286,6 +1366,7 @@ mod tests {
         air.eval(&mut folder);
         let profile = profile(&air).unwrap();
         assert_eq!((profile.degree, profile.constraints), (3, folder.constraints));
+        assert_eq!(profile.messages.len(), 4);
         assert_eq!(folder.constraints, 5);
     }
 
@@ -1311,20 +1392,27 @@ mod tests {
     /// weighted sum has at `point` on `trace`.
     fn bus_claim(trace: &RowMajorMatrix<Val>, point: Vec<Challenge>) -> BusClaim {
         let x = |i: u32| Challenge::from_u32(i * 13 + 1).exp_u64(5);
-        let messages = vec![
-            MessageWeights { count: x(1), fields: vec![x(2), x(3)], constant: x(4) },
-            MessageWeights { count: x(5), fields: vec![x(6)], constant: x(7) },
-        ];
+        let messages: Vec<MessageWeights<Challenge>> =
+            (0..4).map(|m| MessageWeights { count: x(3 * m), fields: vec![x(3 * m + 1)], constant: x(3 * m + 2) }).collect();
         let eq = eq_table(&point);
+        let (height, periodic) = (trace.height(), &TestAir::new().periodic[0]);
         let value = trace
             .rows()
             .zip(&eq)
-            .map(|(row, &e)| {
+            .enumerate()
+            .map(|(i, (row, &e))| {
                 let r: Vec<Val> = row.collect();
-                let [m0, m1] = [&messages[0], &messages[1]];
-                let t0 = m0.constant + m0.count * r[3] + m0.fields[0] * r[0] + m0.fields[1] * r[1] * r[1];
-                let t1 = m1.constant + m1.count * (r[0] - r[1]) + m1.fields[0] * r[2];
-                e * (t0 + t1)
+                let first = Val::from_bool(i == 0);
+                let transition = Val::from_bool(i != height - 1);
+                let terms = [
+                    (transition, r[1]),
+                    (first - Val::ONE, r[0]),
+                    (Val::ONE, r[0].cube() + periodic[i % 4]),
+                    (-Val::ONE, r[2]),
+                ];
+                let sum: Challenge =
+                    messages.iter().zip(terms).map(|(m, (count, field))| m.constant + m.count * count + m.fields[0] * field).sum();
+                e * sum
             })
             .sum();
         BusClaim { point, messages, value }

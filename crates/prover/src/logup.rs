@@ -1,0 +1,386 @@
+//! The bus argument of [`crate::skip_stark`]: LogUp by fractional GKR
+//! over every table's bus messages, which leaves each table a
+//! [`BusClaim`] its skip zerocheck proves.
+//!
+//! # The protocol
+//!
+//! Every message an AIR pushes on every row is a fraction
+//! `count / (beta - fingerprint)`, `fingerprint = bus + sum_i gamma^(i+1) field_i`
+//! (`bus` the index of the bus's name among the statement's names, sorted).
+//! The buses balance when all fractions sum to zero.
+//!
+//! 1. After the commitment, the verifier draws `gamma` and `beta`.
+//! 2. The fractions are laid out as one table of `2^L` leaves: one block
+//!    of `2^n` leaves per message of each table of `2^n` rows, the tallest
+//!    blocks first (so every block is aligned to its size), the rest
+//!    `0 / 1`. `p3-multi-stark`'s fractional GKR proves that they sum to
+//!    zero and leaves the numerator and denominator tables' multilinear
+//!    values `N`, `D` at a point `rho`.
+//! 3. The verifier draws `mu`. The prover sends each table's share
+//!    `S_t = sum_j w_j (n_j~ + mu d_j~)(rho_t)`: `j` its messages, `w_j`
+//!    `eq` of `rho`'s top coordinates at the block's index, `rho_t`
+//!    `rho`'s last `n` coordinates, `n_j`, `d_j` the message's numerators
+//!    and denominators over the rows. The verifier checks
+//!    `sum_t S_t + mu (1 - sum_blocks w) = N + mu D` (the padding leaves
+//!    give the last term).
+//! 4. Each share becomes a [`BusClaim`]: at `rho_t`, the row terms
+//!    `w_j count_j + w_j mu (beta - bus_j) - sum_i w_j mu gamma^(i+1) field_ji`
+//!    sum to `S_t`. The zerocheck proves it against the committed columns.
+//!
+//! # Soundness
+//!
+//! LogUp: an unbalanced bus sums to zero over random `gamma`, `beta` with
+//! probability at most `(rows x messages x (fields + 1)) / |EF|` over the
+//! whole statement; the fractional GKR's error is `p3-multi-stark`'s; a
+//! wrong share passes step 3 with probability at most `1 / |EF|` over `mu`
+//! (the checked sum is linear in `mu`), and the zerocheck catches a wrong
+//! claim.
+
+use p3_challenger::FieldChallenger;
+use p3_field::{Field, PrimeCharacteristicRing};
+use p3_matrix::Matrix;
+use p3_matrix::dense::RowMajorMatrix;
+use p3_maybe_rayon::prelude::*;
+use p3_multi_stark::fractional_gkr::{
+    Fraction, FractionGkrError, FractionGkrProof, LeafNumerator, prove_fractional_gkr, verify_fractional_gkr,
+};
+use p3_multilinear_util::poly::{Poly, PolyMaybePacked};
+use serde::{Deserialize, Serialize};
+
+use crate::config::{Challenge, Challenger, Val};
+use crate::zerocheck::{BusClaim, MessageWeights, SkipAir, ZerocheckError, eq_table, messages, row_at};
+
+/// What the bus argument adds to a proof.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LogUpProof {
+    /// The fractional GKR's layers.
+    pub gkr: FractionGkrProof<Challenge>,
+    /// Each table's share of the leaves' values (zero for a table without
+    /// messages).
+    pub shares: Vec<Challenge>,
+}
+
+/// Why a bus argument is refused.
+#[derive(Debug, thiserror::Error)]
+pub enum LogUpError {
+    /// An AIR the zerocheck does not support.
+    #[error(transparent)]
+    Air(#[from] ZerocheckError),
+    /// The proof carries another number of shares than tables.
+    #[error("one share per table")]
+    Shares,
+    /// The fractional GKR fails.
+    #[error("fractional GKR: {0}")]
+    Gkr(#[from] FractionGkrError),
+    /// The shares do not add up to the GKR's leaf values.
+    #[error("the tables' shares do not add up to the leaves' values")]
+    Sum,
+}
+
+/// Where each message's block of leaves sits.
+struct Layout {
+    /// `(table, message, log2 rows, offset)`, tallest first.
+    blocks: Vec<(usize, usize, usize, usize)>,
+    /// log2 of the leaf table.
+    log_size: usize,
+}
+
+impl Layout {
+    fn new(log_heights: &[usize], counts: &[usize]) -> Self {
+        let mut blocks: Vec<(usize, usize, usize, usize)> = log_heights
+            .iter()
+            .zip(counts)
+            .enumerate()
+            .flat_map(|(t, (&h, &count))| (0..count).map(move |j| (t, j, h, 0)))
+            .collect();
+        blocks.sort_by_key(|&(t, j, h, _)| (core::cmp::Reverse(h), t, j));
+        let mut offset = 0;
+        for block in &mut blocks {
+            block.3 = offset;
+            offset += 1 << block.2;
+        }
+        Self { blocks, log_size: offset.next_power_of_two().trailing_zeros().max(1) as usize }
+    }
+
+    /// `eq` of `rho`'s top coordinates (big-endian) at the block's index.
+    fn weight(&self, rho: &[Challenge], log_rows: usize, offset: usize) -> Challenge {
+        let top = self.log_size - log_rows;
+        let index = offset >> log_rows;
+        (0..top)
+            .map(|c| {
+                let bit = (index >> (top - 1 - c)) & 1 == 1;
+                if bit { rho[c] } else { Challenge::ONE - rho[c] }
+            })
+            .product()
+    }
+
+    /// `rho`'s last `log_rows` coordinates, lowest row bit first.
+    fn row_point(&self, rho: &[Challenge], log_rows: usize) -> Vec<Challenge> {
+        (0..log_rows).map(|b| rho[self.log_size - 1 - b]).collect()
+    }
+}
+
+/// The statement's buses: every AIR's messages and each bus's index.
+struct Buses {
+    /// Per AIR, per message: `(bus index, number of fields)`.
+    messages: Vec<Vec<(usize, usize)>>,
+}
+
+impl Buses {
+    fn new<A: SkipAir>(airs: &[&A]) -> Result<Self, ZerocheckError> {
+        let all = airs.iter().map(|air| messages(*air)).collect::<Result<Vec<_>, _>>()?;
+        let mut names: Vec<&str> = all.iter().flatten().map(|m| m.bus.as_str()).collect();
+        names.sort_unstable();
+        names.dedup();
+        let index = |bus: &str| names.binary_search(&bus).expect("a name of the list");
+        let messages = all.iter().map(|ms| ms.iter().map(|m| (index(&m.bus), m.fields)).collect()).collect();
+        Ok(Self { messages })
+    }
+
+    fn any(&self) -> bool {
+        self.messages.iter().any(|m| !m.is_empty())
+    }
+
+    fn counts(&self) -> Vec<usize> {
+        self.messages.iter().map(Vec::len).collect()
+    }
+}
+
+/// The challenges of step 1, then the claims of step 4 from the shares.
+fn claims(
+    buses: &Buses,
+    layout: &Layout,
+    log_heights: &[usize],
+    (gamma, beta, mu): (Challenge, Challenge, Challenge),
+    rho: &[Challenge],
+    shares: &[Challenge],
+) -> Vec<Option<BusClaim>> {
+    let mut claims: Vec<Option<BusClaim>> = buses
+        .messages
+        .iter()
+        .zip(log_heights)
+        .zip(shares)
+        .map(|((ms, &h), &value)| {
+            (!ms.is_empty()).then(|| BusClaim { point: layout.row_point(rho, h), messages: Vec::new(), value })
+        })
+        .collect();
+    let gamma_powers: Vec<Challenge> = gamma.powers().skip(1).take(buses.messages.iter().flatten().map(|m| m.1).max().unwrap_or(0)).collect();
+    let mut weights: Vec<Vec<MessageWeights<Challenge>>> =
+        buses.messages.iter().map(|ms| vec![MessageWeights { count: Challenge::ZERO, fields: Vec::new(), constant: Challenge::ZERO }; ms.len()]).collect();
+    for &(t, j, h, offset) in &layout.blocks {
+        let w = layout.weight(rho, h, offset);
+        let (bus, fields) = buses.messages[t][j];
+        weights[t][j] = MessageWeights {
+            count: w,
+            fields: gamma_powers[..fields].iter().map(|&g| -(w * mu * g)).collect(),
+            constant: w * mu * (beta - Challenge::from_usize(bus)),
+        };
+    }
+    for (claim, w) in claims.iter_mut().zip(weights) {
+        if let Some(claim) = claim {
+            claim.messages = w;
+        }
+    }
+    claims
+}
+
+/// The padding's part of `N + mu D`: `mu (1 - sum_blocks w)`.
+fn padding(layout: &Layout, rho: &[Challenge], mu: Challenge) -> Challenge {
+    mu * (Challenge::ONE - layout.blocks.iter().map(|&(_, _, h, offset)| layout.weight(rho, h, offset)).sum::<Challenge>())
+}
+
+/// Proves that the traces' messages balance; returns the proof and each
+/// table's claim (`None` for a table without messages), or `None` for a
+/// statement without messages. The challenger must hold the commitment.
+///
+/// # Errors
+/// An AIR the zerocheck does not support, or buses that do not balance
+/// (the fractional GKR refuses to prove them).
+pub fn prove<A: SkipAir>(
+    airs: &[&A],
+    traces: &[RowMajorMatrix<Val>],
+    challenger: &mut Challenger,
+) -> Result<Option<(LogUpProof, Vec<Option<BusClaim>>)>, String> {
+    prove_split(airs, traces, traces, challenger)
+}
+
+/// [`prove`], with the fractional GKR run on the leaves of `gkr_traces`
+/// and the shares computed on `share_traces`: the same traces for an
+/// honest proof, others for a test's forgery (which only the check of
+/// step 3 catches).
+pub(crate) fn prove_split<A: SkipAir>(
+    airs: &[&A],
+    gkr_traces: &[RowMajorMatrix<Val>],
+    share_traces: &[RowMajorMatrix<Val>],
+    challenger: &mut Challenger,
+) -> Result<Option<(LogUpProof, Vec<Option<BusClaim>>)>, String> {
+    let traces = gkr_traces;
+    let buses = Buses::new(airs).map_err(|e| e.to_string())?;
+    if !buses.any() {
+        return Ok(None);
+    }
+    let log_heights: Vec<usize> = traces.iter().map(|t| t.height().trailing_zeros() as usize).collect();
+    let layout = Layout::new(&log_heights, &buses.counts());
+    let gamma: Challenge = challenger.sample_algebra_element();
+    let beta: Challenge = challenger.sample_algebra_element();
+    let (numerators, denominators) = leaves(airs, traces, &buses, &layout, gamma, beta);
+    let numerators = Poly::new(numerators);
+    let denominators = PolyMaybePacked::Scalar(Poly::new(denominators));
+    let fraction = Fraction { n: LeafNumerator::Base(&numerators), d: &denominators };
+    let (gkr, output) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| prove_fractional_gkr(fraction, challenger)))
+        .map_err(|panic| format!("the bus argument refused the witness: {}", crate::whir::panic_message(&*panic)))?;
+    let rho = output.point.as_slice().to_vec();
+    let mu: Challenge = challenger.sample_algebra_element();
+    let PolyMaybePacked::Scalar(denominators) = denominators else { unreachable!("built scalar above") };
+    let (numerators, denominators) = if core::ptr::eq(gkr_traces, share_traces) {
+        (numerators.as_slice().to_vec(), denominators.as_slice().to_vec())
+    } else {
+        leaves(airs, share_traces, &buses, &layout, gamma, beta)
+    };
+    let mut shares = vec![Challenge::ZERO; airs.len()];
+    for &(t, _, h, offset) in &layout.blocks {
+        let w = layout.weight(&rho, h, offset);
+        let eq = eq_table(&layout.row_point(&rho, h));
+        let (n, d) = (&numerators[offset..offset + (1 << h)], &denominators[offset..offset + (1 << h)]);
+        let value: Challenge = eq.par_iter().zip(n).zip(d).map(|((&e, &n), &d)| e * (d * mu + n)).sum();
+        shares[t] += w * value;
+    }
+    shares.iter().for_each(|&s| challenger.observe_algebra_element(s));
+    let claims = claims(&buses, &layout, &log_heights, (gamma, beta, mu), &rho, &shares);
+    Ok(Some((LogUpProof { gkr, shares }, claims)))
+}
+
+/// Checks a bus argument for tables of `2^log_heights[t]` rows; returns
+/// each table's claim, for its zerocheck (`None` without messages), or
+/// `None` for a statement without messages, which must carry no proof.
+///
+/// # Errors
+/// Why the argument is refused.
+pub fn verify<A: SkipAir>(
+    airs: &[&A],
+    log_heights: &[usize],
+    proof: Option<&LogUpProof>,
+    challenger: &mut Challenger,
+) -> Result<Option<Vec<Option<BusClaim>>>, LogUpError> {
+    let buses = Buses::new(airs)?;
+    let proof = match (buses.any(), proof) {
+        (false, None) => return Ok(None),
+        (true, Some(proof)) => proof,
+        _ => return Err(LogUpError::Shares),
+    };
+    if proof.shares.len() != airs.len() {
+        return Err(LogUpError::Shares);
+    }
+    let layout = Layout::new(log_heights, &buses.counts());
+    let gamma: Challenge = challenger.sample_algebra_element();
+    let beta: Challenge = challenger.sample_algebra_element();
+    let output = verify_fractional_gkr::<Val, Challenge, _>(&proof.gkr, layout.log_size, challenger)?;
+    let rho = output.point.as_slice().to_vec();
+    let mu: Challenge = challenger.sample_algebra_element();
+    proof.shares.iter().for_each(|&s| challenger.observe_algebra_element(s));
+    // A table without messages has no share to give.
+    let idle = buses.messages.iter().zip(&proof.shares).any(|(ms, s)| ms.is_empty() && !s.is_zero());
+    let total: Challenge = proof.shares.iter().copied().sum::<Challenge>() + padding(&layout, &rho, mu);
+    if idle || total != output.numerator + mu * output.denominator {
+        return Err(LogUpError::Sum);
+    }
+    Ok(Some(claims(&buses, &layout, log_heights, (gamma, beta, mu), &rho, &proof.shares)))
+}
+
+/// The bus argument's error terms for tables of `2^log_heights[t]` rows,
+/// each as the number of bad challenges it counts (to be divided by
+/// `|EF|`): the LogUp identity (the leaves' sum is a rational function of
+/// `beta` and `gamma` whose numerator has degree at most
+/// `leaves x (fields + 1)`), the fractional GKR (layer `i` has `i` rounds
+/// of degree 3, a batching and a folding challenge) and the shares'
+/// batching. Empty without messages.
+///
+/// # Errors
+/// An AIR the zerocheck does not support.
+pub fn error_counts<A: SkipAir>(airs: &[&A], log_heights: &[usize]) -> Result<Vec<(&'static str, f64)>, ZerocheckError> {
+    let buses = Buses::new(airs)?;
+    if !buses.any() {
+        return Ok(Vec::new());
+    }
+    let layout = Layout::new(log_heights, &buses.counts());
+    let fields = buses.messages.iter().flatten().map(|m| m.1).max().unwrap_or(0) as f64;
+    let l = layout.log_size as f64;
+    Ok(vec![
+        ("logup fingerprint", (layout.log_size as f64).exp2() * (fields + 2.0)),
+        ("fractional gkr", 1.5 * l * (l - 1.0) + 2.0 * l),
+        ("bus shares", 1.0),
+    ])
+}
+
+/// The leaves of step 2: numerators (counts) and denominators
+/// (`beta - fingerprint`), padded with `0 / 1`.
+fn leaves<A: SkipAir>(
+    airs: &[&A],
+    traces: &[RowMajorMatrix<Val>],
+    buses: &Buses,
+    layout: &Layout,
+    gamma: Challenge,
+    beta: Challenge,
+) -> (Vec<Val>, Vec<Challenge>) {
+    let size = 1usize << layout.log_size;
+    let mut numerators = vec![Val::ZERO; size];
+    let mut denominators = vec![Challenge::ONE; size];
+    let max_fields = buses.messages.iter().flatten().map(|m| m.1).max().unwrap_or(0);
+    let gamma_powers: Vec<Challenge> = gamma.powers().skip(1).take(max_fields).collect();
+    for (t, (air, trace)) in airs.iter().zip(traces).enumerate() {
+        let ms = &buses.messages[t];
+        if ms.is_empty() {
+            continue;
+        }
+        let rows = collect_messages(*air, trace);
+        for (j, &(bus, _)) in ms.iter().enumerate() {
+            let &(_, _, _, offset) = layout.blocks.iter().find(|b| b.0 == t && b.1 == j).expect("every message has a block");
+            let height = trace.height();
+            numerators[offset..offset + height].par_iter_mut().enumerate().for_each(|(r, n)| *n = rows[r][j].0);
+            denominators[offset..offset + height].par_iter_mut().enumerate().for_each(|(r, d)| {
+                let fingerprint: Challenge = rows[r][j].1.iter().zip(&gamma_powers).map(|(&f, &g)| g * f).sum();
+                *d = beta - Challenge::from_usize(bus) - fingerprint;
+            });
+        }
+    }
+    (numerators, denominators)
+}
+
+/// Every row's messages: `[row][message] = (count, fields)`.
+fn collect_messages<A: SkipAir>(air: &A, trace: &RowMajorMatrix<Val>) -> Vec<Vec<(Val, Vec<Val>)>> {
+    let (height, width) = (trace.height(), trace.width);
+    let periodic = air.periodic_columns();
+    (0..height)
+        .into_par_iter()
+        .map(|r| {
+            let local = &trace.values[r * width..(r + 1) * width];
+            let n = row_at(r, 1, height);
+            let next = &trace.values[n * width..(n + 1) * width];
+            let per: Vec<Val> = periodic.iter().map(|col| col[r % col.len()]).collect();
+            let mut collector = crate::zerocheck::MessageCollector::new(local, next, &per, r == 0, r == height - 1);
+            air.eval(&mut collector);
+            collector.messages
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Blocks sit tallest first, each aligned to its size; the weights of
+    /// all blocks and the padding's share sum to one at any point.
+    #[test]
+    fn the_layout_is_aligned_and_its_weights_partition_one() {
+        let layout = Layout::new(&[3, 5, 4], &[2, 1, 3]);
+        // 2 x 8 + 32 + 3 x 16 = 96 leaves.
+        assert_eq!(layout.log_size, 7);
+        for &(_, _, h, offset) in &layout.blocks {
+            assert_eq!(offset % (1 << h), 0);
+        }
+        let rho: Vec<Challenge> = (0..6u32).map(|i| Challenge::from_u32(i * 7 + 3).exp_u64(3)).collect();
+        let mu = Challenge::from_u32(5);
+        let total: Challenge = layout.blocks.iter().map(|&(_, _, h, o)| layout.weight(&rho, h, o) * mu).sum();
+        assert_eq!(total + padding(&layout, &rho, mu), mu);
+    }
+}
