@@ -50,6 +50,10 @@ use serde::{Deserialize, Serialize};
 use crate::config::{Challenge, Challenger, Val};
 use crate::zerocheck::{BusClaim, MessageWeights, SkipAir, ZerocheckError, eq_table, messages, row_at};
 
+/// A bus argument and the claims it leaves each table (`None` for a
+/// table without messages).
+pub type Proven = (LogUpProof, Vec<Option<BusClaim>>);
+
 /// What the bus argument adds to a proof.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LogUpProof {
@@ -200,7 +204,7 @@ pub fn prove<A: SkipAir>(
     airs: &[&A],
     traces: &[RowMajorMatrix<Val>],
     challenger: &mut Challenger,
-) -> Result<Option<(LogUpProof, Vec<Option<BusClaim>>)>, String> {
+) -> Result<Option<Proven>, String> {
     prove_split(airs, traces, traces, challenger)
 }
 
@@ -213,7 +217,7 @@ pub(crate) fn prove_split<A: SkipAir>(
     gkr_traces: &[RowMajorMatrix<Val>],
     share_traces: &[RowMajorMatrix<Val>],
     challenger: &mut Challenger,
-) -> Result<Option<(LogUpProof, Vec<Option<BusClaim>>)>, String> {
+) -> Result<Option<Proven>, String> {
     let traces = gkr_traces;
     let buses = Buses::new(airs).map_err(|e| e.to_string())?;
     if !buses.any() {

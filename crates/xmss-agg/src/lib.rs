@@ -271,6 +271,13 @@ pub mod testing {
         [(AggAir::Chain(chain), chain_trace), (AggAir::Hash(hash), hash_trace)]
     }
 
+    /// The AIRs of a statement under `settings`, in the order of
+    /// [`trace::Traces::into_matrices`] (for examples that prove them
+    /// with other provers).
+    pub fn statement_airs(settings: &Settings, statement: &Statement) -> Vec<AggAir> {
+        airs(settings, statement)
+    }
+
     /// The verifier's lookups, serialized, and those Plonky3's own
     /// `ProverData::from_airs_and_degrees` derives, for comparison.
     pub fn lookups_both_ways(settings: &Settings, statement: &Statement) -> (Vec<u8>, Vec<u8>) {

@@ -7,7 +7,7 @@ use p3_lookup::{Count, InteractionBuilder};
 use p3_matrix::dense::RowMajorMatrix;
 use rayon::prelude::*;
 use sigagg_prover::config::Val;
-use sigagg_xmss::{Seed001, single_epoch_key_and_signature};
+use sigagg_xmss::{Seed001, Signature, single_epoch_key_and_signature};
 use sigagg_xmss_agg::air::AggAir;
 use sigagg_xmss_agg::{Entry, Settings, Statement, testing};
 
@@ -84,8 +84,8 @@ impl<AB: AirBuilder> InteractionBuilder for DropBus<'_, AB> {
     fn push_local_interaction(&mut self, _tuples: impl IntoIterator<Item = (Vec<Self::Expr>, Count<Self::Expr>)>) {}
 }
 
-/// The chain and width-24 tables of `n` signatures (WHIR layout).
-pub fn tables(n: usize) -> Vec<(&'static str, AggAir, RowMajorMatrix<Val>)> {
+/// A statement of `n` Seed001 signatures of one message, and the signatures.
+pub fn statement(n: usize) -> (Statement, Vec<Signature<Seed001>>) {
     let message = *b"consensus message signed by all!";
     let epoch = 1234;
     let (entries, signatures): (Vec<_>, Vec<_>) = (0..n)
@@ -97,8 +97,12 @@ pub fn tables(n: usize) -> Vec<(&'static str, AggAir, RowMajorMatrix<Val>)> {
         .collect::<Vec<_>>()
         .into_iter()
         .unzip();
-    let statement = Statement::new(entries).unwrap();
+    (Statement::new(entries).unwrap(), signatures)
+}
+
+/// The chain and width-24 tables of `n` signatures (WHIR layout).
+pub fn tables(n: usize) -> Vec<(&'static str, AggAir, RowMajorMatrix<Val>)> {
+    let (statement, signatures) = statement(n);
     let [(chain, chain_trace), (hash, hash_trace)] = testing::poseidon_tables(&Settings::WHIR, &statement, &signatures);
     vec![("chain", chain, chain_trace), ("width-24", hash, hash_trace)]
 }
-
