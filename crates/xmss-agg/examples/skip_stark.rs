@@ -94,8 +94,12 @@ fn main() {
 }
 
 /// Both provers on every table of the aggregate statement, buses included.
+///
+/// `SKIP_P3=1` leaves `p3-multi-stark` out; the settings take the
+/// development overrides of `testing::settings_from_env` (SHA-256 only).
 fn full(n: usize, skip: usize, runs: usize) {
-    let settings = Settings::WHIR;
+    let settings = sigagg_prover::testing::settings_from_env(Settings::WHIR);
+    let with_p3 = std::env::var("SKIP_P3").is_err();
     let (statement, signatures) = no_bus::statement(n);
     let t = Instant::now();
     let traces = testing::traces(&settings, &statement, &signatures);
@@ -117,7 +121,27 @@ fn full(n: usize, skip: usize, runs: usize) {
         ours.verify(&airs, &proof, &mut seed()).unwrap();
         let verify_ms = t.elapsed().as_secs_f64() * 1e3;
         let size = encoded_len(&proof);
+        let zc = |f: &dyn Fn(&sigagg_prover::zerocheck::ZerocheckProof) -> usize| -> usize {
+            proof.tables.iter().map(|t| f(&t.zerocheck)).sum()
+        };
+        println!(
+            "BYTES bus={} skip_values={} rounds={} blends={} reductions={} whir_evals={} whir={}",
+            encoded_len(&proof.bus),
+            zc(&|z| encoded_len(&z.skip_values)),
+            zc(&|z| encoded_len(&z.rounds)),
+            zc(&|z| encoded_len(&z.local) + encoded_len(&z.next)),
+            proof.tables.iter().map(|t| encoded_len(&t.reduction)).sum::<usize>(),
+            encoded_len(&proof.opening.evals),
+            encoded_len(&proof.opening.whir),
+        );
         drop(proof);
+        if !with_p3 {
+            println!(
+                "RESULT full run={run} n={n} k={skip} trace_s={trace_s:.3} skip_stark_prove_s={prove_s:.3} \
+                 skip_stark_verify_ms={verify_ms:.1} skip_stark_bytes={size} skip_stark_bits={bits:.1} settings={settings:?}"
+            );
+            continue;
+        }
 
         let t = Instant::now();
         let p3_proof = testing::prove_traces(&settings, &statement, &traces).unwrap();
