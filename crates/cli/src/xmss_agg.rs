@@ -33,7 +33,7 @@ pub struct BenchArgs {
     /// log2 of the blowup: 1 is the fast setting, 3 the compact one.
     #[arg(long, default_value_t = 1)]
     pub log_blowup: usize,
-    /// Named settings (fast, compact, whir, whir-compact, test), in place of --log-blowup.
+    /// Named settings (fast, compact, whir, whir-compact, whir-skip, test), in place of --log-blowup.
     #[arg(long)]
     pub settings: Option<String>,
     /// Every signer signs its own message (default: one shared message, the consensus case).
@@ -175,21 +175,23 @@ pub fn group_signers(
 }
 
 /// Proof settings by name: `fast`, `compact`, `whir` and `whir-compact`
-/// (the multilinear backend), or `test` (insecure).
+/// (the multilinear backend), `whir-skip` (our own multilinear prover),
+/// or `test` (insecure).
 pub fn settings_named(name: &str) -> Result<Settings, CliError> {
     match name {
         "fast" => Ok(Settings::FAST),
         "compact" => Ok(Settings::COMPACT),
         "whir" => Ok(Settings::WHIR),
         "whir-compact" => Ok(Settings::WHIR_COMPACT),
+        "whir-skip" => Ok(Settings::WHIR_SKIP),
         "test" => Ok(Settings::INSECURE_TEST),
-        other => Err(CliError::usage(format!("--settings {other}: use fast, compact, whir, whir-compact or test"))),
+        other => Err(CliError::usage(format!("--settings {other}: use fast, compact, whir, whir-compact, whir-skip or test"))),
     }
 }
 
 /// The name of the XMSS proof settings `settings`, or `custom`.
 pub fn name_of(settings: &Settings) -> &'static str {
-    ["fast", "compact", "whir", "whir-compact", "test"]
+    ["fast", "compact", "whir", "whir-compact", "whir-skip", "test"]
         .into_iter()
         .find(|name| settings_named(name).is_ok_and(|s| s == *settings))
         .unwrap_or("custom")

@@ -17,6 +17,7 @@ use thiserror::Error;
 use crate::codec;
 use crate::config::{AggConfig, AggConfig24, Backend, Challenge, MerkleHash, Settings, Val};
 use crate::fri::{self, FriProof};
+use crate::skip_stark::{self, SkipProof};
 use crate::whir::{self, WhirProof};
 
 /// One table of a statement, as every backend proves it: an AIR over
@@ -35,6 +36,7 @@ pub trait Table:
     + for<'a> Air<VerifierConstraintFolderWithLookups<'a, AggConfig>>
     + for<'a> Air<VerifierConstraintFolderWithLookups<'a, AggConfig24>>
     + p3_multi_stark::folder::ProverAir<Val, Challenge>
+    + crate::zerocheck::SkipAir
     + Clone
     + Sized
 {
@@ -112,6 +114,8 @@ pub enum StarkProof {
     Fri(FriProof),
     /// [`Backend::Whir`]: a multilinear STARK with WHIR.
     Whir(WhirProof),
+    /// [`Backend::Skip`]: our own multilinear STARK with WHIR.
+    Skip(SkipProof),
 }
 
 impl StarkProof {
@@ -120,6 +124,7 @@ impl StarkProof {
         match self {
             Self::Fri(_) => Backend::Fri,
             Self::Whir(_) => Backend::Whir,
+            Self::Skip(_) => Backend::Skip,
         }
     }
 
@@ -128,6 +133,7 @@ impl StarkProof {
         match self {
             Self::Fri(p) => p.merkle(),
             Self::Whir(p) => p.merkle(),
+            Self::Skip(p) => p.merkle(),
         }
     }
 
@@ -136,6 +142,7 @@ impl StarkProof {
         match self {
             Self::Fri(p) => p.degree_bits(),
             Self::Whir(p) => p.degree_bits(),
+            Self::Skip(p) => p.degree_bits(),
         }
     }
 
@@ -145,6 +152,7 @@ impl StarkProof {
         match self {
             Self::Fri(p) => p.size_breakdown(),
             Self::Whir(p) => p.size_breakdown(),
+            Self::Skip(p) => p.size_breakdown(),
         }
     }
 
@@ -156,6 +164,7 @@ impl StarkProof {
         match self {
             Self::Fri(p) => parts.extend(p.body_layout()),
             Self::Whir(p) => parts.extend(p.body_layout()),
+            Self::Skip(p) => parts.extend(p.body_layout()),
         }
         debug_assert_eq!(parts.iter().map(|(_, n)| n).sum::<usize>(), codec::encoded_len(self));
         parts
@@ -211,6 +220,7 @@ pub fn prove<A: Table>(
     match settings.backend {
         Backend::Fri => fri::prove(settings, tables, &traces).map(StarkProof::Fri),
         Backend::Whir => whir::prove(settings, tables, traces).map(StarkProof::Whir),
+        Backend::Skip => skip_stark::prove(settings, tables, traces).map(StarkProof::Skip),
     }
 }
 
@@ -224,6 +234,7 @@ pub fn verify<A: Table>(settings: &Settings, tables: &Tables<'_, A>, proof: &Sta
     match proof {
         StarkProof::Fri(p) => fri::verify(settings, tables, p),
         StarkProof::Whir(p) => whir::verify(settings, tables, p),
+        StarkProof::Skip(p) => skip_stark::verify(settings, tables, p),
     }
 }
 
@@ -247,6 +258,7 @@ pub fn security_level<A: Table>(settings: &Settings, tables: &Tables<'_, A>) -> 
     match settings.backend {
         Backend::Fri => fri::security::level(settings, tables),
         Backend::Whir => whir::level(settings, tables),
+        Backend::Skip => skip_stark::level(settings, tables),
     }
 }
 
@@ -421,9 +433,38 @@ mod tests {
     /// backend's verifier refuses the other's proof with a typed error.
     #[test]
     fn whir_proves_and_the_backends_refuse_each_other() {
+        multilinear_proves_and_refuses(Settings::INSECURE_TEST_WHIR);
+    }
+
+    /// So does our own multilinear prover; it and the `p3-multi-stark`
+    /// backend refuse each other's proofs, and it states its security.
+    #[test]
+    fn skip_proves_and_the_backends_refuse_each_other() {
+        let skip = Settings { backend: Backend::Skip, ..Settings::INSECURE_TEST_WHIR };
+        multilinear_proves_and_refuses(skip);
+        round_trip(&Settings { merkle: MerkleHash::Sha256Trunc31, ..skip });
         let whir = Settings::INSECURE_TEST_WHIR;
+        let (skip_proof, whir_proof) = (prove_toy(&skip, &traces()), prove_toy(&whir, &traces()));
+        assert_eq!(
+            verify(&skip, &tables(1), &whir_proof),
+            Err(VerifyError::WrongBackend { expected: Backend::Skip, found: Backend::Whir })
+        );
+        assert_eq!(
+            verify(&whir, &tables(1), &skip_proof),
+            Err(VerifyError::WrongBackend { expected: Backend::Whir, found: Backend::Skip })
+        );
+        let level = security_level(&Settings { backend: Backend::Skip, ..Settings::WHIR }, &tables(1));
+        assert!(level.proven_bits > 100.0, "{level:?}");
+        let t24 = Settings { merkle: MerkleHash::Sha256Trunc24, ..skip };
+        assert!(prove(&t24, &tables(1), traces().to_vec()).is_err());
+        assert_eq!(security_level(&t24, &tables(1)).proven_bits, 0.0);
+    }
+
+    /// [`whir_proves_and_the_backends_refuse_each_other`] for the
+    /// multilinear backend `settings` name.
+    fn multilinear_proves_and_refuses(whir: Settings) {
         let proof = prove_toy(&whir, &traces());
-        assert_eq!((proof.backend(), proof.degree_bits()), (Backend::Whir, &[4, 3][..]));
+        assert_eq!((proof.backend(), proof.degree_bits()), (whir.backend, &[4, 3][..]));
         verify(&whir, &tables(1), &proof).unwrap();
         let bytes = codec::encode(b"SGTEST", 1, &proof);
         let decoded: StarkProof = codec::decode(b"SGTEST", 1, &bytes, "test proof").unwrap();
@@ -436,11 +477,11 @@ mod tests {
         let fri = prove_toy(&Settings::INSECURE_TEST, &traces());
         assert_eq!(
             verify(&whir, &tables(1), &fri),
-            Err(VerifyError::WrongBackend { expected: Backend::Whir, found: Backend::Fri })
+            Err(VerifyError::WrongBackend { expected: whir.backend, found: Backend::Fri })
         );
         assert_eq!(
             verify(&Settings::INSECURE_TEST, &tables(1), &proof),
-            Err(VerifyError::WrongBackend { expected: Backend::Fri, found: Backend::Whir })
+            Err(VerifyError::WrongBackend { expected: Backend::Fri, found: whir.backend })
         );
 
         for at in (7..bytes.len()).step_by(bytes.len() / 50) {

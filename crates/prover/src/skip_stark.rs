@@ -48,7 +48,11 @@ use p3_sumcheck::layout::{Layout as _, Table as TraceTable};
 use p3_sumcheck::{OpeningBatch, OpeningProtocol, PrescribedPointPcs, TableShape, TableSpec};
 use serde::{Deserialize, Serialize};
 
-use crate::config::{Challenge, Challenger, PackedVal, Settings, Val};
+use crate::backend::{ProveError, SecurityLevel, Table, Tables, VerifyError};
+use crate::codec;
+use crate::config::{
+    Challenge, Challenger, MerkleHash, PackedVal, Settings, Val, ValMmcs, ValMmcs31, transcript, val_mmcs, val_mmcs31,
+};
 use crate::logup::{self, LogUpError, LogUpProof};
 use crate::whir::{Pcs, Stacking, whir_pcs};
 use crate::zerocheck::{
@@ -317,6 +321,201 @@ where
             evidence.charge_reduction(SecurityTerm::new(label, ErrorBits::from_log2(field_bits - count.log2())));
         }
         Ok((evidence.error().bits(), evidence.terms))
+    }
+}
+
+/// A proof of [`Backend::Skip`](crate::config::Backend::Skip), tagged
+/// with the Merkle hash of its commitment.
+#[derive(Serialize, Deserialize)]
+#[allow(clippy::large_enum_variant)] // one proof per call
+pub enum SkipProof {
+    /// Full-width SHA-256 commitments.
+    Sha256(SkipBody<ValMmcs>),
+    /// SHA-256 commitments truncated to 31 bytes.
+    Sha256Trunc31(SkipBody<ValMmcs31>),
+}
+
+/// The proof with the table heights it claims (checked against the
+/// statement's before anything else).
+#[derive(Serialize, Deserialize)]
+#[serde(bound = "")]
+pub struct SkipBody<M: Mmcs<Val>>
+where
+    Challenger: CanObserve<M::Commitment>,
+{
+    log_heights: Vec<usize>,
+    proof: SkipStarkProof<M>,
+}
+
+/// Runs `$e` on the body of `$proof`, whichever its hash.
+macro_rules! on_body {
+    ($proof:expr, $b:ident => $e:expr) => {
+        match $proof {
+            SkipProof::Sha256($b) => $e,
+            SkipProof::Sha256Trunc31($b) => $e,
+        }
+    };
+}
+
+impl SkipProof {
+    /// The Merkle hash of the commitment.
+    pub fn merkle(&self) -> MerkleHash {
+        match self {
+            Self::Sha256(_) => MerkleHash::Sha256,
+            Self::Sha256Trunc31(_) => MerkleHash::Sha256Trunc31,
+        }
+    }
+
+    /// log2 of every table height, as the proof claims them.
+    pub fn degree_bits(&self) -> &[usize] {
+        on_body!(self, b => &b.log_heights)
+    }
+
+    /// Where the proof's bytes go.
+    pub fn size_breakdown(&self) -> Vec<(String, usize)> {
+        on_body!(self, b => {
+            let p = &b.proof;
+            let sum = |f: &dyn Fn(&TableProof) -> usize| -> usize { p.tables.iter().map(f).sum() };
+            vec![
+                ("commitment".into(), codec::encoded_len(&p.commitment)),
+                ("bus argument".into(), codec::encoded_len(&p.bus)),
+                ("skip polynomials".into(), sum(&|t| codec::encoded_len(&t.zerocheck.skip_values))),
+                ("zerocheck rounds".into(), sum(&|t| codec::encoded_len(&t.zerocheck.rounds))),
+                ("blends".into(), sum(&|t| codec::encoded_len(&t.zerocheck.local) + codec::encoded_len(&t.zerocheck.next))),
+                ("opening reductions".into(), sum(&|t| codec::encoded_len(&t.reduction))),
+                ("opened values".into(), codec::encoded_len(&p.opening.evals)),
+                ("WHIR".into(), codec::encoded_len(&p.opening.whir)),
+            ]
+        })
+    }
+
+    /// The parts of the encoding, for byte-flip tests.
+    pub fn body_layout(&self) -> Vec<(&'static str, usize)> {
+        on_body!(self, b => vec![
+            ("merkle hash tag", 1),
+            ("table heights", codec::encoded_len(&b.log_heights)),
+            ("skip proof", codec::encoded_len(&b.proof)),
+        ])
+    }
+}
+
+/// The skip of a statement: `k = 5`, or less for a table shorter than
+/// `2^5` rows.
+fn skip_for(log_heights: &[usize]) -> usize {
+    log_heights.iter().copied().min().unwrap_or(0).clamp(1, crate::zerocheck::MAX_SKIP)
+}
+
+/// The backend's configuration for `tables` under `settings`.
+fn stark_for<A: Table, M>(settings: &Settings, tables: &Tables<'_, A>, mmcs: M) -> Result<SkipStark<M>, String>
+where
+    M: Mmcs<Val>,
+    M::ProverData<RowMajorMatrix<Val>>: Clone,
+    Challenger: CanObserve<M::Commitment>,
+{
+    if tables.public_values.iter().any(|v| !v.is_empty()) {
+        return Err("this backend proves statements without public values".into());
+    }
+    let widths: Vec<usize> = tables.airs.iter().map(|a| a.width()).collect();
+    SkipStark::new(settings, &tables.log_heights, &widths, skip_for(&tables.log_heights), mmcs)
+}
+
+/// Why this backend refuses settings naming `merkle`.
+fn unsupported(merkle: MerkleHash) -> String {
+    format!("this backend commits with SHA-256 or its 31-byte truncation, not {merkle:?}")
+}
+
+/// One proof of `traces` against `tables` ([`crate::prove`]).
+pub(crate) fn prove<A: Table>(
+    settings: &Settings,
+    tables: &Tables<'_, A>,
+    traces: Vec<RowMajorMatrix<Val>>,
+) -> Result<SkipProof, ProveError> {
+    fn with<A: Table, M>(settings: &Settings, tables: &Tables<'_, A>, traces: &[RowMajorMatrix<Val>], mmcs: M) -> Result<SkipBody<M>, ProveError>
+    where
+        M: Mmcs<Val>,
+        M::ProverData<RowMajorMatrix<Val>>: Clone,
+        Challenger: CanObserve<M::Commitment>,
+    {
+        let stark = stark_for(settings, tables, mmcs).map_err(ProveError)?;
+        let airs: Vec<&A> = tables.airs.iter().collect();
+        let mut challenger = transcript(tables.transcript_seed(settings));
+        let proof = stark.prove(&airs, traces, &mut challenger).map_err(ProveError)?;
+        Ok(SkipBody { log_heights: tables.log_heights.clone(), proof })
+    }
+    match settings.merkle {
+        MerkleHash::Sha256 => with(settings, tables, &traces, val_mmcs(0)).map(SkipProof::Sha256),
+        MerkleHash::Sha256Trunc31 => with(settings, tables, &traces, val_mmcs31(0)).map(SkipProof::Sha256Trunc31),
+        other => Err(ProveError(unsupported(other))),
+    }
+}
+
+/// Checks a proof against `tables` ([`crate::verify`]): a proof of another
+/// Merkle hash or other heights is refused before any check, and a panic
+/// of a dependency's verifier on some unforeseen malformed input is caught
+/// and reported as [`VerifyError::Invalid`].
+pub(crate) fn verify<A: Table>(settings: &Settings, tables: &Tables<'_, A>, proof: &SkipProof) -> Result<(), VerifyError> {
+    fn with<A: Table, M>(settings: &Settings, tables: &Tables<'_, A>, body: &SkipBody<M>, mmcs: M) -> Result<(), VerifyError>
+    where
+        M: Mmcs<Val>,
+        M::ProverData<RowMajorMatrix<Val>>: Clone,
+        Challenger: CanObserve<M::Commitment>,
+    {
+        if body.log_heights != tables.log_heights {
+            return Err(VerifyError::ShapeMismatch);
+        }
+        let stark = stark_for(settings, tables, mmcs).map_err(VerifyError::Invalid)?;
+        let airs: Vec<&A> = tables.airs.iter().collect();
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            stark.verify(&airs, &body.proof, &mut transcript(tables.transcript_seed(settings)))
+        }));
+        match outcome {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(e)) => Err(VerifyError::Invalid(e.to_string())),
+            Err(_) => Err(VerifyError::Invalid("the verifier rejected a malformed proof".into())),
+        }
+    }
+    if proof.merkle() != settings.merkle {
+        return Err(VerifyError::WrongMerkleHash { expected: settings.merkle, found: proof.merkle() });
+    }
+    match proof {
+        SkipProof::Sha256(b) => with(settings, tables, b, val_mmcs(0)),
+        SkipProof::Sha256Trunc31(b) => with(settings, tables, b, val_mmcs31(0)),
+    }
+}
+
+/// The security this backend states for `tables` under `settings`
+/// ([`SkipStark::security`] with the Merkle hash's collision bound; a
+/// proven bound in the random-oracle model, Johnson-bound WHIR). No
+/// separate conjectured figure is computed.
+pub(crate) fn level<A: Table>(settings: &Settings, tables: &Tables<'_, A>) -> SecurityLevel {
+    let airs: Vec<&A> = tables.airs.iter().collect();
+    let report = match settings.merkle {
+        MerkleHash::Sha256 | MerkleHash::Sha256Trunc31 => {
+            stark_for(settings, tables, val_mmcs(0)).and_then(|stark| stark.security(&airs))
+        }
+        other => Err(unsupported(other)),
+    };
+    match report {
+        Ok((_, mut terms)) => {
+            terms.push(SecurityTerm::new("hash collision", ErrorBits::from_log2(settings.merkle.collision_bits() as f64)));
+            let bits = ErrorBits::sum(&terms.iter().map(|t| t.bits).collect::<Vec<_>>()).bits();
+            let binding = terms
+                .iter()
+                .min_by(|a, b| a.bits.bits().total_cmp(&b.bits.bits()))
+                .map_or_else(|| "none".to_string(), |t| t.label.to_string());
+            SecurityLevel {
+                proven_bits: bits,
+                proven_binding: binding,
+                conjectured_bits: bits,
+                conjectured_binding: "at least the proven level (not computed separately)".into(),
+            }
+        }
+        Err(reason) => SecurityLevel {
+            proven_bits: 0.0,
+            proven_binding: reason,
+            conjectured_bits: 0.0,
+            conjectured_binding: "no configuration".into(),
+        },
     }
 }
 

@@ -309,7 +309,7 @@ pub mod testing {
         verify: impl FnOnce(&P) -> Result<(), VerifyError>,
     ) {
         let unbalanced = |e: &E| {
-            settings.backend == crate::Backend::Whir
+            settings.backend.is_multilinear()
                 && format!("{e:?}").contains(sigagg_prover::whir::UNBALANCED_BUS)
         };
         match std::panic::catch_unwind(std::panic::AssertUnwindSafe(prove)) {

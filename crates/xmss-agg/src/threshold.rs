@@ -532,7 +532,7 @@ mod tests {
     fn next_row_declarations_cover_every_read() {
         let group = GroupKey { root: [Default::default(); crate::group::GROUP_DIGEST], size: 5 };
         let statement = ThresholdStatement { group, epoch: 0, message: [0; 32], threshold: 1 };
-        for settings in [Settings::FAST, Settings::COMPACT, Settings::WHIR, Settings::WHIR_COMPACT] {
+        for settings in [Settings::FAST, Settings::COMPACT, Settings::WHIR, Settings::WHIR_COMPACT, Settings::WHIR_SKIP] {
             let all = [
                 crate::airs_for_shape(&settings, 16),
                 crate::airs_for_shape(&settings, crate::air::WHIR_HASH_ROUNDS_FROM),

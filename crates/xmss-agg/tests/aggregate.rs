@@ -25,8 +25,10 @@ const SETTINGS: Settings = Settings::INSECURE_TEST;
 const PAIRED: Settings = Settings { log_blowup: 3, num_queries: 20, ..Settings::INSECURE_TEST };
 /// The insecure multilinear (WHIR) settings.
 const WHIR: Settings = Settings::INSECURE_TEST_WHIR;
+/// Our own multilinear prover's insecure settings.
+const SKIP: Settings = Settings::INSECURE_TEST_SKIP;
 /// One setting per backend.
-const BACKENDS: [Settings; 2] = [SETTINGS, WHIR];
+const BACKENDS: [Settings; 3] = [SETTINGS, WHIR, SKIP];
 
 /// `n` signers; `shared` decides whether they all sign one message.
 fn batch(
@@ -183,6 +185,16 @@ fn other_settings_are_rejected() {
         Err(VerifyError::WrongBackend { expected: sigagg_xmss_agg::Backend::Whir, found: sigagg_xmss_agg::Backend::Fri })
     );
     assert!(matches!(verify(&Settings::WHIR, &statement, &whir), Err(VerifyError::HeaderMismatch(_))));
+    // Our own multilinear prover and p3-multi-stark's refuse each other's
+    // proofs, and the FRI backend refuses it.
+    let skip = prove(&SKIP, &statement, &sigs);
+    let (b_skip, b_whir) = (sigagg_xmss_agg::Backend::Skip, sigagg_xmss_agg::Backend::Whir);
+    assert_eq!(verify(&WHIR, &statement, &skip), Err(VerifyError::WrongBackend { expected: b_whir, found: b_skip }));
+    assert_eq!(verify(&SKIP, &statement, &whir), Err(VerifyError::WrongBackend { expected: b_skip, found: b_whir }));
+    assert_eq!(
+        verify(&SETTINGS, &statement, &skip),
+        Err(VerifyError::WrongBackend { expected: sigagg_xmss_agg::Backend::Fri, found: b_skip })
+    );
     // The XMSS proofs commit with full-width SHA-256 only: settings naming
     // the truncated hash are a typed error on both sides, before any work.
     let short = Settings { merkle: sigagg_xmss_agg::config::MerkleHash::Sha256Trunc24, ..SETTINGS };
@@ -199,6 +211,7 @@ fn size_breakdown_accounts_for_every_byte() {
     for (settings, expected) in [
         (SETTINGS, &["main rows", "permutation rows", "quotient rows", "fri paths"][..]),
         (WHIR, &["WHIR round 0: Merkle multiproof", "AIR sumcheck", "commitment, buses"][..]),
+        (SKIP, &["bus argument", "skip polynomials", "blends", "opened values", "WHIR"][..]),
     ] {
         let proof = prove(&settings, &statement, &sigs);
         let parts = proof.proof.size_breakdown();
@@ -304,7 +317,7 @@ fn invalid_statements_are_typed_errors() {
 /// release builds, by the verifier.
 fn tampered_is_rejected(tamper: impl Fn(&mut sigagg_xmss_agg::trace::Traces)) {
     let (statement, sigs) = batch(70, 2, false, &[127 * 300, 77]);
-    for settings in [SETTINGS, PAIRED, WHIR] {
+    for settings in [SETTINGS, PAIRED, WHIR, SKIP] {
         let mut traces = testing::traces(&settings, &statement, &sigs);
         tamper(&mut traces);
         testing::assert_tampered_rejected(
@@ -332,7 +345,7 @@ fn set(
 fn untampered_traces_verify() {
     // The control for the tampering tests below.
     let (statement, sigs) = batch(70, 2, false, &[127 * 300, 77]);
-    for settings in [SETTINGS, PAIRED, WHIR] {
+    for settings in [SETTINGS, PAIRED, WHIR, SKIP] {
         let traces = testing::traces(&settings, &statement, &sigs);
         let proof = testing::prove_traces(&settings, &statement, &traces).unwrap();
         verify(&settings, &statement, &proof).unwrap();

@@ -33,12 +33,13 @@ fn the_test_setting_is_insecure_and_says_so() {
 }
 
 /// The multilinear settings state at least 120 proven bits (WHIR in the
-/// Johnson-bound regime, `p3-multi-stark`'s composed report: AIR, buses,
-/// opening and collision terms) at every size it accepts, for both proof
-/// kinds; its insecure test counterpart says it is insecure.
+/// Johnson-bound regime; `p3-multi-stark`'s composed report, or ours for
+/// `whir-skip`: AIR, buses, opening and collision terms) at every size they
+/// accept, for both proof kinds; their insecure test counterparts say they
+/// are insecure.
 #[test]
 fn whir_reaches_120_proven_bits() {
-    for settings in [Settings::WHIR, Settings::WHIR_COMPACT] {
+    for settings in [Settings::WHIR, Settings::WHIR_COMPACT, Settings::WHIR_SKIP] {
         for n in sizes(&settings) {
             let level = security_level(&settings, n);
             assert!(level.proven_bits >= 120.0, "{settings:?} aggregate at {n}: {level:?}");
@@ -46,6 +47,8 @@ fn whir_reaches_120_proven_bits() {
             assert!(level.proven_bits >= 120.0, "{settings:?} threshold at {n}: {level:?}");
         }
     }
-    let level = security_level(&Settings::INSECURE_TEST_WHIR, 4);
-    assert!(level.proven_bits > 0.0 && level.proven_bits < 80.0, "{level:?}");
+    for insecure in [Settings::INSECURE_TEST_WHIR, Settings::INSECURE_TEST_SKIP] {
+        let level = security_level(&insecure, 4);
+        assert!(level.proven_bits > 0.0 && level.proven_bits < 80.0, "{level:?}");
+    }
 }

@@ -25,8 +25,10 @@ const SETTINGS: Settings = Settings::INSECURE_TEST;
 const PAIRED: Settings = Settings { log_blowup: 3, num_queries: 20, ..Settings::INSECURE_TEST };
 /// The insecure multilinear (WHIR) settings.
 const WHIR: Settings = Settings::INSECURE_TEST_WHIR;
+/// Our own multilinear prover's insecure settings.
+const SKIP: Settings = Settings::INSECURE_TEST_SKIP;
 /// One setting per backend.
-const BACKENDS: [Settings; 2] = [SETTINGS, WHIR];
+const BACKENDS: [Settings; 3] = [SETTINGS, WHIR, SKIP];
 const EPOCH: u32 = 127 * 2000 + 3;
 
 /// A group of `n` members who all signed `message` at [`EPOCH`].

@@ -43,7 +43,7 @@ use crate::config::{Backend, Settings};
 pub fn lanes(settings: &Settings) -> usize {
     match settings.backend {
         Backend::Fri => 2,
-        Backend::Whir => 1,
+        Backend::Whir | Backend::Skip => 1,
     }
 }
 
@@ -66,7 +66,7 @@ pub const WHIR_HASH_ROUNDS_FROM: usize = 1024;
 /// paired under WHIR for the same reason.
 pub fn hash_stride(settings: &Settings, aggregate_slots: Option<usize>) -> usize {
     match (settings.backend, aggregate_slots) {
-        (Backend::Whir, Some(slots)) if slots >= WHIR_HASH_ROUNDS_FROM => 1,
+        (backend, Some(slots)) if backend.is_multilinear() && slots >= WHIR_HASH_ROUNDS_FROM => 1,
         _ => settings.stride(),
     }
 }
