@@ -444,7 +444,7 @@ pub struct ThresholdBenchArgs {
     /// log2 of the blowup: 1 is the fast setting, 3 the compact one.
     #[arg(long, default_value_t = 1)]
     pub log_blowup: usize,
-    /// Named settings (fast, compact, whir, whir-compact, test), in place of --log-blowup.
+    /// Named settings (fast, compact, whir, whir-compact, test; whir-skip for seed001), in place of --log-blowup.
     #[arg(long)]
     pub settings: Option<String>,
     /// Reveal the signer bitmap.

@@ -21,9 +21,11 @@
 //! * [`security_level`]`(settings, tables)` is the security the backend
 //!   states for such proofs (proven and conjectured bits, grinding counted).
 //!
-//! The settings choose the backend ([`Settings::backend`], a [`Backend`]);
-//! today that is [`Backend::Fri`], Plonky3's univariate batch STARK with
-//! FRI ([`fri`]). A proof records the backend that made it, and a verifier
+//! The settings choose the backend ([`Settings::backend`], a [`Backend`]):
+//! [`Backend::Fri`], Plonky3's univariate batch STARK with FRI ([`fri`]);
+//! [`Backend::Whir`], Plonky3's multilinear `p3-multi-stark` with WHIR
+//! ([`whir`]); or [`Backend::Skip`], our own multilinear prover with the
+//! same WHIR commitment ([`skip_stark`]). A proof records the backend that made it, and a verifier
 //! whose settings name another refuses it ([`VerifyError::WrongBackend`]).
 //!
 //! ```ignore

@@ -1,6 +1,7 @@
 //! A multilinear STARK of our own around the skip zerocheck
 //! ([`crate::zerocheck`]) and a LogUp bus argument ([`crate::logup`]):
-//! issue 21 §2's prover, not yet used by an aggregator.
+//! the backend [`Backend::Skip`](crate::config::Backend::Skip)
+//! (`Settings::WHIR_SKIP`), issue 21 §2's prover.
 //!
 //! # The protocol
 //!
