@@ -68,7 +68,7 @@ fn no_epochs(epochs: &[u32]) -> CliResult {
 /// Proof-system settings by name.
 fn settings_named(name: &str) -> Result<Settings, CliError> {
     config::by_name(name)
-        .ok_or_else(|| CliError::usage(format!("--settings {name}: use fast, compact, whir, whir-compact or a test setting")))
+        .ok_or_else(|| CliError::usage(format!("--settings {name}: use fast, compact, whir, whir-compact, whir-skip or a test setting")))
 }
 
 /// A benchmark's settings: the one named, if any (the test settings
@@ -419,7 +419,7 @@ pub struct AggBenchArgs {
     /// log2 of the blowup: 1 is the fast setting, 3 the compact one.
     #[arg(long, default_value_t = 1)]
     pub log_blowup: usize,
-    /// Named settings (fast, compact, whir, whir-compact, test), in place of --log-blowup.
+    /// Named settings (fast, compact, whir, whir-compact, whir-skip, test), in place of --log-blowup.
     #[arg(long)]
     pub settings: Option<String>,
     /// Print JSON (the only output format; kept for symmetry with other benches).
@@ -444,7 +444,7 @@ pub struct ThresholdBenchArgs {
     /// log2 of the blowup: 1 is the fast setting, 3 the compact one.
     #[arg(long, default_value_t = 1)]
     pub log_blowup: usize,
-    /// Named settings (fast, compact, whir, whir-compact, test; whir-skip for seed001), in place of --log-blowup.
+    /// Named settings (fast, compact, whir, whir-compact, whir-skip, test), in place of --log-blowup.
     #[arg(long)]
     pub settings: Option<String>,
     /// Reveal the signer bitmap.

@@ -108,6 +108,14 @@ pub const WHIR_COMPACT: Settings = Settings::WHIR_COMPACT;
 /// [`WHIR`] for fast tests. **Not secure** (about 20 bits).
 pub const TEST_WHIR: Settings = Settings::INSECURE_TEST_WHIR;
 
+/// Our own multilinear prover (`sigagg_prover::Settings::WHIR_SKIP`: the
+/// [`WHIR`] commitment with round rates falling 4-fold, at least 120
+/// proven bits).
+pub const WHIR_SKIP: Settings = Settings::WHIR_SKIP;
+
+/// [`WHIR_SKIP`] for fast tests. **Not secure** (about 20 bits).
+pub const TEST_WHIR_SKIP: Settings = Settings::INSECURE_TEST_SKIP;
+
 /// The named settings, for command lines and benchmarks.
 pub fn by_name(name: &str) -> Option<Settings> {
     match name {
@@ -118,6 +126,8 @@ pub fn by_name(name: &str) -> Option<Settings> {
         "whir" => Some(WHIR),
         "whir-compact" => Some(WHIR_COMPACT),
         "test-whir" => Some(TEST_WHIR),
+        "whir-skip" => Some(WHIR_SKIP),
+        "test-whir-skip" => Some(TEST_WHIR_SKIP),
         _ => None,
     }
 }
@@ -132,6 +142,8 @@ pub fn name_of(settings: &Settings) -> &'static str {
         s if s == WHIR => "whir",
         s if s == WHIR_COMPACT => "whir-compact",
         s if s == TEST_WHIR => "test-whir",
+        s if s == WHIR_SKIP => "whir-skip",
+        s if s == TEST_WHIR_SKIP => "test-whir-skip",
         _ => "custom",
     }
 }

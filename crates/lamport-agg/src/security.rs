@@ -90,7 +90,7 @@ mod tests {
     /// test counterpart is insecure.
     #[test]
     fn the_multilinear_settings_reach_120_proven_bits() {
-        for settings in [crate::config::WHIR, crate::config::WHIR_COMPACT] {
+        for settings in [crate::config::WHIR, crate::config::WHIR_COMPACT, crate::config::WHIR_SKIP] {
             let largest = crate::layout::max_signatures(&settings);
             let extremes = [ProofShape::Aggregate { signatures: largest }, ProofShape::Threshold { signers: largest, group_size: largest as u32 }];
             for subkeys in [LamportPlus::NUM_SUBKEYS, LamportPlusMined::NUM_SUBKEYS] {
@@ -100,8 +100,10 @@ mod tests {
                 }
             }
         }
-        let test = security_level(&crate::config::TEST_WHIR, LamportPlus::NUM_SUBKEYS, ProofShape::Aggregate { signatures: 16 });
-        assert!(test.proven_bits > 0.0 && test.proven_bits < 80.0, "{test:?}");
+        for insecure in [crate::config::TEST_WHIR, crate::config::TEST_WHIR_SKIP] {
+            let test = security_level(&insecure, LamportPlus::NUM_SUBKEYS, ProofShape::Aggregate { signatures: 16 });
+            assert!(test.proven_bits > 0.0 && test.proven_bits < 80.0, "{test:?}");
+        }
     }
 
     /// The compact setting's 24-byte digests cap it at 96 bits, and FRI

@@ -235,18 +235,40 @@ fn invalid_aggregate_witnesses_are_typed_errors() {
 /// settings refuse the other's proof with a typed error.
 #[test]
 fn the_multilinear_backend_proves_both_kinds() {
-    let whir = config::TEST_WHIR;
+    multilinear_proves_both_kinds(config::TEST_WHIR);
+}
+
+/// The same on our own multilinear prover, which also refuses the other
+/// multilinear backend's proofs, and they its.
+#[test]
+fn our_multilinear_prover_proves_both_kinds() {
+    multilinear_proves_both_kinds(config::TEST_WHIR_SKIP);
+    let (st, sigs) = common::aggregate_batch::<LamportPlus>(62, 1);
+    let (skip, whir) = (config::TEST_WHIR_SKIP, config::TEST_WHIR);
+    let proof = aggregate::prove(&skip, &st, &sigs).unwrap();
+    assert_eq!(
+        aggregate::verify(&whir, &st, &proof),
+        Err(VerifyError::WrongBackend { expected: config::Backend::Whir, found: config::Backend::Skip })
+    );
+    let proof = aggregate::prove(&whir, &st, &sigs).unwrap();
+    assert_eq!(
+        aggregate::verify(&skip, &st, &proof),
+        Err(VerifyError::WrongBackend { expected: config::Backend::Skip, found: config::Backend::Whir })
+    );
+}
+
+fn multilinear_proves_both_kinds(whir: config::Settings) {
     for n in [1usize, 3] {
         let (st, sigs) = common::aggregate_batch::<LamportPlus>(60 + n as u8, n);
         let proof = aggregate::prove(&whir, &st, &sigs).unwrap();
-        assert_eq!(proof.stark.backend(), config::Backend::Whir);
+        assert_eq!(proof.stark.backend(), whir.backend);
         let bytes = proof.to_bytes();
         aggregate::verify(&whir, &st, &Proof::from_bytes(&bytes).unwrap()).unwrap();
         let (other, _) = common::aggregate_batch::<LamportPlus>(70 + n as u8, n);
         assert!(aggregate::verify(&whir, &other, &proof).is_err(), "n = {n}");
         assert_eq!(
             aggregate::verify(&T, &st, &proof),
-            Err(VerifyError::WrongBackend { expected: config::Backend::Fri, found: config::Backend::Whir })
+            Err(VerifyError::WrongBackend { expected: config::Backend::Fri, found: whir.backend })
         );
         if n == 3 {
             assert_tampering_rejected(&bytes, |p| aggregate::verify(&whir, &st, p));
@@ -258,7 +280,7 @@ fn the_multilinear_backend_proves_both_kinds() {
     };
     assert_eq!(
         aggregate::verify(&whir, &fri.1, &fri.0),
-        Err(VerifyError::WrongBackend { expected: config::Backend::Whir, found: config::Backend::Fri })
+        Err(VerifyError::WrongBackend { expected: whir.backend, found: config::Backend::Fri })
     );
     // Thresholds, both parameter sets (the plain set has a tree table).
     let (_, st, signers) = setup::<LamportPlus>(81, 7, &[6, 1, 3], 3);
@@ -293,6 +315,11 @@ fn aggregate_trace_corruptions_fail_verification() {
 #[test]
 fn aggregate_trace_corruptions_fail_verification_on_the_multilinear_backend() {
     assert_aggregate_corruptions_rejected(&config::TEST_WHIR, 6, &[]);
+}
+
+#[test]
+fn aggregate_trace_corruptions_fail_verification_on_our_multilinear_prover() {
+    assert_aggregate_corruptions_rejected(&config::TEST_WHIR_SKIP, 6, &[]);
 }
 
 /// Corrupts every target cell, and the `extra` ones, of an honest
@@ -515,7 +542,14 @@ fn threshold_trace_corruptions_fail_verification() {
     // Plain set with a group: slot, main and tree tables (depth 3 does not
     // share the sponge's block); mined set: the tree levels in the main block.
     // Both backends.
-    for (settings, mined) in [(T, false), (T, true), (config::TEST_WHIR, false), (config::TEST_WHIR, true)] {
+    for (settings, mined) in [
+        (T, false),
+        (T, true),
+        (config::TEST_WHIR, false),
+        (config::TEST_WHIR, true),
+        (config::TEST_WHIR_SKIP, false),
+        (config::TEST_WHIR_SKIP, true),
+    ] {
         let n = 7;
         let (tables, failures) = if mined {
             let (_, st, signers) = setup::<LamportPlusMined>(110, n, &[0, 3, 5], 2);
@@ -557,7 +591,7 @@ fn overflowing_setup(members: &[usize], t: u32) -> (ThresholdStatement<LamportPl
 #[test]
 fn overflowing_thresholds_prove_and_reject_corruptions() {
     let (st, signers) = overflowing_setup(&[0, 3, 5], 2);
-    for settings in [T, config::TEST_WHIR] {
+    for settings in [T, config::TEST_WHIR, config::TEST_WHIR_SKIP] {
         let verify = |p: &Proof| threshold::verify(&settings, &st, p);
         let honest = threshold::testing::witness(&settings, &st, &signers, Disclosure::Bitmap);
         let overflow = honest.instance.overflow_index().expect("an overflow table");
@@ -608,7 +642,7 @@ fn next_row_declarations_cover_every_read() {
     let (mined, mined_sigs) = common::aggregate_batch::<LamportPlusMined>(131, 2);
     let (_, th_mined, th_mined_signers) = setup::<LamportPlusMined>(132, 5, &[0, 2], 2);
     let (th_over, th_over_signers) = overflowing_setup(&[1, 4], 2);
-    for settings in [T, TC, config::TEST_WHIR] {
+    for settings in [T, TC, config::TEST_WHIR, config::TEST_WHIR_SKIP] {
         let airs = [
             aggregate::testing::traces(&settings, &plain, &plain_sigs).0.airs,
             aggregate::testing::traces(&settings, &mined, &mined_sigs).0.airs,
