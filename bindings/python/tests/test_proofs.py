@@ -97,7 +97,7 @@ def test_lamport_aggregate(scheme):
         sigagg.verify_aggregate(other, proof, pks, messages, settings="test")
 
 
-@pytest.mark.parametrize("settings", ["whir", "whir-compact"])
+@pytest.mark.parametrize("settings", ["whir", "whir-compact", "whir-skip"])
 def test_multilinear_settings(settings):
     """The multilinear backend's named settings (real grinding, one
     signature): the proof verifies under its own settings only."""

@@ -102,6 +102,10 @@
 // 120 proven bits, the shortest proofs (small statements).
 #define SIGAGG_SETTINGS_WHIR_COMPACT 5
 
+// Proof settings: our own multilinear prover on the WHIR commitment, at
+// least 120 proven bits, faster than `SIGAGG_SETTINGS_WHIR`.
+#define SIGAGG_SETTINGS_WHIR_SKIP 6
+
 // Bytes of a BLS secret key.
 #define SIGAGG_BLS_SECRET_KEY_BYTES 32
 

@@ -80,6 +80,9 @@ pub const SIGAGG_SETTINGS_WHIR: u32 = 4;
 /// Proof settings: the multilinear backend (WHIR) at rate 1/8, at least
 /// 120 proven bits, the shortest proofs (small statements).
 pub const SIGAGG_SETTINGS_WHIR_COMPACT: u32 = 5;
+/// Proof settings: our own multilinear prover on the WHIR commitment, at
+/// least 120 proven bits, faster than `SIGAGG_SETTINGS_WHIR`.
+pub const SIGAGG_SETTINGS_WHIR_SKIP: u32 = 6;
 
 /// Bytes of a BLS secret key.
 pub const SIGAGG_BLS_SECRET_KEY_BYTES: usize = 32;
@@ -170,6 +173,7 @@ pub(crate) fn settings_of(code: u32) -> api::Result<ProofSettings> {
         SIGAGG_SETTINGS_TEST => ProofSettings::Test,
         SIGAGG_SETTINGS_WHIR => ProofSettings::Whir,
         SIGAGG_SETTINGS_WHIR_COMPACT => ProofSettings::WhirCompact,
+        SIGAGG_SETTINGS_WHIR_SKIP => ProofSettings::WhirSkip,
         other => return Err(api::Error::argument(format!("unknown settings code {other}"))),
     })
 }
@@ -236,9 +240,9 @@ mod tests {
     fn codes_map_to_every_scheme_and_setting() {
         let schemes: Vec<_> = (1..=5).map(|c| scheme_of(c).unwrap()).collect();
         assert_eq!(schemes, Scheme::ALL);
-        let all: Vec<_> = (1..=5).map(|c| settings_of(c).unwrap()).collect();
+        let all: Vec<_> = (1..=6).map(|c| settings_of(c).unwrap()).collect();
         assert_eq!(all, ProofSettings::ALL);
         assert_eq!(scheme_of(0).unwrap_err().kind(), ErrorKind::Argument);
-        assert_eq!(settings_of(6).unwrap_err().kind(), ErrorKind::Argument);
+        assert_eq!(settings_of(7).unwrap_err().kind(), ErrorKind::Argument);
     }
 }

@@ -8,10 +8,11 @@ from typing import Literal, Optional, Sequence, Tuple, TypedDict, Union
 
 Scheme = Literal["seed001", "leansig-prod", "test", "lamport-plus", "lamport-plus-mined"]
 """XMSS sets: seed001, leansig-prod, test (insecure). Lamport+ sets: lamport-plus, lamport-plus-mined."""
-Settings = Literal["fast", "compact", "test", "whir", "whir-compact"]
+Settings = Literal["fast", "compact", "test", "whir", "whir-compact", "whir-skip"]
 """Proof settings: fast (rate 1/2), compact (rate 1/8, smaller proofs), test (insecure);
 whir and whir-compact (the multilinear backend, at least 120 proven bits; whir-compact
-gives the shortest proofs of small statements)."""
+gives the shortest proofs of small statements); whir-skip (our own multilinear prover
+on whir's commitment, at least 120 proven bits, faster)."""
 Bytes = Union[bytes, bytearray]
 
 SCHEMES: Tuple[str, ...]
