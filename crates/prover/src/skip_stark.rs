@@ -55,7 +55,7 @@ use crate::config::{
     Challenge, Challenger, MerkleHash, PackedVal, Settings, Val, ValMmcs, ValMmcs31, transcript, val_mmcs, val_mmcs31,
 };
 use crate::logup::{self, LogUpError, LogUpProof};
-use crate::whir::{Pcs, Stacking, whir_pcs};
+use crate::whir::{Pcs, Stacking, unsupported, whir_pcs};
 use crate::zerocheck::{
     SkipAir, SkipZerocheck, ZerocheckError, ZerocheckPoint, ZerocheckProof, eq_table, interpolate, lagrange,
     multilinear_degree, row_at,
@@ -418,11 +418,6 @@ where
     }
     let widths: Vec<usize> = tables.airs.iter().map(|a| a.width()).collect();
     SkipStark::new(settings, &tables.log_heights, &widths, skip_for(&tables.log_heights), mmcs)
-}
-
-/// Why this backend refuses settings naming `merkle`.
-fn unsupported(merkle: MerkleHash) -> String {
-    format!("this backend commits with SHA-256 or its 31-byte truncation, not {merkle:?}")
 }
 
 /// One proof of `traces` against `tables` ([`crate::prove`]).

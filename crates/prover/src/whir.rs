@@ -317,9 +317,10 @@ pub(crate) fn whir_pcs<M: Mmcs<Val>>(settings: &Settings, shapes: &[(usize, usiz
     Ok((Pcs::new(whir, Radix2DFTSmallBatch::default(), mmcs), first_log_arity))
 }
 
-/// Why this backend refuses settings naming `merkle`.
-fn unsupported(merkle: MerkleHash) -> String {
-    format!("the multilinear backend commits with SHA-256 or its 31-byte truncation, not {merkle:?}")
+/// Why the multilinear backends (this one and [`crate::skip_stark`])
+/// refuse settings naming `merkle`.
+pub(crate) fn unsupported(merkle: MerkleHash) -> String {
+    format!("the multilinear backends commit with SHA-256 or its 31-byte truncation, not {merkle:?}")
 }
 
 /// One multilinear proof of `traces` against `tables`, with the transcript
