@@ -42,6 +42,7 @@ pub mod dft;
 pub mod fri;
 pub mod logup;
 pub mod merkle_hash;
+pub mod messages;
 pub mod next_row;
 pub mod paired;
 pub mod poseidon;

@@ -37,7 +37,7 @@
 //! claim.
 
 use p3_challenger::FieldChallenger;
-use p3_field::{Field, PrimeCharacteristicRing};
+use p3_field::{ExtensionField, Field, PackedFieldExtension, PackedValue, PrimeCharacteristicRing};
 use p3_matrix::Matrix;
 use p3_matrix::dense::RowMajorMatrix;
 use p3_maybe_rayon::prelude::*;
@@ -47,7 +47,8 @@ use p3_multi_stark::fractional_gkr::{
 use p3_multilinear_util::poly::{Poly, PolyMaybePacked};
 use serde::{Deserialize, Serialize};
 
-use crate::config::{Challenge, Challenger, Val};
+use crate::config::{Challenge, Challenger, PackedVal, Val};
+use crate::messages::{MessageProgram, RowInputs};
 use crate::zerocheck::{BusClaim, MessageWeights, SkipAir, ZerocheckError, eq_table, messages, row_at};
 
 /// A bus argument and the claims it leaves each table (`None` for a
@@ -80,6 +81,9 @@ pub enum LogUpError {
     #[error("the tables' shares do not add up to the leaves' values")]
     Sum,
 }
+
+type ExtPacked = <Challenge as ExtensionField<Val>>::ExtensionPacking;
+const LANES: usize = PackedVal::WIDTH;
 
 /// Where each message's block of leaves sits.
 struct Layout {
@@ -227,27 +231,32 @@ pub(crate) fn prove_split<A: SkipAir>(
     let layout = Layout::new(&log_heights, &buses.counts());
     let gamma: Challenge = challenger.sample_algebra_element();
     let beta: Challenge = challenger.sample_algebra_element();
-    let (numerators, denominators) = leaves(airs, traces, &buses, &layout, gamma, beta);
+    let (numerators, denominators) =
+        tracing::info_span!("leaves").in_scope(|| leaves(airs, traces, &buses, &layout, gamma, beta)).map_err(|e| e.to_string())?;
     let numerators = Poly::new(numerators);
     let denominators = PolyMaybePacked::Scalar(Poly::new(denominators));
     let fraction = Fraction { n: LeafNumerator::Base(&numerators), d: &denominators };
+    let gkr_span = tracing::info_span!("fractional gkr").entered();
     let (gkr, output) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| prove_fractional_gkr(fraction, challenger)))
         .map_err(|panic| format!("the bus argument refused the witness: {}", crate::whir::panic_message(&*panic)))?;
+    drop(gkr_span);
+    let _shares_span = tracing::info_span!("shares").entered();
     let rho = output.point.as_slice().to_vec();
     let mu: Challenge = challenger.sample_algebra_element();
     let PolyMaybePacked::Scalar(denominators) = denominators else { unreachable!("built scalar above") };
     let (numerators, denominators) = if core::ptr::eq(gkr_traces, share_traces) {
         (numerators.as_slice().to_vec(), denominators.as_slice().to_vec())
     } else {
-        leaves(airs, share_traces, &buses, &layout, gamma, beta)
+        leaves(airs, share_traces, &buses, &layout, gamma, beta).map_err(|e| e.to_string())?
     };
     let mut shares = vec![Challenge::ZERO; airs.len()];
+    let mut eqs: Vec<Option<Vec<Challenge>>> = vec![None; layout.log_size + 1];
     for &(t, _, h, offset) in &layout.blocks {
         let w = layout.weight(&rho, h, offset);
-        let eq = eq_table(&layout.row_point(&rho, h));
+        let eq = eqs[h].get_or_insert_with(|| eq_table(&layout.row_point(&rho, h)));
         let (n, d) = (&numerators[offset..offset + (1 << h)], &denominators[offset..offset + (1 << h)]);
-        let value: Challenge = eq.par_iter().zip(n).zip(d).map(|((&e, &n), &d)| e * (d * mu + n)).sum();
-        shares[t] += w * value;
+        let (on_n, on_d) = eq_dots(eq, n, d);
+        shares[t] += w * (on_n + mu * on_d);
     }
     shares.iter().for_each(|&s| challenger.observe_algebra_element(s));
     let claims = claims(&buses, &layout, &log_heights, (gamma, beta, mu), &rho, &shares);
@@ -325,7 +334,7 @@ fn leaves<A: SkipAir>(
     layout: &Layout,
     gamma: Challenge,
     beta: Challenge,
-) -> (Vec<Val>, Vec<Challenge>) {
+) -> Result<(Vec<Val>, Vec<Challenge>), ZerocheckError> {
     let size = 1usize << layout.log_size;
     let mut numerators = vec![Val::ZERO; size];
     let mut denominators = vec![Challenge::ONE; size];
@@ -336,36 +345,94 @@ fn leaves<A: SkipAir>(
         if ms.is_empty() {
             continue;
         }
-        let rows = collect_messages(*air, trace);
-        for (j, &(bus, _)) in ms.iter().enumerate() {
-            let &(_, _, _, offset) = layout.blocks.iter().find(|b| b.0 == t && b.1 == j).expect("every message has a block");
-            let height = trace.height();
-            numerators[offset..offset + height].par_iter_mut().enumerate().for_each(|(r, n)| *n = rows[r][j].0);
-            denominators[offset..offset + height].par_iter_mut().enumerate().for_each(|(r, d)| {
-                let fingerprint: Challenge = rows[r][j].1.iter().zip(&gamma_powers).map(|(&f, &g)| g * f).sum();
-                *d = beta - Challenge::from_usize(bus) - fingerprint;
-            });
+        let program = MessageProgram::new(*air)?;
+        let columns = air.periodic_columns();
+        let height = trace.height();
+        // Each message's block, and its constant part `beta - bus`.
+        let blocks: Vec<(usize, Challenge)> = ms
+            .iter()
+            .enumerate()
+            .map(|(j, &(bus, _))| {
+                let &(_, _, _, offset) = layout.blocks.iter().find(|b| b.0 == t && b.1 == j).expect("every message has a block");
+                (offset, beta - Challenge::from_usize(bus))
+            })
+            .collect();
+        // Rows in chunks; each chunk writes its rows of every block.
+        let per_chunk: Vec<(Vec<Val>, Vec<Challenge>)> = (0..height.div_ceil(LEAF_CHUNK))
+            .into_par_iter()
+            .map(|chunk| {
+                let rows = chunk * LEAF_CHUNK..((chunk + 1) * LEAF_CHUNK).min(height);
+                let len = rows.len();
+                let (mut n, mut d) = (vec![Val::ZERO; len * ms.len()], vec![Challenge::ZERO; len * ms.len()]);
+                let (mut values, mut periodic) = (Vec::new(), Vec::new());
+                for r in rows {
+                    row_messages(&program, &columns, trace, r, &mut periodic, &mut values);
+                    for (j, &(_, constant)) in blocks.iter().enumerate() {
+                        let (count, fields) = program.message(j, &values);
+                        let at = j * len + r - chunk * LEAF_CHUNK;
+                        n[at] = count;
+                        d[at] = constant - fields.zip(&gamma_powers).map(|(f, &g)| g * f).sum::<Challenge>();
+                    }
+                }
+                (n, d)
+            })
+            .collect();
+        for (chunk, (n, d)) in per_chunk.iter().enumerate() {
+            let len = n.len() / ms.len();
+            for (j, &(offset, _)) in blocks.iter().enumerate() {
+                let at = offset + chunk * LEAF_CHUNK;
+                numerators[at..at + len].copy_from_slice(&n[j * len..(j + 1) * len]);
+                denominators[at..at + len].copy_from_slice(&d[j * len..(j + 1) * len]);
+            }
         }
     }
-    (numerators, denominators)
+    Ok((numerators, denominators))
 }
 
-/// Every row's messages: `[row][message] = (count, fields)`.
-fn collect_messages<A: SkipAir>(air: &A, trace: &RowMajorMatrix<Val>) -> Vec<Vec<(Val, Vec<Val>)>> {
-    let (height, width) = (trace.height(), trace.width);
-    let periodic = air.periodic_columns();
-    (0..height)
+/// `(sum_r eq_r n_r, sum_r eq_r d_r)`, packed `LANES` rows at a time.
+fn eq_dots(eq: &[Challenge], n: &[Val], d: &[Challenge]) -> (Challenge, Challenge) {
+    let whole = eq.len() / LANES * LANES;
+    let (on_n, on_d) = (0..whole / LANES)
         .into_par_iter()
-        .map(|r| {
-            let local = &trace.values[r * width..(r + 1) * width];
-            let n = row_at(r, 1, height);
-            let next = &trace.values[n * width..(n + 1) * width];
-            let per: Vec<Val> = periodic.iter().map(|col| col[r % col.len()]).collect();
-            let mut collector = crate::zerocheck::MessageCollector::new(local, next, &per, r == 0, r == height - 1);
-            air.eval(&mut collector);
-            collector.messages
-        })
-        .collect()
+        .fold(
+            || (ExtPacked::ZERO, ExtPacked::ZERO),
+            |(on_n, on_d), i| {
+                let rows = i * LANES..(i + 1) * LANES;
+                let e = ExtPacked::from_ext_slice(&eq[rows.clone()]);
+                (on_n + e * *PackedVal::from_slice(&n[rows.clone()]), on_d + e * ExtPacked::from_ext_slice(&d[rows]))
+            },
+        )
+        .reduce(|| (ExtPacked::ZERO, ExtPacked::ZERO), |a, b| (a.0 + b.0, a.1 + b.1));
+    let unpack = |p: ExtPacked| -> Challenge { <ExtPacked as PackedFieldExtension<Val, Challenge>>::to_ext_iter([p]).sum() };
+    let rest = eq[whole..].iter().zip(&n[whole..]).zip(&d[whole..]);
+    let (tail_n, tail_d) = rest.fold((Challenge::ZERO, Challenge::ZERO), |(a, b), ((&e, &n), &d)| (a + e * n, b + e * d));
+    (unpack(on_n) + tail_n, unpack(on_d) + tail_d)
+}
+
+/// Rows per task of [`leaves`].
+const LEAF_CHUNK: usize = 1 << 12;
+
+/// Evaluates `program` on row `r` of `trace` into `values`.
+fn row_messages(
+    program: &MessageProgram,
+    columns: &[Vec<Val>],
+    trace: &RowMajorMatrix<Val>,
+    r: usize,
+    periodic: &mut Vec<Val>,
+    values: &mut Vec<Val>,
+) {
+    let (height, width) = (trace.height(), trace.width);
+    let n = row_at(r, 1, height);
+    periodic.clear();
+    periodic.extend(columns.iter().map(|col| col[r % col.len()]));
+    let row = RowInputs {
+        local: &trace.values[r * width..(r + 1) * width],
+        next: &trace.values[n * width..(n + 1) * width],
+        periodic,
+        first: Val::from_bool(r == 0),
+        last: Val::from_bool(r == height - 1),
+    };
+    program.eval(&row, values);
 }
 
 #[cfg(test)]

@@ -213,28 +213,36 @@ where
     ) -> Result<SkipStarkProof<M>, String> {
         let Witnesses { committed, gkr, shares, zerochecked, reduced } = *witnesses;
         let protocol = self.protocol(airs);
-        let witness =
-            Stacking::new_witness(committed.iter().map(|t| TraceTable::new(t.transpose())).collect(), self.first_log_arity);
-        let (commitment, data) = self.pcs.commit(witness, challenger).map_err(|e| format!("{e:?}"))?;
+        let (commitment, data) = tracing::info_span!("commit").in_scope(|| {
+            let tables = tracing::info_span!("column-major traces")
+                .in_scope(|| committed.iter().map(|t| TraceTable::new(t.transpose())).collect());
+            let witness = Stacking::new_witness(tables, self.first_log_arity);
+            self.pcs.commit(witness, challenger).map_err(|e| format!("{e:?}"))
+        })?;
 
-        let (bus, claims) = match logup::prove_split(airs, gkr, shares, challenger)? {
+        let (bus, claims) = match tracing::info_span!("buses").in_scope(|| logup::prove_split(airs, gkr, shares, challenger))? {
             Some((proof, claims)) => (Some(proof), claims),
             None => (None, vec![None; airs.len()]),
         };
         let zerocheck = SkipZerocheck::new(self.skip);
         let mut checked = Vec::with_capacity(airs.len());
         for ((air, trace), claim) in airs.iter().zip(zerochecked).zip(&claims) {
+            let _span = tracing::info_span!("zerocheck", rows = trace.height(), width = trace.width).entered();
             checked.push(zerocheck.prove(*air, trace, claim.as_ref(), challenger).map_err(|e| e.to_string())?);
         }
         let mut tables = Vec::with_capacity(airs.len());
         let mut points = Vec::with_capacity(airs.len());
+        let reductions = tracing::info_span!("reductions").entered();
         for ((air, trace), (zerocheck, point)) in airs.iter().zip(reduced).zip(checked) {
             let parts = partial_evaluations(trace, &air.main_next_row_columns(), self.skip, &point.rest);
             let (reduction, t) = reduce(self.skip, &point, &parts, challenger);
             points.push(Point::new(point.rest.iter().rev().chain(&t).copied().collect()));
             tables.push(TableProof { zerocheck, reduction });
         }
-        let opening = self.pcs.open_at(data, &protocol, &points, challenger).map_err(|e| format!("{e:?}"))?;
+        drop(reductions);
+        let opening = tracing::info_span!("open")
+            .in_scope(|| self.pcs.open_at(data, &protocol, &points, challenger))
+            .map_err(|e| format!("{e:?}"))?;
         Ok(SkipStarkProof { commitment, bus, tables, opening })
     }
 

@@ -76,6 +76,7 @@ use p3_maybe_rayon::prelude::*;
 use p3_multi_stark::packed_ext::PackedExt;
 
 use crate::config::{Challenge, PackedVal, Val};
+use crate::messages::{MessageProgram, RowInputs};
 
 type ExtPacked = <Challenge as ExtensionField<Val>>::ExtensionPacking;
 /// Packed extension-field values with the base-field arithmetic an AIR
@@ -134,7 +135,6 @@ pub trait SkipAir:
     + for<'a> Air<PackedFolder<'a>>
     + for<'a> Air<ExtFolder<'a>>
     + for<'a> Air<ExtPackedFolder<'a>>
-    + for<'a> Air<MessageCollector<'a>>
     + Air<InteractionSymbolicBuilder<Val, Challenge>>
     + Sync
 {
@@ -145,8 +145,7 @@ impl<A> SkipAir for A where
         + for<'a> Air<PackedFolder<'a>>
         + for<'a> Air<ExtFolder<'a>>
         + for<'a> Air<ExtPackedFolder<'a>>
-        + for<'a> Air<MessageCollector<'a>>
-        + Air<InteractionSymbolicBuilder<Val, Challenge>>
+            + Air<InteractionSymbolicBuilder<Val, Challenge>>
         + Sync
 {
 }
@@ -193,8 +192,9 @@ pub fn messages<A: SkipAir>(air: &A) -> Result<Vec<Message>, ZerocheckError> {
     profile(air).map(|profile| profile.messages)
 }
 
-/// The [`Profile`], from one symbolic evaluation.
-fn symbolic_profile<A: SkipAir>(air: &A) -> Result<Profile, ZerocheckError> {
+/// One symbolic evaluation of `air`, refused for what this zerocheck does
+/// not support.
+pub(crate) fn symbolic<A: SkipAir>(air: &A) -> Result<InteractionSymbolicBuilder<Val, Challenge>, ZerocheckError> {
     let layout = AirLayout {
         main_width: air.width(),
         num_periodic_columns: air.num_periodic_columns(),
@@ -207,6 +207,12 @@ fn symbolic_profile<A: SkipAir>(air: &A) -> Result<Profile, ZerocheckError> {
     if !builder.local_interactions().is_empty() || !builder.exclusive_interactions().is_empty() {
         return Err(ZerocheckError::Shape("AIRs with local or exclusive bus messages are not supported"));
     }
+    Ok(builder)
+}
+
+/// The [`Profile`], from one symbolic evaluation.
+fn symbolic_profile<A: SkipAir>(air: &A) -> Result<Profile, ZerocheckError> {
+    let builder = symbolic(air)?;
     // Bound for the whole walk: the memo remembers nodes by address.
     let constraints = builder.base_constraints();
     let interactions = builder.global_interactions();
@@ -339,75 +345,6 @@ macro_rules! folder {
             fn push_local_interaction(&mut self, _tuples: impl IntoIterator<Item = (Vec<$v>, Count<$v>)>) {}
         }
     };
-}
-
-/// Collects one row's bus messages, `(count, fields)` in the AIR's order,
-/// ignoring its constraints: the leaves of [`crate::logup`].
-pub struct MessageCollector<'a> {
-    window: RowWindow<'a, Val>,
-    periodic: &'a [Val],
-    preprocessed: RowWindow<'a, Val>,
-    first: bool,
-    last: bool,
-    pub(crate) messages: Vec<(Val, Vec<Val>)>,
-}
-
-impl<'a> MessageCollector<'a> {
-    pub(crate) fn new(local: &'a [Val], next: &'a [Val], periodic: &'a [Val], first: bool, last: bool) -> Self {
-        Self {
-            window: RowWindow::from_two_rows(local, next),
-            periodic,
-            preprocessed: RowWindow::from_two_rows(&[], &[]),
-            first,
-            last,
-            messages: Vec::new(),
-        }
-    }
-}
-
-impl<'a> AirBuilder for MessageCollector<'a> {
-    type F = Val;
-    type Expr = Val;
-    type Var = Val;
-    type PreprocessedWindow = RowWindow<'a, Val>;
-    type MainWindow = RowWindow<'a, Val>;
-    type PublicVar = Val;
-    type PeriodicVar = Val;
-
-    fn main(&self) -> Self::MainWindow {
-        self.window
-    }
-
-    fn preprocessed(&self) -> &Self::PreprocessedWindow {
-        &self.preprocessed
-    }
-
-    fn is_first_row(&self) -> Val {
-        Val::from_bool(self.first)
-    }
-
-    fn is_last_row(&self) -> Val {
-        Val::from_bool(self.last)
-    }
-
-    fn is_transition(&self) -> Val {
-        Val::from_bool(!self.last)
-    }
-
-    fn assert_zero<I: Into<Val>>(&mut self, _x: I) {}
-
-    fn periodic_values(&self) -> &[Val] {
-        self.periodic
-    }
-}
-
-impl InteractionBuilder for MessageCollector<'_> {
-    fn push_interaction<E: Into<Val>>(&mut self, _bus: &str, fields: impl IntoIterator<Item = E>, count: impl Into<Count<Val>>) {
-        let (count, _) = count.into().into_parts();
-        self.messages.push((count, fields.into_iter().map(Into::into).collect()));
-    }
-
-    fn push_local_interaction(&mut self, _tuples: impl IntoIterator<Item = (Vec<Val>, Count<Val>)>) {}
 }
 
 /// How one row's terms are batched into one value: a power of `alpha` per
@@ -697,8 +634,11 @@ impl SkipZerocheck {
         let eq = eq_table(tau);
         let next_columns = air.main_next_row_columns();
 
-        let round = SkipRound { air, trace, skip: k, degree: d, eq: &eq, weights: &weights };
-        let skip_values = if height / group >= LANES { skip_round_packed(&round) } else { skip_round_scalar(&round) };
+        let program = MessageProgram::new(air)?;
+        let round = SkipRound { air, program: &program, trace, skip: k, degree: d, eq: &eq, weights: &weights };
+        let skip_values = tracing::info_span!("skip round").in_scope(|| {
+            if height / group >= LANES { skip_round_packed(&round) } else { skip_round_scalar(&round) }
+        });
         skip_values.iter().for_each(|&v| challenger.observe_algebra_element(v));
         let r0: Challenge = challenger.sample_algebra_element();
 
@@ -706,6 +646,7 @@ impl SkipZerocheck {
         // fold like columns.
         let l = lagrange(k, r0);
         let groups = height / group;
+        let fold_span = tracing::info_span!("fold groups").entered();
         let mut columns = fold_rows(trace, &l, &next_columns);
         let fold_column = |value: &(dyn Fn(usize) -> Val + Sync)| -> Vec<Challenge> {
             (0..groups).into_par_iter().map(|g| (0..group).map(|j| l[j] * value(g * group + j)).sum()).collect()
@@ -719,7 +660,9 @@ impl SkipZerocheck {
         last[groups - 1] = l[group - 1];
         columns.push(first);
         columns.push(last);
+        drop(fold_span);
 
+        let _rounds_span = tracing::info_span!("sumcheck rounds").entered();
         let layout = Layout { width: trace.width, next: next_columns, periodic: air.num_periodic_columns() };
         let mut rounds = Vec::with_capacity(n - k);
         let mut rest = Vec::with_capacity(n - k);
@@ -979,6 +922,8 @@ fn round_sums_scalar<A: SkipAir>(round: &Round<'_, A>) -> Vec<Challenge> {
 /// alpha batching the constraints.
 struct SkipRound<'a, A> {
     air: &'a A,
+    /// The AIR's messages alone, for the points on `H`.
+    program: &'a MessageProgram,
     trace: &'a RowMajorMatrix<Val>,
     skip: usize,
     degree: usize,
@@ -998,7 +943,7 @@ impl<A> Copy for SkipRound<'_, A> {}
 /// reference the packed kernel is tested against, and the kernel for
 /// tables of fewer than `LANES` groups.
 fn skip_round_scalar<A: SkipAir>(round: &SkipRound<'_, A>) -> Vec<Challenge> {
-    let SkipRound { air, trace, skip, degree: d, eq, weights } = *round;
+    let SkipRound { air, trace, skip, degree: d, eq, weights, .. } = *round;
     let group = 1usize << skip;
     let height = trace.height();
     let groups = height / group;
@@ -1101,7 +1046,7 @@ impl CosetFft {
 
 /// The skip round on packed base-field values, `LANES` groups at a time.
 fn skip_round_packed<A: SkipAir>(round: &SkipRound<'_, A>) -> Vec<Challenge> {
-    let SkipRound { air, trace, skip, degree: d, eq, weights } = *round;
+    let SkipRound { air, program, trace, skip, degree: d, eq, weights } = *round;
     let group = 1usize << skip;
     let height = trace.height();
     let groups = height / group;
@@ -1161,7 +1106,12 @@ fn skip_round_packed<A: SkipAir>(round: &SkipRound<'_, A>) -> Vec<Challenge> {
                 let eq_packed = ExtPacked::from_ext_slice(&eq[g0..g0 + LANES]);
                 let mut local = vec![PackedVal::ZERO; trace.width];
                 let mut next = vec![PackedVal::ZERO; trace.width];
+                let mut values = Vec::new();
                 for (p, l) in bases.iter().enumerate() {
+                    if p >= off && packed_weights.messages.is_empty() {
+                        // On H a valid trace's constraints vanish.
+                        continue;
+                    }
                     for (c, v) in local.iter_mut().enumerate() {
                         *v = local_at[c][p];
                     }
@@ -1178,16 +1128,40 @@ fn skip_round_packed<A: SkipAir>(round: &SkipRound<'_, A>) -> Vec<Challenge> {
                     } else {
                         PackedVal::ZERO
                     };
-                    let mut folder =
-                        PackedFolder::new(&local, &next, &periodic_at[block % cycle][p], first, last, &packed_weights);
-                    air.eval(&mut folder);
-                    acc[p] += folder.acc * eq_packed;
+                    let periodic = &periodic_at[block % cycle][p];
+                    let term = if p >= off {
+                        // On H, the points are rows, where a valid trace's
+                        // constraints vanish: only the messages count.
+                        let row = RowInputs { local: &local, next: &next, periodic, first, last };
+                        program.eval(&row, &mut values);
+                        message_terms(program, &values, &packed_weights)
+                    } else {
+                        let mut folder = PackedFolder::new(&local, &next, periodic, first, last, &packed_weights);
+                        air.eval(&mut folder);
+                        folder.acc
+                    };
+                    acc[p] += term * eq_packed;
                 }
                 acc
             },
         )
         .reduce(|| vec![ExtPacked::ZERO; count], |a, b| a.iter().zip(&b).map(|(&x, &y)| x + y).collect());
     sums.iter().map(|&s| <ExtPacked as PackedFieldExtension<Val, Challenge>>::to_ext_iter([s]).sum()).collect()
+}
+
+/// The weighted sum of the messages [`MessageProgram::eval`] left in
+/// `values`, as [`PackedFolder`] adds them.
+fn message_terms(program: &MessageProgram, values: &[PackedVal], weights: &Weights<ExtPacked>) -> ExtPacked {
+    let mut acc = ExtPacked::ZERO;
+    for (j, w) in weights.messages.iter().enumerate() {
+        let (count, fields) = program.message(j, values);
+        let mut term = w.constant + w.count * count;
+        for (field, &weight) in fields.zip(&w.fields) {
+            term += weight * field;
+        }
+        acc += term;
+    }
+    acc
 }
 
 fn gcd(a: usize, b: usize) -> usize {
@@ -1319,19 +1293,35 @@ mod tests {
         }
     }
 
-    /// The packed skip round computes what the scalar reference does.
+    /// The packed skip round computes what the scalar reference does,
+    /// with and without weighted bus messages (which alone it evaluates
+    /// on `H`).
     #[test]
     fn packed_skip_round_matches_the_reference() {
         let air = TestAir::new();
+        let program = MessageProgram::new(&air).unwrap();
+        let profile = profile(&air).unwrap();
+        let weight = |i: usize| Challenge::from_usize(7 * i + 3).exp_u64(3);
+        let messages: Vec<MessageWeights<Challenge>> = profile
+            .messages
+            .iter()
+            .enumerate()
+            .map(|(j, m)| MessageWeights {
+                count: weight(10 * j),
+                fields: (0..m.fields).map(|i| weight(10 * j + i + 1)).collect(),
+                constant: weight(10 * j + 9),
+            })
+            .collect();
         for skip in [1, 3, 5] {
             let trace = air.trace(skip + 6);
             let eq: Vec<Challenge> = (0..64u32).map(|i| Challenge::from_u32(i * 31 + 2).exp_u64(5)).collect();
-            let weights = Weights {
-                constraints: Challenge::from_u32(99).powers().take(profile(&air).unwrap().constraints).collect(),
-                messages: Vec::new(),
-            };
-            let round = SkipRound { air: &air, trace: &trace, skip, degree: 3, eq: &eq, weights: &weights };
-            assert_eq!(skip_round_packed(&round), skip_round_scalar(&round), "skip {skip}");
+            for messages in [Vec::new(), messages.clone()] {
+                let weights =
+                    Weights { constraints: Challenge::from_u32(99).powers().take(profile.constraints).collect(), messages };
+                let round =
+                    SkipRound { air: &air, program: &program, trace: &trace, skip, degree: 3, eq: &eq, weights: &weights };
+                assert_eq!(skip_round_packed(&round), skip_round_scalar(&round), "skip {skip}");
+            }
         }
     }
 

@@ -34,6 +34,7 @@ fn main() {
         Some("test") => Settings::INSECURE_TEST,
         Some("whir") => Settings::WHIR,
         Some("whir-compact") => Settings::WHIR_COMPACT,
+        Some("whir-skip") => Settings::WHIR_SKIP,
         Some("test-whir") => Settings::INSECURE_TEST_WHIR,
         _ => Settings::FAST,
     });
