@@ -55,7 +55,12 @@ use crate::config::{
     Challenge, Challenger, MerkleHash, PackedVal, Settings, Val, ValMmcs, ValMmcs31, transcript, val_mmcs, val_mmcs31,
 };
 use crate::logup::{self, LogUpError, LogUpProof};
-use crate::whir::{Pcs, Stacking, unsupported, whir_pcs};
+use crate::whir::{Pcs, unsupported, whir_pcs};
+
+/// The skip prover's stacking: suffix-first binding, whose committed
+/// message is the stacked polynomial as it lies (no transposition) and
+/// which keeps no second copy of it.
+type Stacking = p3_sumcheck::layout::SuffixProver<Val, Challenge>;
 use crate::zerocheck::{
     SkipAir, SkipZerocheck, ZerocheckError, ZerocheckPoint, ZerocheckProof, eq_table, interpolate, lagrange,
     multilinear_degree, row_at,
@@ -131,7 +136,7 @@ pub enum SkipStarkError {
 /// The prover and verifier for one statement shape: the commitment's
 /// configuration, the tables' heights and the skip.
 pub struct SkipStark<M: Mmcs<Val>> {
-    pcs: Pcs<M>,
+    pcs: Pcs<M, Stacking>,
     first_log_arity: usize,
     skip: usize,
     log_heights: Vec<usize>,

@@ -46,8 +46,9 @@ use crate::backend::{ProveError, SecurityLevel, Table, Tables, VerifyError};
 use crate::config::{Challenge, Challenger, MerkleHash, Settings, Val, ValMmcs, ValMmcs31, transcript, val_mmcs, val_mmcs31};
 
 pub(crate) type Stacking = PrefixProver<Val, Challenge>;
-/// The WHIR commitment over the Merkle trees `M`, tables stacked by prefix.
-pub(crate) type Pcs<M> = WhirProver<Challenge, Val, Radix2DFTSmallBatch<Val>, M, Challenger, Stacking>;
+/// The WHIR commitment over the Merkle trees `M`, tables stacked by the
+/// layout `L` (by prefix unless named).
+pub(crate) type Pcs<M, L = Stacking> = WhirProver<Challenge, Val, Radix2DFTSmallBatch<Val>, M, Challenger, L>;
 
 /// A multilinear STARK over one WHIR commitment, tagged with the Merkle
 /// hash of its commitment (full-width SHA-256 or its 31-byte truncation:
@@ -299,7 +300,7 @@ pub fn sha256_config(settings: &Settings, shapes: &[(usize, usize)]) -> Result<W
 /// # Errors
 /// If WHIR has no parameters for this shape (a stacked polynomial too large
 /// for KoalaBear's two-adic domain at the settings' rate).
-pub(crate) fn whir_pcs<M: Mmcs<Val>>(settings: &Settings, shapes: &[(usize, usize)], mmcs: M) -> Result<(Pcs<M>, usize), String> {
+pub(crate) fn whir_pcs<M: Mmcs<Val>, L: Layout<Val, Challenge>>(settings: &Settings, shapes: &[(usize, usize)], mmcs: M) -> Result<(Pcs<M, L>, usize), String> {
     let stacked = stacked_log_size(shapes);
     let shortest = shapes.iter().map(|&(h, _)| h).min().unwrap_or(0);
     let first_log_arity = settings.first_log_arity.min(shortest).max(1);
