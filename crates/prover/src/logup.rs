@@ -48,7 +48,7 @@ use p3_multilinear_util::poly::{Poly, PolyMaybePacked};
 use serde::{Deserialize, Serialize};
 
 use crate::config::{Challenge, Challenger, PackedVal, Val};
-use crate::messages::{MessageProgram, RowInputs};
+use crate::messages::{Input, MessageProgram};
 use crate::zerocheck::{BusClaim, MessageWeights, SkipAir, ZerocheckError, eq_table, messages, row_at};
 
 /// A bus argument and the claims it leaves each table (`None` for a
@@ -357,34 +357,30 @@ fn leaves<A: SkipAir>(
                 (offset, beta - Challenge::from_usize(bus))
             })
             .collect();
-        // Rows in chunks; each chunk writes its rows of every block.
-        let per_chunk: Vec<(Vec<Val>, Vec<Challenge>)> = (0..height.div_ceil(LEAF_CHUNK))
-            .into_par_iter()
-            .map(|chunk| {
-                let rows = chunk * LEAF_CHUNK..((chunk + 1) * LEAF_CHUNK).min(height);
-                let len = rows.len();
-                let (mut n, mut d) = (vec![Val::ZERO; len * ms.len()], vec![Challenge::ZERO; len * ms.len()]);
-                let (mut values, mut periodic) = (Vec::new(), Vec::new());
-                for r in rows {
-                    row_messages(&program, &columns, trace, r, &mut periodic, &mut values);
-                    for (j, &(_, constant)) in blocks.iter().enumerate() {
-                        let (count, fields) = program.message(j, &values);
-                        let at = j * len + r - chunk * LEAF_CHUNK;
-                        n[at] = count;
-                        d[at] = constant - fields.zip(&gamma_powers).map(|(f, &g)| g * f).sum::<Challenge>();
-                    }
-                }
-                (n, d)
-            })
-            .collect();
-        for (chunk, (n, d)) in per_chunk.iter().enumerate() {
-            let len = n.len() / ms.len();
-            for (j, &(offset, _)) in blocks.iter().enumerate() {
-                let at = offset + chunk * LEAF_CHUNK;
-                numerators[at..at + len].copy_from_slice(&n[j * len..(j + 1) * len]);
-                denominators[at..at + len].copy_from_slice(&d[j * len..(j + 1) * len]);
+        // Each block's slice of the leaves, in chunks of rows: `[chunk][message]`.
+        let mut by_chunk: Vec<Vec<(&mut [Val], &mut [Challenge])>> =
+            (0..height.div_ceil(LEAF_CHUNK)).map(|_| Vec::with_capacity(ms.len())).collect();
+        let (mut n_rest, mut d_rest, mut at) = (&mut numerators[..], &mut denominators[..], 0);
+        let mut order: Vec<usize> = (0..ms.len()).collect();
+        order.sort_by_key(|&j| blocks[j].0);
+        let mut slices: Vec<Option<(&mut [Val], &mut [Challenge])>> = (0..ms.len()).map(|_| None).collect();
+        for &j in &order {
+            let skip = blocks[j].0 - at;
+            let (n_block, n_tail) = core::mem::take(&mut n_rest)[skip..].split_at_mut(height);
+            let (d_block, d_tail) = core::mem::take(&mut d_rest)[skip..].split_at_mut(height);
+            (n_rest, d_rest, at) = (n_tail, d_tail, blocks[j].0 + height);
+            slices[j] = Some((n_block, d_block));
+        }
+        for (n_block, d_block) in slices.into_iter().map(|s| s.expect("every message has a block")) {
+            for (chunk, pair) in n_block.chunks_mut(LEAF_CHUNK).zip(d_block.chunks_mut(LEAF_CHUNK)).enumerate() {
+                by_chunk[chunk].push(pair);
             }
         }
+        let constants: Vec<Challenge> = blocks.iter().map(|b| b.1).collect();
+        let rows = TableRows { trace, periodic: &columns };
+        by_chunk.into_par_iter().enumerate().for_each(|(chunk, mut out)| {
+            rows.write_leaves(&program, chunk * LEAF_CHUNK, &constants, &gamma_powers, &mut out);
+        });
     }
     Ok((numerators, denominators))
 }
@@ -412,27 +408,65 @@ fn eq_dots(eq: &[Challenge], n: &[Val], d: &[Challenge]) -> (Challenge, Challeng
 /// Rows per task of [`leaves`].
 const LEAF_CHUNK: usize = 1 << 12;
 
-/// Evaluates `program` on row `r` of `trace` into `values`.
-fn row_messages(
-    program: &MessageProgram,
-    columns: &[Vec<Val>],
-    trace: &RowMajorMatrix<Val>,
-    r: usize,
-    periodic: &mut Vec<Val>,
-    values: &mut Vec<Val>,
-) {
-    let (height, width) = (trace.height(), trace.width);
-    let n = row_at(r, 1, height);
-    periodic.clear();
-    periodic.extend(columns.iter().map(|col| col[r % col.len()]));
-    let row = RowInputs {
-        local: &trace.values[r * width..(r + 1) * width],
-        next: &trace.values[n * width..(n + 1) * width],
-        periodic,
-        first: Val::from_bool(r == 0),
-        last: Val::from_bool(r == height - 1),
-    };
-    program.eval(&row, values);
+/// A trace and its AIR's periodic columns, read by [`leaves`].
+struct TableRows<'a> {
+    trace: &'a RowMajorMatrix<Val>,
+    periodic: &'a [Vec<Val>],
+}
+
+impl TableRows<'_> {
+    /// Rows `start..` of every message's leaves into `out[message]`:
+    /// `LANES` rows at a time where they fill the chunk, one at a time
+    /// otherwise (tables shorter than `LANES` rows).
+    fn write_leaves(
+        &self,
+        program: &MessageProgram,
+        start: usize,
+        constants: &[Challenge],
+        gamma_powers: &[Challenge],
+        out: &mut [(&mut [Val], &mut [Challenge])],
+    ) {
+        let len = out[0].0.len();
+        if len % LANES == 0 {
+            let gammas: Vec<ExtPacked> = gamma_powers.iter().map(|&g| ExtPacked::from(g)).collect();
+            let mut values = Vec::new();
+            for base in (0..len).step_by(LANES) {
+                program.eval_with(|input| PackedVal::from_fn(|lane| self.input(input, start + base + lane)), &mut values);
+                for (j, (n, d)) in out.iter_mut().enumerate() {
+                    let (count, fields) = program.message(j, &values);
+                    n[base..base + LANES].copy_from_slice(count.as_slice());
+                    let mut denominator = ExtPacked::from(constants[j]);
+                    for (field, g) in fields.zip(&gammas) {
+                        denominator -= *g * field;
+                    }
+                    let unpacked = <ExtPacked as PackedFieldExtension<Val, Challenge>>::to_ext_iter([denominator]);
+                    d[base..base + LANES].iter_mut().zip(unpacked).for_each(|(d, v)| *d = v);
+                }
+            }
+        } else {
+            let mut values = Vec::new();
+            for r in 0..len {
+                program.eval_with(|input| self.input(input, start + r), &mut values);
+                for (j, (n, d)) in out.iter_mut().enumerate() {
+                    let (count, fields) = program.message(j, &values);
+                    n[r] = count;
+                    d[r] = constants[j] - fields.zip(gamma_powers).map(|(f, &g)| g * f).sum::<Challenge>();
+                }
+            }
+        }
+    }
+
+    /// `input` at row `r` (the last row's successor is itself).
+    fn input(&self, input: Input, r: usize) -> Val {
+        let (height, width) = (self.trace.height(), self.trace.width);
+        match input {
+            Input::Local(c) => self.trace.values[r * width + c],
+            Input::Next(c) => self.trace.values[row_at(r, 1, height) * width + c],
+            Input::Periodic(i) => self.periodic[i][r % self.periodic[i].len()],
+            Input::First => Val::from_bool(r == 0),
+            Input::Last => Val::from_bool(r == height - 1),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -453,5 +487,29 @@ mod tests {
         let mu = Challenge::from_u32(5);
         let total: Challenge = layout.blocks.iter().map(|&(_, _, h, o)| layout.weight(&rho, h, o) * mu).sum();
         assert_eq!(total + padding(&layout, &rho, mu), mu);
+    }
+
+    /// The packed leaves are the row-by-row ones.
+    #[test]
+    fn packed_leaves_match_row_by_row() {
+        let air = crate::zerocheck::toy::TestAir::new();
+        let trace = air.trace(6);
+        let program = MessageProgram::new(&air).unwrap();
+        let periodic = p3_air::BaseAir::<Val>::periodic_columns(&air).into_owned();
+        let rows = TableRows { trace: &trace, periodic: &periodic };
+        let constants: Vec<Challenge> = (0..program.len()).map(|j| Challenge::from_usize(j + 11).exp_u64(7)).collect();
+        let gammas: Vec<Challenge> = Challenge::from_u32(3).exp_u64(9).powers().skip(1).take(4).collect();
+        let (height, messages) = (trace.height(), program.len());
+        let (mut n, mut d) = (vec![Val::ZERO; height * messages], vec![Challenge::ZERO; height * messages]);
+        let mut out: Vec<(&mut [Val], &mut [Challenge])> = n.chunks_mut(height).zip(d.chunks_mut(height)).collect();
+        rows.write_leaves(&program, 0, &constants, &gammas, &mut out);
+        for r in 0..height {
+            let (mut n1, mut d1) = (vec![Val::ZERO; messages], vec![Challenge::ZERO; messages]);
+            let mut one: Vec<(&mut [Val], &mut [Challenge])> = n1.chunks_mut(1).zip(d1.chunks_mut(1)).collect();
+            rows.write_leaves(&program, r, &constants, &gammas, &mut one);
+            for j in 0..messages {
+                assert_eq!((n[j * height + r], d[j * height + r]), (n1[j], d1[j]), "row {r}, message {j}");
+            }
+        }
     }
 }

@@ -35,6 +35,21 @@ enum Op {
     Mul(usize, usize),
 }
 
+/// An input a program reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Input {
+    /// The row's column.
+    Local(usize),
+    /// The successor row's column.
+    Next(usize),
+    /// A periodic column.
+    Periodic(usize),
+    /// The first-row selector.
+    First,
+    /// The last-row selector.
+    Last,
+}
+
 /// One row's inputs: the row, its successor (repeat-last), the periodic
 /// columns' values and the first- and last-row selectors.
 #[derive(Clone, Copy, Debug)]
@@ -94,16 +109,34 @@ impl MessageProgram {
     /// Evaluates every operation on `row` into `values` (cleared first);
     /// read the results with [`MessageProgram::message`].
     pub fn eval<V: Algebra<Val> + Copy>(&self, row: &RowInputs<'_, V>, values: &mut Vec<V>) {
+        self.eval_with(
+            |input| match input {
+                Input::Local(i) => row.local[i],
+                Input::Next(i) => row.next[i],
+                Input::Periodic(i) => row.periodic[i],
+                Input::First => row.first,
+                Input::Last => row.last,
+            },
+            values,
+        );
+    }
+
+    /// [`MessageProgram::eval`] reading each input the program uses
+    /// through `input`, when gathering a whole row would cost more (a
+    /// wide table's packed rows).
+    pub fn eval_with<V: Algebra<Val> + Copy>(&self, input: impl Fn(Input) -> V, values: &mut Vec<V>) {
         values.clear();
         for op in &self.ops {
             let v = match *op {
                 Op::Constant(c) => V::from(c),
-                Op::Local(i) => row.local[i],
-                Op::Next(i) => row.next[i],
-                Op::Periodic(i) => row.periodic[i],
-                Op::First => row.first,
-                Op::Last => row.last,
-                Op::Transition => V::ONE - row.last,
+                Op::Local(i) => input(Input::Local(i)),
+                Op::Next(i) => input(Input::Next(i)),
+                Op::Periodic(i) => input(Input::Periodic(i)),
+                Op::First => input(Input::First),
+                Op::Last | Op::Transition => {
+                    let last = input(Input::Last);
+                    if matches!(op, Op::Last) { last } else { V::ONE - last }
+                }
                 Op::Add(x, y) => values[x] + values[y],
                 Op::Sub(x, y) => values[x] - values[y],
                 Op::Neg(x) => -values[x],
