@@ -434,6 +434,28 @@ pub(crate) fn lagrange<E: ExtensionField<Val>>(skip: usize, x: E) -> Vec<E> {
 }
 
 /// The polynomial through `(xs[i], ys[i])` at `x`.
+/// The skip round's points as sent: off `H` ([`skip_points`]), then `H`.
+fn skip_xs(skip: usize, points: &[Val]) -> Vec<Challenge> {
+    let w = Val::two_adic_generator(skip);
+    points.iter().copied().chain(w.powers().take(1 << skip)).map(Challenge::from).collect()
+}
+
+/// `p(d + 1)` for the polynomial `p` of degree at most `d` with
+/// `p(x) = values[x]`, `x = 0 ..= d`: the `(d + 1)`-th finite difference
+/// of `p` vanishes, so `p(d + 1) = sum_i (-1)^(d - i) C(d + 1, i) p(i)`.
+fn extrapolate(values: &[Challenge]) -> Challenge {
+    let d = values.len() - 1;
+    let mut binomial = Val::ONE;
+    let mut out = Challenge::ZERO;
+    for (i, &v) in values.iter().enumerate() {
+        let term = v * binomial;
+        out += if (d - i) % 2 == 0 { term } else { -term };
+        // C(d + 1, i + 1) = C(d + 1, i) (d + 1 - i) / (i + 1)
+        binomial = binomial * Val::from_usize(d + 1 - i) * Val::from_usize(i + 1).inverse();
+    }
+    out
+}
+
 pub(crate) fn interpolate(xs: &[Challenge], ys: &[Challenge], x: Challenge) -> Challenge {
     if let Some(i) = xs.iter().position(|&xi| xi == x) {
         return ys[i];
@@ -663,15 +685,27 @@ impl SkipZerocheck {
         drop(fold_span);
 
         let _rounds_span = tracing::info_span!("sumcheck rounds").entered();
+        let nodes: Vec<Challenge> = (0..d + 2).map(Challenge::from_usize).collect();
         let layout = Layout { width: trace.width, next: next_columns, periodic: air.num_periodic_columns() };
         let mut rounds = Vec::with_capacity(n - k);
         let mut rest = Vec::with_capacity(n - k);
         let mut eq_prefix = Challenge::ONE;
+        let mut claim = interpolate(&skip_xs(k, &skip_points(k, d)), &skip_values, r0);
         for i in 0..n - k {
             let suffix = eq_table(&tau[i + 1..]);
-            let round = Round { air, layout: &layout, columns: &columns, suffix: &suffix, degree: d, weights: &weights };
-            let sums = round_sums(&round);
             let t = tau[i];
+            // `s` has degree d: the prover evaluates it at 0, 2 ..= d, has
+            // s(1) from the claim `eq_prefix ((1 - t) s(0) + t s(1))`, and
+            // extrapolates s(d + 1); all of it directly where the claim
+            // cannot give s(1) (t or the prefix zero).
+            let scale = eq_prefix * t;
+            let round =
+                Round { air, layout: &layout, columns: &columns, suffix: &suffix, degree: d, weights: &weights, omit_one: !scale.is_zero() };
+            let mut sums = round_sums(&round);
+            if round.omit_one {
+                sums[1] = (claim - eq_prefix * (Challenge::ONE - t) * sums[0]) * scale.inverse();
+            }
+            sums.push(extrapolate(&sums));
             let values: Vec<Challenge> = sums
                 .iter()
                 .enumerate()
@@ -682,6 +716,7 @@ impl SkipZerocheck {
                 .collect();
             values.iter().for_each(|&v| challenger.observe_algebra_element(v));
             let r: Challenge = challenger.sample_algebra_element();
+            claim = interpolate(&nodes, &values, r);
             eq_prefix *= eq1(t, r);
             columns.par_iter_mut().for_each(|col| {
                 *col = col.chunks(2).map(|p| p[0] + r * (p[1] - p[0])).collect();
@@ -739,9 +774,7 @@ impl SkipZerocheck {
         }
         proof.skip_values.iter().for_each(|&v| challenger.observe_algebra_element(v));
         let r0: Challenge = challenger.sample_algebra_element();
-        let w = Val::two_adic_generator(k);
-        let xs: Vec<Challenge> = points.iter().copied().chain(w.powers().take(group)).map(Challenge::from).collect();
-        let mut claim = interpolate(&xs, &proof.skip_values, r0);
+        let mut claim = interpolate(&skip_xs(k, &points), &proof.skip_values, r0);
 
         let nodes: Vec<Challenge> = (0..d + 2).map(Challenge::from_usize).collect();
         let mut rest = Vec::with_capacity(tau.len());
@@ -814,24 +847,26 @@ struct Layout {
 
 impl Layout {
     /// Adds `term(local, next, periodic, first, last)` at `X = 0, 1, ..`
-    /// into each slot of `acc`, the folded columns' `values` at `X = 0`
-    /// advancing by `steps` from one node to the next.
+    /// into each slot of `acc` but `omit`'s, the folded columns' `values`
+    /// at `X = 0` advancing by `steps` from one node to the next.
     fn at_nodes<V: Copy + core::ops::AddAssign>(
         &self,
         values: &mut [V],
         steps: &[V],
         acc: &mut [V],
-        zero: V,
+        (zero, omit): (V, Option<usize>),
         mut term: impl FnMut(&[V], &[V], &[V], V, V) -> V,
     ) {
         let mut next = vec![zero; self.width];
         let p = self.width + self.next.len();
-        for slot in acc.iter_mut() {
-            for (&c, &v) in self.next.iter().zip(&values[self.width..]) {
-                next[c] = v;
+        for (x, slot) in acc.iter_mut().enumerate() {
+            if omit != Some(x) {
+                for (&c, &v) in self.next.iter().zip(&values[self.width..]) {
+                    next[c] = v;
+                }
+                let (first, last) = (values[p + self.periodic], values[p + self.periodic + 1]);
+                *slot += term(&values[..self.width], &next, &values[p..p + self.periodic], first, last);
             }
-            let (first, last) = (values[p + self.periodic], values[p + self.periodic + 1]);
-            *slot += term(&values[..self.width], &next, &values[p..p + self.periodic], first, last);
             values.iter_mut().zip(steps).for_each(|(v, &s)| *v += s);
         }
     }
@@ -847,6 +882,8 @@ struct Round<'a, A> {
     suffix: &'a [Challenge],
     degree: usize,
     weights: &'a Weights<Challenge>,
+    /// Leave `X = 1` out (zero): the prover has it from the running claim.
+    omit_one: bool,
 }
 
 impl<A> Clone for Round<'_, A> {
@@ -861,12 +898,12 @@ impl<A> Copy for Round<'_, A> {}
 /// at `X = 0 ..= d + 1`: `LANES` pairs at a time while they fill the
 /// lanes.
 fn round_sums<A: SkipAir>(round: &Round<'_, A>) -> Vec<Challenge> {
-    let Round { air, layout, columns, suffix, degree: d, weights } = *round;
+    let Round { air, layout, columns, suffix, degree: d, weights, omit_one } = *round;
     let half = columns[0].len() / 2;
     if half < LANES {
         return round_sums_scalar(round);
     }
-    let nodes = d + 2;
+    let nodes = d + 1;
     let packed_weights = weights.map(|a| PExt::new(ExtPacked::from(a)));
     let sums = (0..half / LANES)
         .into_par_iter()
@@ -881,7 +918,7 @@ fn round_sums<A: SkipAir>(round: &Round<'_, A>) -> Vec<Challenge> {
                 let mut values: Vec<PExt> = columns.iter().map(|c| pick(c, 0)).collect();
                 let steps: Vec<PExt> = columns.iter().zip(&values).map(|(c, &lo)| pick(c, 1) - lo).collect();
                 let eq = PExt::new(ExtPacked::from_ext_slice(&suffix[m0..m0 + LANES]));
-                layout.at_nodes(&mut values, &steps, &mut acc, PExt::ZERO, |local, next, periodic, first, last| {
+                layout.at_nodes(&mut values, &steps, &mut acc, (PExt::ZERO, omit_one.then_some(1)), |local, next, periodic, first, last| {
                     let mut folder = ExtPackedFolder::new(local, next, periodic, first, last, &packed_weights);
                     air.eval(&mut folder);
                     eq * folder.acc
@@ -896,9 +933,9 @@ fn round_sums<A: SkipAir>(round: &Round<'_, A>) -> Vec<Challenge> {
 /// [`round_sums`] one pair at a time: the reference, and the kernel once
 /// fewer pairs than lanes are left.
 fn round_sums_scalar<A: SkipAir>(round: &Round<'_, A>) -> Vec<Challenge> {
-    let Round { air, layout, columns, suffix, degree: d, weights } = *round;
+    let Round { air, layout, columns, suffix, degree: d, weights, omit_one } = *round;
     let half = columns[0].len() / 2;
-    let nodes = d + 2;
+    let nodes = d + 1;
     (0..half)
         .into_par_iter()
         .fold(
@@ -906,7 +943,7 @@ fn round_sums_scalar<A: SkipAir>(round: &Round<'_, A>) -> Vec<Challenge> {
             |mut acc, m| {
                 let mut values: Vec<Challenge> = columns.iter().map(|c| c[2 * m]).collect();
                 let steps: Vec<Challenge> = columns.iter().map(|c| c[2 * m + 1] - c[2 * m]).collect();
-                layout.at_nodes(&mut values, &steps, &mut acc, Challenge::ZERO, |local, next, periodic, first, last| {
+                layout.at_nodes(&mut values, &steps, &mut acc, (Challenge::ZERO, omit_one.then_some(1)), |local, next, periodic, first, last| {
                     let mut folder = ExtFolder::new(local, next, periodic, first, last, weights);
                     air.eval(&mut folder);
                     suffix[m] * folder.acc
@@ -1339,8 +1376,20 @@ mod tests {
             .collect();
         let suffix: Vec<Challenge> = (0..32).map(|i| x(1000 + i)).collect();
         let weights = Weights { constraints: x(7).powers().take(profile(&air).unwrap().constraints).collect(), messages: Vec::new() };
-        let round = Round { air: &air, layout: &layout, columns: &columns, suffix: &suffix, degree: 3, weights: &weights };
-        assert_eq!(round_sums(&round), round_sums_scalar(&round));
+        for omit_one in [false, true] {
+            let round = Round { air: &air, layout: &layout, columns: &columns, suffix: &suffix, degree: 3, weights: &weights, omit_one };
+            assert_eq!(round_sums(&round), round_sums_scalar(&round));
+        }
+    }
+
+    /// The round polynomial's last node, extrapolated, is its value there.
+    #[test]
+    fn extrapolation_gives_the_next_node() {
+        for d in 0..10u64 {
+            let p = |x: u64| -> Challenge { (0..=d).map(|i| Challenge::from_u64(3 * i + 1).exp_u64(i + 2) * Challenge::from_u64(x).exp_u64(i)).sum() };
+            let values: Vec<Challenge> = (0..=d).map(p).collect();
+            assert_eq!(extrapolate(&values), p(d + 1), "degree {d}");
+        }
     }
 
     /// The symbolic degree counts periodic columns and selectors as one,
