@@ -59,7 +59,9 @@ pub use crate::statement::{Entry, Statement, max_signatures};
 /// 24-byte truncation (96) does not.
 pub const MIN_COLLISION_BITS: usize = 100;
 
-/// Version of the proof encoding (11: a WHIR proof is tagged with its
+/// Version of the proof encoding (12: `whir-skip` proofs, new in 11, stack
+/// their commitment suffix-first, so version-11 `whir-skip` proofs would
+/// not verify; 11: a WHIR proof is tagged with its
 /// Merkle hash, and `whir-compact` commits with SHA-256 truncated to 31
 /// bytes, [`config::MerkleHash::Sha256Trunc31`], so version-10 multilinear
 /// proofs do not decode; 10: the FRI settings put two slots to a
@@ -79,7 +81,7 @@ pub const MIN_COLLISION_BITS: usize = 100;
 /// the settings name their Merkle hash, [`config::MerkleHash`]; 4: varint
 /// lengths; 3: SHA-256 commitments and transcript; 2: Keccak; 1: postcard,
 /// see [`codec`]).
-pub const PROOF_VERSION: u8 = 11;
+pub const PROOF_VERSION: u8 = 12;
 /// First bytes of an encoded [`AggregateProof`].
 pub const PROOF_MAGIC: &[u8; 6] = b"SGXAGG";
 
