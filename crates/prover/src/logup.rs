@@ -427,7 +427,7 @@ impl TableRows<'_> {
         out: &mut [(&mut [Val], &mut [Challenge])],
     ) {
         let len = out[0].0.len();
-        if len % LANES == 0 {
+        if len.is_multiple_of(LANES) {
             let gammas: Vec<ExtPacked> = gamma_powers.iter().map(|&g| ExtPacked::from(g)).collect();
             let mut values = Vec::new();
             for base in (0..len).step_by(LANES) {

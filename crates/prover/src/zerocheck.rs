@@ -449,7 +449,7 @@ fn extrapolate(values: &[Challenge]) -> Challenge {
     let mut out = Challenge::ZERO;
     for (i, &v) in values.iter().enumerate() {
         let term = v * binomial;
-        out += if (d - i) % 2 == 0 { term } else { -term };
+        out += if (d - i).is_multiple_of(2) { term } else { -term };
         // C(d + 1, i + 1) = C(d + 1, i) (d + 1 - i) / (i + 1)
         binomial = binomial * Val::from_usize(d + 1 - i) * Val::from_usize(i + 1).inverse();
     }
