@@ -357,32 +357,44 @@ fn leaves<A: SkipAir>(
                 (offset, beta - Challenge::from_usize(bus))
             })
             .collect();
-        // Each block's slice of the leaves, in chunks of rows: `[chunk][message]`.
-        let mut by_chunk: Vec<Vec<(&mut [Val], &mut [Challenge])>> =
-            (0..height.div_ceil(LEAF_CHUNK)).map(|_| Vec::with_capacity(ms.len())).collect();
-        let (mut n_rest, mut d_rest, mut at) = (&mut numerators[..], &mut denominators[..], 0);
-        let mut order: Vec<usize> = (0..ms.len()).collect();
-        order.sort_by_key(|&j| blocks[j].0);
-        let mut slices: Vec<Option<(&mut [Val], &mut [Challenge])>> = (0..ms.len()).map(|_| None).collect();
-        for &j in &order {
-            let skip = blocks[j].0 - at;
-            let (n_block, n_tail) = core::mem::take(&mut n_rest)[skip..].split_at_mut(height);
-            let (d_block, d_tail) = core::mem::take(&mut d_rest)[skip..].split_at_mut(height);
-            (n_rest, d_rest, at) = (n_tail, d_tail, blocks[j].0 + height);
-            slices[j] = Some((n_block, d_block));
-        }
-        for (n_block, d_block) in slices.into_iter().map(|s| s.expect("every message has a block")) {
-            for (chunk, pair) in n_block.chunks_mut(LEAF_CHUNK).zip(d_block.chunks_mut(LEAF_CHUNK)).enumerate() {
-                by_chunk[chunk].push(pair);
-            }
-        }
+        let offsets: Vec<usize> = blocks.iter().map(|b| b.0).collect();
         let constants: Vec<Challenge> = blocks.iter().map(|b| b.1).collect();
         let rows = TableRows { trace, periodic: &columns };
-        by_chunk.into_par_iter().enumerate().for_each(|(chunk, mut out)| {
-            rows.write_leaves(&program, chunk * LEAF_CHUNK, &constants, &gamma_powers, &mut out);
-        });
+        block_chunks(&mut numerators, &mut denominators, &offsets, height).into_par_iter().enumerate().for_each(
+            |(chunk, mut out)| rows.write_leaves(&program, chunk * LEAF_CHUNK, &constants, &gamma_powers, &mut out),
+        );
     }
     Ok((numerators, denominators))
+}
+
+/// The disjoint blocks of `height` leaves at `offsets`, in chunks of
+/// [`LEAF_CHUNK`] rows: `[chunk][block]`, so that each chunk of rows
+/// writes every block's leaves in place.
+#[allow(clippy::type_complexity)]
+fn block_chunks<'a>(
+    numerators: &'a mut [Val],
+    denominators: &'a mut [Challenge],
+    offsets: &[usize],
+    height: usize,
+) -> Vec<Vec<(&'a mut [Val], &'a mut [Challenge])>> {
+    let mut order: Vec<usize> = (0..offsets.len()).collect();
+    order.sort_by_key(|&j| offsets[j]);
+    let (mut n_rest, mut d_rest, mut at) = (numerators, denominators, 0);
+    let mut blocks: Vec<Option<(&mut [Val], &mut [Challenge])>> = (0..offsets.len()).map(|_| None).collect();
+    for &j in &order {
+        let skip = offsets[j] - at;
+        let (n_block, n_tail) = core::mem::take(&mut n_rest)[skip..].split_at_mut(height);
+        let (d_block, d_tail) = core::mem::take(&mut d_rest)[skip..].split_at_mut(height);
+        (n_rest, d_rest, at) = (n_tail, d_tail, offsets[j] + height);
+        blocks[j] = Some((n_block, d_block));
+    }
+    let mut by_chunk: Vec<Vec<_>> = (0..height.div_ceil(LEAF_CHUNK)).map(|_| Vec::with_capacity(offsets.len())).collect();
+    for (n_block, d_block) in blocks.into_iter().map(|b| b.expect("every block is placed")) {
+        for (chunk, pair) in n_block.chunks_mut(LEAF_CHUNK).zip(d_block.chunks_mut(LEAF_CHUNK)).enumerate() {
+            by_chunk[chunk].push(pair);
+        }
+    }
+    by_chunk
 }
 
 /// `(sum_r eq_r n_r, sum_r eq_r d_r)`, packed `LANES` rows at a time.

@@ -895,8 +895,8 @@ impl<A> Clone for Round<'_, A> {
 impl<A> Copy for Round<'_, A> {}
 
 /// One ordinary round's sums `sum_m eq_suffix(m) C(lo_m + X (hi_m - lo_m))`
-/// at `X = 0 ..= d + 1`: `LANES` pairs at a time while they fill the
-/// lanes.
+/// at `X = 0 ..= d` (zero at `X = 1` where the round omits it): `LANES`
+/// pairs at a time while they fill the lanes.
 fn round_sums<A: SkipAir>(round: &Round<'_, A>) -> Vec<Challenge> {
     let Round { air, layout, columns, suffix, degree: d, weights, omit_one } = *round;
     let half = columns[0].len() / 2;
