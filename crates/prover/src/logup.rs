@@ -234,7 +234,12 @@ pub(crate) fn prove_split<A: SkipAir>(
     let (numerators, denominators) =
         tracing::info_span!("leaves").in_scope(|| leaves(airs, traces, &buses, &layout, gamma, beta)).map_err(|e| e.to_string())?;
     let numerators = Poly::new(numerators);
-    let denominators = PolyMaybePacked::Scalar(Poly::new(denominators));
+    // Packed where the leaves fill the lanes: the GKR's SIMD kernels.
+    let denominators = if layout.log_size >= LANES.trailing_zeros() as usize {
+        PolyMaybePacked::Packed(Poly::new(denominators).pack::<Val, Challenge>())
+    } else {
+        PolyMaybePacked::Scalar(Poly::new(denominators))
+    };
     let fraction = Fraction { n: LeafNumerator::Base(&numerators), d: &denominators };
     let gkr_span = tracing::info_span!("fractional gkr").entered();
     let (gkr, output) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| prove_fractional_gkr(fraction, challenger)))
@@ -243,7 +248,7 @@ pub(crate) fn prove_split<A: SkipAir>(
     let _shares_span = tracing::info_span!("shares").entered();
     let rho = output.point.as_slice().to_vec();
     let mu: Challenge = challenger.sample_algebra_element();
-    let PolyMaybePacked::Scalar(denominators) = denominators else { unreachable!("built scalar above") };
+    let denominators = denominators.unpack();
     let (numerators, denominators) = if core::ptr::eq(gkr_traces, share_traces) {
         (numerators.as_slice().to_vec(), denominators.as_slice().to_vec())
     } else {
