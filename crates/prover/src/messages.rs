@@ -23,11 +23,8 @@ use crate::zerocheck::{SkipAir, ZerocheckError, symbolic};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Op {
     Constant(Val),
-    Local(usize),
-    Next(usize),
-    Periodic(usize),
-    First,
-    Last,
+    Read(Input),
+    /// One minus the last-row selector.
     Transition,
     Add(usize, usize),
     Sub(usize, usize),
@@ -129,14 +126,8 @@ impl MessageProgram {
         for op in &self.ops {
             let v = match *op {
                 Op::Constant(c) => V::from(c),
-                Op::Local(i) => input(Input::Local(i)),
-                Op::Next(i) => input(Input::Next(i)),
-                Op::Periodic(i) => input(Input::Periodic(i)),
-                Op::First => input(Input::First),
-                Op::Last | Op::Transition => {
-                    let last = input(Input::Last);
-                    if matches!(op, Op::Last) { last } else { V::ONE - last }
-                }
+                Op::Read(at) => input(at),
+                Op::Transition => V::ONE - input(Input::Last),
                 Op::Add(x, y) => values[x] + values[y],
                 Op::Sub(x, y) => values[x] - values[y],
                 Op::Neg(x) => -values[x],
@@ -170,13 +161,13 @@ impl Lowering {
         let op = match e {
             SymbolicExpr::Leaf(leaf) => match leaf {
                 BaseLeaf::Constant(c) => Op::Constant(*c),
-                BaseLeaf::IsFirstRow => Op::First,
-                BaseLeaf::IsLastRow => Op::Last,
+                BaseLeaf::IsFirstRow => Op::Read(Input::First),
+                BaseLeaf::IsLastRow => Op::Read(Input::Last),
                 BaseLeaf::IsTransition => Op::Transition,
                 BaseLeaf::Variable(v) => match v.entry {
-                    BaseEntry::Main { offset: 0 } => Op::Local(v.index),
-                    BaseEntry::Main { offset: 1 } => Op::Next(v.index),
-                    BaseEntry::Periodic => Op::Periodic(v.index),
+                    BaseEntry::Main { offset: 0 } => Op::Read(Input::Local(v.index)),
+                    BaseEntry::Main { offset: 1 } => Op::Read(Input::Next(v.index)),
+                    BaseEntry::Periodic => Op::Read(Input::Periodic(v.index)),
                     _ => return Err(ZerocheckError::Shape("bus messages may read the main and periodic columns only")),
                 },
             },
