@@ -143,10 +143,12 @@ where
         self.block.output(j)
     }
 
-    /// Asserts the permutation on columns `base..base + cols()`.
-    pub fn eval<AB: AirBuilder<F = Val>>(&self, builder: &mut AB, base: usize) {
+    /// Asserts the permutation on columns `base..base + cols()` and returns
+    /// every output lane as an expression of degree
+    /// [`Rounds::max_degree`] (`Poseidon2Block::eval_output`).
+    pub fn eval<AB: AirBuilder<F = Val>>(&self, builder: &mut AB, base: usize) -> [AB::Expr; W] {
         let range = base..base + self.cols();
-        self.block.eval(&mut SubAirBuilder::<AB, Poseidon2Block<W, P>, AB::Var>::new(builder, range));
+        self.block.eval_output(&mut SubAirBuilder::<AB, Poseidon2Block<W, P>, AB::Var>::new(builder, range))
     }
 
     /// Writes `PackedF::WIDTH` permutations (one per row, from each row's
@@ -174,8 +176,14 @@ pub fn perm16(rounds: Rounds) -> Perm16 {
 /// Without a `sponge` (the plain set's tree table, tree nodes only) every
 /// input ends with the node's constant lanes `[0 0 0 0 | TAG_GROUP_NODE | 0]`
 /// (lanes 18..24 of `node_input`), which get no columns.
-pub fn perm24(rounds: Rounds, sponge: bool) -> Perm24 {
-    if sponge {
+///
+/// A `chained` sponge commits only the digest: its table asserts the
+/// capacity lanes of the permutation's output expression against the next
+/// row's input (`crate::air::hash::HashAir::with_chained_capacity`).
+pub fn perm24(rounds: Rounds, sponge: bool, chained: bool) -> Perm24 {
+    if sponge && chained {
+        Perm::new(rounds, constants24(), 0..DIGEST_LEN, &[])
+    } else if sponge {
         Perm::new(rounds, constants24(), (0..DIGEST_LEN).chain(SPONGE_RATE..24), &[])
     } else {
         Perm::new(rounds, constants24(), 0..DIGEST_LEN, &NODE_TAIL)
@@ -215,7 +223,7 @@ mod tests {
         assert_eq!(Rounds::Every.cols(24, PARTIAL_24), COLS24);
         let lanes = PackedF::WIDTH;
         for (rounds, sponge) in [(Rounds::Every, true), (Rounds::Paired, true), (Rounds::Paired, false)] {
-            let p = super::perm24(rounds, sponge);
+            let p = super::perm24(rounds, sponge, false);
             // Unread output lanes (8 beside a sponge, 16 for tree nodes) and
             // the tree node's 6 constant input lanes have no columns.
             assert_eq!(p.cols(), rounds.cols(24, PARTIAL_24) - if sponge { 8 } else { 16 + 6 });

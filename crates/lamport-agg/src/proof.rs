@@ -15,7 +15,9 @@ pub use sigagg_prover::StarkProof;
 use crate::config::Settings;
 use crate::error::VerifyError;
 
-/// Version of the encoding (10: `whir-skip` proofs, new in 9, stack their
+/// Version of the encoding (11: on the multilinear backends the sponge's
+/// output capacity has no columns (`HashAir::with_chained_capacity`), so
+/// their version-10 proofs have other shapes; 10: `whir-skip` proofs, new in 9, stack their
 /// commitment suffix-first, so version-9 `whir-skip` proofs would not
 /// verify; 9: a threshold's sponge rows read their slot's
 /// randomizer off their own width-16 input, so its main table is five
@@ -34,7 +36,7 @@ use crate::error::VerifyError;
 /// [`StarkProof`]; 4: varint lengths, see `sigagg_prover::codec`;
 /// 3: SHA-256 commitments and transcript; 2: Keccak with fixed-width
 /// integers; 1: postcard's variable-length integers).
-pub const PROOF_VERSION: u8 = 10;
+pub const PROOF_VERSION: u8 = 11;
 /// Leading bytes of every encoded proof.
 pub const MAGIC: &[u8; 6] = b"SGLPAG";
 

@@ -185,14 +185,17 @@ impl Instance {
     }
 
     /// The same instance with its bus groups in the form the backend of
-    /// `settings` takes ([`HashAir::with_exclusive_buses`]).
+    /// `settings` takes ([`HashAir::with_exclusive_buses`]), and its sponge
+    /// capacity chained where the backend has no quotient to outgrow
+    /// ([`HashAir::with_chained_capacity`]).
     pub fn for_backend(mut self, settings: &Settings) -> Self {
         let exclusive = settings.exclusive_buses();
+        let chained = settings.backend.is_multilinear();
         self.airs = self
             .airs
             .into_iter()
             .map(|air| match air {
-                LampAir::Hash(h) => LampAir::Hash(h.with_exclusive_buses(exclusive)),
+                LampAir::Hash(h) => LampAir::Hash(h.with_exclusive_buses(exclusive).with_chained_capacity(chained)),
                 other => other,
             })
             .collect();

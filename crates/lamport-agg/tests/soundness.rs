@@ -368,6 +368,39 @@ fn aggregate_sponge_absorbs_the_statement_codeword() {
     assert!(rejected(proved, |p| aggregate::verify(&T, &st, p)));
 }
 
+/// A sponge row must continue the previous row's capacity. Row 1 of the
+/// main table (slot 0's second sponge block) gets another capacity, and
+/// its permutation is rewritten for it, so every constraint of the row
+/// itself and every message still holds: only the sponge's transitions
+/// (from row 0's output capacity, and on to row 2) disagree. On the
+/// multilinear backends the output capacity has no columns (the table
+/// asserts its expression against the next row's input:
+/// `HashAir::with_chained_capacity`), so this is the one check of that
+/// expression; on FRI the committed output columns carry it.
+#[test]
+fn a_sponge_row_continues_the_previous_capacity() {
+    let (st, sigs) = common::aggregate_batch::<LamportPlus>(9, 3);
+    for settings in [T, config::TEST_WHIR, config::TEST_WHIR_SKIP] {
+        let (instance, mut traces) = aggregate::testing::traces(&settings, &st, &sigs);
+        let air = instance.main_air();
+        let p24 = air.p24();
+        let chained = usize::from(settings.backend.is_multilinear());
+        assert_eq!(air.degree(), air.spec().rounds.max_degree() + chained);
+        let table = &mut traces.tables[sigagg_lamport_agg::system::MAIN];
+        let width = table.width();
+        let row = &mut table.values[width..2 * width];
+        let mut input: [Val; 24] = core::array::from_fn(|j| row[j]);
+        input[20] += Val::ONE;
+        let lanes = <sigagg_lamport::field::PackedF as p3_field::PackedValue>::WIDTH;
+        let mut scratch = vec![Val::ZERO; (lanes - 1) * p24.cols()];
+        let mut rows: Vec<&mut [Val]> = vec![&mut row[..p24.cols()]];
+        rows.extend(scratch.chunks_mut(p24.cols()));
+        p24.write(&mut rows, &vec![input; lanes]);
+        let proved = || aggregate::testing::prove_traces(&settings, &st, &sigs, &instance, &traces);
+        assert!(rejected(proved, |p| aggregate::verify(&settings, &st, p)), "{}", settings.backend.name());
+    }
+}
+
 // ---------------------------------------------------------------- threshold
 
 /// A group of `n`, the statement for `message` with threshold `t`, and the

@@ -219,6 +219,19 @@ impl<const W: usize, const P: usize> Poseidon2Block<W, P> {
     where
         Linear: GenericPoseidon2LinearLayers<W>,
     {
+        self.eval_output(builder);
+    }
+
+    /// Asserts the permutation on the builder's current row and returns
+    /// every output lane as an expression in the last committed state
+    /// (degree [`Self::degree`]): the committed lanes are asserted equal to
+    /// their columns, and a table may constrain the others itself (a
+    /// sponge's capacity against the next row's input, a message's
+    /// field) without committing them.
+    pub fn eval_output<AB: AirBuilder<F = Val>>(&self, builder: &mut AB) -> [AB::Expr; W]
+    where
+        Linear: GenericPoseidon2LinearLayers<W>,
+    {
         let main = builder.main();
         let row = main.current_slice();
         let var = |c: usize| -> AB::Expr { row[c].into() };
@@ -265,6 +278,7 @@ impl<const W: usize, const P: usize> Poseidon2Block<W, P> {
                 full(builder, &mut state, rc, self.committed_at(round, end));
             }
         }
+        state
     }
 
     /// Writes `PackedVal::WIDTH` permutations, one per row of `rows` (each
@@ -520,6 +534,50 @@ mod tests {
                 assert_eq!(*o, default_koalabear_poseidon2_16().permute(*i));
             }
             assert_every_cell_constrained(&block, &m, 0..width);
+        }
+    }
+
+    /// A table that reads output lane 12 of a block committing only lanes
+    /// `0..8`, from `eval_output`, into its own last column.
+    struct ReadsLane12(Poseidon2Block<16, PARTIAL_16>);
+
+    impl BaseAir<Val> for ReadsLane12 {
+        fn width(&self) -> usize {
+            BaseAir::<Val>::width(&self.0) + 1
+        }
+    }
+
+    impl<AB: AirBuilder<F = Val>> Air<AB> for ReadsLane12 {
+        fn eval(&self, builder: &mut AB) {
+            let lane = self.0.eval_output(builder)[12].clone();
+            let own = builder.main().current_slice()[BaseAir::<Val>::width(&self.0)];
+            builder.assert_eq(lane, own);
+        }
+    }
+
+    /// `eval_output` gives the uncommitted lanes' true values in both
+    /// strides: a column holding the native output's lane satisfies the
+    /// table's constraint, and any other value breaks it.
+    #[test]
+    fn output_expressions_reach_uncommitted_lanes() {
+        let lanes = PackedVal::WIDTH;
+        let inputs: Vec<[Val; 16]> =
+            (0..lanes).map(|l| core::array::from_fn(|i| Val::from_u32((l * 19 + i * 5 + 2) as u32))).collect();
+        for stride in [1, 2] {
+            let air = ReadsLane12(Poseidon2Block::new(constants16().clone(), stride, 0, 16).with_outputs(0..8));
+            let width = BaseAir::<Val>::width(&air);
+            let mut values = Val::zero_vec(lanes * width);
+            let outputs = air.0.write(&mut values.chunks_mut(width).map(|r| &mut r[..width - 1]).collect::<Vec<_>>(), &inputs);
+            for (row, o) in values.chunks_mut(width).zip(&outputs) {
+                assert_eq!(*o, default_koalabear_poseidon2_16().permute(*row[..16].first_chunk().unwrap()));
+                row[width - 1] = o[12];
+            }
+            let m = RowMajorMatrix::new(values, width);
+            check_constraints(&air, &m, &[]);
+            let mut bad = m.clone();
+            bad.values[width - 1] += Val::ONE;
+            let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check_constraints(&air, &bad, &[])));
+            assert!(caught.is_err(), "stride {stride}");
         }
     }
 

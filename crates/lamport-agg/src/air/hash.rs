@@ -229,6 +229,10 @@ pub struct HashAir {
     /// as exclusive interactions (`Settings::exclusive_buses`; true until
     /// [`HashAir::with_exclusive_buses`] says otherwise).
     exclusive: bool,
+    /// Whether the sponge's output capacity is asserted as an expression
+    /// against the next row's input instead of committed
+    /// ([`HashAir::with_chained_capacity`]).
+    chained: bool,
 }
 
 impl core::fmt::Debug for HashAir {
@@ -302,7 +306,7 @@ impl HashAir {
             }
             row[pc::IS_BLOCK_END] = Val::from_bool(r + 1 == block);
         });
-        let p24 = perm24(spec.rounds, spec.sponge_rows > 0);
+        let p24 = perm24(spec.rounds, spec.sponge_rows > 0, false);
         let p16 = spec.p16.then(|| perm16(spec.rounds));
         Self {
             spec,
@@ -313,6 +317,7 @@ impl HashAir {
             root,
             num_subkeys,
             exclusive: true,
+            chained: false,
         }
     }
 
@@ -321,6 +326,36 @@ impl HashAir {
     /// (`false`, the multilinear backend: `sigagg_prover::push_branches`).
     pub fn with_exclusive_buses(self, exclusive: bool) -> Self {
         Self { exclusive, ..self }
+    }
+
+    /// The same table with its sponge's output capacity chained (`true`)
+    /// or committed (`false`, the default).
+    ///
+    /// A sponge row's output capacity is read only as the next sponge row's
+    /// input capacity, which that row commits anyway. Chained, the output
+    /// keeps only the digest lanes' columns, and the transition asserts
+    /// the next row's input capacity against the capacity lanes of the
+    /// permutation's output *expression* (`Poseidon2Block::eval_output`):
+    /// the same equation as before, with 8 columns fewer, at one degree
+    /// more (the continuation flag times a degree-9 expression: 10). The
+    /// multilinear backend has no quotient and takes the degree at the
+    /// price of one zerocheck evaluation; FRI's quotient at rate 1/8 does
+    /// not, so only the multilinear settings chain. Tables without sponge
+    /// rows are unchanged.
+    pub fn with_chained_capacity(self, chained: bool) -> Self {
+        if self.spec.sponge_rows == 0 || chained == self.chained {
+            return self;
+        }
+        let p24 = perm24(self.spec.rounds, true, chained);
+        let p16_cols = self.p16.as_ref().map_or(0, Perm16::cols);
+        let cols = HashCols::new(&self.spec, self.chunked(), p24.cols(), p16_cols);
+        Self { p24, cols, chained, ..self }
+    }
+
+    /// The largest constraint degree: the permutations', one more with a
+    /// chained capacity.
+    pub fn degree(&self) -> usize {
+        self.spec.rounds.max_degree() + usize::from(self.chained)
     }
 
     /// The column layout.
@@ -394,7 +429,7 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for HashAir {
         // The permutations hold on every row (padding rows carry any valid
         // permutation): degree-3 constraints that must not be multiplied by
         // a selector.
-        self.p24.eval(builder, 0);
+        let output = self.p24.eval(builder, 0);
         if let (Some(base), Some(perm)) = (self.cols.p16, &self.p16) {
             perm.eval(builder, base);
         }
@@ -431,7 +466,8 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for HashAir {
             // stays the same over the key's sponge rows.
             let cont = p[pc::NEXT_CONT].clone();
             for j in SPONGE_RATE..24 {
-                builder.assert_zero(cont.clone() * (n(j) - out(j)));
+                let capacity = if self.chained { output[j].clone() } else { out(j) };
+                builder.assert_zero(cont.clone() * (n(j) - capacity));
             }
             for (i, ri) in r.iter().enumerate().take(RANDOMIZER_LEN) {
                 builder.assert_zero(cont.clone() * (n(s.r + i) - ri.clone()));

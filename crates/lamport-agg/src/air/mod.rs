@@ -63,7 +63,7 @@ impl LampAir {
     pub fn degree(&self) -> usize {
         match self {
             LampAir::Slot(_) => 3,
-            LampAir::Hash(a) => a.spec().rounds.max_degree(),
+            LampAir::Hash(a) => a.degree(),
             LampAir::Hash16(a) => a.perm().rounds().max_degree(),
         }
     }
