@@ -84,6 +84,42 @@ impl Rounds {
     }
 }
 
+/// Which output lanes the tables' permutations commit. A table reads an
+/// output lane either in a constraint (a sponge's capacity against the
+/// next row's input, a tree level's digest against the next level's
+/// running node or the root) or in a bus message (a sub-key digest, a
+/// public key). An uncommitted lane is read as its expression in the last
+/// committed state (`Perm::eval`, degree [`Rounds::max_degree`]), which
+/// states the same equation with 8 columns fewer per permutation and
+/// lane group (see `crate::air::hash::HashAir::with_outputs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outputs {
+    /// Every lane a table reads has a column: constraints of the
+    /// permutations' degree (the FRI backend's quotient allows no more).
+    Committed,
+    /// Only the lanes that messages read have columns; constraints read
+    /// expressions, one degree higher where a flag gates them. For
+    /// `p3-multi-stark`, which evaluates message fields row by row from
+    /// their symbolic trees: a degree-9 field there costs more time than
+    /// its columns.
+    ForMessages,
+    /// No output lane has a column; messages carry degree-9 fields. For
+    /// our own prover, which compiles each message once.
+    None,
+}
+
+impl Outputs {
+    /// Whether lanes that only constraints read have columns.
+    pub const fn for_constraints(self) -> bool {
+        matches!(self, Outputs::Committed)
+    }
+
+    /// Whether lanes that messages read have columns.
+    pub const fn for_messages(self) -> bool {
+        !matches!(self, Outputs::None)
+    }
+}
+
 /// One permutation as an AIR component in either layout (a
 /// `Poseidon2Block` with the rounds right after the inputs): its
 /// constraints on a column range of a wider row, and its packed witness
@@ -144,8 +180,8 @@ where
     }
 
     /// Asserts the permutation on columns `base..base + cols()` and returns
-    /// every output lane as an expression of degree
-    /// [`Rounds::max_degree`] (`Poseidon2Block::eval_output`).
+    /// every output lane: its column where committed, else its expression
+    /// of degree [`Rounds::max_degree`] (`Poseidon2Block::eval_output`).
     pub fn eval<AB: AirBuilder<F = Val>>(&self, builder: &mut AB, base: usize) -> [AB::Expr; W] {
         let range = base..base + self.cols();
         self.block.eval_output(&mut SubAirBuilder::<AB, Poseidon2Block<W, P>, AB::Var>::new(builder, range))
@@ -163,8 +199,10 @@ where
 /// (`sigagg_prover::paired::Poseidon2Block::with_outputs`), and its inputs
 /// end with the sub-key hash's constant lanes `[TAG_SUBKEY | 0]`, which
 /// get no columns (`with_constant_tail`).
-pub fn perm16(rounds: Rounds) -> Perm16 {
-    Perm::new(rounds, constants16(), 0..DIGEST_LEN, &[Val::from_u32(TAG_SUBKEY), Val::ZERO])
+/// Only the sub-key message reads the digest ([`Outputs::for_messages`]).
+pub fn perm16(rounds: Rounds, outputs: Outputs) -> Perm16 {
+    let lanes = if outputs.for_messages() { 0..DIGEST_LEN } else { 0..0 };
+    Perm::new(rounds, constants16(), lanes, &[Val::from_u32(TAG_SUBKEY), Val::ZERO])
 }
 
 /// The width-24 permutation in layout `rounds`. It commits only the output
@@ -177,17 +215,13 @@ pub fn perm16(rounds: Rounds) -> Perm16 {
 /// input ends with the node's constant lanes `[0 0 0 0 | TAG_GROUP_NODE | 0]`
 /// (lanes 18..24 of `node_input`), which get no columns.
 ///
-/// A `chained` sponge commits only the digest: its table asserts the
-/// capacity lanes of the permutation's output expression against the next
-/// row's input (`crate::air::hash::HashAir::with_chained_capacity`).
-pub fn perm24(rounds: Rounds, sponge: bool, chained: bool) -> Perm24 {
-    if sponge && chained {
-        Perm::new(rounds, constants24(), 0..DIGEST_LEN, &[])
-    } else if sponge {
-        Perm::new(rounds, constants24(), (0..DIGEST_LEN).chain(SPONGE_RATE..24), &[])
-    } else {
-        Perm::new(rounds, constants24(), 0..DIGEST_LEN, &NODE_TAIL)
-    }
+/// The sponge's digest is the public key a message carries; its capacity,
+/// and a tree node's digest, only constraints read ([`Outputs`]).
+pub fn perm24(rounds: Rounds, sponge: bool, outputs: Outputs) -> Perm24 {
+    let digest = (sponge && outputs.for_messages()) || outputs.for_constraints();
+    let capacity = sponge && outputs.for_constraints();
+    let lanes = (0..DIGEST_LEN).filter(|_| digest).chain((SPONGE_RATE..24).filter(|_| capacity));
+    Perm::new(rounds, constants24(), lanes, if sponge { &[] } else { &NODE_TAIL })
 }
 
 /// First lane of a tree node input's constant part (after the index lane).
@@ -223,7 +257,7 @@ mod tests {
         assert_eq!(Rounds::Every.cols(24, PARTIAL_24), COLS24);
         let lanes = PackedF::WIDTH;
         for (rounds, sponge) in [(Rounds::Every, true), (Rounds::Paired, true), (Rounds::Paired, false)] {
-            let p = super::perm24(rounds, sponge, false);
+            let p = super::perm24(rounds, sponge, Outputs::Committed);
             // Unread output lanes (8 beside a sponge, 16 for tree nodes) and
             // the tree node's 6 constant input lanes have no columns.
             assert_eq!(p.cols(), rounds.cols(24, PARTIAL_24) - if sponge { 8 } else { 16 + 6 });
@@ -242,7 +276,7 @@ mod tests {
                 }
             }
         }
-        let p = super::perm16(Rounds::Every);
+        let p = super::perm16(Rounds::Every, Outputs::Committed);
         assert_eq!(p.cols(), COLS16 - 8 - 2);
         assert_eq!(p.idle_input()[14..], [Val::from_u32(TAG_SUBKEY), Val::ZERO]);
         let idle = p.idle_input();

@@ -15,9 +15,10 @@ pub use sigagg_prover::StarkProof;
 use crate::config::Settings;
 use crate::error::VerifyError;
 
-/// Version of the encoding (11: on the multilinear backends the sponge's
-/// output capacity has no columns (`HashAir::with_chained_capacity`), so
-/// their version-10 proofs have other shapes; 10: `whir-skip` proofs, new in 9, stack their
+/// Version of the encoding (11: on the multilinear backends the
+/// permutations' output lanes that constraints read (and, on our own
+/// prover, all of them) have no columns (`poseidon::Outputs`), so their
+/// version-10 proofs have other shapes; 10: `whir-skip` proofs, new in 9, stack their
 /// commitment suffix-first, so version-9 `whir-skip` proofs would not
 /// verify; 9: a threshold's sponge rows read their slot's
 /// randomizer off their own width-16 input, so its main table is five

@@ -2,6 +2,7 @@
 //! calls into the backends (`sigagg_prover::prove` and `verify`) shared by
 //! both modes.
 
+use p3_air::BaseAir;
 use p3_matrix::dense::RowMajorMatrix;
 use p3_util::log2_strict_usize;
 use sigagg_lamport::GroupKey;
@@ -12,10 +13,10 @@ use crate::air::LampAir;
 use crate::air::hash::{Codewords, HashAir, codeword_chunks};
 use crate::air::hash16::Hash16Air;
 use crate::air::slot::SlotAir;
-use crate::config::{Settings, TRANSCRIPT_DOMAIN, Val};
+use crate::config::{Backend, Settings, TRANSCRIPT_DOMAIN, Val};
 use crate::error::{ProveError, VerifyError};
 use crate::layout::Shape;
-use crate::poseidon::Rounds;
+use crate::poseidon::{Outputs, Rounds};
 
 /// The AIRs of one proof and everything needed to build or check its traces.
 #[derive(Clone, Debug)]
@@ -71,7 +72,7 @@ impl Instance {
             )),
         ];
         if shape.overflow_rows() > 0 {
-            airs.push(LampAir::Hash16(Hash16Air::new(rounds)));
+            airs.push(LampAir::Hash16(Hash16Air::new(rounds, Outputs::Committed)));
         }
         Self {
             shape,
@@ -128,7 +129,7 @@ impl Instance {
             )));
         }
         if shape.overflow_rows() > 0 {
-            airs.push(LampAir::Hash16(Hash16Air::new(rounds)));
+            airs.push(LampAir::Hash16(Hash16Air::new(rounds, Outputs::Committed)));
         }
         Self {
             shape,
@@ -185,21 +186,61 @@ impl Instance {
     }
 
     /// The same instance with its bus groups in the form the backend of
-    /// `settings` takes ([`HashAir::with_exclusive_buses`]), and its sponge
-    /// capacity chained where the backend has no quotient to outgrow
-    /// ([`HashAir::with_chained_capacity`]).
+    /// `settings` takes ([`HashAir::with_exclusive_buses`]), and its
+    /// permutations' output lanes committed as the backend is best served
+    /// ([`Outputs`], [`HashAir::with_outputs`]):
+    ///
+    /// * FRI: every lane the tables read (its quotient bounds the degree);
+    /// * our multilinear prover: none;
+    /// * `p3-multi-stark`: the lanes messages read, unless leaving those
+    ///   out too brings the stacked commitment under a smaller power of two
+    ///   (a Lamport+ threshold whose codeword has 145-160 ones at n =
+    ///   1024). It evaluates message fields from their symbolic trees,
+    ///   row by row: degree-9 fields take it about three times as long,
+    ///   which only a commitment half the size (and half the memory) pays for.
+    ///
+    /// The choice is a function of the statement and the settings, so the
+    /// verifier makes the same one.
     pub fn for_backend(mut self, settings: &Settings) -> Self {
         let exclusive = settings.exclusive_buses();
-        let chained = settings.backend.is_multilinear();
         self.airs = self
             .airs
             .into_iter()
             .map(|air| match air {
-                LampAir::Hash(h) => LampAir::Hash(h.with_exclusive_buses(exclusive).with_chained_capacity(chained)),
+                LampAir::Hash(h) => LampAir::Hash(h.with_exclusive_buses(exclusive)),
+                other => other,
+            })
+            .collect();
+        match settings.backend {
+            Backend::Fri => self.with_outputs(Outputs::Committed),
+            Backend::Skip => self.with_outputs(Outputs::None),
+            Backend::Whir => {
+                let kept = self.clone().with_outputs(Outputs::ForMessages);
+                let lean = self.with_outputs(Outputs::None);
+                if lean.cells().next_power_of_two() < kept.cells().next_power_of_two() { lean } else { kept }
+            }
+        }
+    }
+
+    /// The same instance with its permutations' output lanes committed as
+    /// `outputs` says ([`HashAir::with_outputs`]; [`Self::for_backend`]
+    /// chooses).
+    pub fn with_outputs(mut self, outputs: Outputs) -> Self {
+        self.airs = self
+            .airs
+            .into_iter()
+            .map(|air| match air {
+                LampAir::Hash(h) => LampAir::Hash(h.with_outputs(outputs)),
+                LampAir::Hash16(h) => LampAir::Hash16(Hash16Air::new(h.perm().rounds(), outputs)),
                 other => other,
             })
             .collect();
         self
+    }
+
+    /// Committed cells: every table's height times its width.
+    pub fn cells(&self) -> usize {
+        self.shape.heights().iter().zip(&self.airs).map(|(h, air)| h * BaseAir::<Val>::width(air)).sum()
     }
 
     /// The instance's tables for the backends, bound by its digest.
@@ -268,6 +309,32 @@ mod tests {
 
     fn codeword(n: usize, ones: usize) -> Vec<bool> {
         (0..n).map(|i| i < ones).collect()
+    }
+
+    /// Which output lanes each backend commits: FRI every lane it reads,
+    /// our prover none, `p3-multi-stark` the messages' lanes unless leaving
+    /// them out halves the stacked commitment, which at n = 1024 (plain
+    /// set, 2^25 cells at most) happens for codewords of 145-160 ones and
+    /// for no other count.
+    #[test]
+    fn outputs_follow_the_backend_and_the_commitment() {
+        use crate::config::{COMPACT, WHIR_COMPACT, WHIR_SKIP};
+        let group = GroupKey::new(Digest::default(), 1024).unwrap();
+        let n = LamportPlus::NUM_SUBKEYS;
+        let instance = |ones: usize, settings: &Settings| {
+            Instance::threshold(Rounds::for_settings(settings), n, &codeword(n, ones), &group, 1024, None, [0; 32])
+                .for_backend(settings)
+        };
+        let width = |i: &Instance| BaseAir::<Val>::width(&i.airs[MAIN]);
+        let committed = width(&instance(128, &COMPACT));
+        for ones in [120, 144, 145, 160, 161, 200] {
+            let whir = instance(ones, &WHIR_COMPACT);
+            let lean = (145..=160).contains(&ones);
+            assert_eq!(width(&whir), committed - if lean { 24 } else { 8 }, "{ones} ones");
+            assert_eq!(whir.cells() <= 1 << 25, ones <= 160, "{ones} ones: {} cells", whir.cells());
+            assert_eq!(width(&instance(ones, &WHIR_SKIP)), committed - 24);
+            assert_eq!(width(&instance(ones, &COMPACT)), committed);
+        }
     }
 
     /// The prover and verifier skip Plonky3's degree inference when folding

@@ -101,14 +101,15 @@ impl<const W: usize, const P: usize> Poseidon2Block<W, P> {
     /// truncated lanes, an overwrite sponge's rate) would only be asserted
     /// equal to that lane, so dropping it changes no statement the table
     /// proves; every kept lane keeps its constraint. This workspace's
-    /// tables drop 7 to 16 columns per permutation this way.
+    /// tables drop 7 to 16 columns per permutation this way. A table that
+    /// does read a dropped lane reads its expression
+    /// ([`Self::eval_output`]), at a higher degree; with no lane kept, the
+    /// last committed state is the one before the output.
     ///
     /// # Panics
-    /// If a lane is not below `W`, or no lane is kept.
+    /// If a lane is not below `W`.
     pub fn with_outputs(mut self, lanes: impl IntoIterator<Item = usize>) -> Self {
-        let mask = lanes_mask::<W>(lanes);
-        assert!(mask != 0, "no output lane kept");
-        self.outputs = mask;
+        self.outputs = lanes_mask::<W>(lanes);
         self
     }
 
@@ -223,11 +224,11 @@ impl<const W: usize, const P: usize> Poseidon2Block<W, P> {
     }
 
     /// Asserts the permutation on the builder's current row and returns
-    /// every output lane as an expression in the last committed state
-    /// (degree [`Self::degree`]): the committed lanes are asserted equal to
-    /// their columns, and a table may constrain the others itself (a
-    /// sponge's capacity against the next row's input, a message's
-    /// field) without committing them.
+    /// every output lane: a committed lane as its column (asserted equal
+    /// to the lane), any other as an expression in the last committed
+    /// state, of degree [`Self::degree`], which a table may constrain
+    /// itself (a sponge's capacity against the next row's input, a bus
+    /// message's field) without committing it.
     pub fn eval_output<AB: AirBuilder<F = Val>>(&self, builder: &mut AB) -> [AB::Expr; W]
     where
         Linear: GenericPoseidon2LinearLayers<W>,
@@ -273,6 +274,7 @@ impl<const W: usize, const P: usize> Poseidon2Block<W, P> {
                 full(builder, &mut state, rc, None);
                 for (j, col) in self.output_cols() {
                     builder.assert_eq(state[j].clone(), var(col));
+                    state[j] = var(col);
                 }
             } else {
                 full(builder, &mut state, rc, self.committed_at(round, end));
@@ -537,8 +539,8 @@ mod tests {
         }
     }
 
-    /// A table that reads output lane 12 of a block committing only lanes
-    /// `0..8`, from `eval_output`, into its own last column.
+    /// A table that reads output lane 12 of a block that does not commit
+    /// it, from `eval_output`, into its own last column.
     struct ReadsLane12(Poseidon2Block<16, PARTIAL_16>);
 
     impl BaseAir<Val> for ReadsLane12 {
@@ -556,15 +558,18 @@ mod tests {
     }
 
     /// `eval_output` gives the uncommitted lanes' true values in both
-    /// strides: a column holding the native output's lane satisfies the
-    /// table's constraint, and any other value breaks it.
+    /// strides, beside committed lanes or with none committed: a column
+    /// holding the native output's lane satisfies the table's constraint,
+    /// and any other value breaks it.
     #[test]
     fn output_expressions_reach_uncommitted_lanes() {
         let lanes = PackedVal::WIDTH;
         let inputs: Vec<[Val; 16]> =
             (0..lanes).map(|l| core::array::from_fn(|i| Val::from_u32((l * 19 + i * 5 + 2) as u32))).collect();
-        for stride in [1, 2] {
-            let air = ReadsLane12(Poseidon2Block::new(constants16().clone(), stride, 0, 16).with_outputs(0..8));
+        for (stride, kept) in [(1, 0..8), (2, 0..8), (1, 0..0), (2, 0..0)] {
+            let block = Poseidon2Block::new(constants16().clone(), stride, 0, 16).with_outputs(kept.clone());
+            assert_eq!(block.round_cols(), round_cols(stride, 16, PARTIAL_16) - 16 + kept.len());
+            let air = ReadsLane12(block);
             let width = BaseAir::<Val>::width(&air);
             let mut values = Val::zero_vec(lanes * width);
             let outputs = air.0.write(&mut values.chunks_mut(width).map(|r| &mut r[..width - 1]).collect::<Vec<_>>(), &inputs);
@@ -577,7 +582,7 @@ mod tests {
             let mut bad = m.clone();
             bad.values[width - 1] += Val::ONE;
             let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check_constraints(&air, &bad, &[])));
-            assert!(caught.is_err(), "stride {stride}");
+            assert!(caught.is_err(), "stride {stride}, kept {kept:?}");
         }
     }
 

@@ -39,7 +39,7 @@ use sigagg_lamport::prf::RANDOMIZER_LEN;
 use crate::bus;
 use crate::config::Val;
 use crate::layout::HashSpec;
-use crate::poseidon::{NODE_TAIL, NODE_TAIL_START, Perm16, Perm24, perm16, perm24};
+use crate::poseidon::{NODE_TAIL, NODE_TAIL_START, Outputs, Perm16, Perm24, perm16, perm24};
 
 /// Columns of the sponge role.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -229,10 +229,8 @@ pub struct HashAir {
     /// as exclusive interactions (`Settings::exclusive_buses`; true until
     /// [`HashAir::with_exclusive_buses`] says otherwise).
     exclusive: bool,
-    /// Whether the sponge's output capacity is asserted as an expression
-    /// against the next row's input instead of committed
-    /// ([`HashAir::with_chained_capacity`]).
-    chained: bool,
+    /// Which output lanes the permutations commit ([`HashAir::with_outputs`]).
+    outputs: Outputs,
 }
 
 impl core::fmt::Debug for HashAir {
@@ -306,8 +304,8 @@ impl HashAir {
             }
             row[pc::IS_BLOCK_END] = Val::from_bool(r + 1 == block);
         });
-        let p24 = perm24(spec.rounds, spec.sponge_rows > 0, false);
-        let p16 = spec.p16.then(|| perm16(spec.rounds));
+        let p24 = perm24(spec.rounds, spec.sponge_rows > 0, Outputs::Committed);
+        let p16 = spec.p16.then(|| perm16(spec.rounds, Outputs::Committed));
         Self {
             spec,
             cols: HashCols::new(&spec, chunked, p24.cols(), p16.as_ref().map_or(0, Perm16::cols)),
@@ -317,7 +315,7 @@ impl HashAir {
             root,
             num_subkeys,
             exclusive: true,
-            chained: false,
+            outputs: Outputs::Committed,
         }
     }
 
@@ -328,34 +326,36 @@ impl HashAir {
         Self { exclusive, ..self }
     }
 
-    /// The same table with its sponge's output capacity chained (`true`)
-    /// or committed (`false`, the default).
+    /// The same table with the permutations' output lanes committed as
+    /// `outputs` says ([`Outputs::Committed`] by default).
     ///
-    /// A sponge row's output capacity is read only as the next sponge row's
-    /// input capacity, which that row commits anyway. Chained, the output
-    /// keeps only the digest lanes' columns, and the transition asserts
-    /// the next row's input capacity against the capacity lanes of the
-    /// permutation's output *expression* (`Poseidon2Block::eval_output`):
-    /// the same equation as before, with 8 columns fewer, at one degree
-    /// more (the continuation flag times a degree-9 expression: 10). The
-    /// multilinear backend has no quotient and takes the degree at the
+    /// Every output lane the table reads is only *asserted equal* to its
+    /// column: the sponge's capacity to the next row's input capacity
+    /// (which that row commits anyway), the digest lanes to a message's
+    /// fields or the next tree level's running node, the width-16 digest
+    /// to the sub-key message. Without the columns, the same equations
+    /// read the lanes' expressions in the last committed state
+    /// (`Poseidon2Block::eval_output`, degree 9): the constraints gain one
+    /// degree where a flag gates them (10), the messages degree-9 fields.
+    /// The main table loses 8 columns ([`Outputs::ForMessages`]: the
+    /// capacity) or 24 ([`Outputs::None`]), the tree table 8. The
+    /// multilinear backends have no quotient and take the degree at the
     /// price of one zerocheck evaluation; FRI's quotient at rate 1/8 does
-    /// not, so only the multilinear settings chain. Tables without sponge
-    /// rows are unchanged.
-    pub fn with_chained_capacity(self, chained: bool) -> Self {
-        if self.spec.sponge_rows == 0 || chained == self.chained {
+    /// not, so only the multilinear settings leave outputs out.
+    pub fn with_outputs(self, outputs: Outputs) -> Self {
+        if outputs == self.outputs {
             return self;
         }
-        let p24 = perm24(self.spec.rounds, true, chained);
-        let p16_cols = self.p16.as_ref().map_or(0, Perm16::cols);
-        let cols = HashCols::new(&self.spec, self.chunked(), p24.cols(), p16_cols);
-        Self { p24, cols, chained, ..self }
+        let p24 = perm24(self.spec.rounds, self.spec.sponge_rows > 0, outputs);
+        let p16 = self.spec.p16.then(|| perm16(self.spec.rounds, outputs));
+        let cols = HashCols::new(&self.spec, self.chunked(), p24.cols(), p16.as_ref().map_or(0, Perm16::cols));
+        Self { p24, p16, cols, outputs, ..self }
     }
 
-    /// The largest constraint degree: the permutations', one more with a
-    /// chained capacity.
+    /// The largest constraint degree: the permutations', one more where
+    /// a flag gates an output expression ([`HashAir::with_outputs`]).
     pub fn degree(&self) -> usize {
-        self.spec.rounds.max_degree() + usize::from(self.chained)
+        self.spec.rounds.max_degree() + usize::from(!self.outputs.for_constraints())
     }
 
     /// The column layout.
@@ -430,16 +430,14 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for HashAir {
         // permutation): degree-3 constraints that must not be multiplied by
         // a selector.
         let output = self.p24.eval(builder, 0);
-        if let (Some(base), Some(perm)) = (self.cols.p16, &self.p16) {
-            perm.eval(builder, base);
-        }
+        let digest16 = self.cols.p16.zip(self.p16.as_ref()).map(|(base, perm)| perm.eval(builder, base));
 
         let main = builder.main();
         let (loc, nxt) = (main.current_slice(), main.next_slice());
         let l = |c: usize| -> AB::Expr { loc[c].into() };
         let n = |c: usize| -> AB::Expr { nxt[c].into() };
         let p: Vec<AB::Expr> = builder.periodic_values().iter().map(|&v| v.into()).collect();
-        let out = |j: usize| -> AB::Expr { l(self.p24.output(j)) };
+        let out = |j: usize| -> AB::Expr { output[j].clone() };
         let k = |v: u32| AB::Expr::from_u32(v);
 
         // Slot counter: 0 on the first row, +1 after each block's last row.
@@ -466,8 +464,7 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for HashAir {
             // stays the same over the key's sponge rows.
             let cont = p[pc::NEXT_CONT].clone();
             for j in SPONGE_RATE..24 {
-                let capacity = if self.chained { output[j].clone() } else { out(j) };
-                builder.assert_zero(cont.clone() * (n(j) - capacity));
+                builder.assert_zero(cont.clone() * (n(j) - out(j)));
             }
             for (i, ri) in r.iter().enumerate().take(RANDOMIZER_LEN) {
                 builder.assert_zero(cont.clone() * (n(s.r + i) - ri.clone()));
@@ -573,8 +570,8 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for HashAir {
             }
             (None, None) => {}
         }
-        if let (Some(base), Some(active), Some(perm)) = (self.cols.p16, self.cols.active, &self.p16) {
-            send_sub_key(builder, base, perm, active);
+        if let (Some(base), Some(active), Some(output)) = (self.cols.p16, self.cols.active, digest16) {
+            send_sub_key(builder, base, &output, active);
         }
     }
 }
@@ -620,13 +617,19 @@ pub(crate) fn eval_sub_key_hash<AB: InteractionBuilder<F = Val>>(builder: &mut A
 
 /// Sends `SubKey(r, i, y)` from an active width-16 row, with
 /// `y = Trunc_8(Perm16(x) + x)` (compression mode, as `subkey_hash`); the
-/// permutation's columns start at `base`.
-pub(crate) fn send_sub_key<AB: InteractionBuilder<F = Val>>(builder: &mut AB, base: usize, perm: &Perm16, active: usize) {
+/// permutation's columns start at `base`, and `output` is its output
+/// (`Perm::eval`: columns or expressions).
+pub(crate) fn send_sub_key<AB: InteractionBuilder<F = Val>>(
+    builder: &mut AB,
+    base: usize,
+    output: &[AB::Expr; 16],
+    active: usize,
+) {
     let main = builder.main();
     let loc = main.current_slice();
     let l = |c: usize| -> AB::Expr { loc[c].into() };
     let r: [AB::Expr; RANDOMIZER_LEN] = core::array::from_fn(|i| l(base + DIGEST_LEN + i));
-    let y: [AB::Expr; DIGEST_LEN] = core::array::from_fn(|j| l(base + perm.output(j)) + l(base + j));
+    let y: [AB::Expr; DIGEST_LEN] = core::array::from_fn(|j| output[j].clone() + l(base + j));
     builder.push_interaction(
         bus::MAIN,
         bus::sub_key(r, l(base + SUBKEY_INDEX_LANE), y),

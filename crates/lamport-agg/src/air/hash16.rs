@@ -8,7 +8,7 @@ use p3_lookup::InteractionBuilder;
 
 use super::hash::{eval_sub_key_hash, send_sub_key};
 use crate::config::Val;
-use crate::poseidon::{Perm16, Rounds, perm16};
+use crate::poseidon::{Outputs, Perm16, Rounds, perm16};
 
 /// The overflow table's AIR. Columns: the permutation's, then `active`.
 #[derive(Clone)]
@@ -23,9 +23,12 @@ impl core::fmt::Debug for Hash16Air {
 }
 
 impl Hash16Air {
-    /// The table with permutations in layout `rounds`.
-    pub fn new(rounds: Rounds) -> Self {
-        Self { perm: perm16(rounds) }
+    /// The table with permutations in layout `rounds`, committing the
+    /// digest's output lanes unless `outputs` is [`Outputs::None`] (the
+    /// sub-key message then reads their expressions;
+    /// `HashAir::with_outputs`).
+    pub fn new(rounds: Rounds, outputs: Outputs) -> Self {
+        Self { perm: perm16(rounds, outputs) }
     }
 
     /// The permutation.
@@ -54,8 +57,8 @@ impl BaseAir<Val> for Hash16Air {
 
 impl<AB: InteractionBuilder<F = Val>> Air<AB> for Hash16Air {
     fn eval(&self, builder: &mut AB) {
-        self.perm.eval(builder, 0);
+        let output = self.perm.eval(builder, 0);
         eval_sub_key_hash(builder, self.active());
-        send_sub_key(builder, 0, &self.perm, self.active());
+        send_sub_key(builder, 0, &output, self.active());
     }
 }

@@ -10,7 +10,11 @@
 //! has degree at most 3 (two quotient chunks), except in the permutation
 //! tables at rate 1/8 or lower, which use the paired Poseidon2 layout of
 //! degree 9 (eight chunks, the extension domain itself); the LogUp columns
-//! of each table fold fractions up to its own degree.
+//! of each table fold fractions up to its own degree. On the multilinear
+//! backends, which have no quotient, output lanes a table reads may be
+//! expressions rather than columns (`crate::poseidon::Outputs`): the
+//! width-24 tables' constraints then reach degree 10, messages carry
+//! degree-9 fields.
 //!
 //! ## Soundness, in one paragraph
 //!
