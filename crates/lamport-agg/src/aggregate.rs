@@ -90,6 +90,17 @@ fn build<S: ParameterSet>(
     statement: &AggregateStatement<S>,
     signatures: &[Signature<S>],
 ) -> Result<(Instance, Traces), ProveError> {
+    build_with(settings, statement, signatures, |instance| instance)
+}
+
+/// [`build`], the instance adjusted by `adjust` before the traces are
+/// written (tests: another output layout than the backend's).
+fn build_with<S: ParameterSet>(
+    settings: &Settings,
+    statement: &AggregateStatement<S>,
+    signatures: &[Signature<S>],
+    adjust: impl FnOnce(Instance) -> Instance,
+) -> Result<(Instance, Traces), ProveError> {
     let entries = statement.entries();
     let codewords = entries
         .par_iter()
@@ -104,6 +115,7 @@ fn build<S: ParameterSet>(
     let keys: Vec<_> = entries.iter().map(|e| *e.public_key.digest()).collect();
     let digest = statement.digest(settings, &counters(signatures));
     let instance = Instance::aggregate(Rounds::for_settings(settings), S::NUM_SUBKEYS, &codewords, &keys, digest).for_backend(settings);
+    let instance = adjust(instance);
     let last = statement.len() - 1;
     let slots: Vec<SlotWitness<'_>> = (0..instance.shape.slots)
         .map(|s| {
@@ -197,6 +209,18 @@ pub mod testing {
         signatures: &[Signature<S>],
     ) -> Result<(Instance, Traces), ProveError> {
         build(settings, statement, signatures)
+    }
+
+    /// The instance and traces of a valid witness, with the permutations'
+    /// output lanes committed as `outputs` says rather than as the
+    /// backend would choose (`Instance::for_backend`).
+    pub fn traces_with_outputs<S: ParameterSet>(
+        settings: &Settings,
+        statement: &AggregateStatement<S>,
+        signatures: &[Signature<S>],
+        outputs: crate::poseidon::Outputs,
+    ) -> (Instance, Traces) {
+        build_with(settings, statement, signatures, |i| i.with_outputs(outputs)).expect("valid witness")
     }
 
     /// Proves (possibly tampered) traces without checking them.

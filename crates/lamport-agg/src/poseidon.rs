@@ -103,6 +103,12 @@ pub enum Outputs {
     /// their symbolic trees: a degree-9 field there costs more time than
     /// its columns.
     ForMessages,
+    /// Only the public key's lanes have columns: the sub-key message reads
+    /// the width-16 digest's expression too. For `p3-multi-stark` where
+    /// that halves the stacked commitment; the width-24 digest's
+    /// expression, twice the width-16 one's as a tree, stays out of its
+    /// messages.
+    ForKeys,
     /// No output lane has a column; messages carry degree-9 fields. For
     /// our own prover, which compiles each message once.
     None,
@@ -114,8 +120,13 @@ impl Outputs {
         matches!(self, Outputs::Committed)
     }
 
-    /// Whether lanes that messages read have columns.
-    pub const fn for_messages(self) -> bool {
+    /// Whether the sub-key digest (the width-16 output) has columns.
+    pub const fn for_sub_keys(self) -> bool {
+        matches!(self, Outputs::Committed | Outputs::ForMessages)
+    }
+
+    /// Whether the public key (the sponge's digest) has columns.
+    pub const fn for_keys(self) -> bool {
         !matches!(self, Outputs::None)
     }
 }
@@ -199,9 +210,9 @@ where
 /// (`sigagg_prover::paired::Poseidon2Block::with_outputs`), and its inputs
 /// end with the sub-key hash's constant lanes `[TAG_SUBKEY | 0]`, which
 /// get no columns (`with_constant_tail`).
-/// Only the sub-key message reads the digest ([`Outputs::for_messages`]).
+/// Only the sub-key message reads the digest ([`Outputs::for_sub_keys`]).
 pub fn perm16(rounds: Rounds, outputs: Outputs) -> Perm16 {
-    let lanes = if outputs.for_messages() { 0..DIGEST_LEN } else { 0..0 };
+    let lanes = if outputs.for_sub_keys() { 0..DIGEST_LEN } else { 0..0 };
     Perm::new(rounds, constants16(), lanes, &[Val::from_u32(TAG_SUBKEY), Val::ZERO])
 }
 
@@ -218,7 +229,7 @@ pub fn perm16(rounds: Rounds, outputs: Outputs) -> Perm16 {
 /// The sponge's digest is the public key a message carries; its capacity,
 /// and a tree node's digest, only constraints read ([`Outputs`]).
 pub fn perm24(rounds: Rounds, sponge: bool, outputs: Outputs) -> Perm24 {
-    let digest = (sponge && outputs.for_messages()) || outputs.for_constraints();
+    let digest = (sponge && outputs.for_keys()) || outputs.for_constraints();
     let capacity = sponge && outputs.for_constraints();
     let lanes = (0..DIGEST_LEN).filter(|_| digest).chain((SPONGE_RATE..24).filter(|_| capacity));
     Perm::new(rounds, constants24(), lanes, if sponge { &[] } else { &NODE_TAIL })

@@ -403,35 +403,45 @@ fn a_sponge_row_continues_the_previous_capacity() {
     }
 }
 
-/// `p3-multi-stark` with no output columns (`Outputs::None`: what it
-/// proves for a threshold whose codeword has 145-160 ones at n = 1024, too
-/// large for this suite, and what our own prover always proves): the
-/// sub-key and key messages carry degree-9 fields, the tables' transitions
-/// degree-10 expressions. The honest traces prove and verify, the
-/// instance with committed message lanes refuses the proof, and every
-/// per-table corruption fails.
+/// `p3-multi-stark` with output lanes uncommitted: `Outputs::ForKeys`
+/// (what it proves for a threshold whose codeword has 145-160 ones at n =
+/// 1024, too large for this suite) and `Outputs::None` (what our own
+/// prover proves). The sub-key messages (and in `None` the key messages)
+/// carry degree-9 fields, the tables' transitions degree-10 expressions.
+/// The honest traces prove and verify, the instance with committed message
+/// lanes refuses the proof, and every per-table corruption fails.
 #[test]
 fn p3_multi_stark_reads_output_expressions() {
     let (st, sigs) = common::aggregate_batch::<LamportPlus>(10, 3);
-    // Our prover's instance has the layout.
-    let (instance, traces) = aggregate::testing::traces(&config::TEST_WHIR_SKIP, &st, &sigs);
     let settings = config::TEST_WHIR;
+    for outputs in [Outputs::ForKeys, Outputs::None] {
+        assert_output_expressions_proven(&settings, &st, &sigs, outputs);
+    }
+}
+
+fn assert_output_expressions_proven(
+    settings: &Settings,
+    st: &AggregateStatement<LamportPlus>,
+    sigs: &[sigagg_lamport::Signature<LamportPlus>],
+    outputs: Outputs,
+) {
+    let (instance, traces) = aggregate::testing::traces_with_outputs(settings, st, sigs, outputs);
     let committed = instance.clone().with_outputs(Outputs::ForMessages);
     assert!(instance.cells() < committed.cells());
-    let prove = |t: &Traces| catch_unwind(AssertUnwindSafe(|| system::prove(&settings, &instance, t.tables.clone())));
+    let prove = |t: &Traces| catch_unwind(AssertUnwindSafe(|| system::prove(settings, &instance, t.tables.clone())));
     let proof = prove(&traces).unwrap().unwrap();
-    system::verify(&settings, &instance, &proof).unwrap();
-    assert!(system::verify(&settings, &committed, &proof).is_err());
+    system::verify(settings, &instance, &proof).unwrap();
+    assert!(system::verify(settings, &committed, &proof).is_err());
     let accepted: Vec<_> = corruption_targets(&traces)
         .into_iter()
         .filter(|&cell| match prove(&corrupt(&traces, cell)) {
-            Ok(Ok(proof)) => system::verify(&settings, &instance, &proof).is_ok(),
+            Ok(Ok(proof)) => system::verify(settings, &instance, &proof).is_ok(),
             // Debug builds check the constraints; the release prover
             // refuses unbalanced buses.
             Ok(Err(_)) | Err(_) => false,
         })
         .collect();
-    assert!(accepted.is_empty(), "accepted corruptions (table, row, column) {accepted:?}");
+    assert!(accepted.is_empty(), "{outputs:?}: accepted corruptions (table, row, column) {accepted:?}");
 }
 
 // ---------------------------------------------------------------- threshold

@@ -338,7 +338,8 @@ impl HashAir {
     /// (`Poseidon2Block::eval_output`, degree 9): the constraints gain one
     /// degree where a flag gates them (10), the messages degree-9 fields.
     /// The main table loses 8 columns ([`Outputs::ForMessages`]: the
-    /// capacity) or 24 ([`Outputs::None`]), the tree table 8. The
+    /// capacity), 16 ([`Outputs::ForKeys`]) or 24 ([`Outputs::None`]), the
+    /// tree table 8. The
     /// multilinear backends have no quotient and take the degree at the
     /// price of one zerocheck evaluation; FRI's quotient at rate 1/8 does
     /// not, so only the multilinear settings leave outputs out.

@@ -24,9 +24,9 @@ impl core::fmt::Debug for Hash16Air {
 
 impl Hash16Air {
     /// The table with permutations in layout `rounds`, committing the
-    /// digest's output lanes unless `outputs` is [`Outputs::None`] (the
-    /// sub-key message then reads their expressions;
-    /// `HashAir::with_outputs`).
+    /// digest's output lanes if `outputs` says so
+    /// ([`Outputs::for_sub_keys`]; else the sub-key message reads their
+    /// expressions, `HashAir::with_outputs`).
     pub fn new(rounds: Rounds, outputs: Outputs) -> Self {
         Self { perm: perm16(rounds, outputs) }
     }
