@@ -12,11 +12,11 @@ use rayon::prelude::*;
 use sigagg_lamport::{ParameterSet, Signature, codeword};
 
 use crate::config::Settings;
-use crate::poseidon::Rounds;
 use crate::error::{ProveError, StatementError, VerifyError};
 use crate::layout::max_signatures;
 use crate::proof::{Proof, ProofKind};
 use crate::statement::AggregateStatement;
+use crate::poseidon::Rounds;
 use crate::system::{self, Instance};
 use crate::trace::{self, SlotWitness, Traces};
 
@@ -90,16 +90,17 @@ fn build<S: ParameterSet>(
     statement: &AggregateStatement<S>,
     signatures: &[Signature<S>],
 ) -> Result<(Instance, Traces), ProveError> {
-    build_with(settings, statement, signatures, |instance| instance)
+    build_with(settings, statement, signatures, |make| Instance::for_settings(settings, make))
 }
 
-/// [`build`], the instance adjusted by `adjust` before the traces are
-/// written (tests: another output layout than the backend's).
+/// [`build`] with the instance that `layout` makes from the statement's
+/// instance in a given permutation layout (tests: another layout than
+/// `Instance::for_settings` chooses).
 fn build_with<S: ParameterSet>(
     settings: &Settings,
     statement: &AggregateStatement<S>,
     signatures: &[Signature<S>],
-    adjust: impl FnOnce(Instance) -> Instance,
+    layout: impl FnOnce(&dyn Fn(Rounds) -> Instance) -> Instance,
 ) -> Result<(Instance, Traces), ProveError> {
     let entries = statement.entries();
     let codewords = entries
@@ -114,8 +115,7 @@ fn build_with<S: ParameterSet>(
         .collect::<Result<Vec<_>, _>>()?;
     let keys: Vec<_> = entries.iter().map(|e| *e.public_key.digest()).collect();
     let digest = statement.digest(settings, &counters(signatures));
-    let instance = Instance::aggregate(Rounds::for_settings(settings), S::NUM_SUBKEYS, &codewords, &keys, digest).for_backend(settings);
-    let instance = adjust(instance);
+    let instance = layout(&|rounds| Instance::aggregate(rounds, S::NUM_SUBKEYS, &codewords, &keys, digest));
     let last = statement.len() - 1;
     let slots: Vec<SlotWitness<'_>> = (0..instance.shape.slots)
         .map(|s| {
@@ -174,7 +174,7 @@ fn instance<S: ParameterSet>(
         .collect::<Result<Vec<_>, _>>()?;
     let keys: Vec<_> = statement.entries().iter().map(|e| *e.public_key.digest()).collect();
     let digest = statement.digest(settings, &proof.counters);
-    Ok(Instance::aggregate(Rounds::for_settings(settings), S::NUM_SUBKEYS, &codewords, &keys, digest).for_backend(settings))
+    Ok(Instance::for_settings(settings, |rounds| Instance::aggregate(rounds, S::NUM_SUBKEYS, &codewords, &keys, digest)))
 }
 
 /// Verifies an aggregate proof for `statement` under `settings`.
@@ -211,16 +211,18 @@ pub mod testing {
         build(settings, statement, signatures)
     }
 
-    /// The instance and traces of a valid witness, with the permutations'
-    /// output lanes committed as `outputs` says rather than as the
-    /// backend would choose (`Instance::for_backend`).
-    pub fn traces_with_outputs<S: ParameterSet>(
+    /// The instance and traces of a valid witness, with the permutations
+    /// in layout `rounds` and their output lanes committed as `outputs`
+    /// says, rather than as `Instance::for_settings` would choose.
+    pub fn traces_with_layout<S: ParameterSet>(
         settings: &Settings,
         statement: &AggregateStatement<S>,
         signatures: &[Signature<S>],
+        rounds: Rounds,
         outputs: crate::poseidon::Outputs,
     ) -> (Instance, Traces) {
-        build_with(settings, statement, signatures, |i| i.with_outputs(outputs)).expect("valid witness")
+        build_with(settings, statement, signatures, |make| make(rounds).for_backend(settings).with_outputs(outputs))
+            .expect("valid witness")
     }
 
     /// Proves (possibly tampered) traces without checking them.

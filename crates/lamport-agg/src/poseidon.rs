@@ -38,6 +38,13 @@ pub enum Rounds {
     /// Every second full round: degree-9 constraints, which need a blowup
     /// of at least 8 (the quotient then still fits the extension domain).
     Paired,
+    /// Every third full round (`sigagg_prover::paired`'s stride 3):
+    /// degree-27 constraints, one state of `W` columns fewer than
+    /// [`Rounds::Paired`]. Only on `p3-multi-stark`, which has no quotient,
+    /// for the statements it alone keeps under a power of two of cells
+    /// (`crate::system::Instance::for_settings`): its zerocheck's round
+    /// polynomials triple, about 7 KB more of proof.
+    Tripled,
 }
 
 impl Rounds {
@@ -48,7 +55,11 @@ impl Rounds {
     }
 
     const fn from_stride(stride: usize) -> Self {
-        if stride == 1 { Rounds::Every } else { Rounds::Paired }
+        match stride {
+            1 => Rounds::Every,
+            2 => Rounds::Paired,
+            _ => Rounds::Tripled,
+        }
     }
 
     /// Every how many full rounds a state is committed.
@@ -56,6 +67,7 @@ impl Rounds {
         match self {
             Rounds::Every => 1,
             Rounds::Paired => 2,
+            Rounds::Tripled => 3,
         }
     }
 
@@ -64,6 +76,7 @@ impl Rounds {
         match self {
             Rounds::Every => 3,
             Rounds::Paired => 9,
+            Rounds::Tripled => 27,
         }
     }
 
@@ -72,6 +85,7 @@ impl Rounds {
         match self {
             Rounds::Every => 2,
             Rounds::Paired => 8,
+            Rounds::Tripled => 32,
         }
     }
 
@@ -209,8 +223,8 @@ where
 /// output lanes the sub-key hash reads, `Trunc_8(Perm16(x) + x)`
 /// (`sigagg_prover::paired::Poseidon2Block::with_outputs`), and its inputs
 /// end with the sub-key hash's constant lanes `[TAG_SUBKEY | 0]`, which
-/// get no columns (`with_constant_tail`).
-/// Only the sub-key message reads the digest ([`Outputs::for_sub_keys`]).
+/// get no columns (`with_constant_tail`). Only the sub-key message reads
+/// the digest ([`Outputs::for_sub_keys`]).
 pub fn perm16(rounds: Rounds, outputs: Outputs) -> Perm16 {
     let lanes = if outputs.for_sub_keys() { 0..DIGEST_LEN } else { 0..0 };
     Perm::new(rounds, constants16(), lanes, &[Val::from_u32(TAG_SUBKEY), Val::ZERO])

@@ -14,8 +14,8 @@ use sigagg_lamport::field::F;
 
 pub use sigagg_prover::SecurityLevel;
 
-use crate::config::Settings;
-use crate::poseidon::Rounds;
+use crate::config::{Backend, Settings};
+use crate::poseidon::{Outputs, Rounds};
 use crate::system::Instance;
 
 /// Which proof, at which size.
@@ -36,20 +36,28 @@ pub enum ProofShape {
 }
 
 /// The security level of `settings` for proofs of `shape` with keys of
-/// `num_subkeys` sub-keys (256 plain, 224 mined).
+/// `num_subkeys` sub-keys (256 plain, 224 mined). On `p3-multi-stark`, the
+/// lower of its two permutation layouts' (`Instance::for_settings` takes
+/// the stride-3 one for a few statements).
 pub fn security_level(settings: &Settings, num_subkeys: usize, shape: ProofShape) -> SecurityLevel {
     let cw = vec![true; num_subkeys];
-    let instance = match shape {
+    let build = |rounds: Rounds| match shape {
         ProofShape::Aggregate { signatures } => {
             let n = signatures.max(1);
-            Instance::aggregate(Rounds::for_settings(settings), num_subkeys, &vec![cw; n], &vec![[F::ZERO; 8]; n], [0; 32]).for_backend(settings)
+            Instance::aggregate(rounds, num_subkeys, &vec![cw.clone(); n], &vec![[F::ZERO; 8]; n], [0; 32])
         }
         ProofShape::Threshold { signers, group_size } => {
             let group = GroupKey::new([F::ONE; 8], group_size.max(1)).expect("a non-empty group");
-            Instance::threshold(Rounds::for_settings(settings), num_subkeys, &cw, &group, signers.clamp(1, group_size.max(1) as usize), None, [0; 32]).for_backend(settings)
+            Instance::threshold(rounds, num_subkeys, &cw, &group, signers.clamp(1, group_size.max(1) as usize), None, [0; 32])
         }
     };
-    sigagg_prover::security_level(settings, &instance.tables())
+    let level = |instance: Instance| sigagg_prover::security_level(settings, &instance.tables());
+    let usual = level(build(Rounds::for_settings(settings)).for_backend(settings));
+    if settings.backend != Backend::Whir {
+        return usual;
+    }
+    let tripled = level(build(Rounds::Tripled).for_backend(settings).with_outputs(Outputs::Committed));
+    if tripled.proven_bits < usual.proven_bits { tripled } else { usual }
 }
 
 #[cfg(test)]

@@ -185,6 +185,29 @@ impl Instance {
             .collect()
     }
 
+    /// The instance `build` makes in the layout `settings` give
+    /// ([`Rounds::for_settings`], then [`Self::for_backend`]), or, on
+    /// `p3-multi-stark`, in the stride-3 layout ([`Rounds::Tripled`],
+    /// every lane a table reads committed) where only that keeps the
+    /// stacked commitment under a smaller power of two of cells: at n =
+    /// 1024 a Lamport+ plain threshold whose codeword has more than 160
+    /// ones (1 message in 60 000), whose overflow table of 2^16 rows
+    /// would otherwise double the commitment to 2^26 cells (3.5 GB). Its
+    /// degree-27 constraints cost the proof about 7 KB of zerocheck rounds;
+    /// our own prover, whose univariate skip would pay far more, does not
+    /// take it.
+    ///
+    /// A function of the statement and the settings, so prover and
+    /// verifier build the same instance.
+    pub fn for_settings(settings: &Settings, build: impl Fn(Rounds) -> Instance) -> Instance {
+        let instance = build(Rounds::for_settings(settings)).for_backend(settings);
+        if settings.backend != Backend::Whir {
+            return instance;
+        }
+        let tripled = build(Rounds::Tripled).for_backend(settings).with_outputs(Outputs::Committed);
+        if tripled.cells().next_power_of_two() < instance.cells().next_power_of_two() { tripled } else { instance }
+    }
+
     /// The same instance with its bus groups in the form the backend of
     /// `settings` takes ([`HashAir::with_exclusive_buses`]), and its
     /// permutations' output lanes committed as the backend is best served
@@ -297,7 +320,7 @@ impl Table for LampAir {
 pub fn lookups_both_ways(instance: &Instance) -> (Vec<u8>, Vec<u8>) {
     let settings = match instance.shape.rounds {
         Rounds::Every => crate::config::TEST,
-        Rounds::Paired => crate::config::TEST_COMPACT,
+        Rounds::Paired | Rounds::Tripled => crate::config::TEST_COMPACT,
     };
     sigagg_prover::testing::lookups_both_ways(&settings, &instance.tables())
 }
@@ -312,28 +335,33 @@ mod tests {
         (0..n).map(|i| i < ones).collect()
     }
 
-    /// Which output lanes each backend commits: FRI every lane it reads,
-    /// our prover none, `p3-multi-stark` the messages' lanes unless leaving
-    /// them out halves the stacked commitment, which at n = 1024 (plain
-    /// set, 2^25 cells at most) happens for codewords of 145-160 ones and
-    /// for no other count.
+    /// Which layout each backend proves: FRI commits every output lane it
+    /// reads, our prover none, `p3-multi-stark` the messages' lanes unless
+    /// leaving the sub-key digest out halves the stacked commitment, and
+    /// takes the stride-3 layout where only that does. At n = 1024 (plain
+    /// set, 2^25 cells at most) the first happens for codewords of 145-160
+    /// ones, the second for 161-192, and no other count.
     #[test]
-    fn outputs_follow_the_backend_and_the_commitment() {
+    fn layouts_follow_the_backend_and_the_commitment() {
         use crate::config::{COMPACT, WHIR_COMPACT, WHIR_SKIP};
         let group = GroupKey::new(Digest::default(), 1024).unwrap();
         let n = LamportPlus::NUM_SUBKEYS;
         let instance = |ones: usize, settings: &Settings| {
-            Instance::threshold(Rounds::for_settings(settings), n, &codeword(n, ones), &group, 1024, None, [0; 32])
-                .for_backend(settings)
+            Instance::for_settings(settings, |rounds| {
+                Instance::threshold(rounds, n, &codeword(n, ones), &group, 1024, None, [0; 32])
+            })
         };
         let width = |i: &Instance| BaseAir::<Val>::width(&i.airs[MAIN]);
         let committed = width(&instance(128, &COMPACT));
-        for ones in [120, 144, 145, 160, 161, 200] {
+        for ones in [120, 144, 145, 160, 161, 192, 193, 200] {
             let whir = instance(ones, &WHIR_COMPACT);
-            let lean = (145..=160).contains(&ones);
-            assert_eq!(width(&whir), committed - if lean { 16 } else { 8 }, "{ones} ones");
-            assert_eq!(whir.cells() <= 1 << 25, ones <= 160, "{ones} ones: {} cells", whir.cells());
-            assert_eq!(width(&instance(ones, &WHIR_SKIP)), committed - 24);
+            let (lean, tripled) = ((145..=160).contains(&ones), (161..=192).contains(&ones));
+            assert_eq!(whir.shape.rounds, if tripled { Rounds::Tripled } else { Rounds::Paired }, "{ones} ones");
+            let fewer = if tripled { 40 } else if lean { 16 } else { 8 };
+            assert_eq!(width(&whir), committed - fewer, "{ones} ones");
+            assert_eq!(whir.cells() <= 1 << 25, ones <= 192, "{ones} ones: {} cells", whir.cells());
+            let skip = instance(ones, &WHIR_SKIP);
+            assert_eq!((skip.shape.rounds, width(&skip)), (Rounds::Paired, committed - 24));
             assert_eq!(width(&instance(ones, &COMPACT)), committed);
         }
     }

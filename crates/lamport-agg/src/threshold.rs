@@ -20,7 +20,6 @@ use rayon::prelude::*;
 use sigagg_lamport::{GroupTree, MembershipProof, ParameterSet, PublicKey, Signature, codeword, verify_member};
 
 use crate::config::Settings;
-use crate::poseidon::Rounds;
 use crate::error::{ProveError, StatementError, VerifyError};
 use crate::layout::max_signatures;
 use crate::proof::{Proof, ProofKind};
@@ -169,7 +168,7 @@ fn build<S: ParameterSet>(
     let bitmap = (disclosure == Disclosure::Bitmap).then(|| bitmap(group.size(), &leaves));
     let digest = statement.digest(settings, count as u32, counter, bitmap.as_deref());
     let revealed = bitmap.is_some().then_some(leaves.as_slice());
-    let instance = Instance::threshold(Rounds::for_settings(settings), S::NUM_SUBKEYS, &cw, group, count, revealed, digest).for_backend(settings);
+    let instance = Instance::for_settings(settings, |rounds| Instance::threshold(rounds, S::NUM_SUBKEYS, &cw, group, count, revealed, digest));
     let slots: Vec<SlotWitness<'_>> = (0..instance.shape.slots)
         .map(|s| {
             let signer = order[s.min(count - 1)];
@@ -223,7 +222,7 @@ fn instance<S: ParameterSet>(
         .bits()
         .to_vec();
     let digest = statement.digest(settings, count, counter, proof.bitmap.as_deref());
-    Ok(Instance::threshold(Rounds::for_settings(settings), S::NUM_SUBKEYS, &cw, group, count as usize, revealed.as_deref(), digest).for_backend(settings))
+    Ok(Instance::for_settings(settings, |rounds| Instance::threshold(rounds, S::NUM_SUBKEYS, &cw, group, count as usize, revealed.as_deref(), digest)))
 }
 
 /// Verifies a threshold proof for `statement` under `settings`: at least

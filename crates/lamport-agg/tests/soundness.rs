@@ -18,7 +18,7 @@ use p3_field::PrimeCharacteristicRing;
 use p3_matrix::Matrix;
 use sigagg_lamport::{GroupTree, LamportPlus, LamportPlusMined, ParameterSet};
 use sigagg_lamport_agg::config::{self, Val};
-use sigagg_lamport_agg::poseidon::Outputs;
+use sigagg_lamport_agg::poseidon::{Outputs, Rounds};
 use sigagg_lamport_agg::system;
 use sigagg_lamport_agg::trace::Traces;
 use sigagg_prover::codec;
@@ -403,45 +403,50 @@ fn a_sponge_row_continues_the_previous_capacity() {
     }
 }
 
-/// `p3-multi-stark` with output lanes uncommitted: `Outputs::ForKeys`
-/// (what it proves for a threshold whose codeword has 145-160 ones at n =
-/// 1024, too large for this suite) and `Outputs::None` (what our own
-/// prover proves). The sub-key messages (and in `None` the key messages)
-/// carry degree-9 fields, the tables' transitions degree-10 expressions.
-/// The honest traces prove and verify, the instance with committed message
-/// lanes refuses the proof, and every per-table corruption fails.
+/// `p3-multi-stark` in the layouts it takes only for large statements
+/// (too large for this suite), and in our own prover's:
+/// * `Outputs::ForKeys`, for a plain threshold whose codeword has 145-160
+///   ones at n = 1024: the sub-key messages carry degree-9 fields;
+/// * `Outputs::None`, our prover's: the key messages too;
+/// * `Rounds::Tripled` with every lane committed, for 161-192 ones:
+///   degree-27 constraints.
+///
+/// The honest traces prove and verify, the instance in the layout with
+/// more committed lanes refuses the proof, and every per-table corruption
+/// fails.
 #[test]
-fn p3_multi_stark_reads_output_expressions() {
+fn p3_multi_stark_proves_its_other_layouts() {
     let (st, sigs) = common::aggregate_batch::<LamportPlus>(10, 3);
     let settings = config::TEST_WHIR;
-    for outputs in [Outputs::ForKeys, Outputs::None] {
-        assert_output_expressions_proven(&settings, &st, &sigs, outputs);
+    for (rounds, outputs, other) in [
+        (Rounds::Paired, Outputs::ForKeys, Outputs::ForMessages),
+        (Rounds::Paired, Outputs::None, Outputs::ForMessages),
+        (Rounds::Tripled, Outputs::Committed, Outputs::ForMessages),
+    ] {
+        let (instance, traces) = aggregate::testing::traces_with_layout(&settings, &st, &sigs, rounds, outputs);
+        assert_eq!(instance.main_air().degree(), if rounds == Rounds::Tripled { 27 } else { 10 });
+        let other = instance.clone().with_outputs(other);
+        assert_other_layouts_proven(&settings, instance, &traces, other);
     }
 }
 
-fn assert_output_expressions_proven(
-    settings: &Settings,
-    st: &AggregateStatement<LamportPlus>,
-    sigs: &[sigagg_lamport::Signature<LamportPlus>],
-    outputs: Outputs,
-) {
-    let (instance, traces) = aggregate::testing::traces_with_outputs(settings, st, sigs, outputs);
-    let committed = instance.clone().with_outputs(Outputs::ForMessages);
-    assert!(instance.cells() < committed.cells());
+fn assert_other_layouts_proven(settings: &Settings, instance: system::Instance, traces: &Traces, other: system::Instance) {
+    assert_ne!(instance.cells(), other.cells());
     let prove = |t: &Traces| catch_unwind(AssertUnwindSafe(|| system::prove(settings, &instance, t.tables.clone())));
-    let proof = prove(&traces).unwrap().unwrap();
+    let proof = prove(traces).unwrap().unwrap();
     system::verify(settings, &instance, &proof).unwrap();
-    assert!(system::verify(settings, &committed, &proof).is_err());
-    let accepted: Vec<_> = corruption_targets(&traces)
+    assert!(system::verify(settings, &other, &proof).is_err());
+    let accepted: Vec<_> = corruption_targets(traces)
         .into_iter()
-        .filter(|&cell| match prove(&corrupt(&traces, cell)) {
+        .filter(|&cell| match prove(&corrupt(traces, cell)) {
             Ok(Ok(proof)) => system::verify(settings, &instance, &proof).is_ok(),
             // Debug builds check the constraints; the release prover
             // refuses unbalanced buses.
             Ok(Err(_)) | Err(_) => false,
         })
         .collect();
-    assert!(accepted.is_empty(), "{outputs:?}: accepted corruptions (table, row, column) {accepted:?}");
+    let layout = (instance.shape.rounds, p3_air::BaseAir::<Val>::width(instance.main_air()));
+    assert!(accepted.is_empty(), "{layout:?}: accepted corruptions (table, row, column) {accepted:?}");
 }
 
 // ---------------------------------------------------------------- threshold

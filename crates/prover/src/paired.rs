@@ -33,6 +33,26 @@
 //! [`Poseidon2Block::input`] and [`Poseidon2Block::output`] address either
 //! layout.
 //!
+//! # Stride 3: degree 27, one state fewer
+//!
+//! For a prover whose cost grows with the constraint degree but not its
+//! commitment (the multilinear backend's zerocheck), stride 3 commits
+//! three full states instead of four: after initial full round 3 (degree
+//! `3^3` from the inputs), after terminal full round 1, and the output
+//! (three rounds after it, degree 27). Initial round 4 stays uncommitted:
+//! its degree-3 state reaches every partial round's S-box input, so the
+//! partial rounds' constraints have degree 9, and the state leaving them
+//! has degree 3, which terminal round 1 raises to 9 before its commitment.
+//! The initial half counts its strides from the first round, the terminal
+//! half back from the output, so the output is committed in every stride.
+//!
+//! | columns | content (stride 3) |
+//! |---|---|
+//! | `0..W` | inputs |
+//! | `W..2W` | state after initial full round 3 |
+//! | `2W..2W+P` | S-box output of each partial round |
+//! | `2W+P..4W+P` | state after terminal full rounds 1 and 4 (the output last) |
+//!
 //! # Truncated outputs
 //!
 //! In either stride a block may commit only the output lanes its table
@@ -59,9 +79,22 @@ use crate::config::{PackedVal, Val};
 use crate::poseidon::HALF_FULL;
 
 /// Committed round columns (inputs excluded) when every `stride`-th full
-/// round's state is committed (`stride` 1 or 2).
+/// round's state is committed (`stride` 1, 2 or 3; see the module docs for
+/// which states stride 3 commits).
 pub const fn round_cols(stride: usize, w: usize, p: usize) -> usize {
-    2 * (HALF_FULL / stride) * w + p
+    (initial_commits(stride) + terminal_commits(stride)) * w + p
+}
+
+/// Committed states among the initial full rounds: every `stride`-th,
+/// counted from the first round.
+const fn initial_commits(stride: usize) -> usize {
+    HALF_FULL / stride
+}
+
+/// Committed states among the terminal full rounds, the output included:
+/// every `stride`-th, counted back from the output.
+const fn terminal_commits(stride: usize) -> usize {
+    HALF_FULL.div_ceil(stride)
 }
 
 /// Constraints of one Poseidon2 permutation whose inputs start at column
@@ -86,9 +119,9 @@ impl<const W: usize, const P: usize> Poseidon2Block<W, P> {
     /// The block for the permutation with these round constants.
     ///
     /// # Panics
-    /// If `stride` is not 1 or 2.
+    /// If `stride` is not 1, 2 or 3.
     pub fn new(constants: RoundConstants<Val, W, HALF_FULL, P>, stride: usize, inputs: usize, rounds: usize) -> Self {
-        assert!(stride == 1 || stride == 2, "stride 1 or 2");
+        assert!((1..=3).contains(&stride), "stride 1, 2 or 3");
         Self { constants, stride, inputs, rounds, outputs: lanes_mask::<W>(0..W), tail: Vec::new() }
     }
 
@@ -158,8 +191,8 @@ impl<const W: usize, const P: usize> Poseidon2Block<W, P> {
         self.stride
     }
 
-    /// Largest constraint degree: 3 per committed full round of stride 1,
-    /// 9 of stride 2.
+    /// Largest constraint degree: 3 with stride 1, 9 with stride 2, 27
+    /// with stride 3.
     pub fn degree(&self) -> usize {
         3usize.pow(self.stride as u32)
     }
@@ -204,14 +237,23 @@ impl<const W: usize, const P: usize> Poseidon2Block<W, P> {
         round + 1 == HALF_FULL
     }
 
-    /// Where the committed state after full round `round` (0-based, of 4)
-    /// of the half starting at column `base` sits, if it is committed.
-    fn committed_at(&self, round: usize, base: usize) -> Option<usize> {
-        (round + 1).is_multiple_of(self.stride).then(|| base + (round / self.stride) * W)
+    /// Where the committed state after initial full round `round`
+    /// (0-based, of 4) sits, if it is committed: every `stride`-th round,
+    /// counted from the first.
+    fn initial_at(&self, round: usize, base: usize) -> Option<usize> {
+        (round + 1).is_multiple_of(self.stride).then(|| base + ((round + 1) / self.stride - 1) * W)
+    }
+
+    /// Where the committed state after terminal full round `round`
+    /// (0-based, of 4) sits, if it is committed: every `stride`-th round,
+    /// counted back from the output, so the output is always committed.
+    fn terminal_at(&self, round: usize, base: usize) -> Option<usize> {
+        let first = (HALF_FULL - 1) % self.stride;
+        (round >= first && (round - first).is_multiple_of(self.stride)).then(|| base + (round - first) / self.stride * W)
     }
 
     fn halves(&self) -> (usize, usize, usize) {
-        let partial = self.rounds + (HALF_FULL / self.stride) * W;
+        let partial = self.rounds + initial_commits(self.stride) * W;
         (self.rounds, partial, partial + P)
     }
 
@@ -260,7 +302,7 @@ impl<const W: usize, const P: usize> Poseidon2Block<W, P> {
         });
         Linear::external_linear_layer(&mut state);
         for (round, rc) in c.beginning_full_round_constants().iter().enumerate() {
-            full(builder, &mut state, rc, self.committed_at(round, begin));
+            full(builder, &mut state, rc, self.initial_at(round, begin));
         }
         for (round, &rc) in c.partial_round_constants().iter().enumerate() {
             let at = partial + round;
@@ -277,7 +319,7 @@ impl<const W: usize, const P: usize> Poseidon2Block<W, P> {
                     state[j] = var(col);
                 }
             } else {
-                full(builder, &mut state, rc, self.committed_at(round, end));
+                full(builder, &mut state, rc, self.terminal_at(round, end));
             }
         }
         state
@@ -319,7 +361,7 @@ impl<const W: usize, const P: usize> Poseidon2Block<W, P> {
         };
         for (round, rc) in self.constants.beginning_full_round_constants().iter().enumerate() {
             full_round(&mut state, rc);
-            if let Some(at) = self.committed_at(round, begin) {
+            if let Some(at) = self.initial_at(round, begin) {
                 put(rows, at, &state);
             }
         }
@@ -335,7 +377,7 @@ impl<const W: usize, const P: usize> Poseidon2Block<W, P> {
                 for (j, col) in self.output_cols() {
                     put(rows, col, &state[j..j + 1]);
                 }
-            } else if let Some(at) = self.committed_at(round, end) {
+            } else if let Some(at) = self.terminal_at(round, end) {
                 put(rows, at, &state);
             }
         }
@@ -443,7 +485,7 @@ mod tests {
         let out_ours = every.write(&mut ours.chunks_mut(ncols).collect::<Vec<_>>(), &inputs);
         let out_theirs = write_packed(&mut theirs.chunks_mut(ncols).collect::<Vec<_>>(), &inputs, constants16());
         assert_eq!((ours, out_ours), (theirs, out_theirs));
-        for stride in [1, 2] {
+        for stride in [1, 2, 3] {
             let block = Poseidon2Block::new(constants16().clone(), stride, 0, 16 + 5);
             let width = BaseAir::<Val>::width(&block);
             let mut values = Val::zero_vec(lanes * width);
@@ -451,7 +493,11 @@ mod tests {
             let m = RowMajorMatrix::new(values, width);
             check_constraints(&block, &m, &[]);
             assert_eq!(m.values[block.output(3)], outputs[0][3]);
-            assert_eq!(block.degree(), if stride == 1 { 3 } else { 9 });
+            assert_eq!(block.degree(), 3usize.pow(stride as u32));
+            let layout = AirLayout { main_width: width, ..Default::default() };
+            let degree = get_symbolic_constraints::<Val, _>(&block, layout).iter().map(|c| c.degree_multiple()).max();
+            assert_eq!(degree, Some(block.degree()), "stride {stride}");
+            assert_every_cell_constrained(&block, &m, (0..16).chain(21..width));
         }
     }
 
@@ -489,7 +535,7 @@ mod tests {
         let inputs: Vec<[Val; 24]> =
             (0..lanes).map(|l| core::array::from_fn(|i| Val::from_u32((l * 17 + i * 3 + 1) as u32))).collect();
         let kept: Vec<usize> = (0..8).chain(16..24).collect();
-        for stride in [1, 2] {
+        for stride in [1, 2, 3] {
             let full = Poseidon2Block::new(constants24().clone(), stride, 0, 24 + 2);
             let block = full.clone().with_outputs(kept.iter().copied());
             assert_eq!(block.kept_outputs(), 16);
@@ -524,7 +570,7 @@ mod tests {
         let inputs: Vec<[Val; 16]> = (0..lanes)
             .map(|l| core::array::from_fn(|i| if i < 14 { Val::from_u32((l * 5 + i) as u32) } else { tail[i - 14] }))
             .collect();
-        for stride in [1, 2] {
+        for stride in [1, 2, 3] {
             let block = Poseidon2Block::new(constants16().clone(), stride, 0, 14).with_constant_tail(&tail).with_outputs(0..8);
             let width = BaseAir::<Val>::width(&block);
             assert_eq!(width, 14 + round_cols(stride, 16, PARTIAL_16) - 8);
@@ -566,7 +612,7 @@ mod tests {
         let lanes = PackedVal::WIDTH;
         let inputs: Vec<[Val; 16]> =
             (0..lanes).map(|l| core::array::from_fn(|i| Val::from_u32((l * 19 + i * 5 + 2) as u32))).collect();
-        for (stride, kept) in [(1, 0..8), (2, 0..8), (1, 0..0), (2, 0..0)] {
+        for (stride, kept) in [(1, 0..8), (2, 0..8), (3, 0..8), (1, 0..0), (2, 0..0), (3, 0..0)] {
             let block = Poseidon2Block::new(constants16().clone(), stride, 0, 16).with_outputs(kept.clone());
             assert_eq!(block.round_cols(), round_cols(stride, 16, PARTIAL_16) - 16 + kept.len());
             let air = ReadsLane12(block);

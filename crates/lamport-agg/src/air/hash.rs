@@ -339,10 +339,10 @@ impl HashAir {
     /// degree where a flag gates them (10), the messages degree-9 fields.
     /// The main table loses 8 columns ([`Outputs::ForMessages`]: the
     /// capacity), 16 ([`Outputs::ForKeys`]) or 24 ([`Outputs::None`]), the
-    /// tree table 8. The
-    /// multilinear backends have no quotient and take the degree at the
-    /// price of one zerocheck evaluation; FRI's quotient at rate 1/8 does
-    /// not, so only the multilinear settings leave outputs out.
+    /// tree table 8. The multilinear backends have no quotient and take
+    /// the degree at the price of one zerocheck evaluation; FRI's quotient
+    /// at rate 1/8 does not, so only the multilinear settings leave outputs
+    /// out.
     pub fn with_outputs(self, outputs: Outputs) -> Self {
         if outputs == self.outputs {
             return self;
