@@ -281,7 +281,8 @@ mod tests {
         assert_eq!(Rounds::Every.cols(16, PARTIAL_16), COLS16);
         assert_eq!(Rounds::Every.cols(24, PARTIAL_24), COLS24);
         let lanes = PackedF::WIDTH;
-        for (rounds, sponge) in [(Rounds::Every, true), (Rounds::Paired, true), (Rounds::Paired, false)] {
+        let layouts = [Rounds::Paired, Rounds::Tripled].into_iter().flat_map(|r| [(r, true), (r, false)]);
+        for (rounds, sponge) in [(Rounds::Every, true)].into_iter().chain(layouts) {
             let p = super::perm24(rounds, sponge, Outputs::Committed);
             // Unread output lanes (8 beside a sponge, 16 for tree nodes) and
             // the tree node's 6 constant input lanes have no columns.

@@ -204,8 +204,8 @@ impl Instance {
         if settings.backend != Backend::Whir {
             return instance;
         }
-        let tripled = build(Rounds::Tripled).for_backend(settings).with_outputs(Outputs::Committed);
-        if tripled.cells().next_power_of_two() < instance.cells().next_power_of_two() { tripled } else { instance }
+        let tripled = build(Rounds::Tripled).with_exclusive_buses(settings.exclusive_buses());
+        instance.or_smaller(tripled.with_outputs(Outputs::Committed))
     }
 
     /// The same instance with its bus groups in the form the backend of
@@ -225,8 +225,24 @@ impl Instance {
     ///
     /// The choice is a function of the statement and the settings, so the
     /// verifier makes the same one.
-    pub fn for_backend(mut self, settings: &Settings) -> Self {
-        let exclusive = settings.exclusive_buses();
+    pub fn for_backend(self, settings: &Settings) -> Self {
+        let instance = self.with_exclusive_buses(settings.exclusive_buses());
+        match settings.backend {
+            Backend::Fri => instance.with_outputs(Outputs::Committed),
+            Backend::Skip => instance.with_outputs(Outputs::None),
+            Backend::Whir => instance.clone().with_outputs(Outputs::ForMessages).or_smaller(instance.with_outputs(Outputs::ForKeys)),
+        }
+    }
+
+    /// `other` where its stacked commitment is a smaller power of two of
+    /// cells than this instance's, else this instance.
+    fn or_smaller(self, other: Instance) -> Instance {
+        if other.cells().next_power_of_two() < self.cells().next_power_of_two() { other } else { self }
+    }
+
+    /// The same instance with its bus groups sent as exclusive
+    /// interactions or not ([`HashAir::with_exclusive_buses`]).
+    fn with_exclusive_buses(mut self, exclusive: bool) -> Self {
         self.airs = self
             .airs
             .into_iter()
@@ -235,15 +251,7 @@ impl Instance {
                 other => other,
             })
             .collect();
-        match settings.backend {
-            Backend::Fri => self.with_outputs(Outputs::Committed),
-            Backend::Skip => self.with_outputs(Outputs::None),
-            Backend::Whir => {
-                let kept = self.clone().with_outputs(Outputs::ForMessages);
-                let lean = self.with_outputs(Outputs::ForKeys);
-                if lean.cells().next_power_of_two() < kept.cells().next_power_of_two() { lean } else { kept }
-            }
-        }
+        self
     }
 
     /// The same instance with its permutations' output lanes committed as

@@ -431,7 +431,7 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for HashAir {
         // permutation): degree-3 constraints that must not be multiplied by
         // a selector.
         let output = self.p24.eval(builder, 0);
-        let digest16 = self.cols.p16.zip(self.p16.as_ref()).map(|(base, perm)| perm.eval(builder, base));
+        let output16 = self.cols.p16.zip(self.p16.as_ref()).map(|(base, perm)| perm.eval(builder, base));
 
         let main = builder.main();
         let (loc, nxt) = (main.current_slice(), main.next_slice());
@@ -571,7 +571,7 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for HashAir {
             }
             (None, None) => {}
         }
-        if let (Some(base), Some(active), Some(output)) = (self.cols.p16, self.cols.active, digest16) {
+        if let (Some(base), Some(active), Some(output)) = (self.cols.p16, self.cols.active, output16) {
             send_sub_key(builder, base, &output, active);
         }
     }
