@@ -12,11 +12,11 @@ use rayon::prelude::*;
 use sigagg_lamport::{ParameterSet, Signature, codeword};
 
 use crate::config::Settings;
+use crate::poseidon::Rounds;
 use crate::error::{ProveError, StatementError, VerifyError};
 use crate::layout::max_signatures;
 use crate::proof::{Proof, ProofKind};
 use crate::statement::AggregateStatement;
-use crate::poseidon::Rounds;
 use crate::system::{self, Instance};
 use crate::trace::{self, SlotWitness, Traces};
 

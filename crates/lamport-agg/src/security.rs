@@ -14,8 +14,8 @@ use sigagg_lamport::field::F;
 
 pub use sigagg_prover::SecurityLevel;
 
-use crate::config::{Backend, Settings};
-use crate::poseidon::{Outputs, Rounds};
+use crate::config::Settings;
+use crate::poseidon::Rounds;
 use crate::system::Instance;
 
 /// Which proof, at which size.
@@ -53,11 +53,10 @@ pub fn security_level(settings: &Settings, num_subkeys: usize, shape: ProofShape
     };
     let level = |instance: Instance| sigagg_prover::security_level(settings, &instance.tables());
     let usual = level(build(Rounds::for_settings(settings)).for_backend(settings));
-    if settings.backend != Backend::Whir {
-        return usual;
+    match Instance::tripled(settings, build).map(level) {
+        Some(tripled) if tripled.proven_bits < usual.proven_bits => tripled,
+        _ => usual,
     }
-    let tripled = level(build(Rounds::Tripled).for_backend(settings).with_outputs(Outputs::Committed));
-    if tripled.proven_bits < usual.proven_bits { tripled } else { usual }
 }
 
 #[cfg(test)]

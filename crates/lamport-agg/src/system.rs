@@ -201,11 +201,18 @@ impl Instance {
     /// verifier build the same instance.
     pub fn for_settings(settings: &Settings, build: impl Fn(Rounds) -> Instance) -> Instance {
         let instance = build(Rounds::for_settings(settings)).for_backend(settings);
-        if settings.backend != Backend::Whir {
-            return instance;
+        match Self::tripled(settings, build) {
+            Some(tripled) => instance.or_smaller(tripled),
+            None => instance,
         }
-        let tripled = build(Rounds::Tripled).with_exclusive_buses(settings.exclusive_buses());
-        instance.or_smaller(tripled.with_outputs(Outputs::Committed))
+    }
+
+    /// The stride-3 instance [`Self::for_settings`] weighs on
+    /// `p3-multi-stark` (none on the other backends).
+    pub fn tripled(settings: &Settings, build: impl Fn(Rounds) -> Instance) -> Option<Instance> {
+        (settings.backend == Backend::Whir).then(|| {
+            build(Rounds::Tripled).with_exclusive_buses(settings.exclusive_buses()).with_outputs(Outputs::Committed)
+        })
     }
 
     /// The same instance with its bus groups in the form the backend of
