@@ -20,14 +20,21 @@ pub const WIDTH: usize = 1 + RANDOMIZER_LEN + 1 + DIGEST_LEN;
 pub enum Tag {
     /// A width-16 row -> a sponge row: `y = G_r(x, i)` for some `x`.
     SubKey = 1,
-    /// A sponge's last row -> the slot table (aggregate) or the tree's leaf
-    /// row (threshold): slot `s`'s recovered public key.
+    /// A sponge's last row -> the slot table (aggregate, and a threshold
+    /// with a node table) or the tree's leaf row (a threshold whose tree
+    /// levels sit in the main table's blocks): slot `s`'s recovered public
+    /// key.
     Key = 2,
-    /// A tree's leaf row -> the slot table: slot `s`'s leaf index.
+    /// A tree's leaf row in the main table's block -> the slot table: slot
+    /// `s`'s leaf index.
     Index = 3,
     /// A sponge's chunk-end row -> the slot table (aggregate): the value of
     /// slot `s`'s codeword chunk ending at sponge row `j`.
     Code = 4,
+    /// A node of the group tree -> its parent's row in the node table
+    /// (threshold, [`crate::air::node`]): node `(level, index)` has digest
+    /// `d`. Level 0 is a leaf, sent by a counted slot with its key.
+    Node = 5,
 }
 
 fn message<E: PrimeCharacteristicRing + Clone>(tag: Tag, payload: impl IntoIterator<Item = E>) -> Vec<E> {
@@ -56,6 +63,12 @@ pub fn key<E: PrimeCharacteristicRing + Clone>(slot: E, key: [E; DIGEST_LEN]) ->
 /// `Index`: slot `slot`'s key sits at leaf `index` of the group tree.
 pub fn index<E: PrimeCharacteristicRing + Clone>(slot: E, index: E) -> Vec<E> {
     message(Tag::Index, [slot, index])
+}
+
+/// `Node`: node `index` of tree level `level` (0: the leaves) has
+/// digest `digest`.
+pub fn node<E: PrimeCharacteristicRing + Clone>(level: E, index: E, digest: [E; DIGEST_LEN]) -> Vec<E> {
+    message(Tag::Node, [level, index].into_iter().chain(digest))
 }
 
 /// `Code`: the codeword chunk of slot `slot` ending at sponge row `j2 / 2`

@@ -38,13 +38,6 @@ pub enum Rounds {
     /// Every second full round: degree-9 constraints, which need a blowup
     /// of at least 8 (the quotient then still fits the extension domain).
     Paired,
-    /// Every third full round (`sigagg_prover::paired`'s stride 3):
-    /// degree-27 constraints, one state of `W` columns fewer than
-    /// [`Rounds::Paired`]. Only on `p3-multi-stark`, which has no quotient,
-    /// for the statements it alone keeps under a power of two of cells
-    /// (`crate::system::Instance::for_settings`): its zerocheck's round
-    /// polynomials triple, about 7 KB more of proof.
-    Tripled,
 }
 
 impl Rounds {
@@ -57,8 +50,7 @@ impl Rounds {
     const fn from_stride(stride: usize) -> Self {
         match stride {
             1 => Rounds::Every,
-            2 => Rounds::Paired,
-            _ => Rounds::Tripled,
+            _ => Rounds::Paired,
         }
     }
 
@@ -67,7 +59,6 @@ impl Rounds {
         match self {
             Rounds::Every => 1,
             Rounds::Paired => 2,
-            Rounds::Tripled => 3,
         }
     }
 
@@ -76,7 +67,6 @@ impl Rounds {
         match self {
             Rounds::Every => 3,
             Rounds::Paired => 9,
-            Rounds::Tripled => 27,
         }
     }
 
@@ -85,7 +75,6 @@ impl Rounds {
         match self {
             Rounds::Every => 2,
             Rounds::Paired => 8,
-            Rounds::Tripled => 32,
         }
     }
 
@@ -236,7 +225,7 @@ pub fn perm16(rounds: Rounds, outputs: Outputs) -> Perm16 {
 /// block continues from. The rate lanes 8..16 of an overwrite sponge are
 /// never read.
 ///
-/// Without a `sponge` (the plain set's tree table, tree nodes only) every
+/// Without a `sponge` (the node table, `crate::air::node`) every
 /// input ends with the node's constant lanes `[0 0 0 0 | TAG_GROUP_NODE | 0]`
 /// (lanes 18..24 of `node_input`), which get no columns.
 ///
@@ -281,8 +270,7 @@ mod tests {
         assert_eq!(Rounds::Every.cols(16, PARTIAL_16), COLS16);
         assert_eq!(Rounds::Every.cols(24, PARTIAL_24), COLS24);
         let lanes = PackedF::WIDTH;
-        let layouts = [Rounds::Paired, Rounds::Tripled].into_iter().flat_map(|r| [(r, true), (r, false)]);
-        for (rounds, sponge) in [(Rounds::Every, true)].into_iter().chain(layouts) {
+        for (rounds, sponge) in [(Rounds::Every, true), (Rounds::Paired, true), (Rounds::Paired, false)] {
             let p = super::perm24(rounds, sponge, Outputs::Committed);
             // Unread output lanes (8 beside a sponge, 16 for tree nodes) and
             // the tree node's 6 constant input lanes have no columns.

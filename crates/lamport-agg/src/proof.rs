@@ -15,7 +15,9 @@ pub use sigagg_prover::StarkProof;
 use crate::config::Settings;
 use crate::error::VerifyError;
 
-/// Version of the encoding (11: on the multilinear backends the
+/// Version of the encoding (12: a plain-set threshold proves its group
+/// tree in a node table, a row per node above the counted signers, so
+/// version-11 threshold proofs have other tables; 11: on the multilinear backends the
 /// permutations' output lanes that constraints read (and, on our own
 /// prover, all of them) have no columns (`poseidon::Outputs`), so their
 /// version-10 proofs have other shapes; 10: `whir-skip` proofs, new in 9, stack their
@@ -37,7 +39,7 @@ use crate::error::VerifyError;
 /// [`StarkProof`]; 4: varint lengths, see `sigagg_prover::codec`;
 /// 3: SHA-256 commitments and transcript; 2: Keccak with fixed-width
 /// integers; 1: postcard's variable-length integers).
-pub const PROOF_VERSION: u8 = 11;
+pub const PROOF_VERSION: u8 = 12;
 /// Leading bytes of every encoded proof.
 pub const MAGIC: &[u8; 6] = b"SGLPAG";
 

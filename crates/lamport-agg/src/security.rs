@@ -51,12 +51,7 @@ pub fn security_level(settings: &Settings, num_subkeys: usize, shape: ProofShape
             Instance::threshold(rounds, num_subkeys, &cw, &group, signers.clamp(1, group_size.max(1) as usize), None, [0; 32])
         }
     };
-    let level = |instance: Instance| sigagg_prover::security_level(settings, &instance.tables());
-    let usual = level(build(Rounds::for_settings(settings)).for_backend(settings));
-    match Instance::tripled(settings, build).map(level) {
-        Some(tripled) if tripled.proven_bits < usual.proven_bits => tripled,
-        _ => usual,
-    }
+    sigagg_prover::security_level(settings, &Instance::for_settings(settings, build).tables())
 }
 
 #[cfg(test)]

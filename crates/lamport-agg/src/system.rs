@@ -12,7 +12,8 @@ use sigagg_prover::{StarkProof, Table, Tables};
 use crate::air::LampAir;
 use crate::air::hash::{Codewords, HashAir, codeword_chunks};
 use crate::air::hash16::Hash16Air;
-use crate::air::slot::SlotAir;
+use crate::air::node::NodeAir;
+use crate::air::slot::{Leaves, SlotAir};
 use crate::config::{Backend, Settings, TRANSCRIPT_DOMAIN, Val};
 use crate::error::{ProveError, VerifyError};
 use crate::layout::Shape;
@@ -23,7 +24,7 @@ use crate::poseidon::{Outputs, Rounds};
 pub struct Instance {
     /// The geometry.
     pub shape: Shape,
-    /// The AIRs in batch order: slot, main, tree (if any), overflow (if any).
+    /// The AIRs in batch order: slot, main, node (if any), overflow (if any).
     pub airs: Vec<LampAir>,
     /// The transcript seed (statement digest).
     pub digest: [u8; 32],
@@ -56,6 +57,7 @@ impl Instance {
             depth: 0,
             jobs,
             rounds,
+            nodes: 0,
         };
         let sponge_rows = shape.sponge_rows();
         let chunks: Vec<Vec<Val>> = (0..slots)
@@ -97,12 +99,19 @@ impl Instance {
         let slots = Shape::slots_for(count);
         let depth = group.depth();
         let jobs = slots * codeword.iter().filter(|&&b| b).count();
-        let shape = Shape {
+        let mut shape = Shape {
             num_subkeys,
             slots,
             depth,
             jobs,
             rounds,
+            nodes: 0,
+        };
+        let leaves = if shape.has_node_table() {
+            shape.nodes = Shape::node_rows_for(count, group.size(), depth);
+            Leaves::Nodes
+        } else {
+            Leaves::InBlock
         };
         let root = *group.root();
         let mut airs = vec![
@@ -112,6 +121,7 @@ impl Instance {
                 depth,
                 group.size(),
                 revealed,
+                leaves,
             )),
             LampAir::Hash(HashAir::new(
                 shape.main_spec(),
@@ -120,13 +130,8 @@ impl Instance {
                 root,
             )),
         ];
-        if let Some(spec) = shape.tree_spec() {
-            airs.push(LampAir::Hash(HashAir::new(
-                spec,
-                num_subkeys,
-                Codewords::Shared(codeword),
-                root,
-            )));
+        if shape.has_node_table() {
+            airs.push(LampAir::Node(NodeAir::new(rounds, depth, root, Outputs::Committed)));
         }
         if shape.overflow_rows() > 0 {
             airs.push(LampAir::Hash16(Hash16Air::new(rounds, Outputs::Committed)));
@@ -155,11 +160,11 @@ impl Instance {
         }
     }
 
-    /// The separate tree table's AIR and batch position, if any.
-    pub fn tree_air(&self) -> Option<(usize, &HashAir)> {
-        self.shape.tree_spec().map(|_| match &self.airs[MAIN + 1] {
-            LampAir::Hash(a) => (MAIN + 1, a),
-            _ => unreachable!("the tree table follows the main table"),
+    /// The node table's AIR and batch position, if any.
+    pub fn node_air(&self) -> Option<(usize, &NodeAir)> {
+        self.shape.has_node_table().then(|| match &self.airs[MAIN + 1] {
+            LampAir::Node(a) => (MAIN + 1, a),
+            _ => unreachable!("the node table follows the main table"),
         })
     }
 
@@ -186,33 +191,11 @@ impl Instance {
     }
 
     /// The instance `build` makes in the layout `settings` give
-    /// ([`Rounds::for_settings`], then [`Self::for_backend`]), or, on
-    /// `p3-multi-stark`, in the stride-3 layout ([`Rounds::Tripled`],
-    /// every lane a table reads committed) where only that keeps the
-    /// stacked commitment under a smaller power of two of cells: at n =
-    /// 1024 a Lamport+ plain threshold whose codeword has more than 160
-    /// ones (1 message in 60 000), whose overflow table of 2^16 rows
-    /// would otherwise double the commitment to 2^26 cells (3.5 GB). Its
-    /// degree-27 constraints cost the proof about 7 KB of zerocheck rounds;
-    /// our own prover, whose univariate skip would pay far more, does not
-    /// take it.
-    ///
-    /// A function of the statement and the settings, so prover and
-    /// verifier build the same instance.
+    /// ([`Rounds::for_settings`], then [`Self::for_backend`]). A function
+    /// of the statement and the settings, so prover and verifier build the
+    /// same instance.
     pub fn for_settings(settings: &Settings, build: impl Fn(Rounds) -> Instance) -> Instance {
-        let instance = build(Rounds::for_settings(settings)).for_backend(settings);
-        match Self::tripled(settings, build) {
-            Some(tripled) => instance.or_smaller(tripled),
-            None => instance,
-        }
-    }
-
-    /// The stride-3 instance [`Self::for_settings`] weighs on
-    /// `p3-multi-stark` (none on the other backends).
-    pub fn tripled(settings: &Settings, build: impl Fn(Rounds) -> Instance) -> Option<Instance> {
-        (settings.backend == Backend::Whir).then(|| {
-            build(Rounds::Tripled).with_exclusive_buses(settings.exclusive_buses()).with_outputs(Outputs::Committed)
-        })
+        build(Rounds::for_settings(settings)).for_backend(settings)
     }
 
     /// The same instance with its bus groups in the form the backend of
@@ -223,11 +206,12 @@ impl Instance {
     /// * FRI: every lane the tables read (its quotient bounds the degree);
     /// * our multilinear prover: none;
     /// * `p3-multi-stark`: the lanes messages read, unless leaving the
-    ///   sub-key digest out too brings the stacked commitment under a
-    ///   smaller power of two (a Lamport+ threshold whose codeword has
-    ///   145-160 ones at n = 1024). It evaluates message fields from their
-    ///   symbolic trees, row by row: degree-9 sub-key fields take it about
-    ///   1.8 times as long (and the key's too, 3.3 times), which only a
+    ///   sub-key digest out too, or every lane, brings the stacked
+    ///   commitment under a smaller power of two (at n = 1024, a Lamport+
+    ///   plain threshold whose codeword has 161-192 ones, 1 message in
+    ///   60 000: no lane). It evaluates message fields from their symbolic
+    ///   trees, row by row: degree-9 sub-key fields take it about 1.8
+    ///   times as long (and the key's too, 3.7 times), which only a
     ///   commitment half the size (and half the memory) pays for.
     ///
     /// The choice is a function of the statement and the settings, so the
@@ -237,7 +221,11 @@ impl Instance {
         match settings.backend {
             Backend::Fri => instance.with_outputs(Outputs::Committed),
             Backend::Skip => instance.with_outputs(Outputs::None),
-            Backend::Whir => instance.clone().with_outputs(Outputs::ForMessages).or_smaller(instance.with_outputs(Outputs::ForKeys)),
+            Backend::Whir => instance
+                .clone()
+                .with_outputs(Outputs::ForMessages)
+                .or_smaller(instance.clone().with_outputs(Outputs::ForKeys))
+                .or_smaller(instance.with_outputs(Outputs::None)),
         }
     }
 
@@ -271,6 +259,7 @@ impl Instance {
             .map(|air| match air {
                 LampAir::Hash(h) => LampAir::Hash(h.with_outputs(outputs)),
                 LampAir::Hash16(h) => LampAir::Hash16(Hash16Air::new(h.perm().rounds(), outputs)),
+                LampAir::Node(h) => LampAir::Node(h.with_outputs(outputs)),
                 other => other,
             })
             .collect();
@@ -335,7 +324,7 @@ impl Table for LampAir {
 pub fn lookups_both_ways(instance: &Instance) -> (Vec<u8>, Vec<u8>) {
     let settings = match instance.shape.rounds {
         Rounds::Every => crate::config::TEST,
-        Rounds::Paired | Rounds::Tripled => crate::config::TEST_COMPACT,
+        Rounds::Paired => crate::config::TEST_COMPACT,
     };
     sigagg_prover::testing::lookups_both_ways(&settings, &instance.tables())
 }
@@ -352,10 +341,9 @@ mod tests {
 
     /// Which layout each backend proves: FRI commits every output lane it
     /// reads, our prover none, `p3-multi-stark` the messages' lanes unless
-    /// leaving the sub-key digest out halves the stacked commitment, and
-    /// takes the stride-3 layout where only that does. At n = 1024 (plain
-    /// set, 2^25 cells at most) the first happens for codewords of 145-160
-    /// ones, the second for 161-192, and no other count.
+    /// leaving more out halves the stacked commitment. At n = 1024 (plain
+    /// set, 2^25 cells at most, the node table 2^10 rows) that happens for
+    /// codewords of 161-192 ones, which need no lane, and no other count.
     #[test]
     fn layouts_follow_the_backend_and_the_commitment() {
         use crate::config::{COMPACT, WHIR_COMPACT, WHIR_SKIP};
@@ -370,9 +358,8 @@ mod tests {
         let committed = width(&instance(128, &COMPACT));
         for ones in [120, 144, 145, 160, 161, 192, 193, 200] {
             let whir = instance(ones, &WHIR_COMPACT);
-            let (lean, tripled) = ((145..=160).contains(&ones), (161..=192).contains(&ones));
-            assert_eq!(whir.shape.rounds, if tripled { Rounds::Tripled } else { Rounds::Paired }, "{ones} ones");
-            let fewer = if tripled { 40 } else if lean { 16 } else { 8 };
+            assert_eq!(whir.shape.heights()[2], 1024, "the node table");
+            let fewer = if (161..=192).contains(&ones) { 24 } else { 8 };
             assert_eq!(width(&whir), committed - fewer, "{ones} ones");
             assert_eq!(whir.cells() <= 1 << 25, ones <= 192, "{ones} ones: {} cells", whir.cells());
             let skip = instance(ones, &WHIR_SKIP);
@@ -383,8 +370,8 @@ mod tests {
 
     /// The prover and verifier skip Plonky3's degree inference when folding
     /// lookups; the result must equal Plonky3's own for every table layout:
-    /// both sets, with and without the overflow table, the separate tree
-    /// table (plain set) and tree rows in the main table (mined set), with
+    /// both sets, with and without the overflow table, the node table
+    /// (plain set) and tree rows in the main table (mined set), with
     /// and without a revealed bitmap, in both permutation layouts.
     #[test]
     fn lookups_match_plonky3_derivation() {
@@ -414,11 +401,11 @@ mod tests {
         }
         assert!(instances.iter().any(|i| i.overflow_index().is_some()));
         assert!(instances.iter().any(|i| i.overflow_index().is_none()));
-        assert!(instances.iter().any(|i| i.tree_air().is_some()));
+        assert!(instances.iter().any(|i| i.node_air().is_some()));
         assert!(
             instances
                 .iter()
-                .any(|i| i.tree_air().is_none() && i.shape.depth > 0)
+                .any(|i| i.node_air().is_none() && i.shape.depth > 0)
         );
         for instance in &instances {
             let (ours, theirs) = lookups_both_ways(instance);

@@ -7,12 +7,15 @@
 //! width-16 rows are independent, so any 16 rows go together; a sponge or a
 //! tree path is sequential, so 16 *blocks* are walked in lock step.
 
+use std::cmp::Reverse;
+use std::collections::BTreeMap;
+
 use p3_air::BaseAir;
 use p3_field::{PackedValue, PrimeCharacteristicRing};
 use p3_matrix::dense::RowMajorMatrix;
 use rayon::prelude::*;
 use sigagg_lamport::field::{DIGEST_LEN, Digest, PackedF, ZERO_DIGEST};
-use sigagg_lamport::group::node_input;
+use sigagg_lamport::group::{node, node_input};
 use sigagg_lamport::hash::{
     SPONGE_CAPACITY, SPONGE_RATE, pubkey_block_input, pubkey_initial_capacity,
     subkey_input,
@@ -20,6 +23,7 @@ use sigagg_lamport::hash::{
 use sigagg_lamport::prf::{RANDOMIZER_LEN, Randomizer};
 
 use crate::air::hash::{HashAir, Role, pc};
+use crate::air::node::NodeAir;
 use crate::air::slot::{self, SlotKind};
 use crate::config::Val;
 use crate::layout::BLOCK;
@@ -86,15 +90,10 @@ pub fn generate(instance: &Instance, slots: &[SlotWitness<'_>]) -> Traces {
         ys[s as usize][usize::from(i)] = y;
     }
 
-    let keys = fill_hash(main_air, &mut main.values, slots, &ys, &[], shape.num_subkeys);
-    let mut tables = vec![slot_trace(instance, slots), main];
-    if let Some((_, tree_air)) = instance.tree_air() {
-        let mut m = RowMajorMatrix::new(
-            Val::zero_vec(shape.slots * tree_air.spec().block * tree_air.cols().width),
-            tree_air.cols().width,
-        );
-        fill_hash(tree_air, &mut m.values, slots, &[], &keys, shape.num_subkeys);
-        tables.push(m);
+    let keys = fill_hash(main_air, &mut main.values, slots, &ys, shape.num_subkeys);
+    let mut tables = vec![slot_trace(instance, slots, &keys), main];
+    if let Some((_, node_air)) = instance.node_air() {
+        tables.push(node_trace(node_air, shape.nodes, shape.depth, &slots[..instance.count], &keys));
     }
     tables.extend(overflow);
     Traces { tables }
@@ -181,19 +180,10 @@ fn fill_p16(
         .collect()
 }
 
-/// Fills a width-24 table (sponge rows, tree rows, padding) block by
-/// block, `PackedF::WIDTH` blocks in lock step. `ys[s]` are slot `s`'s
-/// sub-public-keys (sponge rows); `leaves[s]` its leaf when the table has
-/// tree rows but no sponge. Returns each slot's squeezed public key (empty
-/// without sponge rows).
-fn fill_hash(
-    air: &HashAir,
-    values: &mut [Val],
-    slots: &[SlotWitness<'_>],
-    ys: &[Vec<Digest>],
-    leaves: &[Digest],
-    num_subkeys: usize,
-) -> Vec<Digest> {
+/// Fills the main table's width-24 columns (sponge rows, tree rows,
+/// padding) block by block, `PackedF::WIDTH` blocks in lock step. `ys[s]`
+/// are slot `s`'s sub-public-keys. Returns each slot's squeezed public key.
+fn fill_hash(air: &HashAir, values: &mut [Val], slots: &[SlotWitness<'_>], ys: &[Vec<Digest>], num_subkeys: usize) -> Vec<Digest> {
     let spec = *air.spec();
     let cols = *air.cols();
     let (block, width) = (spec.block, cols.width);
@@ -231,11 +221,7 @@ fn fill_hash(
                         }
                         Role::Tree(level) => {
                             let (idx, siblings) = w.leaf.expect("threshold slots carry a path");
-                            let below = match level {
-                                1 if spec.sponge_rows > 0 => keys[lane],
-                                1 => leaves[s],
-                                _ => node[lane],
-                            };
+                            let below = if level == 1 { keys[lane] } else { node[lane] };
                             let bit = (idx >> (level - 1)) & 1;
                             let sibling = siblings[level - 1];
                             let (left, right) = if bit == 0 { (below, sibling) } else { (sibling, below) };
@@ -301,8 +287,55 @@ fn fill_hash(
     keys.concat()
 }
 
-/// The slot table: keys (aggregate) or leaf indices and gap bits (threshold).
-fn slot_trace(instance: &Instance, slots: &[SlotWitness<'_>]) -> RowMajorMatrix<Val> {
+/// The node table: the counted slots' paths merged, one row per node,
+/// the root row first, then the lower levels; padding rows permute the
+/// idle input and receive nothing. A node on several paths takes each
+/// path's child on its side (the same digest, for valid paths); a
+/// witness with more nodes than `rows` (never a valid one) loses the
+/// excess and fails its constraints.
+fn node_trace(air: &NodeAir, rows: usize, depth: usize, counted: &[SlotWitness<'_>], keys: &[Digest]) -> RowMajorMatrix<Val> {
+    type Children = ([Digest; 2], [bool; 2]);
+    let mut nodes: BTreeMap<(Reverse<usize>, u32), Children> = BTreeMap::new();
+    for (w, key) in counted.iter().zip(keys) {
+        let (idx, siblings) = w.leaf.expect("threshold slots carry a path");
+        let mut below = *key;
+        for level in 1..=depth {
+            let (index, side) = (idx >> level, (idx >> (level - 1) & 1) as usize);
+            let sibling = siblings.get(level - 1).copied().unwrap_or(ZERO_DIGEST);
+            let (children, received) = nodes.entry((Reverse(level), index)).or_insert(([sibling; 2], [false; 2]));
+            children[side] = below;
+            received[side] = true;
+            below = node(level as u32, index, &children[0], &children[1]);
+        }
+    }
+    let width = BaseAir::<Val>::width(air);
+    let (cols, perm_cols, lanes) = (air.cols(), air.perm().cols(), PackedF::WIDTH);
+    let mut values = Val::zero_vec(rows * width);
+    let mut inputs = vec![air.perm().idle_input(); rows];
+    for (r, ((Reverse(level), index), (children, received))) in nodes.into_iter().take(rows).enumerate() {
+        inputs[r] = node_input(level as u32, index, &children[0], &children[1]);
+        let row = &mut values[r * width..(r + 1) * width];
+        row[cols.left_in] = Val::from_bool(received[0]);
+        row[cols.right_in] = Val::from_bool(received[1]);
+        row[cols.real] = Val::ONE;
+        row[cols.root] = Val::from_bool(r == 0);
+    }
+    let mut scratch = Val::zero_vec(lanes * perm_cols);
+    for (chunk, inputs) in values.chunks_mut(lanes * width).zip(inputs.chunks(lanes)) {
+        let mut rows: Vec<&mut [Val]> = chunk.chunks_mut(width).map(|r| &mut r[..perm_cols]).collect();
+        let present = rows.len();
+        rows.extend(scratch.chunks_mut(perm_cols).take(lanes - present));
+        let mut padded = inputs.to_vec();
+        padded.resize(lanes, air.perm().idle_input());
+        air.perm().write(&mut rows, &padded);
+    }
+    RowMajorMatrix::new(values, width)
+}
+
+/// The slot table: keys (aggregate) or leaf indices and gap bits
+/// (threshold), with a node table also the slot's key (`keys[s]`, what
+/// its sponge squeezed) and whether it is counted.
+fn slot_trace(instance: &Instance, slots: &[SlotWitness<'_>], keys: &[Digest]) -> RowMajorMatrix<Val> {
     let air = instance.slot_air();
     let width = p3_air::BaseAir::<Val>::width(air);
     let mut values = Val::zero_vec(slots.len() * width);
@@ -318,6 +351,10 @@ fn slot_trace(instance: &Instance, slots: &[SlotWitness<'_>]) -> RowMajorMatrix<
             SlotKind::Threshold { depth, size, .. } => {
                 let idx = |s: usize| slots[s].leaf.expect("threshold slots carry a path").0;
                 row[slot::IDX] = Val::from_u32(idx(s));
+                if let Some(c) = air.leaf_cols() {
+                    row[c.key..c.key + DIGEST_LEN].copy_from_slice(&keys[s]);
+                    row[c.counted] = Val::from_bool(s < count);
+                }
                 if s < count {
                     let next = if s + 1 < count { idx(s + 1) } else { size };
                     // Valid witnesses have next > idx; a bad one leaves a

@@ -405,11 +405,10 @@ fn a_sponge_row_continues_the_previous_capacity() {
 
 /// `p3-multi-stark` in the layouts it takes only for large statements
 /// (too large for this suite), and in our own prover's:
-/// * `Outputs::ForKeys`, for a plain threshold whose codeword has 145-160
-///   ones at n = 1024: the sub-key messages carry degree-9 fields;
-/// * `Outputs::None`, our prover's: the key messages too;
-/// * `Rounds::Tripled` with every lane committed, for 161-192 ones:
-///   degree-27 constraints.
+/// * `Outputs::ForKeys`: the sub-key messages carry degree-9 fields;
+/// * `Outputs::None`, our prover's, and `p3-multi-stark`'s for a plain
+///   threshold whose codeword has 161-192 ones at n = 1024: the key
+///   messages too.
 ///
 /// The honest traces prove and verify, the instance in the layout with
 /// more committed lanes refuses the proof, and every per-table corruption
@@ -418,13 +417,9 @@ fn a_sponge_row_continues_the_previous_capacity() {
 fn p3_multi_stark_proves_its_other_layouts() {
     let (st, sigs) = common::aggregate_batch::<LamportPlus>(10, 3);
     let settings = config::TEST_WHIR;
-    for (rounds, outputs, other) in [
-        (Rounds::Paired, Outputs::ForKeys, Outputs::ForMessages),
-        (Rounds::Paired, Outputs::None, Outputs::ForMessages),
-        (Rounds::Tripled, Outputs::Committed, Outputs::ForMessages),
-    ] {
-        let (instance, traces) = aggregate::testing::traces_with_layout(&settings, &st, &sigs, rounds, outputs);
-        assert_eq!(instance.main_air().degree(), if rounds == Rounds::Tripled { 27 } else { 10 });
+    for (outputs, other) in [(Outputs::ForKeys, Outputs::ForMessages), (Outputs::None, Outputs::ForMessages)] {
+        let (instance, traces) = aggregate::testing::traces_with_layout(&settings, &st, &sigs, Rounds::Paired, outputs);
+        assert_eq!(instance.main_air().degree(), 10);
         let other = instance.clone().with_outputs(other);
         assert_other_layouts_proven(&settings, instance, &traces, other);
     }
@@ -645,6 +640,81 @@ fn threshold_trace_corruptions_fail_verification() {
             "{}, mined = {mined}: accepted corruptions (table, row, column) {failures:?}",
             settings.backend.name()
         );
+    }
+}
+
+/// The node table's rows, edited by `edit(row, input, flags)` (the
+/// width-24 input and `[left_in, right_in, real, root]`) and their
+/// permutations recomputed: every row still holds a valid permutation, so
+/// only the tree's own constraints and messages can catch the edit.
+fn rewrite_nodes(
+    witness: &threshold::Witness<LamportPlus>,
+    edit: impl Fn(usize, &mut [Val; 24], &mut [Val; 4]),
+) -> Traces {
+    let (t, air) = witness.instance.node_air().expect("a node table");
+    let (perm, cols) = (air.perm(), air.cols());
+    let mut traces = witness.traces.clone();
+    let table = &mut traces.tables[t];
+    let width = table.width();
+    for (r, row) in table.values.chunks_mut(width).enumerate() {
+        let mut input = perm.idle_input();
+        input[..perm.input_cols()].copy_from_slice(&row[..perm.input_cols()]);
+        let mut flags = [row[cols.left_in], row[cols.right_in], row[cols.real], row[cols.root]];
+        edit(r, &mut input, &mut flags);
+        let n = <sigagg_lamport::field::PackedF as p3_field::PackedValue>::WIDTH;
+        let mut scratch = vec![Val::ZERO; n * perm.cols()];
+        let mut rows: Vec<&mut [Val]> = scratch.chunks_mut(perm.cols()).collect();
+        perm.write(&mut rows, &vec![input; n]);
+        row[..perm.cols()].copy_from_slice(&scratch[..perm.cols()]);
+        [row[cols.left_in], row[cols.right_in], row[cols.real], row[cols.root]] = flags;
+    }
+    traces
+}
+
+/// Targeted edits of the node table (a group of 7, members 0, 3 and 5:
+/// rows (3,0), (2,0), (2,1), (1,0), (1,1), (1,2), then padding), each
+/// with valid permutations, and of the slot table's leaf columns: all
+/// fail verification on every backend.
+#[test]
+fn node_table_edits_fail_verification() {
+    use sigagg_lamport::group::{NODE_INDEX_LANE, NODE_LEVEL_LANE};
+    let (_, st, signers) = setup::<LamportPlus>(112, 7, &[0, 3, 5], 2);
+    let one = Val::ONE;
+    type Edit = Box<dyn Fn(usize, &mut [Val; 24], &mut [Val; 4])>;
+    let edits: Vec<(&str, Edit)> = vec![
+        ("a free sibling", Box::new(move |r, x, _| if r == 2 { x[8] += one })),
+        ("a received child dropped", Box::new(move |r, _, f| if r == 3 { *f = [Val::ZERO, Val::ZERO, Val::ZERO, Val::ZERO] })),
+        ("a free sibling received", Box::new(move |r, _, f| if r == 4 { f[0] = one })),
+        ("another index", Box::new(move |r, x, _| if r == 1 { x[NODE_INDEX_LANE] += one })),
+        ("another level", Box::new(move |r, x, _| if r == 1 { x[NODE_LEVEL_LANE] += one })),
+        ("no root row", Box::new(move |r, _, f| if r == 0 { f[3] = Val::ZERO })),
+        ("a second root row", Box::new(move |r, _, f| if r == 1 { f[3] = one })),
+        ("a padding row that receives", Box::new(move |r, _, f| if r == 6 { *f = [one, Val::ZERO, one, Val::ZERO] })),
+        ("the root's children swapped", Box::new(move |r, x, _| if r == 0 { x[..16].rotate_left(8) })),
+    ];
+    for settings in [T, config::TEST_WHIR, config::TEST_WHIR_SKIP] {
+        let verify = |p: &Proof| threshold::verify(&settings, &st, p);
+        let honest = threshold::testing::witness(&settings, &st, &signers, Disclosure::CountOnly);
+        let (t, _) = honest.instance.node_air().expect("the plain set has a node table");
+        assert_eq!(honest.traces.tables[t].height(), 16);
+        let prove = |bad: Traces| {
+            let mut w = threshold::testing::witness(&settings, &st, &signers, Disclosure::CountOnly);
+            w.traces = bad;
+            threshold::testing::prove_witness(&settings, w)
+        };
+        // The rewrite itself changes nothing.
+        assert!(!rejected(|| prove(rewrite_nodes(&honest, |_, _, _| {})), verify), "{}", settings.backend.name());
+        for (what, edit) in &edits {
+            assert!(rejected(|| prove(rewrite_nodes(&honest, edit)), verify), "{}: {what}", settings.backend.name());
+        }
+        // The slot table: a counted slot's leaf withheld, or another key sent.
+        let slot = honest.instance.slot_air().leaf_cols().expect("leaf columns");
+        for (cell, what) in [(slot.counted, "a leaf withheld"), (slot.key + 3, "another key")] {
+            let mut bad = honest.traces.clone();
+            let w = bad.tables[0].width();
+            bad.tables[0].values[w + cell] += if cell == slot.counted { -one } else { one };
+            assert!(rejected(|| prove(bad), verify), "{}: {what}", settings.backend.name());
+        }
     }
 }
 

@@ -1,5 +1,5 @@
-//! The width-24 table (main table and tree table): one block of
-//! [`HashSpec::block`] rows per slot.
+//! The width-24 table (the main table): one block of [`HashSpec::block`]
+//! rows per slot.
 //!
 //! | rows of a block | role | width-24 input |
 //! |---|---|---|
@@ -20,8 +20,8 @@
 //! randomizer), so letting those columns be a width-16 input only narrows
 //! which hashes the prover may place there; it admits no other witness.
 //!
-//! Column groups that a table does not need (sponge columns in the tree
-//! table, tree columns in the plain set's main table) are left out, which
+//! Column groups that a table does not need (tree columns in the plain
+//! set's main table, whose tree is the node table) are left out, which
 //! keeps the rows, and so every FRI query opening, narrow.
 
 use std::borrow::Cow;
@@ -338,8 +338,8 @@ impl HashAir {
     /// (`Poseidon2Block::eval_output`, degree 9): the constraints gain one
     /// degree where a flag gates them (10), the messages degree-9 fields.
     /// The main table loses 8 columns ([`Outputs::ForMessages`]: the
-    /// capacity), 16 ([`Outputs::ForKeys`]) or 24 ([`Outputs::None`]), the
-    /// tree table 8. The multilinear backends have no quotient and take
+    /// capacity), 16 ([`Outputs::ForKeys`]) or 24 ([`Outputs::None`]); the
+    /// node table its 8 (`crate::air::node::NodeAir::new`). The multilinear backends have no quotient and take
     /// the degree at the price of one zerocheck evaluation; FRI's quotient
     /// at rate 1/8 does not, so only the multilinear settings leave outputs
     /// out.
@@ -491,7 +491,7 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for HashAir {
             // the tag lane holds TAG_GROUP_NODE.
             builder.assert_zero(is_tree.clone() * l(NODE_LEVEL_LANE) - p[pc::LEVEL].clone());
             // Lanes 18..24 hold the node's constants: the permutation's
-            // constant tail in the tree table, columns asserted here beside
+            // constant tail in the node table, columns asserted here beside
             // a sponge.
             for j in NODE_TAIL_START..self.p24.input_cols() {
                 builder.assert_zero(is_tree.clone() * (l(j) - AB::Expr::from(NODE_TAIL[j - NODE_TAIL_START])));
@@ -563,13 +563,9 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for HashAir {
                     builder.push_interaction(bus::MAIN, code, Count::bounded(l(c.end), 1));
                 }
             }
-            (None, Some(t)) => {
-                let leaf = bus::key(slot.clone(), digest(t.cur));
-                let idx = bus::index(slot.clone(), l(NODE_INDEX_LANE) * AB::Expr::TWO + l(t.bit));
-                builder.push_interaction(bus::MAIN, leaf, -Count::bounded(l(t.is_bottom), 1));
-                builder.push_interaction(bus::MAIN, idx, Count::bounded(l(t.is_bottom), 1));
-            }
-            (None, None) => {}
+            // Every table of this AIR has a sponge (the plain set's tree
+            // has the node table, `crate::air::node`).
+            (None, _) => {}
         }
         if let (Some(base), Some(active), Some(output)) = (self.cols.p16, self.cols.active, output16) {
             send_sub_key(builder, base, &output, active);

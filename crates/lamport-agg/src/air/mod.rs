@@ -2,7 +2,8 @@
 //!
 //! | AIR | tables | proves |
 //! |---|---|---|
-//! | [`hash::HashAir`] | main, tree | public-key sponges (width 24) beside free sub-key hashes (width 16); group-tree paths (width 24) |
+//! | [`hash::HashAir`] | main | public-key sponges (width 24) beside free sub-key hashes (width 16); with the mined set, group-tree paths (width 24) after the sponge |
+//! | [`node::NodeAir`] | node | the group tree's nodes above the counted signers, each once (plain-set threshold) |
 //! | [`hash16::Hash16Air`] | overflow | sub-key hashes that did not fit in the main table |
 //! | [`slot::SlotAir`] | slot | per-slot public keys (aggregate); leaf indices strictly increasing and below the group size (threshold) |
 //!
@@ -28,14 +29,17 @@
 //! `y_i = Trunc_8(Perm16([x | r | i | 1 | 0]) + ...)` for some `x` sends; where it
 //! has a 0, `y_i` is free (the revealed sub-public-key). The last sponge
 //! row sends `Key(s, pk)` with the squeezed key; the slot table (aggregate)
-//! receives it with the statement's key, or the tree's leaf row
-//! (threshold) receives it as the leaf of a Merkle path whose index goes to
-//! the slot table, where indices must increase strictly and stay below the
-//! group size. This is exactly `sigagg_lamport::verify` (and
+//! receives it with the statement's key; in a threshold, the tree's leaf
+//! row in the block (mined set) receives it as the leaf of a Merkle path
+//! whose index goes to the slot table, or the slot table receives it and
+//! sends it to the node table as leaf `Node(0, idx, pk)` (plain set),
+//! whose rows hash it up to the root. The slot table's indices must
+//! increase strictly and stay below the group size. This is exactly `sigagg_lamport::verify` (and
 //! `verify_membership`) per slot.
 
 pub mod hash;
 pub mod hash16;
+pub mod node;
 pub mod slot;
 
 use std::borrow::Cow;
@@ -55,8 +59,10 @@ pub(crate) use sigagg_prover::periodic_table;
 pub enum LampAir {
     /// The slot table.
     Slot(slot::SlotAir),
-    /// The main table or the tree table.
+    /// The main table.
     Hash(hash::HashAir),
+    /// The node table.
+    Node(node::NodeAir),
     /// The overflow table.
     Hash16(hash16::Hash16Air),
 }
@@ -68,6 +74,7 @@ impl LampAir {
         match self {
             LampAir::Slot(_) => 3,
             LampAir::Hash(a) => a.degree(),
+            LampAir::Node(a) => a.degree(),
             LampAir::Hash16(a) => a.perm().rounds().max_degree(),
         }
     }
@@ -78,6 +85,7 @@ macro_rules! dispatch {
         match $self {
             LampAir::Slot($a) => $e,
             LampAir::Hash($a) => $e,
+            LampAir::Node($a) => $e,
             LampAir::Hash16($a) => $e,
         }
     };

@@ -6,8 +6,12 @@
 //!   last sponge row (the signature in that slot verifies under the
 //!   statement's key) and `Code(slot, 2j, value)` from each chunk's last
 //!   sponge row (the sponge absorbed the statement's codeword).
-//! * **Threshold**: the row holds the slot's leaf index `idx`, received as
-//!   `Index(slot, idx)` from the slot's tree, and `depth` bits `d_k`. For
+//! * **Threshold**: the row holds the slot's leaf index `idx` and `depth`
+//!   bits `d_k`. Where the tree levels sit in the main table's blocks
+//!   (mined set), it receives `Index(slot, idx)` from the slot's leaf row;
+//!   with a node table ([`crate::air::node`]) it receives the slot's key
+//!   `Key(slot, pk)` itself and, if counted, sends it as the leaf
+//!   `Node(0, idx, pk)`. For
 //!   every counted slot `s < c` (public count `c`):
 //!   `next - idx - 1 = sum_k d_k 2^k` where `next` is the next slot's index,
 //!   or the group size after the last counted slot. So counted indices
@@ -20,7 +24,7 @@ use std::borrow::Cow;
 
 use p3_air::{Air, AirBuilder, BaseAir, WindowAccess};
 use p3_field::PrimeCharacteristicRing;
-use p3_lookup::InteractionBuilder;
+use p3_lookup::{Count, InteractionBuilder};
 use sigagg_lamport::field::{DIGEST_LEN, Digest};
 
 use crate::air::hash::{chunk_end_j2, num_chunks};
@@ -37,6 +41,26 @@ pub const CODE: usize = PK + DIGEST_LEN;
 pub const IDX: usize = 1;
 /// Threshold: first bit of the gap to the next index.
 pub const GAP: usize = 2;
+
+/// Threshold with a node table: the key columns (8) after the gap bits,
+/// then the committed copy of the counted flag.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LeafCols {
+    /// First of the 8 key columns.
+    pub key: usize,
+    /// 1 on counted slots: the `Node` message's count.
+    pub counted: usize,
+}
+
+/// How a threshold's slots reach the group tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Leaves {
+    /// The tree levels follow the sponge in the main table's blocks; the
+    /// slot's leaf row sends `Index(slot, idx)`.
+    InBlock,
+    /// The node table computes the tree; the slot sends its leaf.
+    Nodes,
+}
 
 /// Threshold periodic columns.
 mod pc {
@@ -66,6 +90,8 @@ pub enum SlotKind {
         size: u32,
         /// Whether the indices are public (revealed bitmap).
         revealed: bool,
+        /// How the slots reach the tree.
+        leaves: Leaves,
     },
 }
 
@@ -99,7 +125,7 @@ impl SlotAir {
     /// ordering check's field equation could wrap around `p` and accept
     /// a decreasing pair of indices (`ThresholdStatement::new` refuses such
     /// groups, so no statement reaches this).
-    pub fn threshold(slots: usize, count: usize, depth: usize, size: u32, revealed: Option<&[u32]>) -> Self {
+    pub fn threshold(slots: usize, count: usize, depth: usize, size: u32, revealed: Option<&[u32]>, leaves: Leaves) -> Self {
         assert!(depth <= crate::layout::MAX_DEPTH, "group depth {depth} beyond the ordering argument's bound");
         let width = if revealed.is_some() { 3 } else { 2 };
         let columns = super::periodic_table(slots, width, |r, row| {
@@ -109,7 +135,17 @@ impl SlotAir {
                 row[pc::PIDX] = Val::from_u32(idx[r.min(count - 1)]);
             }
         });
-        Self { kind: SlotKind::Threshold { depth, size, revealed: revealed.is_some() }, columns }
+        Self { kind: SlotKind::Threshold { depth, size, revealed: revealed.is_some(), leaves }, columns }
+    }
+
+    /// The key and counted columns of a threshold with a node table.
+    pub fn leaf_cols(&self) -> Option<LeafCols> {
+        match self.kind {
+            SlotKind::Threshold { depth, leaves: Leaves::Nodes, .. } => {
+                Some(LeafCols { key: GAP + depth, counted: GAP + depth + DIGEST_LEN })
+            }
+            _ => None,
+        }
     }
 
     /// What the table checks.
@@ -127,7 +163,10 @@ impl BaseAir<Val> for SlotAir {
     fn width(&self) -> usize {
         match self.kind {
             SlotKind::Aggregate { chunks, .. } => CODE + chunks,
-            SlotKind::Threshold { depth, .. } => GAP + depth,
+            SlotKind::Threshold { depth, .. } => match self.leaf_cols() {
+                Some(c) => c.counted + 1,
+                None => GAP + depth,
+            },
         }
     }
 
@@ -173,7 +212,7 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for SlotAir {
                     builder.push_interaction(bus::MAIN, bus::code(l(SLOT), j2, l(CODE + c)), -1);
                 }
             }
-            SlotKind::Threshold { depth, size, revealed } => {
+            SlotKind::Threshold { depth, size, revealed, .. } => {
                 let mut gap = AB::Expr::ZERO;
                 for b in 0..depth {
                     builder.assert_bool(l(GAP + b));
@@ -193,7 +232,19 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for SlotAir {
                 if revealed {
                     builder.assert_eq(idx.clone(), p[pc::PIDX].clone());
                 }
-                builder.push_interaction(bus::MAIN, bus::index(l(SLOT), idx), -1);
+                match self.leaf_cols() {
+                    None => builder.push_interaction(bus::MAIN, bus::index(l(SLOT), idx), -1),
+                    // Every slot's key arrives here; a counted slot's goes
+                    // on to the node table as its leaf.
+                    Some(c) => {
+                        let key: [AB::Expr; DIGEST_LEN] = core::array::from_fn(|j| l(c.key + j));
+                        let counted = p[pc::HAS_NEXT].clone() + p[pc::IS_LAST_REAL].clone();
+                        builder.assert_eq(l(c.counted), counted);
+                        builder.push_interaction(bus::MAIN, bus::key(l(SLOT), key.clone()), -1);
+                        let leaf = bus::node(AB::Expr::ZERO, idx, key);
+                        builder.push_interaction(bus::MAIN, leaf, Count::bounded(l(c.counted), 1));
+                    }
+                }
             }
         }
     }
