@@ -17,7 +17,10 @@ use sigagg_lamport_agg::{AggregateEntry, AggregateStatement, Disclosure, Proof, 
 use sigagg_lamport_agg::{aggregate, config, threshold};
 
 fn run<S: ParameterSet>(mode: &str, n: usize, settings: sigagg_lamport_agg::Settings) {
-    let seeds: Vec<[u8; 32]> = (0..n as u64).map(|i| { let mut s = [9u8; 32]; s[..8].copy_from_slice(&i.to_le_bytes()); s }).collect();
+    // `SEED` varies the keys (and so the transcript), e.g. to sample the
+    // spread of proof sizes over statements of one shape.
+    let seed = std::env::var("SEED").ok().and_then(|s| s.parse::<u8>().ok()).unwrap_or(9);
+    let seeds: Vec<[u8; 32]> = (0..n as u64).map(|i| { let mut s = [seed; 32]; s[..8].copy_from_slice(&i.to_le_bytes()); s }).collect();
     let t = Instant::now();
     let (pks, mut sks): (Vec<_>, Vec<_>) = keygen_from_seeds::<S>(&seeds).expect("distinct seeds").into_iter().unzip();
     eprintln!("keys: {:.2?}", t.elapsed());

@@ -528,44 +528,41 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for HashAir {
 
         // Bus.
         let digest = |start: usize| -> [AB::Expr; DIGEST_LEN] { core::array::from_fn(|j| l(start + j)) };
-        match (self.cols.sponge, self.cols.tree) {
-            (Some(s), tree) => {
-                let r: [AB::Expr; RANDOMIZER_LEN] = core::array::from_fn(|i| l(s.r + i));
-                let y0 = bus::sub_key(r.clone(), l(s.j2), digest(0));
-                let y1 = bus::sub_key(r, l(s.j2) + AB::Expr::ONE, digest(DIGEST_LEN));
-                match tree {
-                    // Sponge and tree rows never coincide: share the columns.
-                    Some(t) => {
-                        let leaf = bus::key(slot.clone(), digest(t.cur));
-                        let idx = bus::index(slot.clone(), l(NODE_INDEX_LANE) * AB::Expr::TWO + l(t.bit));
-                        sigagg_prover::push_branches(
-                            builder,
-                            self.exclusive,
-                            bus::MAIN,
-                            [(l(s.bit0), Count::from(-1), y0), (l(t.is_bottom), Count::from(-1), leaf)],
-                        );
-                        sigagg_prover::push_branches(
-                            builder,
-                            self.exclusive,
-                            bus::MAIN,
-                            [(l(s.bit1), Count::from(-1), y1), (l(t.is_bottom), Count::from(1), idx)],
-                        );
-                    }
-                    None => {
-                        builder.push_interaction(bus::MAIN, y0, -Count::bounded(l(s.bit0), 1));
-                        builder.push_interaction(bus::MAIN, y1, -Count::bounded(l(s.bit1), 1));
-                    }
+        // Every table of this AIR has a sponge (the plain set's tree is the
+        // node table, `crate::air::node`).
+        if let Some(s) = self.cols.sponge {
+            let r: [AB::Expr; RANDOMIZER_LEN] = core::array::from_fn(|i| l(s.r + i));
+            let y0 = bus::sub_key(r.clone(), l(s.j2), digest(0));
+            let y1 = bus::sub_key(r, l(s.j2) + AB::Expr::ONE, digest(DIGEST_LEN));
+            match self.cols.tree {
+                // Sponge and tree rows never coincide: share the columns.
+                Some(t) => {
+                    let leaf = bus::key(slot.clone(), digest(t.cur));
+                    let idx = bus::index(slot.clone(), l(NODE_INDEX_LANE) * AB::Expr::TWO + l(t.bit));
+                    sigagg_prover::push_branches(
+                        builder,
+                        self.exclusive,
+                        bus::MAIN,
+                        [(l(s.bit0), Count::from(-1), y0), (l(t.is_bottom), Count::from(-1), leaf)],
+                    );
+                    sigagg_prover::push_branches(
+                        builder,
+                        self.exclusive,
+                        bus::MAIN,
+                        [(l(s.bit1), Count::from(-1), y1), (l(t.is_bottom), Count::from(1), idx)],
+                    );
                 }
-                let key: [AB::Expr; DIGEST_LEN] = core::array::from_fn(out);
-                builder.push_interaction(bus::MAIN, bus::key(slot.clone(), key), Count::bounded(l(s.is_last), 1));
-                if let Some(c) = s.chunk {
-                    let code = bus::code(slot.clone(), l(s.j2), l(c.acc));
-                    builder.push_interaction(bus::MAIN, code, Count::bounded(l(c.end), 1));
+                None => {
+                    builder.push_interaction(bus::MAIN, y0, -Count::bounded(l(s.bit0), 1));
+                    builder.push_interaction(bus::MAIN, y1, -Count::bounded(l(s.bit1), 1));
                 }
             }
-            // Every table of this AIR has a sponge (the plain set's tree
-            // has the node table, `crate::air::node`).
-            (None, _) => {}
+            let key: [AB::Expr; DIGEST_LEN] = core::array::from_fn(out);
+            builder.push_interaction(bus::MAIN, bus::key(slot.clone(), key), Count::bounded(l(s.is_last), 1));
+            if let Some(c) = s.chunk {
+                let code = bus::code(slot.clone(), l(s.j2), l(c.acc));
+                builder.push_interaction(bus::MAIN, code, Count::bounded(l(c.end), 1));
+            }
         }
         if let (Some(base), Some(active), Some(output)) = (self.cols.p16, self.cols.active, output16) {
             send_sub_key(builder, base, &output, active);
