@@ -55,7 +55,7 @@ pub const MIN_NODES: usize = 16;
 pub struct HashSpec {
     /// Rows per slot (a power of two).
     pub block: usize,
-    /// Sponge rows at the start of each block (0: no sponge).
+    /// Sponge rows at the start of each block.
     pub sponge_rows: usize,
     /// First tree row of each block.
     pub tree_start: usize,

@@ -201,8 +201,8 @@ where
         self.block.eval_output(&mut SubAirBuilder::<AB, Poseidon2Block<W, P>, AB::Var>::new(builder, range))
     }
 
-    /// Writes `PackedF::WIDTH` permutations (one per row, from each row's
-    /// first column) and returns their outputs.
+    /// Writes one permutation per row (from each row's first column), at
+    /// most `PackedF::WIDTH` of them, and returns their outputs.
     pub fn write(&self, rows: &mut [&mut [Val]], inputs: &[[Val; W]]) -> Vec<[Val; W]> {
         self.block.write(rows, inputs)
     }

@@ -36,9 +36,8 @@ pub enum ProofShape {
 }
 
 /// The security level of `settings` for proofs of `shape` with keys of
-/// `num_subkeys` sub-keys (256 plain, 224 mined). On `p3-multi-stark`, the
-/// lower of its two permutation layouts' (`Instance::for_settings` takes
-/// the stride-3 one for a few statements).
+/// `num_subkeys` sub-keys (256 plain, 224 mined), in the layout
+/// `Instance::for_settings` gives that shape.
 pub fn security_level(settings: &Settings, num_subkeys: usize, shape: ProofShape) -> SecurityLevel {
     let cw = vec![true; num_subkeys];
     let build = |rounds: Rounds| match shape {

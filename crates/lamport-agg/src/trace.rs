@@ -67,7 +67,7 @@ pub fn generate(instance: &Instance, slots: &[SlotWitness<'_>]) -> Traces {
     let mut main = RowMajorMatrix::new(Val::zero_vec(shape.slots * BLOCK * main_cols.width), main_cols.width);
     let (p16, active) = (main_cols.p16.expect("main table hashes"), main_cols.active.expect("main table hashes"));
     let perm16 = main_air.p16().expect("main table hashes");
-    if main_cols.sponge.is_some_and(|s| s.r_in_p16) {
+    if main_cols.sponge.r_in_p16 {
         // The sponge rows read their slot's randomizer off the width-16 input.
         let spec = main_air.spec();
         let foreign = main_jobs.iter().enumerate().any(|(row, job)| {
@@ -149,22 +149,20 @@ fn fill_p16(
         .zip(jobs.par_chunks(lanes))
         .enumerate()
         .flat_map_iter(|(c, (chunk, jobs))| {
-            let inputs: Vec<[Val; 16]> = (0..lanes)
-                .map(|l| match jobs.get(l).copied().flatten() {
+            let inputs: Vec<[Val; 16]> = jobs
+                .iter()
+                .enumerate()
+                .map(|(l, job)| match *job {
                     Some((s, i)) => {
                         let w = &slots[s as usize];
                         subkey_input(&w.randomizer, usize::from(i), &w.elements[usize::from(i)])
                     }
-                    None if l < jobs.len() => idle(c * lanes + l),
-                    // SIMD lanes past the table's end.
-                    None => perm.idle_input(),
+                    None => idle(c * lanes + l),
                 })
                 .collect();
             let cols = perm.cols();
-            let mut scratch = Val::zero_vec((lanes - jobs.len()) * cols);
             let outputs = {
                 let mut rows: Vec<&mut [Val]> = chunk.chunks_mut(width).map(|r| &mut r[base..base + cols]).collect();
-                rows.extend(scratch.chunks_mut(cols));
                 perm.write(&mut rows, &inputs)
             };
             for (row, job) in chunk.chunks_mut(width).zip(jobs) {
@@ -199,7 +197,6 @@ fn fill_hash(air: &HashAir, values: &mut [Val], slots: &[SlotWitness<'_>], ys: &
             let mut acc = vec![Val::ZERO; lanes];
             let mut keys = vec![ZERO_DIGEST; present];
             let cols24 = air.p24().cols();
-            let mut scratch = Val::zero_vec(lanes * cols24);
             for r in 0..block {
                 let role = spec.role(r);
                 // Padding rows (and idle SIMD lanes) permute the idle input.
@@ -233,32 +230,31 @@ fn fill_hash(air: &HashAir, values: &mut [Val], slots: &[SlotWitness<'_>], ys: &
                         Role::Pad => {}
                     }
                     let global = s * block + r;
-                    if let Some(sc) = cols.sponge {
-                        // (Written by the width-16 rows where they hold it.)
-                        if let (Role::Sponge(_), false) = (role, sc.r_in_p16) {
-                            row[sc.r..sc.r + RANDOMIZER_LEN].copy_from_slice(&w.randomizer);
+                    let sc = cols.sponge;
+                    // (Written by the width-16 rows where they hold it.)
+                    if let (Role::Sponge(_), false) = (role, sc.r_in_p16) {
+                        row[sc.r..sc.r + RANDOMIZER_LEN].copy_from_slice(&w.randomizer);
+                    }
+                    row[sc.j2] = air.periodic(pc::J2, global);
+                    row[sc.is_last] = air.periodic(pc::IS_LAST, global);
+                    match (sc.chunk, role) {
+                        (None, _) => {
+                            row[sc.bit0] = air.periodic(pc::BIT0, global);
+                            row[sc.bit1] = air.periodic(pc::BIT1, global);
                         }
-                        row[sc.j2] = air.periodic(pc::J2, global);
-                        row[sc.is_last] = air.periodic(pc::IS_LAST, global);
-                        match (sc.chunk, role) {
-                            (None, _) => {
-                                row[sc.bit0] = air.periodic(pc::BIT0, global);
-                                row[sc.bit1] = air.periodic(pc::BIT1, global);
-                            }
-                            // Per-slot codewords: the witness's bits and
-                            // their chunk accumulator.
-                            (Some(c), Role::Sponge(j)) => {
-                                let bit = |i: usize| Val::from_bool(w.bits.get(i).copied().unwrap_or(false));
-                                let digit = bit(2 * j) + bit(2 * j + 1).double();
-                                let start = air.periodic(pc::CHUNK_START, global) == Val::ONE;
-                                acc[lane] = if start { digit } else { acc[lane] * Val::from_u32(4) + digit };
-                                row[sc.bit0] = bit(2 * j);
-                                row[sc.bit1] = bit(2 * j + 1);
-                                row[c.acc] = acc[lane];
-                                row[c.end] = air.periodic(pc::CHUNK_END, global);
-                            }
-                            (Some(_), _) => {}
+                        // Per-slot codewords: the witness's bits and
+                        // their chunk accumulator.
+                        (Some(c), Role::Sponge(j)) => {
+                            let bit = |i: usize| Val::from_bool(w.bits.get(i).copied().unwrap_or(false));
+                            let digit = bit(2 * j) + bit(2 * j + 1).double();
+                            let start = air.periodic(pc::CHUNK_START, global) == Val::ONE;
+                            acc[lane] = if start { digit } else { acc[lane] * Val::from_u32(4) + digit };
+                            row[sc.bit0] = bit(2 * j);
+                            row[sc.bit1] = bit(2 * j + 1);
+                            row[c.acc] = acc[lane];
+                            row[c.end] = air.periodic(pc::CHUNK_END, global);
                         }
+                        (Some(_), _) => {}
                     }
                     if let Some(t) = cols.tree {
                         row[t.is_bottom] = air.periodic(pc::IS_BOTTOM, global);
@@ -267,8 +263,7 @@ fn fill_hash(air: &HashAir, values: &mut [Val], slots: &[SlotWitness<'_>], ys: &
                 let outputs = {
                     let mut rows: Vec<&mut [Val]> =
                         chunk.chunks_mut(block * width).map(|b| &mut b[r * width..r * width + cols24]).collect();
-                    rows.extend(scratch.chunks_mut(cols24).take(lanes - present));
-                    air.p24().write(&mut rows, &inputs)
+                    air.p24().write(&mut rows, &inputs[..present])
                 };
                 for lane in 0..present {
                     prev[lane] = outputs[lane];
@@ -309,7 +304,7 @@ fn node_trace(air: &NodeAir, rows: usize, depth: usize, counted: &[SlotWitness<'
         }
     }
     let width = BaseAir::<Val>::width(air);
-    let (cols, perm_cols, lanes) = (air.cols(), air.perm().cols(), PackedF::WIDTH);
+    let (cols, perm_cols) = (air.cols(), air.perm().cols());
     let mut values = Val::zero_vec(rows * width);
     let mut inputs = vec![air.perm().idle_input(); rows];
     for (r, ((Reverse(level), index), (children, received))) in nodes.into_iter().take(rows).enumerate() {
@@ -320,14 +315,10 @@ fn node_trace(air: &NodeAir, rows: usize, depth: usize, counted: &[SlotWitness<'
         row[cols.real] = Val::ONE;
         row[cols.root] = Val::from_bool(r == 0);
     }
-    let mut scratch = Val::zero_vec(lanes * perm_cols);
+    let lanes = PackedF::WIDTH;
     for (chunk, inputs) in values.chunks_mut(lanes * width).zip(inputs.chunks(lanes)) {
         let mut rows: Vec<&mut [Val]> = chunk.chunks_mut(width).map(|r| &mut r[..perm_cols]).collect();
-        let present = rows.len();
-        rows.extend(scratch.chunks_mut(perm_cols).take(lanes - present));
-        let mut padded = inputs.to_vec();
-        padded.resize(lanes, air.perm().idle_input());
-        air.perm().write(&mut rows, &padded);
+        air.perm().write(&mut rows, inputs);
     }
     RowMajorMatrix::new(values, width)
 }

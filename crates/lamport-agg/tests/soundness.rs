@@ -661,11 +661,7 @@ fn rewrite_nodes(
         input[..perm.input_cols()].copy_from_slice(&row[..perm.input_cols()]);
         let mut flags = [row[cols.left_in], row[cols.right_in], row[cols.real], row[cols.root]];
         edit(r, &mut input, &mut flags);
-        let n = <sigagg_lamport::field::PackedF as p3_field::PackedValue>::WIDTH;
-        let mut scratch = vec![Val::ZERO; n * perm.cols()];
-        let mut rows: Vec<&mut [Val]> = scratch.chunks_mut(perm.cols()).collect();
-        perm.write(&mut rows, &vec![input; n]);
-        row[..perm.cols()].copy_from_slice(&scratch[..perm.cols()]);
+        perm.write(&mut [&mut row[..perm.cols()]], &[input]);
         [row[cols.left_in], row[cols.right_in], row[cols.real], row[cols.root]] = flags;
     }
     traces
@@ -750,7 +746,7 @@ fn overflowing_thresholds_prove_and_reject_corruptions() {
         let cols = *honest.instance.main_air().cols();
         let (p16, active) = (cols.p16.unwrap(), cols.active.unwrap());
         let width16 = honest.instance.main_air().p16().unwrap().cols();
-        assert!(cols.sponge.unwrap().r_in_p16 && cols.sponge.unwrap().r == p16 + 8);
+        assert!(cols.sponge.r_in_p16 && cols.sponge.r == p16 + 8);
         let proof = threshold::prove(&settings, &st, &signers, Disclosure::Bitmap).unwrap();
         verify(&Proof::from_bytes(&proof.to_bytes()).unwrap()).unwrap();
 

@@ -325,18 +325,20 @@ impl<const W: usize, const P: usize> Poseidon2Block<W, P> {
         state
     }
 
-    /// Writes `PackedVal::WIDTH` permutations, one per row of `rows` (each
-    /// row holding this block's columns at their positions), and returns
-    /// the full outputs (every lane, committed or not). The arithmetic
-    /// mirrors [`Self::eval`] step by step, in SIMD lanes; tests check it
-    /// against the native permutation and against Plonky3's layout.
+    /// Writes one permutation per row of `rows`, at most `PackedVal::WIDTH`
+    /// of them (each row holding this block's columns at their
+    /// positions), and returns the full outputs (every lane, committed or
+    /// not). The arithmetic mirrors [`Self::eval`] step by step, in SIMD
+    /// lanes (the lanes past the rows permute a copy of the first input);
+    /// tests check it against the native permutation and against
+    /// Plonky3's layout.
     pub fn write(&self, rows: &mut [&mut [Val]], inputs: &[[Val; W]]) -> Vec<[Val; W]>
     where
         Linear: GenericPoseidon2LinearLayers<W>,
     {
         let lanes = PackedVal::WIDTH;
-        assert_eq!(rows.len(), lanes);
-        assert_eq!(inputs.len(), lanes);
+        assert!((1..=lanes).contains(&rows.len()), "1 to {lanes} rows");
+        assert_eq!(inputs.len(), rows.len(), "one input per row");
         let (begin, partial, end) = self.halves();
         let put = |rows: &mut [&mut [Val]], at: usize, state: &[PackedVal]| {
             for (lane, row) in rows.iter_mut().enumerate() {
@@ -350,7 +352,9 @@ impl<const W: usize, const P: usize> Poseidon2Block<W, P> {
             assert_eq!(tail, self.tail.as_slice(), "an input that does not end with the block's constant tail");
             row[self.inputs..self.inputs + cols.len()].copy_from_slice(cols);
         }
-        let mut state: [PackedVal; W] = PackedVal::pack_columns(inputs);
+        let mut packed = inputs.to_vec();
+        packed.resize(lanes, inputs[0]);
+        let mut state: [PackedVal; W] = PackedVal::pack_columns(&packed);
         Linear::external_linear_layer(&mut state);
         let full_round = |state: &mut [PackedVal; W], rc: &[Val; W]| {
             for (s, &r) in state.iter_mut().zip(rc) {
@@ -381,7 +385,7 @@ impl<const W: usize, const P: usize> Poseidon2Block<W, P> {
                 put(rows, at, &state);
             }
         }
-        (0..lanes).map(|lane| core::array::from_fn(|i| state[i].as_slice()[lane])).collect()
+        (0..rows.len()).map(|lane| core::array::from_fn(|i| state[i].as_slice()[lane])).collect()
     }
 }
 

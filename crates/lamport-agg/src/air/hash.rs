@@ -100,7 +100,7 @@ pub struct HashCols {
     /// Slot counter.
     pub slot: usize,
     /// Sponge columns.
-    pub sponge: Option<SpongeCols>,
+    pub sponge: SpongeCols,
     /// Tree columns.
     pub tree: Option<TreeCols>,
     /// Total width.
@@ -123,7 +123,7 @@ impl HashCols {
         let slot = take(1);
         // A shared codeword reads the randomizer off the width-16 input.
         let r_in_p16 = p16.filter(|_| !chunked).map(|base| base + DIGEST_LEN);
-        let sponge = (spec.sponge_rows > 0).then(|| SpongeCols {
+        let sponge = SpongeCols {
             r: r_in_p16.unwrap_or_else(|| take(RANDOMIZER_LEN)),
             r_in_p16: r_in_p16.is_some(),
             j2: take(1),
@@ -131,7 +131,7 @@ impl HashCols {
             bit1: take(1),
             is_last: take(1),
             chunk: chunked.then(|| ChunkCols { acc: take(1), end: take(1) }),
-        });
+        };
         let tree = (spec.depth > 0).then(|| TreeCols { bit: take(1), cur: take(DIGEST_LEN), is_bottom: take(1) });
         Self { p16, active, slot, sponge, tree, width: next }
     }
@@ -270,7 +270,7 @@ impl HashAir {
     /// the top tree level must reach (ignored without tree rows).
     pub fn new(spec: HashSpec, num_subkeys: usize, codewords: Codewords<'_>, root: Digest) -> Self {
         let block = spec.block;
-        let chunked = matches!(codewords, Codewords::PerSlot) && spec.sponge_rows > 0;
+        let chunked = matches!(codewords, Codewords::PerSlot);
         let width = pc::STRUCTURE + if chunked { 3 } else { 2 };
         let columns = super::periodic_table(block, width, |r, row| {
             match spec.role(r) {
@@ -304,7 +304,7 @@ impl HashAir {
             }
             row[pc::IS_BLOCK_END] = Val::from_bool(r + 1 == block);
         });
-        let p24 = perm24(spec.rounds, spec.sponge_rows > 0, Outputs::Committed);
+        let p24 = perm24(spec.rounds, true, Outputs::Committed);
         let p16 = spec.p16.then(|| perm16(spec.rounds, Outputs::Committed));
         Self {
             spec,
@@ -347,7 +347,7 @@ impl HashAir {
         if outputs == self.outputs {
             return self;
         }
-        let p24 = perm24(self.spec.rounds, self.spec.sponge_rows > 0, outputs);
+        let p24 = perm24(self.spec.rounds, true, outputs);
         let p16 = self.spec.p16.then(|| perm16(self.spec.rounds, outputs));
         let cols = HashCols::new(&self.spec, self.chunked(), p24.cols(), p16.as_ref().map_or(0, Perm16::cols));
         Self { p24, p16, cols, outputs, ..self }
@@ -388,7 +388,7 @@ impl HashAir {
     /// Whether the codeword bits are committed and sent to the slot table
     /// in chunks ([`Codewords::PerSlot`]) rather than periodic columns.
     pub fn chunked(&self) -> bool {
-        self.cols.sponge.is_some_and(|s| s.chunk.is_some())
+        self.cols.sponge.chunk.is_some()
     }
 }
 
@@ -406,13 +406,11 @@ impl BaseAir<Val> for HashAir {
     }
 
     fn main_next_row_columns(&self) -> Vec<usize> {
-        let mut cols = vec![self.cols.slot];
-        if let Some(s) = self.cols.sponge {
-            cols.extend(SPONGE_RATE..24);
-            cols.extend(s.r..s.r + RANDOMIZER_LEN);
-            if let Some(c) = s.chunk {
-                cols.extend([s.bit0, s.bit1, c.acc]);
-            }
+        let (s, mut cols) = (self.cols.sponge, vec![self.cols.slot]);
+        cols.extend(SPONGE_RATE..24);
+        cols.extend(s.r..s.r + RANDOMIZER_LEN);
+        if let Some(c) = s.chunk {
+            cols.extend([s.bit0, s.bit1, c.acc]);
         }
         if let Some(t) = self.cols.tree {
             cols.push(NODE_INDEX_LANE);
@@ -447,40 +445,39 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for HashAir {
         builder.when_first_row().assert_zero(slot.clone());
         builder.when_transition().assert_eq(n(self.cols.slot), slot.clone() + p[pc::IS_BLOCK_END].clone());
 
-        if let Some(s) = self.cols.sponge {
-            let r: [AB::Expr; RANDOMIZER_LEN] = core::array::from_fn(|i| l(s.r + i));
-            // First block: the capacity is [r | n | TAG_PUBKEY | 0]
-            // (`pubkey_initial_capacity`), binding the randomizer and the
-            // parameter set into the key.
-            let first = p[pc::IS_FIRST].clone();
-            for (i, ri) in r.iter().enumerate() {
-                builder.assert_zero(first.clone() * (l(SPONGE_RATE + i) - ri.clone()));
+        let s = self.cols.sponge;
+        let r: [AB::Expr; RANDOMIZER_LEN] = core::array::from_fn(|i| l(s.r + i));
+        // First block: the capacity is [r | n | TAG_PUBKEY | 0]
+        // (`pubkey_initial_capacity`), binding the randomizer and the
+        // parameter set into the key.
+        let first = p[pc::IS_FIRST].clone();
+        for (i, ri) in r.iter().enumerate() {
+            builder.assert_zero(first.clone() * (l(SPONGE_RATE + i) - ri.clone()));
+        }
+        builder.assert_zero(first.clone() * (l(SPONGE_RATE + RANDOMIZER_LEN) - AB::Expr::from_usize(self.num_subkeys)));
+        builder.assert_zero(first.clone() * (l(WIDE_TAG_LANE) - k(TAG_PUBKEY)));
+        builder.assert_zero(first * l(23));
+        // Overwrite-mode sponge: the next block's capacity is this
+        // block's output capacity (its rate is the next pair of y's, free
+        // here and tied to the codeword through the bus). The randomizer
+        // stays the same over the key's sponge rows.
+        let cont = p[pc::NEXT_CONT].clone();
+        for j in SPONGE_RATE..24 {
+            builder.assert_zero(cont.clone() * (n(j) - out(j)));
+        }
+        for (i, ri) in r.iter().enumerate().take(RANDOMIZER_LEN) {
+            builder.assert_zero(cont.clone() * (n(s.r + i) - ri.clone()));
+        }
+        // Committed copies of the periodic values the bus reads (the
+        // lookup trace generator cannot read periodic columns).
+        builder.assert_eq(l(s.j2), p[pc::J2].clone());
+        builder.assert_eq(l(s.is_last), p[pc::IS_LAST].clone());
+        match s.chunk {
+            None => {
+                builder.assert_eq(l(s.bit0), p[pc::BIT0].clone());
+                builder.assert_eq(l(s.bit1), p[pc::BIT1].clone());
             }
-            builder.assert_zero(first.clone() * (l(SPONGE_RATE + RANDOMIZER_LEN) - AB::Expr::from_usize(self.num_subkeys)));
-            builder.assert_zero(first.clone() * (l(WIDE_TAG_LANE) - k(TAG_PUBKEY)));
-            builder.assert_zero(first * l(23));
-            // Overwrite-mode sponge: the next block's capacity is this
-            // block's output capacity (its rate is the next pair of y's, free
-            // here and tied to the codeword through the bus). The randomizer
-            // stays the same over the key's sponge rows.
-            let cont = p[pc::NEXT_CONT].clone();
-            for j in SPONGE_RATE..24 {
-                builder.assert_zero(cont.clone() * (n(j) - out(j)));
-            }
-            for (i, ri) in r.iter().enumerate().take(RANDOMIZER_LEN) {
-                builder.assert_zero(cont.clone() * (n(s.r + i) - ri.clone()));
-            }
-            // Committed copies of the periodic values the bus reads (the
-            // lookup trace generator cannot read periodic columns).
-            builder.assert_eq(l(s.j2), p[pc::J2].clone());
-            builder.assert_eq(l(s.is_last), p[pc::IS_LAST].clone());
-            match s.chunk {
-                None => {
-                    builder.assert_eq(l(s.bit0), p[pc::BIT0].clone());
-                    builder.assert_eq(l(s.bit1), p[pc::BIT1].clone());
-                }
-                Some(c) => eval_chunks(builder, &s, c, &p),
-            }
+            Some(c) => eval_chunks(builder, &s, c, &p),
         }
 
         if let Some(t) = self.cols.tree {
@@ -528,41 +525,36 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for HashAir {
 
         // Bus.
         let digest = |start: usize| -> [AB::Expr; DIGEST_LEN] { core::array::from_fn(|j| l(start + j)) };
-        // Every table of this AIR has a sponge (the plain set's tree is the
-        // node table, `crate::air::node`).
-        if let Some(s) = self.cols.sponge {
-            let r: [AB::Expr; RANDOMIZER_LEN] = core::array::from_fn(|i| l(s.r + i));
-            let y0 = bus::sub_key(r.clone(), l(s.j2), digest(0));
-            let y1 = bus::sub_key(r, l(s.j2) + AB::Expr::ONE, digest(DIGEST_LEN));
-            match self.cols.tree {
-                // Sponge and tree rows never coincide: share the columns.
-                Some(t) => {
-                    let leaf = bus::key(slot.clone(), digest(t.cur));
-                    let idx = bus::index(slot.clone(), l(NODE_INDEX_LANE) * AB::Expr::TWO + l(t.bit));
-                    sigagg_prover::push_branches(
-                        builder,
-                        self.exclusive,
-                        bus::MAIN,
-                        [(l(s.bit0), Count::from(-1), y0), (l(t.is_bottom), Count::from(-1), leaf)],
-                    );
-                    sigagg_prover::push_branches(
-                        builder,
-                        self.exclusive,
-                        bus::MAIN,
-                        [(l(s.bit1), Count::from(-1), y1), (l(t.is_bottom), Count::from(1), idx)],
-                    );
-                }
-                None => {
-                    builder.push_interaction(bus::MAIN, y0, -Count::bounded(l(s.bit0), 1));
-                    builder.push_interaction(bus::MAIN, y1, -Count::bounded(l(s.bit1), 1));
-                }
+        let y0 = bus::sub_key(r.clone(), l(s.j2), digest(0));
+        let y1 = bus::sub_key(r, l(s.j2) + AB::Expr::ONE, digest(DIGEST_LEN));
+        match self.cols.tree {
+            // Sponge and tree rows never coincide: share the columns.
+            Some(t) => {
+                let leaf = bus::key(slot.clone(), digest(t.cur));
+                let idx = bus::index(slot.clone(), l(NODE_INDEX_LANE) * AB::Expr::TWO + l(t.bit));
+                sigagg_prover::push_branches(
+                    builder,
+                    self.exclusive,
+                    bus::MAIN,
+                    [(l(s.bit0), Count::from(-1), y0), (l(t.is_bottom), Count::from(-1), leaf)],
+                );
+                sigagg_prover::push_branches(
+                    builder,
+                    self.exclusive,
+                    bus::MAIN,
+                    [(l(s.bit1), Count::from(-1), y1), (l(t.is_bottom), Count::from(1), idx)],
+                );
             }
-            let key: [AB::Expr; DIGEST_LEN] = core::array::from_fn(out);
-            builder.push_interaction(bus::MAIN, bus::key(slot.clone(), key), Count::bounded(l(s.is_last), 1));
-            if let Some(c) = s.chunk {
-                let code = bus::code(slot.clone(), l(s.j2), l(c.acc));
-                builder.push_interaction(bus::MAIN, code, Count::bounded(l(c.end), 1));
+            None => {
+                builder.push_interaction(bus::MAIN, y0, -Count::bounded(l(s.bit0), 1));
+                builder.push_interaction(bus::MAIN, y1, -Count::bounded(l(s.bit1), 1));
             }
+        }
+        let key: [AB::Expr; DIGEST_LEN] = core::array::from_fn(out);
+        builder.push_interaction(bus::MAIN, bus::key(slot.clone(), key), Count::bounded(l(s.is_last), 1));
+        if let Some(c) = s.chunk {
+            let code = bus::code(slot.clone(), l(s.j2), l(c.acc));
+            builder.push_interaction(bus::MAIN, code, Count::bounded(l(c.end), 1));
         }
         if let (Some(base), Some(active), Some(output)) = (self.cols.p16, self.cols.active, output16) {
             send_sub_key(builder, base, &output, active);
@@ -639,7 +631,7 @@ mod tests {
     fn a_shared_codeword_reads_the_randomizer_off_the_width16_input() {
         let spec = HashSpec { block: 128, sponge_rows: 128, tree_start: 128, depth: 0, p16: true, rounds: crate::poseidon::Rounds::Every };
         let (shared, per_slot) = (HashCols::new(&spec, false, 200, 100), HashCols::new(&spec, true, 200, 100));
-        let (s, p) = (shared.sponge.unwrap(), per_slot.sponge.unwrap());
+        let (s, p) = (shared.sponge, per_slot.sponge);
         // The randomizer lanes of `subkey_input`: after the sub-key, before the index.
         assert!(s.r_in_p16 && !p.r_in_p16);
         assert_eq!(s.r, shared.p16.unwrap() + DIGEST_LEN);
@@ -648,7 +640,7 @@ mod tests {
         assert_eq!(per_slot.width - shared.width, RANDOMIZER_LEN + 2);
         // Without width-16 rows there is nothing to read.
         let bare = HashCols::new(&HashSpec { p16: false, ..spec }, false, 200, 100);
-        assert!(!bare.sponge.unwrap().r_in_p16);
+        assert!(!bare.sponge.r_in_p16);
     }
 
     #[test]
