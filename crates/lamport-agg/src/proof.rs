@@ -15,7 +15,8 @@ pub use sigagg_prover::StarkProof;
 use crate::config::Settings;
 use crate::error::VerifyError;
 
-/// Version of the encoding (12: a plain-set threshold proves its group
+/// Version of the encoding (13: the packed body format, every field
+/// element in 31 bits, see `sigagg_prover::codec`; 12: a plain-set threshold proves its group
 /// tree in a node table, a row per node above the counted signers, so
 /// version-11 threshold proofs have other tables; 11: on the multilinear backends the
 /// permutations' output lanes that constraints read (and, on our own
@@ -39,7 +40,7 @@ use crate::error::VerifyError;
 /// [`StarkProof`]; 4: varint lengths, see `sigagg_prover::codec`;
 /// 3: SHA-256 commitments and transcript; 2: Keccak with fixed-width
 /// integers; 1: postcard's variable-length integers).
-pub const PROOF_VERSION: u8 = 12;
+pub const PROOF_VERSION: u8 = 13;
 /// Leading bytes of every encoded proof.
 pub const MAGIC: &[u8; 6] = b"SGLPAG";
 

@@ -37,7 +37,7 @@ const T: Settings = config::TEST;
 fn flip_positions(bytes: &[u8]) -> Vec<usize> {
     let proof = Proof::from_bytes(bytes).unwrap();
     let stark = &proof.stark;
-    sigagg_prover::testing::flip_positions(bytes.len(), codec::encoded_len(stark), &stark.body_layout())
+    sigagg_prover::testing::flip_positions(bytes.len(), codec::last_field_start(&proof, stark), &stark.body_layout())
 }
 
 /// Every flipped bit of [`flip_positions`] (bits 0, 3 and 7 in turn),

@@ -156,17 +156,17 @@ impl StarkProof {
         }
     }
 
-    /// The parts of the proof's encoding ([`codec::encoded_len`] of it), in
-    /// encoding order, each with its encoded length: they tile it exactly,
-    /// tags included, so a test can flip bytes inside every part.
+    /// The parts of the proof's encoding ([`codec::encoded_bits`] of it), in
+    /// encoding order, each with its encoded length in bits: they tile it
+    /// exactly, tags included, so a test can flip bytes inside every part.
     pub fn body_layout(&self) -> Vec<(&'static str, usize)> {
-        let mut parts = vec![("backend tag", 1)];
+        let mut parts = vec![("backend tag", 8)];
         match self {
             Self::Fri(p) => parts.extend(p.body_layout()),
             Self::Whir(p) => parts.extend(p.body_layout()),
             Self::Skip(p) => parts.extend(p.body_layout()),
         }
-        debug_assert_eq!(parts.iter().map(|(_, n)| n).sum::<usize>(), codec::encoded_len(self));
+        debug_assert_eq!(parts.iter().map(|(_, n)| n).sum::<usize>(), codec::encoded_bits(self));
         parts
     }
 }
@@ -351,8 +351,8 @@ mod tests {
         let decoded: StarkProof = codec::decode(b"SGTEST", 1, &bytes, "test proof").unwrap();
         verify(settings, &tables(1), &decoded).unwrap();
         let layout = proof.body_layout();
-        assert_eq!(layout.iter().map(|(_, n)| n).sum::<usize>(), bytes.len() - 7, "{layout:?}");
-        assert_eq!(layout[..2], [("backend tag", 1), ("merkle hash tag", 1)]);
+        assert_eq!(layout.iter().map(|(_, n)| n).sum::<usize>().div_ceil(8), bytes.len() - 7, "{layout:?}");
+        assert_eq!(layout[..2], [("backend tag", 8), ("merkle hash tag", 8)]);
         (proof, bytes.len())
     }
 
@@ -469,7 +469,7 @@ mod tests {
         let bytes = codec::encode(b"SGTEST", 1, &proof);
         let decoded: StarkProof = codec::decode(b"SGTEST", 1, &bytes, "test proof").unwrap();
         verify(&whir, &tables(1), &decoded).unwrap();
-        assert_eq!(proof.body_layout().iter().map(|(_, n)| n).sum::<usize>(), bytes.len() - 7);
+        assert_eq!(proof.body_layout().iter().map(|(_, n)| n).sum::<usize>().div_ceil(8), bytes.len() - 7);
         assert!(matches!(verify(&whir, &tables(2), &proof), Err(VerifyError::Invalid(_))));
         let taller = Tables::new(&AIRS, vec![5, 3], DOMAIN, [1; 32]);
         assert_eq!(verify(&whir, &taller, &proof), Err(VerifyError::ShapeMismatch));

@@ -1,48 +1,44 @@
 //! The framing shared by every proof encoding of both proof crates: a
 //! 6-byte magic, a version byte, then the body, with nothing after.
 //!
-//! The body is bincode with little-endian, variable-length integers
-//! (version 4). Nearly every byte of a proof is a field element or a digest,
-//! and neither is an integer to bincode: Plonky3 writes a field element as
-//! 4 raw bytes in binary formats, and a SHA-256 digest is 32 raw bytes. The
+//! The body is the packed format of [`bits`] (body format 5): serde's
+//! data model written as a bit string in which every field element takes
+//! 31 bits. Nearly every bit of a proof is a field element or a digest:
+//! Plonky3 writes a field element as 4 raw bytes in binary formats, which
+//! the packed format recognizes and writes in 31 bits (3% of a proof
+//! shorter than a byte-aligned format; a digest is its raw bytes). The
 //! integers are the length prefixes of the nested opening vectors (one per
 //! opened matrix per query, so thousands per proof) and a few header
-//! fields; as varints they take one byte each instead of eight, which
-//! shortens a compact proof by 3-4%. (Version 3 used fixed-width integers;
-//! version 2's Keccak digests were `[u64; 4]`, which varints would have
-//! lengthened.)
+//! fields, written as bincode's variable-length integers: one byte each
+//! below 251. (Body format 4 was bincode with variable-length integers,
+//! 32 bits a field element; 3 used fixed-width integers; 2's Keccak
+//! digests were `[u64; 4]`, which varints would have lengthened.)
 //!
 //! Every value has exactly one encoding: the decoder re-encodes what it
 //! decoded and rejects the input unless the bytes are identical, so an
-//! overlong varint or any other alternative spelling is malformed.
+//! overlong varint, a set padding bit or any other alternative spelling is
+//! malformed.
 //!
 //! Decoding is bounded by the input, not by what its length prefixes
-//! claim: bincode counts every decoded primitive (length prefixes
-//! included) against [`DECODE_LIMIT`], and serde preallocates at most
-//! 1 MiB for a container whatever its prefix says, so every element must
-//! actually be read from the input. Every error is a message for the
-//! caller's "malformed" error.
+//! claim: the decoder counts every decoded primitive (length prefixes
+//! included) and every sequence element against [`DECODE_LIMIT`], and
+//! serde preallocates at most 1 MiB for a container whatever its prefix
+//! says, so every element must actually be read from the input. Every
+//! error is a message for the caller's "malformed" error.
 
-use bincode::config::{Configuration, Limit, LittleEndian, Varint};
+pub mod bits;
+
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-/// Most bytes of primitives (field elements, digest bytes, lengths) one
-/// decoding reads (proofs are a few megabytes at most).
+/// Most bytes of primitives (field elements, digest bytes, lengths) and
+/// sequence elements one decoding reads (proofs are a few megabytes at
+/// most).
 pub const DECODE_LIMIT: usize = 1 << 28;
-
-type Config = Configuration<LittleEndian, Varint, Limit<DECODE_LIMIT>>;
-
-const fn config() -> Config {
-    bincode::config::standard()
-        .with_little_endian()
-        .with_variable_int_encoding()
-        .with_limit::<DECODE_LIMIT>()
-}
 
 /// The body encoding of `value`.
 fn encode_body<T: Serialize>(value: &T) -> Vec<u8> {
-    bincode::serde::encode_to_vec(value, config()).expect("in-memory serialization cannot fail")
+    bits::to_bytes(value).expect("proofs hold only encodable values: every four-byte array is a field element")
 }
 
 /// `magic || version || body(value)`.
@@ -60,8 +56,8 @@ pub fn decode<T: Serialize + DeserializeOwned>(magic: &[u8; 6], version: u8, byt
     let body = bytes.strip_prefix(magic.as_slice()).ok_or_else(|| format!("not a sigagg {what}"))?;
     match body.split_first() {
         Some((&v, rest)) if v == version => {
-            let (value, read) = bincode::serde::decode_from_slice::<T, _>(rest, config())
-                .map_err(|e| format!("undecodable {what}: {e}"))?;
+            let (value, read) = bits::from_bytes::<T>(rest, DECODE_LIMIT).map_err(|e| format!("undecodable {what}: {e}"))?;
+            let read = read.div_ceil(8);
             if read != rest.len() {
                 return Err(format!("{} trailing bytes", rest.len() - read));
             }
@@ -75,9 +71,30 @@ pub fn decode<T: Serialize + DeserializeOwned>(magic: &[u8; 6], version: u8, byt
     }
 }
 
-/// Encoded size of one value in the body format (no framing).
+/// Encoded size of one value in bits, in the body format (no framing,
+/// no padding): what body layouts tile.
+pub fn encoded_bits<T: Serialize>(value: &T) -> usize {
+    bits::bit_len(value).expect("proofs hold only encodable values: every four-byte array is a field element")
+}
+
+/// The bit at which `last`, the last field of `whole`, starts in
+/// [`encode`]`(_, _, whole)` (magic and version included): where a proof's
+/// STARK body starts, for [`crate::testing::flip_positions`].
+pub fn last_field_start<T: Serialize, U: Serialize>(whole: &T, last: &U) -> usize {
+    8 * 7 + encoded_bits(whole) - encoded_bits(last)
+}
+
+/// A size breakdown counted in bits, reported in bytes: each part's bits
+/// rounded down, so the parts never add up to more than the whole.
+pub fn in_bytes(parts: Vec<(String, usize)>) -> Vec<(String, usize)> {
+    parts.into_iter().map(|(part, bits)| (part, bits / 8)).collect()
+}
+
+/// Encoded size of one value in bytes, in the body format (no framing):
+/// its bits rounded up, so the sizes of a value's parts add up to its own
+/// to within a byte a part.
 pub fn encoded_len<T: Serialize>(value: &T) -> usize {
-    encode_body(value).len()
+    encoded_bits(value).div_ceil(8)
 }
 
 /// The body of both breakdowns: the two configurations differ only in the
@@ -87,14 +104,14 @@ macro_rules! breakdown {
         let proof = $proof;
         let fri = &proof.opening_proof;
         let mut parts = vec![
-            ("commitments".to_string(), encoded_len(&proof.commitments)),
-            ("ood values".to_string(), encoded_len(&proof.opened_values)),
+            ("commitments".to_string(), encoded_bits(&proof.commitments)),
+            ("ood values".to_string(), encoded_bits(&proof.opened_values)),
             ("lookup terminals, degrees, pow".to_string(),
-                encoded_len(&proof.lookup_terminals) + encoded_len(&proof.degree_bits) + encoded_len(&proof.lookup_pow_witness)
-                    + encoded_len(&proof.ood_pow_witness)),
+                encoded_bits(&proof.lookup_terminals) + encoded_bits(&proof.degree_bits) + encoded_bits(&proof.lookup_pow_witness)
+                    + encoded_bits(&proof.ood_pow_witness)),
             ("fri commits, final poly, pow".to_string(),
-                encoded_len(&fri.commit_phase_commits) + encoded_len(&fri.commit_pow_witnesses) + encoded_len(&fri.final_poly)
-                    + encoded_len(&fri.batch_pow_witness) + encoded_len(&fri.query_pow_witness)),
+                encoded_bits(&fri.commit_phase_commits) + encoded_bits(&fri.commit_pow_witnesses) + encoded_bits(&fri.final_poly)
+                    + encoded_bits(&fri.batch_pow_witness) + encoded_bits(&fri.query_pow_witness)),
         ];
         // The batch prover opens its commitments in this order: the
         // randomization (zero-knowledge only), main, quotient, preprocessed
@@ -110,14 +127,14 @@ macro_rules! breakdown {
         .collect();
         for (i, opening) in fri.input_openings.iter().enumerate() {
             let name = names.get(i).copied().unwrap_or("input");
-            parts.push((format!("{name} rows"), encoded_len(&opening.opened_values)));
-            parts.push((format!("{name} paths"), encoded_len(&opening.opening_proof)));
+            parts.push((format!("{name} rows"), encoded_bits(&opening.opened_values)));
+            parts.push((format!("{name} paths"), encoded_bits(&opening.opening_proof)));
         }
-        let siblings: usize = fri.commit_phase_openings.iter().map(|s| encoded_len(&s.sibling_values)).sum();
-        let paths: usize = fri.commit_phase_openings.iter().map(|s| encoded_len(&s.opening_proof)).sum();
+        let siblings: usize = fri.commit_phase_openings.iter().map(|s| encoded_bits(&s.sibling_values)).sum();
+        let paths: usize = fri.commit_phase_openings.iter().map(|s| encoded_bits(&s.opening_proof)).sum();
         parts.push(("fri siblings".to_string(), siblings));
         parts.push(("fri paths".to_string(), paths));
-        parts
+        in_bytes(parts)
     }};
 }
 
@@ -128,27 +145,27 @@ macro_rules! layout {
         let proof = $proof;
         let fri = &proof.opening_proof;
         vec![
-            ("commitments", encoded_len(&proof.commitments)),
-            ("ood values", encoded_len(&proof.opened_values)),
-            ("batch pow witness", encoded_len(&fri.batch_pow_witness)),
-            ("fri commitments", encoded_len(&fri.commit_phase_commits)),
-            ("fri commit pow witnesses", encoded_len(&fri.commit_pow_witnesses)),
-            ("input openings", encoded_len(&fri.input_openings)),
-            ("fri openings", encoded_len(&fri.commit_phase_openings)),
-            ("final polynomial", encoded_len(&fri.final_poly)),
-            ("query pow witness", encoded_len(&fri.query_pow_witness)),
-            ("lookup terminals", encoded_len(&proof.lookup_terminals)),
-            ("degree bits", encoded_len(&proof.degree_bits)),
-            ("lookup pow witness", encoded_len(&proof.lookup_pow_witness)),
-            ("ood pow witness", encoded_len(&proof.ood_pow_witness)),
+            ("commitments", encoded_bits(&proof.commitments)),
+            ("ood values", encoded_bits(&proof.opened_values)),
+            ("batch pow witness", encoded_bits(&fri.batch_pow_witness)),
+            ("fri commitments", encoded_bits(&fri.commit_phase_commits)),
+            ("fri commit pow witnesses", encoded_bits(&fri.commit_pow_witnesses)),
+            ("input openings", encoded_bits(&fri.input_openings)),
+            ("fri openings", encoded_bits(&fri.commit_phase_openings)),
+            ("final polynomial", encoded_bits(&fri.final_poly)),
+            ("query pow witness", encoded_bits(&fri.query_pow_witness)),
+            ("lookup terminals", encoded_bits(&proof.lookup_terminals)),
+            ("degree bits", encoded_bits(&proof.degree_bits)),
+            ("lookup pow witness", encoded_bits(&proof.lookup_pow_witness)),
+            ("ood pow witness", encoded_bits(&proof.ood_pow_witness)),
         ]
     }};
 }
 
 /// The parts of the body of a proof with full-width commitments, in
-/// encoding order (bincode writes a struct's fields in declaration order),
-/// each with its encoded length: they tile the body exactly, so a test can
-/// flip bytes inside every part.
+/// encoding order (a struct's fields are written in declaration order),
+/// each with its encoded length in bits: they tile the body exactly, so a
+/// test can flip bytes inside every part.
 pub fn body_layout(proof: &p3_batch_stark::BatchProof<crate::config::AggConfig>) -> Vec<(&'static str, usize)> {
     layout!(proof)
 }
@@ -185,15 +202,18 @@ mod tests {
         (vec![u64::MAX, 1], 7, Val::from_u32(5))
     }
 
-    /// Lengths and integers are varints (one byte below 251), field
-    /// elements stay 4 raw bytes, and the value round-trips.
+    /// Lengths and integers are varints (one byte below 251), a field
+    /// element takes 31 bits, and the value round-trips.
     #[test]
-    fn varint_lengths_fixed_field_elements() {
+    fn varint_lengths_packed_field_elements() {
         let bytes = encode(b"SGTEST", 4, &sample());
-        // header, length 2, u64::MAX (marker + 8), 1, 7, field element.
-        assert_eq!(bytes.len(), 7 + 1 + 9 + 1 + 1 + 4);
+        // length 2, u64::MAX (marker + 8), 1, 7: 12 bytes; the field
+        // element's 31 bits; a padding bit.
+        assert_eq!(encoded_bits(&sample()), 12 * 8 + 31);
+        assert_eq!(bytes.len(), 7 + 16);
         assert_eq!(decode::<Sample>(b"SGTEST", 4, &bytes, "test").unwrap(), sample());
         assert_eq!(encoded_len(&sample()), bytes.len() - 7);
+        assert_eq!(last_field_start(&sample(), &sample().2), 7 * 8 + 12 * 8);
     }
 
     /// Decoding rejects trailing bytes, other magics and versions, a length
@@ -216,5 +236,15 @@ mod tests {
         let overlong = [&bytes[..at], &[251, 7, 0], &bytes[at + 1..]].concat();
         let err = decode::<Sample>(b"SGTEST", 4, &overlong, "test").unwrap_err();
         assert!(err.contains("non-canonical"), "{err}");
+        // The padding bit set.
+        let mut padded = bytes.clone();
+        *padded.last_mut().unwrap() |= 0x80;
+        let err = decode::<Sample>(b"SGTEST", 4, &padded, "test").unwrap_err();
+        assert!(err.contains("non-canonical"), "{err}");
+        // A field element spelled as the prime itself (out of range).
+        let mut high = bytes.clone();
+        let p = <Val as p3_field::PrimeField32>::ORDER_U32;
+        high[19..23].copy_from_slice(&p.to_le_bytes());
+        assert!(decode::<Sample>(b"SGTEST", 4, &high, "test").is_err());
     }
 }

@@ -159,20 +159,23 @@ pub mod testing {
     }
 
     /// Byte positions to flip in an encoded proof of `len` bytes whose
-    /// STARK body (the last `body` bytes) has the parts `layout`
-    /// ([`crate::codec::body_layout`]): every header byte, the first, middle
-    /// and last byte of every part, and about 60 spread over the body.
+    /// STARK body starts at bit `body_start` ([`crate::codec::last_field_start`])
+    /// and has the parts `layout`, in bits ([`crate::codec::body_layout`]):
+    /// every header byte, the bytes of the first, middle and last bit of
+    /// every part, and about 60 spread over the body.
     ///
     /// # Panics
-    /// If the parts do not tile the body, or one is empty.
-    pub fn flip_positions(len: usize, body: usize, layout: &[(&str, usize)]) -> Vec<usize> {
-        assert_eq!(layout.iter().map(|(_, n)| n).sum::<usize>(), body, "{layout:?}");
-        let header = len - body;
+    /// If the parts do not tile the body up to the final byte's padding,
+    /// or one is empty.
+    pub fn flip_positions(len: usize, body_start: usize, layout: &[(&str, usize)]) -> Vec<usize> {
+        let end = body_start + layout.iter().map(|(_, n)| n).sum::<usize>();
+        assert_eq!(end.div_ceil(8), len, "{layout:?}");
+        let header = body_start / 8;
         let mut positions: Vec<usize> = (0..header).collect();
-        let mut at = header;
+        let mut at = body_start;
         for (part, n) in layout {
             assert!(*n > 0, "{part} is empty");
-            positions.extend([at, at + n / 2, at + n - 1]);
+            positions.extend([at, at + n / 2, at + n - 1].map(|bit| bit / 8));
             at += n;
         }
         positions.extend((header..len).step_by((len / 60).max(1)));

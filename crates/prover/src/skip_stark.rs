@@ -390,25 +390,25 @@ impl SkipProof {
         on_body!(self, b => {
             let p = &b.proof;
             let sum = |f: &dyn Fn(&TableProof) -> usize| -> usize { p.tables.iter().map(f).sum() };
-            vec![
-                ("commitment".into(), codec::encoded_len(&p.commitment)),
-                ("bus argument".into(), codec::encoded_len(&p.bus)),
-                ("skip polynomials".into(), sum(&|t| codec::encoded_len(&t.zerocheck.skip_values))),
-                ("zerocheck rounds".into(), sum(&|t| codec::encoded_len(&t.zerocheck.rounds))),
-                ("blends".into(), sum(&|t| codec::encoded_len(&t.zerocheck.local) + codec::encoded_len(&t.zerocheck.next))),
-                ("opening reductions".into(), sum(&|t| codec::encoded_len(&t.reduction))),
-                ("opened values".into(), codec::encoded_len(&p.opening.evals)),
-                ("WHIR".into(), codec::encoded_len(&p.opening.whir)),
-            ]
+            codec::in_bytes(vec![
+                ("commitment".into(), codec::encoded_bits(&p.commitment)),
+                ("bus argument".into(), codec::encoded_bits(&p.bus)),
+                ("skip polynomials".into(), sum(&|t| codec::encoded_bits(&t.zerocheck.skip_values))),
+                ("zerocheck rounds".into(), sum(&|t| codec::encoded_bits(&t.zerocheck.rounds))),
+                ("blends".into(), sum(&|t| codec::encoded_bits(&t.zerocheck.local) + codec::encoded_bits(&t.zerocheck.next))),
+                ("opening reductions".into(), sum(&|t| codec::encoded_bits(&t.reduction))),
+                ("opened values".into(), codec::encoded_bits(&p.opening.evals)),
+                ("WHIR".into(), codec::encoded_bits(&p.opening.whir)),
+            ])
         })
     }
 
-    /// The parts of the encoding, for byte-flip tests.
+    /// The parts of the encoding in bits, for byte-flip tests.
     pub fn body_layout(&self) -> Vec<(&'static str, usize)> {
         on_body!(self, b => vec![
-            ("merkle hash tag", 1),
-            ("table heights", codec::encoded_len(&b.log_heights)),
-            ("skip proof", codec::encoded_len(&b.proof)),
+            ("merkle hash tag", 8),
+            ("table heights", codec::encoded_bits(&b.log_heights)),
+            ("skip proof", codec::encoded_bits(&b.proof)),
         ])
     }
 }

@@ -106,17 +106,18 @@ impl WhirProof {
     /// the commitment.
     pub fn size_breakdown(&self) -> Vec<(String, usize)> {
         on_body!(self, b => {
-            let total = codec::encoded_len(&b.proof);
-            let opening = codec::encoded_len(&b.proof.opening);
-            let sumcheck = codec::encoded_len(&b.proof.sumcheck);
+            // Counted in bits, reported in bytes.
+            let total = codec::encoded_bits(&b.proof);
+            let opening = codec::encoded_bits(&b.proof.opening);
+            let sumcheck = codec::encoded_bits(&b.proof.sumcheck);
             let whir = &b.proof.opening.whir;
             let mut parts = Vec::new();
             let mut queried = 0;
             let rounds = whir.rounds.iter().map(|r| &r.openings).chain([&whir.final_openings]);
             for (round, openings) in rounds.enumerate() {
                 let (queries, rows, paths) = match openings {
-                    QueryOpenings::Base(o) => (o.rows.len(), codec::encoded_len(&o.rows), codec::encoded_len(&o.proof)),
-                    QueryOpenings::Extension(o) => (o.rows.len(), codec::encoded_len(&o.rows), codec::encoded_len(&o.proof)),
+                    QueryOpenings::Base(o) => (o.rows.len(), codec::encoded_bits(&o.rows), codec::encoded_bits(&o.proof)),
+                    QueryOpenings::Extension(o) => (o.rows.len(), codec::encoded_bits(&o.rows), codec::encoded_bits(&o.proof)),
                 };
                 parts.push((format!("WHIR round {round}: {queries} queried rows"), rows));
                 parts.push((format!("WHIR round {round}: Merkle multiproof"), paths));
@@ -125,18 +126,18 @@ impl WhirProof {
             parts.push(("evaluations, WHIR sumchecks, final polynomial".into(), opening - queried));
             parts.push(("AIR sumcheck".into(), sumcheck));
             parts.push(("commitment, buses".into(), total - opening - sumcheck));
-            parts
+            codec::in_bytes(parts)
         })
     }
 
-    /// The parts of the encoding, for byte-flip tests: the hash tag, the
+    /// The parts of the encoding in bits, for byte-flip tests: the hash tag, the
     /// claimed heights, then the proof (its inner layout is
     /// `p3-multi-stark`'s).
     pub fn body_layout(&self) -> Vec<(&'static str, usize)> {
         on_body!(self, b => vec![
-            ("merkle hash tag", 1),
-            ("table heights", codec::encoded_len(&b.log_heights)),
-            ("multilinear proof", codec::encoded_len(&b.proof)),
+            ("merkle hash tag", 8),
+            ("table heights", codec::encoded_bits(&b.log_heights)),
+            ("multilinear proof", codec::encoded_bits(&b.proof)),
         ])
     }
 }

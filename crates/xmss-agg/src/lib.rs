@@ -59,7 +59,8 @@ pub use crate::statement::{Entry, Statement, max_signatures};
 /// 24-byte truncation (96) does not.
 pub const MIN_COLLISION_BITS: usize = 100;
 
-/// Version of the proof encoding (12: `whir-skip` proofs, new in 11, stack
+/// Version of the proof encoding (13: the packed body format, every field
+/// element in 31 bits, see [`codec`]; 12: `whir-skip` proofs, new in 11, stack
 /// their commitment suffix-first, so version-11 `whir-skip` proofs would
 /// not verify; 11: a WHIR proof is tagged with its
 /// Merkle hash, and `whir-compact` commits with SHA-256 truncated to 31
@@ -81,7 +82,7 @@ pub const MIN_COLLISION_BITS: usize = 100;
 /// the settings name their Merkle hash, [`config::MerkleHash`]; 4: varint
 /// lengths; 3: SHA-256 commitments and transcript; 2: Keccak; 1: postcard,
 /// see [`codec`]).
-pub const PROOF_VERSION: u8 = 12;
+pub const PROOF_VERSION: u8 = 13;
 /// First bytes of an encoded [`AggregateProof`].
 pub const PROOF_MAGIC: &[u8; 6] = b"SGXAGG";
 

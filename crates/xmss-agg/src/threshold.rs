@@ -43,7 +43,8 @@ use crate::group::{GroupError, GroupKey, GroupTree, MAX_GROUP_DEPTH, MembershipP
 use crate::statement::{Entry, MIN_PADDED, SlotPublic, max_signatures};
 use crate::{codec, trace};
 
-/// Version of the threshold proof encoding (12: `whir-skip` proofs
+/// Version of the threshold proof encoding (13: the packed body format,
+/// as [`crate::PROOF_VERSION`] 13; 12: `whir-skip` proofs
 /// stacked suffix-first, as [`crate::PROOF_VERSION`] 12; 11: WHIR proofs tagged with
 /// their Merkle hash, 31-byte digests under `whir-compact`, as
 /// [`crate::PROOF_VERSION`] 11; 10: two slots to a row of the
@@ -58,7 +59,7 @@ use crate::{codec, trace};
 /// settings name their Merkle hash, [`crate::config::MerkleHash`]; 4: varint
 /// lengths; 3: SHA-256 commitments and transcript; 2: Keccak; 1: postcard,
 /// see [`crate::codec`]).
-pub const THRESHOLD_PROOF_VERSION: u8 = 12;
+pub const THRESHOLD_PROOF_VERSION: u8 = 13;
 /// First bytes of an encoded [`ThresholdProof`].
 pub const THRESHOLD_PROOF_MAGIC: &[u8; 6] = b"SGXTHR";
 

@@ -405,8 +405,8 @@ fn every_class_of_proof_byte_flip_is_rejected_by(settings: &Settings) {
     // over the body.
     let proof = ThresholdProof::from_bytes(&bytes).unwrap();
     let layout = proof.proof.body_layout();
-    let body = sigagg_xmss_agg::codec::encoded_len(&proof.proof);
-    let positions = sigagg_xmss_agg::testing::flip_positions(bytes.len(), body, &layout);
+    let body_start = sigagg_xmss_agg::codec::last_field_start(&proof, &proof.proof);
+    let positions = sigagg_xmss_agg::testing::flip_positions(bytes.len(), body_start, &layout);
     for (n, &at) in positions.iter().enumerate() {
         let bit = [0u8, 3, 7][n % 3];
         let mut b = bytes.clone();

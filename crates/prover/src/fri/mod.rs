@@ -53,9 +53,10 @@ impl FriProof {
         }
     }
 
-    /// The parts of the encoding, the hash tag first ([`codec::body_layout`]).
+    /// The parts of the encoding in bits, the hash tag first
+    /// ([`codec::body_layout`]).
     pub fn body_layout(&self) -> Vec<(&'static str, usize)> {
-        let mut parts = vec![("merkle hash tag", 1)];
+        let mut parts = vec![("merkle hash tag", 8)];
         parts.extend(match self {
             Self::Sha256(p) => codec::body_layout(p),
             Self::Sha256Trunc24(p) => codec::body_layout24(p),
