@@ -5,8 +5,11 @@
 //! data model written as a bit string in which every field element takes
 //! 31 bits. Nearly every bit of a proof is a field element or a digest:
 //! Plonky3 writes a field element as 4 raw bytes in binary formats, which
-//! the packed format recognizes and writes in 31 bits (3% of a proof
-//! shorter than a byte-aligned format; a digest is its raw bytes). The
+//! the packed format recognizes and writes in 31 bits (a proof 1.8-2.3%
+//! shorter than in a byte-aligned format, BENCHMARKS.md; a digest is its
+//! raw bytes). Decoding with the canonical check below costs about 16 ms
+//! a megabyte of proof on the development machines, against about 7 ms
+//! for bincode. The
 //! integers are the length prefixes of the nested opening vectors (one per
 //! opened matrix per query, so thousands per proof) and a few header
 //! fields, written as bincode's variable-length integers: one byte each
@@ -20,10 +23,10 @@
 //! malformed.
 //!
 //! Decoding is bounded by the input, not by what its length prefixes
-//! claim: the decoder counts every decoded primitive (length prefixes
-//! included) and every sequence element against [`DECODE_LIMIT`], and
-//! serde preallocates at most 1 MiB for a container whatever its prefix
-//! says, so every element must actually be read from the input. Every
+//! claim: every primitive but the unit consumes input, the decoder counts
+//! every sequence and map element against [`DECODE_LIMIT`], and serde
+//! preallocates at most 1 MiB for a container whatever its prefix says, so
+//! every element must actually be read from the input. Every
 //! error is a message for the caller's "malformed" error.
 
 pub mod bits;
@@ -31,9 +34,8 @@ pub mod bits;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-/// Most bytes of primitives (field elements, digest bytes, lengths) and
-/// sequence elements one decoding reads (proofs are a few megabytes at
-/// most).
+/// Most sequence and map elements (and bytes of byte strings) one
+/// decoding reads (proofs are a few megabytes at most, so a few million).
 pub const DECODE_LIMIT: usize = 1 << 28;
 
 /// The body encoding of `value`.

@@ -3,8 +3,9 @@
 //!
 //! A KoalaBear element is below `2^31`, and Plonky3 serializes it for
 //! binary formats as its 4 raw little-endian bytes (a serde tuple of four
-//! `u8`). A byte-aligned format spends 32 bits on it; nearly every bit of a
-//! proof is a field element, so the 32nd bits are about 3% of a proof.
+//! `u8`). A byte-aligned format spends 32 bits on it; field elements are
+//! most of a proof that is not Merkle digests, so the 32nd bits are about
+//! 2% of a proof.
 //! This format writes such a tuple in 31 bits and everything else as a
 //! byte-oriented format would, only not aligned:
 //!
@@ -27,12 +28,16 @@
 //! `serialize_u8` (and decoded by `deserialize_u8`) must be four bytes.
 //! Every `[u8; 4]` in sigagg's proofs is a field element; a four-tuple
 //! that starts with a byte and goes on with anything else is refused by
-//! both sides.
+//! both sides. The tuple reads its elements through two stateless
+//! helpers, `ByteCapture` and `ByteFeed`, so a word costs four calls that
+//! each inline to a move.
 //!
 //! The format is not self-describing (`deserialize_any` is refused), like
-//! bincode. Decoding reads only what the types ask for, and counts every
-//! primitive's bytes and every sequence element against a budget, so a
-//! length prefix cannot make it loop or allocate beyond the input.
+//! bincode. Decoding reads only what the types ask for: every primitive
+//! but the unit consumes input, and every element of a sequence or map
+//! (whose length the input claims) counts against a budget, so a length
+//! prefix cannot make it loop or allocate beyond the input and the
+//! budget.
 
 use std::fmt;
 
@@ -78,27 +83,19 @@ const U32_MARKER: u8 = 252;
 const U64_MARKER: u8 = 253;
 const U128_MARKER: u8 = 254;
 
-/// Where the (de)serializer stands inside a tuple of four: the tuple tells
-/// its element that it may be the start or the continuation of a packed
-/// word, and the element's `u8` method answers by taking the hint.
+/// A four-tuple's mode, decided by its first element.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Hint {
-    /// Not inside a four-tuple's element.
-    None,
-    /// The first element of a four-tuple: a `u8` here starts a word.
-    Start,
-    /// Element `i` of a word: must be a `u8`.
-    Next(usize),
-    /// The element just (de)serialized was the `u8` the hint asked about.
-    Taken(u8),
+enum Mode {
+    /// A four-tuple before its first element.
+    Unknown,
+    /// A packed word: every element is a byte.
+    Word,
+    /// Anything else: elements in order.
+    Plain,
 }
 
-/// A four-tuple's mode, decided by its first element.
-#[derive(Clone, Copy, Debug)]
-enum Mode {
-    Unknown,
-    Word([u8; 4]),
-    Plain,
+fn not_four_bytes() -> Error {
+    Error("a four-tuple that starts with a byte must be four bytes".into())
 }
 
 // ---------------------------------------------------------------- writing
@@ -112,15 +109,17 @@ struct BitWriter {
 }
 
 impl BitWriter {
-    /// Appends the low `bits` bits of `value` (at most 32).
+    /// Appends the low `bits` bits of `value` (at most 32); whole 32-bit
+    /// groups go to the output, the rest (under 32 bits) waits in `acc`.
+    #[inline]
     fn put(&mut self, value: u32, bits: u32) {
         debug_assert!(bits <= 32 && (bits == 32 || value >> bits == 0));
         self.acc |= u64::from(value) << self.len;
         self.len += bits;
-        while self.len >= 8 {
-            self.out.push(self.acc as u8);
-            self.acc >>= 8;
-            self.len -= 8;
+        if self.len >= 32 {
+            self.out.extend_from_slice(&(self.acc as u32).to_le_bytes());
+            self.acc >>= 32;
+            self.len -= 32;
         }
     }
 
@@ -135,43 +134,31 @@ impl BitWriter {
     }
 
     fn finish(mut self) -> Vec<u8> {
-        if self.len > 0 {
-            self.out.push(self.acc as u8);
-        }
+        let tail = self.len.div_ceil(8) as usize;
+        self.out.extend_from_slice(&self.acc.to_le_bytes()[..tail]);
         self.out
     }
 }
 
 /// The packed encoding of `value`.
 pub fn to_bytes<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>> {
-    let mut ser = Serializer { w: BitWriter::default(), hint: Hint::None };
+    let mut ser = Serializer { w: BitWriter::default() };
     value.serialize(&mut ser)?;
     Ok(ser.w.finish())
 }
 
 /// The length of `value`'s packed encoding in bits (before padding).
 pub fn bit_len<T: Serialize + ?Sized>(value: &T) -> Result<usize> {
-    let mut ser = Serializer { w: BitWriter::default(), hint: Hint::None };
+    let mut ser = Serializer { w: BitWriter::default() };
     value.serialize(&mut ser)?;
     Ok(ser.w.bit_len())
 }
 
 struct Serializer {
     w: BitWriter,
-    hint: Hint,
 }
 
 impl Serializer {
-    /// Called by every method but `serialize_u8`: the value is not a byte,
-    /// so a four-tuple that asked whether it starts a word gets a no, and
-    /// one inside a word is malformed.
-    fn plain(&mut self) -> Result<()> {
-        match std::mem::replace(&mut self.hint, Hint::None) {
-            Hint::Next(_) => Err(Error("a four-tuple that starts with a byte must be four bytes".into())),
-            _ => Ok(()),
-        }
-    }
-
     fn varint(&mut self, v: u128) {
         if v <= u128::from(SINGLE_BYTE_MAX) {
             self.w.put(v as u32, 8);
@@ -191,7 +178,6 @@ impl Serializer {
     }
 
     fn unsigned(&mut self, v: u128) -> Result<()> {
-        self.plain()?;
         self.varint(v);
         Ok(())
     }
@@ -208,56 +194,63 @@ impl Serializer {
     /// A tuple's elements: a four-tuple may be a word.
     fn tuple(&mut self, len: usize) -> Compound<'_> {
         let mode = if len == 4 { Mode::Unknown } else { Mode::Plain };
-        Compound { ser: self, mode, index: 0 }
+        Compound { ser: self, mode, index: 0, word: 0 }
     }
 
     /// Any other compound's elements.
     fn fields(&mut self) -> Compound<'_> {
-        Compound { ser: self, mode: Mode::Plain, index: 0 }
+        Compound { ser: self, mode: Mode::Plain, index: 0, word: 0 }
     }
 }
 
-/// Every compound value: its elements in order; a four-tuple may be a word.
+/// Every compound value: its elements in order; a four-tuple whose first
+/// element is a byte is a word, its bytes gathered in `word` and written
+/// as 31 bits after the fourth.
 struct Compound<'a> {
     ser: &'a mut Serializer,
     mode: Mode,
-    index: usize,
+    /// Bytes of the word gathered so far.
+    index: u32,
+    word: u32,
 }
 
 impl Compound<'_> {
+    #[inline]
     fn element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        let hint = match self.mode {
-            Mode::Unknown => Hint::Start,
-            Mode::Word(_) => Hint::Next(self.index),
-            Mode::Plain => Hint::None,
-        };
-        self.ser.hint = hint;
-        value.serialize(&mut *self.ser)?;
-        let taken = std::mem::replace(&mut self.ser.hint, Hint::None);
-        match (self.mode, taken) {
-            (Mode::Unknown, Hint::Taken(b)) => self.mode = Mode::Word([b, 0, 0, 0]),
-            (Mode::Unknown, _) => self.mode = Mode::Plain,
-            (Mode::Word(mut bytes), Hint::Taken(b)) => {
-                bytes[self.index] = b;
-                self.mode = Mode::Word(bytes);
-                if self.index == 3 {
-                    let word = u32::from_le_bytes(bytes);
+        match self.mode {
+            Mode::Plain => value.serialize(&mut *self.ser),
+            Mode::Unknown => match value.serialize(ByteCapture) {
+                Ok(byte) => {
+                    (self.mode, self.index, self.word) = (Mode::Word, 1, u32::from(byte));
+                    Ok(())
+                }
+                Err(NotAByte) => {
+                    self.mode = Mode::Plain;
+                    value.serialize(&mut *self.ser)
+                }
+            },
+            Mode::Word => {
+                let byte = value.serialize(ByteCapture).map_err(|_| not_four_bytes())?;
+                if self.index == 4 {
+                    return Err(not_four_bytes());
+                }
+                self.word |= u32::from(byte) << (8 * self.index);
+                self.index += 1;
+                if self.index == 4 {
+                    let word = self.word;
                     if word >> WORD_BITS != 0 {
                         return Err(Error(format!("the four-byte word {word:#x} does not fit {WORD_BITS} bits")));
                     }
                     self.ser.w.put(word, WORD_BITS);
                 }
+                Ok(())
             }
-            (Mode::Word(_), _) => unreachable!("`plain` refuses a non-byte inside a word"),
-            (Mode::Plain, _) => {}
         }
-        self.index += 1;
-        Ok(())
     }
 
     fn end(self) -> Result<()> {
         match self.mode {
-            Mode::Word(_) if self.index != 4 => Err(Error("a packed word must have four bytes".into())),
+            Mode::Word if self.index != 4 => Err(not_four_bytes()),
             _ => Ok(()),
         }
     }
@@ -330,22 +323,18 @@ impl<'a> ser::Serializer for &'a mut Serializer {
         false
     }
 
+    #[inline]
     fn serialize_u8(self, v: u8) -> Result<()> {
-        match self.hint {
-            Hint::Start | Hint::Next(_) => self.hint = Hint::Taken(v),
-            _ => self.w.put(u32::from(v), 8),
-        }
+        self.w.put(u32::from(v), 8);
         Ok(())
     }
 
     fn serialize_bool(self, v: bool) -> Result<()> {
-        self.plain()?;
         self.w.put(u32::from(v), 1);
         Ok(())
     }
 
     fn serialize_i8(self, v: i8) -> Result<()> {
-        self.plain()?;
         self.w.put(u32::from(v as u8), 8);
         Ok(())
     }
@@ -383,13 +372,11 @@ impl<'a> ser::Serializer for &'a mut Serializer {
     }
 
     fn serialize_f32(self, v: f32) -> Result<()> {
-        self.plain()?;
         self.w.put(v.to_bits(), 32);
         Ok(())
     }
 
     fn serialize_f64(self, v: f64) -> Result<()> {
-        self.plain()?;
         self.w.put_bytes(&v.to_bits().to_le_bytes());
         Ok(())
     }
@@ -409,23 +396,21 @@ impl<'a> ser::Serializer for &'a mut Serializer {
     }
 
     fn serialize_none(self) -> Result<()> {
-        self.plain()?;
         self.w.put(0, 1);
         Ok(())
     }
 
     fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<()> {
-        self.plain()?;
         self.w.put(1, 1);
         value.serialize(self)
     }
 
     fn serialize_unit(self) -> Result<()> {
-        self.plain()
+        Ok(())
     }
 
     fn serialize_unit_struct(self, _name: &'static str) -> Result<()> {
-        self.plain()
+        Ok(())
     }
 
     fn serialize_unit_variant(self, _name: &'static str, index: u32, _variant: &'static str) -> Result<()> {
@@ -433,7 +418,6 @@ impl<'a> ser::Serializer for &'a mut Serializer {
     }
 
     fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _name: &'static str, value: &T) -> Result<()> {
-        self.plain()?;
         value.serialize(self)
     }
 
@@ -448,12 +432,10 @@ impl<'a> ser::Serializer for &'a mut Serializer {
     }
 
     fn serialize_tuple(self, len: usize) -> Result<Compound<'a>> {
-        self.plain()?;
         Ok(self.tuple(len))
     }
 
     fn serialize_tuple_struct(self, _name: &'static str, _len: usize) -> Result<Compound<'a>> {
-        self.plain()?;
         Ok(self.fields())
     }
 
@@ -468,7 +450,6 @@ impl<'a> ser::Serializer for &'a mut Serializer {
     }
 
     fn serialize_struct(self, _name: &'static str, _len: usize) -> Result<Compound<'a>> {
-        self.plain()?;
         Ok(self.fields())
     }
 
@@ -478,9 +459,112 @@ impl<'a> ser::Serializer for &'a mut Serializer {
     }
 }
 
+/// The value serialized was not a lone `u8` ([`ByteCapture`]).
+#[derive(Debug)]
+struct NotAByte;
+
+impl fmt::Display for NotAByte {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("not a byte")
+    }
+}
+
+impl std::error::Error for NotAByte {}
+
+impl ser::Error for NotAByte {
+    fn custom<T: fmt::Display>(_msg: T) -> Self {
+        NotAByte
+    }
+}
+
+/// A serializer that accepts one `u8` and returns it, refusing everything
+/// else: how a four-tuple's elements are read into its word, with no
+/// state to keep between calls.
+struct ByteCapture;
+
+macro_rules! not_a_byte {
+    ($($method:ident ($($arg:ident : $ty:ty),*)),* $(,)?) => {$(
+        fn $method(self, $($arg: $ty),*) -> std::result::Result<u8, NotAByte> {
+            $(let _ = $arg;)*
+            Err(NotAByte)
+        }
+    )*};
+}
+
+impl ser::Serializer for ByteCapture {
+    type Ok = u8;
+    type Error = NotAByte;
+    type SerializeSeq = ser::Impossible<u8, NotAByte>;
+    type SerializeTuple = ser::Impossible<u8, NotAByte>;
+    type SerializeTupleStruct = ser::Impossible<u8, NotAByte>;
+    type SerializeTupleVariant = ser::Impossible<u8, NotAByte>;
+    type SerializeMap = ser::Impossible<u8, NotAByte>;
+    type SerializeStruct = ser::Impossible<u8, NotAByte>;
+    type SerializeStructVariant = ser::Impossible<u8, NotAByte>;
+
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+
+    #[inline]
+    fn serialize_u8(self, v: u8) -> std::result::Result<u8, NotAByte> {
+        Ok(v)
+    }
+
+    not_a_byte!(
+        serialize_bool(v: bool), serialize_i8(v: i8), serialize_i16(v: i16), serialize_i32(v: i32),
+        serialize_i64(v: i64), serialize_i128(v: i128), serialize_u16(v: u16), serialize_u32(v: u32),
+        serialize_u64(v: u64), serialize_u128(v: u128), serialize_f32(v: f32), serialize_f64(v: f64),
+        serialize_char(v: char), serialize_str(v: &str), serialize_bytes(v: &[u8]), serialize_none(),
+        serialize_unit(), serialize_unit_struct(name: &'static str),
+        serialize_unit_variant(name: &'static str, index: u32, variant: &'static str),
+    );
+
+    fn serialize_some<T: Serialize + ?Sized>(self, _value: &T) -> std::result::Result<u8, NotAByte> {
+        Err(NotAByte)
+    }
+
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _name: &'static str, _value: &T) -> std::result::Result<u8, NotAByte> {
+        Err(NotAByte)
+    }
+
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(self, _name: &'static str, _index: u32, _variant: &'static str, _value: &T) -> std::result::Result<u8, NotAByte> {
+        Err(NotAByte)
+    }
+
+    fn serialize_seq(self, _len: Option<usize>) -> std::result::Result<Self::SerializeSeq, NotAByte> {
+        Err(NotAByte)
+    }
+
+    fn serialize_tuple(self, _len: usize) -> std::result::Result<Self::SerializeTuple, NotAByte> {
+        Err(NotAByte)
+    }
+
+    fn serialize_tuple_struct(self, _name: &'static str, _len: usize) -> std::result::Result<Self::SerializeTupleStruct, NotAByte> {
+        Err(NotAByte)
+    }
+
+    fn serialize_tuple_variant(self, _name: &'static str, _index: u32, _variant: &'static str, _len: usize) -> std::result::Result<Self::SerializeTupleVariant, NotAByte> {
+        Err(NotAByte)
+    }
+
+    fn serialize_map(self, _len: Option<usize>) -> std::result::Result<Self::SerializeMap, NotAByte> {
+        Err(NotAByte)
+    }
+
+    fn serialize_struct(self, _name: &'static str, _len: usize) -> std::result::Result<Self::SerializeStruct, NotAByte> {
+        Err(NotAByte)
+    }
+
+    fn serialize_struct_variant(self, _name: &'static str, _index: u32, _variant: &'static str, _len: usize) -> std::result::Result<Self::SerializeStructVariant, NotAByte> {
+        Err(NotAByte)
+    }
+}
+
 // ---------------------------------------------------------------- reading
 
-/// Reads bits, least-significant first, charging every read to a budget.
+/// Reads bits, least-significant first, and keeps the budget of sequence
+/// elements.
 struct BitReader<'a> {
     input: &'a [u8],
     pos: usize,
@@ -488,28 +572,36 @@ struct BitReader<'a> {
 }
 
 impl BitReader<'_> {
-    /// Charges `units` (a primitive's bytes, or one sequence element) to
+    /// Charges `units` sequence elements (or bytes of a byte string) to
     /// the budget.
+    #[inline]
     fn charge(&mut self, units: usize) -> Result<()> {
         self.budget = self.budget.checked_sub(units).ok_or_else(|| Error("the decoding limit was reached".into()))?;
         Ok(())
     }
 
     /// The next `bits` bits (at most 32) as an integer.
+    #[inline]
     fn take(&mut self, bits: u32) -> Result<u32> {
         debug_assert!(bits <= 32);
-        self.charge((bits as usize).div_ceil(8))?;
-        let end = self.pos.checked_add(bits as usize).filter(|&e| e <= self.input.len() * 8);
-        let end = end.ok_or_else(|| Error("unexpected end of input".into()))?;
+        let end = self.pos + bits as usize;
+        if end > self.input.len() * 8 {
+            return Err(Error("unexpected end of input".into()));
+        }
         let (byte, shift) = (self.pos / 8, self.pos % 8);
-        let mut chunk = [0u8; 8];
-        let avail = (self.input.len() - byte).min(8);
-        chunk[..avail].copy_from_slice(&self.input[byte..byte + avail]);
-        let v = (u64::from_le_bytes(chunk) >> shift) & ((1u64 << bits) - 1);
+        let chunk = match self.input.get(byte..byte + 8) {
+            Some(eight) => u64::from_le_bytes(eight.try_into().expect("eight bytes")),
+            None => {
+                let mut chunk = [0u8; 8];
+                chunk[..self.input.len() - byte].copy_from_slice(&self.input[byte..]);
+                u64::from_le_bytes(chunk)
+            }
+        };
         self.pos = end;
-        Ok(v as u32)
+        Ok(((chunk >> shift) & ((1u64 << bits) - 1)) as u32)
     }
 
+    #[inline]
     fn byte(&mut self) -> Result<u8> {
         Ok(self.take(8)? as u8)
     }
@@ -524,32 +616,20 @@ impl BitReader<'_> {
 }
 
 /// Decodes one `T` from the start of `input`, returning it with the number
-/// of bits read; at most `budget` bytes of primitives and sequence
-/// elements are read.
+/// of bits read; at most `budget` sequence and map elements (and bytes of
+/// byte strings) are read.
 pub fn from_bytes<'de, T: de::Deserialize<'de>>(input: &[u8], budget: usize) -> Result<(T, usize)> {
-    let mut de = Deserializer { r: BitReader { input, pos: 0, budget }, hint: Hint::None, word: [0; 4] };
+    let mut de = Deserializer { r: BitReader { input, pos: 0, budget } };
     let value = T::deserialize(&mut de)?;
     Ok((value, de.r.pos))
 }
 
 struct Deserializer<'a> {
     r: BitReader<'a>,
-    hint: Hint,
-    /// The packed word being read, set at its first byte.
-    word: [u8; 4],
 }
 
 impl<'b> Deserializer<'b> {
-    /// The reading side of [`Serializer::plain`].
-    fn plain(&mut self) -> Result<()> {
-        match std::mem::replace(&mut self.hint, Hint::None) {
-            Hint::Next(_) => Err(Error("expected the next byte of a packed word".into())),
-            _ => Ok(()),
-        }
-    }
-
     fn varint(&mut self) -> Result<u128> {
-        self.plain()?;
         Ok(match self.r.byte()? {
             b @ 0..=SINGLE_BYTE_MAX => b.into(),
             U16_MARKER => u16::from_le_bytes(self.r.bytes()?).into(),
@@ -575,7 +655,6 @@ impl<'b> Deserializer<'b> {
     }
 
     fn bool_bit(&mut self) -> Result<bool> {
-        self.plain()?;
         Ok(self.r.take(1)? == 1)
     }
 
@@ -592,12 +671,18 @@ impl<'b> Deserializer<'b> {
     /// A tuple's elements: a four-tuple may be a word.
     fn tuple(&mut self, len: usize) -> Access<'_, 'b> {
         let mode = if len == 4 { Mode::Unknown } else { Mode::Plain };
-        Access { de: self, mode, index: 0, len }
+        Access { de: self, mode, index: 0, len, counted: false, word: 0 }
     }
 
-    /// Any other compound's `len` elements.
+    /// A struct's, tuple struct's or variant's `len` fields.
     fn fields(&mut self, len: usize) -> Access<'_, 'b> {
-        Access { de: self, mode: Mode::Plain, index: 0, len }
+        Access { de: self, mode: Mode::Plain, index: 0, len, counted: false, word: 0 }
+    }
+
+    /// A sequence's or map's elements, `len` read from the input.
+    fn counted(&mut self) -> Result<Access<'_, 'b>> {
+        let len = self.length()?;
+        Ok(Access { de: self, mode: Mode::Plain, index: 0, len, counted: true, word: 0 })
     }
 }
 
@@ -607,29 +692,38 @@ struct Access<'a, 'b> {
     mode: Mode,
     index: usize,
     len: usize,
+    /// Whether the input claimed `len` (a sequence or map), so that each
+    /// element is charged to the budget; a tuple's or struct's length is
+    /// its type's.
+    counted: bool,
+    /// The packed word, read at its first byte.
+    word: u32,
 }
 
 impl<'de> de::SeqAccess<'de> for Access<'_, '_> {
     type Error = Error;
 
+    #[inline]
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
         if self.index == self.len {
             return Ok(None);
         }
-        self.de.r.charge(1)?;
-        self.de.hint = match self.mode {
-            Mode::Unknown => Hint::Start,
-            Mode::Word(_) => Hint::Next(self.index),
-            Mode::Plain => Hint::None,
-        };
-        let value = seed.deserialize(&mut *self.de)?;
-        let taken = std::mem::replace(&mut self.de.hint, Hint::None);
-        match (self.mode, taken) {
-            (Mode::Unknown, Hint::Taken(_)) => self.mode = Mode::Word(self.de.word),
-            (Mode::Unknown, _) => self.mode = Mode::Plain,
-            (Mode::Word(_), Hint::Taken(_)) | (Mode::Plain, _) => {}
-            (Mode::Word(_), _) => unreachable!("`plain` refuses a non-byte inside a word"),
+        if self.counted {
+            self.de.r.charge(1)?;
         }
+        let value = match self.mode {
+            Mode::Plain => seed.deserialize(&mut *self.de)?,
+            Mode::Unknown => {
+                let mut word = None;
+                let value = seed.deserialize(Probe { de: &mut *self.de, word: &mut word })?;
+                match word {
+                    Some(word) => (self.mode, self.word) = (Mode::Word, word),
+                    None => self.mode = Mode::Plain,
+                }
+                value
+            }
+            Mode::Word => seed.deserialize(ByteFeed((self.word >> (8 * self.index)) as u8))?,
+        };
         self.index += 1;
         Ok(Some(value))
     }
@@ -702,20 +796,9 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'_> {
         Err(Error("the packed format is not self-describing".into()))
     }
 
+    #[inline]
     fn deserialize_u8<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let byte = match self.hint {
-            Hint::Start => {
-                let word = self.r.take(WORD_BITS)?.to_le_bytes();
-                self.word = word;
-                word[0]
-            }
-            Hint::Next(i) => self.word[i],
-            _ => self.r.byte()?,
-        };
-        if matches!(self.hint, Hint::Start | Hint::Next(_)) {
-            self.hint = Hint::Taken(byte);
-        }
-        visitor.visit_u8(byte)
+        visitor.visit_u8(self.r.byte()?)
     }
 
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -723,7 +806,6 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'_> {
     }
 
     fn deserialize_i8<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.plain()?;
         visitor.visit_i8(self.r.byte()? as i8)
     }
 
@@ -760,12 +842,10 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'_> {
     }
 
     fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.plain()?;
         visitor.visit_f32(f32::from_bits(self.r.take(32)?))
     }
 
     fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.plain()?;
         visitor.visit_f64(f64::from_bits(u64::from_le_bytes(self.r.bytes()?)))
     }
 
@@ -796,46 +876,38 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'_> {
     }
 
     fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.plain()?;
         visitor.visit_unit()
     }
 
     fn deserialize_unit_struct<V: Visitor<'de>>(self, _name: &'static str, visitor: V) -> Result<V::Value> {
-        self.deserialize_unit(visitor)
+        visitor.visit_unit()
     }
 
     fn deserialize_newtype_struct<V: Visitor<'de>>(self, _name: &'static str, visitor: V) -> Result<V::Value> {
-        self.plain()?;
         visitor.visit_newtype_struct(self)
     }
 
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let len = self.length()?;
-        visitor.visit_seq(self.fields(len))
+        visitor.visit_seq(self.counted()?)
     }
 
     fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
-        self.plain()?;
         visitor.visit_seq(self.tuple(len))
     }
 
     fn deserialize_tuple_struct<V: Visitor<'de>>(self, _name: &'static str, len: usize, visitor: V) -> Result<V::Value> {
-        self.plain()?;
         visitor.visit_seq(self.fields(len))
     }
 
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let len = self.length()?;
-        visitor.visit_map(self.fields(len))
+        visitor.visit_map(self.counted()?)
     }
 
     fn deserialize_struct<V: Visitor<'de>>(self, _name: &'static str, fields: &'static [&'static str], visitor: V) -> Result<V::Value> {
-        self.plain()?;
         visitor.visit_seq(self.fields(fields.len()))
     }
 
     fn deserialize_enum<V: Visitor<'de>>(self, _name: &'static str, _variants: &'static [&'static str], visitor: V) -> Result<V::Value> {
-        self.plain()?;
         visitor.visit_enum(self)
     }
 
@@ -846,6 +918,90 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'_> {
     fn deserialize_ignored_any<V: Visitor<'de>>(self, _visitor: V) -> Result<V::Value> {
         Err(Error("the packed format is not self-describing".into()))
     }
+}
+
+/// The deserializer a four-tuple hands its first element: a `u8` there
+/// starts a word (31 bits read at once, kept in `word`); anything else is
+/// read as usual and the tuple is plain.
+struct Probe<'p, 'b> {
+    de: &'p mut Deserializer<'b>,
+    word: &'p mut Option<u32>,
+}
+
+macro_rules! forward {
+    ($($method:ident ($($arg:ident : $ty:ty),*)),* $(,)?) => {$(
+        fn $method<V: Visitor<'de>>(self, $($arg: $ty,)* visitor: V) -> Result<V::Value> {
+            self.de.$method($($arg,)* visitor)
+        }
+    )*};
+}
+
+impl<'de> de::Deserializer<'de> for Probe<'_, '_> {
+    type Error = Error;
+
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+
+    #[inline]
+    fn deserialize_u8<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let word = self.de.r.take(WORD_BITS)?;
+        *self.word = Some(word);
+        visitor.visit_u8(word as u8)
+    }
+
+    forward!(
+        deserialize_any(), deserialize_bool(), deserialize_i8(), deserialize_i16(), deserialize_i32(),
+        deserialize_i64(), deserialize_i128(), deserialize_u16(), deserialize_u32(), deserialize_u64(),
+        deserialize_u128(), deserialize_f32(), deserialize_f64(), deserialize_char(), deserialize_str(),
+        deserialize_string(), deserialize_bytes(), deserialize_byte_buf(), deserialize_option(),
+        deserialize_unit(), deserialize_unit_struct(name: &'static str),
+        deserialize_newtype_struct(name: &'static str), deserialize_seq(), deserialize_tuple(len: usize),
+        deserialize_tuple_struct(name: &'static str, len: usize), deserialize_map(),
+        deserialize_struct(name: &'static str, fields: &'static [&'static str]),
+        deserialize_enum(name: &'static str, variants: &'static [&'static str]),
+        deserialize_identifier(), deserialize_ignored_any(),
+    );
+}
+
+/// The deserializer a word hands its later elements: the byte it already
+/// holds, for a `u8`; anything else is refused, as the serializer refuses
+/// it.
+struct ByteFeed(u8);
+
+macro_rules! refuse {
+    ($($method:ident ($($arg:ident : $ty:ty),*)),* $(,)?) => {$(
+        fn $method<V: Visitor<'de>>(self, $($arg: $ty,)* _visitor: V) -> Result<V::Value> {
+            $(let _ = $arg;)*
+            Err(not_four_bytes())
+        }
+    )*};
+}
+
+impl<'de> de::Deserializer<'de> for ByteFeed {
+    type Error = Error;
+
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+
+    #[inline]
+    fn deserialize_u8<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_u8(self.0)
+    }
+
+    refuse!(
+        deserialize_any(), deserialize_bool(), deserialize_i8(), deserialize_i16(), deserialize_i32(),
+        deserialize_i64(), deserialize_i128(), deserialize_u16(), deserialize_u32(), deserialize_u64(),
+        deserialize_u128(), deserialize_f32(), deserialize_f64(), deserialize_char(), deserialize_str(),
+        deserialize_string(), deserialize_bytes(), deserialize_byte_buf(), deserialize_option(),
+        deserialize_unit(), deserialize_unit_struct(name: &'static str),
+        deserialize_newtype_struct(name: &'static str), deserialize_seq(), deserialize_tuple(len: usize),
+        deserialize_tuple_struct(name: &'static str, len: usize), deserialize_map(),
+        deserialize_struct(name: &'static str, fields: &'static [&'static str]),
+        deserialize_enum(name: &'static str, variants: &'static [&'static str]),
+        deserialize_identifier(), deserialize_ignored_any(),
+    );
 }
 
 #[cfg(test)]
@@ -934,7 +1090,8 @@ mod tests {
         for len in 0..bytes.len() {
             assert!(from_bytes::<Vec<[u8; 4]>>(&bytes[..len], 1 << 20).is_err(), "{len}");
         }
-        assert!(from_bytes::<Vec<[u8; 4]>>(&bytes, 8).is_err());
+        assert!(from_bytes::<Vec<[u8; 4]>>(&bytes, 7).is_err());
+        assert!(from_bytes::<Vec<[u8; 4]>>(&bytes, 8).is_ok());
         assert!(from_bytes::<u32>(&[255], 100).is_err());
         let mut huge = vec![U64_MARKER];
         huge.extend(u64::MAX.to_le_bytes());
