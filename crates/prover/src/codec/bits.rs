@@ -785,6 +785,16 @@ impl<'de> de::VariantAccess<'de> for &mut Deserializer<'_> {
     }
 }
 
+/// `deserialize_*` methods of integers written as varints: each reads
+/// one by `signed` or `unsigned` and hands it to its visitor.
+macro_rules! varints {
+    ($($method:ident => $visit:ident by $read:ident),* $(,)?) => {$(
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            visitor.$visit(self.$read()?)
+        }
+    )*};
+}
+
 impl<'de> de::Deserializer<'de> for &mut Deserializer<'_> {
     type Error = Error;
 
@@ -809,33 +819,12 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'_> {
         visitor.visit_i8(self.r.byte()? as i8)
     }
 
-    fn deserialize_i16<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_i16(self.signed()?)
-    }
-
-    fn deserialize_i32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_i32(self.signed()?)
-    }
-
-    fn deserialize_i64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_i64(self.signed()?)
-    }
-
-    fn deserialize_i128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_i128(self.signed()?)
-    }
-
-    fn deserialize_u16<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_u16(self.unsigned()?)
-    }
-
-    fn deserialize_u32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_u32(self.unsigned()?)
-    }
-
-    fn deserialize_u64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_u64(self.unsigned()?)
-    }
+    varints!(
+        deserialize_i16 => visit_i16 by signed, deserialize_i32 => visit_i32 by signed,
+        deserialize_i64 => visit_i64 by signed, deserialize_i128 => visit_i128 by signed,
+        deserialize_u16 => visit_u16 by unsigned, deserialize_u32 => visit_u32 by unsigned,
+        deserialize_u64 => visit_u64 by unsigned,
+    );
 
     fn deserialize_u128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         visitor.visit_u128(self.varint()?)
