@@ -9,11 +9,10 @@
 //! shorter than in a byte-aligned format, BENCHMARKS.md; a digest is its
 //! raw bytes). Decoding with the canonical check below costs about 16 ms
 //! a megabyte of proof on the development machines, against about 7 ms
-//! for bincode. The
-//! integers are the length prefixes of the nested opening vectors (one per
-//! opened matrix per query, so thousands per proof) and a few header
-//! fields, written as bincode's variable-length integers: one byte each
-//! below 251. (Body format 4 was bincode with variable-length integers,
+//! for bincode. The integers are the length prefixes of the nested opening
+//! vectors (one per opened matrix per query, so thousands per proof) and a
+//! few header fields, written as bincode's variable-length integers: one
+//! byte each below 251. (Body format 4 was bincode with variable-length integers,
 //! 32 bits a field element; 3 used fixed-width integers; 2's Keccak
 //! digests were `[u64; 4]`, which varints would have lengthened.)
 //!
@@ -26,8 +25,8 @@
 //! claim: every primitive but the unit consumes input, the decoder counts
 //! every sequence and map element against [`DECODE_LIMIT`], and serde
 //! preallocates at most 1 MiB for a container whatever its prefix says, so
-//! every element must actually be read from the input. Every
-//! error is a message for the caller's "malformed" error.
+//! every element must actually be read from the input. Every error is a
+//! message for the caller's "malformed" error.
 
 pub mod bits;
 

@@ -142,16 +142,19 @@ impl BitWriter {
 
 /// The packed encoding of `value`.
 pub fn to_bytes<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>> {
-    let mut ser = Serializer { w: BitWriter::default() };
-    value.serialize(&mut ser)?;
-    Ok(ser.w.finish())
+    Ok(written(value)?.finish())
 }
 
 /// The length of `value`'s packed encoding in bits (before padding).
 pub fn bit_len<T: Serialize + ?Sized>(value: &T) -> Result<usize> {
+    Ok(written(value)?.bit_len())
+}
+
+/// The bits of `value`, before padding.
+fn written<T: Serialize + ?Sized>(value: &T) -> Result<BitWriter> {
     let mut ser = Serializer { w: BitWriter::default() };
     value.serialize(&mut ser)?;
-    Ok(ser.w.bit_len())
+    Ok(ser.w)
 }
 
 struct Serializer {
@@ -308,6 +311,21 @@ impl ser::SerializeMap for Compound<'_> {
     }
 }
 
+/// The `serialize_*` and `deserialize_*` methods of integers written as
+/// varints: each goes through `signed` (zigzagged) or `unsigned`.
+macro_rules! varints {
+    ($($method:ident ($ty:ty) by $write:ident),* $(,)?) => {$(
+        fn $method(self, v: $ty) -> Result<()> {
+            self.$write(v.into())
+        }
+    )*};
+    ($($method:ident => $visit:ident by $read:ident),* $(,)?) => {$(
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            visitor.$visit(self.$read()?)
+        }
+    )*};
+}
+
 impl<'a> ser::Serializer for &'a mut Serializer {
     type Ok = ();
     type Error = Error;
@@ -339,37 +357,11 @@ impl<'a> ser::Serializer for &'a mut Serializer {
         Ok(())
     }
 
-    fn serialize_i16(self, v: i16) -> Result<()> {
-        self.signed(v.into())
-    }
-
-    fn serialize_i32(self, v: i32) -> Result<()> {
-        self.signed(v.into())
-    }
-
-    fn serialize_i64(self, v: i64) -> Result<()> {
-        self.signed(v.into())
-    }
-
-    fn serialize_i128(self, v: i128) -> Result<()> {
-        self.signed(v)
-    }
-
-    fn serialize_u16(self, v: u16) -> Result<()> {
-        self.unsigned(v.into())
-    }
-
-    fn serialize_u32(self, v: u32) -> Result<()> {
-        self.unsigned(v.into())
-    }
-
-    fn serialize_u64(self, v: u64) -> Result<()> {
-        self.unsigned(v.into())
-    }
-
-    fn serialize_u128(self, v: u128) -> Result<()> {
-        self.unsigned(v)
-    }
+    varints!(
+        serialize_i16(i16) by signed, serialize_i32(i32) by signed, serialize_i64(i64) by signed,
+        serialize_i128(i128) by signed, serialize_u16(u16) by unsigned, serialize_u32(u32) by unsigned,
+        serialize_u64(u64) by unsigned, serialize_u128(u128) by unsigned,
+    );
 
     fn serialize_f32(self, v: f32) -> Result<()> {
         self.w.put(v.to_bits(), 32);
@@ -783,16 +775,6 @@ impl<'de> de::VariantAccess<'de> for &mut Deserializer<'_> {
     fn struct_variant<V: Visitor<'de>>(self, fields: &'static [&'static str], visitor: V) -> Result<V::Value> {
         visitor.visit_seq(self.fields(fields.len()))
     }
-}
-
-/// `deserialize_*` methods of integers written as varints: each reads
-/// one by `signed` or `unsigned` and hands it to its visitor.
-macro_rules! varints {
-    ($($method:ident => $visit:ident by $read:ident),* $(,)?) => {$(
-        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-            visitor.$visit(self.$read()?)
-        }
-    )*};
 }
 
 impl<'de> de::Deserializer<'de> for &mut Deserializer<'_> {
