@@ -206,6 +206,11 @@ fn benches_print_json() {
     let out = json(&sigagg(&dir, &["bench", "xmss-agg", "--n", "2", "--settings", "whir", "--json"]));
     assert_eq!((out["settings"].as_str(), out["backend"].as_str()), (Some("whir"), Some("whir")), "{out}");
     assert!(out["security_bits"].as_f64().unwrap() >= 120.0, "{out}");
+    assert_eq!((out["warm"].as_bool(), out["first_prove_s"].as_f64()), (Some(false), None), "{out}");
+    // A warm run times the second proof and reports the first apart.
+    let out = json(&sigagg(&dir, &["bench", "xmss-agg", "--n", "2", "--settings", "test", "--warm", "--json"]));
+    assert_eq!(out["warm"].as_bool(), Some(true), "{out}");
+    assert!(out["first_prove_s"].as_f64().unwrap() > 0.0 && out["prove_s"].as_f64().unwrap() > 0.0, "{out}");
     let out = json(&sigagg(&dir, &["bench", "threshold", "--scheme", "seed001", "--n", "3", "--settings", "whir", "--json"]));
     assert_eq!(out["backend"].as_str(), Some("whir"), "{out}");
     assert_eq!(sigagg(&dir, &["bench", "xmss-agg", "--n", "2", "--settings", "slow"]).status.code(), Some(2));
