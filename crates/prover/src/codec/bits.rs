@@ -259,6 +259,8 @@ impl Compound<'_> {
     }
 }
 
+/// The compound serializer traits, every one writing its elements through
+/// [`Compound::element`]; a struct's field names are not written.
 macro_rules! compound_impls {
     ($($trait:ident :: $method:ident),*) => {$(
         impl ser::$trait for Compound<'_> {
@@ -272,30 +274,21 @@ macro_rules! compound_impls {
             }
         }
     )*};
+    ($($trait:ident :: $method:ident with key),*) => {$(
+        impl ser::$trait for Compound<'_> {
+            type Ok = ();
+            type Error = Error;
+            fn $method<T: Serialize + ?Sized>(&mut self, _key: &'static str, value: &T) -> Result<()> {
+                self.element(value)
+            }
+            fn end(self) -> Result<()> {
+                Compound::end(self)
+            }
+        }
+    )*};
 }
 compound_impls!(SerializeSeq::serialize_element, SerializeTuple::serialize_element, SerializeTupleStruct::serialize_field, SerializeTupleVariant::serialize_field);
-
-impl ser::SerializeStruct for Compound<'_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, _key: &'static str, value: &T) -> Result<()> {
-        self.element(value)
-    }
-    fn end(self) -> Result<()> {
-        Compound::end(self)
-    }
-}
-
-impl ser::SerializeStructVariant for Compound<'_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, _key: &'static str, value: &T) -> Result<()> {
-        self.element(value)
-    }
-    fn end(self) -> Result<()> {
-        Compound::end(self)
-    }
-}
+compound_impls!(SerializeStruct::serialize_field with key, SerializeStructVariant::serialize_field with key);
 
 impl ser::SerializeMap for Compound<'_> {
     type Ok = ();
