@@ -218,7 +218,7 @@ pub fn prove<A: Table>(
     traces: Vec<RowMajorMatrix<Val>>,
 ) -> Result<StarkProof, ProveError> {
     match settings.backend {
-        Backend::Fri => fri::prove(settings, tables, &traces).map(StarkProof::Fri),
+        Backend::Fri => fri::prove(settings, tables, traces).map(StarkProof::Fri),
         Backend::Whir => whir::prove(settings, tables, traces).map(StarkProof::Whir),
         Backend::Skip => skip_stark::prove(settings, tables, traces).map(StarkProof::Skip),
     }
@@ -354,6 +354,16 @@ mod tests {
         assert_eq!(layout.iter().map(|(_, n)| n).sum::<usize>().div_ceil(8), bytes.len() - 7, "{layout:?}");
         assert_eq!(layout[..2], [("backend tag", 8), ("merkle hash tag", 8)]);
         (proof, bytes.len())
+    }
+
+    /// The FRI prover, which owns its traces, emits Plonky3's own proof of
+    /// the same traces byte for byte; a different trace changes it.
+    #[test]
+    fn fri_prover_matches_plonky3_byte_for_byte() {
+        let (ours, theirs) = crate::fri::proofs_both_ways(&Settings::INSECURE_TEST, &tables(1), traces().to_vec());
+        assert_eq!(ours, theirs);
+        let (other, _) = crate::fri::proofs_both_ways(&Settings::INSECURE_TEST, &tables(2), traces().to_vec());
+        assert_ne!(ours, other);
     }
 
     /// Both Merkle hashes of the FRI backend round-trip ([`round_trip`]).

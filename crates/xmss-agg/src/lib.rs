@@ -292,6 +292,16 @@ pub mod testing {
         sigagg_prover::testing::lookups_both_ways(settings, &tables(&airs, heights, &statement.digest()))
     }
 
+    /// `signatures`' traces proved by the FRI prover and by Plonky3's own
+    /// `prove_batch`, each proof serialized (see
+    /// `sigagg_prover::testing::proofs_both_ways`).
+    pub fn proofs_both_ways(settings: &Settings, statement: &Statement, signatures: &[Signature<Seed001>]) -> (Vec<u8>, Vec<u8>) {
+        let matrices = trace::generate(settings, statement, signatures).expect("valid signatures").into_matrices();
+        let heights: Vec<usize> = matrices.iter().map(|m| log2_strict_usize(m.height())).collect();
+        let airs = airs(settings, statement);
+        sigagg_prover::testing::proofs_both_ways(settings, &tables(&airs, heights, &statement.digest()), matrices)
+    }
+
     pub use sigagg_prover::testing::{flip_positions, settings_from_env};
 
     /// Judges the proving of a tampered trace. In debug builds Plonky3's

@@ -1,8 +1,12 @@
 //! The univariate backend ([`Backend::Fri`](crate::config::Backend::Fri)):
 //! Plonky3's batch STARK (`p3-batch-stark`) with FRI (`p3-fri`), over the
 //! Merkle hash the settings name. Every table is one instance of the
-//! batch; their lookups are folded by [`Table::lookups`].
+//! batch; their lookups are folded by [`Table::lookups`]. Proofs are made
+//! by [`prover::prove_batch_owned`], which owns the traces, and checked by
+//! Plonky3's `verify_batch`.
 
+pub mod lookup_columns;
+pub mod prover;
 pub mod security;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -13,6 +17,7 @@ use p3_matrix::dense::RowMajorMatrix;
 use p3_util::log2_strict_usize;
 use serde::{Deserialize, Serialize};
 
+use self::prover::prove_batch_owned;
 use crate::backend::{ProveError, Table, Tables, VerifyError};
 use crate::codec;
 use crate::config::{AggConfig, AggConfig24, MerkleHash, Settings, Val};
@@ -71,32 +76,54 @@ impl FriProof {
 pub(crate) fn prove<A: Table>(
     settings: &Settings,
     tables: &Tables<'_, A>,
-    traces: &[RowMajorMatrix<Val>],
+    traces: Vec<RowMajorMatrix<Val>>,
 ) -> Result<FriProof, ProveError> {
     let heights: Vec<usize> = traces.iter().map(|t| log2_strict_usize(t.height())).collect();
     assert_eq!(heights, tables.log_heights, "one trace per table, at the statement's heights");
     let fitted = settings.fitted_to(&tables.log_heights);
     let seed = tables.transcript_seed(settings);
-    // The same call for both configurations (their types differ only in
-    // the digest, which Plonky3's bounds make awkward to abstract over).
-    macro_rules! prove_with {
-        ($config:expr) => {{
-            let instances: Vec<StarkInstance<'_, _, A>> = tables
-                .airs
-                .iter()
-                .zip(traces)
-                .zip(&tables.public_values)
-                .map(|((air, trace), public_values)| StarkInstance { air, trace, public_values: public_values.clone() })
-                .collect();
-            let data = ProverData { common: CommonData::new(None, A::lookups(tables.airs)), prover_only: ProverOnlyData::empty() };
-            prove_batch(&$config, &instances, &data).map_err(|e| ProveError(format!("{e:?}")))?
-        }};
-    }
+    let lookups = A::lookups(tables.airs);
+    let (airs, public_values) = (tables.airs, &tables.public_values);
     Ok(match settings.merkle {
-        MerkleHash::Sha256 => FriProof::Sha256(prove_with!(fitted.stark_config_seeded(seed))),
-        MerkleHash::Sha256Trunc24 => FriProof::Sha256Trunc24(prove_with!(fitted.stark_config24_seeded(seed))),
+        MerkleHash::Sha256 => FriProof::Sha256(prove_batch_owned(
+            &fitted.stark_config_seeded(seed),
+            airs,
+            traces,
+            public_values,
+            &lookups,
+        )?),
+        MerkleHash::Sha256Trunc24 => FriProof::Sha256Trunc24(prove_batch_owned(
+            &fitted.stark_config24_seeded(seed),
+            airs,
+            traces,
+            public_values,
+            &lookups,
+        )?),
         other => return Err(ProveError(format!("the FRI backend commits with SHA-256 or its 24-byte truncation, not {other:?}"))),
     })
+}
+
+/// `traces` proved against `tables` by [`prove`] and by Plonky3's own
+/// `prove_batch`, each proof serialized, for tests: the two must be equal
+/// byte for byte, since [`prover`] claims to run Plonky3's protocol.
+#[doc(hidden)]
+pub fn proofs_both_ways<A: Table>(settings: &Settings, tables: &Tables<'_, A>, traces: Vec<RowMajorMatrix<Val>>) -> (Vec<u8>, Vec<u8>) {
+    assert_eq!(settings.merkle, MerkleHash::Sha256, "compared under full-width SHA-256");
+    let config = settings.fitted_to(&tables.log_heights).stark_config_seeded(tables.transcript_seed(settings));
+    let instances: Vec<StarkInstance<'_, _, A>> = tables
+        .airs
+        .iter()
+        .zip(&traces)
+        .zip(&tables.public_values)
+        .map(|((air, trace), public_values)| StarkInstance { air, trace, public_values: public_values.clone() })
+        .collect();
+    let data = ProverData { common: CommonData::new(None, A::lookups(tables.airs)), prover_only: ProverOnlyData::empty() };
+    let theirs = prove_batch(&config, &instances, &data).expect("Plonky3's proof");
+    let ours = match prove(settings, tables, traces.clone()).expect("our proof") {
+        FriProof::Sha256(p) => p,
+        FriProof::Sha256Trunc24(_) => unreachable!("proved under SHA-256"),
+    };
+    (postcard::to_allocvec(&ours).expect("serializable"), postcard::to_allocvec(&theirs).expect("serializable"))
 }
 
 /// Checks a batch proof against `tables`. Plonky3's verifier reports
