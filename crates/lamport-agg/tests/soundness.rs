@@ -64,9 +64,9 @@ fn assert_tampering_rejected(bytes: &[u8], verify: impl Fn(&Proof) -> Result<(),
 }
 
 /// Whether the proof of tampered traces (or of a cheating witness) is
-/// refused. In debug builds Plonky3's prover checks every constraint and
-/// panics, which counts as refused. In release builds the prover checks
-/// nothing and the test is about the verifier: the prover must return a
+/// refused. A debug build of a prover that checks every constraint and
+/// panics counts as refused (the FRI prover checks nothing in any build).
+/// Otherwise the test is about the verifier: the prover must return a
 /// proof, and the verifier refuses it only as `VerifyError::Invalid` (the
 /// STARK); any other error means the case never reached the STARK.
 fn rejected(prove: impl FnOnce() -> Result<Proof, ProveError>, verify: impl Fn(&Proof) -> Result<(), VerifyError>) -> bool {

@@ -304,9 +304,9 @@ pub mod testing {
 
     pub use sigagg_prover::testing::{flip_positions, settings_from_env};
 
-    /// Judges the proving of a tampered trace. In debug builds Plonky3's
-    /// prover checks every constraint and panics, which counts as caught.
-    /// In release builds the prover checks nothing, and the test is about
+    /// Judges the proving of a tampered trace. A debug build of a prover
+    /// that checks every constraint and panics counts as caught (the FRI
+    /// prover checks nothing in any build). Otherwise the test is about
     /// the verifier: the prover must return a proof, and `verify` must
     /// refuse it as [`VerifyError::Invalid`] (a STARK failure, not a header
     /// or shape mismatch, which would mean the tamper missed its point).
