@@ -329,6 +329,17 @@ pub fn lookups_both_ways(instance: &Instance) -> (Vec<u8>, Vec<u8>) {
     sigagg_prover::testing::lookups_both_ways(&settings, &instance.tables())
 }
 
+/// log2 of every table's quotient-chunk count for `instance`, from the
+/// declared degrees and from Plonky3's symbolic inference (for tests).
+#[doc(hidden)]
+pub fn quotient_chunks_both_ways(instance: &Instance) -> (Vec<usize>, Vec<usize>) {
+    let settings = match instance.shape.rounds {
+        Rounds::Every => crate::config::TEST,
+        Rounds::Paired => crate::config::TEST_COMPACT,
+    };
+    sigagg_prover::testing::quotient_chunks_both_ways(&settings, &instance.tables())
+}
+
 #[cfg(test)]
 mod tests {
     use sigagg_lamport::{LamportPlus, LamportPlusMined, ParameterSet};
@@ -410,6 +421,8 @@ mod tests {
         for instance in &instances {
             let (ours, theirs) = lookups_both_ways(instance);
             assert_eq!(ours, theirs, "shape {:?}", instance.shape);
+            let (declared, inferred) = quotient_chunks_both_ways(instance);
+            assert_eq!(declared, inferred, "shape {:?}", instance.shape);
         }
     }
 }

@@ -317,7 +317,10 @@ mod tests {
         const BUS_WIDTH: usize = 1;
 
         fn degree(&self) -> usize {
-            3
+            match self {
+                Toy::Counter => 2,
+                Toy::Cubes => 3,
+            }
         }
     }
 
@@ -365,6 +368,75 @@ mod tests {
         assert_eq!(ours, theirs);
         let (other, _) = crate::fri::proofs_both_ways(&Settings::INSECURE_TEST, &tables(2), traces().to_vec());
         assert_ne!(ours, other);
+    }
+
+    /// The toy tables' declared degrees split their quotients as Plonky3's
+    /// symbolic inference does.
+    #[test]
+    fn declared_quotient_chunks_match_plonky3s_inference() {
+        let (declared, inferred) = crate::fri::quotient_chunks_both_ways(&Settings::INSECURE_TEST, &tables(1));
+        assert_eq!(declared, inferred);
+    }
+
+    /// The FRI verifier, given the chunk counts directly, accepts the honest
+    /// proof with the declared counts and refuses it under any other, and
+    /// under another table's public values.
+    #[test]
+    fn the_fri_verifier_refuses_other_chunk_counts() {
+        use p3_batch_stark::CommonData;
+
+        use crate::fri::verifier::verify_batch_with_chunks;
+        let settings = Settings::INSECURE_TEST;
+        let (toy, proof) = (tables(1), prove_toy(&settings, &traces()));
+        let StarkProof::Fri(crate::fri::FriProof::Sha256(proof)) = proof else { panic!("a FRI SHA-256 proof") };
+        let config = settings.fitted_to(&toy.log_heights).stark_config_seeded(toy.transcript_seed(&settings));
+        let check = |chunks: &[usize], public_values: &[Vec<Val>]| {
+            let common = CommonData::new(None, Toy::lookups(&AIRS));
+            verify_batch_with_chunks(&config, &AIRS, &proof, public_values, &common, chunks)
+        };
+        check(&[0, 1], &toy.public_values).expect("the declared counts");
+        for chunks in [[1, 1], [0, 0], [2, 1], [0, 2], [0, 64]] {
+            assert!(check(&chunks, &toy.public_values).is_err(), "{chunks:?}");
+        }
+        assert!(check(&[0], &toy.public_values).is_err(), "one count for two tables");
+        assert!(check(&[0, 1], &[vec![Val::ONE], vec![]]).is_err(), "a public value the AIR does not have");
+    }
+
+    /// Our FRI verifier and Plonky3's `verify_batch` give the same verdict
+    /// on the honest toy proof and on every decodable proof with one bit
+    /// flipped (every 31st bit of the encoding): ours refuses exactly what
+    /// Plonky3's refuses.
+    #[test]
+    fn the_fri_verifier_agrees_with_plonky3s() {
+        use p3_batch_stark::{CommonData, verify_batch};
+
+        use crate::fri::FriProof;
+        use crate::fri::verifier::{log_quotient_chunks, verify_batch_with_chunks};
+        let settings = Settings::INSECURE_TEST;
+        let toy = tables(1);
+        let config = settings.fitted_to(&toy.log_heights).stark_config_seeded(toy.transcript_seed(&settings));
+        let chunks: Vec<usize> = AIRS.iter().map(|a| log_quotient_chunks(a.degree())).collect();
+        let verdicts = |proof: &FriProof| {
+            let FriProof::Sha256(p) = proof else { panic!("a SHA-256 proof") };
+            let ours = verify_batch_with_chunks(&config, &AIRS, p, &toy.public_values, &CommonData::new(None, Toy::lookups(&AIRS)), &chunks);
+            let theirs = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                verify_batch(&config, &AIRS, p, &toy.public_values, &CommonData::new(None, Toy::lookups(&AIRS))).is_ok()
+            }));
+            (ours.is_ok(), theirs.unwrap_or(false))
+        };
+        let StarkProof::Fri(honest) = prove_toy(&settings, &traces()) else { panic!("a FRI proof") };
+        assert_eq!(verdicts(&honest), (true, true));
+        let bytes = codec::encode(b"SGTEST", 1, &honest);
+        let mut decoded = 0;
+        for bit in (0..8 * bytes.len()).step_by(31) {
+            let mut flipped = bytes.clone();
+            flipped[bit / 8] ^= 1 << (bit % 8);
+            let Ok(proof) = codec::decode::<FriProof>(b"SGTEST", 1, &flipped, "test proof") else { continue };
+            decoded += 1;
+            let (ours, theirs) = verdicts(&proof);
+            assert_eq!(ours, theirs, "bit {bit}");
+        }
+        assert!(decoded > 100, "only {decoded} flipped proofs decoded");
     }
 
     /// Both Merkle hashes of the FRI backend round-trip ([`round_trip`]).

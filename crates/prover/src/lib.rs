@@ -129,7 +129,7 @@ pub fn periodic_table(period: usize, width: usize, f: impl Fn(usize, &mut [Val])
 pub mod testing {
     use crate::config::{MerkleHash, Settings};
 
-    pub use crate::fri::{lookups_both_ways, proofs_both_ways};
+    pub use crate::fri::{lookups_both_ways, proofs_both_ways, quotient_chunks_both_ways};
 
     /// `base` with the FRI fields named by environment variables replaced
     /// (`LOG_BLOWUP`, `QUERIES`, `QUERY_POW`, `FINAL_POLY`, `ARITY`, `CAP`,

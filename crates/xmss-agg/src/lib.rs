@@ -292,6 +292,15 @@ pub mod testing {
         sigagg_prover::testing::lookups_both_ways(settings, &tables(&airs, heights, &statement.digest()))
     }
 
+    /// log2 of every table's quotient-chunk count, from the declared
+    /// degrees and from Plonky3's symbolic inference.
+    pub fn quotient_chunks_both_ways(settings: &Settings, statement: &Statement) -> (Vec<usize>, Vec<usize>) {
+        let heights: Vec<usize> =
+            trace::heights(settings, statement.padded_len()).iter().map(|&h| log2_strict_usize(h)).collect();
+        let airs = airs(settings, statement);
+        sigagg_prover::testing::quotient_chunks_both_ways(settings, &tables(&airs, heights, &statement.digest()))
+    }
+
     /// `signatures`' traces proved by the FRI prover and by Plonky3's own
     /// `prove_batch`, each proof serialized (see
     /// `sigagg_prover::testing::proofs_both_ways`).

@@ -519,6 +519,17 @@ pub mod testing {
                 .collect();
         sigagg_prover::testing::lookups_both_ways(settings, &crate::tables(&airs, heights, &[0; 32]))
     }
+
+    /// log2 of every table's quotient-chunk count, from the declared
+    /// degrees and from Plonky3's symbolic inference.
+    pub fn quotient_chunks_both_ways(settings: &Settings, statement: &ThresholdStatement, count: u32) -> (Vec<usize>, Vec<usize>) {
+        let airs = airs(settings, statement, count, None);
+        let heights: Vec<usize> = trace::threshold_heights(settings, padded(count as usize), &statement.group)
+            .iter()
+            .map(|&h| log2_strict_usize(h))
+            .collect();
+        sigagg_prover::testing::quotient_chunks_both_ways(settings, &crate::tables(&airs, heights, &[0; 32]))
+    }
 }
 
 #[cfg(test)]

@@ -431,6 +431,8 @@ fn verifier_lookups_match_plonky3s_derivation() {
     for settings in [SETTINGS, PAIRED] {
         let (ours, theirs) = testing::lookups_both_ways(&settings, &group.statement(1), 3);
         assert_eq!(ours, theirs, "log blowup {}", settings.log_blowup);
+        let (declared, inferred) = testing::quotient_chunks_both_ways(&settings, &group.statement(1), 3);
+        assert_eq!(declared, inferred, "log blowup {}", settings.log_blowup);
     }
 }
 

@@ -1,26 +1,35 @@
 //! The univariate backend ([`Backend::Fri`](crate::config::Backend::Fri)):
 //! Plonky3's batch STARK (`p3-batch-stark`) with FRI (`p3-fri`), over the
 //! Merkle hash the settings name. Every table is one instance of the
-//! batch; their lookups are folded by [`Table::lookups`]. Proofs are made
-//! by [`prover::prove_batch_owned`], which owns the traces, and checked by
-//! Plonky3's `verify_batch`.
+//! batch; their lookups are folded by [`Table::lookups`], and their
+//! quotients split by their declared degrees ([`Table::degree`],
+//! [`verifier::log_quotient_chunks`]). Proofs are made by
+//! [`prover::prove_batch_owned`], which owns the traces, and checked by
+//! [`verifier::verify_batch_with_chunks`]: Plonky3's batch-STARK protocol
+//! on both sides, without its symbolic degree inference.
 
 pub mod lookup_columns;
 pub mod prover;
 pub mod security;
+pub mod verifier;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use p3_batch_stark::{BatchProof, CommonData, ProverData, ProverOnlyData, StarkInstance, prove_batch, verify_batch};
+use p3_air::symbolic::AirLayout;
+use p3_batch_stark::symbolic::get_log_num_quotient_chunks_for_domain;
+use p3_batch_stark::{BatchProof, CommonData, ProverData, ProverOnlyData, StarkGenericConfig, StarkInstance, prove_batch};
+use p3_commit::Pcs;
+use p3_lookup::LogUpGadget;
 use p3_matrix::Matrix;
 use p3_matrix::dense::RowMajorMatrix;
 use p3_util::log2_strict_usize;
 use serde::{Deserialize, Serialize};
 
 use self::prover::prove_batch_owned;
+use self::verifier::{log_quotient_chunks, verify_batch_with_chunks};
 use crate::backend::{ProveError, Table, Tables, VerifyError};
 use crate::codec;
-use crate::config::{AggConfig, AggConfig24, MerkleHash, Settings, Val};
+use crate::config::{AggConfig, AggConfig24, Challenge, MerkleHash, Settings, Val};
 
 /// A batch STARK in the configuration its settings' Merkle hash selects
 /// ([`Settings::merkle`]): the two differ only in the digests of their
@@ -83,7 +92,7 @@ pub(crate) fn prove<A: Table>(
     let fitted = settings.fitted_to(&tables.log_heights);
     let seed = tables.transcript_seed(settings);
     let lookups = A::lookups(tables.airs);
-    let (airs, public_values) = (tables.airs, &tables.public_values);
+    let (airs, public_values, chunks) = (tables.airs, &tables.public_values, &declared_log_chunks(tables.airs));
     Ok(match settings.merkle {
         MerkleHash::Sha256 => FriProof::Sha256(prove_batch_owned(
             &fitted.stark_config_seeded(seed),
@@ -91,6 +100,7 @@ pub(crate) fn prove<A: Table>(
             traces,
             public_values,
             &lookups,
+            chunks,
         )?),
         MerkleHash::Sha256Trunc24 => FriProof::Sha256Trunc24(prove_batch_owned(
             &fitted.stark_config24_seeded(seed),
@@ -98,9 +108,45 @@ pub(crate) fn prove<A: Table>(
             traces,
             public_values,
             &lookups,
+            chunks,
         )?),
         other => return Err(ProveError(format!("the FRI backend commits with SHA-256 or its 24-byte truncation, not {other:?}"))),
     })
+}
+
+/// log2 of every table's quotient-chunk count, from its declared degree.
+fn declared_log_chunks<A: Table>(airs: &[A]) -> Vec<usize> {
+    airs.iter().map(|air| log_quotient_chunks(air.degree())).collect()
+}
+
+/// log2 of every table's quotient-chunk count as the backend takes it
+/// from the declared degrees, and as Plonky3 infers it from the
+/// constraints symbolically, for tests: the two must be equal (a declared
+/// degree below the true one would make honest proofs fail; see
+/// [`verifier`]).
+#[doc(hidden)]
+pub fn quotient_chunks_both_ways<A: Table>(settings: &Settings, tables: &Tables<'_, A>) -> (Vec<usize>, Vec<usize>) {
+    let config = settings.stark_config_seeded(Vec::new());
+    let lookups = A::lookups(tables.airs);
+    let theirs = tables
+        .airs
+        .iter()
+        .zip(&tables.log_heights)
+        .zip(&lookups)
+        .map(|((air, &log_height), lookups)| {
+            let layout = AirLayout {
+                main_width: air.width(),
+                num_public_values: air.num_public_values(),
+                num_periodic_columns: air.num_periodic_columns(),
+                ..Default::default()
+            };
+            type FriPcs = <AggConfig as StarkGenericConfig>::Pcs;
+            type Challenger = <AggConfig as StarkGenericConfig>::Challenger;
+            let domain = <FriPcs as Pcs<Challenge, Challenger>>::natural_domain_for_degree(config.pcs(), 1 << log_height);
+            get_log_num_quotient_chunks_for_domain::<_, Challenge, A, _>(air, layout, domain, lookups, 0, &LogUpGadget::new())
+        })
+        .collect();
+    (declared_log_chunks(tables.airs), theirs)
 }
 
 /// `traces` proved against `tables` by [`prove`] and by Plonky3's own
@@ -141,15 +187,15 @@ pub(crate) fn verify<A: Table>(settings: &Settings, tables: &Tables<'_, A>, proo
     let seed = tables.transcript_seed(settings);
     let (airs, public_values) = (tables.airs, &tables.public_values);
     let outcome = catch_unwind(AssertUnwindSafe(|| {
-        let lookups = A::lookups(airs);
+        let (lookups, chunks) = (A::lookups(airs), declared_log_chunks(airs));
         match proof {
             FriProof::Sha256(p) => {
-                let config = fitted.stark_config_seeded(seed);
-                verify_batch(&config, airs, p, public_values, &CommonData::new(None, lookups)).map_err(|e| format!("{e:?}"))
+                let (config, common) = (fitted.stark_config_seeded(seed), CommonData::new(None, lookups));
+                verify_batch_with_chunks(&config, airs, p, public_values, &common, &chunks).map_err(|e| format!("{e:?}"))
             }
             FriProof::Sha256Trunc24(p) => {
-                let config = fitted.stark_config24_seeded(seed);
-                verify_batch(&config, airs, p, public_values, &CommonData::new(None, lookups)).map_err(|e| format!("{e:?}"))
+                let (config, common) = (fitted.stark_config24_seeded(seed), CommonData::new(None, lookups));
+                verify_batch_with_chunks(&config, airs, p, public_values, &common, &chunks).map_err(|e| format!("{e:?}"))
             }
         }
         .map_err(VerifyError::Invalid)

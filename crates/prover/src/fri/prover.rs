@@ -28,7 +28,6 @@ use p3_air::{Air, BaseAir};
 use p3_batch_stark::folder::ProverConstraintFolderWithLookups;
 use p3_batch_stark::proof::OpenedValuesWithLookups;
 use p3_batch_stark::prover::quotient_values;
-use p3_batch_stark::symbolic::get_log_num_quotient_chunks_for_domain;
 use p3_batch_stark::{
     BatchCommitments, BatchOpenedValues, BatchProof, BatchProverTranscript, BatchShape, Challenge, Commitment, Domain,
     OpenedValues, StarkGenericConfig, Val,
@@ -49,15 +48,18 @@ use super::lookup_columns::LookupColumns;
 use crate::backend::ProveError;
 
 /// One batch proof of `traces` (one per AIR, in batch order) with the given
-/// public values and lookups, as `p3_batch_stark::prove_batch` would make
-/// it from the same inputs, without keeping the traces past their
-/// commitment (see the module docs).
+/// public values and lookups, table `i`'s quotient split into
+/// `2^log_chunks[i]` chunks ([`super::verifier::log_quotient_chunks`]), as
+/// `p3_batch_stark::prove_batch` would make it from the same inputs when
+/// its symbolic inference finds those counts, without keeping the traces
+/// past their commitment (see the module docs).
 pub fn prove_batch_owned<SC, A>(
     config: &SC,
     airs: &[A],
     traces: Vec<RowMajorMatrix<Val<SC>>>,
     public_values: &[Vec<Val<SC>>],
     lookups: &[Lookups<Val<SC>>],
+    log_chunks: &[usize],
 ) -> Result<BatchProof<SC>, ProveError>
 where
     SC: StarkGenericConfig,
@@ -71,12 +73,13 @@ where
     <SC::Pcs as Pcs<SC::Challenge, SC::Challenger>>::ProverData: Sync,
 {
     let n = airs.len();
-    if traces.len() != n || public_values.len() != n || lookups.len() != n {
+    if traces.len() != n || public_values.len() != n || lookups.len() != n || log_chunks.len() != n {
         return Err(ProveError(format!(
-            "{n} tables but {} traces, {} public-value lists and {} lookup lists",
+            "{n} tables but {} traces, {} public-value lists, {} lookup lists and {} chunk counts",
             traces.len(),
             public_values.len(),
-            lookups.len()
+            lookups.len(),
+            log_chunks.len()
         )));
     }
     if SC::Pcs::ZK || config.is_zk() != 0 {
@@ -92,18 +95,6 @@ where
     check_multiplicity_height_bound(lookups, &heights).map_err(|e| ProveError(format!("lookup multiplicities: {e:?}")))?;
     let domains: Vec<Domain<SC>> = heights.iter().map(|&h| pcs.natural_domain_for_degree(h)).collect();
     let layouts: Vec<AirLayout> = airs.iter().map(layout::<SC, A>).collect();
-    let log_chunks: Vec<usize> = (0..n)
-        .map(|i| {
-            get_log_num_quotient_chunks_for_domain::<_, SC::Challenge, A, _>(
-                &airs[i],
-                layouts[i],
-                domains[i],
-                &lookups[i],
-                0,
-                &gadget,
-            )
-        })
-        .collect();
 
     let shape = BatchShape {
         trace_widths: airs.iter().map(|a| a.width()).collect(),
