@@ -77,6 +77,12 @@ where
     A: Air<InteractionSymbolicBuilder<Val<SC>, SC::Challenge>> + for<'a> Air<VerifierConstraintFolderWithLookups<'a, SC>>,
     SC::Challenger: GrindingChallenger<Witness = Val<SC>>,
 {
+    // As in Plonky3: public inputs reach the proof only through the AIRs'
+    // constraints; a cell listed for the backend to bind would go unbound.
+    assert!(
+        airs.iter().all(|air| air.public_boundary_io().is_empty()),
+        "the batch STARK binds public values only through AIR constraints"
+    );
     let BatchProof { commitments, opened_values, opening_proof, lookup_terminals, degree_bits, lookup_pow_witness, ood_pow_witness } =
         proof;
     let (pcs, lookups, n) = (config.pcs(), &common.lookups, airs.len());
