@@ -16,7 +16,7 @@ pub mod verifier;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use p3_air::symbolic::AirLayout;
-use p3_batch_stark::symbolic::get_log_num_quotient_chunks_for_domain;
+use p3_batch_stark::symbolic::{get_log_num_quotient_chunks_for_domain, get_max_constraint_degree};
 use p3_batch_stark::{BatchProof, CommonData, ProverData, ProverOnlyData, StarkGenericConfig, StarkInstance, prove_batch};
 use p3_commit::Pcs;
 use p3_lookup::LogUpGadget;
@@ -124,6 +124,11 @@ fn declared_log_chunks<A: Table>(airs: &[A]) -> Vec<usize> {
 /// constraints symbolically, for tests: the two must be equal (a declared
 /// degree below the true one would make honest proofs fail; see
 /// [`verifier`]).
+///
+/// # Panics
+/// If a table's declared degree is below the degree Plonky3 infers for
+/// its constraints and lookups at its height: the security level, which
+/// counts the declared degree, would be overstated.
 #[doc(hidden)]
 pub fn quotient_chunks_both_ways<A: Table>(settings: &Settings, tables: &Tables<'_, A>) -> (Vec<usize>, Vec<usize>) {
     let config = settings.stark_config_seeded(Vec::new());
@@ -143,7 +148,10 @@ pub fn quotient_chunks_both_ways<A: Table>(settings: &Settings, tables: &Tables<
             type FriPcs = <AggConfig as StarkGenericConfig>::Pcs;
             type Challenger = <AggConfig as StarkGenericConfig>::Challenger;
             let domain = <FriPcs as Pcs<Challenge, Challenger>>::natural_domain_for_degree(config.pcs(), 1 << log_height);
-            get_log_num_quotient_chunks_for_domain::<_, Challenge, A, _>(air, layout, domain, lookups, 0, &LogUpGadget::new())
+            let gadget = LogUpGadget::new();
+            let degree = get_max_constraint_degree::<_, Challenge, A, _>(air, layout, 1 << log_height, lookups, &gadget);
+            assert!(degree <= air.degree(), "a table declares degree {} below its constraints' {degree}", air.degree());
+            get_log_num_quotient_chunks_for_domain::<_, Challenge, A, _>(air, layout, domain, lookups, 0, &gadget)
         })
         .collect();
     (declared_log_chunks(tables.airs), theirs)

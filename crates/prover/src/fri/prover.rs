@@ -11,8 +11,9 @@
 //! This prover runs the same protocol, phase for phase, through Plonky3's
 //! own public transcript ([`BatchProverTranscript`]), quotient evaluation
 //! ([`quotient_values`]) and PCS, and so emits the proof `prove_batch`
-//! would, byte for byte (a test below holds it to that), checked by the
-//! unchanged `verify_batch`. It differs only in what it keeps alive:
+//! would, byte for byte (`testing::proofs_both_ways` and the tests that
+//! call it hold it to that), which Plonky3's `verify_batch` and ours
+//! ([`super::verifier`]) both accept. It differs only in what it keeps alive:
 //! before the commitment it copies out the few columns the lookups read
 //! ([`LookupColumns`]) and gives each trace to the PCS by value, where the
 //! low-degree extension grows in the trace's own storage; the narrow copies
@@ -115,7 +116,7 @@ where
     let lookup_columns: Vec<Option<LookupColumns<Val<SC>>>> = info_span!("copy lookup columns").in_scope(|| {
         traces.iter().zip(lookups).map(|(t, l)| (!l.is_empty()).then(|| LookupColumns::of(t, l))).collect()
     });
-    let (main_commit, main_data) = pcs.commit(domains.iter().copied().zip(traces)).map_err(pcs_error("trace commitment"))?;
+    let (main_commit, main_data) = pcs.commit(domains.iter().copied().zip(traces)).inspect_err(|_| transcript.abort()).map_err(pcs_error("trace commitment"))?;
     let pub_vals: Vec<&[Val<SC>]> = public_values.iter().map(Vec::as_slice).collect();
     transcript.main_phase(main_commit.clone(), &pub_vals);
     transcript.preprocessed_phase(None);
@@ -141,7 +142,8 @@ where
     let permutation = if permutation_inputs.is_empty() {
         None
     } else {
-        Some(pcs.commit(permutation_inputs).map_err(pcs_error("permutation commitment"))?)
+        let committed = pcs.commit(permutation_inputs).inspect_err(|_| transcript.abort());
+        Some(committed.map_err(pcs_error("permutation commitment"))?)
     };
     let terminal_values: Vec<Challenge<SC>> = terminals.iter().flatten().map(|t| t.0).collect();
     let alpha = transcript.permutation_phase(permutation.as_ref().map(|(c, _)| c.clone()), &terminal_values);
@@ -191,10 +193,13 @@ where
             Ok((chunk_domains, ldes))
         })
         .collect::<Result<_, PcsProverError<SC>>>()
+        .inspect_err(|_| transcript.abort())
         .map_err(pcs_error("quotient evaluations"))?;
     let chunk_counts: Vec<usize> = per_instance.iter().map(|(d, _)| d.len()).collect();
     let quotient_ldes = per_instance.into_iter().flat_map(|(_, ldes)| ldes).collect();
-    let (quotient_commit, quotient_data) = pcs.commit_ldes(quotient_ldes).map_err(pcs_error("quotient commitment"))?;
+    let (quotient_commit, quotient_data) = pcs.commit_ldes(quotient_ldes)
+        .inspect_err(|_| transcript.abort())
+        .map_err(pcs_error("quotient commitment"))?;
     transcript.quotient_phase(quotient_commit.clone(), None);
 
     // Openings: main at zeta (and the next row where read), quotient chunks
@@ -213,9 +218,8 @@ where
         let points = (0..n).filter(|&i| !lookups[i].is_empty()).map(|i| vec![zeta, next(i)]).collect();
         rounds.push(OpeningRequest { prover_data: data, points });
     }
-    let (opened, opening_proof) = transcript
-        .delegate(|challenger| pcs.open_with_preprocessing(rounds, challenger, None))
-        .map_err(pcs_error("opening"))?;
+    let opening = transcript.delegate(|challenger| pcs.open_with_preprocessing(rounds, challenger, None));
+    let (opened, opening_proof) = opening.inspect_err(|_| transcript.abort()).map_err(pcs_error("opening"))?;
     transcript.finish();
 
     let layout = StarkOpeningLayout::new(false);

@@ -13,16 +13,22 @@
 //! ([`commitments_with_opening_points`]), the PCS, the constraint folder
 //! and the LogUp terminal sum.
 //!
-//! Soundness does not rest on the declared degree. The verifier checks
-//! `C(ζ) = Z_H(ζ)·Q(ζ)` at a random `ζ`, with `Q` recomposed from the
-//! committed chunks, each proven of degree below the trace height by FRI;
-//! whatever the chunk count, a trace that breaks a constraint leaves
-//! `C − Z_H·Q` a nonzero polynomial of degree at most `max(d, k + 1)·n`,
-//! which vanishes at `ζ` with probability at most that over the size of
-//! the quintic extension. A declared degree below the true one only makes
-//! honest proofs fail; the tests hold the counts to Plonky3's inference
-//! (`testing::quotient_chunks_both_ways`) and the proofs to Plonky3's own
-//! byte for byte.
+//! The chunk count's soundness does not rest on the declared degree (a
+//! sketch, leaving out the folding by `α` and FRI's proximity slack, which
+//! Plonky3's analysis and ours, `fri::security`, carry). The verifier
+//! checks `C(ζ) = Z_H(ζ)·Q(ζ)` at a random `ζ`, with `Q` recomposed from
+//! the committed chunks, each proven close to degree below the trace
+//! height `n` by FRI, and the count fixed by the verifier's AIRs, never by
+//! the proof; whatever the count `k`, a trace that breaks a constraint
+//! leaves `C − Z_H·Q` a nonzero polynomial of degree at most
+//! `max(d, k + 1)·n`, which vanishes at `ζ` with probability at most that
+//! over the size of the quintic extension. A declared degree below the
+//! true one would make honest proofs fail, and would overstate the
+//! security level, which counts the declared degree: the tests hold every
+//! declared degree to at least the constraints' own and the counts to
+//! Plonky3's inference (`testing::quotient_chunks_both_ways`, at the
+//! heights they run: with periodic columns Plonky3's count depends on the
+//! height), and the proofs to Plonky3's own byte for byte.
 //!
 //! Only the shapes the sigagg tables use are accepted: no preprocessed
 //! columns, no zero-knowledge randomization.
