@@ -13,6 +13,7 @@ use clap::Args;
 use rayon::prelude::*;
 use serde_json::json;
 use sigagg_xmss_agg::group::{GroupKey, GroupTree, MembershipPath};
+use sigagg_xmss_agg::named;
 use sigagg_xmss_agg::security::security_level;
 use sigagg_xmss_agg::threshold::{
     self as stark_threshold, Disclosure, Signer, THRESHOLD_PROOF_MAGIC, ThresholdProof, ThresholdStatement,
@@ -190,27 +191,15 @@ pub fn group_signers(
     Ok((tree.key(), signers))
 }
 
-/// Proof settings by name: `fast`, `compact`, `whir` and `whir-compact`
-/// (the multilinear backend), `whir-skip` (our own multilinear prover),
-/// or `test` (insecure).
+/// Proof settings by name ([`sigagg_xmss_agg::named::by_name`]).
 pub fn settings_named(name: &str) -> Result<Settings, CliError> {
-    match name {
-        "fast" => Ok(Settings::FAST),
-        "compact" => Ok(Settings::COMPACT),
-        "whir" => Ok(Settings::WHIR),
-        "whir-compact" => Ok(Settings::WHIR_COMPACT),
-        "whir-skip" => Ok(Settings::WHIR_SKIP),
-        "test" => Ok(Settings::INSECURE_TEST),
-        other => Err(CliError::usage(format!("--settings {other}: use fast, compact, whir, whir-compact, whir-skip or test"))),
-    }
+    named::by_name(name)
+        .ok_or_else(|| CliError::usage(format!("--settings {name}: use one of {}", named::NAMES.join(", "))))
 }
 
 /// The name of the XMSS proof settings `settings`, or `custom`.
 pub fn name_of(settings: &Settings) -> &'static str {
-    ["fast", "compact", "whir", "whir-compact", "whir-skip", "test"]
-        .into_iter()
-        .find(|name| settings_named(name).is_ok_and(|s| s == *settings))
-        .unwrap_or("custom")
+    named::name_of(settings)
 }
 
 fn read_keys(paths: &[PathBuf]) -> Result<Vec<PublicKey<Seed001>>, CliError> {

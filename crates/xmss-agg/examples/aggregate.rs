@@ -1,5 +1,7 @@
 //! Aggregates N freshly made Seed001 signatures on one message and verifies
-//! the proof, printing the time of each step.
+//! the proof, printing the time of each step. Settings go by name
+//! (`sigagg_xmss_agg::named`; fast when the name is unknown), changed by
+//! the environment variables of `testing::settings_from_env`.
 //!
 //! ```sh
 //! cargo run --release -p sigagg-xmss-agg --example aggregate -- 1024 fast
@@ -29,15 +31,8 @@ fn main() {
     }
     let mut args = std::env::args().skip(1);
     let n: usize = args.next().map_or(64, |a| a.parse().expect("N"));
-    let settings = sigagg_xmss_agg::testing::settings_from_env(match args.next().as_deref() {
-        Some("compact") => Settings::COMPACT,
-        Some("test") => Settings::INSECURE_TEST,
-        Some("whir") => Settings::WHIR,
-        Some("whir-compact") => Settings::WHIR_COMPACT,
-        Some("whir-skip") => Settings::WHIR_SKIP,
-        Some("test-whir") => Settings::INSECURE_TEST_WHIR,
-        _ => Settings::FAST,
-    });
+    let named = args.next().as_deref().and_then(sigagg_xmss_agg::named::by_name);
+    let settings = sigagg_xmss_agg::testing::settings_from_env(named.unwrap_or(Settings::FAST));
     let message = *b"consensus message signed by all!";
     let epoch = 1234;
     let t = Instant::now();

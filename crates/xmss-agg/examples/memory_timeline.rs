@@ -4,7 +4,8 @@
 //! and the most memory resident while it was open. The peak's span is the
 //! innermost one whose figure equals the whole proof's. With `warm` it
 //! first proves once unobserved, so the timeline is a process's second
-//! proof (`sigagg bench xmss-agg --warm`).
+//! proof (`sigagg bench xmss-agg --warm`). Settings go by name
+//! (`sigagg_xmss_agg::named`; fast when the name is unknown).
 //!
 //! ```sh
 //! RAYON_NUM_THREADS=2 cargo run --release -p sigagg-xmss-agg --example memory_timeline -- 8192 fast [warm]
@@ -76,12 +77,7 @@ impl<S: tracing::Subscriber + for<'a> LookupSpan<'a>> Layer<S> for Timeline {
 fn main() {
     let mut args = std::env::args().skip(1);
     let n: usize = args.next().map_or(1024, |a| a.parse().expect("N"));
-    let settings = match args.next().as_deref() {
-        Some("compact") => Settings::COMPACT,
-        Some("whir") => Settings::WHIR,
-        Some("whir-skip") => Settings::WHIR_SKIP,
-        _ => Settings::FAST,
-    };
+    let settings = args.next().as_deref().and_then(sigagg_xmss_agg::named::by_name).unwrap_or(Settings::FAST);
     let warm = args.next().as_deref() == Some("warm");
     let message = *b"consensus message signed by all!";
     let (entries, signatures): (Vec<_>, Vec<_>) = (0..n)

@@ -31,6 +31,7 @@ pub mod bus;
 pub mod error;
 pub mod group;
 pub mod layout;
+pub mod named;
 pub mod poseidon;
 pub mod security;
 pub mod statement;
