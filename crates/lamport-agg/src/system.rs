@@ -318,26 +318,27 @@ impl Table for LampAir {
     }
 }
 
+/// The FRI test settings of `instance`'s round layout, under which the
+/// `*_both_ways` helpers compare it with Plonky3.
+fn test_settings(instance: &Instance) -> Settings {
+    match instance.shape.rounds {
+        Rounds::Every => crate::config::TEST,
+        Rounds::Paired => crate::config::TEST_COMPACT,
+    }
+}
+
 /// This crate's lookups for `instance`, serialized, and those Plonky3's
 /// `ProverData::from_airs_and_degrees` derives (for tests).
 #[doc(hidden)]
 pub fn lookups_both_ways(instance: &Instance) -> (Vec<u8>, Vec<u8>) {
-    let settings = match instance.shape.rounds {
-        Rounds::Every => crate::config::TEST,
-        Rounds::Paired => crate::config::TEST_COMPACT,
-    };
-    sigagg_prover::testing::lookups_both_ways(&settings, &instance.tables())
+    sigagg_prover::testing::lookups_both_ways(&test_settings(instance), &instance.tables())
 }
 
 /// log2 of every table's quotient-chunk count for `instance`, from the
 /// declared degrees and from Plonky3's symbolic inference (for tests).
 #[doc(hidden)]
 pub fn quotient_chunks_both_ways(instance: &Instance) -> (Vec<usize>, Vec<usize>) {
-    let settings = match instance.shape.rounds {
-        Rounds::Every => crate::config::TEST,
-        Rounds::Paired => crate::config::TEST_COMPACT,
-    };
-    sigagg_prover::testing::quotient_chunks_both_ways(&settings, &instance.tables())
+    sigagg_prover::testing::quotient_chunks_both_ways(&test_settings(instance), &instance.tables())
 }
 
 #[cfg(test)]

@@ -285,20 +285,14 @@ pub mod testing {
     /// The verifier's lookups, serialized, and those Plonky3's own
     /// `ProverData::from_airs_and_degrees` derives, for comparison.
     pub fn lookups_both_ways(settings: &Settings, statement: &Statement) -> (Vec<u8>, Vec<u8>) {
-        let heights: Vec<usize> = trace::heights(settings, statement.padded_len())
-            .iter()
-            .map(|&h| log2_strict_usize(h))
-            .collect();
-        let airs = airs(settings, statement);
+        let (airs, heights) = (airs(settings, statement), trace::log_heights(settings, statement.padded_len()));
         sigagg_prover::testing::lookups_both_ways(settings, &tables(&airs, heights, &statement.digest()))
     }
 
     /// log2 of every table's quotient-chunk count, from the declared
     /// degrees and from Plonky3's symbolic inference.
     pub fn quotient_chunks_both_ways(settings: &Settings, statement: &Statement) -> (Vec<usize>, Vec<usize>) {
-        let heights: Vec<usize> =
-            trace::heights(settings, statement.padded_len()).iter().map(|&h| log2_strict_usize(h)).collect();
-        let airs = airs(settings, statement);
+        let (airs, heights) = (airs(settings, statement), trace::log_heights(settings, statement.padded_len()));
         sigagg_prover::testing::quotient_chunks_both_ways(settings, &tables(&airs, heights, &statement.digest()))
     }
 
@@ -385,10 +379,7 @@ pub fn verify(
             statement.len()
         )));
     }
-    let expected: Vec<usize> = trace::heights(settings, statement.padded_len())
-        .iter()
-        .map(|&h| log2_strict_usize(h))
-        .collect();
+    let expected = trace::log_heights(settings, statement.padded_len());
     verify_airs(settings, &statement.digest(), &airs(settings, statement), &proof.proof, &expected)
 }
 

@@ -3,7 +3,6 @@
 //! `p3-security` calculator on the actual tables, grinding counted) for
 //! the tables of a statement of the given size.
 
-use p3_util::log2_strict_usize;
 
 pub use sigagg_prover::SecurityLevel;
 
@@ -15,9 +14,6 @@ pub fn security_level(settings: &Settings, num_signatures: usize) -> SecurityLev
         .next_power_of_two()
         .max(crate::statement::MIN_PADDED);
     let airs = crate::airs_for_shape(settings, padded);
-    let log_heights: Vec<usize> = crate::trace::heights(settings, padded)
-        .iter()
-        .map(|&h| log2_strict_usize(h))
-        .collect();
+    let log_heights = crate::trace::log_heights(settings, padded);
     sigagg_prover::security_level(settings, &crate::tables(&airs, log_heights, &[0; 32]))
 }

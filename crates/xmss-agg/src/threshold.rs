@@ -28,7 +28,6 @@
 //! assert_eq!(certificate.count, 5);
 //! ```
 
-use p3_util::log2_strict_usize;
 use serde::{Deserialize, Serialize};
 use sha3::{Digest, Sha3_256};
 use sigagg_prover::StarkProof;
@@ -414,10 +413,7 @@ fn verify_stark(
     proof: &ThresholdProof,
     digest: &[u8; 32],
 ) -> Result<(), VerifyError> {
-    let expected: Vec<usize> = trace::threshold_heights(settings, padded(proof.count as usize), &statement.group)
-        .iter()
-        .map(|&h| log2_strict_usize(h))
-        .collect();
+    let expected = trace::threshold_log_heights(settings, padded(proof.count as usize), &statement.group);
     let airs = airs(settings, statement, proof.count, proof.signers.as_deref());
     crate::verify_airs(settings, digest, &airs, &proof.proof, &expected)
 }
@@ -441,10 +437,7 @@ pub fn security_level(
     };
     let count = count.max(1) as u32;
     let airs = airs(settings, &statement, count, None);
-    let heights: Vec<usize> = trace::threshold_heights(settings, padded(count as usize), &group)
-        .iter()
-        .map(|&h| log2_strict_usize(h))
-        .collect();
+    let heights = trace::threshold_log_heights(settings, padded(count as usize), &group);
     sigagg_prover::security_level(settings, &crate::tables(&airs, heights, &[0; 32]))
 }
 
@@ -511,24 +504,22 @@ pub mod testing {
     /// The verifier's lookups and Plonky3's own, serialized (see
     /// [`crate::testing::lookups_both_ways`]).
     pub fn lookups_both_ways(settings: &Settings, statement: &ThresholdStatement, count: u32) -> (Vec<u8>, Vec<u8>) {
-        let airs = airs(settings, statement, count, None);
-        let heights: Vec<usize> =
-            trace::threshold_heights(settings, padded(count as usize), &statement.group)
-                .iter()
-                .map(|&h| log2_strict_usize(h))
-                .collect();
+        let (airs, heights) = statement_shape(settings, statement, count);
         sigagg_prover::testing::lookups_both_ways(settings, &crate::tables(&airs, heights, &[0; 32]))
     }
 
     /// log2 of every table's quotient-chunk count, from the declared
     /// degrees and from Plonky3's symbolic inference.
     pub fn quotient_chunks_both_ways(settings: &Settings, statement: &ThresholdStatement, count: u32) -> (Vec<usize>, Vec<usize>) {
-        let airs = airs(settings, statement, count, None);
-        let heights: Vec<usize> = trace::threshold_heights(settings, padded(count as usize), &statement.group)
-            .iter()
-            .map(|&h| log2_strict_usize(h))
-            .collect();
+        let (airs, heights) = statement_shape(settings, statement, count);
         sigagg_prover::testing::quotient_chunks_both_ways(settings, &crate::tables(&airs, heights, &[0; 32]))
+    }
+
+    /// The AIRs and log2 table heights of a proof of `count` undisclosed
+    /// signers for `statement`.
+    fn statement_shape(settings: &Settings, statement: &ThresholdStatement, count: u32) -> (Vec<AggAir>, Vec<usize>) {
+        let heights = trace::threshold_log_heights(settings, padded(count as usize), &statement.group);
+        (airs(settings, statement, count, None), heights)
     }
 }
 

@@ -7,7 +7,7 @@
 //! step (rows of one block depend on each other; blocks are independent).
 
 mod membership;
-pub use membership::{Signer, generate_threshold, threshold_heights};
+pub use membership::{Signer, generate_threshold, threshold_heights, threshold_log_heights};
 
 use p3_field::{Field, PackedValue, PrimeCharacteristicRing, PrimeField32};
 use p3_matrix::dense::RowMajorMatrix;
@@ -592,6 +592,17 @@ pub fn heights(settings: &Settings, n: usize) -> [usize; 5] {
         n * P24_BLOCK,
         1 << RANGE_BITS,
     ]
+}
+
+/// log2 of [`heights`]: the table heights as a statement gives them to
+/// the backend.
+pub fn log_heights(settings: &Settings, n: usize) -> Vec<usize> {
+    log2_all(&heights(settings, n))
+}
+
+/// log2 of every height (each a power of two).
+pub(crate) fn log2_all(heights: &[usize]) -> Vec<usize> {
+    heights.iter().map(|&h| p3_util::log2_strict_usize(h)).collect()
 }
 
 // The tables' own columns sit between the permutations' input columns and

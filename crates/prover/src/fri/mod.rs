@@ -15,9 +15,10 @@ pub mod verifier;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
+use p3_air::BaseAir;
 use p3_air::symbolic::AirLayout;
 use p3_batch_stark::symbolic::{get_log_num_quotient_chunks_for_domain, get_max_constraint_degree};
-use p3_batch_stark::{BatchProof, CommonData, ProverData, ProverOnlyData, StarkGenericConfig, StarkInstance, prove_batch};
+use p3_batch_stark::{BatchProof, BatchShape, CommonData, ProverData, ProverOnlyData, StarkGenericConfig, StarkInstance, prove_batch};
 use p3_commit::Pcs;
 use p3_lookup::LogUpGadget;
 use p3_matrix::Matrix;
@@ -93,25 +94,51 @@ pub(crate) fn prove<A: Table>(
     let seed = tables.transcript_seed(settings);
     let lookups = A::lookups(tables.airs);
     let (airs, public_values, chunks) = (tables.airs, &tables.public_values, &declared_log_chunks(tables.airs));
+    // The two arms differ only in the configuration's Merkle hash.
+    macro_rules! prove_with {
+        ($variant:ident, $config:expr) => {
+            FriProof::$variant(prove_batch_owned(&$config, airs, traces, public_values, &lookups, chunks)?)
+        };
+    }
     Ok(match settings.merkle {
-        MerkleHash::Sha256 => FriProof::Sha256(prove_batch_owned(
-            &fitted.stark_config_seeded(seed),
-            airs,
-            traces,
-            public_values,
-            &lookups,
-            chunks,
-        )?),
-        MerkleHash::Sha256Trunc24 => FriProof::Sha256Trunc24(prove_batch_owned(
-            &fitted.stark_config24_seeded(seed),
-            airs,
-            traces,
-            public_values,
-            &lookups,
-            chunks,
-        )?),
+        MerkleHash::Sha256 => prove_with!(Sha256, fitted.stark_config_seeded(seed)),
+        MerkleHash::Sha256Trunc24 => prove_with!(Sha256Trunc24, fitted.stark_config24_seeded(seed)),
         other => return Err(ProveError(format!("the FRI backend commits with SHA-256 or its 24-byte truncation, not {other:?}"))),
     })
+}
+
+/// The symbolic layout of `air`'s constraints as the sigagg tables have
+/// them: main columns, public values and periodic columns, no
+/// preprocessed ones.
+fn air_layout<F, A: BaseAir<F>>(air: &A) -> AirLayout {
+    AirLayout {
+        main_width: air.width(),
+        num_public_values: air.num_public_values(),
+        num_periodic_columns: air.num_periodic_columns(),
+        ..Default::default()
+    }
+}
+
+/// The shape of a batch proof that prover and verifier bind into the
+/// transcript: the sigagg tables have no preprocessed columns and no
+/// zero-knowledge randomization, so only the widths, public-value counts
+/// and number of tables with lookups vary.
+fn batch_shape<SC: StarkGenericConfig, A: BaseAir<p3_batch_stark::Val<SC>>>(
+    config: &SC,
+    airs: &[A],
+    public_value_counts: Vec<usize>,
+    num_lookup_instances: usize,
+) -> BatchShape {
+    BatchShape {
+        trace_widths: airs.iter().map(A::width).collect(),
+        public_value_counts,
+        preprocessed_widths: vec![0; airs.len()],
+        has_preprocessed_commitment: false,
+        num_lookup_instances,
+        lookup_pow_bits: config.lookup_proof_of_work_bits(),
+        has_randomization_commitment: false,
+        ood_pow_bits: config.ood_proof_of_work_bits(),
+    }
 }
 
 /// log2 of every table's quotient-chunk count, from its declared degree.
@@ -139,12 +166,7 @@ pub fn quotient_chunks_both_ways<A: Table>(settings: &Settings, tables: &Tables<
         .zip(&tables.log_heights)
         .zip(&lookups)
         .map(|((air, &log_height), lookups)| {
-            let layout = AirLayout {
-                main_width: air.width(),
-                num_public_values: air.num_public_values(),
-                num_periodic_columns: air.num_periodic_columns(),
-                ..Default::default()
-            };
+            let layout = air_layout(air);
             type FriPcs = <AggConfig as StarkGenericConfig>::Pcs;
             type Challenger = <AggConfig as StarkGenericConfig>::Challenger;
             let domain = <FriPcs as Pcs<Challenge, Challenger>>::natural_domain_for_degree(config.pcs(), 1 << log_height);

@@ -25,12 +25,12 @@
 use std::fmt::Debug;
 
 use p3_air::symbolic::{AirLayout, SymbolicExpressionExt};
-use p3_air::{Air, BaseAir};
+use p3_air::Air;
 use p3_batch_stark::folder::ProverConstraintFolderWithLookups;
 use p3_batch_stark::proof::OpenedValuesWithLookups;
 use p3_batch_stark::prover::quotient_values;
 use p3_batch_stark::{
-    BatchCommitments, BatchOpenedValues, BatchProof, BatchProverTranscript, BatchShape, Challenge, Commitment, Domain,
+    BatchCommitments, BatchOpenedValues, BatchProof, BatchProverTranscript, Challenge, Commitment, Domain,
     OpenedValues, StarkGenericConfig, Val,
 };
 use p3_challenger::GrindingChallenger;
@@ -46,6 +46,7 @@ use p3_util::log2_strict_usize;
 use tracing::info_span;
 
 use super::lookup_columns::LookupColumns;
+use super::{air_layout, batch_shape};
 use crate::backend::ProveError;
 
 /// One batch proof of `traces` (one per AIR, in batch order) with the given
@@ -95,18 +96,10 @@ where
     let log_heights: Vec<usize> = heights.iter().map(|&h| log2_strict_usize(h)).collect();
     check_multiplicity_height_bound(lookups, &heights).map_err(|e| ProveError(format!("lookup multiplicities: {e:?}")))?;
     let domains: Vec<Domain<SC>> = heights.iter().map(|&h| pcs.natural_domain_for_degree(h)).collect();
-    let layouts: Vec<AirLayout> = airs.iter().map(layout::<SC, A>).collect();
+    let layouts: Vec<AirLayout> = airs.iter().map(air_layout).collect();
 
-    let shape = BatchShape {
-        trace_widths: airs.iter().map(|a| a.width()).collect(),
-        public_value_counts: public_values.iter().map(Vec::len).collect(),
-        preprocessed_widths: vec![0; n],
-        has_preprocessed_commitment: false,
-        num_lookup_instances: lookups.iter().filter(|l| !l.is_empty()).count(),
-        lookup_pow_bits: config.lookup_proof_of_work_bits(),
-        has_randomization_commitment: false,
-        ood_pow_bits: config.ood_proof_of_work_bits(),
-    };
+    let num_lookup_instances = lookups.iter().filter(|l| !l.is_empty()).count();
+    let shape = batch_shape(config, airs, public_values.iter().map(Vec::len).collect(), num_lookup_instances);
     let mut challenger = config.initialise_challenger();
     let mut transcript =
         BatchProverTranscript::<SC::Challenger, Val<SC>, Challenge<SC>, Commitment<SC>>::new(&mut challenger, shape);
@@ -265,18 +258,6 @@ where
         lookup_pow_witness,
         ood_pow_witness,
     })
-}
-
-/// The symbolic layout of `air`'s constraints: main columns, public values
-/// and periodic columns, no preprocessed ones.
-fn layout<SC: StarkGenericConfig, A: BaseAir<Val<SC>>>(air: &A) -> AirLayout {
-    AirLayout {
-        preprocessed_width: 0,
-        main_width: air.width(),
-        num_public_values: air.num_public_values(),
-        num_periodic_columns: air.num_periodic_columns(),
-        ..Default::default()
-    }
 }
 
 /// A PCS failure in `phase`, as a [`ProveError`].

@@ -38,7 +38,7 @@ use p3_air::{Air, BaseAir, RowWindow};
 use p3_batch_stark::folder::VerifierConstraintFolderWithLookups;
 use p3_batch_stark::verifier::commitments_with_opening_points;
 use p3_batch_stark::{
-    BatchProof, BatchVerificationError, BatchVerifierTranscript, BatchShape, Challenge, CommonData, Commitment, Domain,
+    BatchProof, BatchVerificationError, BatchVerifierTranscript, Challenge, CommonData, Commitment, Domain,
     PcsError, StarkGenericConfig, Val,
 };
 use p3_challenger::GrindingChallenger;
@@ -53,6 +53,8 @@ use p3_uni_stark::{
     validate_degree_bits,
 };
 use p3_util::log2_ceil_usize;
+
+use super::batch_shape;
 
 /// The error of [`verify_batch_with_chunks`]: Plonky3's.
 pub type BatchError<SC> = BatchVerificationError<PcsError<SC>>;
@@ -120,16 +122,7 @@ where
         return Err(LookupError::CommitmentMismatch.into());
     }
 
-    let shape = BatchShape {
-        trace_widths: airs.iter().map(A::width).collect(),
-        public_value_counts: airs.iter().map(BaseAir::num_public_values).collect(),
-        preprocessed_widths: vec![0; n],
-        has_preprocessed_commitment: false,
-        num_lookup_instances,
-        lookup_pow_bits: config.lookup_proof_of_work_bits(),
-        has_randomization_commitment: false,
-        ood_pow_bits: config.ood_proof_of_work_bits(),
-    };
+    let shape = batch_shape(config, airs, airs.iter().map(BaseAir::num_public_values).collect(), num_lookup_instances);
     let mut challenger = config.initialise_challenger();
     let mut transcript =
         BatchVerifierTranscript::<SC::Challenger, Val<SC>, Challenge<SC>, Commitment<SC>>::new(&mut challenger, shape);

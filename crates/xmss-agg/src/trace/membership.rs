@@ -145,3 +145,8 @@ pub fn threshold_heights(settings: &Settings, padded: usize, group: &GroupKey) -
     let [a, b, c, d, e] = heights(settings, padded);
     [a, b, c, d, e, padded * block_rows(group.depth())]
 }
+
+/// log2 of [`threshold_heights`], as the backend takes them.
+pub fn threshold_log_heights(settings: &Settings, padded: usize, group: &GroupKey) -> Vec<usize> {
+    super::log2_all(&threshold_heights(settings, padded, group))
+}
