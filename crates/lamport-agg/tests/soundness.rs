@@ -461,6 +461,22 @@ fn setup<S: ParameterSet>(
     (tree, st, signers)
 }
 
+/// The FRI prover's proof of a threshold over a mined set equals Plonky3's
+/// `prove_batch`'s byte for byte. Its hash table, which holds the group
+/// tree's levels in the signers' blocks, sends exclusive bus groups (flagged LogUp
+/// columns) under FRI, whose constraints the prover evaluates itself
+/// (`sigagg_prover::fri`'s quotient), so this holds that evaluation to
+/// Plonky3's gadget.
+#[test]
+fn fri_threshold_proofs_equal_plonky3s() {
+    let (_, st, signers) = setup::<LamportPlusMined>(70, 7, &[6, 1, 3], 3);
+    let witness = threshold::testing::witness(&T, &st, &signers, Disclosure::CountOnly);
+    let lookups = <sigagg_lamport_agg::air::LampAir as sigagg_prover::Table>::lookups(&witness.instance.airs);
+    assert!(lookups.iter().flat_map(|l| l.iter()).any(|l| l.flags.is_some()), "an exclusive bus group under FRI");
+    let (ours, theirs) = sigagg_prover::testing::proofs_both_ways(&T, &witness.instance.tables(), witness.traces.tables);
+    assert_eq!(ours, theirs);
+}
+
 #[test]
 fn thresholds_prove_and_verify() {
     let cases: [(usize, &[usize], u32); 5] = [

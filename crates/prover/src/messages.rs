@@ -122,19 +122,7 @@ impl MessageProgram {
     /// through `input`, when gathering a whole row would cost more (a
     /// wide table's packed rows).
     pub fn eval_with<V: Algebra<Val> + Copy>(&self, input: impl Fn(Input) -> V, values: &mut Vec<V>) {
-        values.clear();
-        for op in &self.ops {
-            let v = match *op {
-                Op::Constant(c) => V::from(c),
-                Op::Read(at) => input(at),
-                Op::Transition => V::ONE - input(Input::Last),
-                Op::Add(x, y) => values[x] + values[y],
-                Op::Sub(x, y) => values[x] - values[y],
-                Op::Neg(x) => -values[x],
-                Op::Mul(x, y) => values[x] * values[y],
-            };
-            values.push(v);
-        }
+        run(&self.ops, input, values);
     }
 
     /// Message `j`'s count and fields, from the values
@@ -142,6 +130,82 @@ impl MessageProgram {
     pub fn message<'a, V: Copy>(&'a self, j: usize, values: &'a [V]) -> (V, impl Iterator<Item = V> + 'a) {
         let (count, fields) = &self.messages[j];
         (values[*count], fields.iter().map(move |&f| values[f]))
+    }
+}
+
+/// Evaluates `ops` in order into `values` (cleared first), reading inputs
+/// through `input`.
+fn run<V: Algebra<Val> + Copy>(ops: &[Op], input: impl Fn(Input) -> V, values: &mut Vec<V>) {
+    values.clear();
+    for op in ops {
+        let v = match *op {
+            Op::Constant(c) => V::from(c),
+            Op::Read(at) => input(at),
+            Op::Transition => V::ONE - input(Input::Last),
+            Op::Add(x, y) => values[x] + values[y],
+            Op::Sub(x, y) => values[x] - values[y],
+            Op::Neg(x) => -values[x],
+            Op::Mul(x, y) => values[x] * values[y],
+        };
+        values.push(v);
+    }
+}
+
+/// One LogUp column's inputs as operation indices of a
+/// [`LookupProgram`]: Plonky3's `Lookup`, compiled.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CompiledLookup {
+    /// The lookup's fraction column (after the accumulator).
+    pub column: usize,
+    /// Each message's fields.
+    pub elements: Vec<Vec<usize>>,
+    /// Each message's count.
+    pub multiplicities: Vec<usize>,
+    /// An exclusive column's branch flags.
+    pub flags: Option<Vec<usize>>,
+}
+
+/// A table's folded lookups (Plonky3's `Lookup`s, the form its LogUp
+/// constraints take) compiled to operations, for evaluating those
+/// constraints without walking the expression trees at every row.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LookupProgram {
+    ops: Vec<Op>,
+    /// The lookups, in order.
+    pub lookups: Vec<CompiledLookup>,
+}
+
+impl LookupProgram {
+    /// Compiles `lookups`, or `None` where a field or count reads what the
+    /// operations cannot (public values, preprocessed columns) or the
+    /// transition selector, whose value off the trace domain is not
+    /// `1 - last`.
+    pub fn new(lookups: &[p3_lookup::Lookup<Val>]) -> Option<Self> {
+        let mut lowering = Lowering { ops: Vec::new(), seen: HashMap::new() };
+        let mut lower_all = |es: &[SymbolicExpression<Val>]| es.iter().map(|e| lowering.lower(e).ok()).collect::<Option<Vec<_>>>();
+        let compiled = lookups
+            .iter()
+            .map(|l| {
+                Some(CompiledLookup {
+                    column: l.column,
+                    elements: l.elements.iter().map(|fields| lower_all(fields)).collect::<Option<_>>()?,
+                    multiplicities: lower_all(&l.multiplicities)?,
+                    flags: match &l.flags {
+                        Some(flags) => Some(lower_all(flags)?),
+                        None => None,
+                    },
+                })
+            })
+            .collect::<Option<Vec<_>>>()?;
+        let ops = lowering.ops;
+        (!ops.contains(&Op::Transition)).then_some(Self { ops, lookups: compiled })
+    }
+
+    /// Evaluates every operation into `values` (cleared first), reading
+    /// inputs through `input`; index `values` with a [`CompiledLookup`]'s
+    /// operation indices.
+    pub fn eval_with<V: Algebra<Val> + Copy>(&self, input: impl Fn(Input) -> V, values: &mut Vec<V>) {
+        run(&self.ops, input, values);
     }
 }
 
@@ -295,5 +359,24 @@ mod tests {
                 assert_eq!((c, f.collect::<Vec<_>>()), (*count, fields.clone()), "row {r}, message {j}");
             }
         }
+    }
+
+    /// Lookups compile, unless one reads the transition selector (whose
+    /// value off the trace domain the operations would get wrong), as the
+    /// toy's count `is_transition` does: then the quotient takes Plonky3's
+    /// own evaluation.
+    #[test]
+    fn lookup_programs_refuse_the_transition_selector() {
+        let folded = p3_lookup::Lookups::<Val>::from_air::<crate::config::Challenge, _>(&TestAir::new());
+        let mut lookups: Vec<p3_lookup::Lookup<Val>> = folded.iter().cloned().collect();
+        assert_eq!(LookupProgram::new(&lookups), None, "the toy counts with the transition selector");
+        for lookup in &mut lookups {
+            lookup.multiplicities.fill(SymbolicExpr::Leaf(BaseLeaf::Constant(Val::ONE)));
+        }
+        let program = LookupProgram::new(&lookups).expect("constant counts compile");
+        assert_eq!(program.lookups.len(), lookups.len());
+        assert!(program.lookups.iter().zip(&lookups).all(|(p, l)| p.elements.len() == l.elements.len()));
+        lookups[0].multiplicities[0] = SymbolicExpr::Leaf(BaseLeaf::IsTransition);
+        assert_eq!(LookupProgram::new(&lookups), None);
     }
 }

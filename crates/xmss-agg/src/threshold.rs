@@ -550,4 +550,21 @@ mod tests {
             }
         }
     }
+
+    /// Under the FRI settings every table's lookups, of aggregates and of
+    /// thresholds, compile to a `LookupProgram`, so the FRI prover's
+    /// quotient evaluates their LogUp constraints from it rather than
+    /// falling back to Plonky3's gadget.
+    #[test]
+    fn lookups_compile_for_the_fri_quotient() {
+        let group = GroupKey { root: [Default::default(); crate::group::GROUP_DIGEST], size: 5 };
+        let statement = ThresholdStatement { group, epoch: 0, message: [0; 32], threshold: 1 };
+        for settings in [Settings::FAST, Settings::COMPACT] {
+            for airs in [crate::airs_for_shape(&settings, 16), airs(&settings, &statement, 3, Some(&[0, 2, 4]))] {
+                for (air, lookups) in airs.iter().zip(<AggAir as sigagg_prover::Table>::lookups(&airs)) {
+                    assert!(sigagg_prover::messages::LookupProgram::new(&lookups).is_some(), "{air:?}");
+                }
+            }
+        }
+    }
 }

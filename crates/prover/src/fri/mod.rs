@@ -10,6 +10,7 @@
 
 pub mod lookup_columns;
 pub mod prover;
+mod quotient;
 pub mod security;
 pub mod verifier;
 

@@ -9,8 +9,9 @@
 //! stayed resident to the end, where memory peaks (4.32 GiB at the opening).
 //!
 //! This prover runs the same protocol, phase for phase, through Plonky3's
-//! own public transcript ([`BatchProverTranscript`]), quotient evaluation
-//! ([`quotient_values`]) and PCS, and so emits the proof `prove_batch`
+//! own public transcript ([`BatchProverTranscript`]) and PCS, with the
+//! quotient evaluated by [`TableQuotient`] (Plonky3's values, packing
+//! fewer next-row columns), and so emits the proof `prove_batch`
 //! would, byte for byte (`testing::proofs_both_ways` and the tests that
 //! call it hold it to that), which Plonky3's `verify_batch` and ours
 //! ([`super::verifier`]) both accept. It differs only in what it keeps alive:
@@ -28,7 +29,6 @@ use p3_air::symbolic::{AirLayout, SymbolicExpressionExt};
 use p3_air::Air;
 use p3_batch_stark::folder::ProverConstraintFolderWithLookups;
 use p3_batch_stark::proof::OpenedValuesWithLookups;
-use p3_batch_stark::prover::quotient_values;
 use p3_batch_stark::{
     BatchCommitments, BatchOpenedValues, BatchProof, BatchProverTranscript, Challenge, Commitment, Domain,
     OpenedValues, StarkGenericConfig, Val,
@@ -46,6 +46,7 @@ use p3_util::log2_strict_usize;
 use tracing::info_span;
 
 use super::lookup_columns::LookupColumns;
+use super::quotient::TableQuotient;
 use super::{air_layout, batch_shape};
 use crate::backend::ProveError;
 
@@ -68,7 +69,7 @@ where
     A: Air<InteractionSymbolicBuilder<Val<SC>, SC::Challenge>> + for<'a> Air<ProverConstraintFolderWithLookups<'a, SC>>,
     Val<SC>: PrimeField64,
     SymbolicExpressionExt<Val<SC>, SC::Challenge>: Algebra<SC::Challenge>,
-    Domain<SC>: Send + Sync,
+    Domain<SC>: PolynomialSpace<Val = crate::config::Val> + Send + Sync,
     SC::Pcs: Sync,
     PcsProverError<SC>: Send + Debug,
     SC::Challenger: GrindingChallenger<Witness = Val<SC>>,
@@ -162,22 +163,19 @@ where
                 .filter(|_| !lookups[i].is_empty())
                 .map(|data| pcs.get_evaluations_on_domain(data, permutation_index[i], quotient_domain));
             let perm_vals: Vec<Challenge<SC>> = terminals[i].iter().map(|t| t.0).collect();
-            let values = quotient_values(
-                pcs,
-                &airs[i],
-                &public_values[i],
-                layouts[i],
-                domains[i],
+            let values = TableQuotient {
+                air: &airs[i],
+                public_values: &public_values[i],
+                layout: layouts[i],
+                trace_domain: domains[i],
                 quotient_domain,
-                &main,
-                perm.as_ref(),
-                &lookups[i],
-                &perm_vals,
-                &gadget,
-                &challenges[i],
-                None,
-                alpha,
-            );
+                main: &main,
+                permutation: perm.as_ref(),
+                lookups: &lookups[i],
+                permutation_values: &perm_vals,
+                challenges: &challenges[i],
+            }
+            .values(pcs, &gadget, alpha);
             let chunks = 1 << log_chunks[i];
             let flat = RowMajorMatrix::new_col(values).flatten_to_base();
             let chunk_domains = quotient_domain.split_domains(chunks);
