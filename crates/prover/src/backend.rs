@@ -278,6 +278,10 @@ mod tests {
     enum Toy {
         Counter,
         Cubes,
+        /// `Cubes` sending with count `-(1 + is_transition - is_transition)`:
+        /// a count that reads the transition selector, which the FRI
+        /// quotient leaves to Plonky3's gadget.
+        CubesBySelectors,
     }
 
     impl BaseAir<Val> for Toy {
@@ -288,7 +292,7 @@ mod tests {
         fn main_next_row_columns(&self) -> Vec<usize> {
             match self {
                 Toy::Counter => vec![0],
-                Toy::Cubes => vec![],
+                Toy::Cubes | Toy::CubesBySelectors => vec![],
             }
         }
     }
@@ -309,6 +313,11 @@ mod tests {
                     builder.assert_eq(b, a.clone() * a.clone() * a.clone());
                     builder.push_interaction("toy", [a], -Count::from(1));
                 }
+                Toy::CubesBySelectors => {
+                    builder.assert_eq(b, a.clone() * a.clone() * a.clone());
+                    let one = AB::Expr::ONE + builder.is_transition() - builder.is_transition();
+                    builder.push_interaction("toy", [a], -Count::bounded(one, 1));
+                }
             }
         }
     }
@@ -319,7 +328,7 @@ mod tests {
         fn degree(&self) -> usize {
             match self {
                 Toy::Counter => 2,
-                Toy::Cubes => 3,
+                Toy::Cubes | Toy::CubesBySelectors => 3,
             }
         }
     }
@@ -368,6 +377,21 @@ mod tests {
         assert_eq!(ours, theirs);
         let (other, _) = crate::fri::proofs_both_ways(&Settings::INSECURE_TEST, &tables(2), traces().to_vec());
         assert_ne!(ours, other);
+    }
+
+    /// Where a table's lookups read the transition selector (no
+    /// `LookupProgram`), the FRI quotient takes Plonky3's own gadget, and
+    /// the proof is still Plonky3's byte for byte.
+    #[test]
+    fn fri_prover_matches_plonky3_with_the_gadget_fallback() {
+        const BY_SELECTORS: [Toy; 2] = [Toy::Counter, Toy::CubesBySelectors];
+        let tables = Tables::new(&BY_SELECTORS, vec![4, 3], DOMAIN, [1; 32]);
+        let lookups = Toy::lookups(&BY_SELECTORS);
+        assert!(crate::messages::LookupProgram::new(&lookups[1]).is_none(), "the fallback is taken");
+        let (ours, theirs) = crate::fri::proofs_both_ways(&Settings::INSECURE_TEST, &tables, traces().to_vec());
+        assert_eq!(ours, theirs);
+        let proof = prove(&Settings::INSECURE_TEST, &tables, traces().to_vec()).expect("a proof");
+        verify(&Settings::INSECURE_TEST, &tables, &proof).unwrap();
     }
 
     /// The toy tables' declared degrees split their quotients as Plonky3's

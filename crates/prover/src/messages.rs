@@ -179,13 +179,19 @@ impl LookupProgram {
     /// Compiles `lookups`, or `None` where a field or count reads what the
     /// operations cannot (public values, preprocessed columns) or the
     /// transition selector, whose value off the trace domain is not
-    /// `1 - last`.
+    /// `1 - last`, or where a lookup's counts or flags do not match its
+    /// messages one to one.
     pub fn new(lookups: &[p3_lookup::Lookup<Val>]) -> Option<Self> {
         let mut lowering = Lowering { ops: Vec::new(), seen: HashMap::new() };
         let mut lower_all = |es: &[SymbolicExpression<Val>]| es.iter().map(|e| lowering.lower(e).ok()).collect::<Option<Vec<_>>>();
         let compiled = lookups
             .iter()
             .map(|l| {
+                // Malformed lookups stay with Plonky3's gadget, which refuses them.
+                let branches = l.flags.as_ref().map_or(l.elements.len(), Vec::len);
+                if l.multiplicities.len() != l.elements.len() || branches != l.elements.len() || l.flags.as_ref().is_some_and(Vec::is_empty) {
+                    return None;
+                }
                 Some(CompiledLookup {
                     column: l.column,
                     elements: l.elements.iter().map(|fields| lower_all(fields)).collect::<Option<_>>()?,

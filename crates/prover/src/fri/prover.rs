@@ -10,8 +10,8 @@
 //!
 //! This prover runs the same protocol, phase for phase, through Plonky3's
 //! own public transcript ([`BatchProverTranscript`]) and PCS, with the
-//! quotient evaluated by [`TableQuotient`] (Plonky3's values, packing
-//! fewer next-row columns), and so emits the proof `prove_batch`
+//! quotient evaluated by `fri::quotient` (Plonky3's values, with less
+//! work per point), and so emits the proof `prove_batch`
 //! would, byte for byte (`testing::proofs_both_ways` and the tests that
 //! call it hold it to that), which Plonky3's `verify_batch` and ours
 //! ([`super::verifier`]) both accept. It differs only in what it keeps alive:

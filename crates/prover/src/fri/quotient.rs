@@ -1,8 +1,8 @@
 //! The quotient of one table on its quotient domain: every constraint and
 //! LogUp term folded by powers of `α` and divided by the trace domain's
 //! vanishing polynomial, with Plonky3's values (so the proof is Plonky3's
-//! byte for byte, which the tests of [`super::prover`] check) but less
-//! work per point than `p3_batch_stark::prover::quotient_values`:
+//! byte for byte) but less work per point than
+//! `p3_batch_stark::prover::quotient_values`:
 //!
 //! - **LogUp constraints from compiled messages.** Plonky3's gadget walks
 //!   the expression tree of every message field at every point and folds
@@ -17,9 +17,16 @@
 //!   them (the chain table 22 of a lane's 162 columns, the width-24 table
 //!   47 of its 280: [`p3_air::BaseAir::main_next_row_columns`]). The
 //!   other entries stay zero. The aggregators test that the declarations
-//!   cover every read; a read one missed would not weaken soundness, since
-//!   the verifier opens and checks every column of the next row: the
-//!   honest proof would fail instead.
+//!   cover every read. A read a non-empty declaration missed would make
+//!   the honest proof fail, since the verifier then opens and checks the
+//!   whole next row; a table that declares no column gets its whole next
+//!   row packed, as in Plonky3, so that a read there fails the same way
+//!   instead of being bound to zero on both sides.
+//!
+//! The proofs are held to Plonky3's by `testing::proofs_both_ways` in the
+//! backend's tests (the toy tables, one of them through the fallback to
+//! Plonky3's gadget), the XMSS aggregate tests and a Lamport+ threshold
+//! with exclusive bus groups.
 
 use p3_air::symbolic::{AirLayout, SymbolicExpressionExt};
 use p3_air::{Air, AirBuilder, ExtensionBuilder, RowWindow};
@@ -74,7 +81,12 @@ where
         let size = self.quotient_domain.size();
         let width = self.main.width();
         let next_step = 1 << (log2_strict_usize(size) - log2_strict_usize(self.trace_domain.size()));
-        let next_columns = self.air.main_next_row_columns();
+        // An empty declaration packs the whole next row (see the module docs).
+        let mut next_columns = self.air.main_next_row_columns();
+        if next_columns.is_empty() {
+            next_columns = (0..width).collect();
+        }
+        assert!(next_columns.iter().all(|&c| c < width), "next-row columns declared past the table's width");
 
         let selectors = self.trace_domain.selectors_on_coset(self.quotient_domain);
         let cyclic = |v: &[Val<SC>], i: usize| PackedVal::<SC>::from_fn(|k| v[(i + k) % size]);
