@@ -88,8 +88,14 @@ where
         }
         assert!(next_columns.iter().all(|&c| c < width), "next-row columns declared past the table's width");
 
+        // The selectors, repeated cyclically to whole packed groups once, so
+        // that each point reads them as slices (a domain smaller than a
+        // packed group wraps, as its rows do).
         let selectors = self.trace_domain.selectors_on_coset(self.quotient_domain);
-        let cyclic = |v: &[Val<SC>], i: usize| PackedVal::<SC>::from_fn(|k| v[(i + k) % size]);
+        let padded = |v: &[Val<SC>]| -> Vec<Val<SC>> { (0..size.next_multiple_of(pack)).map(|i| v[i % size]).collect() };
+        let [is_first_row, is_last_row, is_transition, inv_vanishing] =
+            [&selectors.is_first_row, &selectors.is_last_row, &selectors.is_transition, &selectors.inv_vanishing].map(|v| padded(v));
+        let packed = |v: &[Val<SC>], i: usize| *PackedVal::<SC>::from_slice(&v[i..i + pack]);
         let constraints = get_constraint_layout::<Val<SC>, SC::Challenge, A, _>(self.air, self.layout, self.lookups, gadget);
         let (base_alpha_powers, ext_alpha_powers) = constraints.decompose_alpha(alpha);
         let (periodic_packed, periodic_width, period) = self.packed_periodic(pcs);
@@ -108,9 +114,9 @@ where
             || {
                 // The next row's undeclared entries are never written: zero.
                 let main = vec![PackedVal::<SC>::ZERO; 2 * width];
-                (main, Vec::new(), Vec::with_capacity(n_base), Vec::with_capacity(n_ext), Vec::new())
+                (main, Vec::new(), Vec::with_capacity(n_base), Vec::with_capacity(n_ext), (Vec::new(), Vec::new()))
             },
-            |(main_buf, perm_buf, base, ext, values), (group, out)| {
+            |(main_buf, perm_buf, base, ext, logup_bufs), (group, out)| {
                 let start = group * pack;
                 for (slot, value) in main_buf.iter_mut().zip(self.main.vertically_packed_row::<PackedVal<SC>>(start)) {
                     *slot = value;
@@ -137,9 +143,9 @@ where
                         preprocessed_window: RowWindow::from_view(&preprocessed),
                         periodic_values,
                         public_values: self.public_values,
-                        is_first_row: cyclic(&selectors.is_first_row, start),
-                        is_last_row: cyclic(&selectors.is_last_row, start),
-                        is_transition: cyclic(&selectors.is_transition, start),
+                        is_first_row: packed(&is_first_row, start),
+                        is_last_row: packed(&is_last_row, start),
+                        is_transition: packed(&is_transition, start),
                         base_alpha_powers: &base_alpha_powers,
                         ext_alpha_powers: &ext_alpha_powers,
                         base_constraints: core::mem::take(base),
@@ -155,11 +161,11 @@ where
                     Some(program) => {
                         self.air.eval(&mut folder);
                         let inputs = LogUpInputs { main: &main_buf[..], width, periodic: periodic_values, perm: &perm_buf[..] };
-                        eval_logup(&mut folder, program, &inputs, &beta_powers, values);
+                        eval_logup(&mut folder, program, &inputs, &beta_powers, logup_bufs);
                     }
                     None => gadget.eval_air_and_lookups(self.air, &mut folder, self.lookups),
                 }
-                let quotient = folder.inner.finalize_constraints() * cyclic(&selectors.inv_vanishing, start);
+                let quotient = folder.inner.finalize_constraints() * packed(&inv_vanishing, start);
                 *base = folder.inner.base_constraints;
                 *ext = folder.inner.ext_constraints;
                 for (k, slot) in out.iter_mut().enumerate() {
@@ -232,13 +238,15 @@ struct LogUpInputs<'a, P, E> {
 /// flags `U·f_c − V` for `U = Π t_i`, `V = Σ m_i Π_(j≠i) t_j`; with flags
 /// `D·f_c − N` for `N = Σ flag_i m_i`, `D = Σ flag_i t_i + 1 − Σ flag_i`.
 /// Then the accumulator: zero on the first row, `acc' − acc − Σ_c f_c` on
-/// transitions, `terminal − acc − Σ_c f_c` on the last row.
+/// transitions, `terminal − acc − Σ_c f_c` on the last row. The last
+/// argument holds the program's values and the terms, buffers reused from
+/// point to point.
 fn eval_logup<SC: StarkGenericConfig>(
     folder: &mut ProverConstraintFolderWithLookups<'_, SC>,
     program: &LookupProgram,
     row: &LogUpInputs<'_, PackedVal<SC>, PackedChallenge<SC>>,
     beta_powers: &[Vec<PackedChallenge<SC>>],
-    values: &mut Vec<PackedVal<SC>>,
+    (values, terms): &mut (Vec<PackedVal<SC>>, Vec<PackedChallenge<SC>>),
 ) where
     Domain<SC>: PolynomialSpace<Val = KoalaBear>,
 {
@@ -258,18 +266,15 @@ fn eval_logup<SC: StarkGenericConfig>(
     for lookup in &program.lookups {
         let alpha = folder.permutation_challenges[2 * lookup.column];
         let powers = &beta_powers[lookup.column];
-        let terms: Vec<PackedChallenge<SC>> = lookup
-            .elements
-            .iter()
-            .map(|fields| {
-                let Some((&last, leading)) = fields.split_last() else { return alpha };
-                let folded = leading
-                    .iter()
-                    .enumerate()
-                    .fold(PackedChallenge::<SC>::from(values[last]), |acc, (j, &f)| acc + powers[fields.len() - 1 - j] * values[f]);
-                alpha - folded
-            })
-            .collect();
+        terms.clear();
+        terms.extend(lookup.elements.iter().map(|fields| {
+            let Some((&last, leading)) = fields.split_last() else { return alpha };
+            let folded = leading
+                .iter()
+                .enumerate()
+                .fold(PackedChallenge::<SC>::from(values[last]), |acc, (j, &f)| acc + powers[fields.len() - 1 - j] * values[f]);
+            alpha - folded
+        }));
         let (numerator, denominator) = match &lookup.flags {
             None => {
                 let product = terms.iter().fold(one, |acc, &t| acc * t);
@@ -283,7 +288,7 @@ fn eval_logup<SC: StarkGenericConfig>(
                 let numerator: PackedVal<SC> =
                     flags.iter().zip(&lookup.multiplicities).fold(zero, |acc, (&f, &m)| acc + values[f] * values[m]);
                 let flag_sum = flags.iter().fold(zero, |acc, &f| acc + values[f]);
-                let selected = flags.iter().zip(&terms).fold(PackedChallenge::<SC>::ZERO, |acc, (&f, &t)| acc + t * values[f]);
+                let selected = flags.iter().zip(terms.iter()).fold(PackedChallenge::<SC>::ZERO, |acc, (&f, &t)| acc + t * values[f]);
                 (PackedChallenge::<SC>::from(numerator), selected + (PackedVal::<SC>::ONE - flag_sum))
             }
         };
