@@ -3,7 +3,6 @@
 //! `p3-security` calculator on the actual tables, grinding counted) for
 //! the tables of a statement of the given size.
 
-
 pub use sigagg_prover::SecurityLevel;
 
 use crate::config::Settings;
