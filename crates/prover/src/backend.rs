@@ -379,6 +379,24 @@ mod tests {
         assert_ne!(ours, other);
     }
 
+    /// Tables of two rows, whose quotient domains (four points) are
+    /// smaller than a packed group of points, which therefore wraps: the
+    /// FRI prover still emits Plonky3's proof byte for byte, and it
+    /// verifies, but not against another statement.
+    #[test]
+    fn fri_prover_matches_plonky3_below_a_packed_group() {
+        let tiny = |cells: [u32; 4]| RowMajorMatrix::new(cells.map(Val::from_u32).to_vec(), 2);
+        // Counter rows (0, received twice) and (1, never); the value 0 twice.
+        let traces = vec![tiny([0, 2, 1, 0]), tiny([0, 0, 0, 0])];
+        let tables = Tables::new(&AIRS, vec![1, 1], DOMAIN, [1; 32]);
+        let (ours, theirs) = crate::fri::proofs_both_ways(&Settings::INSECURE_TEST, &tables, traces.clone());
+        assert_eq!(ours, theirs);
+        let proof = prove(&Settings::INSECURE_TEST, &tables, traces).expect("a proof");
+        verify(&Settings::INSECURE_TEST, &tables, &proof).unwrap();
+        let other = Tables::new(&AIRS, vec![1, 1], DOMAIN, [2; 32]);
+        assert!(verify(&Settings::INSECURE_TEST, &other, &proof).is_err(), "another statement's digest");
+    }
+
     /// Where a table's lookups read the transition selector (no
     /// `LookupProgram`), the FRI quotient takes Plonky3's own gadget, and
     /// the proof is still Plonky3's byte for byte.

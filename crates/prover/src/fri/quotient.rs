@@ -22,6 +22,12 @@
 //!   whole next row; a table that declares no column gets its whole next
 //!   row packed, as in Plonky3, so that a read there fails the same way
 //!   instead of being bound to zero on both sides.
+//! - **Points in the order the extension stores them.** The committed
+//!   extension is stored bit-reversed, so the eight points of a packed
+//!   group in natural order are eight rows far apart in memory (and their
+//!   next rows eight more); visited in storage order they are eight
+//!   adjacent rows. The quotient is computed in that order and put back
+//!   in natural order once at the end.
 //!
 //! The proofs are held to Plonky3's by `testing::proofs_both_ways` in the
 //! backend's tests (the toy tables, one of them through the fallback to
@@ -41,7 +47,7 @@ use p3_matrix::Matrix;
 use p3_matrix::dense::RowMajorMatrixView;
 use p3_maybe_rayon::prelude::*;
 use p3_uni_stark::{PackedChallenge, PackedVal, ProverConstraintFolder};
-use p3_util::log2_strict_usize;
+use p3_util::{log2_strict_usize, reverse_bits_len, reverse_slice_index_bits};
 
 use crate::config::Val as KoalaBear;
 use crate::messages::{Input, LookupProgram};
@@ -88,17 +94,26 @@ where
         }
         assert!(next_columns.iter().all(|&c| c < width), "next-row columns declared past the table's width");
 
-        // The selectors, repeated cyclically to whole packed groups once, so
-        // that each point reads them as slices (a domain smaller than a
-        // packed group wraps, as its rows do).
+        // Points are visited in the order the LDE stores them (bit-reversed):
+        // a packed group's rows are then adjacent in memory, where the
+        // natural order scatters them across the matrix. The selectors are
+        // reordered to match, repeated cyclically to whole packed groups (a
+        // domain smaller than a packed group wraps, as its rows do), and the
+        // values are put back in natural order at the end.
+        let log_size = log2_strict_usize(size);
+        let natural = |s: usize| reverse_bits_len(s % size, log_size);
         let selectors = self.trace_domain.selectors_on_coset(self.quotient_domain);
-        let padded = |v: &[Val<SC>]| -> Vec<Val<SC>> { (0..size.next_multiple_of(pack)).map(|i| v[i % size]).collect() };
+        let padded = |v: &[Val<SC>]| -> Vec<Val<SC>> {
+            let mut stored = v.to_vec();
+            reverse_slice_index_bits(&mut stored);
+            (0..size.next_multiple_of(pack)).map(|i| stored[i % size]).collect()
+        };
         let [is_first_row, is_last_row, is_transition, inv_vanishing] =
             [&selectors.is_first_row, &selectors.is_last_row, &selectors.is_transition, &selectors.inv_vanishing].map(|v| padded(v));
         let packed = |v: &[Val<SC>], i: usize| *PackedVal::<SC>::from_slice(&v[i..i + pack]);
         let constraints = get_constraint_layout::<Val<SC>, SC::Challenge, A, _>(self.air, self.layout, self.lookups, gadget);
         let (base_alpha_powers, ext_alpha_powers) = constraints.decompose_alpha(alpha);
-        let (periodic_packed, periodic_width, period) = self.packed_periodic(pcs);
+        let periodic = pcs.build_periodic_lde_table(&self.air.periodic_columns(), self.trace_domain, self.quotient_domain);
         let packed_challenges: Vec<PackedChallenge<SC>> = self.challenges.iter().map(|&c| c.into()).collect();
         let packed_values: Vec<PackedChallenge<SC>> = self.permutation_values.iter().map(|&v| v.into()).collect();
         let constraint_count = constraints.total_constraints();
@@ -113,27 +128,22 @@ where
         result.par_chunks_mut(pack).enumerate().for_each_init(
             || {
                 // The next row's undeclared entries are never written: zero.
-                let main = vec![PackedVal::<SC>::ZERO; 2 * width];
-                (main, Vec::new(), Vec::with_capacity(n_base), Vec::with_capacity(n_ext), (Vec::new(), Vec::new()))
+                let main = Val::<SC>::zero_vec(2 * width * pack);
+                let rows = (Vec::with_capacity(pack), Vec::with_capacity(periodic.width()));
+                (main, rows, Vec::new(), Vec::with_capacity(n_base), Vec::with_capacity(n_ext), (Vec::new(), Vec::new()))
             },
-            |(main_buf, perm_buf, base, ext, logup_bufs), (group, out)| {
+            |(main_buf, (points, periodic_values), perm_buf, base, ext, logup_bufs), (group, out)| {
                 let start = group * pack;
-                for (slot, value) in main_buf.iter_mut().zip(self.main.vertically_packed_row::<PackedVal<SC>>(start)) {
-                    *slot = value;
-                }
-                let next_rows = self.main.wrapping_row_slices(start + next_step, pack);
-                for &c in &next_columns {
-                    main_buf[width + c] = PackedVal::<SC>::from_fn(|k| next_rows[k][c]);
-                }
-                self.pack_permutation(perm_buf, start, next_step);
-                let main = RowMajorMatrixView::new(main_buf.as_slice(), width);
+                points.clear();
+                points.extend((start..start + pack).map(natural));
+                self.pack_main(main_buf, points, &next_columns, next_step);
+                self.pack_permutation(perm_buf, points, next_step);
+                periodic_values.clear();
+                periodic_values.extend((0..periodic.width()).map(|c| PackedVal::<SC>::from_fn(|k| *periodic.get(points[k], c))));
+                let main_packed = PackedVal::<SC>::pack_slice(main_buf);
+                let main = RowMajorMatrixView::new(main_packed, width);
                 let preprocessed = RowMajorMatrixView::new(&[], 0);
-                let periodic_values: &[PackedVal<SC>] = if periodic_packed.is_empty() {
-                    &[]
-                } else {
-                    let at = (group % period) * periodic_width;
-                    &periodic_packed[at..at + periodic_width]
-                };
+                let periodic_values: &[PackedVal<SC>] = periodic_values;
                 base.clear();
                 ext.clear();
                 let mut folder = ProverConstraintFolderWithLookups {
@@ -160,7 +170,7 @@ where
                 match &program {
                     Some(program) => {
                         self.air.eval(&mut folder);
-                        let inputs = LogUpInputs { main: &main_buf[..], width, periodic: periodic_values, perm: &perm_buf[..] };
+                        let inputs = LogUpInputs { main: main_packed, width, periodic: periodic_values, perm: &perm_buf[..] };
                         eval_logup(&mut folder, program, &inputs, &beta_powers, logup_bufs);
                     }
                     None => gadget.eval_air_and_lookups(self.air, &mut folder, self.lookups),
@@ -173,23 +183,29 @@ where
                 }
             },
         );
+        reverse_slice_index_bits(&mut result);
         result
     }
 
-    /// The periodic columns on the quotient domain as packed rows, which
-    /// repeat every `period` groups of `PackedVal::WIDTH` points, with
-    /// their width and that period.
-    fn packed_periodic(&self, pcs: &SC::Pcs) -> (Vec<PackedVal<SC>>, usize, usize) {
-        let pack = PackedVal::<SC>::WIDTH;
-        let periodic = pcs.build_periodic_lde_table(&self.air.periodic_columns(), self.trace_domain, self.quotient_domain);
-        let (width, period) = (periodic.width(), periodic.packed_group_period(pack));
-        if periodic.is_empty() {
-            return (Vec::new(), width, period);
+    /// Packs the main rows at `points` (natural indices on the quotient
+    /// domain) into `buf`: every column of the current rows, then the
+    /// declared columns of the rows `next_step` further on.
+    fn pack_main(&self, buf: &mut [Val<SC>], points: &[usize], next_columns: &[usize], next_step: usize) {
+        let width = self.main.width();
+        let size = self.main.height();
+        let lanes = PackedVal::<SC>::WIDTH;
+        // A transpose into `buf`, read as packed values: lane `k` of packed
+        // column `c` (scalar `c * lanes + k`) is row `k`'s entry `c`.
+        for (k, &p) in points.iter().enumerate() {
+            let row = self.main.row_slice(p).expect("a point of the domain");
+            for (slot, &value) in buf[..lanes * width].iter_mut().skip(k).step_by(lanes).zip(row.iter()) {
+                *slot = value;
+            }
+            let next = self.main.row_slice((p + next_step) % size).expect("a point of the domain");
+            for &c in next_columns {
+                buf[(width + c) * lanes + k] = next[c];
+            }
         }
-        let packed = (0..period * width)
-            .map(|j| PackedVal::<SC>::from_fn(|k| *periodic.get((j / width) * pack + k, j % width)))
-            .collect();
-        (packed, width, period)
     }
 
     /// Per LogUp column, the powers `β^0 .. β^(w-1)` of its field-folding
@@ -202,18 +218,18 @@ where
             .collect()
     }
 
-    /// Packs the LogUp columns of the current and next rows at `start` into
-    /// `buf` (current row first), as extension-field values.
-    fn pack_permutation(&self, buf: &mut Vec<PackedChallenge<SC>>, start: usize, next_step: usize) {
+    /// Packs the LogUp columns of the rows at `points` and of the rows
+    /// `next_step` further on into `buf` (current rows first), as
+    /// extension-field values.
+    fn pack_permutation(&self, buf: &mut Vec<PackedChallenge<SC>>, points: &[usize], next_step: usize) {
         buf.clear();
         let Some(perm) = self.permutation else { return };
         let dimension = <SC::Challenge as BasedVectorSpace<Val<SC>>>::DIMENSION;
         let height = perm.height();
-        for row in [start, start + next_step] {
+        for step in [0, next_step] {
+            let rows: Vec<_> = points.iter().map(|&p| perm.row_slice((p + step) % height).expect("a point of the domain")).collect();
             buf.extend((0..perm.width()).step_by(dimension).map(|col| {
-                PackedChallenge::<SC>::from_basis_coefficients_fn(|d| {
-                    PackedVal::<SC>::from_fn(|k| perm.get((row + k) % height, col + d).expect("in range"))
-                })
+                PackedChallenge::<SC>::from_basis_coefficients_fn(|d| PackedVal::<SC>::from_fn(|k| rows[k][col + d]))
             }));
         }
     }
