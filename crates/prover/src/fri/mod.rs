@@ -11,6 +11,7 @@
 pub mod lookup_columns;
 pub mod prover;
 mod quotient;
+mod transpose;
 pub mod security;
 pub mod verifier;
 

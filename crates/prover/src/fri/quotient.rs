@@ -50,6 +50,7 @@ use p3_uni_stark::{PackedChallenge, PackedVal, ProverConstraintFolder};
 use p3_util::{log2_strict_usize, reverse_bits_len, reverse_slice_index_bits};
 
 use crate::config::Val as KoalaBear;
+use super::transpose::rows_to_lanes;
 use crate::messages::{Input, LookupProgram};
 
 /// One table's inputs to its quotient: the AIR, its lookups and the
@@ -196,11 +197,10 @@ where
         let lanes = PackedVal::<SC>::WIDTH;
         // A transpose into `buf`, read as packed values: lane `k` of packed
         // column `c` (scalar `c * lanes + k`) is row `k`'s entry `c`.
+        let rows: Vec<_> = points.iter().map(|&p| self.main.row_slice(p).expect("a point of the domain")).collect();
+        let views: Vec<&[Val<SC>]> = rows.iter().map(|row| &**row).collect();
+        rows_to_lanes(&views, width, &mut buf[..lanes * width]);
         for (k, &p) in points.iter().enumerate() {
-            let row = self.main.row_slice(p).expect("a point of the domain");
-            for (slot, &value) in buf[..lanes * width].iter_mut().skip(k).step_by(lanes).zip(row.iter()) {
-                *slot = value;
-            }
             let next = self.main.row_slice((p + next_step) % size).expect("a point of the domain");
             for &c in next_columns {
                 buf[(width + c) * lanes + k] = next[c];
