@@ -195,11 +195,7 @@ where
         let width = self.main.width();
         let size = self.main.height();
         let lanes = PackedVal::<SC>::WIDTH;
-        // A transpose into `buf`, read as packed values: lane `k` of packed
-        // column `c` (scalar `c * lanes + k`) is row `k`'s entry `c`.
-        let rows: Vec<_> = points.iter().map(|&p| self.main.row_slice(p).expect("a point of the domain")).collect();
-        let views: Vec<&[Val<SC>]> = rows.iter().map(|row| &**row).collect();
-        rows_to_lanes(&views, width, &mut buf[..lanes * width]);
+        transpose_rows(self.main, points, 0, &mut buf[..lanes * width]);
         for (k, &p) in points.iter().enumerate() {
             let next = self.main.row_slice((p + next_step) % size).expect("a point of the domain");
             for &c in next_columns {
@@ -225,14 +221,23 @@ where
         buf.clear();
         let Some(perm) = self.permutation else { return };
         let dimension = <SC::Challenge as BasedVectorSpace<Val<SC>>>::DIMENSION;
-        let height = perm.height();
+        let mut lanes = Val::<SC>::zero_vec(perm.width() * points.len());
         for step in [0, next_step] {
-            let rows: Vec<_> = points.iter().map(|&p| perm.row_slice((p + step) % height).expect("a point of the domain")).collect();
-            buf.extend((0..perm.width()).step_by(dimension).map(|col| {
-                PackedChallenge::<SC>::from_basis_coefficients_fn(|d| PackedVal::<SC>::from_fn(|k| rows[k][col + d]))
-            }));
+            transpose_rows(perm, points, step, &mut lanes);
+            let columns = PackedVal::<SC>::pack_slice(&lanes);
+            buf.extend(columns.chunks_exact(dimension).map(|coordinates| PackedChallenge::<SC>::from_basis_coefficients_fn(|d| coordinates[d])));
         }
     }
+}
+
+/// Writes the rows of `matrix` at `points`, each taken `step` rows on
+/// (cyclically), into `out` as packed columns: lane `k` of column `c`
+/// (scalar `c * points.len() + k`) is entry `c` of point `k`'s row.
+fn transpose_rows<T: Copy + Send + Sync, Mat: Matrix<T>>(matrix: &Mat, points: &[usize], step: usize, out: &mut [T]) {
+    let height = matrix.height();
+    let rows: Vec<_> = points.iter().map(|&p| matrix.row_slice((p + step) % height).expect("a point of the domain")).collect();
+    let views: Vec<&[T]> = rows.iter().map(|row| &**row).collect();
+    rows_to_lanes(&views, matrix.width(), out);
 }
 
 /// One packed row's values as the LogUp constraints read them.

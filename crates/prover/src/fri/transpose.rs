@@ -27,15 +27,18 @@ pub(crate) fn rows_to_lanes<T: Copy>(rows: &[&[T]], width: usize, out: &mut [T])
         // which bounds the unaligned loads and stores; a transpose only
         // moves the bits of `Copy` values.
         unsafe { avx2::transpose_blocks(rows, blocks, out) };
-        for c in blocks * 8..width {
-            for (k, row) in rows.iter().enumerate() {
-                out[c * lanes + k] = row[c];
-            }
-        }
+        copy_columns(rows, blocks * 8..width, out);
         return;
     }
+    copy_columns(rows, 0..width, out);
+}
+
+/// The plain transpose of `columns`: `out[c * rows.len() + k] = rows[k][c]`.
+fn copy_columns<T: Copy>(rows: &[&[T]], columns: core::ops::Range<usize>, out: &mut [T]) {
+    let lanes = rows.len();
     for (k, row) in rows.iter().enumerate() {
-        for (slot, &value) in out[..width * lanes].iter_mut().skip(k).step_by(lanes).zip(&row[..width]) {
+        let slots = out[columns.start * lanes..columns.end * lanes].iter_mut().skip(k).step_by(lanes);
+        for (slot, &value) in slots.zip(&row[columns.clone()]) {
             *slot = value;
         }
     }
