@@ -131,14 +131,16 @@ where
                 // The next row's undeclared entries are never written: zero.
                 let main = Val::<SC>::zero_vec(2 * width * pack);
                 let rows = (Vec::with_capacity(pack), Vec::with_capacity(periodic.width()));
-                (main, rows, Vec::new(), Vec::with_capacity(n_base), Vec::with_capacity(n_ext), (Vec::new(), Vec::new()))
+                // The LogUp rows as packed values, and the scalars they are transposed into.
+                let perm = (Vec::new(), Val::<SC>::zero_vec(self.permutation.map_or(0, |p| p.width()) * pack));
+                (main, rows, perm, Vec::with_capacity(n_base), Vec::with_capacity(n_ext), (Vec::new(), Vec::new()))
             },
-            |(main_buf, (points, periodic_values), perm_buf, base, ext, logup_bufs), (group, out)| {
+            |(main_buf, (points, periodic_values), (perm_buf, perm_lanes), base, ext, logup_bufs), (group, out)| {
                 let start = group * pack;
                 points.clear();
                 points.extend((start..start + pack).map(natural));
                 self.pack_main(main_buf, points, &next_columns, next_step);
-                self.pack_permutation(perm_buf, points, next_step);
+                self.pack_permutation(perm_buf, perm_lanes, points, next_step);
                 periodic_values.clear();
                 periodic_values.extend((0..periodic.width()).map(|c| PackedVal::<SC>::from_fn(|k| *periodic.get(points[k], c))));
                 let main_packed = PackedVal::<SC>::pack_slice(main_buf);
@@ -216,15 +218,15 @@ where
 
     /// Packs the LogUp columns of the rows at `points` and of the rows
     /// `next_step` further on into `buf` (current rows first), as
-    /// extension-field values.
-    fn pack_permutation(&self, buf: &mut Vec<PackedChallenge<SC>>, points: &[usize], next_step: usize) {
+    /// extension-field values, transposing each set of rows through
+    /// `lanes` (`points.len()` scalars per LogUp column).
+    fn pack_permutation(&self, buf: &mut Vec<PackedChallenge<SC>>, lanes: &mut [Val<SC>], points: &[usize], next_step: usize) {
         buf.clear();
         let Some(perm) = self.permutation else { return };
         let dimension = <SC::Challenge as BasedVectorSpace<Val<SC>>>::DIMENSION;
-        let mut lanes = Val::<SC>::zero_vec(perm.width() * points.len());
         for step in [0, next_step] {
-            transpose_rows(perm, points, step, &mut lanes);
-            let columns = PackedVal::<SC>::pack_slice(&lanes);
+            transpose_rows(perm, points, step, lanes);
+            let columns = PackedVal::<SC>::pack_slice(lanes);
             buf.extend(columns.chunks_exact(dimension).map(|coordinates| PackedChallenge::<SC>::from_basis_coefficients_fn(|d| coordinates[d])));
         }
     }
