@@ -37,7 +37,7 @@
 //! claim.
 
 use p3_challenger::FieldChallenger;
-use p3_field::{ExtensionField, Field, PackedFieldExtension, PackedValue, PrimeCharacteristicRing};
+use p3_field::{ExtensionField, Field, PackedFieldExtension, PackedValue, PrimeCharacteristicRing, PrimeField64};
 use p3_matrix::Matrix;
 use p3_matrix::dense::RowMajorMatrix;
 use p3_maybe_rayon::prelude::*;
@@ -80,6 +80,12 @@ pub enum LogUpError {
     /// The shares do not add up to the GKR's leaf values.
     #[error("the tables' shares do not add up to the leaves' values")]
     Sum,
+    /// The statement's messages may count past the field: their declared
+    /// per-row count bounds times the table heights sum to this, at least
+    /// `p`, so an honest multiplicity could wrap modulo `p` and a forged
+    /// one balance a bus ([`check_multiplicity_bound`]).
+    #[error("the bus messages' count bounds times the table heights sum to {0}, not below the field's order")]
+    MultiplicityBound(u128),
 }
 
 type ExtPacked = <Challenge as ExtensionField<Val>>::ExtensionPacking;
@@ -132,6 +138,8 @@ impl Layout {
 struct Buses {
     /// Per AIR, per message: `(bus index, number of fields)`.
     messages: Vec<Vec<(usize, usize)>>,
+    /// Per AIR, the sum of its messages' declared count bounds.
+    weights: Vec<u64>,
 }
 
 impl Buses {
@@ -142,7 +150,31 @@ impl Buses {
         names.dedup();
         let index = |bus: &str| names.binary_search(&bus).expect("a name of the list");
         let messages = all.iter().map(|ms| ms.iter().map(|m| (index(&m.bus), m.fields)).collect()).collect();
-        Ok(Self { messages })
+        let weights = all.iter().map(|ms| ms.iter().map(|m| u64::from(m.weight)).sum()).collect();
+        Ok(Self { messages, weights })
+    }
+
+    /// Plonky3's LogUp bound (`p3_lookup::check_multiplicity_height_bound`,
+    /// which `p3-batch-stark` checks on both sides): the weights times the
+    /// heights, summed over the whole statement, every bus and both
+    /// directions together, below `p`. Saturating in `u128` (a height
+    /// past it counts as `u128::MAX`), which changes no answer: `p` is
+    /// far below.
+    fn check_bound(&self, log_heights: &[usize]) -> Result<(), LogUpError> {
+        if log_heights.len() != self.weights.len() {
+            return Err(ZerocheckError::Shape("one height per table").into());
+        }
+        let height = |h: usize| u32::try_from(h).ok().and_then(|h| 1u128.checked_shl(h)).unwrap_or(u128::MAX);
+        let sum = self
+            .weights
+            .iter()
+            .zip(log_heights)
+            .map(|(&w, &h)| u128::from(w).saturating_mul(height(h)))
+            .fold(0, u128::saturating_add);
+        if sum >= u128::from(Val::ORDER_U64) {
+            return Err(LogUpError::MultiplicityBound(sum));
+        }
+        Ok(())
     }
 
     fn any(&self) -> bool {
@@ -152,6 +184,22 @@ impl Buses {
     fn counts(&self) -> Vec<usize> {
         self.messages.iter().map(Vec::len).collect()
     }
+}
+
+/// Refuses a statement whose messages may count past the field: each
+/// message's count is only bounded on a row by what its AIR declares
+/// (`Count::bounded`), and LogUp's multiplicities are sums of counts over
+/// rows, so the declared bounds times the table heights of
+/// `2^log_heights[t]` rows must sum below `p`
+/// ([`LogUpError::MultiplicityBound`]), as Plonky3's own LogUp requires.
+/// Prover and verifier both check it, from the AIRs and the statement's
+/// heights alone.
+///
+/// # Errors
+/// That, an AIR the zerocheck does not support, or another number of
+/// heights than AIRs.
+pub fn check_multiplicity_bound<A: SkipAir>(airs: &[&A], log_heights: &[usize]) -> Result<(), LogUpError> {
+    Buses::new(airs)?.check_bound(log_heights)
 }
 
 /// The challenges of step 1, then the claims of step 4 from the shares.
@@ -202,7 +250,8 @@ fn padding(layout: &Layout, rho: &[Challenge], mu: Challenge) -> Challenge {
 /// statement without messages. The challenger must hold the commitment.
 ///
 /// # Errors
-/// An AIR the zerocheck does not support, or buses that do not balance
+/// An AIR the zerocheck does not support, messages that may count past
+/// the field ([`check_multiplicity_bound`]), or buses that do not balance
 /// (the fractional GKR refuses to prove them).
 pub fn prove<A: SkipAir>(
     airs: &[&A],
@@ -224,10 +273,11 @@ pub(crate) fn prove_split<A: SkipAir>(
 ) -> Result<Option<Proven>, String> {
     let traces = gkr_traces;
     let buses = Buses::new(airs).map_err(|e| e.to_string())?;
+    let log_heights: Vec<usize> = traces.iter().map(|t| t.height().trailing_zeros() as usize).collect();
+    buses.check_bound(&log_heights).map_err(|e| e.to_string())?;
     if !buses.any() {
         return Ok(None);
     }
-    let log_heights: Vec<usize> = traces.iter().map(|t| t.height().trailing_zeros() as usize).collect();
     let layout = Layout::new(&log_heights, &buses.counts());
     let gamma: Challenge = challenger.sample_algebra_element();
     let beta: Challenge = challenger.sample_algebra_element();
@@ -281,6 +331,7 @@ pub fn verify<A: SkipAir>(
     challenger: &mut Challenger,
 ) -> Result<Option<Vec<Option<BusClaim>>>, LogUpError> {
     let buses = Buses::new(airs)?;
+    buses.check_bound(log_heights)?;
     let proof = match (buses.any(), proof) {
         (false, None) => return Ok(None),
         (true, Some(proof)) => proof,
@@ -504,6 +555,28 @@ mod tests {
         let mu = Challenge::from_u32(5);
         let total: Challenge = layout.blocks.iter().map(|&(_, _, h, o)| layout.weight(&rho, h, o) * mu).sum();
         assert_eq!(total + padding(&layout, &rho, mu), mu);
+    }
+
+    /// The LogUp bound is Plonky3's: every message's declared bound times
+    /// its table's height, summed over the statement, below `p`; a table
+    /// too tall for `u128`, or heights for another number of tables, is
+    /// refused, not a panic.
+    #[test]
+    fn the_multiplicity_bound_is_checked() {
+        use crate::zerocheck::toy::BoundedBus;
+        // p = 2^31 - 2^24 + 1 = 16 x 133169152 + 1; the receive adds 1 a row.
+        let check = |weight: u32, log_heights: &[usize]| {
+            let air = BoundedBus { weight };
+            check_multiplicity_bound(&vec![&air; log_heights.len()], log_heights)
+        };
+        assert!(check(133169151, &[4]).is_ok());
+        assert!(matches!(check(133169152, &[4]), Err(LogUpError::MultiplicityBound(2130706448))));
+        // Two tables share the bound: 2 x 8 x (2^26 + 1) < p <= 2 x 8 x (2^27 + 1).
+        assert!(check(1 << 26, &[3, 3]).is_ok());
+        assert!(matches!(check(1 << 27, &[3, 3]), Err(LogUpError::MultiplicityBound(_))));
+        assert!(matches!(check(0, &[200]), Err(LogUpError::MultiplicityBound(u128::MAX))));
+        let air = BoundedBus { weight: 1 };
+        assert!(matches!(check_multiplicity_bound(&[&air], &[4, 4]), Err(LogUpError::Air(ZerocheckError::Shape(_)))));
     }
 
     /// The packed leaves are the row-by-row ones.

@@ -48,9 +48,18 @@ where
     };
     let builder = InteractionSymbolicBuilder::<Val, Challenge>::from_air(air, layout);
     assert!(builder.extension_constraints().is_empty(), "an AIR with extension-field constraints");
-    // Bound here so that every expression the walk remembers by address
-    // stays alive until the walk ends (`base_constraints` returns a copy).
-    let constraints = builder.base_constraints();
+    reads_of(&builder.base_constraints(), &builder)
+}
+
+/// [`next_row_reads`] from an AIR's symbolic evaluation already made:
+/// `constraints` its base constraints, borrowed so that every expression
+/// the walk remembers by address stays alive until the walk ends
+/// (`base_constraints` returns a copy). The skip zerocheck walks the
+/// evaluation it makes for its profile, not a second one.
+pub(crate) fn reads_of(
+    constraints: &[SymbolicExpression<Val>],
+    builder: &InteractionSymbolicBuilder<Val, Challenge>,
+) -> BTreeSet<usize> {
     let mut walk = Walk::default();
     constraints.iter().for_each(|e| walk.visit(e));
     for i in builder.global_interactions() {

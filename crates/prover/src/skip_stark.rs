@@ -189,7 +189,8 @@ where
     ///
     /// # Errors
     /// A trace of another height or width than the statement's, an AIR
-    /// the zerocheck does not support, or WHIR's refusal.
+    /// the zerocheck does not support, messages that may count past the
+    /// field ([`logup::check_multiplicity_bound`]), or WHIR's refusal.
     pub fn prove<A: SkipAir>(
         &self,
         airs: &[&A],
@@ -202,6 +203,9 @@ where
         if !shapes_fit {
             return Err("one trace per table, at the statement's heights and widths".into());
         }
+        // Before the commitment: a statement the verifier refuses from
+        // its shape alone is not worth proving.
+        logup::check_multiplicity_bound(airs, &self.log_heights).map_err(|e| e.to_string())?;
         let honest = Witnesses { committed: traces, gkr: traces, shares: traces, zerochecked: traces, reduced: traces };
         self.prove_forged(airs, &honest, challenger)
     }
@@ -868,6 +872,26 @@ mod tests {
         let forged = Witnesses { committed: &valid, gkr: &other, shares: &valid, zerochecked: &valid, reduced: &valid };
         let proof = stark.prove_forged(&[&air, &air], &forged, &mut transcript(b"skip stark test".to_vec())).unwrap();
         assert!(matches!(verify(&stark, &proof), Err(SkipStarkError::Bus(LogUpError::Sum))));
+    }
+
+    /// A statement whose declared count bounds times its heights reach
+    /// `p` is refused by the prover before it commits, and by the
+    /// verifier, on the proof of a twin AIR declaring a bound of one (the
+    /// bounds are not in the transcript), with the LogUp bound's error.
+    #[test]
+    fn the_multiplicity_bound_is_enforced() {
+        use crate::zerocheck::toy::BoundedBus;
+        // 64 rows x (2^25 + 1) >= p.
+        let (light, heavy) = (BoundedBus { weight: 1 }, BoundedBus { weight: 1 << 25 });
+        let stark = stark(&[6], 3);
+        let seed = || transcript(b"bound".to_vec());
+        let traces = [BoundedBus::trace(6)];
+        let refused = stark.prove(&[&heavy], &traces, &mut seed()).err().unwrap();
+        assert!(refused.contains("count bounds"), "{refused}");
+        let proof = stark.prove(&[&light], &traces, &mut seed()).unwrap();
+        stark.verify(&[&light], &proof, &mut seed()).unwrap();
+        let outcome = stark.verify(&[&heavy], &proof, &mut seed());
+        assert!(matches!(outcome, Err(SkipStarkError::Bus(LogUpError::MultiplicityBound(_)))), "{outcome:?}");
     }
 
     /// The stated security counts WHIR's terms and both field terms per table.

@@ -59,7 +59,12 @@
 //! argument outside this module. The degree, constraints' and messages'
 //! alike, is computed symbolically ([`multilinear_degree`]); AIRs with
 //! public values, preprocessed columns, extension-field constraints, or
-//! local or exclusive bus messages are refused.
+//! local or exclusive bus messages are refused, and so are AIRs that read
+//! a column's next row without declaring it
+//! ([`ZerocheckError::UndeclaredNextRow`]) or that emit, evaluated on
+//! values, another number of constraints or messages than symbolically
+//! ([`ZerocheckError::Count`]). The bound on the bus messages' counts is
+//! the LogUp argument's to check ([`crate::logup::check_multiplicity_bound`]).
 
 use std::collections::HashMap;
 
@@ -102,6 +107,31 @@ pub enum ZerocheckError {
     /// The constraints at the opened values do not give the final claim.
     #[error("the opened values do not satisfy the final zerocheck claim")]
     Final,
+    /// The AIR reads these columns at the next row (in a constraint or a
+    /// bus message) without listing them in `main_next_row_columns`: the
+    /// zerocheck opens only the listed ones and would read the others as
+    /// zero, so a trace the AIR rejects could pass. Refused for the AIR,
+    /// before any proof is made or read.
+    #[error("the AIR reads the next row of columns {0:?} without declaring them in main_next_row_columns")]
+    UndeclaredNextRow(Vec<usize>),
+    /// The AIR, evaluated on values, emits another number of constraints
+    /// or bus messages than its symbolic evaluation: the batching weights
+    /// are drawn for the symbolic counts, so a constraint or message past
+    /// them would go unweighted (dropped), one short of them unchecked.
+    #[error(
+        "the AIR emits {constraints} constraints and {messages} messages at the opened values \
+         but {expected_constraints} and {expected_messages} symbolically"
+    )]
+    Count {
+        /// The constraints emitted at the opened values.
+        constraints: usize,
+        /// The messages emitted at the opened values.
+        messages: usize,
+        /// The symbolic evaluation's constraints.
+        expected_constraints: usize,
+        /// The symbolic evaluation's messages.
+        expected_messages: usize,
+    },
 }
 
 /// What the prover sends.
@@ -162,14 +192,18 @@ pub fn multilinear_degree<A: SkipAir>(air: &A) -> Option<usize> {
     symbolic_profile(air).ok().map(|profile| profile.degree)
 }
 
-/// One bus message an AIR sends on every row: its bus and its number of
-/// fields.
+/// One bus message an AIR sends on every row: its bus, its number of
+/// fields and its count's declared bound.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Message {
     /// The bus's name.
     pub bus: String,
     /// The number of fields.
     pub fields: usize,
+    /// The bound the AIR declares on its count's magnitude on one row
+    /// (`Count`'s weight): the LogUp bound of
+    /// [`crate::logup::check_multiplicity_bound`] sums it over the rows.
+    pub weight: u32,
 }
 
 /// What the zerocheck needs to know of an AIR.
@@ -182,6 +216,8 @@ struct Profile {
     constraints: usize,
     /// The bus messages, in the order the AIR pushes them.
     messages: Vec<Message>,
+    /// The columns whose next row the AIR reads without declaring them.
+    undeclared_next: Vec<usize>,
 }
 
 /// The AIR's bus messages, in the order it pushes them.
@@ -223,8 +259,14 @@ fn symbolic_profile<A: SkipAir>(air: &A) -> Result<Profile, ZerocheckError> {
         .map(|e| expression_degree(e, &mut memo))
         .max()
         .unwrap_or(0);
-    let messages = interactions.iter().map(|i| Message { bus: i.bus_name.clone(), fields: i.fields.len() }).collect();
-    Ok(Profile { degree, constraints: constraints.len(), messages })
+    let messages = interactions
+        .iter()
+        .map(|i| Message { bus: i.bus_name.clone(), fields: i.fields.len(), weight: i.count_weight })
+        .collect();
+    let declared = air.main_next_row_columns();
+    let undeclared_next =
+        crate::next_row::reads_of(&constraints, &builder).into_iter().filter(|c| !declared.contains(c)).collect();
+    Ok(Profile { degree, constraints: constraints.len(), messages, undeclared_next })
 }
 
 fn expression_degree(e: &SymbolicExpression<Val>, memo: &mut HashMap<*const SymbolicExpression<Val>, usize>) -> usize {
@@ -311,7 +353,9 @@ macro_rules! folder {
 
             fn assert_zero<I: Into<$v>>(&mut self, x: I) {
                 // The powers are drawn for the symbolic count of
-                // constraints (`profile`), which this count equals.
+                // constraints (`profile`); a constraint past it is left
+                // out here, and the final check refuses the AIR for it
+                // (`check_counts`).
                 if let Some(power) = self.weights.constraints.get(self.constraints) {
                     self.acc += *power * x.into();
                 }
@@ -330,7 +374,10 @@ macro_rules! folder {
                 fields: impl IntoIterator<Item = E>,
                 count: impl Into<Count<$v>>,
             ) {
-                // Weighted as `Weights` says; without weights, dropped.
+                // Weighted as `Weights` says; without weights (no bus
+                // claim: a table without messages, or a test of the
+                // constraints alone), dropped. Counted either way, for
+                // `check_counts`.
                 if let Some(w) = self.weights.messages.get(self.messages) {
                     let (count, _) = count.into().into_parts();
                     let mut term = w.constant + w.count * count;
@@ -392,12 +439,62 @@ folder!(ExtFolder, Challenge, Challenge, "Evaluates the batched constraints at e
 folder!(ExtPackedFolder, PExt, PExt, "Evaluates the batched constraints at `LANES` rows of extension-field values at once.");
 
 /// The AIR's constraint degree over the hypercube and its number of
-/// constraints, or why it cannot be proven here.
+/// constraints, or why it cannot be proven here: besides what
+/// [`symbolic`] refuses, an AIR whose next-row reads its declaration
+/// misses (prover and verifier would read them as zero) or names a column
+/// past the trace.
 fn profile<A: SkipAir>(air: &A) -> Result<Profile, ZerocheckError> {
     if air.num_public_values() > 0 || air.preprocessed_width() > 0 {
         return Err(ZerocheckError::Shape("AIRs with public values or preprocessed columns are not supported"));
     }
-    symbolic_profile(air).map(|profile| Profile { degree: profile.degree.max(1), ..profile })
+    if air.main_next_row_columns().iter().any(|&c| c >= air.width()) {
+        return Err(ZerocheckError::Shape("a declared next-row column past the trace's width"));
+    }
+    let profile = symbolic_profile(air)?;
+    if !profile.undeclared_next.is_empty() {
+        return Err(ZerocheckError::UndeclaredNextRow(profile.undeclared_next));
+    }
+    Ok(Profile { degree: profile.degree.max(1), ..profile })
+}
+
+/// Refuses an evaluation of the AIR that emitted `constraints` and
+/// `messages` where its profile counts others (see
+/// [`ZerocheckError::Count`]). Whether the evaluation weighted its
+/// messages or dropped them (no bus claim) does not matter: the folders
+/// count every message pushed.
+fn check_counts(profile: &Profile, constraints: usize, messages: usize) -> Result<(), ZerocheckError> {
+    if (constraints, messages) == (profile.constraints, profile.messages.len()) {
+        return Ok(());
+    }
+    Err(ZerocheckError::Count {
+        constraints,
+        messages,
+        expected_constraints: profile.constraints,
+        expected_messages: profile.messages.len(),
+    })
+}
+
+/// The batched row term `E` at the opened values, as the verifier's final
+/// check reads it, refused where the AIR emits another number of
+/// constraints or messages there than its profile says. The next row of
+/// the columns the AIR does not declare is zero, which [`profile`] makes
+/// sure no constraint or message reads.
+fn opened_term<A: SkipAir>(
+    air: &A,
+    profile: &Profile,
+    (skip, point): (usize, &ZerocheckPoint),
+    (local, next_values): (&[Challenge], &[Challenge]),
+    weights: &Weights<Challenge>,
+) -> Result<Challenge, ZerocheckError> {
+    let (periodic, first, last) = structure_at(air, skip, point);
+    let mut next = vec![Challenge::ZERO; air.width()];
+    for (&c, &v) in air.main_next_row_columns().iter().zip(next_values) {
+        next[c] = v;
+    }
+    let mut folder = ExtFolder::new(local, &next, &periodic, first, last, weights);
+    air.eval(&mut folder);
+    check_counts(profile, folder.constraints, folder.messages)?;
+    Ok(folder.acc)
 }
 
 /// The number of constraints of `air` (the powers of `alpha` drawn).
@@ -727,7 +824,11 @@ impl SkipZerocheck {
         let local: Vec<Challenge> = columns[..trace.width].iter().map(|c| c[0]).collect();
         let next: Vec<Challenge> = columns[trace.width..trace.width + layout.next.len()].iter().map(|c| c[0]).collect();
         local.iter().chain(&next).for_each(|&v| challenger.observe_algebra_element(v));
-        Ok((ZerocheckProof { skip_values, rounds, local, next }, ZerocheckPoint { skip: r0, rest }))
+        let point = ZerocheckPoint { skip: r0, rest };
+        // The verifier's count check, so that no proof it would refuse for
+        // it leaves the prover.
+        let _ = opened_term(air, &profile, (k, &point), (&local, &next), &weights)?;
+        Ok((ZerocheckProof { skip_values, rounds, local, next }, point))
     }
 
     /// Checks a proof that a trace of `2^log_height` rows satisfies
@@ -790,14 +891,8 @@ impl SkipZerocheck {
         proof.local.iter().chain(&proof.next).for_each(|&v| challenger.observe_algebra_element(v));
 
         let point = ZerocheckPoint { skip: r0, rest };
-        let (periodic, first, last) = structure_at(air, k, &point);
-        let mut next = vec![Challenge::ZERO; air.width()];
-        for (&c, &v) in next_columns.iter().zip(&proof.next) {
-            next[c] = v;
-        }
-        let mut folder = ExtFolder::new(&proof.local, &next, &periodic, first, last, &weights);
-        air.eval(&mut folder);
-        if eq_at(tau, &point.rest) * folder.acc != claim {
+        let term = opened_term(air, &profile, (k, &point), (&proof.local, &proof.next), &weights)?;
+        if eq_at(tau, &point.rest) * term != claim {
             return Err(ZerocheckError::Final);
         }
         Ok(point)
@@ -1297,10 +1392,44 @@ pub(crate) mod toy {
             builder.push_interaction("cube", [local[2].into()], Count::bounded(-AB::Expr::ONE, 1));
         }
     }
+
+    /// Four boolean columns; each row sends its column 0 on a bus, the
+    /// count declared bounded by `weight`, and receives it back: balanced
+    /// on any boolean trace, with a LogUp bound of `(weight + 1)` a row.
+    pub(crate) struct BoundedBus {
+        pub(crate) weight: u32,
+    }
+
+    impl BoundedBus {
+        /// A valid trace of `2^log_height` rows.
+        pub(crate) fn trace(log_height: usize) -> RowMajorMatrix<Val> {
+            RowMajorMatrix::new((0..4usize << log_height).map(|i| Val::from_bool(i % 3 == 0)).collect(), 4)
+        }
+    }
+
+    impl BaseAir<Val> for BoundedBus {
+        fn width(&self) -> usize {
+            4
+        }
+    }
+
+    impl<AB: InteractionBuilder<F = Val>> Air<AB> for BoundedBus {
+        fn eval(&self, builder: &mut AB) {
+            let local = builder.main().current_slice().to_vec();
+            for &x in &local {
+                builder.assert_bool(x);
+            }
+            let x: AB::Expr = local[0].into();
+            builder.push_interaction("bounded", [x.clone()], Count::bounded(AB::Expr::ONE, self.weight));
+            builder.push_interaction("bounded", [x], Count::bounded(-AB::Expr::ONE, 1));
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
+    use p3_air::WindowAccess;
+
     use super::toy::TestAir;
     use super::*;
     use crate::config::transcript;
@@ -1524,5 +1653,126 @@ mod tests {
         assert_eq!(verify(&air, log_height, 3, &short), Err(ZerocheckError::Shape("lengths")));
         assert!(verify(&air, log_height + 1, 3, &proof).is_err());
         assert!(verify(&air, 2, 3, &proof).is_err());
+    }
+
+    /// "Column 0 equals its successor", declaring the next-row columns
+    /// `declared`.
+    struct Constant {
+        declared: Vec<usize>,
+    }
+
+    impl BaseAir<Val> for Constant {
+        fn width(&self) -> usize {
+            2
+        }
+        fn main_next_row_columns(&self) -> Vec<usize> {
+            self.declared.clone()
+        }
+    }
+
+    impl<AB: InteractionBuilder<F = Val>> Air<AB> for Constant {
+        fn eval(&self, builder: &mut AB) {
+            let main = builder.main();
+            let (local, next) = (main.current_slice()[0], main.next_slice()[0]);
+            builder.when_transition().assert_eq(next, local);
+        }
+    }
+
+    /// An AIR reading a next row it does not declare is refused by prover
+    /// and verifier alike, with the columns, before any proof is made or
+    /// read: undeclared, the read would be zero on both sides, and a
+    /// trace the AIR rejects (column 0 changing) would pass. Declared, the
+    /// same trace is caught; so is a declaration past the trace.
+    #[test]
+    fn undeclared_next_row_reads_are_refused() {
+        let (skip, log_height) = (2, 4);
+        let zc = SkipZerocheck::new(skip);
+        let seed = || transcript(b"next row".to_vec());
+        let trace = RowMajorMatrix::new((0..2u32 << log_height).map(|i| Val::from_u32(i / 2)).collect(), 2);
+        let undeclared = Constant { declared: Vec::new() };
+        let refused = Err(ZerocheckError::UndeclaredNextRow(vec![0]));
+        assert_eq!(zc.prove(&undeclared, &trace, None, &mut seed()).map(|_| ()), refused);
+        let declared = Constant { declared: vec![0] };
+        let (proof, _) = zc.prove(&declared, &trace, None, &mut seed()).unwrap();
+        assert!(zc.verify(&declared, log_height, &proof, None, &mut seed()).is_err());
+        assert_eq!(zc.verify(&undeclared, log_height, &proof, None, &mut seed()).map(|_| ()), refused);
+        let past = Constant { declared: vec![0, 2] };
+        assert!(matches!(zc.prove(&past, &trace, None, &mut seed()), Err(ZerocheckError::Shape(_))));
+    }
+
+    /// `x0 = x1` and a message of `x0`; evaluated on values (not
+    /// symbolically), also `x0 = 0` where `constraint` and a second
+    /// message where `message`: an AIR whose concrete evaluation emits
+    /// more than its symbolic one, whose extra constraint would go
+    /// unweighted.
+    struct Sneaky {
+        constraint: bool,
+        message: bool,
+    }
+
+    impl BaseAir<Val> for Sneaky {
+        fn width(&self) -> usize {
+            2
+        }
+    }
+
+    impl<AB: InteractionBuilder<F = Val>> Air<AB> for Sneaky {
+        fn eval(&self, builder: &mut AB) {
+            let local = builder.main().current_slice().to_vec();
+            let concrete = !std::any::type_name::<AB>().contains("Symbolic");
+            builder.assert_eq(local[0], local[1]);
+            builder.push_interaction("sneaky", [local[0]], Count::bounded(AB::Expr::ONE, 1));
+            if concrete && self.constraint {
+                builder.assert_zero(local[0]);
+            }
+            if concrete && self.message {
+                builder.push_interaction("sneaky", [local[1]], Count::bounded(AB::Expr::ONE, 1));
+            }
+        }
+    }
+
+    /// An AIR emitting, on values, another number of constraints or
+    /// messages than symbolically is refused by the prover, and by the
+    /// verifier at the opened values (on the proof of an honest twin,
+    /// whose transcript is the same), with both counts; the honest twin
+    /// verifies, its messages dropped for want of a bus claim.
+    #[test]
+    fn constraint_and_message_counts_are_checked() {
+        let (skip, log_height) = (2, 5);
+        let zc = SkipZerocheck::new(skip);
+        let seed = || transcript(b"counts".to_vec());
+        let trace = RowMajorMatrix::new((0..2u32 << log_height).map(|i| Val::from_u32(i / 2 + 1)).collect(), 2);
+        let honest = Sneaky { constraint: false, message: false };
+        let (proof, point) = zc.prove(&honest, &trace, None, &mut seed()).unwrap();
+        assert_eq!(zc.verify(&honest, log_height, &proof, None, &mut seed()), Ok(point));
+        for (constraint, message) in [(true, false), (false, true), (true, true)] {
+            let sneaky = Sneaky { constraint, message };
+            let refused = Err(ZerocheckError::Count {
+                constraints: 1 + usize::from(constraint),
+                messages: 1 + usize::from(message),
+                expected_constraints: 1,
+                expected_messages: 1,
+            });
+            assert_eq!(zc.prove(&sneaky, &trace, None, &mut seed()).map(|_| ()), refused);
+            assert_eq!(zc.verify(&sneaky, log_height, &proof, None, &mut seed()).map(|_| ()), refused);
+        }
+    }
+
+    /// The check of the counts, alone: equal counts pass, a constraint or
+    /// message more or less is refused.
+    #[test]
+    fn counts_must_equal_the_profile() {
+        let profile = profile(&TestAir::new()).unwrap();
+        assert_eq!(check_counts(&profile, 5, 4), Ok(()));
+        for (c, m) in [(4, 4), (6, 4), (5, 3), (5, 5)] {
+            assert!(matches!(check_counts(&profile, c, m), Err(ZerocheckError::Count { .. })), "{c} constraints, {m} messages");
+        }
+    }
+
+    /// The profile's messages carry their counts' declared bounds.
+    #[test]
+    fn messages_carry_their_bounds() {
+        let weights: Vec<u32> = messages(&super::toy::BoundedBus { weight: 7 }).unwrap().iter().map(|m| m.weight).collect();
+        assert_eq!(weights, vec![7, 1]);
     }
 }
