@@ -600,9 +600,11 @@ fn cert_certify_aggregate(
 }
 
 /// Verifies a certificate against a committee key and a threshold; returns
-/// `{"count", "stake", "signers", "insecure_setup"}`.
+/// `{"count", "stake", "signers", "insecure_setup", "setup_digest"}`. A
+/// committee key of the insecure development setup raises `VerifyError`
+/// unless `allow_insecure_setup` (tests and demos only).
 #[pyfunction]
-#[pyo3(signature = (committee_key, certificate, message, threshold, stake_threshold=None))]
+#[pyo3(signature = (committee_key, certificate, message, threshold, stake_threshold=None, allow_insecure_setup=false))]
 fn cert_verify<'py>(
     py: Python<'py>,
     committee_key: Vec<u8>,
@@ -610,13 +612,17 @@ fn cert_verify<'py>(
     message: Vec<u8>,
     threshold: u64,
     stake_threshold: Option<u64>,
+    allow_insecure_setup: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let info = run(py, || api::cert::verify_certificate(&committee_key, &certificate, &message, threshold, stake_threshold))?;
+    let info = run(py, || {
+        api::cert::verify_certificate(&committee_key, &certificate, &message, threshold, stake_threshold, allow_insecure_setup)
+    })?;
     let out = PyDict::new(py);
     out.set_item("count", info.count)?;
     out.set_item("stake", info.stake)?;
     out.set_item("signers", info.signers.map(|b| PyBytes::new(py, &b)))?;
     out.set_item("insecure_setup", info.insecure_setup)?;
+    out.set_item("setup_digest", PyBytes::new(py, &info.setup_digest))?;
     Ok(out)
 }
 

@@ -1,6 +1,7 @@
 """Succinct BLS threshold certificates through the binding: a ceremony, a
 committee, certificates in both modes, and their refusals."""
 
+import hashlib
 import os
 
 import pytest
@@ -27,14 +28,16 @@ def test_ceremony_committee_and_certificates():
     assert sigagg.cert_verify_ceremony(setup) == 2
 
     committee, committee_key = sigagg.cert_committee(setup, pks, pops, weights=[10, 20, 30, 40, 50])
-    # 600 bytes, plus the weight column's commitment and the total stake.
-    assert len(committee_key) == 600 + 97 + 8 < len(committee)
+    # 632 bytes (600 and the setup's 32-byte digest), plus the weight
+    # column's commitment and the total stake.
+    assert len(committee_key) == 632 + 97 + 8 < len(committee)
     message = b"checkpoint 42"
     signers = [(i, sigagg.bls_sign(keys[i][0], message)) for i in (0, 2, 3)]
 
     counting = sigagg.cert_certify(setup, committee, message, signers)
     info = sigagg.cert_verify(committee_key, counting, message, 3, stake_threshold=80)
-    assert info == {"count": 3, "stake": 80, "signers": None, "insecure_setup": False}
+    digest = hashlib.sha256(setup).digest()
+    assert info == {"count": 3, "stake": 80, "signers": None, "insecure_setup": False, "setup_digest": digest}
 
     accountable = sigagg.cert_certify(setup, committee, message, signers, accountable=True)
     assert sigagg.cert_verify(committee_key, accountable, message, 3)["signers"] == bytes([0b01101])
@@ -72,4 +75,13 @@ def test_the_prover_refuses_bad_signers_and_the_dev_setup_is_marked():
     with pytest.raises(sigagg.VerifyError, match="proof of possession"):
         sigagg.cert_committee(setup, pks, pops[::-1])
     cert = sigagg.cert_certify(setup, committee, message, [(0, sigagg.bls_sign(keys[0][0], message))])
-    assert sigagg.cert_verify(committee_key, cert, message, 1)["insecure_setup"] is True
+    with pytest.raises(sigagg.VerifyError, match="INSECURE"):
+        sigagg.cert_verify(committee_key, cert, message, 1)
+    assert sigagg.cert_verify(committee_key, cert, message, 1, allow_insecure_setup=True)["insecure_setup"] is True
+
+
+def test_committees_refuse_unverified_setups():
+    keys, pks, pops = members(2)
+    start = sigagg.cert_ceremony_start(2)
+    with pytest.raises(sigagg.VerifyError, match="no contribution"):
+        sigagg.cert_committee(start, pks, pops)

@@ -321,7 +321,27 @@ fn transcript(key: &CommitteeKey, statement: &[u8], message: &[u8]) -> Transcrip
 /// Verifies a certificate on `message` against a committee key and a
 /// threshold. Cheap checks first: the committee's size and weighting, the
 /// threshold, the bitfield's count; then the proof; then the pairing.
+///
+/// A committee key made with the insecure development setup is refused
+/// ([`CertError::InsecureSetup`]): anyone can forge its certificates, and
+/// a caller that ignored a flag on success would accept forgeries. Tests
+/// and demos opt in with [`verify_allowing_insecure_setup`].
 pub fn verify(key: &CommitteeKey, cert: &Certificate, message: &[u8], threshold: &Threshold) -> Result<Verified, CertError> {
+    if key.is_insecure() {
+        return Err(CertError::InsecureSetup);
+    }
+    verify_allowing_insecure_setup(key, cert, message, threshold)
+}
+
+/// [`verify`], also for a committee key of the insecure development setup
+/// (then [`Verified::insecure_setup`] is set, and the certificate proves
+/// nothing). For tests and demos only.
+pub fn verify_allowing_insecure_setup(
+    key: &CommitteeKey,
+    cert: &Certificate,
+    message: &[u8],
+    threshold: &Threshold,
+) -> Result<Verified, CertError> {
     let st = &cert.statement;
     if st.committee_size != key.size() {
         return Err(CertError::CommitteeMismatch("committee size"));

@@ -1,18 +1,26 @@
 //! Committees: the validator set certificates speak about, committed once.
 //!
 //! A [`Committee`] holds the member keys (proofs of possession checked, via
-//! [`KeyRegistry`]), optional stake weights, and its [`CommitteeKey`]: the
+//! [`KeyRegistry`], and kept), optional stake weights, and its [`CommitteeKey`]: the
 //! KZG commitments to the fixed columns `px`, `py`, `s` and (with stake) `c`
 //! of [`crate::piop`], with the setup's verifier key. The committee key is
 //! the succinct form of ATMS's aggregate key: a few hundred bytes, whatever
 //! the committee's size, and all a verifier needs.
 //!
-//! ## Encodings (version 1, integers little-endian, points compressed)
+//! Only keys whose proofs of possession were checked make a committee, and
+//! only a setup that may serve committees ([`Setup::check_for_committees`]):
+//! a rogue key or a known trapdoor would let one signer certify for all.
+//!
+//! ## Encodings (version 2, integers little-endian, points compressed)
 //! * committee key: `"SGBLSCMK"` · version · flags (bit 0: stake, bit 1:
 //!   insecure development setup) · `u32 n` · `u32 N` · setup `g1`, `g2`,
-//!   `τ·g2` · `[px]`, `[py]`, `[s]`, `[c]` (stake) · `u64` total stake (stake);
+//!   `τ·g2` · the setup file's SHA-256 · `[px]`, `[py]`, `[s]`, `[c]` (stake)
+//!   · `u64` total stake (stake);
 //! * committee: `"SGBLSCOM"` · version · `u32` key length · committee key ·
-//!   `n` 48-byte keys · `n` `u64` weights (stake).
+//!   `n` 48-byte keys · their `n` 96-byte proofs of possession · `n` `u64`
+//!   weights (stake).
+//!
+//! Version 2 added the setup digest and the proofs of possession.
 
 use std::sync::OnceLock;
 
@@ -20,7 +28,7 @@ use ark_ec::AffineRepr;
 use ark_ff::{AdditiveGroup, Field};
 use ark_serialize::Compress;
 use rayon::prelude::*;
-use sigagg_bls::{KeyRegistry, PUBLIC_KEY_BYTES, PublicKey};
+use sigagg_bls::{KeyRegistry, PUBLIC_KEY_BYTES, ProofOfPossession, PublicKey, SIGNATURE_BYTES};
 
 use crate::codec::{Reader, Writer};
 use crate::domain::{Domain, MAX_DOMAIN_SIZE};
@@ -29,11 +37,12 @@ use crate::field::{F, G1, G2, KeyPoint, key_point, padding_point};
 use crate::piop::COUNT_BITS;
 use crate::piop::prover::commit;
 use crate::piop::verifier::{FixedCommitments, PreparedSetup, prepare};
-use crate::setup::{Setup, SetupKey};
+use crate::error::SetupError;
+use crate::setup::{Setup, SetupKey, is_development_tau};
 
 const KEY_MAGIC: &[u8; 8] = b"SGBLSCMK";
 const COMMITTEE_MAGIC: &[u8; 8] = b"SGBLSCOM";
-const VERSION: u8 = 1;
+const VERSION: u8 = 2;
 const FLAG_STAKE: u8 = 1;
 const FLAG_INSECURE: u8 = 2;
 
@@ -84,9 +93,16 @@ impl CommitteeKey {
     }
 
     /// Whether the key was made with the insecure development setup (its
-    /// certificates prove nothing: anyone can forge them).
+    /// certificates prove nothing: anyone can forge them): its flag says
+    /// so, or its `τ·g2` is the development setup's whatever the flag says.
     pub fn is_insecure(&self) -> bool {
         self.setup.insecure
+    }
+
+    /// SHA-256 of the setup file the key was made with (what `sha256sum`
+    /// prints for it): compare it with the ceremony's published file.
+    pub fn setup_digest(&self) -> [u8; 32] {
+        self.setup.digest
     }
 
     /// The setup's verifier key.
@@ -123,6 +139,7 @@ impl CommitteeKey {
         w.value(&self.setup.g1, Compress::Yes);
         w.value(&self.setup.g2, Compress::Yes);
         w.value(&self.setup.tau_g2, Compress::Yes);
+        w.bytes(&self.setup.digest);
         for c in [self.fixed.key_x, self.fixed.key_y, self.fixed.selector].iter().chain(&self.fixed.weight) {
             w.value(c, Compress::Yes);
         }
@@ -134,7 +151,9 @@ impl CommitteeKey {
 
     /// Decodes a committee key, checking every field: known flags, a
     /// committee size in range with its canonical domain, standard
-    /// generators, every point in its subgroup.
+    /// generators, every point in its subgroup, and a `τ·g2` other than
+    /// `g2` (`τ = 1`, the ceremony's start). A key whose `τ·g2` is the
+    /// development setup's is insecure whatever its flag says.
     pub fn from_bytes(bytes: &[u8]) -> Result<CommitteeKey, CertError> {
         let mut r = Reader::open(bytes, Encoded::CommitteeKey, KEY_MAGIC, VERSION)?;
         let key = CommitteeKey::read(&mut r)?;
@@ -160,6 +179,10 @@ impl CommitteeKey {
         if g1 != G1::generator() || g2 != G2::generator() || tau_g2.is_zero() {
             return Err(CertError::BadPoint { what, field: "setup" });
         }
+        if tau_g2 == g2 {
+            return Err(SetupError::KnownTrapdoor.into());
+        }
+        let digest: [u8; 32] = r.take(32)?.try_into().expect("took 32 bytes");
         let stake = flags & FLAG_STAKE != 0;
         let fixed = FixedCommitments {
             key_x: r.point("key column")?,
@@ -168,13 +191,14 @@ impl CommitteeKey {
             weight: stake.then(|| r.point("weight column")).transpose()?,
         };
         let total_stake = stake.then(|| r.u64()).transpose()?;
-        let setup = SetupKey { g1, g2, tau_g2, insecure: flags & FLAG_INSECURE != 0 };
+        let insecure = flags & FLAG_INSECURE != 0 || is_development_tau(&tau_g2);
+        let setup = SetupKey { g1, g2, tau_g2, insecure, digest };
         Ok(CommitteeKey { size, domain, setup, fixed, total_stake, prepared: OnceLock::new() })
     }
 }
 
-/// A committee: member keys with proven possession, optional weights, and
-/// the committee key.
+/// A committee: member keys with proven possession (and their proofs),
+/// optional weights, and the committee key.
 #[derive(Clone)]
 pub struct Committee {
     registry: KeyRegistry,
@@ -191,12 +215,24 @@ impl std::fmt::Debug for Committee {
 impl Committee {
     /// Commits a validator set: the keys of `registry` (whose proofs of
     /// possession it checked) in their registry order, and optionally one
-    /// stake weight per key. Costs one FFT and one multi-scalar
-    /// multiplication of `N` points per fixed column.
+    /// stake weight per key.
+    ///
+    /// Refused: a registry with unchecked keys ([`CertError::UncheckedKeys`])
+    /// and a setup that may not serve committees
+    /// ([`Setup::check_for_committees`]: a ceremony that does not verify or
+    /// has no contribution, a known trapdoor). The development setup is
+    /// accepted and makes an insecure committee key.
+    ///
+    /// Costs one FFT and one multi-scalar multiplication of `N` points per
+    /// fixed column, and, the first time a ceremony is used, its check.
     pub fn new(setup: &Setup, registry: KeyRegistry, weights: Option<Vec<u64>>) -> Result<Committee, CertError> {
         let size = registry.len();
         let domain = committee_domain(size)?;
         let total_stake = weights.as_deref().map(|w| total_stake(size, w)).transpose()?;
+        if registry.proofs().is_none() {
+            return Err(CertError::UncheckedKeys);
+        }
+        setup.check_for_committees()?;
         let committer = setup.committer_key(domain.size())?;
         let values = FixedValues::new(registry.keys(), weights.as_deref(), domain.size());
         let fft = domain.fft();
@@ -250,6 +286,9 @@ impl Committee {
         for k in self.keys() {
             w.bytes(&k.to_bytes());
         }
+        for p in self.registry.proofs().expect("a committee's registry holds its proofs") {
+            w.bytes(&p.to_bytes());
+        }
         for weight in self.weights.iter().flatten() {
             w.u64(*weight);
         }
@@ -266,9 +305,9 @@ impl Committee {
     }
 
     /// Decodes a committee: its key, and the member keys (each validated:
-    /// on the curve, in the subgroup, not the identity; distinct). The keys'
-    /// proofs of possession were checked when the committee was made; a
-    /// committee file is the prover's own data, so they are not re-checked.
+    /// on the curve, in the subgroup, not the identity; distinct) with
+    /// their proofs of possession, which are checked again (one pairing per
+    /// key, in parallel): a committee file is data from outside.
     pub fn from_bytes(bytes: &[u8]) -> Result<Committee, CertError> {
         let what = Encoded::Committee;
         let mut r = Reader::open(bytes, what, COMMITTEE_MAGIC, VERSION)?;
@@ -276,11 +315,16 @@ impl Committee {
         let key = CommitteeKey::from_bytes(r.take(key_len)?)?;
         let n = key.size;
         let weight_bytes = if key.has_stake() { 8 * n } else { 0 };
-        r.expect_remaining(n * PUBLIC_KEY_BYTES + weight_bytes)?;
+        r.expect_remaining(n * (PUBLIC_KEY_BYTES + SIGNATURE_BYTES) + weight_bytes)?;
         let keys = r
             .take(n * PUBLIC_KEY_BYTES)?
             .par_chunks(PUBLIC_KEY_BYTES)
             .map(PublicKey::from_bytes)
+            .collect::<Result<Vec<_>, _>>()?;
+        let proofs = r
+            .take(n * SIGNATURE_BYTES)?
+            .par_chunks(SIGNATURE_BYTES)
+            .map(ProofOfPossession::from_bytes)
             .collect::<Result<Vec<_>, _>>()?;
         let weights = key.has_stake().then(|| (0..n).map(|_| r.u64()).collect::<Result<Vec<_>, _>>()).transpose()?;
         r.finish()?;
@@ -288,7 +332,8 @@ impl Committee {
             && total_stake(n, w)? != total {
                 return Err(CertError::Malformed { what, field: "total stake" });
             }
-        let registry = KeyRegistry::from_proven_keys(keys)?;
+        let entries: Vec<(PublicKey, ProofOfPossession)> = keys.into_iter().zip(proofs).collect();
+        let registry = KeyRegistry::from_keys_with_proofs(&entries)?;
         Ok(Committee { registry, weights, key })
     }
 }

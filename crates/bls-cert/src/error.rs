@@ -76,6 +76,20 @@ pub enum CertError {
     /// The committee key was made with another setup than the one given.
     #[error("the committee key was made with another setup")]
     SetupMismatch,
+    /// A committee from keys whose proofs of possession were not checked
+    /// (a registry made with `KeyRegistry::from_keys_unchecked`): a rogue
+    /// key among them could sign for the whole committee.
+    #[error("a committee needs every key's proof of possession checked (the registry holds unchecked keys)")]
+    UncheckedKeys,
+    /// A committee key made with the insecure development setup, given to
+    /// a verifier that did not opt in to it: anyone can forge its
+    /// certificates.
+    #[error("the committee key was made with the INSECURE development setup: its certificates prove nothing (opt in only for tests and demos)")]
+    InsecureSetup,
+    /// The committee key was made with a setup other than the one the
+    /// caller expects (its recorded setup digest differs).
+    #[error("the committee key was made with the setup whose digest is {found}, not the expected {expected}")]
+    SetupDigestMismatch { expected: String, found: String },
     /// The committee's stored key does not match its member keys.
     #[error("the committee key does not match the committee's keys")]
     CommitteeKeyMismatch,
@@ -152,6 +166,10 @@ pub enum SetupError {
     /// The header's `τ·g2` is not the last contribution's.
     #[error("the setup's tau does not match its last contribution")]
     FinalTauMismatch,
+    /// The ceremony's final `τ` is public: 1 (the ceremony's start, or
+    /// contributions whose secrets cancel) or the development setup's.
+    #[error("the setup's tau is publicly known (1 or the development setup's): anyone can forge certificates under it")]
+    KnownTrapdoor,
     /// The G1 powers are not the powers of the setup's `τ`.
     #[error("the G1 powers are not successive powers of tau")]
     PowersInconsistent,

@@ -22,7 +22,12 @@
 //! * The KZG [`Setup`] comes from a multi-party ceremony
 //!   ([`Setup::contribute`], [`Setup::verify_ceremony`]); the deterministic
 //!   [`Setup::insecure_development`] is for tests and demos and is marked
-//!   as such in every file and key made from it.
+//!   as such in every file and key made from it; [`verify`] refuses its
+//!   keys unless the caller opts in ([`verify_allowing_insecure_setup`]).
+//!   A committee is built only on the development setup or on a ceremony
+//!   that verifies ([`Setup::check_for_committees`]), and only from keys
+//!   whose proofs of possession were checked; its key records the setup
+//!   file's digest ([`CommitteeKey::setup_digest`]).
 //!
 //! Security: [`security`]. Performance: BENCHMARKS.md at the repository's
 //! root (`sigagg bench cert`).
@@ -65,7 +70,9 @@ pub mod security;
 pub mod setup;
 pub mod transcript;
 
-pub use certificate::{Certificate, Draft, Mode, Prover, Signed, Threshold, Verified, Witness, verify};
+pub use certificate::{
+    Certificate, Draft, Mode, Prover, Signed, Threshold, Verified, Witness, verify, verify_allowing_insecure_setup,
+};
 pub use committee::{Committee, CommitteeKey, MAX_COMMITTEE_SIZE, powers_for_committee};
 pub use error::{CertError, Encoded, SetupError};
 pub use setup::{CeremonyReport, Contribution, Setup, SetupKey};

@@ -8,7 +8,8 @@
 //! |---|---|---|
 //! | the BLS signatures (BLS12-381, Ethereum ciphersuite, proofs of possession) | co-CDH in BLS12-381, random oracle for hash-to-G2 | about 117–120 bits (the pairing's target field `F_q^12`, 4 572 bits, against the tower number field sieve; Pollard rho on the 255-bit group: 127) |
 //! | KZG commitments on BW6-767 | q-DLOG / q-SDH with `q < 213 966` powers, in the algebraic group model | about 128 bits: BW6-767 was built for it (its 767-bit field gives `F_p^6` of 4 602 bits); Pollard rho on the 381-bit group: 190 |
-//! | the setup | at least one ceremony contributor honest (erased their secret); none for the development setup, which is **insecure** | — |
+//! | the setup | at least one ceremony contributor honest (erased their secret), and the committee key's setup being that ceremony's (its recorded digest, [`crate::CommitteeKey::setup_digest`], checked against the published ceremony file); none for the development setup, which is **insecure** and refused by [`crate::verify`] | — |
+//! | the committee's keys | each key's proof of possession checked when the committee was made (else a rogue key signs for all) | as the BLS row |
 //! | the polynomial IOP | none: soundness error at most `(4N + 20)/q < 2^-359` per proof | information-theoretic |
 //! | Fiat–Shamir | SHA-256 as a random oracle; challenges 512-bit hashes reduced mod the 381-bit `q` (bias < 2^-131) | 128 bits (collisions of SHA-256) |
 //! | the accumulator's incomplete addition | none: its start point lies outside the prime-order subgroup ([`crate::field::seed_point`]) | unconditional |

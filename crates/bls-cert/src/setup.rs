@@ -24,6 +24,19 @@
 //! for tests and demos only, marked as such in the file header and in every
 //! committee key made from it, and reported by every command that uses it.
 //!
+//! ## What a committee trusts about its setup
+//! A committee's commitments are computed from the setup's G1 powers, so a
+//! setup whose `τ` someone knows (the ceremony's start, where `τ = 1`; the
+//! development setup with its flag cleared; genuine `τ·g2` beside G1 powers
+//! of another, known `τ`) lets that someone forge certificates for every
+//! committee built on it. [`crate::Committee::new`] therefore accepts only
+//! the development setup (and marks the committee insecure) or a ceremony
+//! that [`Setup::verify_ceremony`] accepts: at least one contribution, the
+//! G1 powers those of its final `τ`, and that `τ` not one of the two known
+//! trapdoors (1 and the development one). The committee key records the
+//! setup file's SHA-256 ([`Setup::digest`], what `sha256sum` prints for the
+//! file), so an operator can check it against the ceremony's published file.
+//!
 //! ## File format (version 1)
 //! `"SGKZGBW6"` · version `u8` · flags `u8` (bit 0: insecure development) ·
 //! two zero bytes · `u32` number of G1 powers `d` · `u32` number of
@@ -41,6 +54,8 @@ use w3f_pcs::pcs::PcsParams;
 use w3f_pcs::pcs::kzg::params::KzgCommitterKey;
 use w3f_pcs::pcs::kzg::urs::URS;
 use zeroize::Zeroize;
+
+use std::sync::OnceLock;
 
 use crate::codec::{POINT_BYTES_UNCOMPRESSED, Reader, Writer, decode_canonical};
 use crate::domain::MAX_DOMAIN_SIZE;
@@ -71,8 +86,8 @@ pub struct Contribution {
     pub pok_response: F,
 }
 
-/// What a verifier uses of a setup: the generators and `τ·g2`, and whether
-/// it is the insecure development setup.
+/// What a verifier uses of a setup: the generators and `τ·g2`, whether it
+/// is the insecure development setup, and the digest of the setup file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SetupKey {
     /// The G1 generator.
@@ -81,8 +96,11 @@ pub struct SetupKey {
     pub g2: G2,
     /// `τ·g2`.
     pub tau_g2: G2,
-    /// Whether `τ` is public (the development setup).
+    /// Whether `τ` is public: the development setup's flag, or its `τ`
+    /// whatever the flag says.
     pub insecure: bool,
+    /// SHA-256 of the setup file ([`Setup::digest`]).
+    pub digest: [u8; 32],
 }
 
 /// A KZG setup: powers of `τ` in G1, `τ` in G2, and how it was made.
@@ -91,6 +109,11 @@ pub struct Setup {
     urs: URS<Bw6>,
     insecure: bool,
     contributions: Vec<Contribution>,
+    /// [`Setup::digest`], on first use.
+    digest: OnceLock<[u8; 32]>,
+    /// [`Setup::verify_ceremony`]'s answer, on first use: a committee
+    /// checks it, and one setup serves many committees.
+    ceremony: OnceLock<Result<CeremonyReport, SetupError>>,
 }
 
 /// What [`Setup::verify_ceremony`] established.
@@ -108,10 +131,7 @@ impl Setup {
     /// certificates under it. For tests and demos only.
     pub fn insecure_development(powers: usize) -> Result<Setup, SetupError> {
         check_size(powers)?;
-        let mut tau = F::from_be_bytes_mod_order(&Sha512::digest(INSECURE_TAU_SEED));
-        let setup = Setup::from_trapdoor(tau, powers, true);
-        tau.zeroize();
-        Ok(setup)
+        Ok(Setup::from_trapdoor(development_tau(), powers, true))
     }
 
     /// The start of a ceremony: `τ = 1`, no contribution yet.
@@ -132,7 +152,11 @@ impl Setup {
         let powers_in_g1 = g1.batch_mul(&scalars);
         scalars.zeroize();
         let powers_in_g2 = vec![g2.into_affine(), (g2 * tau).into_affine()];
-        Setup { urs: URS { powers_in_g1, powers_in_g2 }, insecure, contributions: Vec::new() }
+        Setup::assemble(URS { powers_in_g1, powers_in_g2 }, insecure, Vec::new())
+    }
+
+    fn assemble(urs: URS<Bw6>, insecure: bool, contributions: Vec<Contribution>) -> Setup {
+        Setup { urs, insecure, contributions, digest: OnceLock::new(), ceremony: OnceLock::new() }
     }
 
     /// Number of G1 powers: the setup commits polynomials of degree below this.
@@ -145,9 +169,31 @@ impl Setup {
         &self.urs.powers_in_g1
     }
 
-    /// Whether this is the insecure development setup.
+    /// Whether this is the insecure development setup: its flag, or its
+    /// `τ` under a cleared flag.
     pub fn is_insecure(&self) -> bool {
-        self.insecure
+        self.insecure || is_development_tau(&self.urs.powers_in_g2[1])
+    }
+
+    /// SHA-256 of the setup's file encoding: what `sha256sum` prints for
+    /// the file. Committee keys record it; it names the ceremony transcript
+    /// (every power and every contribution) a committee was built on.
+    pub fn digest(&self) -> [u8; 32] {
+        *self.digest.get_or_init(|| Sha256::digest(self.to_bytes()).into())
+    }
+
+    /// Whether committees may be built on this setup: the development setup
+    /// (whose committees are marked insecure), or a ceremony that
+    /// [`Setup::verify_ceremony`] accepts. The ceremony's check runs once
+    /// per setup value and its answer is kept. Anything else, above all a
+    /// ceremony without contributions (`τ = 1`), a development setup whose
+    /// flag was cleared, or G1 powers that are not those of `τ·g2`'s `τ`,
+    /// is refused: whoever knows its `τ` forges certificates.
+    pub fn check_for_committees(&self) -> Result<(), SetupError> {
+        if self.insecure {
+            return Ok(());
+        }
+        self.ceremony.get_or_init(|| self.verify_ceremony()).clone().map(|_| ())
     }
 
     /// The contributions made so far.
@@ -161,7 +207,8 @@ impl Setup {
             g1: self.urs.powers_in_g1[0],
             g2: self.urs.powers_in_g2[0],
             tau_g2: self.urs.powers_in_g2[1],
-            insecure: self.insecure,
+            insecure: self.is_insecure(),
+            digest: self.digest(),
         }
     }
 
@@ -193,8 +240,13 @@ impl Setup {
         if self.insecure {
             return Err(SetupError::ContributeToInsecure);
         }
-        let mut secret = derive_scalar(entropy, b"secret");
-        let mut nonce = derive_scalar(entropy, b"pok-nonce");
+        self.contribute_secret(derive_scalar(entropy, b"secret"), derive_scalar(entropy, b"pok-nonce"));
+        Ok(self.contributions.last().expect("just pushed"))
+    }
+
+    /// Multiplies the trapdoor by `secret` and appends the contribution with
+    /// its proof of knowledge (nonce `nonce`); erases both.
+    fn contribute_secret(&mut self, mut secret: F, mut nonce: F) {
         let mut scalars = Vec::with_capacity(self.powers());
         let mut power = F::ONE;
         for _ in 0..self.powers() {
@@ -218,12 +270,14 @@ impl Setup {
         secret.zeroize();
         nonce.zeroize();
         self.contributions.push(Contribution { secret_g1, tau_g2, pok_commitment, pok_response });
-        Ok(self.contributions.last().expect("just pushed"))
+        self.digest = OnceLock::new();
+        self.ceremony = OnceLock::new();
     }
 
     /// Checks the whole ceremony (see the module documentation). Refuses the
-    /// development setup and a ceremony without contributions. Costs one
-    /// subgroup check per point and two multi-scalar multiplications.
+    /// development setup, a ceremony without contributions, and a final `τ`
+    /// that is public (1, or the development setup's). Costs one subgroup
+    /// check per point and two multi-scalar multiplications.
     pub fn verify_ceremony(&self) -> Result<CeremonyReport, SetupError> {
         if self.insecure {
             return Err(SetupError::InsecureDevelopmentSetup);
@@ -243,6 +297,9 @@ impl Setup {
         }
         if previous != key.tau_g2 {
             return Err(SetupError::FinalTauMismatch);
+        }
+        if key.tau_g2 == key.g2 || is_development_tau(&key.tau_g2) {
+            return Err(SetupError::KnownTrapdoor);
         }
         self.check_powers()?;
         Ok(CeremonyReport { contributions: self.contributions.len(), powers: self.powers() })
@@ -324,13 +381,17 @@ impl Setup {
 
     /// Decodes a setup file for use (proving, making committee keys).
     ///
-    /// Checked: the layout, the checksum (accidental corruption), canonical
+    /// Checked: the layout, the checksum (accidental corruption only: it is
+    /// unkeyed, so anyone who edits the file recomputes it), canonical
     /// encodings, every point on its curve, and the generators and `τ·g2`
-    /// in their subgroups. Not checked, because it costs a scalar
+    /// in their subgroups. Not checked here, because it costs a scalar
     /// multiplication per power: the G1 powers' subgroup membership and
-    /// their consistency, which [`Setup::verify_ceremony`] establishes once.
-    /// A bad power cannot make a verifier accept anything; it only makes
-    /// the prover's certificates fail verification.
+    /// their consistency with `τ·g2`, which [`Setup::verify_ceremony`]
+    /// establishes. Powers that are not those of `τ·g2`'s `τ` *can* make a
+    /// verifier accept forgeries: a committee's commitments are computed
+    /// from them. [`crate::Committee::new`] therefore verifies the ceremony
+    /// ([`Setup::check_for_committees`]); a prover given bad powers only
+    /// makes certificates that fail.
     pub fn from_bytes(bytes: &[u8]) -> Result<Setup, CertError> {
         let what = Encoded::Setup;
         let mut r = Reader::open(bytes, what, MAGIC, VERSION)?;
@@ -379,11 +440,8 @@ impl Setup {
         }
         r.take(CHECKSUM_BYTES)?;
         r.finish()?;
-        Ok(Setup {
-            urs: URS { powers_in_g1, powers_in_g2: vec![g2, tau_g2] },
-            insecure: flags & FLAG_INSECURE != 0,
-            contributions: list,
-        })
+        let urs = URS { powers_in_g1, powers_in_g2: vec![g2, tau_g2] };
+        Ok(Setup::assemble(urs, flags & FLAG_INSECURE != 0, list))
     }
 }
 
@@ -403,6 +461,17 @@ fn check_size(powers: usize) -> Result<(), SetupError> {
     } else {
         Err(SetupError::BadSize { got: powers, max: MAX_DOMAIN_SIZE })
     }
+}
+
+/// The development setup's trapdoor, derived from a public string.
+fn development_tau() -> F {
+    F::from_be_bytes_mod_order(&Sha512::digest(INSECURE_TAU_SEED))
+}
+
+/// Whether `tau_g2` is the development setup's `τ·g2` (computed once).
+pub(crate) fn is_development_tau(tau_g2: &G2) -> bool {
+    static DEVELOPMENT_TAU_G2: OnceLock<G2> = OnceLock::new();
+    tau_g2 == DEVELOPMENT_TAU_G2.get_or_init(|| (G2::generator() * development_tau()).into_affine())
 }
 
 /// A nonzero scalar from entropy: SHA-512 of a purpose label and the entropy,
@@ -530,6 +599,43 @@ mod tests {
         let mut bad = setup.clone();
         bad.contributions[0].secret_g1 = G1::zero();
         assert_eq!(bad.verify_ceremony(), Err(SetupError::BadPoint { what: "contribution", index: 0 }));
+    }
+
+    #[test]
+    fn ceremonies_ending_on_a_known_trapdoor_are_refused() {
+        // A contributor whose secret is 1 leaves tau = 1; one whose secret
+        // is the development trapdoor turns a fresh ceremony into it.
+        for secret in [F::ONE, development_tau()] {
+            let mut setup = Setup::ceremony_start(4).unwrap();
+            setup.contribute_secret(secret, F::from(7u64));
+            assert_eq!(setup.verify_ceremony(), Err(SetupError::KnownTrapdoor));
+            assert_eq!(setup.check_for_committees(), Err(SetupError::KnownTrapdoor));
+        }
+        let mut setup = Setup::ceremony_start(4).unwrap();
+        setup.contribute_secret(development_tau(), F::from(7u64));
+        assert!(setup.is_insecure() && setup.key().insecure, "the development tau is insecure whatever the flag says");
+    }
+
+    #[test]
+    fn only_the_development_setup_and_verified_ceremonies_serve_committees() {
+        assert_eq!(Setup::insecure_development(4).unwrap().check_for_committees(), Ok(()));
+        let mut setup = Setup::ceremony_start(4).unwrap();
+        assert_eq!(setup.check_for_committees(), Err(SetupError::NoContributions));
+        setup.contribute(&test_entropy(9)).unwrap();
+        assert_eq!(setup.check_for_committees(), Ok(()), "contributing clears the kept answer");
+        let mut bad = Setup::from_bytes(&setup.to_bytes()).unwrap();
+        bad.urs.powers_in_g1[2] = bad.urs.powers_in_g1[1];
+        assert_eq!(bad.check_for_committees(), Err(SetupError::PowersInconsistent));
+    }
+
+    #[test]
+    fn the_digest_is_the_files_sha256_and_follows_contributions() {
+        let mut setup = Setup::ceremony_start(4).unwrap();
+        let before = setup.digest();
+        assert_eq!(before, <[u8; 32]>::from(Sha256::digest(setup.to_bytes())));
+        setup.contribute(&test_entropy(10)).unwrap();
+        assert_ne!(setup.digest(), before);
+        assert_eq!(setup.key().digest, <[u8; 32]>::from(Sha256::digest(setup.to_bytes())));
     }
 
     #[test]

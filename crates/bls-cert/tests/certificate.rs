@@ -37,7 +37,7 @@ fn certify_and_verify(n: usize, members: &[usize]) {
             if let Some(b) = verified.signers {
                 assert_eq!(b, signers);
             }
-            assert!(verified.insecure_setup, "the development setup is reported");
+            assert!(!verified.insecure_setup, "a verified ceremony is not the development setup");
             // The same statement one signer short of the threshold is refused.
             let higher = Threshold { signers: members.len() as u64 + 1, stake: None };
             assert!(matches!(verify(committee.key(), &cert, MESSAGE, &higher), Err(CertError::BelowThreshold { .. })));
@@ -321,4 +321,19 @@ fn committee_inputs_are_checked() {
     assert_eq!(back.weights(), c.weights());
     assert!(back.check_key(&setup).is_ok());
     assert_eq!(sigagg_bls_cert::CommitteeKey::from_bytes(&c.key().to_bytes()).unwrap(), *c.key());
+    assert_eq!(c.key().setup_digest(), setup.digest(), "the key records the setup file's digest");
+}
+
+#[test]
+fn development_setup_certificates_need_the_callers_opt_in() {
+    let sks = secret_keys(3, 60);
+    let setup = development_setup_for(3);
+    let committee = committee(&setup, &sks, false);
+    assert!(committee.key().is_insecure());
+    let sigs = signatures(&sks, &[0, 2], MESSAGE);
+    let cert = Prover::new(&setup, &committee).unwrap().certify(MESSAGE, Signed::Signatures(&sigs), Mode::Counting).unwrap();
+    let threshold = Threshold::signers(2);
+    assert_eq!(verify(committee.key(), &cert, MESSAGE, &threshold), Err(CertError::InsecureSetup));
+    let verified = sigagg_bls_cert::verify_allowing_insecure_setup(committee.key(), &cert, MESSAGE, &threshold).unwrap();
+    assert!(verified.insecure_setup && verified.count == 2);
 }

@@ -16,10 +16,26 @@ use crate::pop::ProofOfPossession;
 
 /// An ordered list of distinct public keys with proven possession; a key's
 /// position is its validator index.
-#[derive(Clone, Default)]
+///
+/// A registry is made from `(key, proof of possession)` pairs, each proof
+/// checked ([`KeyRegistry::register`], [`KeyRegistry::from_keys_with_proofs`]),
+/// and then keeps the proofs, so that whatever is built on it (a BLS
+/// certificate committee) can write them out and a reader can check them
+/// again. [`KeyRegistry::from_keys_unchecked`] is the one exception: its
+/// registry holds no proofs ([`KeyRegistry::proofs`] is `None`), and a
+/// certificate committee refuses it.
+#[derive(Clone)]
 pub struct KeyRegistry {
     keys: Vec<PublicKey>,
+    /// One checked proof per key; `None` once an unchecked key is in.
+    proofs: Option<Vec<ProofOfPossession>>,
     index: HashMap<[u8; PUBLIC_KEY_BYTES], usize>,
+}
+
+impl Default for KeyRegistry {
+    fn default() -> KeyRegistry {
+        KeyRegistry { keys: Vec::new(), proofs: Some(Vec::new()), index: HashMap::new() }
+    }
 }
 
 impl KeyRegistry {
@@ -45,6 +61,9 @@ impl KeyRegistry {
             })?;
         self.index.insert(bytes, self.keys.len());
         self.keys.push(key);
+        if let Some(proofs) = &mut self.proofs {
+            proofs.push(*pop);
+        }
         Ok(self.keys.len() - 1)
     }
 
@@ -62,20 +81,32 @@ impl KeyRegistry {
         if let Some(index) = bad {
             return Err(BlsError::InvalidProofOfPossession { index });
         }
-        KeyRegistry::from_proven_keys(entries.iter().map(|(k, _)| *k).collect())
+        let mut registry = KeyRegistry::from_keys_unchecked(entries.iter().map(|(k, _)| *k).collect())?;
+        registry.proofs = Some(entries.iter().map(|(_, p)| *p).collect());
+        Ok(registry)
     }
 
-    /// Builds a registry from keys whose possession was established before
-    /// (for example when they were deposited, or because this process made
-    /// them from their secret keys). Only duplicates are checked here.
-    pub fn from_proven_keys(keys: Vec<PublicKey>) -> Result<KeyRegistry, BlsError> {
+    /// Builds a registry **without checking possession**: only duplicates
+    /// are refused. For keys whose possession this process established
+    /// itself (it made them from their secret keys, or checked their proofs
+    /// before, as Ethereum does once at deposit). Never for keys read from
+    /// a file or from bytes of unknown origin: a key chosen as
+    /// `a·g1 - (sum of the others)` lets its author sign for everyone.
+    /// The registry holds no proofs, and certificate committees refuse it.
+    pub fn from_keys_unchecked(keys: Vec<PublicKey>) -> Result<KeyRegistry, BlsError> {
         let mut index = HashMap::with_capacity(keys.len());
         for (i, k) in keys.iter().enumerate() {
             if let Some(first) = index.insert(k.to_bytes(), i) {
                 return Err(BlsError::DuplicateKey { first, second: i });
             }
         }
-        Ok(KeyRegistry { keys, index })
+        Ok(KeyRegistry { keys, proofs: None, index })
+    }
+
+    /// The checked proofs of possession, by index; `None` for a registry
+    /// with unchecked keys ([`KeyRegistry::from_keys_unchecked`]).
+    pub fn proofs(&self) -> Option<&[ProofOfPossession]> {
+        self.proofs.as_deref()
     }
 
     /// All keys, by index.
@@ -142,6 +173,7 @@ mod tests {
             })
         );
         assert_eq!(reg.position(&b.public_key()), Some(1));
+        assert_eq!(reg.proofs().unwrap(), &[a.prove_possession(), b.prove_possession()]);
         assert!(matches!(
             reg.get(5),
             Err(BlsError::IndexOutOfRange { index: 5, len: 2 })
@@ -157,6 +189,9 @@ mod tests {
             .collect();
         let reg = KeyRegistry::from_keys_with_proofs(&entries).unwrap();
         assert_eq!(reg.len(), 5);
+        assert_eq!(reg.proofs().unwrap(), &entries.iter().map(|(_, p)| *p).collect::<Vec<_>>()[..]);
+        let unchecked = KeyRegistry::from_keys_unchecked(reg.keys().to_vec()).unwrap();
+        assert!(unchecked.proofs().is_none(), "an unchecked registry holds no proofs");
         entries[3].1 = entries[2].1;
         entries[4].1 = entries[2].1;
         assert!(matches!(
@@ -169,7 +204,7 @@ mod tests {
             sks[0].public_key(),
         ];
         assert!(matches!(
-            KeyRegistry::from_proven_keys(dup),
+            KeyRegistry::from_keys_unchecked(dup),
             Err(BlsError::DuplicateKey {
                 first: 0,
                 second: 2

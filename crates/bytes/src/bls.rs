@@ -102,11 +102,15 @@ pub fn aggregate_verify(
 }
 
 /// Decodes `public_keys` and, if `pops` are given, checks one proof of
-/// possession per key; duplicates are refused either way.
+/// possession per key; duplicates are refused either way. `None` is the
+/// caller's statement that every key's proof was checked before (the
+/// precondition of Ethereum's `FastAggregateVerify`, whose validators
+/// prove possession once, at deposit): the keys are used for this one
+/// verification and never stored.
 pub(crate) fn proven_keys(public_keys: &[&[u8]], pops: Option<&[&[u8]]>) -> Result<Vec<PublicKey>> {
     let keys = decode_each(public_keys, "public key", PublicKey::from_bytes)?;
     let registry = match pops {
-        None => KeyRegistry::from_proven_keys(keys)?,
+        None => KeyRegistry::from_keys_unchecked(keys)?,
         Some(pops) => KeyRegistry::from_keys_with_proofs(&with_proofs(keys, pops)?)?,
     };
     Ok(registry.keys().to_vec())

@@ -43,8 +43,8 @@ pub fn contribute(setup: &[u8], entropy: &[u8]) -> Result<Vec<u8>> {
 }
 
 /// Checks every contribution of a ceremony with pairings; returns the
-/// number of contributions. The development setup and a ceremony without
-/// contributions are refused.
+/// number of contributions. The development setup, a ceremony without
+/// contributions and one whose final trapdoor is public are refused.
 pub fn verify_ceremony(setup: &[u8]) -> Result<usize> {
     let setup = decode(setup, Setup::from_bytes)?;
     Ok(setup.verify_ceremony()?.contributions)
@@ -61,7 +61,9 @@ pub struct CommitteeFiles {
 }
 
 /// Commits the keys `public_keys` (in order; `pops[i]` is key `i`'s proof of
-/// possession) with optional stake weights (one per key).
+/// possession, checked here) with optional stake weights (one per key).
+/// The setup must be the development setup or a ceremony that verifies
+/// (checked here too): committees on unverified setups are refused.
 pub fn committee(setup: &[u8], public_keys: &[&[u8]], pops: &[&[u8]], weights: Option<&[u64]>) -> Result<CommitteeFiles> {
     let setup = decode(setup, Setup::from_bytes)?;
     let keys = decode_each(public_keys, "public key", PublicKey::from_bytes)?;
@@ -132,28 +134,41 @@ pub struct CertificateInfo {
     pub stake: Option<u64>,
     /// The signers' bitfield (accountable certificates).
     pub signers: Option<Vec<u8>>,
-    /// Whether the committee key comes from the insecure development setup.
+    /// Whether the committee key comes from the insecure development setup
+    /// (only with `allow_insecure_setup`).
     pub insecure_setup: bool,
+    /// SHA-256 of the setup file the committee key was made with: compare
+    /// it with the published ceremony file's.
+    pub setup_digest: [u8; 32],
 }
 
 /// Verifies `certificate` on `message` against a committee key (or a
 /// committee's encoding) and a threshold of `threshold` signers (and
-/// `stake_threshold` stake for a weighted committee).
+/// `stake_threshold` stake for a weighted committee). A committee key of
+/// the insecure development setup is refused unless `allow_insecure_setup`
+/// (tests and demos only: anyone can forge its certificates).
 pub fn verify_certificate(
     committee_key: &[u8],
     certificate: &[u8],
     message: &[u8],
     threshold: u64,
     stake_threshold: Option<u64>,
+    allow_insecure_setup: bool,
 ) -> Result<CertificateInfo> {
     let key = decode(committee_key, |b| CommitteeKey::from_bytes(b).or_else(|e| Committee::key_from_bytes(b).map_err(|_| e)))?;
     let cert = decode(certificate, Certificate::from_bytes)?;
-    let verified = sigagg_bls_cert::verify(&key, &cert, message, &Threshold { signers: threshold, stake: stake_threshold })?;
+    let threshold = Threshold { signers: threshold, stake: stake_threshold };
+    let verified = if allow_insecure_setup {
+        sigagg_bls_cert::verify_allowing_insecure_setup(&key, &cert, message, &threshold)?
+    } else {
+        sigagg_bls_cert::verify(&key, &cert, message, &threshold)?
+    };
     Ok(CertificateInfo {
         count: verified.count as u64,
         stake: verified.stake,
         signers: verified.signers.map(|b| b.to_bytes()),
         insecure_setup: verified.insecure_setup,
+        setup_digest: key.setup_digest(),
     })
 }
 
@@ -180,12 +195,13 @@ mod tests {
         let sigs: Vec<[u8; 96]> = [0usize, 2, 3].iter().map(|&i| sks[i].sign(msg).to_bytes()).collect();
         let sig_refs: Vec<&[u8]> = sigs.iter().map(|x| x.as_slice()).collect();
         let cert = certify(&setup, &files.committee, msg, &[0, 2, 3], &sig_refs, true).unwrap();
-        let info = verify_certificate(&files.key, &cert, msg, 3, Some(20)).unwrap();
+        let info = verify_certificate(&files.key, &cert, msg, 3, Some(20), false).unwrap();
         assert_eq!((info.count, info.stake, info.signers, info.insecure_setup), (3, Some(20), Some(vec![0b1101]), false));
+        assert_eq!(info.setup_digest, <[u8; 32]>::from(<sha2::Sha256 as sha2::Digest>::digest(&setup)), "the setup file's SHA-256");
         // Refusals keep their kinds.
-        assert_eq!(verify_certificate(&files.key, &cert, msg, 4, None).unwrap_err().kind(), ErrorKind::Verify);
-        assert_eq!(verify_certificate(&files.key, &cert, b"other", 3, None).unwrap_err().kind(), ErrorKind::Verify);
-        assert_eq!(verify_certificate(&files.key, &cert[1..], msg, 3, None).unwrap_err().kind(), ErrorKind::Decode);
+        assert_eq!(verify_certificate(&files.key, &cert, msg, 4, None, false).unwrap_err().kind(), ErrorKind::Verify);
+        assert_eq!(verify_certificate(&files.key, &cert, b"other", 3, None, false).unwrap_err().kind(), ErrorKind::Verify);
+        assert_eq!(verify_certificate(&files.key, &cert[1..], msg, 3, None, false).unwrap_err().kind(), ErrorKind::Decode);
         let outsider = SecretKey::from_key_material(&[9; 32]).unwrap().sign(msg).to_bytes();
         let e = certify(&setup, &files.committee, msg, &[1], &[&outsider], false).unwrap_err();
         assert_eq!(e.kind(), ErrorKind::Prove);
@@ -193,12 +209,20 @@ mod tests {
         // From an aggregate and its bitfield, counting mode.
         let agg = sigagg_bls::aggregate(&[0usize, 2, 3].map(|i| sks[i].sign(msg))).unwrap().to_bytes();
         let cert = certify_aggregate(&setup, &files.committee, msg, &[0b1101], &agg, false).unwrap();
-        let info = verify_certificate(&files.committee, &cert, msg, 3, None).unwrap();
+        let info = verify_certificate(&files.committee, &cert, msg, 3, None, false).unwrap();
         assert_eq!((info.count, info.signers), (3, None));
-        // The development setup is marked.
+        // The development setup is refused unless the caller opts in, and
+        // then marked.
         let dev = development_setup(4).unwrap();
         let dev_files = committee(&dev, &pk_refs, &pop_refs, None).unwrap();
         let cert = certify(&dev, &dev_files.committee, msg, &[0, 2, 3], &sig_refs, false).unwrap();
-        assert!(verify_certificate(&dev_files.key, &cert, msg, 3, None).unwrap().insecure_setup);
+        assert_eq!(verify_certificate(&dev_files.key, &cert, msg, 3, None, false).unwrap_err().kind(), ErrorKind::Verify);
+        assert!(verify_certificate(&dev_files.key, &cert, msg, 3, None, true).unwrap().insecure_setup);
+        // No committee on a ceremony without contributions, or with a
+        // wrong proof of possession.
+        let start = ceremony_start(4).unwrap();
+        assert_eq!(committee(&start, &pk_refs, &pop_refs, None).unwrap_err().kind(), ErrorKind::Verify);
+        let swapped: Vec<&[u8]> = pop_refs.iter().rev().copied().collect();
+        assert!(committee(&setup, &pk_refs, &swapped, None).is_err());
     }
 }

@@ -273,6 +273,7 @@ fn cert_kind(e: &sigagg_bls_cert::CertError) -> ErrorKind {
         | E::StakeOverflow
         | E::SetupTooSmall { .. }
         | E::SetupMismatch
+        | E::UncheckedKeys
         | E::DuplicateSigner { .. }
         | E::BitfieldLength { .. }
         | E::NoStake => Argument,
@@ -284,7 +285,9 @@ fn cert_kind(e: &sigagg_bls_cert::CertError) -> ErrorKind {
         | E::CountMismatch { .. }
         | E::IdentityAggregateKey
         | E::ProofRejected
-        | E::SignatureRejected => Verify,
+        | E::SignatureRejected
+        | E::InsecureSetup
+        | E::SetupDigestMismatch { .. } => Verify,
     }
 }
 
@@ -300,6 +303,7 @@ fn setup_kind(e: &sigagg_bls_cert::SetupError) -> ErrorKind {
         | E::BadProofOfKnowledge { .. }
         | E::DoesNotExtend { .. }
         | E::FinalTauMismatch
+        | E::KnownTrapdoor
         | E::PowersInconsistent => Verify,
     }
 }

@@ -2,7 +2,10 @@
 //! and its ceremony, committees, certificates, and `bench cert`.
 //!
 //! Every command that touches the insecure development setup says so on
-//! standard error, and the JSON of `verify-cert` names the setup.
+//! standard error, and the JSON of `verify-cert` names the setup and its
+//! digest. `committee` builds only on the development setup or on a
+//! ceremony that verifies; `verify-cert` refuses a development committee
+//! key unless given `--allow-insecure-setup`.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -15,6 +18,7 @@ use sigagg_bls::horn::Bitfield;
 use sigagg_bls::{KeyRegistry, PUBLIC_KEY_BYTES, ProofOfPossession, PublicKey, SIGNATURE_BYTES, SecretKey, Signature};
 use sigagg_bls_cert::{
     CertError, Certificate, Committee, CommitteeKey, Mode, Prover, Setup, Signed, Threshold, powers_for_committee, verify,
+    verify_allowing_insecure_setup,
 };
 use zeroize::Zeroize;
 
@@ -163,6 +167,14 @@ pub struct VerifyCertArgs {
     /// And at least this much stake (weighted committees).
     #[arg(long)]
     pub stake: Option<u64>,
+    /// Require the committee key's setup to be the file with this SHA-256
+    /// (hex, as `sha256sum` or `bls verify-ceremony` prints it).
+    #[arg(long)]
+    pub setup_digest: Option<String>,
+    /// Accept a committee key of the INSECURE development setup (tests and
+    /// demos only: anyone can forge its certificates).
+    #[arg(long)]
+    pub allow_insecure_setup: bool,
 }
 
 #[derive(Args)]
@@ -284,7 +296,12 @@ pub fn verify_ceremony(a: VerifyCeremonyArgs) -> CliResult {
     let report = setup.verify_ceremony();
     bar.finish_and_clear();
     let report = report.map_err(rejected)?;
-    io::print_json(&json!({ "valid": true, "contributions": report.contributions, "powers": report.powers }));
+    io::print_json(&json!({
+        "valid": true,
+        "contributions": report.contributions,
+        "powers": report.powers,
+        "setup_digest": hex::encode(setup.digest()),
+    }));
     Ok(())
 }
 
@@ -308,6 +325,7 @@ pub fn committee(a: CommitteeArgs) -> CliResult {
         "stake": committee.key().total_stake(),
         "committee_key_bytes": key.len(),
         "setup": setup_name(setup.is_insecure()),
+        "setup_digest": hex::encode(setup.digest()),
     }));
     Ok(())
 }
@@ -475,7 +493,16 @@ pub fn verify_cert(a: VerifyCertArgs) -> CliResult {
     let bytes = io::read_bytes(&a.cert)?;
     let cert = Certificate::from_bytes(&bytes).map_err(|e| rejected(format!("{}: {e}", a.cert.display())))?;
     let threshold = Threshold { signers: a.threshold, stake: a.stake };
-    let verified = verify(&key, &cert, &msg, &threshold).map_err(rejected)?;
+    check_setup_digest(&key, a.setup_digest.as_deref())?;
+    let verified = if a.allow_insecure_setup {
+        verify_allowing_insecure_setup(&key, &cert, &msg, &threshold)
+    } else {
+        verify(&key, &cert, &msg, &threshold)
+    };
+    let verified = verified.map_err(|e| match e {
+        CertError::InsecureSetup => rejected(format!("{e}; pass --allow-insecure-setup to check it anyway")),
+        e => rejected(e),
+    })?;
     io::print_json(&json!({
         "valid": true,
         "mode": mode_name(verified.mode),
@@ -485,9 +512,23 @@ pub fn verify_cert(a: VerifyCertArgs) -> CliResult {
         "stake_threshold": a.stake,
         "signers": verified.signers.map(|b| format!("0x{}", hex::encode(b.to_bytes()))),
         "setup": setup_name(verified.insecure_setup),
+        "setup_digest": hex::encode(key.setup_digest()),
         "security": "BW6-767 KZG (q-SDH, algebraic group model), SHA-256 Fiat-Shamir, BLS12-381 signature: ~117-128 bits",
     }));
     Ok(())
+}
+
+/// Fails unless the key's recorded setup digest is `expected` (hex).
+fn check_setup_digest(key: &CommitteeKey, expected: Option<&str>) -> CliResult {
+    let Some(expected) = expected else { return Ok(()) };
+    let wanted = hex::decode(expected.trim().trim_start_matches("0x"))
+        .ok()
+        .filter(|d| d.len() == 32)
+        .ok_or_else(|| CliError::usage("--setup-digest takes 64 hex digits (a SHA-256)"))?;
+    if wanted == key.setup_digest() {
+        return Ok(());
+    }
+    Err(rejected(CertError::SetupDigestMismatch { expected: hex::encode(wanted), found: hex::encode(key.setup_digest()) }))
 }
 
 /// `bench cert`: one committee, one certificate, timed; the native ATMS
@@ -522,7 +563,10 @@ pub fn bench(a: CertBenchArgs) -> CliResult {
     bar.finish_and_clear();
 
     let setup = Setup::insecure_development(powers(n)?).map_err(CliError::usage)?;
-    let registry = KeyRegistry::from_proven_keys(keys.clone()).map_err(CliError::usage)?;
+    let bar = io::spinner("proofs of possession");
+    let entries: Vec<_> = sks.par_iter().zip(&keys).map(|(sk, pk)| (*pk, sk.prove_possession())).collect();
+    let registry = KeyRegistry::from_keys_with_proofs(&entries).map_err(CliError::usage)?;
+    bar.finish_and_clear();
     let start = Instant::now();
     let committee = Committee::new(&setup, registry, weights).map_err(cert_error)?;
     let committee_s = start.elapsed().as_secs_f64();
@@ -550,7 +594,8 @@ pub fn bench(a: CertBenchArgs) -> CliResult {
     let threshold = Threshold { signers: t as u64, stake };
     let verify_s = median_time(a.verify_repeats, || {
         let c = Certificate::from_bytes(&bytes).map_err(rejected)?;
-        verify(committee.key(), &c, &msg, &threshold).map(|_| ()).map_err(rejected)
+        // The bench's committee is on the development setup (same cost).
+        verify_allowing_insecure_setup(committee.key(), &c, &msg, &threshold).map(|_| ()).map_err(rejected)
     })?;
 
     // The native ATMS signature of the same statement (seed 000, section 1).

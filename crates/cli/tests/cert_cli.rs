@@ -58,9 +58,14 @@ fn ceremony_committee_certify_and_verify() {
     assert_eq!(second["contributions"], 2);
     let report = json(&sigagg(&dir, &["bls", "verify-ceremony", "--params", "c2.params"]));
     assert_eq!((report["valid"].as_bool(), report["contributions"].as_u64()), (Some(true), Some(2)));
+    let digest = report["setup_digest"].as_str().unwrap().to_string();
+    assert_eq!(digest.len(), 64);
 
+    // No committee on the ceremony's start (tau = 1: anyone could forge).
+    assert_eq!(code(&sigagg(&dir, &committee_args("c0.params", "x.committee", "x.ckey"))), Some(1));
     let made = json(&sigagg(&dir, &committee_args("c2.params", "abc.committee", "abc.ckey")));
     assert_eq!((made["keys"].as_u64(), made["setup"].as_str()), (Some(3), Some("ceremony")));
+    assert_eq!(made["setup_digest"].as_str(), Some(digest.as_str()));
 
     // Three ways to name the signers; each certificate verifies at t = 2.
     let inputs: [&[&str]; 3] = [
@@ -75,6 +80,14 @@ fn ceremony_committee_certify_and_verify() {
         assert_eq!(made["count"], 2);
         let checked = json(&verify(&dir, "abc.ckey", &cert, M, "2"));
         assert_eq!((checked["valid"].as_bool(), checked["setup"].as_str()), (Some(true), Some("ceremony")));
+        assert_eq!(checked["setup_digest"].as_str(), Some(digest.as_str()));
+        // With the ceremony's digest required: accepted; with another: refused.
+        let args = ["bls", "verify-cert", "--committee-key", "abc.ckey", "--cert", &cert, "--message", M, "--threshold", "2"];
+        ok(&sigagg(&dir, &[&args[..], &["--setup-digest", &digest]].concat()));
+        let other = "00".repeat(32);
+        let wrong = sigagg(&dir, &[&args[..], &["--setup-digest", &other]].concat());
+        assert_eq!(code(&wrong), Some(1));
+        assert!(stderr(&wrong).contains("digest"), "{}", stderr(&wrong));
         // The committee file serves as a committee key too.
         ok(&verify(&dir, "abc.committee", &cert, M, "2"));
         // Threshold not met, another message: rejected (exit 1), one line.
@@ -123,7 +136,13 @@ fn the_prover_refuses_outsiders_and_the_development_setup_is_reported() {
         &dir,
         &["bls", "certify", "--params", "dev.params", "--committee", "abc.committee", "--message", M, "--signer", "0:a.sig", "--out", "a.cert"],
     ));
-    let checked = verify(&dir, "abc.ckey", "a.cert", M, "1");
+    // verify-cert refuses a development committee key unless told to
+    // accept it, and then names it.
+    let refused = verify(&dir, "abc.ckey", "a.cert", M, "1");
+    assert_eq!(code(&refused), Some(1));
+    assert!(stderr(&refused).contains("--allow-insecure-setup"), "{}", stderr(&refused));
+    let args = ["bls", "verify-cert", "--committee-key", "abc.ckey", "--cert", "a.cert", "--message", M, "--threshold", "1"];
+    let checked = sigagg(&dir, &[&args[..], &["--allow-insecure-setup"]].concat());
     assert!(stderr(&checked).contains("INSECURE"));
     assert_eq!(json(&checked)["setup"], "insecure-development");
 

@@ -206,10 +206,10 @@ static void bls_and_atms(void) {
   OK(sigagg_cert_committee(of(setup), pks, pops, N, NULL, &committee, &committee_key));
   OK(sigagg_cert_certify(of(setup), of(committee), msg, signer_indices, signer_sigs, 2, true, &cert));
   sigagg_cert_info info;
-  OK(sigagg_cert_verify(of(committee_key), of(cert), msg, 2, NULL, &info, &signers));
+  OK(sigagg_cert_verify(of(committee_key), of(cert), msg, 2, NULL, false, &info, &signers));
   printf("certificate: %zu contribution, %llu of %d members signed (bitfield 0x%02x); %zu-byte committee key, %zu-byte certificate\n",
          contributions, (unsigned long long)info.count, N, signers.ptr[0], committee_key.len, cert.len);
-  EXPECT(sigagg_cert_verify(of(committee_key), of(cert), msg, 3, NULL, &info, NULL), SIGAGG_ERR_VERIFY);
+  EXPECT(sigagg_cert_verify(of(committee_key), of(cert), msg, 3, NULL, false, &info, NULL), SIGAGG_ERR_VERIFY);
   printf("certificate: against threshold 3: %s\n", sigagg_status_name(SIGAGG_ERR_VERIFY));
   sigagg_bytes_free(start);
   sigagg_bytes_free(setup);

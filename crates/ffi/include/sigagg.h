@@ -158,8 +158,12 @@ typedef struct sigagg_cert_info {
   // Whether the committee is weighted (so `stake` is set).
   bool has_stake;
   // Whether the committee key comes from the INSECURE development setup
-  // (anyone can forge certificates under it).
+  // (anyone can forge certificates under it; only set when the caller
+  // passed `allow_insecure_setup`).
   bool insecure_setup;
+  // SHA-256 of the setup file the committee key was made with: compare
+  // it with the published ceremony file's.
+  uint8_t setup_digest[32];
 } sigagg_cert_info;
 
 // What an aggregate proof claims: entry `i` is (`public_keys[i]`,
@@ -410,7 +414,9 @@ int32_t sigagg_cert_certify_aggregate(struct sigagg_slice setup,
 
 // Verifies `certificate` on `message` against a committee key (or a
 // committee) and a threshold of `threshold` signers, and of
-// `*stake_threshold` stake unless `stake_threshold` is NULL. Writes what it
+// `*stake_threshold` stake unless `stake_threshold` is NULL. A committee
+// key of the INSECURE development setup is refused (SIGAGG_ERR_VERIFY)
+// unless `allow_insecure_setup` (tests and demos only). Writes what it
 // establishes to `info`, and, unless `signers` is NULL, the signers'
 // bitfield (empty for a counting certificate) to `signers`.
 //
@@ -421,6 +427,7 @@ int32_t sigagg_cert_verify(struct sigagg_slice committee_key,
                            struct sigagg_slice message,
                            uint64_t threshold,
                            const uint64_t *stake_threshold,
+                           bool allow_insecure_setup,
                            struct sigagg_cert_info *info,
                            struct sigagg_bytes *signers);
 

@@ -18,8 +18,12 @@ pub struct sigagg_cert_info {
     /// Whether the committee is weighted (so `stake` is set).
     pub has_stake: bool,
     /// Whether the committee key comes from the INSECURE development setup
-    /// (anyone can forge certificates under it).
+    /// (anyone can forge certificates under it; only set when the caller
+    /// passed `allow_insecure_setup`).
     pub insecure_setup: bool,
+    /// SHA-256 of the setup file the committee key was made with: compare
+    /// it with the published ceremony file's.
+    pub setup_digest: [u8; 32],
 }
 
 /// The INSECURE deterministic development setup for committees of up to
@@ -170,7 +174,9 @@ pub unsafe extern "C" fn sigagg_cert_certify_aggregate(
 
 /// Verifies `certificate` on `message` against a committee key (or a
 /// committee) and a threshold of `threshold` signers, and of
-/// `*stake_threshold` stake unless `stake_threshold` is NULL. Writes what it
+/// `*stake_threshold` stake unless `stake_threshold` is NULL. A committee
+/// key of the INSECURE development setup is refused (SIGAGG_ERR_VERIFY)
+/// unless `allow_insecure_setup` (tests and demos only). Writes what it
 /// establishes to `info`, and, unless `signers` is NULL, the signers'
 /// bitfield (empty for a counting certificate) to `signers`.
 ///
@@ -183,6 +189,7 @@ pub unsafe extern "C" fn sigagg_cert_verify(
     message: sigagg_slice,
     threshold: u64,
     stake_threshold: *const u64,
+    allow_insecure_setup: bool,
     info: *mut sigagg_cert_info,
     signers: *mut sigagg_bytes,
 ) -> i32 {
@@ -193,12 +200,13 @@ pub unsafe extern "C" fn sigagg_cert_verify(
         let stake = if stake_threshold.is_null() { None } else { Some(unsafe { *stake_threshold }) };
         let info_out = unsafe { Out::new(info, "info") }?;
         let signers_out = if signers.is_null() { None } else { Some(unsafe { Out::new(signers, "signers") }?) };
-        let verified = cert::verify_certificate(key, cert_bytes, message, threshold, stake)?;
+        let verified = cert::verify_certificate(key, cert_bytes, message, threshold, stake, allow_insecure_setup)?;
         info_out.set(sigagg_cert_info {
             count: verified.count,
             stake: verified.stake.unwrap_or(0),
             has_stake: verified.stake.is_some(),
             insecure_setup: verified.insecure_setup,
+            setup_digest: verified.setup_digest,
         });
         if let Some(out) = signers_out {
             out.set(owned_bytes(verified.signers.unwrap_or_default()));

@@ -146,6 +146,7 @@ class CertificateInfo(TypedDict):
     stake: Optional[int]
     signers: Optional[bytes]
     insecure_setup: bool
+    setup_digest: bytes
 
 def cert_development_setup(max_committee: int) -> bytes: ...
 def cert_ceremony_start(max_committee: int) -> bytes: ...
@@ -166,5 +167,10 @@ def cert_certify_aggregate(
     accountable: bool = False,
 ) -> bytes: ...
 def cert_verify(
-    committee_key: Bytes, certificate: Bytes, message: Bytes, threshold: int, stake_threshold: Optional[int] = None
+    committee_key: Bytes,
+    certificate: Bytes,
+    message: Bytes,
+    threshold: int,
+    stake_threshold: Optional[int] = None,
+    allow_insecure_setup: bool = False,
 ) -> CertificateInfo: ...

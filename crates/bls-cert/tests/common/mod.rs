@@ -1,6 +1,9 @@
 //! Fixtures shared by the integration tests: deterministic keys, committees
-//! and signatures over the insecure development setup.
+//! and signatures over a verified one-contribution ceremony.
 #![allow(dead_code)]
+
+use std::collections::BTreeMap;
+use std::sync::Mutex;
 
 use rayon::prelude::*;
 use sigagg_bls::horn::Bitfield;
@@ -29,8 +32,25 @@ pub fn registry(sks: &[SecretKey]) -> KeyRegistry {
     KeyRegistry::from_keys_with_proofs(&entries).unwrap()
 }
 
-/// The development setup, just large enough for `n` keys.
+/// A one-contribution ceremony (deterministic test entropy), just large
+/// enough for `n` keys; made and verified once per size and process.
 pub fn setup_for(n: usize) -> Setup {
+    static SETUPS: Mutex<BTreeMap<usize, Setup>> = Mutex::new(BTreeMap::new());
+    let powers = Domain::with_at_least(n + 1).unwrap().size();
+    let mut setups = SETUPS.lock().unwrap();
+    setups
+        .entry(powers)
+        .or_insert_with(|| {
+            let mut setup = Setup::ceremony_start(powers).unwrap();
+            setup.contribute(&[0x5e; 64]).unwrap();
+            setup.check_for_committees().unwrap();
+            setup
+        })
+        .clone()
+}
+
+/// The insecure development setup, just large enough for `n` keys.
+pub fn development_setup_for(n: usize) -> Setup {
     Setup::insecure_development(Domain::with_at_least(n + 1).unwrap().size()).unwrap()
 }
 

@@ -9,7 +9,7 @@
 //!   instead of one scalar multiplication. The keys are valid, distinct and
 //!   unrelated to the verifier's work; their proofs of possession are not
 //!   checked (the registry is built with
-//!   [`KeyRegistry::from_proven_keys`]).
+//!   [`KeyRegistry::from_keys_unchecked`]).
 //! * **Aggregate signatures by linearity.** The aggregate of a set `S` is
 //!   `sum_{i in S} sk_i * H(m) = |S| * (a*H(m)) + (sum_{i in S} i) * (b*H(m))`:
 //!   two short scalar multiplications instead of `|S|` signatures and
@@ -173,7 +173,7 @@ pub fn simulate(config: &SimConfig) -> Result<SimRound, HornError> {
     let n = params.validators();
     // A zero key (probability ~n/r) would be refused as the identity, and
     // b = 0 (all keys equal) as duplicates, by the registry below.
-    let registry = KeyRegistry::from_proven_keys(keys.public_keys(n)?)?;
+    let registry = KeyRegistry::from_keys_unchecked(keys.public_keys(n)?)?;
     let validators = HornValidators::contiguous(params, &registry)?;
     drop(registry);
 
