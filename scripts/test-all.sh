@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # The project's one test command (what CI runs, see .ci/run):
+#   0. cargo fmt --check (rustfmt.toml) and cargo clippy --workspace
+#      --all-targets -D warnings (the workspace's lints, Cargo.toml);
 #   1. cargo test --workspace --release: the Rust tests, among them the C
 #      ABI's (crates/ffi/tests: the checked-in header is current, and
 #      examples/demo.c compiles with the system C compiler, runs and prints
@@ -8,7 +10,7 @@
 #      target directory (reusing the release build of step 1), pip installs
 #      it into a virtualenv under that directory, and pytest runs
 #      bindings/python/tests.
-# Needs Rust, Python 3.9 or later with venv and pip, a C compiler; maturin,
+# Needs Rust (with rustfmt and clippy), Python 3.9 or later with venv and pip, a C compiler; maturin,
 # pytest and PyYAML come from PyPI. Honours CARGO_TARGET_DIR.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,6 +20,12 @@ venv="$target/python-venv"
 wheels="$target/python-wheels"
 
 step() { printf '\n== %s (%s)\n' "$1" "$(date +%T)"; }
+
+step "Style: cargo fmt --all --check"
+cargo fmt --all --check
+
+step "Lints: cargo clippy --workspace --all-targets -D warnings"
+cargo clippy --workspace --all-targets --quiet -- -D warnings
 
 step "Rust and C: cargo test --workspace --release"
 cargo test --workspace --release

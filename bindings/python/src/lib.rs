@@ -257,7 +257,11 @@ impl LamportSecretKey {
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
         let used = run(py, || self.0.is_used())?;
-        Ok(format!("LamportSecretKey(scheme='{}', is_used={})", self.0.scheme().name(), if used { "True" } else { "False" }))
+        Ok(format!(
+            "LamportSecretKey(scheme='{}', is_used={})",
+            self.0.scheme().name(),
+            if used { "True" } else { "False" }
+        ))
     }
 }
 
@@ -382,10 +386,8 @@ fn prove_threshold(
 ) -> PyResult<Vec<u8>> {
     let (s, set) = (parse_scheme(scheme)?, parse_settings(settings)?);
     let statement = threshold_statement(&group_key, threshold, &message, epoch);
-    let witness: Vec<api::Signer<'_>> = signers
-        .iter()
-        .map(|(public_key, signature, path)| api::Signer { public_key, signature, path })
-        .collect();
+    let witness: Vec<api::Signer<'_>> =
+        signers.iter().map(|(public_key, signature, path)| api::Signer { public_key, signature, path }).collect();
     run(py, || api::prove_threshold(s, set, &statement, &witness, disclose))
 }
 
@@ -615,7 +617,14 @@ fn cert_verify<'py>(
     allow_insecure_setup: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let info = run(py, || {
-        api::cert::verify_certificate(&committee_key, &certificate, &message, threshold, stake_threshold, allow_insecure_setup)
+        api::cert::verify_certificate(
+            &committee_key,
+            &certificate,
+            &message,
+            threshold,
+            stake_threshold,
+            allow_insecure_setup,
+        )
     })?;
     let out = PyDict::new(py);
     out.set_item("count", info.count)?;

@@ -238,9 +238,7 @@ mod mapped {
         // SAFETY: the block is the whole mapping (the caller's contract);
         // on failure `mremap` leaves it untouched. The mapping keeps its
         // advice when it grows or moves.
-        let new = unsafe {
-            libc::mremap(ptr.cast(), mapped_len(size), mapped_len(new_size), libc::MREMAP_MAYMOVE)
-        };
+        let new = unsafe { libc::mremap(ptr.cast(), mapped_len(size), mapped_len(new_size), libc::MREMAP_MAYMOVE) };
         if new == libc::MAP_FAILED { core::ptr::null_mut() } else { new.cast() }
     }
 }

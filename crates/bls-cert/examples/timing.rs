@@ -10,19 +10,25 @@ use sigagg_bls_cert::{Committee, Mode, Prover, Setup, Signed, Threshold, verify_
 fn main() {
     let args: Vec<usize> = std::env::args().skip(1).map(|a| a.parse().unwrap()).collect();
     let (n, t) = (args[0], args[1]);
-    let sks: Vec<SecretKey> = (0..n).into_par_iter().map(|i| {
-        let mut ikm = [0u8; 32];
-        ikm[..8].copy_from_slice(&(i as u64).to_le_bytes());
-        SecretKey::from_key_material(&ikm).unwrap()
-    }).collect();
+    let sks: Vec<SecretKey> = (0..n)
+        .into_par_iter()
+        .map(|i| {
+            let mut ikm = [0u8; 32];
+            ikm[..8].copy_from_slice(&(i as u64).to_le_bytes());
+            SecretKey::from_key_material(&ikm).unwrap()
+        })
+        .collect();
     let entries: Vec<_> = sks.par_iter().map(|s| (s.public_key(), s.prove_possession())).collect();
     let registry = KeyRegistry::from_keys_with_proofs(&entries).unwrap();
     let msg = [7u8; 32];
     let mut bits = Bitfield::new(n);
-    for i in 0..t { bits.set(i * n / t).unwrap(); }
+    for i in 0..t {
+        bits.set(i * n / t).unwrap();
+    }
     let sigs: Vec<_> = bits.ones().collect::<Vec<_>>().par_iter().map(|&i| sks[i].sign(&msg)).collect();
     let sig = aggregate(&sigs).unwrap();
-    let setup = Setup::insecure_development(sigagg_bls_cert::domain::Domain::with_at_least(n + 1).unwrap().size()).unwrap();
+    let setup =
+        Setup::insecure_development(sigagg_bls_cert::domain::Domain::with_at_least(n + 1).unwrap().size()).unwrap();
     for weights in [None, Some((0..n as u64).map(|i| 1 + i % 7).collect::<Vec<_>>())] {
         let stake = weights.is_some();
         let s = Instant::now();
@@ -57,7 +63,12 @@ fn main() {
             d.sort_by(|a, b| a.partial_cmp(b).unwrap());
             only.sort_by(|a, b| a.partial_cmp(b).unwrap());
             println!("   decode {:.2} ms, verify-only {:.2} ms", d[2] * 1e3, only[2] * 1e3);
-            println!("n={n} t={t} stake={stake} {mode:?}: committee {committee_s:.3}s prover-key {prover_s:.3}s prove {prove_s:.3}s verify {:.2}ms proof {}B cert {}B", v[2] * 1e3, cert.proof_len(), cert.to_bytes().len());
+            println!(
+                "n={n} t={t} stake={stake} {mode:?}: committee {committee_s:.3}s prover-key {prover_s:.3}s prove {prove_s:.3}s verify {:.2}ms proof {}B cert {}B",
+                v[2] * 1e3,
+                cert.proof_len(),
+                cert.to_bytes().len()
+            );
         }
     }
 }

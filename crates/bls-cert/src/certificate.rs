@@ -25,10 +25,10 @@ use crate::codec::{Reader, Writer};
 use crate::committee::{Committee, CommitteeKey, FixedValues, MAX_COMMITTEE_SIZE};
 use crate::error::{CertError, Encoded};
 use crate::field::{F, KeyPoint, key_point};
-use crate::piop::proof::Proof;
 use crate::msm::FixedBaseMsm;
-use crate::piop::prover::{Column, Cosets, FixedColumns, ProverKey, prove};
+use crate::piop::proof::Proof;
 pub use crate::piop::prover::Witness;
+use crate::piop::prover::{Column, Cosets, FixedColumns, ProverKey, prove};
 use crate::piop::verifier::{Bits, verify as verify_proof};
 use crate::piop::{Boundary, Shape};
 use crate::setup::Setup;
@@ -201,8 +201,14 @@ impl Certificate {
     /// bytes in each to check that every part is bound).
     pub fn layout(&self) -> Vec<(&'static str, Range<usize>)> {
         let st = &self.statement;
-        let mut parts: Vec<(&'static str, usize)> =
-            vec![("magic", MAGIC.len()), ("version", 1), ("mode", 1), ("flags", 1), ("committee size", 4), ("count", 4)];
+        let mut parts: Vec<(&'static str, usize)> = vec![
+            ("magic", MAGIC.len()),
+            ("version", 1),
+            ("mode", 1),
+            ("flags", 1),
+            ("committee size", 4),
+            ("count", 4),
+        ];
         if st.stake.is_some() {
             parts.push(("stake", 8));
         }
@@ -326,7 +332,12 @@ fn transcript(key: &CommitteeKey, statement: &[u8], message: &[u8]) -> Transcrip
 /// ([`CertError::InsecureSetup`]): anyone can forge its certificates, and
 /// a caller that ignored a flag on success would accept forgeries. Tests
 /// and demos opt in with [`verify_allowing_insecure_setup`].
-pub fn verify(key: &CommitteeKey, cert: &Certificate, message: &[u8], threshold: &Threshold) -> Result<Verified, CertError> {
+pub fn verify(
+    key: &CommitteeKey,
+    cert: &Certificate,
+    message: &[u8],
+    threshold: &Threshold,
+) -> Result<Verified, CertError> {
     if key.is_insecure() {
         return Err(CertError::InsecureSetup);
     }
@@ -360,9 +371,10 @@ pub fn verify_allowing_insecure_setup(
     }
     let rows: Option<Vec<usize>> = st.signers.as_ref().map(|b| b.ones().collect());
     if let Some(rows) = &rows
-        && rows.len() != st.count {
-            return Err(CertError::CountMismatch { count: st.count as u64, bitfield: rows.len() as u64 });
-        }
+        && rows.len() != st.count
+    {
+        return Err(CertError::CountMismatch { count: st.count as u64, bitfield: rows.len() as u64 });
+    }
     let bits = match &rows {
         Some(rows) => Bits::Public(rows),
         None => Bits::Committed,
@@ -371,7 +383,19 @@ pub fn verify_allowing_insecure_setup(
     let mut t = transcript(key, &st.to_bytes(), message);
     // The proof and the pairing are independent: check them side by side.
     let (proof_ok, signature_ok) = rayon::join(
-        || verify_proof(key.setup(), key.prepared(), key.domain(), key.commitments(), st.shape(), bits, &cert.proof, &boundary, &mut t),
+        || {
+            verify_proof(
+                key.setup(),
+                key.prepared(),
+                key.domain(),
+                key.commitments(),
+                st.shape(),
+                bits,
+                &cert.proof,
+                &boundary,
+                &mut t,
+            )
+        },
         || st.signature.verify(&st.aggregate_key, message).is_ok(),
     );
     if !proof_ok {
@@ -466,7 +490,8 @@ impl<'a> Prover<'a> {
             signature: draft.signature,
             signers: draft.signers.clone(),
         };
-        let boundary = Boundary::new(&key_point(&statement.aggregate_key), statement.count as u64, statement.stake.unwrap_or(0));
+        let boundary =
+            Boundary::new(&key_point(&statement.aggregate_key), statement.count as u64, statement.stake.unwrap_or(0));
         let mut t = transcript(self.committee.key(), &statement.to_bytes(), message);
         let proof = prove(&self.key, statement.shape(), &draft.witness, &boundary, &mut t);
         Certificate { statement, proof }

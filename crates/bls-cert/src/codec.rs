@@ -100,11 +100,7 @@ impl<'a> Reader<'a> {
     /// with its expected length.
     pub fn expect_remaining(&self, n: usize) -> Result<(), CertError> {
         if self.remaining() != n {
-            return Err(CertError::WrongLength {
-                what: self.what,
-                expected: self.pos + n,
-                got: self.bytes.len(),
-            });
+            return Err(CertError::WrongLength { what: self.what, expected: self.pos + n, got: self.bytes.len() });
         }
         Ok(())
     }
@@ -112,11 +108,7 @@ impl<'a> Reader<'a> {
     /// The next `n` bytes.
     pub fn take(&mut self, n: usize) -> Result<&'a [u8], CertError> {
         if self.remaining() < n {
-            return Err(CertError::WrongLength {
-                what: self.what,
-                expected: self.pos + n,
-                got: self.bytes.len(),
-            });
+            return Err(CertError::WrongLength { what: self.what, expected: self.pos + n, got: self.bytes.len() });
         }
         let out = &self.bytes[self.pos..self.pos + n];
         self.pos += n;

@@ -32,12 +32,12 @@ use sigagg_bls::{KeyRegistry, PUBLIC_KEY_BYTES, ProofOfPossession, PublicKey, SI
 
 use crate::codec::{Reader, Writer};
 use crate::domain::{Domain, MAX_DOMAIN_SIZE};
+use crate::error::SetupError;
 use crate::error::{CertError, Encoded};
 use crate::field::{F, G1, G2, KeyPoint, key_point, padding_point};
 use crate::piop::COUNT_BITS;
 use crate::piop::prover::commit;
 use crate::piop::verifier::{FixedCommitments, PreparedSetup, prepare};
-use crate::error::SetupError;
 use crate::setup::{Setup, SetupKey, is_development_tau};
 
 const KEY_MAGIC: &[u8; 8] = b"SGBLSCMK";
@@ -329,9 +329,10 @@ impl Committee {
         let weights = key.has_stake().then(|| (0..n).map(|_| r.u64()).collect::<Result<Vec<_>, _>>()).transpose()?;
         r.finish()?;
         if let (Some(w), Some(total)) = (&weights, key.total_stake)
-            && total_stake(n, w)? != total {
-                return Err(CertError::Malformed { what, field: "total stake" });
-            }
+            && total_stake(n, w)? != total
+        {
+            return Err(CertError::Malformed { what, field: "total stake" });
+        }
         let entries: Vec<(PublicKey, ProofOfPossession)> = keys.into_iter().zip(proofs).collect();
         let registry = KeyRegistry::from_keys_with_proofs(&entries)?;
         Ok(Committee { registry, weights, key })
@@ -386,13 +387,7 @@ impl FixedValues {
             column.resize(size, F::ZERO);
             column
         });
-        FixedValues {
-            key_x: coordinate(|p| p.x, pad_x),
-            key_y: coordinate(|p| p.y, pad_y),
-            selector,
-            weight,
-            points,
-        }
+        FixedValues { key_x: coordinate(|p| p.x, pad_x), key_y: coordinate(|p| p.y, pad_y), selector, weight, points }
     }
 
     /// The weight column's values on the key rows: `c` with stake, `s` without.

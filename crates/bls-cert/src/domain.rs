@@ -267,11 +267,7 @@ impl Fft {
             self.stage(input, offset + r * stride, stride * p, y, s, level + 1, inverse)
         };
         if n >= PARALLEL_MIN {
-            scratch
-                .par_chunks_mut(m)
-                .zip(out.par_chunks_mut(m))
-                .enumerate()
-                .for_each(|(r, (y, s))| sub(r, y, s));
+            scratch.par_chunks_mut(m).zip(out.par_chunks_mut(m)).enumerate().for_each(|(r, (y, s))| sub(r, y, s));
         } else {
             for (r, (y, s)) in scratch.chunks_mut(m).zip(out.chunks_mut(m)).enumerate() {
                 sub(r, y, s);

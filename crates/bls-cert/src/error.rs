@@ -84,7 +84,9 @@ pub enum CertError {
     /// A committee key made with the insecure development setup, given to
     /// a verifier that did not opt in to it: anyone can forge its
     /// certificates.
-    #[error("the committee key was made with the INSECURE development setup: its certificates prove nothing (opt in only for tests and demos)")]
+    #[error(
+        "the committee key was made with the INSECURE development setup: its certificates prove nothing (opt in only for tests and demos)"
+    )]
     InsecureSetup,
     /// The committee key was made with a setup other than the one the
     /// caller expects (its recorded setup digest differs).
@@ -145,7 +147,9 @@ pub enum CertError {
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum SetupError {
     /// The deterministic development setup, whose trapdoor is public.
-    #[error("this is the INSECURE development setup: its trapdoor is public, so certificates made with it prove nothing")]
+    #[error(
+        "this is the INSECURE development setup: its trapdoor is public, so certificates made with it prove nothing"
+    )]
     InsecureDevelopmentSetup,
     /// A ceremony file with no contribution: its trapdoor is 1.
     #[error("the ceremony has no contribution yet")]

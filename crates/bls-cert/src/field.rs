@@ -72,8 +72,7 @@ fn derive_seed_point() -> KeyPoint {
                 .chain_update(counter.to_be_bytes())
                 .finalize();
             let x = F::from_be_bytes_mod_order(&digest);
-            KeyPoint::get_point_from_x_unchecked(x, false)
-                .filter(|p| !p.is_in_correct_subgroup_assuming_on_curve())
+            KeyPoint::get_point_from_x_unchecked(x, false).filter(|p| !p.is_in_correct_subgroup_assuming_on_curve())
         })
         .expect("half of all x give a point, and almost all points lie outside G1")
 }

@@ -58,6 +58,8 @@
 //! assert!(verify(committee.key(), &cert, message, &Threshold::signers(4)).is_err());
 //! ```
 
+#![forbid(unsafe_code)]
+
 pub mod certificate;
 pub mod codec;
 pub mod committee;

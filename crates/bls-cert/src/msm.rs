@@ -234,10 +234,8 @@ const WNAF_WIDTH: usize = 5;
 /// about half of Pippenger's cost at its best window for that size.
 pub fn small_msm(points: &[G1], scalars: &[F]) -> G1Projective {
     assert_eq!(points.len(), scalars.len(), "one scalar per point");
-    let digits: Vec<Vec<i64>> = scalars
-        .iter()
-        .map(|s| s.into_bigint().find_wnaf(WNAF_WIDTH).expect("the width is in range"))
-        .collect();
+    let digits: Vec<Vec<i64>> =
+        scalars.iter().map(|s| s.into_bigint().find_wnaf(WNAF_WIDTH).expect("the width is in range")).collect();
     interleaved_wnaf(points, &digits)
 }
 
@@ -350,7 +348,10 @@ mod tests {
         assert!(times_group_order(&inside).is_zero());
         // A point of the curve outside the subgroup: lift an x until one is found.
         let outside = (1u64..)
-            .find_map(|x| G1::get_point_from_x_unchecked(F767::from(x), false).filter(|p| !p.is_in_correct_subgroup_assuming_on_curve()))
+            .find_map(|x| {
+                G1::get_point_from_x_unchecked(F767::from(x), false)
+                    .filter(|p| !p.is_in_correct_subgroup_assuming_on_curve())
+            })
             .unwrap();
         assert!(!times_group_order(&outside).is_zero());
         assert_eq!(times_group_order(&outside), outside.mul_bigint(F::MODULUS));

@@ -22,9 +22,8 @@ fn certify_and_verify(n: usize, members: &[usize]) {
         let prover = Prover::new(&setup, &committee).unwrap();
         let stake: Option<u64> = weighted.then(|| members.iter().map(|&i| i as u64 + 1).sum());
         for mode in MODES {
-            let cert = prover
-                .certify(MESSAGE, Signed::Aggregate { signers: &signers, signature: &aggregate }, mode)
-                .unwrap();
+            let cert =
+                prover.certify(MESSAGE, Signed::Aggregate { signers: &signers, signature: &aggregate }, mode).unwrap();
             let bytes = cert.to_bytes();
             let cert = Certificate::from_bytes(&bytes).unwrap();
             assert_eq!(cert.to_bytes(), bytes, "deterministic encoding");
@@ -95,7 +94,10 @@ fn another_message_is_refused() {
         let cert = f.certificate(mode);
         assert!(verify(f.committee.key(), &cert, MESSAGE, &Threshold::signers(3)).is_ok());
         // The message is bound in the proof's transcript, so the proof fails first.
-        assert_eq!(verify(f.committee.key(), &cert, b"another message", &Threshold::signers(3)), Err(CertError::ProofRejected));
+        assert_eq!(
+            verify(f.committee.key(), &cert, b"another message", &Threshold::signers(3)),
+            Err(CertError::ProofRejected)
+        );
     }
 }
 
@@ -137,7 +139,10 @@ fn thresholds_are_enforced() {
     }
     let unweighted = fixture(false);
     let cert = unweighted.certificate(Mode::Counting);
-    assert_eq!(verify(unweighted.committee.key(), &cert, MESSAGE, &Threshold::with_stake(1, 1)), Err(CertError::NoStake));
+    assert_eq!(
+        verify(unweighted.committee.key(), &cert, MESSAGE, &Threshold::with_stake(1, 1)),
+        Err(CertError::NoStake)
+    );
 }
 
 #[test]
@@ -174,7 +179,10 @@ fn a_signature_not_matching_the_key_is_refused_by_the_pairing() {
         let mut draft = prover.draft(MESSAGE, Signed::Signatures(&sigs), mode).unwrap();
         draft.signature = f.sks[1].sign(MESSAGE); // member 1 did not sign: not the aggregate's signature
         let cert = prover.prove_draft(&draft, MESSAGE);
-        assert_eq!(verify(f.committee.key(), &cert, MESSAGE, &Threshold::signers(1)), Err(CertError::SignatureRejected));
+        assert_eq!(
+            verify(f.committee.key(), &cert, MESSAGE, &Threshold::signers(1)),
+            Err(CertError::SignatureRejected)
+        );
     }
 }
 
@@ -211,7 +219,10 @@ fn every_byte_class_flipped_is_refused() {
                         tampered[at] ^= 1 << bit;
                         let outcome = Certificate::from_bytes(&tampered)
                             .and_then(|c| verify(f.committee.key(), &c, MESSAGE, &Threshold::signers(1)));
-                        assert!(outcome.is_err(), "{mode:?} weighted={weighted}: flipping bit {bit} of byte {at} ({name}) was accepted");
+                        assert!(
+                            outcome.is_err(),
+                            "{mode:?} weighted={weighted}: flipping bit {bit} of byte {at} ({name}) was accepted"
+                        );
                     }
                 }
             }
@@ -226,7 +237,10 @@ fn truncated_or_extended_encodings_are_refused() {
         let bytes = f.certificate(mode).to_bytes();
         for len in [0, 5, 9, 30, bytes.len() / 2, bytes.len() - 1] {
             assert!(
-                matches!(Certificate::from_bytes(&bytes[..len]), Err(CertError::WrongLength { .. } | CertError::BadMagic { .. })),
+                matches!(
+                    Certificate::from_bytes(&bytes[..len]),
+                    Err(CertError::WrongLength { .. } | CertError::BadMagic { .. })
+                ),
                 "truncated to {len}"
             );
         }
@@ -235,7 +249,10 @@ fn truncated_or_extended_encodings_are_refused() {
         assert!(matches!(Certificate::from_bytes(&longer), Err(CertError::WrongLength { .. })));
     }
     let key = f.committee.key().to_bytes();
-    assert!(matches!(sigagg_bls_cert::CommitteeKey::from_bytes(&key[..key.len() - 1]), Err(CertError::WrongLength { .. })));
+    assert!(matches!(
+        sigagg_bls_cert::CommitteeKey::from_bytes(&key[..key.len() - 1]),
+        Err(CertError::WrongLength { .. })
+    ));
     let committee = f.committee.to_bytes();
     assert!(matches!(Committee::from_bytes(&committee[..committee.len() - 3]), Err(CertError::WrongLength { .. })));
     let mut extended = committee.clone();
@@ -272,22 +289,35 @@ fn the_prover_refuses_bad_inputs() {
     let mut sigs = signatures(&f.sks, &[0, 1], MESSAGE);
     sigs.push((outsider.public_key(), outsider.sign(MESSAGE)));
     let key = hex::encode(outsider.public_key().to_bytes());
-    assert_eq!(prover.certify(MESSAGE, Signed::Signatures(&sigs), Mode::Counting), Err(CertError::UnknownSigner { key }));
+    assert_eq!(
+        prover.certify(MESSAGE, Signed::Signatures(&sigs), Mode::Counting),
+        Err(CertError::UnknownSigner { key })
+    );
 
     let mut twice = signatures(&f.sks, &[0, 1], MESSAGE);
     twice.push(twice[1]);
-    assert_eq!(prover.certify(MESSAGE, Signed::Signatures(&twice), Mode::Counting), Err(CertError::DuplicateSigner { index: 1 }));
+    assert_eq!(
+        prover.certify(MESSAGE, Signed::Signatures(&twice), Mode::Counting),
+        Err(CertError::DuplicateSigner { index: 1 })
+    );
 
     assert_eq!(prover.certify(MESSAGE, Signed::Signatures(&[]), Mode::Counting), Err(CertError::NoSigners));
 
     let mut forged = signatures(&f.sks, &[0, 1, 4], MESSAGE);
     forged[2].1 = f.sks[4].sign(b"something else");
-    assert_eq!(prover.certify(MESSAGE, Signed::Signatures(&forged), Mode::Counting), Err(CertError::InvalidSignature { position: 2 }));
+    assert_eq!(
+        prover.certify(MESSAGE, Signed::Signatures(&forged), Mode::Counting),
+        Err(CertError::InvalidSignature { position: 2 })
+    );
 
     let aggregate = aggregate_of(&f.sks, &[0, 1], MESSAGE);
     let wrong_signers = bitfield(5, &[0, 2]);
     assert_eq!(
-        prover.certify(MESSAGE, Signed::Aggregate { signers: &wrong_signers, signature: &aggregate }, Mode::Accountable),
+        prover.certify(
+            MESSAGE,
+            Signed::Aggregate { signers: &wrong_signers, signature: &aggregate },
+            Mode::Accountable
+        ),
         Err(CertError::InvalidAggregateSignature)
     );
     let short = bitfield(4, &[0, 1]);
@@ -306,7 +336,10 @@ fn the_prover_refuses_bad_inputs() {
 fn committee_inputs_are_checked() {
     let setup = setup_for(5);
     let sks = secret_keys(5, 7);
-    assert_eq!(Committee::new(&setup, registry(&sks), Some(vec![1, 2])).unwrap_err(), CertError::WeightsLength { keys: 5, weights: 2 });
+    assert_eq!(
+        Committee::new(&setup, registry(&sks), Some(vec![1, 2])).unwrap_err(),
+        CertError::WeightsLength { keys: 5, weights: 2 }
+    );
     assert_eq!(
         Committee::new(&setup, registry(&sks), Some(vec![u64::MAX, 1, 0, 0, 0])).unwrap_err(),
         CertError::StakeOverflow
@@ -331,9 +364,11 @@ fn development_setup_certificates_need_the_callers_opt_in() {
     let committee = committee(&setup, &sks, false);
     assert!(committee.key().is_insecure());
     let sigs = signatures(&sks, &[0, 2], MESSAGE);
-    let cert = Prover::new(&setup, &committee).unwrap().certify(MESSAGE, Signed::Signatures(&sigs), Mode::Counting).unwrap();
+    let cert =
+        Prover::new(&setup, &committee).unwrap().certify(MESSAGE, Signed::Signatures(&sigs), Mode::Counting).unwrap();
     let threshold = Threshold::signers(2);
     assert_eq!(verify(committee.key(), &cert, MESSAGE, &threshold), Err(CertError::InsecureSetup));
-    let verified = sigagg_bls_cert::verify_allowing_insecure_setup(committee.key(), &cert, MESSAGE, &threshold).unwrap();
+    let verified =
+        sigagg_bls_cert::verify_allowing_insecure_setup(committee.key(), &cert, MESSAGE, &threshold).unwrap();
     assert!(verified.insecure_setup && verified.count == 2);
 }

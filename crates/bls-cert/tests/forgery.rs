@@ -41,11 +41,15 @@ use ark_ff::{Field, PrimeField};
 use ark_serialize::CanonicalSerialize;
 use common::*;
 use sha2::{Digest, Sha256, Sha512};
-use sigagg_bls::{BlsError, KeyRegistry, PublicKey, SecretKey, Signature, aggregate_public_keys, fast_aggregate_verify};
+use sigagg_bls::{
+    BlsError, KeyRegistry, PublicKey, SecretKey, Signature, aggregate_public_keys, fast_aggregate_verify,
+};
 use sigagg_bls_cert::codec::Writer;
 use sigagg_bls_cert::field::{F, G1, G1Projective, G2, KeyPoint, key_point};
 use sigagg_bls_cert::piop::proof::{ColumnCommitments, Proof};
-use sigagg_bls_cert::piop::{Boundary, ColumnEvaluations, Shape, combined_main, linearization_coefficients, split_constraints};
+use sigagg_bls_cert::piop::{
+    Boundary, ColumnEvaluations, Shape, combined_main, linearization_coefficients, split_constraints,
+};
 use sigagg_bls_cert::transcript::Transcript;
 use sigagg_bls_cert::{
     CertError, Certificate, Committee, CommitteeKey, Mode, Setup, SetupError, Threshold, powers_for_committee, verify,
@@ -107,7 +111,14 @@ fn g1_times(k: u64) -> G1 {
 /// column and quotient commitments are small multiples of `g1`, its
 /// evaluations are arbitrary numbers, and its two opening proofs are
 /// solved for with `τ` so that the verifier's pairing check holds.
-fn forge(key: &CommitteeKey, tau: F, message: &[u8], apk: &PublicKey, signature: &Signature, claim: Claim) -> Certificate {
+fn forge(
+    key: &CommitteeKey,
+    tau: F,
+    message: &[u8],
+    apk: &PublicKey,
+    signature: &Signature,
+    claim: Claim,
+) -> Certificate {
     let shape = Shape { counting: claim.mode == Mode::Counting, stake: claim.stake.is_some() };
     let statement = statement_bytes(key, claim, apk, signature);
     let mut t = Transcript::new(b"bls-threshold-certificate");
@@ -334,7 +345,10 @@ fn tau_one_setups_and_committee_keys_are_refused() {
     let start = Setup::ceremony_start(powers_for_committee(N).unwrap()).unwrap();
     assert_eq!(start.key().tau_g2, start.key().g2);
     let sks = secret_keys(N, 900);
-    assert_eq!(Committee::new(&start, registry(&sks), None).unwrap_err(), CertError::Setup(SetupError::NoContributions));
+    assert_eq!(
+        Committee::new(&start, registry(&sks), None).unwrap_err(),
+        CertError::Setup(SetupError::NoContributions)
+    );
 
     // A ceremony committee key whose τ·g2 is overwritten with g2.
     let (committee, _, _) = committee_on(&setup_for(N), false);
@@ -391,7 +405,8 @@ struct Rogue {
 
 fn rogue(honest: Vec<SecretKey>) -> Rogue {
     let author = SecretKey::from_key_material(&[0x66; 32]).unwrap();
-    let point = honest.iter().fold(key_point(&author.public_key()).into_group(), |acc, sk| acc - key_point(&sk.public_key()));
+    let point =
+        honest.iter().fold(key_point(&author.public_key()).into_group(), |acc, sk| acc - key_point(&sk.public_key()));
     let point: KeyPoint = point.into_affine();
     let key = PublicKey::from_bytes(&compressed(&point)).unwrap();
     Rogue { honest, author, key }
@@ -429,10 +444,16 @@ fn a_rogue_key_has_no_valid_proof_of_possession() {
     let mut entries: Vec<_> = r.honest.iter().map(|sk| (sk.public_key(), sk.prove_possession())).collect();
     // Its author can prove possession of a, not of a - Σ honest.
     entries.push((r.key, r.author.prove_possession()));
-    assert_eq!(KeyRegistry::from_keys_with_proofs(&entries).err(), Some(BlsError::InvalidProofOfPossession { index: N - 1 }));
+    assert_eq!(
+        KeyRegistry::from_keys_with_proofs(&entries).err(),
+        Some(BlsError::InvalidProofOfPossession { index: N - 1 })
+    );
     // Nor does another key's valid proof vouch for it.
     entries[N - 1].1 = r.honest[0].prove_possession();
-    assert_eq!(KeyRegistry::from_keys_with_proofs(&entries).err(), Some(BlsError::InvalidProofOfPossession { index: N - 1 }));
+    assert_eq!(
+        KeyRegistry::from_keys_with_proofs(&entries).err(),
+        Some(BlsError::InvalidProofOfPossession { index: N - 1 })
+    );
 }
 
 #[test]

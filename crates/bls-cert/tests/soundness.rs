@@ -94,12 +94,19 @@ fn cheating_draft(f: &Setup, prover: &Prover<'_>, bits: &[u64], signature: Signa
     let points = f.row_points(rows);
     let (acc_x, acc_y) = accumulate(&points, bits);
     let selector: Vec<F> = (0..rows).map(|i| F::from(u64::from(i < N))).collect();
-    let apk = points.iter().zip(bits).fold(KeyPoint::zero().into_group(), |acc, (p, b)| acc + *p * ark_bls12_381::Fr::from(*b));
-    draft.witness = Witness { bits: bits.iter().map(|b| F::from(*b)).collect(), acc_x, acc_y, sum: running_sum(&selector, bits) };
+    let apk = points
+        .iter()
+        .zip(bits)
+        .fold(KeyPoint::zero().into_group(), |acc, (p, b)| acc + *p * ark_bls12_381::Fr::from(*b));
+    draft.witness =
+        Witness { bits: bits.iter().map(|b| F::from(*b)).collect(), acc_x, acc_y, sum: running_sum(&selector, bits) };
     draft.count = (0..N).map(|i| bits[i] as usize).sum();
     draft.aggregate_key = public_key(&apk.into_affine());
     draft.signature = signature;
-    assert!(draft.signature.verify(&draft.aggregate_key, MESSAGE).is_ok(), "the forgery is consistent at the BLS level");
+    assert!(
+        draft.signature.verify(&draft.aggregate_key, MESSAGE).is_ok(),
+        "the forgery is consistent at the BLS level"
+    );
     draft
 }
 
@@ -231,7 +238,8 @@ fn a_corrupted_accumulator_is_refused() {
         let (acc_x, acc_y) = accumulate(&points, &skip);
         draft.witness.acc_x = acc_x;
         draft.witness.acc_y = acc_y;
-        draft.aggregate_key = sigagg_bls::aggregate_public_keys(&[f.sks[0].public_key(), f.sks[2].public_key()]).unwrap();
+        draft.aggregate_key =
+            sigagg_bls::aggregate_public_keys(&[f.sks[0].public_key(), f.sks[2].public_key()]).unwrap();
         draft.signature = aggregate_of(&f.sks, &[0, 2], MESSAGE);
         assert_eq!(f.check(&prover, &draft), Err(CertError::ProofRejected), "{mode:?} skipped key");
 

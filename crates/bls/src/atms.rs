@@ -64,10 +64,7 @@ pub enum AtmsError {
     KeyNotInTree { position: usize },
     /// A non-signer proof of the wrong shape (index past the list, wrong depth).
     #[error("non-signer #{position}: malformed proof: {reason}")]
-    MalformedProof {
-        position: usize,
-        reason: MerkleError,
-    },
+    MalformedProof { position: usize, reason: MerkleError },
     /// `ACheck` failed: the key list does not give this aggregate key.
     #[error("the aggregate key does not match the key list")]
     AggregateKeyMismatch,
@@ -146,10 +143,7 @@ impl AggregateKey {
         let root: Hash32 = bytes[48..80].try_into().expect("32 bytes");
         let leaves = u64::from_le_bytes(bytes[80..].try_into().expect("8 bytes"));
         if leaves == 0 || crate::merkle::depth_for(leaves) > MAX_DEPTH {
-            return Err(AtmsError::Encoding {
-                what: "aggregate key",
-                reason: format!("{leaves} leaves"),
-            });
+            return Err(AtmsError::Encoding { what: "aggregate key", reason: format!("{leaves} leaves") });
         }
         Ok(AggregateKey { sum, root, leaves })
     }
@@ -171,10 +165,7 @@ fn positions(keys: &[PublicKey]) -> Result<HashMap<[u8; PUBLIC_KEY_BYTES], usize
 
 fn tree(keys: &[PublicKey]) -> Result<MerkleTree, AtmsError> {
     let leaves: Vec<[u8; PUBLIC_KEY_BYTES]> = keys.iter().map(PublicKey::to_bytes).collect();
-    MerkleTree::new(&leaves).map_err(|e| AtmsError::Encoding {
-        what: "key list",
-        reason: e.to_string(),
-    })
+    MerkleTree::new(&leaves).map_err(|e| AtmsError::Encoding { what: "key list", reason: e.to_string() })
 }
 
 /// `AKey`: the aggregate key of a list of distinct keys with proven
@@ -182,27 +173,16 @@ fn tree(keys: &[PublicKey]) -> Result<MerkleTree, AtmsError> {
 pub fn akey(keys: &[PublicKey]) -> Result<AggregateKey, AtmsError> {
     positions(keys)?;
     let points: Vec<&blst_p1_affine> = keys.iter().map(PublicKey::point).collect();
-    let sum = PublicKey::from_affine(g1::to_affine(&g1::sum_refs(&points)))
-        .map_err(|_| BlsError::IdentityAggregateKey)?;
+    let sum =
+        PublicKey::from_affine(g1::to_affine(&g1::sum_refs(&points))).map_err(|_| BlsError::IdentityAggregateKey)?;
     let tree = tree(keys)?;
-    Ok(AggregateKey {
-        sum,
-        root: tree.root(),
-        leaves: tree.leaves(),
-    })
+    Ok(AggregateKey { sum, root: tree.root(), leaves: tree.leaves() })
 }
 
 /// `AKey` after checking every key's proof of possession (in parallel):
 /// a rogue key is refused with [`BlsError::InvalidProofOfPossession`].
-pub fn akey_with_proofs(
-    entries: &[(PublicKey, ProofOfPossession)],
-) -> Result<AggregateKey, AtmsError> {
-    let bad = entries
-        .par_iter()
-        .enumerate()
-        .filter(|(_, (k, p))| p.verify(k).is_err())
-        .map(|(i, _)| i)
-        .min();
+pub fn akey_with_proofs(entries: &[(PublicKey, ProofOfPossession)]) -> Result<AggregateKey, AtmsError> {
+    let bad = entries.par_iter().enumerate().filter(|(_, (k, p))| p.verify(k).is_err()).map(|(i, _)| i).min();
     if let Some(index) = bad {
         return Err(BlsError::InvalidProofOfPossession { index }.into());
     }
@@ -218,25 +198,14 @@ pub fn akey_with_proofs(
 /// `avk.sum = x·G`, under which its author alone signs for all `n` keys.
 /// Checking a list received from others, use [`acheck_with_proofs`].
 pub fn acheck(keys: &[PublicKey], avk: &AggregateKey) -> Result<(), AtmsError> {
-    if akey(keys)? == *avk {
-        Ok(())
-    } else {
-        Err(AtmsError::AggregateKeyMismatch)
-    }
+    if akey(keys)? == *avk { Ok(()) } else { Err(AtmsError::AggregateKeyMismatch) }
 }
 
 /// `ACheck` after checking every key's proof of possession: a rogue key is
 /// refused with [`BlsError::InvalidProofOfPossession`] before the
 /// comparison.
-pub fn acheck_with_proofs(
-    entries: &[(PublicKey, ProofOfPossession)],
-    avk: &AggregateKey,
-) -> Result<(), AtmsError> {
-    if akey_with_proofs(entries)? == *avk {
-        Ok(())
-    } else {
-        Err(AtmsError::AggregateKeyMismatch)
-    }
+pub fn acheck_with_proofs(entries: &[(PublicKey, ProofOfPossession)], avk: &AggregateKey) -> Result<(), AtmsError> {
+    if akey_with_proofs(entries)? == *avk { Ok(()) } else { Err(AtmsError::AggregateKeyMismatch) }
 }
 
 /// A non-signer's key with its inclusion proof.
@@ -272,35 +241,20 @@ pub fn asig(
     let pos = positions(keys)?;
     let mut signed_by: Vec<Option<usize>> = vec![None; keys.len()];
     for (i, (k, _)) in signers.iter().enumerate() {
-        let &p = pos
-            .get(&k.to_bytes())
-            .ok_or(AtmsError::UnknownSigner { index: i })?;
+        let &p = pos.get(&k.to_bytes()).ok_or(AtmsError::UnknownSigner { index: i })?;
         if let Some(first) = signed_by[p] {
             return Err(AtmsError::DuplicateSigner { first, second: i });
         }
         signed_by[p] = Some(i);
     }
     if signers.len() < params.threshold {
-        return Err(AtmsError::BelowThreshold {
-            signers: signers.len(),
-            threshold: params.threshold,
-        });
+        return Err(AtmsError::BelowThreshold { signers: signers.len(), threshold: params.threshold });
     }
-    let sets: Vec<SignatureSet<'_>> = signers
-        .iter()
-        .map(|(k, s)| SignatureSet {
-            public_key: *k,
-            message: msg,
-            signature: *s,
-        })
-        .collect();
+    let sets: Vec<SignatureSet<'_>> =
+        signers.iter().map(|(k, s)| SignatureSet { public_key: *k, message: msg, signature: *s }).collect();
     if batch_verify(&sets).is_err() {
-        let index = signers
-            .par_iter()
-            .position_first(|(k, s)| s.verify(k, msg).is_err());
-        return Err(AtmsError::InvalidSignature {
-            index: index.unwrap_or(0),
-        });
+        let index = signers.par_iter().position_first(|(k, s)| s.verify(k, msg).is_err());
+        return Err(AtmsError::InvalidSignature { index: index.unwrap_or(0) });
     }
     let sigs: Vec<Signature> = signers.iter().map(|(_, s)| *s).collect();
     let sigma = aggregate(&sigs)?;
@@ -312,10 +266,9 @@ pub fn asig(
         .map(|(p, _)| {
             Ok(NonSigner {
                 key: keys[p],
-                proof: tree.prove(p as u64).map_err(|e| AtmsError::Encoding {
-                    what: "key list",
-                    reason: e.to_string(),
-                })?,
+                proof: tree
+                    .prove(p as u64)
+                    .map_err(|e| AtmsError::Encoding { what: "key list", reason: e.to_string() })?,
             })
         })
         .collect::<Result<_, AtmsError>>()?;
@@ -327,49 +280,28 @@ pub fn asig(
 /// Checks, cheapest first: the non-signers are distinct leaves; `d = n -
 /// #non-signers >= t`; every proof leads to `avk.root`; then one pairing
 /// check of `sigma` under `avk.sum - sum of the non-signers' keys`.
-pub fn aver(
-    params: &AtmsParams,
-    msg: &[u8],
-    avk: &AggregateKey,
-    signature: &AtmsSignature,
-) -> Result<(), AtmsError> {
+pub fn aver(params: &AtmsParams, msg: &[u8], avk: &AggregateKey, signature: &AtmsSignature) -> Result<(), AtmsError> {
     let mut seen = std::collections::HashSet::with_capacity(signature.non_signers.len());
     for ns in &signature.non_signers {
         if !seen.insert(ns.proof.index) {
-            return Err(AtmsError::NonSignerProvenTwice {
-                index: ns.proof.index,
-            });
+            return Err(AtmsError::NonSignerProvenTwice { index: ns.proof.index });
         }
     }
     let non_signers = signature.non_signers.len() as u64;
     let signers = avk.leaves.saturating_sub(non_signers);
     if non_signers > avk.leaves || (signers as usize) < params.threshold {
-        return Err(AtmsError::BelowThreshold {
-            signers: signers as usize,
-            threshold: params.threshold,
-        });
+        return Err(AtmsError::BelowThreshold { signers: signers as usize, threshold: params.threshold });
     }
-    signature
-        .non_signers
-        .par_iter()
-        .enumerate()
-        .try_for_each(|(position, ns)| {
-            ns.proof
-                .verify(&avk.root, avk.leaves, &ns.key.to_bytes())
-                .map_err(|e| match e {
-                    MerkleError::Mismatch => AtmsError::KeyNotInTree { position },
-                    reason => AtmsError::MalformedProof { position, reason },
-                })
-        })?;
-    let absent: Vec<&blst_p1_affine> = signature
-        .non_signers
-        .iter()
-        .map(|n| n.key.point())
-        .collect();
+    signature.non_signers.par_iter().enumerate().try_for_each(|(position, ns)| {
+        ns.proof.verify(&avk.root, avk.leaves, &ns.key.to_bytes()).map_err(|e| match e {
+            MerkleError::Mismatch => AtmsError::KeyNotInTree { position },
+            reason => AtmsError::MalformedProof { position, reason },
+        })
+    })?;
+    let absent: Vec<&blst_p1_affine> = signature.non_signers.iter().map(|n| n.key.point()).collect();
     let mut apk = g1::from_affine(avk.sum.point());
     g1::add_assign(&mut apk, &g1::neg(&g1::sum_refs(&absent)));
-    let apk =
-        PublicKey::from_affine(g1::to_affine(&apk)).map_err(|_| BlsError::IdentityAggregateKey)?;
+    let apk = PublicKey::from_affine(g1::to_affine(&apk)).map_err(|_| BlsError::IdentityAggregateKey)?;
     Ok(signature.sigma.verify(&apk, msg)?)
 }
 
@@ -394,20 +326,13 @@ impl AtmsSignature {
     /// Decodes, validating every point; lengths are checked before any
     /// allocation so that a short input cannot announce a huge count.
     pub fn from_bytes(bytes: &[u8]) -> Result<AtmsSignature, AtmsError> {
-        let bad = |reason: String| AtmsError::Encoding {
-            what: "ATMS signature",
-            reason,
-        };
+        let bad = |reason: String| AtmsError::Encoding { what: "ATMS signature", reason };
         let mut r = Reader { bytes, at: 0 };
         let sigma = Signature::from_bytes(r.take(SIGNATURE_BYTES).map_err(bad)?)?;
-        let count =
-            u32::from_le_bytes(r.take(4).map_err(bad)?.try_into().expect("4 bytes")) as usize;
+        let count = u32::from_le_bytes(r.take(4).map_err(bad)?.try_into().expect("4 bytes")) as usize;
         const MIN_ENTRY: usize = PUBLIC_KEY_BYTES + 8 + 1;
         if count > r.remaining() / MIN_ENTRY {
-            return Err(bad(format!(
-                "{count} non-signers cannot fit in {} bytes",
-                r.remaining()
-            )));
+            return Err(bad(format!("{count} non-signers cannot fit in {} bytes", r.remaining())));
         }
         let mut non_signers = Vec::with_capacity(count);
         for _ in 0..count {
@@ -417,16 +342,9 @@ impl AtmsSignature {
             if depth > MAX_DEPTH {
                 return Err(bad(format!("proof depth {depth} above {MAX_DEPTH}")));
             }
-            let siblings = r
-                .take(32 * depth)
-                .map_err(bad)?
-                .chunks(32)
-                .map(|c| c.try_into().expect("32 bytes"))
-                .collect();
-            non_signers.push(NonSigner {
-                key,
-                proof: MerkleProof { index, siblings },
-            });
+            let siblings =
+                r.take(32 * depth).map_err(bad)?.chunks(32).map(|c| c.try_into().expect("32 bytes")).collect();
+            non_signers.push(NonSigner { key, proof: MerkleProof { index, siblings } });
         }
         if r.remaining() != 0 {
             return Err(bad(format!("{} trailing bytes", r.remaining())));
@@ -443,10 +361,7 @@ struct Reader<'a> {
 impl<'a> Reader<'a> {
     fn take(&mut self, n: usize) -> Result<&'a [u8], String> {
         if self.remaining() < n {
-            return Err(format!(
-                "truncated: needed {n} more bytes at offset {}",
-                self.at
-            ));
+            return Err(format!("truncated: needed {n} more bytes at offset {}", self.at));
         }
         let out = &self.bytes[self.at..self.at + n];
         self.at += n;
@@ -482,10 +397,7 @@ mod tests {
     }
 
     fn signers(s: &Setup, which: &[usize], msg: &[u8]) -> Vec<(PublicKey, Signature)> {
-        which
-            .iter()
-            .map(|&i| (s.keys[i], sig(&s.sks[i], msg)))
-            .collect()
+        which.iter().map(|&i| (s.keys[i], sig(&s.sks[i], msg))).collect()
     }
 
     #[test]
@@ -497,11 +409,7 @@ mod tests {
         assert_eq!(avk, akey(&s.keys).unwrap());
         acheck(&s.keys, &avk).unwrap();
         let msg = b"sidechain certificate";
-        for set in [
-            &[0usize, 2, 3, 6][..],
-            &[1, 2, 3, 4, 5],
-            &[0, 1, 2, 3, 4, 5, 6],
-        ] {
+        for set in [&[0usize, 2, 3, 6][..], &[1, 2, 3, 4, 5], &[0, 1, 2, 3, 4, 5, 6]] {
             let sg = asig(&params, msg, &s.keys, &signers(&s, set, msg)).unwrap();
             assert_eq!(sg.non_signers.len(), 7 - set.len());
             aver(&params, msg, &avk, &sg).unwrap();
@@ -523,27 +431,12 @@ mod tests {
         let msg = b"m";
         assert_eq!(
             asig(&params, msg, &s.keys, &signers(&s, &[0, 1, 2], msg)),
-            Err(AtmsError::BelowThreshold {
-                signers: 3,
-                threshold: 4
-            })
+            Err(AtmsError::BelowThreshold { signers: 3, threshold: 4 })
         );
         // A valid 3-of-6 signature made under a lower threshold fails AVer at t = 4.
-        let low = asig(
-            &pgen(3).unwrap(),
-            msg,
-            &s.keys,
-            &signers(&s, &[0, 1, 2], msg),
-        )
-        .unwrap();
+        let low = asig(&pgen(3).unwrap(), msg, &s.keys, &signers(&s, &[0, 1, 2], msg)).unwrap();
         aver(&pgen(3).unwrap(), msg, &avk, &low).unwrap();
-        assert_eq!(
-            aver(&params, msg, &avk, &low),
-            Err(AtmsError::BelowThreshold {
-                signers: 3,
-                threshold: 4
-            })
-        );
+        assert_eq!(aver(&params, msg, &avk, &low), Err(AtmsError::BelowThreshold { signers: 3, threshold: 4 }));
     }
 
     #[test]
@@ -555,10 +448,7 @@ mod tests {
         let mut sg = asig(&params, msg, &s.keys, &signers(&s, &[0, 1, 2, 3], msg)).unwrap();
         // Claim non-signer 4 twice (and drop 5): its key would be subtracted twice.
         sg.non_signers[1] = sg.non_signers[0].clone();
-        assert_eq!(
-            aver(&params, msg, &avk, &sg),
-            Err(AtmsError::NonSignerProvenTwice { index: 4 })
-        );
+        assert_eq!(aver(&params, msg, &avk, &sg), Err(AtmsError::NonSignerProvenTwice { index: 4 }));
     }
 
     #[test]
@@ -570,17 +460,11 @@ mod tests {
         let msg = b"m";
         let mut sg = asig(&params, msg, &s.keys, &signers(&s, &[0, 1, 2, 3], msg)).unwrap();
         sg.non_signers[0].key = outsider;
-        assert_eq!(
-            aver(&params, msg, &avk, &sg),
-            Err(AtmsError::KeyNotInTree { position: 0 })
-        );
+        assert_eq!(aver(&params, msg, &avk, &sg), Err(AtmsError::KeyNotInTree { position: 0 }));
         // A proof pointing past the list.
         let mut sg2 = asig(&params, msg, &s.keys, &signers(&s, &[0, 1, 2, 3], msg)).unwrap();
         sg2.non_signers[0].proof.index = 7;
-        assert!(matches!(
-            aver(&params, msg, &avk, &sg2),
-            Err(AtmsError::MalformedProof { position: 0, .. })
-        ));
+        assert!(matches!(aver(&params, msg, &avk, &sg2), Err(AtmsError::MalformedProof { position: 0, .. })));
     }
 
     #[test]
@@ -588,51 +472,24 @@ mod tests {
         let s = setup(5);
         let mut dup = s.keys.clone();
         dup[3] = dup[1];
-        assert_eq!(
-            akey(&dup),
-            Err(AtmsError::DuplicateKey {
-                first: 1,
-                second: 3
-            })
-        );
-        assert_eq!(
-            acheck(&dup, &akey(&s.keys).unwrap()),
-            Err(AtmsError::DuplicateKey {
-                first: 1,
-                second: 3
-            })
-        );
+        assert_eq!(akey(&dup), Err(AtmsError::DuplicateKey { first: 1, second: 3 }));
+        assert_eq!(acheck(&dup, &akey(&s.keys).unwrap()), Err(AtmsError::DuplicateKey { first: 1, second: 3 }));
         assert_eq!(akey(&[]), Err(AtmsError::EmptyKeyList));
         let params = pgen(2).unwrap();
         let msg = b"m";
         let mut sgs = signers(&s, &[0, 1, 2], msg);
         sgs.push(sgs[1]);
-        assert_eq!(
-            asig(&params, msg, &s.keys, &sgs),
-            Err(AtmsError::DuplicateSigner {
-                first: 1,
-                second: 3
-            })
-        );
+        assert_eq!(asig(&params, msg, &s.keys, &sgs), Err(AtmsError::DuplicateSigner { first: 1, second: 3 }));
         let outsider = setup(7).keys[6];
         let mut sgs = signers(&s, &[0, 1, 2], msg);
         sgs[2].0 = outsider;
-        assert_eq!(
-            asig(&params, msg, &s.keys, &sgs),
-            Err(AtmsError::UnknownSigner { index: 2 })
-        );
+        assert_eq!(asig(&params, msg, &s.keys, &sgs), Err(AtmsError::UnknownSigner { index: 2 }));
         // A tampered local signature (signer 1 signed another message).
         let mut sgs = signers(&s, &[0, 1, 2], msg);
         sgs[1].1 = sig(&s.sks[1], b"other");
-        assert_eq!(
-            asig(&params, msg, &s.keys, &sgs),
-            Err(AtmsError::InvalidSignature { index: 1 })
-        );
+        assert_eq!(asig(&params, msg, &s.keys, &sgs), Err(AtmsError::InvalidSignature { index: 1 }));
         // ACheck against another list.
-        assert_eq!(
-            acheck(&s.keys[..4], &akey(&s.keys).unwrap()),
-            Err(AtmsError::AggregateKeyMismatch)
-        );
+        assert_eq!(acheck(&s.keys[..4], &akey(&s.keys).unwrap()), Err(AtmsError::AggregateKeyMismatch));
     }
 
     #[test]
@@ -641,23 +498,14 @@ mod tests {
         let params = pgen(3).unwrap();
         let avk = akey(&s.keys).unwrap();
         let sg = asig(&params, b"m", &s.keys, &signers(&s, &[0, 2, 4], b"m")).unwrap();
-        assert!(matches!(
-            aver(&params, b"n", &avk, &sg),
-            Err(AtmsError::Bls(BlsError::VerificationFailed))
-        ));
+        assert!(matches!(aver(&params, b"n", &avk, &sg), Err(AtmsError::Bls(BlsError::VerificationFailed))));
         let mut t = sg.clone();
         t.sigma = sig(&s.sks[0], b"m");
-        assert!(matches!(
-            aver(&params, b"m", &avk, &t),
-            Err(AtmsError::Bls(BlsError::VerificationFailed))
-        ));
+        assert!(matches!(aver(&params, b"m", &avk, &t), Err(AtmsError::Bls(BlsError::VerificationFailed))));
         // Hiding a non-signer (claiming it signed) breaks the pairing check.
         let mut hidden = sg.clone();
         hidden.non_signers.pop();
-        assert!(matches!(
-            aver(&params, b"m", &avk, &hidden),
-            Err(AtmsError::Bls(BlsError::VerificationFailed))
-        ));
+        assert!(matches!(aver(&params, b"m", &avk, &hidden), Err(AtmsError::Bls(BlsError::VerificationFailed))));
     }
 
     #[test]
@@ -670,10 +518,7 @@ mod tests {
         let rogue = PublicKey::from_affine(g1::to_affine(&rogue)).unwrap();
         let mut entries: Vec<_> = s.keys.iter().copied().zip(s.pops.iter().copied()).collect();
         entries.push((rogue, x.prove_possession()));
-        assert_eq!(
-            akey_with_proofs(&entries),
-            Err(BlsError::InvalidProofOfPossession { index: 3 }.into())
-        );
+        assert_eq!(akey_with_proofs(&entries), Err(BlsError::InvalidProofOfPossession { index: 3 }.into()));
     }
 
     /// The rogue-key attack `acheck` alone cannot stop: the last key cancels
@@ -697,10 +542,7 @@ mod tests {
         let mut entries: Vec<_> = s.keys.iter().copied().zip(s.pops.iter().copied()).collect();
         assert_eq!(acheck_with_proofs(&entries, &akey(&s.keys).unwrap()), Ok(()));
         entries.push((rogue, x.prove_possession()));
-        assert_eq!(
-            acheck_with_proofs(&entries, &avk),
-            Err(BlsError::InvalidProofOfPossession { index: 3 }.into())
-        );
+        assert_eq!(acheck_with_proofs(&entries, &avk), Err(BlsError::InvalidProofOfPossession { index: 3 }.into()));
     }
 
     #[test]
@@ -710,38 +552,23 @@ mod tests {
         let sg = asig(&params, b"m", &s.keys, &signers(&s, &[0, 1], b"m")).unwrap();
         let bytes = sg.to_bytes();
         for cut in [0, 50, 96, 99, 100, 150, bytes.len() - 1] {
-            assert!(
-                AtmsSignature::from_bytes(&bytes[..cut]).is_err(),
-                "cut at {cut}"
-            );
+            assert!(AtmsSignature::from_bytes(&bytes[..cut]).is_err(), "cut at {cut}");
         }
         let mut long = bytes.clone();
         long.push(0);
-        assert!(matches!(
-            AtmsSignature::from_bytes(&long),
-            Err(AtmsError::Encoding { .. })
-        ));
+        assert!(matches!(AtmsSignature::from_bytes(&long), Err(AtmsError::Encoding { .. })));
         // A huge announced count in a short message.
         let mut huge = bytes[..100].to_vec();
         huge[96..100].copy_from_slice(&u32::MAX.to_le_bytes());
-        assert!(matches!(
-            AtmsSignature::from_bytes(&huge),
-            Err(AtmsError::Encoding { .. })
-        ));
+        assert!(matches!(AtmsSignature::from_bytes(&huge), Err(AtmsError::Encoding { .. })));
         // A depth above the maximum.
         let mut deep = bytes.clone();
         deep[100 + 48 + 8] = 200;
-        assert!(matches!(
-            AtmsSignature::from_bytes(&deep),
-            Err(AtmsError::Encoding { .. })
-        ));
+        assert!(matches!(AtmsSignature::from_bytes(&deep), Err(AtmsError::Encoding { .. })));
         // A bad point in a non-signer key.
         let mut bad_key = bytes.clone();
         bad_key[100] &= 0x7f;
-        assert!(matches!(
-            AtmsSignature::from_bytes(&bad_key),
-            Err(AtmsError::Bls(BlsError::BadEncoding { .. }))
-        ));
+        assert!(matches!(AtmsSignature::from_bytes(&bad_key), Err(AtmsError::Bls(BlsError::BadEncoding { .. }))));
         let avk = akey(&s.keys).unwrap().to_bytes();
         assert!(AggregateKey::from_bytes(&avk[..87]).is_err());
         let mut zero_leaves = avk;

@@ -17,9 +17,9 @@
 //! `decompress` or were computed from such points.
 
 use blst::{
-    BLST_ERROR, blst_final_exp, blst_fp12, blst_fp12_is_one, blst_fr, blst_fr_add,
-    blst_fr_from_scalar, blst_fr_mul, blst_miller_loop_n, blst_p1, blst_p1_affine, blst_p2,
-    blst_p2_affine, blst_scalar, blst_scalar_from_fr, blst_scalar_from_le_bytes,
+    BLST_ERROR, blst_final_exp, blst_fp12, blst_fp12_is_one, blst_fr, blst_fr_add, blst_fr_from_scalar, blst_fr_mul,
+    blst_miller_loop_n, blst_p1, blst_p1_affine, blst_p2, blst_p2_affine, blst_scalar, blst_scalar_from_fr,
+    blst_scalar_from_le_bytes,
 };
 
 /// Why a byte string is not an acceptable curve point.
@@ -38,8 +38,8 @@ pub enum PointError {
 /// Order `r` of the prime-order subgroups, big-endian.
 #[cfg(test)]
 pub(crate) const R_BE: [u8; 32] = [
-    0x73, 0xed, 0xa7, 0x53, 0x29, 0x9d, 0x7d, 0x48, 0x33, 0x39, 0xd8, 0x08, 0x09, 0xa1, 0xd8, 0x05,
-    0x53, 0xbd, 0xa4, 0x02, 0xff, 0xfe, 0x5b, 0xfe, 0xff, 0xff, 0xff, 0xff, 0x00, 0x00, 0x00, 0x01,
+    0x73, 0xed, 0xa7, 0x53, 0x29, 0x9d, 0x7d, 0x48, 0x33, 0x39, 0xd8, 0x08, 0x09, 0xa1, 0xd8, 0x05, 0x53, 0xbd, 0xa4,
+    0x02, 0xff, 0xfe, 0x5b, 0xfe, 0xff, 0xff, 0xff, 0xff, 0x00, 0x00, 0x00, 0x01,
 ];
 
 macro_rules! group_ops {
@@ -61,9 +61,9 @@ macro_rules! group_ops {
         pub(crate) mod $module {
             use super::*;
             use blst::{
-                $add_or_double, $add_or_double_affine, $affine_generator, $affine_is_equal,
-                $affine_is_inf, $batch_to_affine, $bulk_add, $cneg, $compress, $from_affine,
-                $generator, $in_group, $is_inf, $msm, $msm_scratch, $mult, $to_affine, $uncompress,
+                $add_or_double, $add_or_double_affine, $affine_generator, $affine_is_equal, $affine_is_inf,
+                $batch_to_affine, $bulk_add, $cneg, $compress, $from_affine, $generator, $in_group, $is_inf, $msm,
+                $msm_scratch, $mult, $to_affine, $uncompress,
             };
 
             /// Size of the compressed encoding in bytes.
@@ -74,10 +74,7 @@ macro_rules! group_ops {
             /// accepted; callers that forbid it check [`is_identity`].
             pub(crate) fn decompress(bytes: &[u8]) -> Result<$a, PointError> {
                 if bytes.len() != COMPRESSED {
-                    return Err(PointError::Length {
-                        expected: COMPRESSED,
-                        got: bytes.len(),
-                    });
+                    return Err(PointError::Length { expected: COMPRESSED, got: bytes.len() });
                 }
                 // The compression flag must be set: only compressed points are canonical here.
                 if bytes[0] & 0x80 == 0 {
@@ -247,14 +244,7 @@ macro_rules! group_ops {
                 unsafe {
                     let size = $msm_scratch(points.len());
                     let mut scratch = vec![0u64; size.div_ceil(8)];
-                    $msm(
-                        &mut out,
-                        ptrs,
-                        points.len(),
-                        sc.as_ptr(),
-                        nbits,
-                        scratch.as_mut_ptr(),
-                    );
+                    $msm(&mut out, ptrs, points.len(), sc.as_ptr(), nbits, scratch.as_mut_ptr());
                 }
                 out
             }
@@ -316,17 +306,7 @@ pub(crate) fn g1_coordinates(p: &blst_p1_affine) -> Option<([u8; 48], [u8; 48])>
 pub(crate) fn hash_to_g2(msg: &[u8], dst: &[u8]) -> blst_p2_affine {
     let mut out = blst_p2::default();
     // SAFETY: all buffers valid for the given lengths; aug is empty.
-    unsafe {
-        blst::blst_hash_to_g2(
-            &mut out,
-            msg.as_ptr(),
-            msg.len(),
-            dst.as_ptr(),
-            dst.len(),
-            core::ptr::null(),
-            0,
-        )
-    };
+    unsafe { blst::blst_hash_to_g2(&mut out, msg.as_ptr(), msg.len(), dst.as_ptr(), dst.len(), core::ptr::null(), 0) };
     g2::to_affine(&out)
 }
 
@@ -334,17 +314,7 @@ pub(crate) fn hash_to_g2(msg: &[u8], dst: &[u8]) -> blst_p2_affine {
 pub(crate) fn hash_to_g1(msg: &[u8], dst: &[u8]) -> blst_p1_affine {
     let mut out = blst_p1::default();
     // SAFETY: all buffers valid for the given lengths; aug is empty.
-    unsafe {
-        blst::blst_hash_to_g1(
-            &mut out,
-            msg.as_ptr(),
-            msg.len(),
-            dst.as_ptr(),
-            dst.len(),
-            core::ptr::null(),
-            0,
-        )
-    };
+    unsafe { blst::blst_hash_to_g1(&mut out, msg.as_ptr(), msg.len(), dst.as_ptr(), dst.len(), core::ptr::null(), 0) };
     g1::to_affine(&out)
 }
 
@@ -355,11 +325,8 @@ pub(crate) fn hash_to_g1(msg: &[u8], dst: &[u8]) -> blst_p1_affine {
 /// (blst's Miller loop does not special-case the identity). An empty product
 /// is 1; callers never ask for one.
 pub(crate) fn pairing_product_is_one(pairs: &[(blst_p1_affine, blst_p2_affine)]) -> bool {
-    let (ps, qs): (Vec<&blst_p1_affine>, Vec<&blst_p2_affine>) = pairs
-        .iter()
-        .filter(|(p, q)| !g1::is_identity(p) && !g2::is_identity(q))
-        .map(|(p, q)| (p, q))
-        .unzip();
+    let (ps, qs): (Vec<&blst_p1_affine>, Vec<&blst_p2_affine>) =
+        pairs.iter().filter(|(p, q)| !g1::is_identity(p) && !g2::is_identity(q)).map(|(p, q)| (p, q)).unzip();
     if ps.is_empty() {
         return true;
     }
@@ -449,10 +416,7 @@ mod tests {
         assert!(g1::eq(&g1::to_affine(&s), &g1_multiple(12)));
         // Only repeats: 16 copies of P = 80 G (exercises the bulk tree at n >= 16).
         let many = vec![&p; 16];
-        assert!(g1::eq(
-            &g1::to_affine(&g1::sum_refs(&many)),
-            &g1_multiple(80)
-        ));
+        assert!(g1::eq(&g1::to_affine(&g1::sum_refs(&many)), &g1_multiple(80)));
         // P + (-P) = O
         assert!(g1::is_identity_proj(&g1::sum_refs(&[&p, &minus_p])));
         assert!(g1::is_identity_proj(&g1::sum_refs(&[])));
@@ -472,19 +436,10 @@ mod tests {
     fn decompress_rejects_bad_inputs() {
         let g = g1::compress(&g1::affine_generator());
         assert!(g1::decompress(&g).is_ok());
-        assert_eq!(
-            g1::decompress(&g[..47]),
-            Err(PointError::Length {
-                expected: 48,
-                got: 47
-            })
-        );
+        assert_eq!(g1::decompress(&g[..47]), Err(PointError::Length { expected: 48, got: 47 }));
         let mut uncompressed_flag = g;
         uncompressed_flag[0] &= 0x7f;
-        assert_eq!(
-            g1::decompress(&uncompressed_flag),
-            Err(PointError::Encoding)
-        );
+        assert_eq!(g1::decompress(&uncompressed_flag), Err(PointError::Encoding));
         // The identity decodes (callers decide whether they accept it).
         let mut inf = [0u8; 48];
         inf[0] = 0xc0;

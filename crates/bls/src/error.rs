@@ -47,11 +47,7 @@ impl std::fmt::Display for Object {
 pub enum BlsError {
     /// The byte string has the wrong length for this object.
     #[error("{what}: expected {expected} bytes, got {got}")]
-    WrongLength {
-        what: Object,
-        expected: usize,
-        got: usize,
-    },
+    WrongLength { what: Object, expected: usize, got: usize },
     /// Flag bits are wrong or a coordinate is not below the field modulus.
     #[error("{what}: malformed point encoding")]
     BadEncoding { what: Object },
@@ -81,12 +77,7 @@ pub enum BlsError {
     Empty(&'static str),
     /// Parallel inputs of different lengths.
     #[error("length mismatch: {left} {left_what} but {right} {right_what}")]
-    LengthMismatch {
-        left_what: &'static str,
-        left: usize,
-        right_what: &'static str,
-        right: usize,
-    },
+    LengthMismatch { left_what: &'static str, left: usize, right_what: &'static str, right: usize },
     /// The same public key registered twice.
     #[error("duplicate public key at positions {first} and {second}")]
     DuplicateKey { first: usize, second: usize },
@@ -103,11 +94,7 @@ impl BlsError {
     /// Maps a low-level point decoding failure to the error for `what`.
     pub(crate) fn from_point(what: Object, e: PointError) -> BlsError {
         match e {
-            PointError::Length { expected, got } => BlsError::WrongLength {
-                what,
-                expected,
-                got,
-            },
+            PointError::Length { expected, got } => BlsError::WrongLength { what, expected, got },
             PointError::Encoding => BlsError::BadEncoding { what },
             PointError::NotOnCurve => BlsError::NotOnCurve { what },
             PointError::NotInSubgroup => BlsError::NotInSubgroup { what },

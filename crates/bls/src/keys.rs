@@ -45,9 +45,7 @@ impl SecretKey {
         if ikm.len() < 32 {
             return Err(BlsError::ShortKeyMaterial(ikm.len()));
         }
-        blst::min_pk::SecretKey::key_gen(ikm, &[])
-            .map(SecretKey)
-            .map_err(|_| BlsError::ShortKeyMaterial(ikm.len()))
+        blst::min_pk::SecretKey::key_gen(ikm, &[]).map(SecretKey).map_err(|_| BlsError::ShortKeyMaterial(ikm.len()))
     }
 
     /// Decodes a 32-byte big-endian scalar; zero and values `>= r` are refused.
@@ -59,9 +57,7 @@ impl SecretKey {
                 got: bytes.len(),
             });
         }
-        blst::min_pk::SecretKey::from_bytes(bytes)
-            .map(SecretKey)
-            .map_err(|_| BlsError::InvalidSecretKey)
+        blst::min_pk::SecretKey::from_bytes(bytes).map(SecretKey).map_err(|_| BlsError::InvalidSecretKey)
     }
 
     /// The 32-byte big-endian encoding.
@@ -119,9 +115,7 @@ impl PublicKey {
     /// keys, `sk * G`); only the identity needs refusing.
     pub(crate) fn from_affine(p: blst_p1_affine) -> Result<PublicKey, BlsError> {
         if g1::is_identity(&p) {
-            return Err(BlsError::Identity {
-                what: Object::PublicKey,
-            });
+            return Err(BlsError::Identity { what: Object::PublicKey });
         }
         Ok(PublicKey(p))
     }
@@ -179,47 +173,24 @@ mod tests {
         let sk = SecretKey::from_key_material(&[7u8; 32]).unwrap();
         let again = SecretKey::from_bytes(&sk.to_bytes()).unwrap();
         assert_eq!(sk.public_key(), again.public_key());
-        assert_eq!(
-            SecretKey::from_bytes(&[0u8; 32]).unwrap_err(),
-            BlsError::InvalidSecretKey
-        );
+        assert_eq!(SecretKey::from_bytes(&[0u8; 32]).unwrap_err(), BlsError::InvalidSecretKey);
         // r itself is not below r.
-        assert_eq!(
-            SecretKey::from_bytes(&crate::curve::R_BE).unwrap_err(),
-            BlsError::InvalidSecretKey
-        );
-        assert!(matches!(
-            SecretKey::from_bytes(&[1u8; 31]),
-            Err(BlsError::WrongLength { .. })
-        ));
-        assert_eq!(
-            SecretKey::from_key_material(&[1u8; 31]).unwrap_err(),
-            BlsError::ShortKeyMaterial(31)
-        );
+        assert_eq!(SecretKey::from_bytes(&crate::curve::R_BE).unwrap_err(), BlsError::InvalidSecretKey);
+        assert!(matches!(SecretKey::from_bytes(&[1u8; 31]), Err(BlsError::WrongLength { .. })));
+        assert_eq!(SecretKey::from_key_material(&[1u8; 31]).unwrap_err(), BlsError::ShortKeyMaterial(31));
     }
 
     #[test]
     fn public_key_round_trip_and_rejections() {
-        let pk = SecretKey::from_key_material(&[9u8; 32])
-            .unwrap()
-            .public_key();
+        let pk = SecretKey::from_key_material(&[9u8; 32]).unwrap().public_key();
         let bytes = pk.to_bytes();
         assert_eq!(PublicKey::from_bytes(&bytes).unwrap(), pk);
         let mut inf = [0u8; 48];
         inf[0] = 0xc0;
-        assert_eq!(
-            PublicKey::from_bytes(&inf).unwrap_err(),
-            BlsError::Identity {
-                what: Object::PublicKey
-            }
-        );
+        assert_eq!(PublicKey::from_bytes(&inf).unwrap_err(), BlsError::Identity { what: Object::PublicKey });
         assert!(matches!(
             PublicKey::from_bytes(&bytes[..47]),
-            Err(BlsError::WrongLength {
-                expected: 48,
-                got: 47,
-                ..
-            })
+            Err(BlsError::WrongLength { expected: 48, got: 47, .. })
         ));
         // x = 0 is not on the curve (0^3 + 4 = 4 is a square, so try x = 1: 5 is a non-square).
         let mut off = [0u8; 48];

@@ -44,17 +44,12 @@ pub use merkle::{MerkleProof, MerkleTree};
 pub use pop::ProofOfPossession;
 pub use registry::KeyRegistry;
 pub use sig::{
-    BATCH_WEIGHT_BITS, DST_POP, DST_SIG, SIGNATURE_BYTES, Signature, SignatureSet, aggregate,
-    aggregate_public_keys, aggregate_verify, batch_verify, batch_verify_with_rng,
-    fast_aggregate_verify, hash_to_g2_coordinates,
+    BATCH_WEIGHT_BITS, DST_POP, DST_SIG, SIGNATURE_BYTES, Signature, SignatureSet, aggregate, aggregate_public_keys,
+    aggregate_verify, batch_verify, batch_verify_with_rng, fast_aggregate_verify, hash_to_g2_coordinates,
 };
 
 /// First and last bytes of an encoding, for `Debug` output.
 pub(crate) fn hex_short(bytes: &[u8]) -> String {
     let hex = |b: &[u8]| b.iter().map(|x| format!("{x:02x}")).collect::<String>();
-    if bytes.len() <= 8 {
-        hex(bytes)
-    } else {
-        format!("{}..{}", hex(&bytes[..4]), hex(&bytes[bytes.len() - 4..]))
-    }
+    if bytes.len() <= 8 { hex(bytes) } else { format!("{}..{}", hex(&bytes[..4]), hex(&bytes[bytes.len() - 4..])) }
 }

@@ -41,20 +41,11 @@ pub enum MerkleError {
 }
 
 fn leaf_hash(data: &[u8]) -> Hash32 {
-    Blake2b256::new()
-        .chain_update([LEAF])
-        .chain_update(data)
-        .finalize()
-        .into()
+    Blake2b256::new().chain_update([LEAF]).chain_update(data).finalize().into()
 }
 
 fn node_hash(left: &Hash32, right: &Hash32) -> Hash32 {
-    Blake2b256::new()
-        .chain_update([NODE])
-        .chain_update(left)
-        .chain_update(right)
-        .finalize()
-        .into()
+    Blake2b256::new().chain_update([NODE]).chain_update(left).chain_update(right).finalize().into()
 }
 
 fn pad_hash() -> Hash32 {
@@ -62,12 +53,7 @@ fn pad_hash() -> Hash32 {
 }
 
 fn root_hash(leaves: u64, top: &Hash32) -> Hash32 {
-    Blake2b256::new()
-        .chain_update([ROOT])
-        .chain_update(leaves.to_le_bytes())
-        .chain_update(top)
-        .finalize()
-        .into()
+    Blake2b256::new().chain_update([ROOT]).chain_update(leaves.to_le_bytes()).chain_update(top).finalize().into()
 }
 
 /// Depth of the padded tree for `leaves` leaves.
@@ -130,10 +116,7 @@ impl MerkleTree {
     /// The inclusion proof of leaf `index`.
     pub fn prove(&self, index: u64) -> Result<MerkleProof, MerkleError> {
         if index >= self.leaves {
-            return Err(MerkleError::IndexOutOfRange {
-                index,
-                leaves: self.leaves,
-            });
+            return Err(MerkleError::IndexOutOfRange { index, leaves: self.leaves });
         }
         let mut pos = index as usize;
         let mut siblings = Vec::with_capacity(self.levels.len() - 1);
@@ -150,33 +133,19 @@ impl MerkleProof {
     /// `leaves` leaves.
     pub fn verify(&self, root: &Hash32, leaves: u64, data: &[u8]) -> Result<(), MerkleError> {
         if self.index >= leaves {
-            return Err(MerkleError::IndexOutOfRange {
-                index: self.index,
-                leaves,
-            });
+            return Err(MerkleError::IndexOutOfRange { index: self.index, leaves });
         }
         let depth = depth_for(leaves);
         if self.siblings.len() != depth {
-            return Err(MerkleError::WrongDepth {
-                expected: depth,
-                got: self.siblings.len(),
-            });
+            return Err(MerkleError::WrongDepth { expected: depth, got: self.siblings.len() });
         }
         let mut h = leaf_hash(data);
         let mut pos = self.index;
         for s in &self.siblings {
-            h = if pos & 1 == 0 {
-                node_hash(&h, s)
-            } else {
-                node_hash(s, &h)
-            };
+            h = if pos & 1 == 0 { node_hash(&h, s) } else { node_hash(s, &h) };
             pos >>= 1;
         }
-        if &root_hash(leaves, &h) == root {
-            Ok(())
-        } else {
-            Err(MerkleError::Mismatch)
-        }
+        if &root_hash(leaves, &h) == root { Ok(()) } else { Err(MerkleError::Mismatch) }
     }
 }
 
@@ -195,10 +164,7 @@ mod tests {
                 // Wrong data, wrong leaf count, wrong index.
                 assert_eq!(p.verify(&t.root(), n, b"nope"), Err(MerkleError::Mismatch));
                 if depth_for(n + 1) == depth_for(n) {
-                    assert_eq!(
-                        p.verify(&t.root(), n + 1, &items[i as usize]),
-                        Err(MerkleError::Mismatch)
-                    );
+                    assert_eq!(p.verify(&t.root(), n + 1, &items[i as usize]), Err(MerkleError::Mismatch));
                 }
                 if n > 1 {
                     let mut q = p.clone();
@@ -206,15 +172,9 @@ mod tests {
                     assert!(q.verify(&t.root(), n, &items[i as usize]).is_err());
                 }
             }
-            assert!(matches!(
-                t.prove(n),
-                Err(MerkleError::IndexOutOfRange { .. })
-            ));
+            assert!(matches!(t.prove(n), Err(MerkleError::IndexOutOfRange { .. })));
         }
-        assert_eq!(
-            MerkleTree::new::<Vec<u8>>(&[]).unwrap_err(),
-            MerkleError::Empty
-        );
+        assert_eq!(MerkleTree::new::<Vec<u8>>(&[]).unwrap_err(), MerkleError::Empty);
     }
 
     #[test]
@@ -223,10 +183,7 @@ mod tests {
         let t = MerkleTree::new(&items).unwrap();
         let mut p = t.prove(2).unwrap();
         p.index = 3; // the padding leaf
-        assert!(matches!(
-            p.verify(&t.root(), 3, b"c"),
-            Err(MerkleError::IndexOutOfRange { .. })
-        ));
+        assert!(matches!(p.verify(&t.root(), 3, b"c"), Err(MerkleError::IndexOutOfRange { .. })));
         // Absurd leaf counts (from a hand-built aggregate key) are errors, not panics.
         assert!(matches!(
             t.prove(0).unwrap().verify(&t.root(), u64::MAX, b"a"),
@@ -234,12 +191,6 @@ mod tests {
         ));
         let mut short = t.prove(0).unwrap();
         short.siblings.pop();
-        assert_eq!(
-            short.verify(&t.root(), 3, b"a"),
-            Err(MerkleError::WrongDepth {
-                expected: 2,
-                got: 1
-            })
-        );
+        assert_eq!(short.verify(&t.root(), 3, b"a"), Err(MerkleError::WrongDepth { expected: 2, got: 1 }));
     }
 }

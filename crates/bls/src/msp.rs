@@ -106,16 +106,9 @@ impl MspSigningKey {
     /// Decodes a 32-byte big-endian scalar (zero and `>= r` refused).
     pub fn from_bytes(bytes: &[u8]) -> Result<MspSigningKey, MspError> {
         if bytes.len() != 32 {
-            return Err(BlsError::WrongLength {
-                what: Object::SecretKey,
-                expected: 32,
-                got: bytes.len(),
-            }
-            .into());
+            return Err(BlsError::WrongLength { what: Object::SecretKey, expected: 32, got: bytes.len() }.into());
         }
-        blst::min_sig::SecretKey::from_bytes(bytes)
-            .map(MspSigningKey)
-            .map_err(|_| BlsError::InvalidSecretKey.into())
+        blst::min_sig::SecretKey::from_bytes(bytes).map(MspSigningKey).map_err(|_| BlsError::InvalidSecretKey.into())
     }
 
     /// The 32-byte big-endian encoding.
@@ -173,9 +166,7 @@ impl Eq for MspVerificationKey {}
 impl MspSignature {
     /// Decodes 48 bytes: on the curve and in the subgroup.
     pub fn from_bytes(bytes: &[u8]) -> Result<MspSignature, MspError> {
-        g1::decompress(bytes)
-            .map(MspSignature)
-            .map_err(|e| BlsError::from_point(Object::MspSignature, e).into())
+        g1::decompress(bytes).map(MspSignature).map_err(|e| BlsError::from_point(Object::MspSignature, e).into())
     }
 
     /// The 48-byte compressed encoding (what the weights hash).
@@ -189,12 +180,7 @@ impl MspSignature {
     }
 
     /// `e(sigma, G2) == e(H(msg), vk)` with hash-to-G1 under `dst`.
-    pub fn verify_with_dst(
-        &self,
-        msg: &[u8],
-        dst: &[u8],
-        vk: &MspVerificationKey,
-    ) -> Result<(), MspError> {
+    pub fn verify_with_dst(&self, msg: &[u8], dst: &[u8], vk: &MspVerificationKey) -> Result<(), MspError> {
         let h = curve::hash_to_g1(msg, dst);
         let neg_g2 = g2::to_affine(&g2::neg(&g2::generator()));
         if curve::pairing_product_is_one(&[(h, vk.0), (self.0, neg_g2)]) {
@@ -251,10 +237,7 @@ pub fn weights(signatures: &[MspSignature]) -> Vec<[u8; 16]> {
 
 fn check_inputs(vks: &[MspVerificationKey], sigs: &[MspSignature]) -> Result<(), MspError> {
     if vks.len() != sigs.len() {
-        return Err(MspError::LengthMismatch {
-            keys: vks.len(),
-            signatures: sigs.len(),
-        });
+        return Err(MspError::LengthMismatch { keys: vks.len(), signatures: sigs.len() });
     }
     if sigs.is_empty() {
         return Err(MspError::Empty);
@@ -308,21 +291,12 @@ pub fn aggregate_per_point(
 }
 
 /// Verifies an aggregated pair `(ivk, mu)` on `msg` under `dst`.
-pub fn verify_aggregated(
-    msg: &[u8],
-    dst: &[u8],
-    ivk: &MspVerificationKey,
-    mu: &MspSignature,
-) -> Result<(), MspError> {
+pub fn verify_aggregated(msg: &[u8], dst: &[u8], ivk: &MspVerificationKey, mu: &MspSignature) -> Result<(), MspError> {
     mu.verify_with_dst(msg, dst, ivk)
 }
 
 /// Aggregates and verifies signatures made under [`DST_MSP`].
-pub fn verify_aggregate(
-    msg: &[u8],
-    vks: &[MspVerificationKey],
-    sigs: &[MspSignature],
-) -> Result<(), MspError> {
+pub fn verify_aggregate(msg: &[u8], vks: &[MspVerificationKey], sigs: &[MspSignature]) -> Result<(), MspError> {
     verify_aggregate_with_dst(msg, DST_MSP, vks, sigs)
 }
 
@@ -377,13 +351,7 @@ mod tests {
         v3.swap(0, 1);
         assert!(verify_aggregate(b"checkpoint", &v3, &sigs).is_err());
         assert_eq!(aggregate(&[], &[]), Err(MspError::Empty));
-        assert_eq!(
-            aggregate(&vks[..2], &sigs[..3]),
-            Err(MspError::LengthMismatch {
-                keys: 2,
-                signatures: 3
-            })
-        );
+        assert_eq!(aggregate(&vks[..2], &sigs[..3]), Err(MspError::LengthMismatch { keys: 2, signatures: 3 }));
         // A single signature is returned unweighted (as in Mithril).
         assert_eq!(aggregate(&vks[..1], &sigs[..1]).unwrap(), (vks[0], sigs[0]));
     }
@@ -401,10 +369,7 @@ mod tests {
         g1::add_assign(&mut b, &g1::neg(&d));
         sigs[0] = MspSignature(g1::to_affine(&a));
         sigs[1] = MspSignature(g1::to_affine(&b));
-        assert!(matches!(
-            verify_aggregate(b"m", &vks, &sigs),
-            Err(MspError::Bls(BlsError::VerificationFailed))
-        ));
+        assert!(matches!(verify_aggregate(b"m", &vks, &sigs), Err(MspError::Bls(BlsError::VerificationFailed))));
     }
 
     #[test]
@@ -416,39 +381,19 @@ mod tests {
         let pop = MspProofOfPossession::from_bytes(&sks[0].prove_possession().to_bytes()).unwrap();
         pop.verify(&vk).unwrap();
         // A PoP is not a signature on the key bytes under the message tag.
-        assert!(
-            sks[0]
-                .sign(&vk.to_bytes())
-                .verify(&vk.to_bytes(), &vk)
-                .is_ok()
-        );
-        assert!(
-            MspProofOfPossession(sks[0].sign(&vk.to_bytes()).0)
-                .verify(&vk)
-                .is_err()
-        );
+        assert!(sks[0].sign(&vk.to_bytes()).verify(&vk.to_bytes(), &vk).is_ok());
+        assert!(MspProofOfPossession(sks[0].sign(&vk.to_bytes()).0).verify(&vk).is_err());
         assert_eq!(MspVerificationKey::from_bytes(&vk.to_bytes()).unwrap(), vk);
         let mut inf = [0u8; 96];
         inf[0] = 0xc0;
-        assert!(matches!(
-            MspVerificationKey::from_bytes(&inf),
-            Err(MspError::Bls(BlsError::Identity { .. }))
-        ));
-        assert!(matches!(
-            MspVerificationKey::from_bytes(&inf[..95]),
-            Err(MspError::Bls(BlsError::WrongLength { .. }))
-        ));
+        assert!(matches!(MspVerificationKey::from_bytes(&inf), Err(MspError::Bls(BlsError::Identity { .. }))));
+        assert!(matches!(MspVerificationKey::from_bytes(&inf[..95]), Err(MspError::Bls(BlsError::WrongLength { .. }))));
         let mut bad = sks[0].sign(b"m").to_bytes();
         bad[0] &= 0x7f;
-        assert!(matches!(
-            MspSignature::from_bytes(&bad),
-            Err(MspError::Bls(BlsError::BadEncoding { .. }))
-        ));
+        assert!(matches!(MspSignature::from_bytes(&bad), Err(MspError::Bls(BlsError::BadEncoding { .. }))));
         assert!(MspSigningKey::from_bytes(&[0u8; 32]).is_err());
         assert_eq!(
-            MspSigningKey::from_bytes(&sks[1].to_bytes())
-                .unwrap()
-                .verification_key(),
+            MspSigningKey::from_bytes(&sks[1].to_bytes()).unwrap().verification_key(),
             sks[1].verification_key()
         );
     }

@@ -32,25 +32,15 @@ impl ProofOfPossession {
 
     /// Decodes 96 bytes with the curve and subgroup checks.
     pub fn from_bytes(bytes: &[u8]) -> Result<ProofOfPossession, BlsError> {
-        Signature::from_bytes(bytes)
-            .map(ProofOfPossession)
-            .map_err(|e| match e {
-                BlsError::WrongLength { expected, got, .. } => BlsError::WrongLength {
-                    what: Object::ProofOfPossession,
-                    expected,
-                    got,
-                },
-                BlsError::BadEncoding { .. } => BlsError::BadEncoding {
-                    what: Object::ProofOfPossession,
-                },
-                BlsError::NotOnCurve { .. } => BlsError::NotOnCurve {
-                    what: Object::ProofOfPossession,
-                },
-                BlsError::NotInSubgroup { .. } => BlsError::NotInSubgroup {
-                    what: Object::ProofOfPossession,
-                },
-                other => other,
-            })
+        Signature::from_bytes(bytes).map(ProofOfPossession).map_err(|e| match e {
+            BlsError::WrongLength { expected, got, .. } => {
+                BlsError::WrongLength { what: Object::ProofOfPossession, expected, got }
+            }
+            BlsError::BadEncoding { .. } => BlsError::BadEncoding { what: Object::ProofOfPossession },
+            BlsError::NotOnCurve { .. } => BlsError::NotOnCurve { what: Object::ProofOfPossession },
+            BlsError::NotInSubgroup { .. } => BlsError::NotInSubgroup { what: Object::ProofOfPossession },
+            other => other,
+        })
     }
 
     /// The 96-byte compressed encoding.
@@ -73,10 +63,7 @@ mod tests {
         let decoded = ProofOfPossession::from_bytes(&pop.to_bytes()).unwrap();
         decoded.verify(&sk.public_key()).unwrap();
         let other = SecretKey::from_key_material(&[6u8; 32]).unwrap();
-        assert!(matches!(
-            pop.verify(&other.public_key()),
-            Err(BlsError::InvalidProofOfPossession { .. })
-        ));
+        assert!(matches!(pop.verify(&other.public_key()), Err(BlsError::InvalidProofOfPossession { .. })));
     }
 
     #[test]
@@ -89,12 +76,7 @@ mod tests {
         assert!(fake.verify(&pk).is_err());
         // ...and a proof of possession is not a signature on the key's bytes.
         let pop = sk.prove_possession();
-        assert!(
-            Signature::from_bytes(&pop.to_bytes())
-                .unwrap()
-                .verify(&pk, &pk.to_bytes())
-                .is_err()
-        );
+        assert!(Signature::from_bytes(&pop.to_bytes()).unwrap().verify(&pk, &pk.to_bytes()).is_err());
     }
 
     #[test]

@@ -50,15 +50,9 @@ impl KeyRegistry {
     pub fn register(&mut self, key: PublicKey, pop: &ProofOfPossession) -> Result<usize, BlsError> {
         let bytes = key.to_bytes();
         if let Some(&first) = self.index.get(&bytes) {
-            return Err(BlsError::DuplicateKey {
-                first,
-                second: self.keys.len(),
-            });
+            return Err(BlsError::DuplicateKey { first, second: self.keys.len() });
         }
-        pop.verify(&key)
-            .map_err(|_| BlsError::InvalidProofOfPossession {
-                index: self.keys.len(),
-            })?;
+        pop.verify(&key).map_err(|_| BlsError::InvalidProofOfPossession { index: self.keys.len() })?;
         self.index.insert(bytes, self.keys.len());
         self.keys.push(key);
         if let Some(proofs) = &mut self.proofs {
@@ -69,15 +63,8 @@ impl KeyRegistry {
 
     /// Registers many keys, checking the proofs in parallel. Fails on the
     /// first (lowest-index) invalid proof or duplicate key.
-    pub fn from_keys_with_proofs(
-        entries: &[(PublicKey, ProofOfPossession)],
-    ) -> Result<KeyRegistry, BlsError> {
-        let bad = entries
-            .par_iter()
-            .enumerate()
-            .filter(|(_, (k, p))| p.verify(k).is_err())
-            .map(|(i, _)| i)
-            .min();
+    pub fn from_keys_with_proofs(entries: &[(PublicKey, ProofOfPossession)]) -> Result<KeyRegistry, BlsError> {
+        let bad = entries.par_iter().enumerate().filter(|(_, (k, p))| p.verify(k).is_err()).map(|(i, _)| i).min();
         if let Some(index) = bad {
             return Err(BlsError::InvalidProofOfPossession { index });
         }
@@ -126,10 +113,7 @@ impl KeyRegistry {
 
     /// The key at `index`.
     pub fn get(&self, index: usize) -> Result<&PublicKey, BlsError> {
-        self.keys.get(index).ok_or(BlsError::IndexOutOfRange {
-            index,
-            len: self.keys.len(),
-        })
+        self.keys.get(index).ok_or(BlsError::IndexOutOfRange { index, len: self.keys.len() })
     }
 
     /// The index of `key`, if registered.
@@ -152,41 +136,27 @@ mod tests {
         let mut reg = KeyRegistry::new();
         let a = sk(1);
         let b = sk(2);
-        assert_eq!(
-            reg.register(a.public_key(), &a.prove_possession()).unwrap(),
-            0
-        );
+        assert_eq!(reg.register(a.public_key(), &a.prove_possession()).unwrap(), 0);
         // Rogue: b's key with a's proof.
         assert_eq!(
             reg.register(b.public_key(), &a.prove_possession()),
             Err(BlsError::InvalidProofOfPossession { index: 1 })
         );
-        assert_eq!(
-            reg.register(b.public_key(), &b.prove_possession()).unwrap(),
-            1
-        );
+        assert_eq!(reg.register(b.public_key(), &b.prove_possession()).unwrap(), 1);
         assert_eq!(
             reg.register(a.public_key(), &a.prove_possession()),
-            Err(BlsError::DuplicateKey {
-                first: 0,
-                second: 2
-            })
+            Err(BlsError::DuplicateKey { first: 0, second: 2 })
         );
         assert_eq!(reg.position(&b.public_key()), Some(1));
         assert_eq!(reg.proofs().unwrap(), &[a.prove_possession(), b.prove_possession()]);
-        assert!(matches!(
-            reg.get(5),
-            Err(BlsError::IndexOutOfRange { index: 5, len: 2 })
-        ));
+        assert!(matches!(reg.get(5), Err(BlsError::IndexOutOfRange { index: 5, len: 2 })));
     }
 
     #[test]
     fn bulk_registration_reports_the_first_bad_proof() {
         let sks: Vec<SecretKey> = (1..6).map(sk).collect();
-        let mut entries: Vec<(PublicKey, ProofOfPossession)> = sks
-            .iter()
-            .map(|s| (s.public_key(), s.prove_possession()))
-            .collect();
+        let mut entries: Vec<(PublicKey, ProofOfPossession)> =
+            sks.iter().map(|s| (s.public_key(), s.prove_possession())).collect();
         let reg = KeyRegistry::from_keys_with_proofs(&entries).unwrap();
         assert_eq!(reg.len(), 5);
         assert_eq!(reg.proofs().unwrap(), &entries.iter().map(|(_, p)| *p).collect::<Vec<_>>()[..]);
@@ -198,17 +168,7 @@ mod tests {
             KeyRegistry::from_keys_with_proofs(&entries),
             Err(BlsError::InvalidProofOfPossession { index: 3 })
         ));
-        let dup = vec![
-            sks[0].public_key(),
-            sks[1].public_key(),
-            sks[0].public_key(),
-        ];
-        assert!(matches!(
-            KeyRegistry::from_keys_unchecked(dup),
-            Err(BlsError::DuplicateKey {
-                first: 0,
-                second: 2
-            })
-        ));
+        let dup = vec![sks[0].public_key(), sks[1].public_key(), sks[0].public_key()];
+        assert!(matches!(KeyRegistry::from_keys_unchecked(dup), Err(BlsError::DuplicateKey { first: 0, second: 2 })));
     }
 }

@@ -36,9 +36,7 @@ pub struct Signature(pub(crate) blst_p2_affine);
 impl Signature {
     /// Decodes a 96-byte compressed signature with the curve and subgroup checks.
     pub fn from_bytes(bytes: &[u8]) -> Result<Signature, BlsError> {
-        g2::decompress(bytes)
-            .map(Signature)
-            .map_err(|e| BlsError::from_point(Object::Signature, e))
+        g2::decompress(bytes).map(Signature).map_err(|e| BlsError::from_point(Object::Signature, e))
     }
 
     /// The 96-byte compressed encoding.
@@ -53,11 +51,7 @@ impl Signature {
 
     /// Verifies `self` on `msg` under `pk`.
     pub fn verify(&self, pk: &PublicKey, msg: &[u8]) -> Result<(), BlsError> {
-        if core_verify(pk.point(), msg, DST_SIG, &self.0) {
-            Ok(())
-        } else {
-            Err(BlsError::VerificationFailed)
-        }
+        if core_verify(pk.point(), msg, DST_SIG, &self.0) { Ok(()) } else { Err(BlsError::VerificationFailed) }
     }
 
     /// Wraps a point computed inside the crate from subgroup points.
@@ -93,12 +87,7 @@ pub(crate) fn neg_g1() -> &'static blst_p1_affine {
 }
 
 /// `e(pk, H(msg)) == e(G1, sig)`, for an already validated key and signature.
-pub(crate) fn core_verify(
-    pk: &blst_p1_affine,
-    msg: &[u8],
-    dst: &[u8],
-    sig: &blst_p2_affine,
-) -> bool {
+pub(crate) fn core_verify(pk: &blst_p1_affine, msg: &[u8], dst: &[u8], sig: &blst_p2_affine) -> bool {
     if g1::is_identity(pk) {
         return false;
     }
@@ -126,28 +115,19 @@ pub fn aggregate_public_keys(keys: &[PublicKey]) -> Result<PublicKey, BlsError> 
         return Err(BlsError::Empty("no public keys to aggregate"));
     }
     let refs: Vec<&blst_p1_affine> = keys.iter().map(|k| k.point()).collect();
-    PublicKey::from_affine(g1::to_affine(&g1::sum_refs(&refs)))
-        .map_err(|_| BlsError::IdentityAggregateKey)
+    PublicKey::from_affine(g1::to_affine(&g1::sum_refs(&refs))).map_err(|_| BlsError::IdentityAggregateKey)
 }
 
 /// `FastAggregateVerify`: many signers, one message. The keys must have
 /// proven possession; an empty list or an identity aggregate key is refused.
-pub fn fast_aggregate_verify(
-    keys: &[PublicKey],
-    msg: &[u8],
-    signature: &Signature,
-) -> Result<(), BlsError> {
+pub fn fast_aggregate_verify(keys: &[PublicKey], msg: &[u8], signature: &Signature) -> Result<(), BlsError> {
     let apk = aggregate_public_keys(keys)?;
     signature.verify(&apk, msg)
 }
 
 /// `AggregateVerify`: one aggregate signature over `(key_i, msg_i)` pairs.
 /// With proofs of possession the messages need not be distinct.
-pub fn aggregate_verify(
-    keys: &[PublicKey],
-    messages: &[&[u8]],
-    signature: &Signature,
-) -> Result<(), BlsError> {
+pub fn aggregate_verify(keys: &[PublicKey], messages: &[&[u8]], signature: &Signature) -> Result<(), BlsError> {
     if keys.is_empty() {
         return Err(BlsError::Empty("no public keys"));
     }
@@ -159,17 +139,10 @@ pub fn aggregate_verify(
             right: messages.len(),
         });
     }
-    let mut pairs: Vec<(blst_p1_affine, blst_p2_affine)> = keys
-        .par_iter()
-        .zip(messages.par_iter())
-        .map(|(k, m)| (*k.point(), curve::hash_to_g2(m, DST_SIG)))
-        .collect();
+    let mut pairs: Vec<(blst_p1_affine, blst_p2_affine)> =
+        keys.par_iter().zip(messages.par_iter()).map(|(k, m)| (*k.point(), curve::hash_to_g2(m, DST_SIG))).collect();
     pairs.push((*neg_g1(), signature.0));
-    if curve::pairing_product_is_one(&pairs) {
-        Ok(())
-    } else {
-        Err(BlsError::VerificationFailed)
-    }
+    if curve::pairing_product_is_one(&pairs) { Ok(()) } else { Err(BlsError::VerificationFailed) }
 }
 
 /// One `(key, message, signature)` triple of a batch.
@@ -210,10 +183,7 @@ pub fn batch_verify(sets: &[SignatureSet<'_>]) -> Result<(), BlsError> {
 }
 
 /// [`batch_verify`] with an explicit cryptographic RNG.
-pub fn batch_verify_with_rng<R: CryptoRng + ?Sized>(
-    sets: &[SignatureSet<'_>],
-    rng: &mut R,
-) -> Result<(), BlsError> {
+pub fn batch_verify_with_rng<R: CryptoRng + ?Sized>(sets: &[SignatureSet<'_>], rng: &mut R) -> Result<(), BlsError> {
     if sets.is_empty() {
         return Err(BlsError::Empty("no signature sets"));
     }
@@ -226,8 +196,7 @@ pub fn batch_verify_with_rng<R: CryptoRng + ?Sized>(
     let mut pairs: Vec<(blst_p1_affine, blst_p2_affine)> = groups
         .par_iter()
         .map(|(msg, idx)| {
-            let keys: Vec<&blst_p1_affine> =
-                idx.iter().map(|&i| sets[i].public_key.point()).collect();
+            let keys: Vec<&blst_p1_affine> = idx.iter().map(|&i| sets[i].public_key.point()).collect();
             let scalars: Vec<u8> = idx.iter().flat_map(|&i| weights[i].to_le_bytes()).collect();
             let p = g1::msm_refs(&keys, &scalars, BATCH_WEIGHT_BITS);
             (g1::to_affine(&p), curve::hash_to_g2(msg, DST_SIG))
@@ -237,11 +206,7 @@ pub fn batch_verify_with_rng<R: CryptoRng + ?Sized>(
     let scalars: Vec<u8> = weights.iter().flat_map(|w| w.to_le_bytes()).collect();
     let s = g2::msm_refs(&sigs, &scalars, BATCH_WEIGHT_BITS);
     pairs.push((*neg_g1(), g2::to_affine(&s)));
-    if curve::pairing_product_is_one(&pairs) {
-        Ok(())
-    } else {
-        Err(BlsError::VerificationFailed)
-    }
+    if curve::pairing_product_is_one(&pairs) { Ok(()) } else { Err(BlsError::VerificationFailed) }
 }
 
 /// Hash to G2 under an arbitrary tag, returning the affine coordinates as
@@ -275,18 +240,12 @@ mod tests {
         let sig = sk.sign(b"hello");
         sig.verify(&pk, b"hello").unwrap();
         assert_eq!(sig.verify(&pk, b"hellp"), Err(BlsError::VerificationFailed));
-        assert_eq!(
-            sig.verify(&key(2).public_key(), b"hello"),
-            Err(BlsError::VerificationFailed)
-        );
+        assert_eq!(sig.verify(&key(2).public_key(), b"hello"), Err(BlsError::VerificationFailed));
         let decoded = Signature::from_bytes(&sig.to_bytes()).unwrap();
         assert_eq!(decoded, sig);
         // Tampered: another valid point (the signature on a different message).
         let other = sk.sign(b"other");
-        assert_eq!(
-            other.verify(&pk, b"hello"),
-            Err(BlsError::VerificationFailed)
-        );
+        assert_eq!(other.verify(&pk, b"hello"), Err(BlsError::VerificationFailed));
         // The identity signature never verifies against a valid key.
         let mut inf = [0u8; 96];
         inf[0] = 0xc0;
@@ -298,28 +257,15 @@ mod tests {
     #[test]
     fn malformed_signature_bytes_are_typed_errors() {
         let sig = key(3).sign(b"m").to_bytes();
-        assert!(matches!(
-            Signature::from_bytes(&sig[..95]),
-            Err(BlsError::WrongLength { .. })
-        ));
+        assert!(matches!(Signature::from_bytes(&sig[..95]), Err(BlsError::WrongLength { .. })));
         let mut no_flag = sig;
         no_flag[0] &= 0x7f;
-        assert_eq!(
-            Signature::from_bytes(&no_flag),
-            Err(BlsError::BadEncoding {
-                what: Object::Signature
-            })
-        );
+        assert_eq!(Signature::from_bytes(&no_flag), Err(BlsError::BadEncoding { what: Object::Signature }));
         // Infinity flag with nonzero bits.
         let mut bad_inf = [0u8; 96];
         bad_inf[0] = 0xc0;
         bad_inf[95] = 1;
-        assert_eq!(
-            Signature::from_bytes(&bad_inf),
-            Err(BlsError::BadEncoding {
-                what: Object::Signature
-            })
-        );
+        assert_eq!(Signature::from_bytes(&bad_inf), Err(BlsError::BadEncoding { what: Object::Signature }));
     }
 
     #[test]
@@ -329,18 +275,9 @@ mod tests {
         let sigs: Vec<Signature> = sks.iter().map(|s| s.sign(b"vote")).collect();
         let agg = aggregate(&sigs).unwrap();
         fast_aggregate_verify(&pks, b"vote", &agg).unwrap();
-        assert_eq!(
-            fast_aggregate_verify(&pks[1..], b"vote", &agg),
-            Err(BlsError::VerificationFailed)
-        );
-        assert_eq!(
-            fast_aggregate_verify(&pks, b"vote!", &agg),
-            Err(BlsError::VerificationFailed)
-        );
-        assert!(matches!(
-            fast_aggregate_verify(&[], b"vote", &agg),
-            Err(BlsError::Empty(_))
-        ));
+        assert_eq!(fast_aggregate_verify(&pks[1..], b"vote", &agg), Err(BlsError::VerificationFailed));
+        assert_eq!(fast_aggregate_verify(&pks, b"vote!", &agg), Err(BlsError::VerificationFailed));
+        assert!(matches!(fast_aggregate_verify(&[], b"vote", &agg), Err(BlsError::Empty(_))));
         assert!(matches!(aggregate(&[]), Err(BlsError::Empty(_))));
         // Repeated key: aggregating [pk, pk] must double, and verify sig+sig.
         let twice = aggregate(&[sigs[0], sigs[0]]).unwrap();
@@ -352,15 +289,11 @@ mod tests {
         // pk and -pk: the sum is the identity. A -pk has no PoP in practice, but
         // the aggregate check must hold on its own.
         let pk = key(4).public_key();
-        let neg =
-            PublicKey::from_affine(g1::to_affine(&g1::neg(&g1::from_affine(pk.point())))).unwrap();
+        let neg = PublicKey::from_affine(g1::to_affine(&g1::neg(&g1::from_affine(pk.point())))).unwrap();
         let mut inf = [0u8; 96];
         inf[0] = 0xc0;
         let id = Signature::from_bytes(&inf).unwrap();
-        assert_eq!(
-            fast_aggregate_verify(&[pk, neg], b"x", &id),
-            Err(BlsError::IdentityAggregateKey)
-        );
+        assert_eq!(fast_aggregate_verify(&[pk, neg], b"x", &id), Err(BlsError::IdentityAggregateKey));
     }
 
     #[test]
@@ -374,14 +307,8 @@ mod tests {
         aggregate_verify(&pks, &msg_refs, &agg).unwrap();
         let mut swapped = msg_refs.clone();
         swapped.swap(0, 1);
-        assert_eq!(
-            aggregate_verify(&pks, &swapped, &agg),
-            Err(BlsError::VerificationFailed)
-        );
-        assert!(matches!(
-            aggregate_verify(&pks, &msg_refs[..3], &agg),
-            Err(BlsError::LengthMismatch { .. })
-        ));
+        assert_eq!(aggregate_verify(&pks, &swapped, &agg), Err(BlsError::VerificationFailed));
+        assert!(matches!(aggregate_verify(&pks, &msg_refs[..3], &agg), Err(BlsError::LengthMismatch { .. })));
     }
 
     #[test]
@@ -392,11 +319,7 @@ mod tests {
         let mut sets: Vec<SignatureSet<'_>> = sks
             .iter()
             .zip(&msgs)
-            .map(|(s, m)| SignatureSet {
-                public_key: s.public_key(),
-                message: m,
-                signature: s.sign(m),
-            })
+            .map(|(s, m)| SignatureSet { public_key: s.public_key(), message: m, signature: s.sign(m) })
             .collect();
         batch_verify_with_rng(&sets, &mut rng).unwrap();
         batch_verify(&sets).unwrap();
@@ -411,12 +334,7 @@ mod tests {
         sets[1].signature = Signature(g2::to_affine(&s1));
         // The naive aggregate check of the two still passes...
         let agg = aggregate(&[sets[0].signature, sets[1].signature]).unwrap();
-        aggregate_verify(
-            &[sets[0].public_key, sets[1].public_key],
-            &[sets[0].message, sets[1].message],
-            &agg,
-        )
-        .unwrap();
+        aggregate_verify(&[sets[0].public_key, sets[1].public_key], &[sets[0].message, sets[1].message], &agg).unwrap();
         // ...but the randomized batch does not.
         assert_eq!(batch_verify(&sets), Err(BlsError::VerificationFailed));
         assert!(matches!(batch_verify(&[]), Err(BlsError::Empty(_))));

@@ -10,8 +10,8 @@
 use std::path::{Path, PathBuf};
 
 use sigagg_bls::{
-    BlsError, PublicKey, SecretKey, Signature, SignatureSet, aggregate, aggregate_verify,
-    batch_verify, fast_aggregate_verify, hash_to_g2_coordinates,
+    BlsError, PublicKey, SecretKey, Signature, SignatureSet, aggregate, aggregate_verify, batch_verify,
+    fast_aggregate_verify, hash_to_g2_coordinates,
 };
 use yaml_rust2::{Yaml, YamlLoader};
 
@@ -35,9 +35,7 @@ fn vectors_dir() -> PathBuf {
 }
 
 fn hex(y: &Yaml) -> Vec<u8> {
-    let s = y
-        .as_str()
-        .unwrap_or_else(|| panic!("expected a hex string, got {y:?}"));
+    let s = y.as_str().unwrap_or_else(|| panic!("expected a hex string, got {y:?}"));
     hex::decode(s.strip_prefix("0x").unwrap_or(s)).expect("valid hex in vector")
 }
 
@@ -64,8 +62,7 @@ fn run_case(handler: &str, doc: &Yaml) -> Result<(), String> {
                     if sig.to_bytes().to_vec() != hex(output) {
                         return Err("signature differs".into());
                     }
-                    sig.verify(&sk.public_key(), &msg)
-                        .map_err(|e| e.to_string())
+                    sig.verify(&sk.public_key(), &msg).map_err(|e| e.to_string())
                 }
                 (sk, _) => Err(format!("unexpected outcome {:?}", sk.map(|_| ()))),
             }
@@ -82,10 +79,7 @@ fn run_case(handler: &str, doc: &Yaml) -> Result<(), String> {
             check(got, expected)
         }
         "aggregate" => {
-            let sigs: Result<Vec<Signature>, _> = hex_list(input)
-                .iter()
-                .map(|s| Signature::from_bytes(s))
-                .collect();
+            let sigs: Result<Vec<Signature>, _> = hex_list(input).iter().map(|s| Signature::from_bytes(s)).collect();
             let got = sigs.ok().and_then(|s| aggregate(&s).ok());
             match (got, output.is_null()) {
                 (None, true) => Ok(()),
@@ -96,10 +90,7 @@ fn run_case(handler: &str, doc: &Yaml) -> Result<(), String> {
         "fast_aggregate_verify" => {
             let expected = output.as_bool().expect("bool output");
             let msg = hex(&input["message"]);
-            let got = match (
-                keys(&hex_list(&input["pubkeys"])),
-                Signature::from_bytes(&hex(&input["signature"])),
-            ) {
+            let got = match (keys(&hex_list(&input["pubkeys"])), Signature::from_bytes(&hex(&input["signature"]))) {
                 (Some(pks), Ok(sig)) => fast_aggregate_verify(&pks, &msg, &sig).is_ok(),
                 _ => false,
             };
@@ -109,10 +100,7 @@ fn run_case(handler: &str, doc: &Yaml) -> Result<(), String> {
             let expected = output.as_bool().expect("bool output");
             let msgs = hex_list(&input["messages"]);
             let refs: Vec<&[u8]> = msgs.iter().map(Vec::as_slice).collect();
-            let got = match (
-                keys(&hex_list(&input["pubkeys"])),
-                Signature::from_bytes(&hex(&input["signature"])),
-            ) {
+            let got = match (keys(&hex_list(&input["pubkeys"])), Signature::from_bytes(&hex(&input["signature"]))) {
                 (Some(pks), Ok(sig)) => aggregate_verify(&pks, &refs, &sig).is_ok(),
                 _ => false,
             };
@@ -121,21 +109,15 @@ fn run_case(handler: &str, doc: &Yaml) -> Result<(), String> {
         "batch_verify" => {
             let expected = output.as_bool().expect("bool output");
             let msgs = hex_list(&input["messages"]);
-            let sigs: Result<Vec<Signature>, _> = hex_list(&input["signatures"])
-                .iter()
-                .map(|s| Signature::from_bytes(s))
-                .collect();
+            let sigs: Result<Vec<Signature>, _> =
+                hex_list(&input["signatures"]).iter().map(|s| Signature::from_bytes(s)).collect();
             let got = match (keys(&hex_list(&input["pubkeys"])), sigs) {
                 (Some(pks), Ok(sigs)) if pks.len() == sigs.len() && sigs.len() == msgs.len() => {
                     let sets: Vec<SignatureSet<'_>> = pks
                         .iter()
                         .zip(&msgs)
                         .zip(&sigs)
-                        .map(|((k, m), s)| SignatureSet {
-                            public_key: *k,
-                            message: m,
-                            signature: *s,
-                        })
+                        .map(|((k, m), s)| SignatureSet { public_key: *k, message: m, signature: *s })
                         .collect();
                     batch_verify(&sets).is_ok()
                 }
@@ -155,20 +137,15 @@ fn run_case(handler: &str, doc: &Yaml) -> Result<(), String> {
         }
         "deserialization_G2" => {
             let expected = output.as_bool().expect("bool output");
-            check(
-                Signature::from_bytes(&hex(&input["signature"])).is_ok(),
-                expected,
-            )
+            check(Signature::from_bytes(&hex(&input["signature"])).is_ok(), expected)
         }
         "hash_to_G2" => {
             let msg = input["msg"].as_str().expect("msg string");
             let coords = hash_to_g2_coordinates(msg.as_bytes(), QUUX_DST);
-            let fmt =
-                |a: &[u8; 48], b: &[u8; 48]| format!("0x{},0x{}", hex::encode(a), hex::encode(b));
+            let fmt = |a: &[u8; 48], b: &[u8; 48]| format!("0x{},0x{}", hex::encode(a), hex::encode(b));
             let x = fmt(&coords[0], &coords[1]);
             let y = fmt(&coords[2], &coords[3]);
-            if output["x"].as_str() == Some(x.as_str()) && output["y"].as_str() == Some(y.as_str())
-            {
+            if output["x"].as_str() == Some(x.as_str()) && output["y"].as_str() == Some(y.as_str()) {
                 Ok(())
             } else {
                 Err(format!("hash_to_G2 gave x={x} y={y}"))
@@ -179,11 +156,7 @@ fn run_case(handler: &str, doc: &Yaml) -> Result<(), String> {
 }
 
 fn check(got: bool, expected: bool) -> Result<(), String> {
-    if got == expected {
-        Ok(())
-    } else {
-        Err(format!("got {got}, expected {expected}"))
-    }
+    if got == expected { Ok(()) } else { Err(format!("got {got}, expected {expected}")) }
 }
 
 #[test]
@@ -210,12 +183,7 @@ fn all_ethereum_bls_vectors_pass() {
             total += 1;
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} failing vectors:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "{} failing vectors:\n{}", failures.len(), failures.join("\n"));
     assert_eq!(total, 104, "every vector of the README ran");
     eprintln!("{total} Ethereum BLS vectors passed");
 }

@@ -6,8 +6,8 @@
 //! `SGLPAG...` for Lamport+); keys and signatures the schemes' encodings.
 
 use sigagg_lamport::ParameterSet;
-use sigagg_xmss_agg::{AggregateProof, Entry, Statement};
 use sigagg_xmss::{PublicKey, Seed001, Signature};
+use sigagg_xmss_agg::{AggregateProof, Entry, Statement};
 
 use crate::error::{Error, Result};
 use crate::input::{decode, decode_each, per_entry, same_length};

@@ -53,9 +53,9 @@ pub fn sign(
         .zip(sigs)
         .enumerate()
         .map(|(j, (&i, sig))| {
-            let key = keys.get(i as usize).ok_or_else(|| {
-                Error::argument(format!("signer {j}: index {i} is past the {} keys", keys.len()))
-            })?;
+            let key = keys
+                .get(i as usize)
+                .ok_or_else(|| Error::argument(format!("signer {j}: index {i} is past the {} keys", keys.len())))?;
             Ok((*key, sig))
         })
         .collect::<Result<Vec<_>>>()?;

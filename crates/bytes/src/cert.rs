@@ -11,7 +11,9 @@
 
 use sigagg_bls::horn::Bitfield;
 use sigagg_bls::{KeyRegistry, PublicKey, Signature};
-use sigagg_bls_cert::{Certificate, Committee, CommitteeKey, Mode, Prover, Setup, Signed, Threshold, powers_for_committee};
+use sigagg_bls_cert::{
+    Certificate, Committee, CommitteeKey, Mode, Prover, Setup, Signed, Threshold, powers_for_committee,
+};
 
 use crate::bls::with_proofs;
 use crate::error::{Error, Result};
@@ -64,7 +66,12 @@ pub struct CommitteeFiles {
 /// possession, checked here) with optional stake weights (one per key).
 /// The setup must be the development setup or a ceremony that verifies
 /// (checked here too): committees on unverified setups are refused.
-pub fn committee(setup: &[u8], public_keys: &[&[u8]], pops: &[&[u8]], weights: Option<&[u64]>) -> Result<CommitteeFiles> {
+pub fn committee(
+    setup: &[u8],
+    public_keys: &[&[u8]],
+    pops: &[&[u8]],
+    weights: Option<&[u64]>,
+) -> Result<CommitteeFiles> {
     let setup = decode(setup, Setup::from_bytes)?;
     let keys = decode_each(public_keys, "public key", PublicKey::from_bytes)?;
     let registry = KeyRegistry::from_keys_with_proofs(&with_proofs(keys, pops)?)?;
@@ -92,9 +99,9 @@ pub fn certify(
         .zip(sigs)
         .enumerate()
         .map(|(j, (&i, sig))| {
-            let key = keys.get(i as usize).ok_or_else(|| {
-                Error::argument(format!("signer {j}: index {i} is past the {} members", keys.len()))
-            })?;
+            let key = keys
+                .get(i as usize)
+                .ok_or_else(|| Error::argument(format!("signer {j}: index {i} is past the {} members", keys.len())))?;
             Ok((*key, sig))
         })
         .collect::<Result<Vec<_>>>()?;
@@ -155,7 +162,9 @@ pub fn verify_certificate(
     stake_threshold: Option<u64>,
     allow_insecure_setup: bool,
 ) -> Result<CertificateInfo> {
-    let key = decode(committee_key, |b| CommitteeKey::from_bytes(b).or_else(|e| Committee::key_from_bytes(b).map_err(|_| e)))?;
+    let key = decode(committee_key, |b| {
+        CommitteeKey::from_bytes(b).or_else(|e| Committee::key_from_bytes(b).map_err(|_| e))
+    })?;
     let cert = decode(certificate, Certificate::from_bytes)?;
     let threshold = Threshold { signers: threshold, stake: stake_threshold };
     let verified = if allow_insecure_setup {
@@ -196,16 +205,32 @@ mod tests {
         let sig_refs: Vec<&[u8]> = sigs.iter().map(|x| x.as_slice()).collect();
         let cert = certify(&setup, &files.committee, msg, &[0, 2, 3], &sig_refs, true).unwrap();
         let info = verify_certificate(&files.key, &cert, msg, 3, Some(20), false).unwrap();
-        assert_eq!((info.count, info.stake, info.signers, info.insecure_setup), (3, Some(20), Some(vec![0b1101]), false));
-        assert_eq!(info.setup_digest, <[u8; 32]>::from(<sha2::Sha256 as sha2::Digest>::digest(&setup)), "the setup file's SHA-256");
+        assert_eq!(
+            (info.count, info.stake, info.signers, info.insecure_setup),
+            (3, Some(20), Some(vec![0b1101]), false)
+        );
+        assert_eq!(
+            info.setup_digest,
+            <[u8; 32]>::from(<sha2::Sha256 as sha2::Digest>::digest(&setup)),
+            "the setup file's SHA-256"
+        );
         // Refusals keep their kinds.
         assert_eq!(verify_certificate(&files.key, &cert, msg, 4, None, false).unwrap_err().kind(), ErrorKind::Verify);
-        assert_eq!(verify_certificate(&files.key, &cert, b"other", 3, None, false).unwrap_err().kind(), ErrorKind::Verify);
-        assert_eq!(verify_certificate(&files.key, &cert[1..], msg, 3, None, false).unwrap_err().kind(), ErrorKind::Decode);
+        assert_eq!(
+            verify_certificate(&files.key, &cert, b"other", 3, None, false).unwrap_err().kind(),
+            ErrorKind::Verify
+        );
+        assert_eq!(
+            verify_certificate(&files.key, &cert[1..], msg, 3, None, false).unwrap_err().kind(),
+            ErrorKind::Decode
+        );
         let outsider = SecretKey::from_key_material(&[9; 32]).unwrap().sign(msg).to_bytes();
         let e = certify(&setup, &files.committee, msg, &[1], &[&outsider], false).unwrap_err();
         assert_eq!(e.kind(), ErrorKind::Prove);
-        assert_eq!(certify(&setup, &files.committee, msg, &[9], &[&outsider], false).unwrap_err().kind(), ErrorKind::Argument);
+        assert_eq!(
+            certify(&setup, &files.committee, msg, &[9], &[&outsider], false).unwrap_err().kind(),
+            ErrorKind::Argument
+        );
         // From an aggregate and its bitfield, counting mode.
         let agg = sigagg_bls::aggregate(&[0usize, 2, 3].map(|i| sks[i].sign(msg))).unwrap().to_bytes();
         let cert = certify_aggregate(&setup, &files.committee, msg, &[0b1101], &agg, false).unwrap();
@@ -216,7 +241,10 @@ mod tests {
         let dev = development_setup(4).unwrap();
         let dev_files = committee(&dev, &pk_refs, &pop_refs, None).unwrap();
         let cert = certify(&dev, &dev_files.committee, msg, &[0, 2, 3], &sig_refs, false).unwrap();
-        assert_eq!(verify_certificate(&dev_files.key, &cert, msg, 3, None, false).unwrap_err().kind(), ErrorKind::Verify);
+        assert_eq!(
+            verify_certificate(&dev_files.key, &cert, msg, 3, None, false).unwrap_err().kind(),
+            ErrorKind::Verify
+        );
         assert!(verify_certificate(&dev_files.key, &cert, msg, 3, None, true).unwrap().insecure_setup);
         // No committee on a ceremony without contributions, or with a
         // wrong proof of possession.

@@ -172,7 +172,9 @@ error_from! {
 fn stark_aggregate_kind(e: &sigagg_xmss_agg::AggregateError) -> ErrorKind {
     use sigagg_xmss_agg::AggregateError as E;
     match e {
-        E::Statement(_) | E::CountMismatch { .. } | E::TooManyForSettings { .. } | E::UnsupportedMerkleHash(_) => Argument,
+        E::Statement(_) | E::CountMismatch { .. } | E::TooManyForSettings { .. } | E::UnsupportedMerkleHash(_) => {
+            Argument
+        }
         E::InvalidSignature { .. } | E::Prover(_) => Prove,
     }
 }

@@ -13,7 +13,10 @@ pub(crate) fn array<const N: usize>(bytes: &[u8], what: &str) -> Result<[u8; N]>
 /// [`ErrorKind::Decode`] error, whatever the typed error's usual kind (a
 /// group key of size zero is a decoding failure here, a bad argument when
 /// a group is formed).
-pub(crate) fn decode<T, E: Into<Error>>(bytes: &[u8], decode: impl Fn(&[u8]) -> std::result::Result<T, E>) -> Result<T> {
+pub(crate) fn decode<T, E: Into<Error>>(
+    bytes: &[u8],
+    decode: impl Fn(&[u8]) -> std::result::Result<T, E>,
+) -> Result<T> {
     decode(bytes).map_err(|e| e.into().with_kind(ErrorKind::Decode))
 }
 
@@ -36,17 +39,15 @@ pub(crate) fn per_entry<T: Clone>(values: &[T], n: usize, what: &str) -> Result<
     match values {
         [one] => Ok(vec![one.clone(); n]),
         many if many.len() == n => Ok(many.to_vec()),
-        _ => Err(Error::argument(format!("give one {what} for all {n} entries, or one per entry; got {}", values.len()))),
+        _ => {
+            Err(Error::argument(format!("give one {what} for all {n} entries, or one per entry; got {}", values.len())))
+        }
     }
 }
 
 /// An argument error unless `a` and `b` have the same length.
 pub(crate) fn same_length(a: (&str, usize), b: (&str, usize)) -> Result<()> {
-    if a.1 == b.1 {
-        Ok(())
-    } else {
-        Err(Error::argument(format!("{} {} but {} {}", a.1, a.0, b.1, b.0)))
-    }
+    if a.1 == b.1 { Ok(()) } else { Err(Error::argument(format!("{} {} but {} {}", a.1, a.0, b.1, b.0))) }
 }
 
 #[cfg(test)]
@@ -65,8 +66,10 @@ mod tests {
     fn arrays_and_lists_report_what_is_wrong() {
         assert_eq!(array::<2>(&[1, 2], "x").unwrap(), [1, 2]);
         assert!(array::<2>(&[1], "x").unwrap_err().message().contains("x must be 2 bytes, got 1"));
-        let e = decode_each(&[&[1u8][..], &[][..]], "item", |b| if b.is_empty() { Err(Error::argument("empty")) } else { Ok(b[0]) })
-            .unwrap_err();
+        let e = decode_each(&[&[1u8][..], &[][..]], "item", |b| {
+            if b.is_empty() { Err(Error::argument("empty")) } else { Ok(b[0]) }
+        })
+        .unwrap_err();
         assert_eq!(e.message(), "item 1: empty");
         assert_eq!(e.kind(), ErrorKind::Decode);
         assert!(same_length(("keys", 2), ("signatures", 3)).is_err());

@@ -130,7 +130,10 @@ mod tests {
     fn keys_belong_to_their_set() {
         let (_, sk) = keygen(Scheme::LamportPlus, None).unwrap();
         let bytes = sk.to_bytes().unwrap();
-        assert_eq!(LamportSecretKey::from_bytes(Scheme::LamportPlusMined, &bytes).unwrap_err().kind(), ErrorKind::Decode);
+        assert_eq!(
+            LamportSecretKey::from_bytes(Scheme::LamportPlusMined, &bytes).unwrap_err().kind(),
+            ErrorKind::Decode
+        );
         assert_eq!(LamportSecretKey::from_bytes(Scheme::Seed001, &bytes).unwrap_err().kind(), ErrorKind::Argument);
     }
 }

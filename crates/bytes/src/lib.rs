@@ -56,6 +56,8 @@
 //! rather than racing. Proving runs on rayon's global pool
 //! (`RAYON_NUM_THREADS` limits it).
 
+#![forbid(unsafe_code)]
+
 pub mod aggregate;
 pub mod atms;
 pub mod bls;

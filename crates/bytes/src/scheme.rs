@@ -103,10 +103,11 @@ impl ProofSettings {
 
     /// The setting called `name`.
     pub fn from_name(name: &str) -> Result<Self> {
-        Self::ALL
-            .into_iter()
-            .find(|s| s.name() == name)
-            .ok_or_else(|| Error::argument(format!("unknown settings {name:?}: use fast, compact, test, whir, whir-compact or whir-skip")))
+        Self::ALL.into_iter().find(|s| s.name() == name).ok_or_else(|| {
+            Error::argument(format!(
+                "unknown settings {name:?}: use fast, compact, test, whir, whir-compact or whir-skip"
+            ))
+        })
     }
 
     /// The XMSS proofs' settings of this name.

@@ -8,9 +8,9 @@
 //! who signed.
 
 use sigagg_lamport::ParameterSet;
+use sigagg_xmss::{PublicKey, Seed001, Signature};
 use sigagg_xmss_agg::group::{GroupKey, GroupTree, MembershipPath};
 use sigagg_xmss_agg::threshold::{self as xmss_threshold, ThresholdProof};
-use sigagg_xmss::{PublicKey, Seed001, Signature};
 
 use crate::aggregate::no_epochs;
 use crate::error::{Error, Result};
@@ -142,7 +142,8 @@ fn lamport_statement<S: ParameterSet>(
     if statement.epoch.is_some() {
         return Err(no_epochs());
     }
-    let group = decode(statement.group_key, sigagg_lamport::GroupKey::from_bytes).map_err(|e| e.context("group key"))?;
+    let group =
+        decode(statement.group_key, sigagg_lamport::GroupKey::from_bytes).map_err(|e| e.context("group key"))?;
     Ok(sigagg_lamport_agg::ThresholdStatement::new(group, statement.message.to_vec(), statement.threshold)?)
 }
 
@@ -163,7 +164,9 @@ fn lamport_signers<S: ParameterSet>(signers: &[Signer<'_>]) -> Result<Vec<sigagg
     let sigs = decode_each(&parts.signatures, "signer signature", sigagg_lamport::Signature::<S>::from_bytes)?;
     let paths = decode_each(&parts.paths, "signer path", sigagg_lamport::MembershipProof::from_bytes)?;
     let witness = keys.into_iter().zip(sigs).zip(paths);
-    Ok(witness.map(|((public_key, signature), path)| sigagg_lamport_agg::Signer { public_key, signature, path }).collect())
+    Ok(witness
+        .map(|((public_key, signature), path)| sigagg_lamport_agg::Signer { public_key, signature, path })
+        .collect())
 }
 
 /// The signers' keys, signatures and paths as three lists.

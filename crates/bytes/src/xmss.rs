@@ -216,7 +216,10 @@ mod tests {
         assert_eq!(kind(verify(Scheme::LamportPlus, &pk, 5, &message, &sig)), ErrorKind::Argument);
         assert_eq!(sk.sign(5, &message).unwrap_err().kind(), ErrorKind::Sign);
         assert_eq!(sk.sign(500, &message).unwrap_err().kind(), ErrorKind::Sign);
-        assert_eq!(XmssSecretKey::from_bytes(Scheme::Seed001, &sk.to_bytes().unwrap()).unwrap_err().kind(), ErrorKind::Decode);
+        assert_eq!(
+            XmssSecretKey::from_bytes(Scheme::Seed001, &sk.to_bytes().unwrap()).unwrap_err().kind(),
+            ErrorKind::Decode
+        );
         assert_eq!(keygen(Scheme::Test, 0, 0, None).unwrap_err().kind(), ErrorKind::Argument);
         assert_eq!(keygen(Scheme::Test, 0, 1, Some(&[0; 31])).unwrap_err().kind(), ErrorKind::Argument);
     }

@@ -71,7 +71,8 @@ fn check_aggregate(scheme: Scheme) {
 
     // Another message, another key order, other settings, a flipped byte, a cut proof.
     let other: Vec<Vec<u8>> = msgs.iter().map(|m| [m.as_slice(), b"!"].concat()).collect();
-    let other: Vec<Vec<u8>> = other.into_iter().map(|m| if scheme == Scheme::Seed001 { m[1..].to_vec() } else { m }).collect();
+    let other: Vec<Vec<u8>> =
+        other.into_iter().map(|m| if scheme == Scheme::Seed001 { m[1..].to_vec() } else { m }).collect();
     let other_refs = refs(&other);
     let wrong_message = AggregateStatement { messages: &other_refs, ..statement };
     assert_eq!(kind(verify_aggregate(scheme, TEST, &wrong_message, &proof)), ErrorKind::Verify);
@@ -82,7 +83,10 @@ fn check_aggregate(scheme: Scheme) {
     let mut flipped = proof.clone();
     let at = flipped.len() / 2;
     flipped[at] ^= 1;
-    assert!(matches!(kind(verify_aggregate(scheme, TEST, &statement, &flipped)), ErrorKind::Verify | ErrorKind::Decode));
+    assert!(matches!(
+        kind(verify_aggregate(scheme, TEST, &statement, &flipped)),
+        ErrorKind::Verify | ErrorKind::Decode
+    ));
     assert_eq!(kind(verify_aggregate(scheme, TEST, &statement, &proof[..proof.len() - 1])), ErrorKind::Decode);
 
     // A signature on something else cannot be aggregated.

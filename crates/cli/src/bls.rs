@@ -8,12 +8,9 @@ use rayon::prelude::*;
 use serde_json::json;
 use sigagg_bls::horn::{self, Collection, HornParams, Strategy, sim, wire};
 use sigagg_bls::msp::{
-    self, DST_MITHRIL, DST_MSP, MspProofOfPossession, MspSignature, MspSigningKey,
-    MspVerificationKey,
+    self, DST_MITHRIL, DST_MSP, MspProofOfPossession, MspSignature, MspSigningKey, MspVerificationKey,
 };
-use sigagg_bls::{
-    KeyRegistry, ProofOfPossession, PublicKey, SecretKey, Signature, SignatureSet, atms,
-};
+use sigagg_bls::{KeyRegistry, ProofOfPossession, PublicKey, SecretKey, Signature, SignatureSet, atms};
 
 use crate::cert;
 use crate::io::{self, CliError, CliResult};
@@ -415,31 +412,24 @@ fn rejected(e: impl std::fmt::Display) -> CliError {
 }
 
 fn read_pk(path: &Path) -> Result<PublicKey, CliError> {
-    PublicKey::from_bytes(&io::read_bytes(path)?)
-        .map_err(|e| rejected(format!("{}: {e}", path.display())))
+    PublicKey::from_bytes(&io::read_bytes(path)?).map_err(|e| rejected(format!("{}: {e}", path.display())))
 }
 
 fn read_sig(path: &Path) -> Result<Signature, CliError> {
-    Signature::from_bytes(&io::read_bytes(path)?)
-        .map_err(|e| rejected(format!("{}: {e}", path.display())))
+    Signature::from_bytes(&io::read_bytes(path)?).map_err(|e| rejected(format!("{}: {e}", path.display())))
 }
 
 fn read_sk(path: &Path) -> Result<SecretKey, CliError> {
-    SecretKey::from_bytes(&io::read_bytes(path)?)
-        .map_err(|e| rejected(format!("{}: {e}", path.display())))
+    SecretKey::from_bytes(&io::read_bytes(path)?).map_err(|e| rejected(format!("{}: {e}", path.display())))
 }
 
 fn read_pop(path: &Path) -> Result<ProofOfPossession, CliError> {
-    ProofOfPossession::from_bytes(&io::read_bytes(path)?)
-        .map_err(|e| rejected(format!("{}: {e}", path.display())))
+    ProofOfPossession::from_bytes(&io::read_bytes(path)?).map_err(|e| rejected(format!("{}: {e}", path.display())))
 }
 
 fn parse_ikm(ikm: &Option<String>) -> Result<Option<Vec<u8>>, CliError> {
     ikm.as_ref()
-        .map(|h| {
-            hex::decode(h.trim_start_matches("0x"))
-                .map_err(|e| CliError::usage(format!("bad --ikm: {e}")))
-        })
+        .map(|h| hex::decode(h.trim_start_matches("0x")).map_err(|e| CliError::usage(format!("bad --ikm: {e}"))))
         .transpose()
 }
 
@@ -447,21 +437,11 @@ fn parse_ikm(ikm: &Option<String>) -> Result<Option<Vec<u8>>, CliError> {
 /// missing or invalid proof (a possible rogue key) and duplicate keys.
 fn proven_keys(pks: &[PathBuf], pops: &[PathBuf]) -> Result<Vec<PublicKey>, CliError> {
     if pks.len() != pops.len() {
-        return Err(CliError::usage(format!(
-            "{} keys but {} proofs of possession",
-            pks.len(),
-            pops.len()
-        )));
+        return Err(CliError::usage(format!("{} keys but {} proofs of possession", pks.len(), pops.len())));
     }
-    let entries: Vec<(PublicKey, ProofOfPossession)> = pks
-        .iter()
-        .zip(pops)
-        .map(|(k, p)| Ok((read_pk(k)?, read_pop(p)?)))
-        .collect::<Result<_, CliError>>()?;
-    Ok(KeyRegistry::from_keys_with_proofs(&entries)
-        .map_err(rejected)?
-        .keys()
-        .to_vec())
+    let entries: Vec<(PublicKey, ProofOfPossession)> =
+        pks.iter().zip(pops).map(|(k, p)| Ok((read_pk(k)?, read_pop(p)?))).collect::<Result<_, CliError>>()?;
+    Ok(KeyRegistry::from_keys_with_proofs(&entries).map_err(rejected)?.keys().to_vec())
 }
 
 fn valid(what: &str) -> CliResult {
@@ -491,13 +471,9 @@ pub fn run(cmd: BlsCommand) -> CliResult {
             io::print_json(&json!({ "public_key": hex::encode(sk.public_key().to_bytes()) }));
             Ok(())
         }
-        BlsCommand::Pop(a) => {
-            io::write_bytes(&a.out, &read_sk(&a.sk)?.prove_possession().to_bytes())
-        }
+        BlsCommand::Pop(a) => io::write_bytes(&a.out, &read_sk(&a.sk)?.prove_possession().to_bytes()),
         BlsCommand::PopVerify(a) => {
-            read_pop(&a.pop)?
-                .verify(&read_pk(&a.pk)?)
-                .map_err(rejected)?;
+            read_pop(&a.pop)?.verify(&read_pk(&a.pk)?).map_err(rejected)?;
             valid("proof of possession")
         }
         BlsCommand::Sign(a) => {
@@ -506,17 +482,11 @@ pub fn run(cmd: BlsCommand) -> CliResult {
         }
         BlsCommand::Verify(a) => {
             let msg = io::parse_message(&a.message)?;
-            read_sig(&a.sig)?
-                .verify(&read_pk(&a.pk)?, &msg)
-                .map_err(rejected)?;
+            read_sig(&a.sig)?.verify(&read_pk(&a.pk)?, &msg).map_err(rejected)?;
             valid("signature")
         }
         BlsCommand::Aggregate(a) => {
-            let sigs: Vec<Signature> = a
-                .sigs
-                .iter()
-                .map(|p| read_sig(p))
-                .collect::<Result<_, _>>()?;
+            let sigs: Vec<Signature> = a.sigs.iter().map(|p| read_sig(p)).collect::<Result<_, _>>()?;
             let agg = sigagg_bls::aggregate(&sigs).map_err(rejected)?;
             io::write_bytes(&a.out, &agg.to_bytes())
         }
@@ -528,11 +498,7 @@ pub fn run(cmd: BlsCommand) -> CliResult {
         }
         BlsCommand::AggregateVerify(a) => {
             let keys = proven_keys(&a.pks, &a.pops)?;
-            let msgs: Vec<Vec<u8>> = a
-                .messages
-                .iter()
-                .map(|m| io::parse_message(m))
-                .collect::<Result<_, _>>()?;
+            let msgs: Vec<Vec<u8>> = a.messages.iter().map(|m| io::parse_message(m)).collect::<Result<_, _>>()?;
             let refs: Vec<&[u8]> = msgs.iter().map(Vec::as_slice).collect();
             sigagg_bls::aggregate_verify(&keys, &refs, &read_sig(&a.sig)?).map_err(rejected)?;
             valid("aggregate signature")
@@ -541,23 +507,13 @@ pub fn run(cmd: BlsCommand) -> CliResult {
             if a.pks.len() != a.messages.len() || a.pks.len() != a.sigs.len() {
                 return Err(CliError::usage("give as many --pk, --message and --sig"));
             }
-            let msgs: Vec<Vec<u8>> = a
-                .messages
-                .iter()
-                .map(|m| io::parse_message(m))
-                .collect::<Result<_, _>>()?;
+            let msgs: Vec<Vec<u8>> = a.messages.iter().map(|m| io::parse_message(m)).collect::<Result<_, _>>()?;
             let sets: Vec<SignatureSet<'_>> = a
                 .pks
                 .iter()
                 .zip(&msgs)
                 .zip(&a.sigs)
-                .map(|((k, m), s)| {
-                    Ok(SignatureSet {
-                        public_key: read_pk(k)?,
-                        message: m,
-                        signature: read_sig(s)?,
-                    })
-                })
+                .map(|((k, m), s)| Ok(SignatureSet { public_key: read_pk(k)?, message: m, signature: read_sig(s)? }))
                 .collect::<Result<_, CliError>>()?;
             sigagg_bls::batch_verify(&sets).map_err(rejected)?;
             valid("batch")
@@ -577,22 +533,19 @@ pub fn run(cmd: BlsCommand) -> CliResult {
         }
         BlsCommand::AtmsSign(a) => {
             let params = atms::pgen(a.threshold).map_err(CliError::usage)?;
-            let keys: Vec<PublicKey> =
-                a.pks.iter().map(|p| read_pk(p)).collect::<Result<_, _>>()?;
+            let keys: Vec<PublicKey> = a.pks.iter().map(|p| read_pk(p)).collect::<Result<_, _>>()?;
             let msg = io::parse_message(&a.message)?;
             let signers: Vec<(PublicKey, Signature)> = a
                 .signers
                 .iter()
                 .map(|s| {
-                    let (i, path) = s.split_once(':').ok_or_else(|| {
-                        CliError::usage(format!("--signer {s}: expected INDEX:FILE"))
-                    })?;
-                    let i: usize = i
-                        .parse()
-                        .map_err(|_| CliError::usage(format!("--signer {s}: bad index")))?;
-                    let key = *keys.get(i).ok_or_else(|| {
-                        CliError::usage(format!("--signer {s}: index past the {} keys", keys.len()))
-                    })?;
+                    let (i, path) = s
+                        .split_once(':')
+                        .ok_or_else(|| CliError::usage(format!("--signer {s}: expected INDEX:FILE")))?;
+                    let i: usize = i.parse().map_err(|_| CliError::usage(format!("--signer {s}: bad index")))?;
+                    let key = *keys
+                        .get(i)
+                        .ok_or_else(|| CliError::usage(format!("--signer {s}: index past the {} keys", keys.len())))?;
                     Ok((key, read_sig(Path::new(path))?))
                 })
                 .collect::<Result<_, CliError>>()?;
@@ -609,8 +562,7 @@ pub fn run(cmd: BlsCommand) -> CliResult {
         BlsCommand::AtmsVerify(a) => {
             let params = atms::pgen(a.threshold).map_err(CliError::usage)?;
             let avk = atms::AggregateKey::from_bytes(&io::read_bytes(&a.avk)?).map_err(rejected)?;
-            let sig =
-                atms::AtmsSignature::from_bytes(&io::read_bytes(&a.sig)?).map_err(rejected)?;
+            let sig = atms::AtmsSignature::from_bytes(&io::read_bytes(&a.sig)?).map_err(rejected)?;
             let msg = io::parse_message(&a.message)?;
             atms::aver(&params, &msg, &avk, &sig).map_err(rejected)?;
             valid("ATMS signature")
@@ -625,9 +577,7 @@ pub fn run(cmd: BlsCommand) -> CliResult {
             if let Some(pop) = &a.pop {
                 io::write_bytes(pop, &sk.prove_possession().to_bytes())?;
             }
-            io::print_json(
-                &json!({ "verification_key": hex::encode(sk.verification_key().to_bytes()) }),
-            );
+            io::print_json(&json!({ "verification_key": hex::encode(sk.verification_key().to_bytes()) }));
             Ok(())
         }
         BlsCommand::MspSign(a) => {
@@ -648,16 +598,12 @@ pub fn run(cmd: BlsCommand) -> CliResult {
             let (vks, sigs) = msp_inputs(&a.vks, &a.sigs)?;
             if a.aggregated {
                 if vks.len() != 1 {
-                    return Err(CliError::usage(
-                        "--aggregated takes one --vk (ivk) and one --sig (mu)",
-                    ));
+                    return Err(CliError::usage("--aggregated takes one --vk (ivk) and one --sig (mu)"));
                 }
                 msp::verify_aggregated(&msg, dst, &vks[0], &sigs[0]).map_err(rejected)?;
             } else {
                 if a.pops.len() != vks.len() {
-                    return Err(CliError::usage(
-                        "give one --pop per --vk (rogue-key protection)",
-                    ));
+                    return Err(CliError::usage("give one --pop per --vk (rogue-key protection)"));
                 }
                 for (i, (vk, p)) in vks.iter().zip(&a.pops).enumerate() {
                     MspProofOfPossession::from_bytes(&io::read_bytes(p)?)
@@ -678,49 +624,36 @@ fn msp_inputs(
     let vks = vk_paths
         .iter()
         .map(|p| {
-            MspVerificationKey::from_bytes(&io::read_bytes(p)?)
-                .map_err(|e| rejected(format!("{}: {e}", p.display())))
+            MspVerificationKey::from_bytes(&io::read_bytes(p)?).map_err(|e| rejected(format!("{}: {e}", p.display())))
         })
         .collect::<Result<Vec<_>, CliError>>()?;
     let sigs = sig_paths
         .iter()
-        .map(|p| {
-            MspSignature::from_bytes(&io::read_bytes(p)?)
-                .map_err(|e| rejected(format!("{}: {e}", p.display())))
-        })
+        .map(|p| MspSignature::from_bytes(&io::read_bytes(p)?).map_err(|e| rejected(format!("{}: {e}", p.display()))))
         .collect::<Result<Vec<_>, CliError>>()?;
     if vks.len() != sigs.len() {
-        return Err(CliError::usage(format!(
-            "{} keys but {} signatures",
-            vks.len(),
-            sigs.len()
-        )));
+        return Err(CliError::usage(format!("{} keys but {} signatures", vks.len(), sigs.len())));
     }
     Ok((vks, sigs))
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(|a, b| a.total_cmp(b));
-    if v.is_empty() {
-        f64::NAN
-    } else {
-        v[v.len() / 2]
-    }
+    if v.is_empty() { f64::NAN } else { v[v.len() / 2] }
 }
 
 fn all_ok(results: &[Result<(), horn::HornError>]) -> Result<(), CliError> {
     match results.iter().position(Result::is_err) {
         None => Ok(()),
-        Some(i) => Err(CliError::rejected(format!(
-            "collection {i} did not verify: {}",
-            results[i].as_ref().unwrap_err()
-        ))),
+        Some(i) => {
+            Err(CliError::rejected(format!("collection {i} did not verify: {}", results[i].as_ref().unwrap_err())))
+        }
     }
 }
 
 pub fn bench_horn(args: HornBenchArgs) -> CliResult {
-    let params = HornParams::new(args.committees, args.committee_size, args.subcommittee_size)
-        .map_err(CliError::usage)?;
+    let params =
+        HornParams::new(args.committees, args.committee_size, args.subcommittee_size).map_err(CliError::usage)?;
     let config = sim::SimConfig {
         params,
         participation: args.participation,
@@ -767,10 +700,7 @@ pub fn bench_horn(args: HornBenchArgs) -> CliResult {
         .collect::<Result<_, _>>()
         .map_err(CliError::rejected)?;
     let decode_s = t.elapsed().as_secs_f64();
-    let items: Vec<(&[u8], &Collection)> = decoded
-        .iter()
-        .map(|c| (round.message.as_slice(), c))
-        .collect();
+    let items: Vec<(&[u8], &Collection)> = decoded.iter().map(|c| (round.message.as_slice(), c)).collect();
 
     eprintln!("horn: naive verification of {} collections", items.len());
     let t = Instant::now();
@@ -796,11 +726,7 @@ pub fn bench_horn(args: HornBenchArgs) -> CliResult {
             .into_iter()
             .zip(&decoded)
             .map(|(k, c)| {
-                Ok(sigagg_bls::SignatureSet {
-                    public_key: k?,
-                    message: &round.message,
-                    signature: c.signature,
-                })
+                Ok(sigagg_bls::SignatureSet { public_key: k?, message: &round.message, signature: c.signature })
             })
             .collect::<Result<_, horn::HornError>>()
             .map_err(CliError::rejected)?;
@@ -820,14 +746,10 @@ pub fn bench_horn(args: HornBenchArgs) -> CliResult {
         Ok(1e3 * t.elapsed().as_secs_f64() / sample.len() as f64)
     };
     let v = &round.validators;
-    let naive_ms =
-        per(&|c| horn::aggregate_key_naive(v.committee(c.committee)?, &c.bits).map(|_| ()))?;
-    let add_ms = per(&|c| {
-        horn::aggregate_key_with(v.committee(c.committee)?, &c.bits, Strategy::Add).map(|_| ())
-    })?;
-    let sub_ms = per(&|c| {
-        horn::aggregate_key_with(v.committee(c.committee)?, &c.bits, Strategy::Subtract).map(|_| ())
-    })?;
+    let naive_ms = per(&|c| horn::aggregate_key_naive(v.committee(c.committee)?, &c.bits).map(|_| ()))?;
+    let add_ms = per(&|c| horn::aggregate_key_with(v.committee(c.committee)?, &c.bits, Strategy::Add).map(|_| ()))?;
+    let sub_ms =
+        per(&|c| horn::aggregate_key_with(v.committee(c.committee)?, &c.bits, Strategy::Subtract).map(|_| ()))?;
     let single_ms = per(&|c| horn::verify_collection(v, &round.message, c))?;
     let refs: Vec<&Collection> = decoded.iter().collect();
     let mut strategies = (0usize, 0usize, 0usize);
@@ -852,9 +774,7 @@ pub fn bench_horn(args: HornBenchArgs) -> CliResult {
     let mean_part = parts.iter().sum::<f64>() / parts.len() as f64;
 
     // Multiplicity (uint4) aggregates: one per committee merging every aggregate.
-    let multi = round
-        .multiplicity_aggregates()
-        .map_err(CliError::rejected)?;
+    let multi = round.multiplicity_aggregates().map_err(CliError::rejected)?;
     let multi_encoded: Vec<Vec<u8>> = multi.iter().map(|m| m.to_bytes()).collect();
     let multi_sizes = wire::WireSizes::measure(&multi_encoded);
     let t = Instant::now();
@@ -862,8 +782,7 @@ pub fn bench_horn(args: HornBenchArgs) -> CliResult {
         horn::verify_multiplicity_aggregate(v, &round.message, m).map_err(CliError::rejected)?;
     }
     let multi_verify_ms = 1e3 * t.elapsed().as_secs_f64() / multi.len().max(1) as f64;
-    let mean_signers =
-        multi.iter().map(|m| m.counts.signers() as f64).sum::<f64>() / multi.len().max(1) as f64;
+    let mean_signers = multi.iter().map(|m| m.counts.signers() as f64).sum::<f64>() / multi.len().max(1) as f64;
 
     let speedup = naive_s / fast_s;
     let target_speedup = if args.participation >= 0.9 { 10.0 } else { 1.2 };
@@ -937,9 +856,7 @@ pub fn bench_horn(args: HornBenchArgs) -> CliResult {
 pub fn bench_msp(args: MspBenchArgs) -> CliResult {
     let n = args.n;
     if n < 2 {
-        return Err(CliError::usage(
-            "--n must be at least 2 (one signature is not weighted)",
-        ));
+        return Err(CliError::usage("--n must be at least 2 (one signature is not weighted)"));
     }
     let msg = b"mithril checkpoint message";
     let t = Instant::now();
@@ -951,10 +868,7 @@ pub fn bench_msp(args: MspBenchArgs) -> CliResult {
             MspSigningKey::from_key_material(&ikm).expect("32 bytes of key material")
         })
         .collect();
-    let vks: Vec<MspVerificationKey> = sks
-        .par_iter()
-        .map(MspSigningKey::verification_key)
-        .collect();
+    let vks: Vec<MspVerificationKey> = sks.par_iter().map(MspSigningKey::verification_key).collect();
     let sigs: Vec<MspSignature> = sks.par_iter().map(|sk| sk.sign(msg)).collect();
     let setup_s = t.elapsed().as_secs_f64();
 
@@ -1021,8 +935,7 @@ mod tests {
 
     impl Dir {
         fn new(name: &str) -> Dir {
-            let d =
-                std::env::temp_dir().join(format!("sigagg-bls-cli-{name}-{}", std::process::id()));
+            let d = std::env::temp_dir().join(format!("sigagg-bls-cli-{name}-{}", std::process::id()));
             std::fs::create_dir_all(&d).unwrap();
             Dir(d)
         }
@@ -1040,9 +953,7 @@ mod tests {
     fn bls(args: &[&str]) -> CliResult {
         let mut v = vec!["bls"];
         v.extend_from_slice(args);
-        run(Cli::try_parse_from(v)
-            .map_err(|e| CliError::usage(e.to_string()))?
-            .cmd)
+        run(Cli::try_parse_from(v).map_err(|e| CliError::usage(e.to_string()))?.cmd)
     }
 
     fn rejected_err(r: CliResult) -> bool {
@@ -1077,49 +988,11 @@ mod tests {
             ])
             .unwrap();
         }
-        bls(&[
-            "verify",
-            "--pk",
-            &d.p("0.pk.hex"),
-            "--message",
-            "vote",
-            "--sig",
-            &d.p("0.sig"),
-        ])
-        .unwrap();
-        assert!(rejected_err(bls(&[
-            "verify",
-            "--pk",
-            &d.p("1.pk.hex"),
-            "--message",
-            "vote",
-            "--sig",
-            &d.p("0.sig")
-        ])));
-        assert!(rejected_err(bls(&[
-            "verify",
-            "--pk",
-            &d.p("0.pk.hex"),
-            "--message",
-            "veto",
-            "--sig",
-            &d.p("0.sig")
-        ])));
-        bls(&[
-            "pop-verify",
-            "--pk",
-            &d.p("0.pk.hex"),
-            "--pop",
-            &d.p("0.pop"),
-        ])
-        .unwrap();
-        assert!(rejected_err(bls(&[
-            "pop-verify",
-            "--pk",
-            &d.p("1.pk.hex"),
-            "--pop",
-            &d.p("0.pop")
-        ])));
+        bls(&["verify", "--pk", &d.p("0.pk.hex"), "--message", "vote", "--sig", &d.p("0.sig")]).unwrap();
+        assert!(rejected_err(bls(&["verify", "--pk", &d.p("1.pk.hex"), "--message", "vote", "--sig", &d.p("0.sig")])));
+        assert!(rejected_err(bls(&["verify", "--pk", &d.p("0.pk.hex"), "--message", "veto", "--sig", &d.p("0.sig")])));
+        bls(&["pop-verify", "--pk", &d.p("0.pk.hex"), "--pop", &d.p("0.pop")]).unwrap();
+        assert!(rejected_err(bls(&["pop-verify", "--pk", &d.p("1.pk.hex"), "--pop", &d.p("0.pop")])));
         bls(&[
             "aggregate",
             "--sig",
@@ -1151,14 +1024,7 @@ mod tests {
         assert!(rejected_err(bls(&args)));
         let mut args = vec!["batch-verify"];
         args.extend(pks);
-        args.extend([
-            "--message",
-            "vote",
-            "--message",
-            "vote",
-            "--message",
-            "vote",
-        ]);
+        args.extend(["--message", "vote", "--message", "vote", "--message", "vote"]);
         args.extend(["--sig", &sig0, "--sig", &sig1, "--sig", &sig2]);
         bls(&args).unwrap();
         // Malformed signature file: a typed rejection, not a panic.
@@ -1192,59 +1058,28 @@ mod tests {
                 &ikm,
             ])
             .unwrap();
-            bls(&[
-                "sign",
-                "--sk",
-                &d.p(&format!("{i}.sk")),
-                "--message",
-                "0x00ff",
-                "--out",
-                &d.p(&format!("{i}.sig")),
-            ])
-            .unwrap();
+            bls(&["sign", "--sk", &d.p(&format!("{i}.sk")), "--message", "0x00ff", "--out", &d.p(&format!("{i}.sig"))])
+                .unwrap();
             list.push(d.p(&format!("{i}.pk")));
         }
         let mut akey = vec!["atms-akey".to_string()];
         for i in 0..5 {
-            akey.extend([
-                "--pk".into(),
-                d.p(&format!("{i}.pk")),
-                "--pop".into(),
-                d.p(&format!("{i}.pop")),
-            ]);
+            akey.extend(["--pk".into(), d.p(&format!("{i}.pk")), "--pop".into(), d.p(&format!("{i}.pop"))]);
         }
         akey.extend(["--out".into(), d.p("avk.hex")]);
         bls(&akey.iter().map(String::as_str).collect::<Vec<_>>()).unwrap();
-        let mut sign = vec![
-            "atms-sign".to_string(),
-            "--threshold".into(),
-            "3".into(),
-            "--message".into(),
-            "0x00ff".into(),
-        ];
+        let mut sign =
+            vec!["atms-sign".to_string(), "--threshold".into(), "3".into(), "--message".into(), "0x00ff".into()];
         for pk in &list {
             sign.extend(["--pk".into(), pk.clone()]);
         }
         for i in [0, 2, 4] {
-            sign.extend([
-                "--signer".into(),
-                format!("{i}:{}", d.p(&format!("{i}.sig"))),
-            ]);
+            sign.extend(["--signer".into(), format!("{i}:{}", d.p(&format!("{i}.sig")))]);
         }
         sign.extend(["--out".into(), d.p("atms.sig")]);
         bls(&sign.iter().map(String::as_str).collect::<Vec<_>>()).unwrap();
         let verify = |t: &str, m: &str| {
-            bls(&[
-                "atms-verify",
-                "--avk",
-                &d.p("avk.hex"),
-                "--threshold",
-                t,
-                "--message",
-                m,
-                "--sig",
-                &d.p("atms.sig"),
-            ])
+            bls(&["atms-verify", "--avk", &d.p("avk.hex"), "--threshold", t, "--message", m, "--sig", &d.p("atms.sig")])
         };
         verify("3", "0x00ff").unwrap();
         assert!(rejected_err(verify("4", "0x00ff")));
@@ -1293,12 +1128,7 @@ mod tests {
         }
         let mut common = vec![];
         for i in 0..4 {
-            common.extend([
-                "--vk".to_string(),
-                d.p(&format!("{i}.vk")),
-                "--sig".into(),
-                d.p(&format!("{i}.sig")),
-            ]);
+            common.extend(["--vk".to_string(), d.p(&format!("{i}.vk")), "--sig".into(), d.p(&format!("{i}.sig"))]);
         }
         let mut agg = vec!["msp-aggregate".to_string()];
         agg.extend(common.clone());
@@ -1326,44 +1156,22 @@ mod tests {
             "--message",
             "cp"
         ])));
-        let mut v = vec![
-            "msp-verify".to_string(),
-            "--message".into(),
-            "cp".into(),
-            "--mithril-dst".into(),
-        ];
+        let mut v = vec!["msp-verify".to_string(), "--message".into(), "cp".into(), "--mithril-dst".into()];
         v.extend(common.clone());
         for i in 0..4 {
             v.extend(["--pop".into(), d.p(&format!("{i}.pop"))]);
         }
         bls(&v.iter().map(String::as_str).collect::<Vec<_>>()).unwrap();
         // Without proofs of possession: refused as a usage error.
-        let mut v = vec![
-            "msp-verify".to_string(),
-            "--message".into(),
-            "cp".into(),
-            "--mithril-dst".into(),
-        ];
+        let mut v = vec!["msp-verify".to_string(), "--message".into(), "cp".into(), "--mithril-dst".into()];
         v.extend(common);
         assert!(bls(&v.iter().map(String::as_str).collect::<Vec<_>>()).is_err());
     }
 
     #[test]
     fn benches_run_on_small_sizes() {
-        bench_msp(MspBenchArgs {
-            n: 8,
-            repeats: 1,
-            json: true,
-        })
-        .unwrap();
-        assert!(
-            bench_msp(MspBenchArgs {
-                n: 1,
-                repeats: 1,
-                json: true
-            })
-            .is_err()
-        );
+        bench_msp(MspBenchArgs { n: 8, repeats: 1, json: true }).unwrap();
+        assert!(bench_msp(MspBenchArgs { n: 1, repeats: 1, json: true }).is_err());
         bench_horn(HornBenchArgs {
             participation: 0.9,
             committees: 2,

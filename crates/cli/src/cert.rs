@@ -17,8 +17,8 @@ use sigagg_bls::atms;
 use sigagg_bls::horn::Bitfield;
 use sigagg_bls::{KeyRegistry, PUBLIC_KEY_BYTES, ProofOfPossession, PublicKey, SIGNATURE_BYTES, SecretKey, Signature};
 use sigagg_bls_cert::{
-    CertError, Certificate, Committee, CommitteeKey, Mode, Prover, Setup, Signed, Threshold, powers_for_committee, verify,
-    verify_allowing_insecure_setup,
+    CertError, Certificate, Committee, CommitteeKey, Mode, Prover, Setup, Signed, Threshold, powers_for_committee,
+    verify, verify_allowing_insecure_setup,
 };
 use zeroize::Zeroize;
 
@@ -279,7 +279,8 @@ pub fn contribute(a: ContributeArgs) -> CliResult {
     let secret_g1 = result.map_err(rejected)?;
     io::write_bytes(&a.out, &setup.to_bytes())?;
     let mut point = Vec::new();
-    ark_serialize::CanonicalSerialize::serialize_compressed(&secret_g1, &mut point).expect("writing to a Vec cannot fail");
+    ark_serialize::CanonicalSerialize::serialize_compressed(&secret_g1, &mut point)
+        .expect("writing to a Vec cannot fail");
     io::print_json(&json!({
         "contributions": setup.contributions().len(),
         "powers": setup.powers(),
@@ -345,7 +346,8 @@ fn committee_entries(a: &CommitteeArgs) -> Result<Vec<(PublicKey, ProofOfPossess
             .enumerate()
             .map(|(i, (k, p))| {
                 let key = PublicKey::from_bytes(k).map_err(|e| rejected(format!("key #{i}: {e}")))?;
-                let pop = ProofOfPossession::from_bytes(p).map_err(|e| rejected(format!("proof of possession #{i}: {e}")))?;
+                let pop =
+                    ProofOfPossession::from_bytes(p).map_err(|e| rejected(format!("proof of possession #{i}: {e}")))?;
                 Ok((key, pop))
             })
             .collect();
@@ -357,11 +359,7 @@ fn committee_entries(a: &CommitteeArgs) -> Result<Vec<(PublicKey, ProofOfPossess
             a.pops.len()
         )));
     }
-    a.pks
-        .iter()
-        .zip(&a.pops)
-        .map(|(k, p)| Ok((read_pk(k)?, read_pop(p)?)))
-        .collect()
+    a.pks.iter().zip(&a.pops).map(|(k, p)| Ok((read_pk(k)?, read_pop(p)?))).collect()
 }
 
 fn committee_weights(a: &CommitteeArgs) -> Result<Option<Vec<u64>>, CliError> {
@@ -436,7 +434,9 @@ enum Input {
 fn signed_input(a: &CertifyArgs, committee: &Committee) -> Result<Input, CliError> {
     let given = [!a.pks.is_empty(), !a.signers.is_empty(), a.aggregate.is_some()];
     if given.iter().filter(|g| **g).count() != 1 {
-        return Err(CliError::usage("give signers as --pk/--sig pairs, or --signer INDEX:FILE, or --aggregate with --bitfield"));
+        return Err(CliError::usage(
+            "give signers as --pk/--sig pairs, or --signer INDEX:FILE, or --aggregate with --bitfield",
+        ));
     }
     if let (Some(agg), Some(bits)) = (&a.aggregate, &a.bitfield) {
         let bytes = match bits.strip_prefix("0x") {
@@ -452,12 +452,12 @@ fn signed_input(a: &CertifyArgs, committee: &Committee) -> Result<Input, CliErro
             .signers
             .iter()
             .map(|s| {
-                let (index, file) = s.split_once(':').ok_or_else(|| CliError::usage(format!("--signer {s}: expected INDEX:FILE")))?;
+                let (index, file) =
+                    s.split_once(':').ok_or_else(|| CliError::usage(format!("--signer {s}: expected INDEX:FILE")))?;
                 let index: usize = index.parse().map_err(|_| CliError::usage(format!("--signer {s}: bad index")))?;
-                let key = committee
-                    .keys()
-                    .get(index)
-                    .ok_or_else(|| rejected(format!("--signer {s}: index out of range ({} keys)", committee.keys().len())))?;
+                let key = committee.keys().get(index).ok_or_else(|| {
+                    rejected(format!("--signer {s}: index out of range ({} keys)", committee.keys().len()))
+                })?;
                 Ok((*key, read_sig(Path::new(file))?))
             })
             .collect::<Result<Vec<_>, CliError>>()?;
@@ -466,7 +466,8 @@ fn signed_input(a: &CertifyArgs, committee: &Committee) -> Result<Input, CliErro
     if a.pks.len() != a.sigs.len() {
         return Err(CliError::usage(format!("{} --pk but {} --sig", a.pks.len(), a.sigs.len())));
     }
-    let pairs = a.pks.iter().zip(&a.sigs).map(|(k, s)| Ok((read_pk(k)?, read_sig(s)?))).collect::<Result<_, CliError>>()?;
+    let pairs =
+        a.pks.iter().zip(&a.sigs).map(|(k, s)| Ok((read_pk(k)?, read_sig(s)?))).collect::<Result<_, CliError>>()?;
     Ok(Input::Pairs(pairs))
 }
 
@@ -528,7 +529,10 @@ fn check_setup_digest(key: &CommitteeKey, expected: Option<&str>) -> CliResult {
     if wanted == key.setup_digest() {
         return Ok(());
     }
-    Err(rejected(CertError::SetupDigestMismatch { expected: hex::encode(wanted), found: hex::encode(key.setup_digest()) }))
+    Err(rejected(CertError::SetupDigestMismatch {
+        expected: hex::encode(wanted),
+        found: hex::encode(key.setup_digest()),
+    }))
 }
 
 /// `bench cert`: one committee, one certificate, timed; the native ATMS
@@ -553,7 +557,8 @@ pub fn bench(a: CertBenchArgs) -> CliResult {
     // Signers spread over the committee: i·n/t for i < t (distinct as t <= n).
     let members: Vec<usize> = (0..t).map(|i| i * n / t).collect();
     let pairs: Vec<(PublicKey, Signature)> = members.par_iter().map(|&i| (keys[i], sks[i].sign(&msg))).collect();
-    let signature = sigagg_bls::aggregate(&pairs.iter().map(|(_, s)| *s).collect::<Vec<_>>()).map_err(CliError::usage)?;
+    let signature =
+        sigagg_bls::aggregate(&pairs.iter().map(|(_, s)| *s).collect::<Vec<_>>()).map_err(CliError::usage)?;
     let mut signers = Bitfield::new(n);
     for &i in &members {
         signers.set(i).expect("members are below n");

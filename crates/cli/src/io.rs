@@ -65,12 +65,11 @@ fn read_bytes_capped(path: &Path, max: u64) -> Result<Vec<u8>, CliError> {
         return Err(CliError::rejected(format!("{} is larger than {limit} bytes", path.display())));
     }
     if is_hex_path(path) {
-        let text = std::str::from_utf8(&raw)
-            .map_err(|_| CliError::rejected(format!("{} is not hex text", path.display())))?;
+        let text =
+            std::str::from_utf8(&raw).map_err(|_| CliError::rejected(format!("{} is not hex text", path.display())))?;
         let trimmed = text.trim();
         let trimmed = trimmed.strip_prefix("0x").unwrap_or(trimmed);
-        hex::decode(trimmed)
-            .map_err(|e| CliError::rejected(format!("{} is not valid hex: {e}", path.display())))
+        hex::decode(trimmed).map_err(|e| CliError::rejected(format!("{} is not valid hex: {e}", path.display())))
     } else {
         Ok(std::mem::take(&mut *raw))
     }
@@ -90,8 +89,7 @@ pub fn write_bytes(path: &Path, bytes: &[u8]) -> CliResult {
     } else {
         bytes
     };
-    std::fs::write(path, data)
-        .map_err(|e| CliError::usage(format!("cannot write {}: {e}", path.display())))
+    std::fs::write(path, data).map_err(|e| CliError::usage(format!("cannot write {}: {e}", path.display())))
 }
 
 /// Updates a stateful secret-key file: `update` receives the key's bytes

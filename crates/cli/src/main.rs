@@ -4,6 +4,8 @@
 //! calls the library, and writes files or one JSON object. Long jobs show a
 //! progress bar on standard error so that standard output stays parseable.
 
+#![forbid(unsafe_code)]
+
 /// The `after_help` text of a command: one `sigagg ...` command line per
 /// argument, shown at the end of its `--help`. Why a macro: every command
 /// carries one and a test parses every line, so examples cannot go stale.

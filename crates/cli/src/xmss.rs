@@ -150,8 +150,8 @@ fn keygen_for<S: ParameterSet>(args: &KeygenArgs) -> CliResult {
         .into_par_iter()
         .map(|i| {
             let mut rng = rng_from(args.seed.as_deref(), i)?;
-            let (pk, sk) = xmss_keygen::<S, _>(&mut rng, args.activation_epoch, args.num_epochs)
-                .map_err(CliError::usage)?;
+            let (pk, sk) =
+                xmss_keygen::<S, _>(&mut rng, args.activation_epoch, args.num_epochs).map_err(CliError::usage)?;
             let (pk_path, sk_path) = key_paths(&args.out, args.count, i, args.hex);
             io::write_bytes(&sk_path, &zeroize::Zeroizing::new(sk.to_bytes()))?;
             io::write_bytes(&pk_path, &pk.to_bytes())?;
@@ -247,11 +247,8 @@ fn bench_for<S: ParameterSet>(args: &BenchArgs) -> CliResult {
     let sign_s = t.elapsed().as_secs_f64();
 
     let t = Instant::now();
-    let valid = keys
-        .par_iter()
-        .zip(&sigs)
-        .filter(|((pk, _), sig)| sigagg_xmss::verify(pk, 1, &message, sig).is_ok())
-        .count();
+    let valid =
+        keys.par_iter().zip(&sigs).filter(|((pk, _), sig)| sigagg_xmss::verify(pk, 1, &message, sig).is_ok()).count();
     let verify_s = t.elapsed().as_secs_f64();
     if valid != n {
         return Err(CliError::rejected(format!("{} of {n} signatures failed to verify", n - valid)));

@@ -26,7 +26,10 @@ fn stderr(out: &Output) -> String {
 /// Keys a, b, c (with proofs of possession) and signatures of a and c on M.
 fn keys(dir: &Path) {
     for k in ["a", "b", "c"] {
-        ok(&sigagg(dir, &["bls", "keygen", "--sk", &format!("{k}.sk"), "--pk", &format!("{k}.pk"), "--pop", &format!("{k}.pop")]));
+        ok(&sigagg(
+            dir,
+            &["bls", "keygen", "--sk", &format!("{k}.sk"), "--pk", &format!("{k}.pk"), "--pop", &format!("{k}.pop")],
+        ));
     }
     for k in ["a", "c"] {
         ok(&sigagg(dir, &["bls", "sign", "--sk", &format!("{k}.sk"), "--message", M, "--out", &format!("{k}.sig")]));
@@ -43,7 +46,10 @@ fn committee_args<'a>(params: &'a str, out: &'a str, key_out: &'a str) -> Vec<&'
 }
 
 fn verify(dir: &Path, key: &str, cert: &str, message: &str, threshold: &str) -> Output {
-    sigagg(dir, &["bls", "verify-cert", "--committee-key", key, "--cert", cert, "--message", message, "--threshold", threshold])
+    sigagg(
+        dir,
+        &["bls", "verify-cert", "--committee-key", key, "--cert", cert, "--message", message, "--threshold", threshold],
+    )
 }
 
 #[test]
@@ -75,14 +81,16 @@ fn ceremony_committee_certify_and_verify() {
     ];
     for (i, input) in inputs.iter().enumerate() {
         let cert = format!("abc-{i}.cert");
-        let base = ["bls", "certify", "--params", "c2.params", "--committee", "abc.committee", "--message", M, "--out", &cert];
+        let base =
+            ["bls", "certify", "--params", "c2.params", "--committee", "abc.committee", "--message", M, "--out", &cert];
         let made = json(&sigagg(&dir, &[&base[..], input].concat()));
         assert_eq!(made["count"], 2);
         let checked = json(&verify(&dir, "abc.ckey", &cert, M, "2"));
         assert_eq!((checked["valid"].as_bool(), checked["setup"].as_str()), (Some(true), Some("ceremony")));
         assert_eq!(checked["setup_digest"].as_str(), Some(digest.as_str()));
         // With the ceremony's digest required: accepted; with another: refused.
-        let args = ["bls", "verify-cert", "--committee-key", "abc.ckey", "--cert", &cert, "--message", M, "--threshold", "2"];
+        let args =
+            ["bls", "verify-cert", "--committee-key", "abc.ckey", "--cert", &cert, "--message", M, "--threshold", "2"];
         ok(&sigagg(&dir, &[&args[..], &["--setup-digest", &digest]].concat()));
         let other = "00".repeat(32);
         let wrong = sigagg(&dir, &[&args[..], &["--setup-digest", &other]].concat());
@@ -127,21 +135,50 @@ fn the_prover_refuses_outsiders_and_the_development_setup_is_reported() {
     ok(&sigagg(&dir, &["bls", "sign", "--sk", "x.sk", "--message", M, "--out", "x.sig"]));
     let outsider = sigagg(
         &dir,
-        &["bls", "certify", "--params", "dev.params", "--committee", "abc.committee", "--message", M, "--pk", "x.pk", "--sig", "x.sig", "--out", "x.cert"],
+        &[
+            "bls",
+            "certify",
+            "--params",
+            "dev.params",
+            "--committee",
+            "abc.committee",
+            "--message",
+            M,
+            "--pk",
+            "x.pk",
+            "--sig",
+            "x.sig",
+            "--out",
+            "x.cert",
+        ],
     );
     assert_eq!(code(&outsider), Some(1));
     assert!(stderr(&outsider).contains("not in the committee"), "{}", stderr(&outsider));
 
     ok(&sigagg(
         &dir,
-        &["bls", "certify", "--params", "dev.params", "--committee", "abc.committee", "--message", M, "--signer", "0:a.sig", "--out", "a.cert"],
+        &[
+            "bls",
+            "certify",
+            "--params",
+            "dev.params",
+            "--committee",
+            "abc.committee",
+            "--message",
+            M,
+            "--signer",
+            "0:a.sig",
+            "--out",
+            "a.cert",
+        ],
     ));
     // verify-cert refuses a development committee key unless told to
     // accept it, and then names it.
     let refused = verify(&dir, "abc.ckey", "a.cert", M, "1");
     assert_eq!(code(&refused), Some(1));
     assert!(stderr(&refused).contains("--allow-insecure-setup"), "{}", stderr(&refused));
-    let args = ["bls", "verify-cert", "--committee-key", "abc.ckey", "--cert", "a.cert", "--message", M, "--threshold", "1"];
+    let args =
+        ["bls", "verify-cert", "--committee-key", "abc.ckey", "--cert", "a.cert", "--message", M, "--threshold", "1"];
     let checked = sigagg(&dir, &[&args[..], &["--allow-insecure-setup"]].concat());
     assert!(stderr(&checked).contains("INSECURE"));
     assert_eq!(json(&checked)["setup"], "insecure-development");
@@ -154,7 +191,20 @@ fn the_prover_refuses_outsiders_and_the_development_setup_is_reported() {
     // Proving with a setup the committee was not made with is refused.
     let mismatch = sigagg(
         &dir,
-        &["bls", "certify", "--params", "c1.params", "--committee", "abc.committee", "--message", M, "--signer", "0:a.sig", "--out", "y.cert"],
+        &[
+            "bls",
+            "certify",
+            "--params",
+            "c1.params",
+            "--committee",
+            "abc.committee",
+            "--message",
+            M,
+            "--signer",
+            "0:a.sig",
+            "--out",
+            "y.cert",
+        ],
     );
     assert_eq!(code(&mismatch), Some(1));
     assert!(stderr(&mismatch).contains("another setup"), "{}", stderr(&mismatch));
@@ -165,7 +215,25 @@ fn the_prover_refuses_outsiders_and_the_development_setup_is_reported() {
 fn bench_cert_prints_its_figures() {
     let dir = tempdir("cert-bench");
     for mode in ["counting", "accountable"] {
-        let out = json(&sigagg(&dir, &["bench", "cert", "--n", "8", "--t", "6", "--mode", mode, "--stake", "--repeats", "1", "--verify-repeats", "1", "--json"]));
+        let out = json(&sigagg(
+            &dir,
+            &[
+                "bench",
+                "cert",
+                "--n",
+                "8",
+                "--t",
+                "6",
+                "--mode",
+                mode,
+                "--stake",
+                "--repeats",
+                "1",
+                "--verify-repeats",
+                "1",
+                "--json",
+            ],
+        ));
         assert_eq!((out["n"].as_u64(), out["t"].as_u64(), out["mode"].as_str()), (Some(8), Some(6), Some(mode)));
         for field in ["prove_s", "verify_s", "atms_verify_s"] {
             assert!(out[field].as_f64().is_some_and(|s| s > 0.0), "{field}: {out}");

@@ -25,7 +25,8 @@ fn demo_json_reports_verified_proofs_that_sigagg_verify_accepts() {
         assert_eq!(row["verified"], true, "{row}");
         assert_eq!(row["signatures"].as_u64(), Some(n), "{row}");
         let bls = row["row"] == "bls-certificate";
-        let (scheme, signature_len) = if bls { ("bls12-381", 96) } else { ("seed001", Signature::<Seed001>::SSZ_LEN as u64) };
+        let (scheme, signature_len) =
+            if bls { ("bls12-381", 96) } else { ("seed001", Signature::<Seed001>::SSZ_LEN as u64) };
         assert_eq!(row["scheme"], scheme, "{row}");
         assert_eq!(row["signature_bytes"].as_u64(), Some(n * signature_len), "{row}");
         // The reported size is the file's.
@@ -73,11 +74,15 @@ fn demo_json_reports_verified_proofs_that_sigagg_verify_accepts() {
     assert_eq!(shape, [Some(4), Some(n), Some(n)], "{bls}");
     let hex_message = format!("0x{message}");
     let verify_cert = |t: &str, message: &str| {
-        let args = ["bls", "verify-cert", "--committee-key", "proofs/committee.key", "--cert", "proofs/certificate.cert"];
+        let args =
+            ["bls", "verify-cert", "--committee-key", "proofs/committee.key", "--cert", "proofs/certificate.cert"];
         sigagg(&dir, &[&args[..], &["--message", message, "--threshold", t]].concat())
     };
     let cert: serde_json::Value = serde_json::from_str(&ok(&verify_cert("5", &hex_message))).unwrap();
-    assert_eq!((cert["valid"].as_bool(), cert["count"].as_u64(), cert["setup"].as_str()), (Some(true), Some(n), Some("ceremony")));
+    assert_eq!(
+        (cert["valid"].as_bool(), cert["count"].as_u64(), cert["setup"].as_str()),
+        (Some(true), Some(n), Some("ceremony"))
+    );
     assert_eq!(verify_cert("6", &hex_message).status.code(), Some(1));
     assert_eq!(verify_cert("5", "0x00").status.code(), Some(1));
     std::fs::remove_dir_all(dir).unwrap();
@@ -89,7 +94,8 @@ fn demo_prints_a_table_and_removes_its_temporary_folder() {
     let out = sigagg(&dir, &["demo", "--n", "2", "--settings", "test"]);
     let text = ok(&out);
     let lines: Vec<&str> = text.lines().collect();
-    let row = |name: &str| lines.iter().find(|l| l.starts_with(name)).unwrap_or_else(|| panic!("no {name} row:\n{text}"));
+    let row =
+        |name: &str| lines.iter().find(|l| l.starts_with(name)).unwrap_or_else(|| panic!("no {name} row:\n{text}"));
     assert!(row("aggregate").contains("all 2 signatures valid"), "{text}");
     assert!(row("threshold").contains("2 of 2 members signed (t = 2)"), "{text}");
     assert!(row("bls-certificate").contains("2 of 2 members signed (t = 2)"), "{text}");

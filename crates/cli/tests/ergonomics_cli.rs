@@ -29,7 +29,8 @@ fn one_lamport_message_for_many_signers_is_refused_as_a_duplicate() {
         let (sk, out) = (format!("l-{i}.sk"), format!("l-{i}.sig"));
         ok(&sigagg(&dir, &["lamport", "sign", "--sk", &sk, "--message", "block-9", "--out", &out]));
     }
-    let args = ["aggregate", "--scheme", "lamport-plus", "--settings", "test", "--message", "block-9", "--out", "a.proof"];
+    let args =
+        ["aggregate", "--scheme", "lamport-plus", "--settings", "test", "--message", "block-9", "--out", "a.proof"];
     let entries = ["--pk", "l-0.pk", "--sig", "l-0.sig", "--pk", "l-1.pk", "--sig", "l-1.sig"];
     // The one message applies to both entries; Lamport+ aggregates need
     // distinct messages (seed 004, section 4), so the statement is rejected (1).
@@ -82,9 +83,11 @@ fn the_help_workflow_runs_and_one_message_serves_every_signer() {
     // --message and one --epoch for the three entries.
     ok(&sigagg(&dir, &["sign", "--sk", "k-1.sk", "--epoch", "5", "--message", MSG, "--out", "s-1.sig"]));
     let entries = ["--pk", "k-0.pk", "--sig", "s-0.sig", "--pk", "k-1.pk", "--sig", "s-1.sig", "--pk", "k-2.pk"];
-    let aggregate = [&["aggregate", "--settings", "test", "--epoch", "5"][..], &entries, &["--sig", "s-2.sig"]].concat();
+    let aggregate =
+        [&["aggregate", "--settings", "test", "--epoch", "5"][..], &entries, &["--sig", "s-2.sig"]].concat();
     ok(&sigagg(&dir, &[&aggregate[..], &["--message", MSG, "--out", "a.proof"]].concat()));
-    let verify = ["verify", "--settings", "test", "--proof", "a.proof", "--pk", "k-0.pk", "--pk", "k-1.pk", "--pk", "k-2.pk"];
+    let verify =
+        ["verify", "--settings", "test", "--proof", "a.proof", "--pk", "k-0.pk", "--pk", "k-1.pk", "--pk", "k-2.pk"];
     let out = json(&sigagg(&dir, &[&verify[..], &["--epoch", "5", "--message", MSG]].concat()));
     assert_eq!((out["kind"].as_str(), out["count"].as_u64()), (Some("aggregate"), Some(3)));
     // One --message-file serves every entry too.

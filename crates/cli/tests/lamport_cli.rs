@@ -133,7 +133,8 @@ fn group_key_and_membership() {
         sigagg(&dir, &["lamport", "member", "--group", "g.key", "--pk", "outsider.pk", "--path", "p-0.path"]);
     assert_eq!(outsider.status.code(), Some(1));
     // Duplicate members are refused.
-    let dup = sigagg(&dir, &["group-key", "--scheme", "lamport-plus", "--pk", "m-0.pk", "--pk", "m-0.pk", "--out", "h.key"]);
+    let dup =
+        sigagg(&dir, &["group-key", "--scheme", "lamport-plus", "--pk", "m-0.pk", "--pk", "m-0.pk", "--out", "h.key"]);
     assert_eq!(dup.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&dup.stderr).contains("duplicates"));
     std::fs::remove_dir_all(dir).unwrap();

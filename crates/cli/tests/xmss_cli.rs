@@ -10,7 +10,9 @@ const MSG: &str = "00112233445566778899aabbccddeeff00112233445566778899aabbccdde
 fn keygen_sign_verify_and_refusals() {
     let dir = tempdir("xmss");
     assert!(sigagg(&dir, &["keygen", "--scheme", "test", "--out", "k", "--num-epochs", "40"]).status.success());
-    let sign = |epoch: &str, out: &str| sigagg(&dir, &["sign", "--scheme", "test", "--sk", "k.sk", "--epoch", epoch, "--message", MSG, "--out", out]);
+    let sign = |epoch: &str, out: &str| {
+        sigagg(&dir, &["sign", "--scheme", "test", "--sk", "k.sk", "--epoch", epoch, "--message", MSG, "--out", out])
+    };
     let verify = |epoch: &str, msg: &str, sig: &str| {
         sigagg(&dir, &["verify", "--scheme", "test", "--pk", "k.pk", "--epoch", epoch, "--message", msg, "--sig", sig])
     };
@@ -34,7 +36,10 @@ fn keygen_sign_verify_and_refusals() {
     text.replace_range(20..21, if &text[20..21] == "0" { "1" } else { "0" });
     std::fs::write(dir.join("bad.hex"), text).unwrap();
     assert_eq!(verify("3", MSG, "bad.hex").status.code(), Some(1));
-    let wrong_set = sigagg(&dir, &["verify", "--scheme", "seed001", "--pk", "k.pk", "--epoch", "3", "--message", MSG, "--sig", "s.hex"]);
+    let wrong_set = sigagg(
+        &dir,
+        &["verify", "--scheme", "seed001", "--pk", "k.pk", "--epoch", "3", "--message", MSG, "--sig", "s.hex"],
+    );
     assert_eq!(wrong_set.status.code(), Some(1));
     // Malformed arguments are usage errors (exit 2).
     assert_eq!(verify("3", "abcd", "s.hex").status.code(), Some(2));

@@ -3,7 +3,9 @@
 
 use ::sigagg_bytes::{atms, bls};
 
-use crate::boundary::{Out, OutArray, byte_strings, bytes, call, items, optional_bytes, optional_byte_strings, owned_bytes};
+use crate::boundary::{
+    Out, OutArray, byte_strings, bytes, call, items, optional_byte_strings, optional_bytes, owned_bytes,
+};
 use crate::{
     SIGAGG_ATMS_AGGREGATE_KEY_BYTES, SIGAGG_BLS_PUBLIC_KEY_BYTES, SIGAGG_BLS_SECRET_KEY_BYTES,
     SIGAGG_BLS_SIGNATURE_BYTES, sigagg_bytes, sigagg_slice,
@@ -62,7 +64,11 @@ pub unsafe extern "C" fn sigagg_bls_sign(secret_key: sigagg_slice, message: siga
 /// # Safety
 /// Pointers as the header's rules say.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn sigagg_bls_verify(public_key: sigagg_slice, message: sigagg_slice, signature: sigagg_slice) -> i32 {
+pub unsafe extern "C" fn sigagg_bls_verify(
+    public_key: sigagg_slice,
+    message: sigagg_slice,
+    signature: sigagg_slice,
+) -> i32 {
     call(|| {
         let (pk, message, sig) =
             unsafe { (bytes(public_key, "public_key")?, bytes(message, "message")?, bytes(signature, "signature")?) };
@@ -101,7 +107,11 @@ pub unsafe extern "C" fn sigagg_bls_verify_possession(public_key: sigagg_slice, 
 /// # Safety
 /// Pointers as the header's rules say.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn sigagg_bls_aggregate(signatures: *const sigagg_slice, count: usize, aggregate: *mut u8) -> i32 {
+pub unsafe extern "C" fn sigagg_bls_aggregate(
+    signatures: *const sigagg_slice,
+    count: usize,
+    aggregate: *mut u8,
+) -> i32 {
     call(|| {
         let sigs = unsafe { byte_strings(signatures, count, "signatures") }?;
         let out = unsafe { OutArray::<SIGAGG_BLS_SIGNATURE_BYTES>::new(aggregate, "aggregate") }?;
@@ -234,8 +244,9 @@ pub unsafe extern "C" fn sigagg_atms_verify(
     signature: sigagg_slice,
 ) -> i32 {
     call(|| {
-        let (message, avk, sig) =
-            unsafe { (bytes(message, "message")?, bytes(aggregate_key, "aggregate_key")?, bytes(signature, "signature")?) };
+        let (message, avk, sig) = unsafe {
+            (bytes(message, "message")?, bytes(aggregate_key, "aggregate_key")?, bytes(signature, "signature")?)
+        };
         atms::verify(threshold, message, avk, sig)
     })
 }

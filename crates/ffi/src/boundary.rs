@@ -15,8 +15,8 @@ use ::sigagg_bytes::{self as api, Error, ErrorKind, StatefulKey};
 use zeroize::Zeroize;
 
 use crate::{
-    SIGAGG_ERR_ARGUMENT, SIGAGG_ERR_DECODE, SIGAGG_ERR_INTERNAL, SIGAGG_ERR_PROVE, SIGAGG_ERR_SIGN,
-    SIGAGG_ERR_VERIFY, SIGAGG_OK, scheme_of, sigagg_bytes, sigagg_slice,
+    SIGAGG_ERR_ARGUMENT, SIGAGG_ERR_DECODE, SIGAGG_ERR_INTERNAL, SIGAGG_ERR_PROVE, SIGAGG_ERR_SIGN, SIGAGG_ERR_VERIFY,
+    SIGAGG_OK, scheme_of, sigagg_bytes, sigagg_slice,
 };
 
 thread_local! {

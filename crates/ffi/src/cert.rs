@@ -61,7 +61,11 @@ pub unsafe extern "C" fn sigagg_cert_ceremony_start(max_committee: usize, setup:
 /// # Safety
 /// Pointers as the header's rules say.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn sigagg_cert_contribute(setup: sigagg_slice, entropy: sigagg_slice, out: *mut sigagg_bytes) -> i32 {
+pub unsafe extern "C" fn sigagg_cert_contribute(
+    setup: sigagg_slice,
+    entropy: sigagg_slice,
+    out: *mut sigagg_bytes,
+) -> i32 {
     call(|| {
         let (setup, entropy) = unsafe { (bytes(setup, "setup")?, bytes(entropy, "entropy")?) };
         let out = unsafe { Out::new(out, "out") }?;

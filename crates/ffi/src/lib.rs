@@ -192,10 +192,7 @@ pub extern "C" fn sigagg_last_error() -> *const c_char {
 pub extern "C" fn sigagg_status_name(status: i32) -> *const c_char {
     let name: &'static std::ffi::CStr = match status {
         SIGAGG_OK => c"ok",
-        _ => ErrorKind::ALL
-            .iter()
-            .find(|k| boundary::code(**k) == status)
-            .map_or(c"unknown", |k| kind_name(*k)),
+        _ => ErrorKind::ALL.iter().find(|k| boundary::code(**k) == status).map_or(c"unknown", |k| kind_name(*k)),
     };
     name.as_ptr()
 }

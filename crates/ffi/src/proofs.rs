@@ -183,7 +183,13 @@ pub unsafe extern "C" fn sigagg_prove_threshold(
             })
             .collect::<api::Result<Vec<_>>>()?;
         let out = unsafe { Out::new(proof, "proof") }?;
-        out.set(owned_bytes(api::prove_threshold(scheme_of(scheme)?, settings_of(settings)?, &st, &witness, disclose)?));
+        out.set(owned_bytes(api::prove_threshold(
+            scheme_of(scheme)?,
+            settings_of(settings)?,
+            &st,
+            &witness,
+            disclose,
+        )?));
         Ok(())
     })
 }

@@ -5,8 +5,12 @@ use std::ffi::CStr;
 use std::ptr::{null, null_mut};
 
 use sigagg_ffi::bls::sigagg_bls_sign;
-use sigagg_ffi::proofs::{sigagg_bytes_list_get, sigagg_bytes_list_len, sigagg_certificate_count, sigagg_certificate_signers};
-use sigagg_ffi::xmss::{sigagg_xmss_keygen, sigagg_xmss_secret_key, sigagg_xmss_secret_key_free, sigagg_xmss_sign, sigagg_xmss_verify};
+use sigagg_ffi::proofs::{
+    sigagg_bytes_list_get, sigagg_bytes_list_len, sigagg_certificate_count, sigagg_certificate_signers,
+};
+use sigagg_ffi::xmss::{
+    sigagg_xmss_keygen, sigagg_xmss_secret_key, sigagg_xmss_secret_key_free, sigagg_xmss_sign, sigagg_xmss_verify,
+};
 use sigagg_ffi::*;
 
 fn slice(b: &[u8]) -> sigagg_slice {
@@ -74,7 +78,8 @@ fn one_key_signs_an_epoch_once_even_from_many_threads() {
         assert!(message.contains("already used"), "{message}");
     }
     let pk_view = unsafe { std::slice::from_raw_parts(pk.ptr, pk.len) };
-    let status = unsafe { sigagg_xmss_verify(SIGAGG_SCHEME_TEST, slice(pk_view), 12, slice(&message), slice(&signed[0].2)) };
+    let status =
+        unsafe { sigagg_xmss_verify(SIGAGG_SCHEME_TEST, slice(pk_view), 12, slice(&message), slice(&signed[0].2)) };
     assert_eq!(status, SIGAGG_OK);
     unsafe {
         sigagg_xmss_secret_key_free(sk);

@@ -38,8 +38,12 @@ fn main() {
             // one's 24-byte digests would cap a 100-bit target at 96).
             let named = if log_blowup == 1 { config::FAST } else { config::COMPACT };
             let base = Settings { log_blowup, query_pow_bits: pow, ..named };
-            let queries = (10..400).find(|&q| security_level(&Settings { num_queries: q, ..base }, subkeys, threshold).proven_bits >= target);
-            println!("log_blowup {log_blowup}, query pow {pow}: {queries:?} queries for {target} proven bits (threshold, n={N})");
+            let queries = (10..400).find(|&q| {
+                security_level(&Settings { num_queries: q, ..base }, subkeys, threshold).proven_bits >= target
+            });
+            println!(
+                "log_blowup {log_blowup}, query pow {pow}: {queries:?} queries for {target} proven bits (threshold, n={N})"
+            );
         }
     }
 }

@@ -10,17 +10,23 @@
 use std::time::Instant;
 
 use sigagg_lamport::{GroupTree, LamportPlus, LamportPlusMined, ParameterSet, keygen_from_seeds, sign_all, sign_many};
-use sigagg_lamport_agg::security::{ProofShape, security_level};
 use sigagg_lamport_agg::proof::StarkProof;
-use sigagg_prover::fri::FriProof;
+use sigagg_lamport_agg::security::{ProofShape, security_level};
 use sigagg_lamport_agg::{AggregateEntry, AggregateStatement, Disclosure, Proof, Signer, ThresholdStatement};
 use sigagg_lamport_agg::{aggregate, config, threshold};
+use sigagg_prover::fri::FriProof;
 
 fn run<S: ParameterSet>(mode: &str, n: usize, settings: sigagg_lamport_agg::Settings) {
     // `SEED` varies the keys (and so the transcript), e.g. to sample the
     // spread of proof sizes over statements of one shape.
     let seed = std::env::var("SEED").ok().and_then(|s| s.parse::<u8>().ok()).unwrap_or(9);
-    let seeds: Vec<[u8; 32]> = (0..n as u64).map(|i| { let mut s = [seed; 32]; s[..8].copy_from_slice(&i.to_le_bytes()); s }).collect();
+    let seeds: Vec<[u8; 32]> = (0..n as u64)
+        .map(|i| {
+            let mut s = [seed; 32];
+            s[..8].copy_from_slice(&i.to_le_bytes());
+            s
+        })
+        .collect();
     let t = Instant::now();
     let (pks, mut sks): (Vec<_>, Vec<_>) = keygen_from_seeds::<S>(&seeds).expect("distinct seeds").into_iter().unzip();
     eprintln!("keys: {:.2?}", t.elapsed());
@@ -65,7 +71,9 @@ fn run<S: ParameterSet>(mode: &str, n: usize, settings: sigagg_lamport_agg::Sett
     match &proof.stark {
         StarkProof::Fri(FriProof::Sha256(p)) => print_tables(p),
         StarkProof::Fri(FriProof::Sha256Trunc24(p)) => print_tables(p),
-        StarkProof::Whir(_) | StarkProof::Skip(_) => eprintln!("  table heights (log2): {:?}", proof.stark.degree_bits()),
+        StarkProof::Whir(_) | StarkProof::Skip(_) => {
+            eprintln!("  table heights (log2): {:?}", proof.stark.degree_bits())
+        }
     }
     let sec = security_level(&settings, S::NUM_SUBKEYS, shape);
     println!(

@@ -12,9 +12,9 @@ use rayon::prelude::*;
 use sigagg_lamport::{ParameterSet, Signature, codeword};
 
 use crate::config::Settings;
-use crate::poseidon::Rounds;
 use crate::error::{ProveError, StatementError, VerifyError};
 use crate::layout::max_signatures;
+use crate::poseidon::Rounds;
 use crate::proof::{Proof, ProofKind};
 use crate::statement::AggregateStatement;
 use crate::system::{self, Instance};
@@ -174,7 +174,9 @@ fn instance<S: ParameterSet>(
         .collect::<Result<Vec<_>, _>>()?;
     let keys: Vec<_> = statement.entries().iter().map(|e| *e.public_key.digest()).collect();
     let digest = statement.digest(settings, &proof.counters);
-    Ok(Instance::for_settings(settings, |rounds| Instance::aggregate(rounds, S::NUM_SUBKEYS, &codewords, &keys, digest)))
+    Ok(Instance::for_settings(settings, |rounds| {
+        Instance::aggregate(rounds, S::NUM_SUBKEYS, &codewords, &keys, digest)
+    }))
 }
 
 /// Verifies an aggregate proof for `statement` under `settings`.

@@ -39,6 +39,8 @@
 //! aggregate::verify(&config::FAST, &statement, &Proof::from_bytes(&bytes).unwrap()).unwrap();
 //! ```
 
+#![forbid(unsafe_code)]
+
 pub mod aggregate;
 pub mod air;
 pub mod bus;

@@ -256,8 +256,8 @@ pub use sigagg_prover::poseidon::{default_constants16 as constants16, default_co
 #[cfg(test)]
 mod tests {
     use super::*;
-    use p3_field::PrimeCharacteristicRing;
     use p3_field::PackedValue;
+    use p3_field::PrimeCharacteristicRing;
     use p3_symmetric::Permutation;
     use sigagg_lamport::field::PackedF;
     use sigagg_lamport::poseidon::{perm16, perm24};
@@ -277,7 +277,11 @@ mod tests {
             assert_eq!(p.cols(), rounds.cols(24, PARTIAL_24) - if sponge { 8 } else { 16 + 6 });
             let idle = p.idle_input();
             let inputs: Vec<[Val; 24]> = (0..lanes)
-                .map(|l| core::array::from_fn(|i| if i < p.input_cols() { Val::from_u32((l * 5 + i * 11) as u32) } else { idle[i] }))
+                .map(|l| {
+                    core::array::from_fn(|i| {
+                        if i < p.input_cols() { Val::from_u32((l * 5 + i * 11) as u32) } else { idle[i] }
+                    })
+                })
                 .collect();
             let mut buf = vec![Val::ZERO; lanes * p.cols()];
             let mut rows: Vec<&mut [Val]> = buf.chunks_mut(p.cols()).collect();
@@ -294,8 +298,9 @@ mod tests {
         assert_eq!(p.cols(), COLS16 - 8 - 2);
         assert_eq!(p.idle_input()[14..], [Val::from_u32(TAG_SUBKEY), Val::ZERO]);
         let idle = p.idle_input();
-        let inputs: Vec<[Val; 16]> =
-            (0..lanes).map(|l| core::array::from_fn(|i| if i < 14 { Val::from_u32((l + i) as u32) } else { idle[i] })).collect();
+        let inputs: Vec<[Val; 16]> = (0..lanes)
+            .map(|l| core::array::from_fn(|i| if i < 14 { Val::from_u32((l + i) as u32) } else { idle[i] }))
+            .collect();
         let mut buf = vec![Val::ZERO; lanes * p.cols()];
         let out = p.write(&mut buf.chunks_mut(p.cols()).collect::<Vec<_>>(), &inputs);
         for (l, o) in out.iter().enumerate() {

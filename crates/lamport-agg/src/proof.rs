@@ -125,7 +125,11 @@ impl Proof {
     }
 
     /// Checks the header against what the verifier expects.
-    pub(crate) fn check_header<S: ParameterSet>(&self, kind: ProofKind, settings: &Settings) -> Result<(), VerifyError> {
+    pub(crate) fn check_header<S: ParameterSet>(
+        &self,
+        kind: ProofKind,
+        settings: &Settings,
+    ) -> Result<(), VerifyError> {
         if self.kind != kind {
             return Err(VerifyError::WrongKind { expected: kind.name(), found: self.kind.name() });
         }

@@ -47,7 +47,15 @@ pub fn security_level(settings: &Settings, num_subkeys: usize, shape: ProofShape
         }
         ProofShape::Threshold { signers, group_size } => {
             let group = GroupKey::new([F::ONE; 8], group_size.max(1)).expect("a non-empty group");
-            Instance::threshold(rounds, num_subkeys, &cw, &group, signers.clamp(1, group_size.max(1) as usize), None, [0; 32])
+            Instance::threshold(
+                rounds,
+                num_subkeys,
+                &cw,
+                &group,
+                signers.clamp(1, group_size.max(1) as usize),
+                None,
+                [0; 32],
+            )
         }
     };
     sigagg_prover::security_level(settings, &Instance::for_settings(settings, build).tables())
@@ -93,7 +101,10 @@ mod tests {
     fn the_multilinear_settings_reach_120_proven_bits() {
         for settings in [crate::config::WHIR, crate::config::WHIR_COMPACT, crate::config::WHIR_SKIP] {
             let largest = crate::layout::max_signatures(&settings);
-            let extremes = [ProofShape::Aggregate { signatures: largest }, ProofShape::Threshold { signers: largest, group_size: largest as u32 }];
+            let extremes = [
+                ProofShape::Aggregate { signatures: largest },
+                ProofShape::Threshold { signers: largest, group_size: largest as u32 },
+            ];
             for subkeys in [LamportPlus::NUM_SUBKEYS, LamportPlusMined::NUM_SUBKEYS] {
                 for shape in shapes().into_iter().chain(extremes) {
                     let level = security_level(&settings, subkeys, shape);

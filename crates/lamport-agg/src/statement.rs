@@ -195,9 +195,9 @@ pub fn members_of(size: u32, bitmap: &[u8]) -> Option<Vec<u32>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use p3_field::PrimeCharacteristicRing;
     use sigagg_lamport::LamportPlus;
     use sigagg_lamport::field::F;
-    use p3_field::PrimeCharacteristicRing;
 
     fn pk(i: u32) -> PublicKey<LamportPlus> {
         PublicKey::from_digest(core::array::from_fn(|k| F::from_u32(i * 8 + k as u32)))

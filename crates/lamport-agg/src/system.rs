@@ -48,40 +48,19 @@ impl Instance {
         let count = keys.len();
         let slots = Shape::slots_for(count);
         let at = |s: usize| s.min(count - 1);
-        let jobs = (0..slots)
-            .map(|s| codewords[at(s)].iter().filter(|&&b| b).count())
-            .sum();
-        let shape = Shape {
-            num_subkeys,
-            slots,
-            depth: 0,
-            jobs,
-            rounds,
-            nodes: 0,
-        };
+        let jobs = (0..slots).map(|s| codewords[at(s)].iter().filter(|&&b| b).count()).sum();
+        let shape = Shape { num_subkeys, slots, depth: 0, jobs, rounds, nodes: 0 };
         let sponge_rows = shape.sponge_rows();
-        let chunks: Vec<Vec<Val>> = (0..slots)
-            .map(|s| codeword_chunks(&codewords[at(s)], sponge_rows))
-            .collect();
+        let chunks: Vec<Vec<Val>> = (0..slots).map(|s| codeword_chunks(&codewords[at(s)], sponge_rows)).collect();
         let padded_keys: Vec<Digest> = (0..slots).map(|s| keys[at(s)]).collect();
         let mut airs = vec![
             LampAir::Slot(SlotAir::aggregate(&padded_keys, &chunks, sponge_rows)),
-            LampAir::Hash(HashAir::new(
-                shape.main_spec(),
-                num_subkeys,
-                Codewords::PerSlot,
-                [Default::default(); 8],
-            )),
+            LampAir::Hash(HashAir::new(shape.main_spec(), num_subkeys, Codewords::PerSlot, [Default::default(); 8])),
         ];
         if shape.overflow_rows() > 0 {
             airs.push(LampAir::Hash16(Hash16Air::new(rounds, Outputs::Committed)));
         }
-        Self {
-            shape,
-            airs,
-            digest,
-            count,
-        }
+        Self { shape, airs, digest, count }
     }
 
     /// A threshold instance: `count` signers of the message with `codeword`
@@ -99,14 +78,7 @@ impl Instance {
         let slots = Shape::slots_for(count);
         let depth = group.depth();
         let jobs = slots * codeword.iter().filter(|&&b| b).count();
-        let mut shape = Shape {
-            num_subkeys,
-            slots,
-            depth,
-            jobs,
-            rounds,
-            nodes: 0,
-        };
+        let mut shape = Shape { num_subkeys, slots, depth, jobs, rounds, nodes: 0 };
         let leaves = if shape.has_node_table() {
             shape.nodes = Shape::node_rows_for(count, group.size(), depth);
             Leaves::Nodes
@@ -115,20 +87,8 @@ impl Instance {
         };
         let root = *group.root();
         let mut airs = vec![
-            LampAir::Slot(SlotAir::threshold(
-                slots,
-                count,
-                depth,
-                group.size(),
-                revealed,
-                leaves,
-            )),
-            LampAir::Hash(HashAir::new(
-                shape.main_spec(),
-                num_subkeys,
-                Codewords::Shared(codeword),
-                root,
-            )),
+            LampAir::Slot(SlotAir::threshold(slots, count, depth, group.size(), revealed, leaves)),
+            LampAir::Hash(HashAir::new(shape.main_spec(), num_subkeys, Codewords::Shared(codeword), root)),
         ];
         if shape.has_node_table() {
             airs.push(LampAir::Node(NodeAir::new(rounds, depth, root, Outputs::Committed)));
@@ -136,12 +96,7 @@ impl Instance {
         if shape.overflow_rows() > 0 {
             airs.push(LampAir::Hash16(Hash16Air::new(rounds, Outputs::Committed)));
         }
-        Self {
-            shape,
-            airs,
-            digest,
-            count,
-        }
+        Self { shape, airs, digest, count }
     }
 
     /// The slot table's AIR.
@@ -183,11 +138,7 @@ impl Instance {
 
     /// log2 of every table height, in batch order.
     pub fn degree_bits(&self) -> Vec<usize> {
-        self.shape
-            .heights()
-            .iter()
-            .map(|&h| log2_strict_usize(h))
-            .collect()
+        self.shape.heights().iter().map(|&h| log2_strict_usize(h)).collect()
     }
 
     /// The instance `build` makes in the layout `settings` give
@@ -402,24 +353,12 @@ mod tests {
             }
             let word = codeword(n, n / 2 + 3);
             instances.push(Instance::threshold(rounds, n, &word, &group, 5, None, digest));
-            instances.push(Instance::threshold(
-                rounds,
-                n,
-                &word,
-                &group,
-                5,
-                Some(&[0, 1, 2, 4, 6]),
-                digest,
-            ));
+            instances.push(Instance::threshold(rounds, n, &word, &group, 5, Some(&[0, 1, 2, 4, 6]), digest));
         }
         assert!(instances.iter().any(|i| i.overflow_index().is_some()));
         assert!(instances.iter().any(|i| i.overflow_index().is_none()));
         assert!(instances.iter().any(|i| i.node_air().is_some()));
-        assert!(
-            instances
-                .iter()
-                .any(|i| i.node_air().is_none() && i.shape.depth > 0)
-        );
+        assert!(instances.iter().any(|i| i.node_air().is_none() && i.shape.depth > 0));
         for instance in &instances {
             let (ours, theirs) = lookups_both_ways(instance);
             assert_eq!(ours, theirs, "shape {:?}", instance.shape);
@@ -427,7 +366,9 @@ mod tests {
             assert_eq!(declared, inferred, "shape {:?}", instance.shape);
             // The FRI quotient evaluates every table's LogUp constraints
             // from compiled lookups, not Plonky3's gadget.
-            let compiled = LampAir::lookups(&instance.airs).iter().all(|l| sigagg_prover::messages::LookupProgram::new(l).is_some());
+            let compiled = LampAir::lookups(&instance.airs)
+                .iter()
+                .all(|l| sigagg_prover::messages::LookupProgram::new(l).is_some());
             assert!(compiled, "shape {:?}", instance.shape);
         }
     }

@@ -46,9 +46,9 @@ impl<S: ParameterSet> Signer<S> {
         public_key: PublicKey<S>,
         signature: Signature<S>,
     ) -> Result<Self, sigagg_lamport::GroupError> {
-        let index = tree.position(public_key.digest()).ok_or(sigagg_lamport::GroupError::NotAMember {
-            index: u64::from(u32::MAX),
-        })?;
+        let index = tree
+            .position(public_key.digest())
+            .ok_or(sigagg_lamport::GroupError::NotAMember { index: u64::from(u32::MAX) })?;
         Ok(Self { public_key, signature, path: tree.prove(index)? })
     }
 }
@@ -168,7 +168,9 @@ fn build<S: ParameterSet>(
     let bitmap = (disclosure == Disclosure::Bitmap).then(|| bitmap(group.size(), &leaves));
     let digest = statement.digest(settings, count as u32, counter, bitmap.as_deref());
     let revealed = bitmap.is_some().then_some(leaves.as_slice());
-    let instance = Instance::for_settings(settings, |rounds| Instance::threshold(rounds, S::NUM_SUBKEYS, &cw, group, count, revealed, digest));
+    let instance = Instance::for_settings(settings, |rounds| {
+        Instance::threshold(rounds, S::NUM_SUBKEYS, &cw, group, count, revealed, digest)
+    });
     let slots: Vec<SlotWitness<'_>> = (0..instance.shape.slots)
         .map(|s| {
             let signer = order[s.min(count - 1)];
@@ -222,7 +224,9 @@ fn instance<S: ParameterSet>(
         .bits()
         .to_vec();
     let digest = statement.digest(settings, count, counter, proof.bitmap.as_deref());
-    Ok(Instance::for_settings(settings, |rounds| Instance::threshold(rounds, S::NUM_SUBKEYS, &cw, group, count as usize, revealed.as_deref(), digest)))
+    Ok(Instance::for_settings(settings, |rounds| {
+        Instance::threshold(rounds, S::NUM_SUBKEYS, &cw, group, count as usize, revealed.as_deref(), digest)
+    }))
 }
 
 /// Verifies a threshold proof for `statement` under `settings`: at least

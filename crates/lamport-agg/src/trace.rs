@@ -16,10 +16,7 @@ use p3_matrix::dense::RowMajorMatrix;
 use rayon::prelude::*;
 use sigagg_lamport::field::{DIGEST_LEN, Digest, PackedF, ZERO_DIGEST};
 use sigagg_lamport::group::{node, node_input};
-use sigagg_lamport::hash::{
-    SPONGE_CAPACITY, SPONGE_RATE, pubkey_block_input, pubkey_initial_capacity,
-    subkey_input,
-};
+use sigagg_lamport::hash::{SPONGE_CAPACITY, SPONGE_RATE, pubkey_block_input, pubkey_initial_capacity, subkey_input};
 use sigagg_lamport::prf::{RANDOMIZER_LEN, Randomizer};
 
 use crate::air::hash::{HashAir, Role, pc};
@@ -170,9 +167,7 @@ fn fill_p16(
             }
             jobs.iter()
                 .enumerate()
-                .filter_map(|(l, job)| {
-                    job.map(|(s, i)| (s, i, core::array::from_fn(|k| outputs[l][k] + inputs[l][k])))
-                })
+                .filter_map(|(l, job)| job.map(|(s, i)| (s, i, core::array::from_fn(|k| outputs[l][k] + inputs[l][k]))))
                 .collect::<Vec<_>>()
         })
         .collect()
@@ -181,7 +176,13 @@ fn fill_p16(
 /// Fills the main table's width-24 columns (sponge rows, tree rows,
 /// padding) block by block, `PackedF::WIDTH` blocks in lock step. `ys[s]`
 /// are slot `s`'s sub-public-keys. Returns each slot's squeezed public key.
-fn fill_hash(air: &HashAir, values: &mut [Val], slots: &[SlotWitness<'_>], ys: &[Vec<Digest>], num_subkeys: usize) -> Vec<Digest> {
+fn fill_hash(
+    air: &HashAir,
+    values: &mut [Val],
+    slots: &[SlotWitness<'_>],
+    ys: &[Vec<Digest>],
+    num_subkeys: usize,
+) -> Vec<Digest> {
     let spec = *air.spec();
     let cols = *air.cols();
     let (block, width) = (spec.block, cols.width);
@@ -288,7 +289,13 @@ fn fill_hash(air: &HashAir, values: &mut [Val], slots: &[SlotWitness<'_>], ys: &
 /// path's child on its side (the same digest, for valid paths); a
 /// witness with more nodes than `rows` (never a valid one) loses the
 /// excess and fails its constraints.
-fn node_trace(air: &NodeAir, rows: usize, depth: usize, counted: &[SlotWitness<'_>], keys: &[Digest]) -> RowMajorMatrix<Val> {
+fn node_trace(
+    air: &NodeAir,
+    rows: usize,
+    depth: usize,
+    counted: &[SlotWitness<'_>],
+    keys: &[Digest],
+) -> RowMajorMatrix<Val> {
     type Children = ([Digest; 2], [bool; 2]);
     let mut nodes: BTreeMap<(Reverse<usize>, u32), Children> = BTreeMap::new();
     for (w, key) in counted.iter().zip(keys) {

@@ -21,12 +21,11 @@ use sigagg_lamport_agg::config::{self, Val};
 use sigagg_lamport_agg::poseidon::{Outputs, Rounds};
 use sigagg_lamport_agg::system;
 use sigagg_lamport_agg::trace::Traces;
-use sigagg_prover::codec;
 use sigagg_lamport_agg::{
-    AggregateEntry, AggregateStatement, Disclosure, Proof, ProveError, Settings, ThresholdStatement,
-    VerifyError,
+    AggregateEntry, AggregateStatement, Disclosure, Proof, ProveError, Settings, ThresholdStatement, VerifyError,
     aggregate, threshold,
 };
+use sigagg_prover::codec;
 
 const T: Settings = config::TEST;
 
@@ -69,7 +68,10 @@ fn assert_tampering_rejected(bytes: &[u8], verify: impl Fn(&Proof) -> Result<(),
 /// Otherwise the test is about the verifier: the prover must return a
 /// proof, and the verifier refuses it only as `VerifyError::Invalid` (the
 /// STARK); any other error means the case never reached the STARK.
-fn rejected(prove: impl FnOnce() -> Result<Proof, ProveError>, verify: impl Fn(&Proof) -> Result<(), VerifyError>) -> bool {
+fn rejected(
+    prove: impl FnOnce() -> Result<Proof, ProveError>,
+    verify: impl Fn(&Proof) -> Result<(), VerifyError>,
+) -> bool {
     match judge(prove, verify) {
         Outcome::Refused => true,
         Outcome::Accepted => false,
@@ -90,7 +92,10 @@ enum Outcome {
     FlagNotBoolean,
 }
 
-fn judge(prove: impl FnOnce() -> Result<Proof, ProveError>, verify: impl Fn(&Proof) -> Result<(), VerifyError>) -> Outcome {
+fn judge(
+    prove: impl FnOnce() -> Result<Proof, ProveError>,
+    verify: impl Fn(&Proof) -> Result<(), VerifyError>,
+) -> Outcome {
     match catch_unwind(AssertUnwindSafe(prove)) {
         Ok(Ok(proof)) => match verify(&proof) {
             Ok(()) => Outcome::Accepted,
@@ -338,7 +343,10 @@ fn assert_aggregate_corruptions_rejected(settings: &Settings, tag: u8, extra: &[
     cells.extend_from_slice(extra);
     for cell in cells {
         let prove = |bad: Traces| aggregate::testing::prove_traces(settings, &st, &sigs, &instance, &bad);
-        assert!(corruption_refused(&traces, cell, prove, verify), "corrupted (table, row, column) {cell:?} was accepted");
+        assert!(
+            corruption_refused(&traces, cell, prove, verify),
+            "corrupted (table, row, column) {cell:?} was accepted"
+        );
     }
 }
 
@@ -425,7 +433,12 @@ fn p3_multi_stark_proves_its_other_layouts() {
     }
 }
 
-fn assert_other_layouts_proven(settings: &Settings, instance: system::Instance, traces: &Traces, other: system::Instance) {
+fn assert_other_layouts_proven(
+    settings: &Settings,
+    instance: system::Instance,
+    traces: &Traces,
+    other: system::Instance,
+) {
     assert_ne!(instance.cells(), other.cells());
     let prove = |t: &Traces| catch_unwind(AssertUnwindSafe(|| system::prove(settings, &instance, t.tables.clone())));
     let proof = prove(traces).unwrap().unwrap();
@@ -473,19 +486,15 @@ fn fri_threshold_proofs_equal_plonky3s() {
     let witness = threshold::testing::witness(&T, &st, &signers, Disclosure::CountOnly);
     let lookups = <sigagg_lamport_agg::air::LampAir as sigagg_prover::Table>::lookups(&witness.instance.airs);
     assert!(lookups.iter().flat_map(|l| l.iter()).any(|l| l.flags.is_some()), "an exclusive bus group under FRI");
-    let (ours, theirs) = sigagg_prover::testing::proofs_both_ways(&T, &witness.instance.tables(), witness.traces.tables);
+    let (ours, theirs) =
+        sigagg_prover::testing::proofs_both_ways(&T, &witness.instance.tables(), witness.traces.tables);
     assert_eq!(ours, theirs);
 }
 
 #[test]
 fn thresholds_prove_and_verify() {
-    let cases: [(usize, &[usize], u32); 5] = [
-        (1, &[0], 1),
-        (3, &[0, 1, 2], 2),
-        (7, &[6, 1, 3], 3),
-        (127, &[0, 5, 17, 64, 100, 126], 4),
-        (127, &[126], 1),
-    ];
+    let cases: [(usize, &[usize], u32); 5] =
+        [(1, &[0], 1), (3, &[0, 1, 2], 2), (7, &[6, 1, 3], 3), (127, &[0, 5, 17, 64, 100, 126], 4), (127, &[126], 1)];
     for (i, (n, members, t)) in cases.into_iter().enumerate() {
         let (_, st, signers) = setup::<LamportPlus>(50 + i as u8, n, members, t);
         for disclosure in [Disclosure::CountOnly, Disclosure::Bitmap] {
@@ -514,7 +523,10 @@ fn invalid_threshold_witnesses_are_typed_errors() {
     ));
     // The same signer twice.
     let twice = vec![signers[0].clone(), signers[1].clone(), signers[0].clone()];
-    assert!(matches!(threshold::prove(&T, &st, &twice, Disclosure::CountOnly), Err(ProveError::DuplicateSigner { leaf: 1 })));
+    assert!(matches!(
+        threshold::prove(&T, &st, &twice, Disclosure::CountOnly),
+        Err(ProveError::DuplicateSigner { leaf: 1 })
+    ));
     // A key outside the tree, with a member's path and a valid signature.
     let (outsider_pk, mut outsider_sk) = common::keys::<LamportPlus>(71, 1).remove(0);
     let mut outsider = signers.clone();
@@ -523,14 +535,20 @@ fn invalid_threshold_witnesses_are_typed_errors() {
         signature: outsider_sk.sign(st.message()).unwrap(),
         path: tree.prove(0).unwrap(),
     };
-    assert!(matches!(threshold::prove(&T, &st, &outsider, Disclosure::CountOnly), Err(ProveError::NotAMember { index: 2, .. })));
+    assert!(matches!(
+        threshold::prove(&T, &st, &outsider, Disclosure::CountOnly),
+        Err(ProveError::NotAMember { index: 2, .. })
+    ));
     // A signature on another message (the same member's key, re-derived
     // from its seed, signs something else).
     let (tree2, pks2, mut sks2) = common::group::<LamportPlus>(70, 7);
     assert_eq!(tree2.key(), tree.key());
     let mut wrong = signers.clone();
     wrong[1] = common::signers(&tree2, &pks2, &mut sks2, &[2], b"another message").remove(0);
-    assert!(matches!(threshold::prove(&T, &st, &wrong, Disclosure::CountOnly), Err(ProveError::InvalidSignature { index: 1, .. })));
+    assert!(matches!(
+        threshold::prove(&T, &st, &wrong, Disclosure::CountOnly),
+        Err(ProveError::InvalidSignature { index: 1, .. })
+    ));
 }
 
 #[test]
@@ -613,7 +631,8 @@ fn cheating_threshold_witnesses_fail() {
     assert!(cheat(&[honest[1].clone(), honest[0].clone(), honest[2].clone()]));
     // An outsider with a member's path.
     let (pk, mut sk) = common::keys::<LamportPlus>(101, 1).remove(0);
-    let outsider = threshold::Signer { public_key: pk, signature: sk.sign(st.message()).unwrap(), path: tree.prove(5).unwrap() };
+    let outsider =
+        threshold::Signer { public_key: pk, signature: sk.sign(st.message()).unwrap(), path: tree.prove(5).unwrap() };
     assert!(cheat(&[honest[0].clone(), honest[1].clone(), outsider]));
     // A member's signature on another message.
     let (tree2, pks2, mut sks2) = common::group::<LamportPlus>(100, 7);
@@ -694,15 +713,78 @@ fn node_table_edits_fail_verification() {
     let one = Val::ONE;
     type Edit = Box<dyn Fn(usize, &mut [Val; 24], &mut [Val; 4])>;
     let edits: Vec<(&str, Edit)> = vec![
-        ("a free sibling", Box::new(move |r, x, _| if r == 2 { x[8] += one })),
-        ("a received child dropped", Box::new(move |r, _, f| if r == 3 { *f = [Val::ZERO, Val::ZERO, Val::ZERO, Val::ZERO] })),
-        ("a free sibling received", Box::new(move |r, _, f| if r == 4 { f[0] = one })),
-        ("another index", Box::new(move |r, x, _| if r == 1 { x[NODE_INDEX_LANE] += one })),
-        ("another level", Box::new(move |r, x, _| if r == 1 { x[NODE_LEVEL_LANE] += one })),
-        ("no root row", Box::new(move |r, _, f| if r == 0 { f[3] = Val::ZERO })),
-        ("a second root row", Box::new(move |r, _, f| if r == 1 { f[3] = one })),
-        ("a padding row that receives", Box::new(move |r, _, f| if r == 6 { *f = [one, Val::ZERO, one, Val::ZERO] })),
-        ("the root's children swapped", Box::new(move |r, x, _| if r == 0 { x[..16].rotate_left(8) })),
+        (
+            "a free sibling",
+            Box::new(move |r, x, _| {
+                if r == 2 {
+                    x[8] += one
+                }
+            }),
+        ),
+        (
+            "a received child dropped",
+            Box::new(move |r, _, f| {
+                if r == 3 {
+                    *f = [Val::ZERO, Val::ZERO, Val::ZERO, Val::ZERO]
+                }
+            }),
+        ),
+        (
+            "a free sibling received",
+            Box::new(move |r, _, f| {
+                if r == 4 {
+                    f[0] = one
+                }
+            }),
+        ),
+        (
+            "another index",
+            Box::new(move |r, x, _| {
+                if r == 1 {
+                    x[NODE_INDEX_LANE] += one
+                }
+            }),
+        ),
+        (
+            "another level",
+            Box::new(move |r, x, _| {
+                if r == 1 {
+                    x[NODE_LEVEL_LANE] += one
+                }
+            }),
+        ),
+        (
+            "no root row",
+            Box::new(move |r, _, f| {
+                if r == 0 {
+                    f[3] = Val::ZERO
+                }
+            }),
+        ),
+        (
+            "a second root row",
+            Box::new(move |r, _, f| {
+                if r == 1 {
+                    f[3] = one
+                }
+            }),
+        ),
+        (
+            "a padding row that receives",
+            Box::new(move |r, _, f| {
+                if r == 6 {
+                    *f = [one, Val::ZERO, one, Val::ZERO]
+                }
+            }),
+        ),
+        (
+            "the root's children swapped",
+            Box::new(move |r, x, _| {
+                if r == 0 {
+                    x[..16].rotate_left(8)
+                }
+            }),
+        ),
     ];
     for settings in [T, config::TEST_WHIR, config::TEST_WHIR_SKIP] {
         let verify = |p: &Proof| threshold::verify(&settings, &st, p);
@@ -734,7 +816,10 @@ fn node_table_edits_fail_verification() {
 /// `"overflow k"` whose codeword has more than 128 ones: every slot then
 /// hashes more sub-keys than its block has rows, and the excess goes to
 /// the overflow table.
-fn overflowing_setup(members: &[usize], t: u32) -> (ThresholdStatement<LamportPlus>, Vec<threshold::Signer<LamportPlus>>) {
+fn overflowing_setup(
+    members: &[usize],
+    t: u32,
+) -> (ThresholdStatement<LamportPlus>, Vec<threshold::Signer<LamportPlus>>) {
     let (tree, pks, mut sks) = common::group::<LamportPlus>(120, 7);
     let message = (0u32..)
         .map(|k| format!("overflow {k}").into_bytes())
@@ -779,7 +864,9 @@ fn overflowing_thresholds_prove_and_reject_corruptions() {
             threshold::testing::prove_witness(&settings, w)
         };
         let of = &honest.traces.tables[overflow];
-        for cell in (0..of.width()).step_by(7).chain([of.width() - 1]).map(|c| (overflow, 0, c)).chain([(1, 40, p16 + 9)]) {
+        for cell in
+            (0..of.width()).step_by(7).chain([of.width() - 1]).map(|c| (overflow, 0, c)).chain([(1, 40, p16 + 9)])
+        {
             assert!(corruption_refused(&honest.traces, cell, prove, verify), "{}: {cell:?}", settings.backend.name());
         }
         // Row 40 of slots 0 and 1: both sponge rows with an active hash.
@@ -816,7 +903,10 @@ fn next_row_declarations_cover_every_read() {
         for (statement, airs) in airs.iter().enumerate() {
             for (table, air) in airs.iter().enumerate() {
                 let missing = sigagg_prover::next_row::undeclared_next_row_reads(air);
-                assert!(missing.is_empty(), "statement {statement}, table {table}: undeclared next-row reads {missing:?}");
+                assert!(
+                    missing.is_empty(),
+                    "statement {statement}, table {table}: undeclared next-row reads {missing:?}"
+                );
             }
         }
     }

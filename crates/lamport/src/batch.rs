@@ -50,10 +50,7 @@ fn derive_pairs<S: ParameterSet>(seeds: &[Seed]) -> Vec<KeyPair<S>> {
 
 /// `count` key pairs from seeds drawn from `rng` (sequentially, so a seeded
 /// generator gives reproducible keys), derived in parallel.
-pub fn keygen_many<S: ParameterSet, R: CryptoRng + ?Sized>(
-    rng: &mut R,
-    count: usize,
-) -> Vec<KeyPair<S>> {
+pub fn keygen_many<S: ParameterSet, R: CryptoRng + ?Sized>(rng: &mut R, count: usize) -> Vec<KeyPair<S>> {
     let seeds: Vec<Seed> = (0..count).map(|_| rng.random()).collect();
     // Fresh 256-bit seeds from a cryptographic generator do not repeat.
     derive_pairs(&seeds)

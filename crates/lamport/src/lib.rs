@@ -28,6 +28,8 @@
 //! assert_eq!(sigagg_lamport::Signature::<LamportPlus>::from_bytes(&bytes).unwrap(), sig);
 //! ```
 
+#![forbid(unsafe_code)]
+
 pub mod batch;
 pub mod codeword;
 pub mod encoding;

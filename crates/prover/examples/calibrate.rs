@@ -33,8 +33,7 @@ use sigagg_prover::config::Val;
 type Poseidon2Rows<const WIDTH: usize, const PARTIAL: usize, const PER_ROW: usize> =
     VectorizedPoseidon2Air<Val, GenericPoseidon2LinearLayersKoalaBear, WIDTH, 3, 0, 4, PARTIAL, PER_ROW>;
 
-fn air<const WIDTH: usize, const PARTIAL: usize, const PER_ROW: usize>()
--> Poseidon2Rows<WIDTH, PARTIAL, PER_ROW> {
+fn air<const WIDTH: usize, const PARTIAL: usize, const PER_ROW: usize>() -> Poseidon2Rows<WIDTH, PARTIAL, PER_ROW> {
     VectorizedPoseidon2Air::new(RoundConstants::from_rng(&mut StdRng::seed_from_u64(1)))
 }
 
@@ -103,10 +102,7 @@ fn quartic_config(
         mmcs: p3_commit::ExtensionMmcs::new(mmcs),
     };
     let pcs = p3_fri::TwoAdicFriPcs::new(Default::default(), mmcs, fri);
-    p3_uni_stark::StarkConfig::new(
-        pcs,
-        sigagg_prover::config::transcript(vec![]),
-    )
+    p3_uni_stark::StarkConfig::new(pcs, sigagg_prover::config::transcript(vec![]))
 }
 
 /// The allocator of the CLI and the bindings (transparent huge pages on

@@ -343,7 +343,8 @@ mod tests {
     /// Traces of the toy statement: 16 counter rows, 8 values `3r mod 16`.
     fn traces() -> [RowMajorMatrix<Val>; 2] {
         let values: Vec<u32> = (0..8).map(|r| 3 * r % 16).collect();
-        let counter: Vec<u32> = (0..16u32).flat_map(|i| [i, values.iter().filter(|&&v| v == i).count() as u32]).collect();
+        let counter: Vec<u32> =
+            (0..16u32).flat_map(|i| [i, values.iter().filter(|&&v| v == i).count() as u32]).collect();
         let cubes: Vec<u32> = values.iter().flat_map(|&v| [v, v * v * v]).collect();
         [counter, cubes].map(|cells| RowMajorMatrix::new(cells.into_iter().map(Val::from_u32).collect(), 2))
     }
@@ -358,7 +359,10 @@ mod tests {
     /// encoded length.
     fn round_trip(settings: &Settings) -> (StarkProof, usize) {
         let proof = prove_toy(settings, &traces());
-        assert_eq!((proof.backend(), proof.merkle(), proof.degree_bits()), (settings.backend, settings.merkle, &[4, 3][..]));
+        assert_eq!(
+            (proof.backend(), proof.merkle(), proof.degree_bits()),
+            (settings.backend, settings.merkle, &[4, 3][..])
+        );
         verify(settings, &tables(1), &proof).unwrap();
         let bytes = codec::encode(b"SGTEST", 1, &proof);
         let decoded: StarkProof = codec::decode(b"SGTEST", 1, &bytes, "test proof").unwrap();
@@ -460,7 +464,14 @@ mod tests {
         let chunks: Vec<usize> = AIRS.iter().map(|a| log_quotient_chunks(a.degree())).collect();
         let verdicts = |proof: &FriProof| {
             let FriProof::Sha256(p) = proof else { panic!("a SHA-256 proof") };
-            let ours = verify_batch_with_chunks(&config, &AIRS, p, &toy.public_values, &CommonData::new(None, Toy::lookups(&AIRS)), &chunks);
+            let ours = verify_batch_with_chunks(
+                &config,
+                &AIRS,
+                p,
+                &toy.public_values,
+                &CommonData::new(None, Toy::lookups(&AIRS)),
+                &chunks,
+            );
             let theirs = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 verify_batch(&config, &AIRS, p, &toy.public_values, &CommonData::new(None, Toy::lookups(&AIRS))).is_ok()
             }));

@@ -53,11 +53,17 @@ pub fn encode<T: Serialize>(magic: &[u8; 6], version: u8, value: &T) -> Vec<u8> 
 /// Strict inverse of [`encode`]: wrong magic, unknown version, undecodable
 /// body, trailing bytes and a non-canonical body are all typed errors;
 /// `what` names the object in messages.
-pub fn decode<T: Serialize + DeserializeOwned>(magic: &[u8; 6], version: u8, bytes: &[u8], what: &str) -> Result<T, String> {
+pub fn decode<T: Serialize + DeserializeOwned>(
+    magic: &[u8; 6],
+    version: u8,
+    bytes: &[u8],
+    what: &str,
+) -> Result<T, String> {
     let body = bytes.strip_prefix(magic.as_slice()).ok_or_else(|| format!("not a sigagg {what}"))?;
     match body.split_first() {
         Some((&v, rest)) if v == version => {
-            let (value, read) = bits::from_bytes::<T>(rest, DECODE_LIMIT).map_err(|e| format!("undecodable {what}: {e}"))?;
+            let (value, read) =
+                bits::from_bytes::<T>(rest, DECODE_LIMIT).map_err(|e| format!("undecodable {what}: {e}"))?;
             let read = read.div_ceil(8);
             if read != rest.len() {
                 return Err(format!("{} trailing bytes", rest.len() - read));
@@ -107,12 +113,21 @@ macro_rules! breakdown {
         let mut parts = vec![
             ("commitments".to_string(), encoded_bits(&proof.commitments)),
             ("ood values".to_string(), encoded_bits(&proof.opened_values)),
-            ("lookup terminals, degrees, pow".to_string(),
-                encoded_bits(&proof.lookup_terminals) + encoded_bits(&proof.degree_bits) + encoded_bits(&proof.lookup_pow_witness)
-                    + encoded_bits(&proof.ood_pow_witness)),
-            ("fri commits, final poly, pow".to_string(),
-                encoded_bits(&fri.commit_phase_commits) + encoded_bits(&fri.commit_pow_witnesses) + encoded_bits(&fri.final_poly)
-                    + encoded_bits(&fri.batch_pow_witness) + encoded_bits(&fri.query_pow_witness)),
+            (
+                "lookup terminals, degrees, pow".to_string(),
+                encoded_bits(&proof.lookup_terminals)
+                    + encoded_bits(&proof.degree_bits)
+                    + encoded_bits(&proof.lookup_pow_witness)
+                    + encoded_bits(&proof.ood_pow_witness),
+            ),
+            (
+                "fri commits, final poly, pow".to_string(),
+                encoded_bits(&fri.commit_phase_commits)
+                    + encoded_bits(&fri.commit_pow_witnesses)
+                    + encoded_bits(&fri.final_poly)
+                    + encoded_bits(&fri.batch_pow_witness)
+                    + encoded_bits(&fri.query_pow_witness),
+            ),
         ];
         // The batch prover opens its commitments in this order: the
         // randomization (zero-knowledge only), main, quotient, preprocessed

@@ -3,8 +3,8 @@
 
 use p3_challenger::{HashChallenger, SerializingChallenger32};
 use p3_commit::{ExtensionMmcs, Mmcs};
-use p3_field::{Field, TwoAdicField};
 use p3_field::extension::QuinticTrinomialExtensionField;
+use p3_field::{Field, TwoAdicField};
 use p3_fri::{FriParameters, TwoAdicFriPcs};
 use p3_koala_bear::KoalaBear;
 use p3_merkle_tree::MerkleTreeMmcs;
@@ -13,7 +13,10 @@ use p3_symmetric::SerializingHasher;
 use p3_uni_stark::StarkConfig;
 use serde::{Deserialize, Serialize};
 
-use crate::merkle_hash::{Sha256CompressTrunc, Sha256CompressTrunc24, Sha256CompressTrunc31, Sha256Trunc, Sha256Trunc24, Sha256Trunc31, TRUNCATED_BYTES};
+use crate::merkle_hash::{
+    Sha256CompressTrunc, Sha256CompressTrunc24, Sha256CompressTrunc31, Sha256Trunc, Sha256Trunc24, Sha256Trunc31,
+    TRUNCATED_BYTES,
+};
 
 /// Base field: KoalaBear.
 pub type Val = KoalaBear;
@@ -48,7 +51,8 @@ pub type Challenger = SerializingChallenger32<Val, HashChallenger<u8, Sha256, 32
 type Dft = crate::dft::HybridDft;
 /// The STARK configuration with the Merkle commitment scheme `M` (for both
 /// the traces and the FRI layers).
-pub type ConfigWith<M> = StarkConfig<TwoAdicFriPcs<Val, Dft, M, ExtensionMmcs<Val, Challenge, M>>, Challenge, Challenger>;
+pub type ConfigWith<M> =
+    StarkConfig<TwoAdicFriPcs<Val, Dft, M, ExtensionMmcs<Val, Challenge, M>>, Challenge, Challenger>;
 /// The STARK configuration of full-width SHA-256 commitments
 /// ([`MerkleHash::Sha256`]); every XMSS proof uses it.
 pub type AggConfig = ConfigWith<ValMmcs>;
@@ -311,11 +315,7 @@ impl Settings {
 
     /// [`Self::WHIR`] for fast tests. **Not secure** (about 20 bits): no
     /// grinding, queries sized for 24 bits per term.
-    pub const INSECURE_TEST_WHIR: Self = Self {
-        query_pow_bits: 0,
-        target_bits: 24,
-        ..Self::WHIR
-    };
+    pub const INSECURE_TEST_WHIR: Self = Self { query_pow_bits: 0, target_bits: 24, ..Self::WHIR };
 
     /// [`Self::WHIR_SKIP`] for fast tests: [`Self::INSECURE_TEST_WHIR`]'s
     /// commitment. **Not secure** (about 20 bits).
@@ -521,9 +521,8 @@ mod tests {
 
         // Two rows: the root compresses the two leaves.
         let (root, _) = val_mmcs(0).commit_matrix(RowMajorMatrix::new(rows.concat(), 5));
-        let mut state = [
-            0x6a09e667u32, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
-        ];
+        let mut state =
+            [0x6a09e667u32, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19];
         let block: [u8; 64] = [leaves[0], leaves[1]].concat().try_into().unwrap();
         sha2_ref::block_api::compress256(&mut state, &[block]);
         let expected: [u8; 32] = state.iter().flat_map(|w| w.to_be_bytes()).collect::<Vec<u8>>().try_into().unwrap();

@@ -93,7 +93,8 @@ mod tests {
         for width in [1, 5, NARROW - 1, NARROW, 40] {
             let values = (0..width * 64).map(|i| Val::from_u32((i * i + 3) as u32)).collect();
             let mat = RowMajorMatrix::new(values, width);
-            let ours = HybridDft::default().coset_lde_batch(mat.clone(), 3, shift).bit_reverse_rows().to_row_major_matrix();
+            let ours =
+                HybridDft::default().coset_lde_batch(mat.clone(), 3, shift).bit_reverse_rows().to_row_major_matrix();
             let theirs = reference.coset_lde_batch(mat, 3, shift).bit_reverse_rows().to_row_major_matrix();
             assert_eq!(ours, theirs, "width {width}");
         }

@@ -76,9 +76,7 @@ where
     airs.iter()
         .map(|air| {
             Lookups::<Val>::from_air::<Challenge, _>(air)
-                .pack_same_bus_with_degree(budget(air), |l| {
-                    gadget.constraint_degree_with_transition(l, 0)
-                })
+                .pack_same_bus_with_degree(budget(air), |l| gadget.constraint_degree_with_transition(l, 0))
         })
         .collect()
 }

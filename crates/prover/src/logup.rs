@@ -220,9 +220,15 @@ fn claims(
             (!ms.is_empty()).then(|| BusClaim { point: layout.row_point(rho, h), messages: Vec::new(), value })
         })
         .collect();
-    let gamma_powers: Vec<Challenge> = gamma.powers().skip(1).take(buses.messages.iter().flatten().map(|m| m.1).max().unwrap_or(0)).collect();
-    let mut weights: Vec<Vec<MessageWeights<Challenge>>> =
-        buses.messages.iter().map(|ms| vec![MessageWeights { count: Challenge::ZERO, fields: Vec::new(), constant: Challenge::ZERO }; ms.len()]).collect();
+    let gamma_powers: Vec<Challenge> =
+        gamma.powers().skip(1).take(buses.messages.iter().flatten().map(|m| m.1).max().unwrap_or(0)).collect();
+    let mut weights: Vec<Vec<MessageWeights<Challenge>>> = buses
+        .messages
+        .iter()
+        .map(|ms| {
+            vec![MessageWeights { count: Challenge::ZERO, fields: Vec::new(), constant: Challenge::ZERO }; ms.len()]
+        })
+        .collect();
     for &(t, j, h, offset) in &layout.blocks {
         let w = layout.weight(rho, h, offset);
         let (bus, fields) = buses.messages[t][j];
@@ -242,7 +248,8 @@ fn claims(
 
 /// The padding's part of `N + mu D`: `mu (1 - sum_blocks w)`.
 fn padding(layout: &Layout, rho: &[Challenge], mu: Challenge) -> Challenge {
-    mu * (Challenge::ONE - layout.blocks.iter().map(|&(_, _, h, offset)| layout.weight(rho, h, offset)).sum::<Challenge>())
+    mu * (Challenge::ONE
+        - layout.blocks.iter().map(|&(_, _, h, offset)| layout.weight(rho, h, offset)).sum::<Challenge>())
 }
 
 /// Proves that the traces' messages balance; returns the proof and each
@@ -281,8 +288,9 @@ pub(crate) fn prove_split<A: SkipAir>(
     let layout = Layout::new(&log_heights, &buses.counts());
     let gamma: Challenge = challenger.sample_algebra_element();
     let beta: Challenge = challenger.sample_algebra_element();
-    let (numerators, denominators) =
-        tracing::info_span!("leaves").in_scope(|| leaves(airs, traces, &buses, &layout, gamma, beta)).map_err(|e| e.to_string())?;
+    let (numerators, denominators) = tracing::info_span!("leaves")
+        .in_scope(|| leaves(airs, traces, &buses, &layout, gamma, beta))
+        .map_err(|e| e.to_string())?;
     let numerators = Poly::new(numerators);
     // Packed where the leaves fill the lanes: the GKR's SIMD kernels.
     let denominators = if layout.log_size >= LANES.trailing_zeros() as usize {
@@ -292,8 +300,10 @@ pub(crate) fn prove_split<A: SkipAir>(
     };
     let fraction = Fraction { n: LeafNumerator::Base(&numerators), d: &denominators };
     let gkr_span = tracing::info_span!("fractional gkr").entered();
-    let (gkr, output) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| prove_fractional_gkr(fraction, challenger)))
-        .map_err(|panic| format!("the bus argument refused the witness: {}", crate::whir::panic_message(&*panic)))?;
+    let (gkr, output) =
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| prove_fractional_gkr(fraction, challenger))).map_err(
+            |panic| format!("the bus argument refused the witness: {}", crate::whir::panic_message(&*panic)),
+        )?;
     drop(gkr_span);
     let _shares_span = tracing::info_span!("shares").entered();
     let rho = output.point.as_slice().to_vec();
@@ -366,7 +376,10 @@ pub fn verify<A: SkipAir>(
 ///
 /// # Errors
 /// An AIR the zerocheck does not support.
-pub fn error_counts<A: SkipAir>(airs: &[&A], log_heights: &[usize]) -> Result<Vec<(&'static str, f64)>, ZerocheckError> {
+pub fn error_counts<A: SkipAir>(
+    airs: &[&A],
+    log_heights: &[usize],
+) -> Result<Vec<(&'static str, f64)>, ZerocheckError> {
     let buses = Buses::new(airs)?;
     if !buses.any() {
         return Ok(Vec::new());
@@ -409,7 +422,8 @@ fn leaves<A: SkipAir>(
             .iter()
             .enumerate()
             .map(|(j, &(bus, _))| {
-                let &(_, _, _, offset) = layout.blocks.iter().find(|b| b.0 == t && b.1 == j).expect("every message has a block");
+                let &(_, _, _, offset) =
+                    layout.blocks.iter().find(|b| b.0 == t && b.1 == j).expect("every message has a block");
                 (offset, beta - Challenge::from_usize(bus))
             })
             .collect();
@@ -444,7 +458,8 @@ fn block_chunks<'a>(
         (n_rest, d_rest, at) = (n_tail, d_tail, offsets[j] + height);
         blocks[j] = Some((n_block, d_block));
     }
-    let mut by_chunk: Vec<Vec<_>> = (0..height.div_ceil(LEAF_CHUNK)).map(|_| Vec::with_capacity(offsets.len())).collect();
+    let mut by_chunk: Vec<Vec<_>> =
+        (0..height.div_ceil(LEAF_CHUNK)).map(|_| Vec::with_capacity(offsets.len())).collect();
     for (n_block, d_block) in blocks.into_iter().map(|b| b.expect("every block is placed")) {
         for (chunk, pair) in n_block.chunks_mut(LEAF_CHUNK).zip(d_block.chunks_mut(LEAF_CHUNK)).enumerate() {
             by_chunk[chunk].push(pair);
@@ -467,9 +482,11 @@ fn eq_dots(eq: &[Challenge], n: &[Val], d: &[Challenge]) -> (Challenge, Challeng
             },
         )
         .reduce(|| (ExtPacked::ZERO, ExtPacked::ZERO), |a, b| (a.0 + b.0, a.1 + b.1));
-    let unpack = |p: ExtPacked| -> Challenge { <ExtPacked as PackedFieldExtension<Val, Challenge>>::to_ext_iter([p]).sum() };
+    let unpack =
+        |p: ExtPacked| -> Challenge { <ExtPacked as PackedFieldExtension<Val, Challenge>>::to_ext_iter([p]).sum() };
     let rest = eq[whole..].iter().zip(&n[whole..]).zip(&d[whole..]);
-    let (tail_n, tail_d) = rest.fold((Challenge::ZERO, Challenge::ZERO), |(a, b), ((&e, &n), &d)| (a + e * n, b + e * d));
+    let (tail_n, tail_d) =
+        rest.fold((Challenge::ZERO, Challenge::ZERO), |(a, b), ((&e, &n), &d)| (a + e * n, b + e * d));
     (unpack(on_n) + tail_n, unpack(on_d) + tail_d)
 }
 
@@ -499,7 +516,8 @@ impl TableRows<'_> {
             let gammas: Vec<ExtPacked> = gamma_powers.iter().map(|&g| ExtPacked::from(g)).collect();
             let mut values = Vec::new();
             for base in (0..len).step_by(LANES) {
-                program.eval_with(|input| PackedVal::from_fn(|lane| self.input(input, start + base + lane)), &mut values);
+                program
+                    .eval_with(|input| PackedVal::from_fn(|lane| self.input(input, start + base + lane)), &mut values);
                 for (j, (n, d)) in out.iter_mut().enumerate() {
                     let (count, fields) = program.message(j, &values);
                     n[base..base + LANES].copy_from_slice(count.as_slice());

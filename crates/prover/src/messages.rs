@@ -183,13 +183,17 @@ impl LookupProgram {
     /// messages one to one.
     pub fn new(lookups: &[p3_lookup::Lookup<Val>]) -> Option<Self> {
         let mut lowering = Lowering { ops: Vec::new(), seen: HashMap::new() };
-        let mut lower_all = |es: &[SymbolicExpression<Val>]| es.iter().map(|e| lowering.lower(e).ok()).collect::<Option<Vec<_>>>();
+        let mut lower_all =
+            |es: &[SymbolicExpression<Val>]| es.iter().map(|e| lowering.lower(e).ok()).collect::<Option<Vec<_>>>();
         let compiled = lookups
             .iter()
             .map(|l| {
                 // Malformed lookups stay with Plonky3's gadget, which refuses them.
                 let branches = l.flags.as_ref().map_or(l.elements.len(), Vec::len);
-                if l.multiplicities.len() != l.elements.len() || branches != l.elements.len() || l.flags.as_ref().is_some_and(Vec::is_empty) {
+                if l.multiplicities.len() != l.elements.len()
+                    || branches != l.elements.len()
+                    || l.flags.as_ref().is_some_and(Vec::is_empty)
+                {
                     return None;
                 }
                 Some(CompiledLookup {
@@ -325,7 +329,12 @@ mod tests {
     }
 
     impl InteractionBuilder for MessageCollector<'_> {
-        fn push_interaction<E: Into<Val>>(&mut self, _bus: &str, fields: impl IntoIterator<Item = E>, count: impl Into<Count<Val>>) {
+        fn push_interaction<E: Into<Val>>(
+            &mut self,
+            _bus: &str,
+            fields: impl IntoIterator<Item = E>,
+            count: impl Into<Count<Val>>,
+        ) {
             let (count, _) = count.into().into_parts();
             self.messages.push((count, fields.into_iter().map(Into::into).collect()));
         }

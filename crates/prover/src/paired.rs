@@ -249,7 +249,8 @@ impl<const W: usize, const P: usize> Poseidon2Block<W, P> {
     /// counted back from the output, so the output is always committed.
     fn terminal_at(&self, round: usize, base: usize) -> Option<usize> {
         let first = (HALF_FULL - 1) % self.stride;
-        (round >= first && (round - first).is_multiple_of(self.stride)).then(|| base + (round - first) / self.stride * W)
+        (round >= first && (round - first).is_multiple_of(self.stride))
+            .then(|| base + (round - first) / self.stride * W)
     }
 
     fn halves(&self) -> (usize, usize, usize) {
@@ -417,12 +418,12 @@ mod tests {
     use super::*;
     use crate::poseidon::{PARTIAL_16, PARTIAL_24, write_packed};
     use crate::poseidon::{default_constants16 as constants16, default_constants24 as constants24};
-    use p3_poseidon2_air::num_cols;
     use p3_air::check_constraints;
-    use p3_matrix::dense::RowMajorMatrix;
-    use p3_symmetric::Permutation;
     use p3_air::symbolic::{AirLayout, get_symbolic_constraints};
     use p3_koala_bear::{default_koalabear_poseidon2_16, default_koalabear_poseidon2_24};
+    use p3_matrix::dense::RowMajorMatrix;
+    use p3_poseidon2_air::num_cols;
+    use p3_symmetric::Permutation;
 
     /// Columns of a paired permutation, inputs included.
     const fn paired_cols(w: usize, p: usize) -> usize {
@@ -438,9 +439,8 @@ mod tests {
     {
         let lanes = PackedVal::WIDTH;
         let width = paired_cols(W, P);
-        let inputs: Vec<[Val; W]> = (0..lanes)
-            .map(|l| core::array::from_fn(|i| Val::from_u32(seed + (l * 31 + i * 7) as u32)))
-            .collect();
+        let inputs: Vec<[Val; W]> =
+            (0..lanes).map(|l| core::array::from_fn(|i| Val::from_u32(seed + (l * 31 + i * 7) as u32))).collect();
         let mut values = Val::zero_vec(lanes * width);
         let outputs = {
             let mut rs: Vec<&mut [Val]> = values.chunks_mut(width).collect();
@@ -575,7 +575,8 @@ mod tests {
             .map(|l| core::array::from_fn(|i| if i < 14 { Val::from_u32((l * 5 + i) as u32) } else { tail[i - 14] }))
             .collect();
         for stride in [1, 2, 3] {
-            let block = Poseidon2Block::new(constants16().clone(), stride, 0, 14).with_constant_tail(&tail).with_outputs(0..8);
+            let block =
+                Poseidon2Block::new(constants16().clone(), stride, 0, 14).with_constant_tail(&tail).with_outputs(0..8);
             let width = BaseAir::<Val>::width(&block);
             assert_eq!(width, 14 + round_cols(stride, 16, PARTIAL_16) - 8);
             let mut values = Val::zero_vec(lanes * width);
@@ -622,7 +623,8 @@ mod tests {
             let air = ReadsLane12(block);
             let width = BaseAir::<Val>::width(&air);
             let mut values = Val::zero_vec(lanes * width);
-            let outputs = air.0.write(&mut values.chunks_mut(width).map(|r| &mut r[..width - 1]).collect::<Vec<_>>(), &inputs);
+            let outputs =
+                air.0.write(&mut values.chunks_mut(width).map(|r| &mut r[..width - 1]).collect::<Vec<_>>(), &inputs);
             for (row, o) in values.chunks_mut(width).zip(&outputs) {
                 assert_eq!(*o, default_koalabear_poseidon2_16().permute(*row[..16].first_chunk().unwrap()));
                 row[width - 1] = o[12];

@@ -100,15 +100,10 @@ where
         }
         Linear::external_linear_layer(state);
     };
-    for (round, rc) in constants
-        .beginning_full_round_constants()
-        .iter()
-        .enumerate()
-    {
+    for (round, rc) in constants.beginning_full_round_constants().iter().enumerate() {
         full_round(&mut state, rc);
         for (lane, c) in cols.iter_mut().enumerate() {
-            c.beginning_full_rounds[round].post =
-                core::array::from_fn(|i| state[i].as_slice()[lane]);
+            c.beginning_full_rounds[round].post = core::array::from_fn(|i| state[i].as_slice()[lane]);
         }
     }
     for (round, &rc) in constants.partial_round_constants().iter().enumerate() {
@@ -125,7 +120,5 @@ where
             c.ending_full_rounds[round].post = core::array::from_fn(|i| state[i].as_slice()[lane]);
         }
     }
-    (0..lanes)
-        .map(|lane| core::array::from_fn(|i| state[i].as_slice()[lane]))
-        .collect()
+    (0..lanes).map(|lane| core::array::from_fn(|i| state[i].as_slice()[lane])).collect()
 }

@@ -37,8 +37,8 @@
 //! big-endian (coordinate 0 the row index's top bit), so a table's point
 //! is `rho` reversed, then `t`.
 
-use p3_commit::{Mmcs, MultilinearPcs};
 use p3_challenger::{CanObserve, FieldChallenger};
+use p3_commit::{Mmcs, MultilinearPcs};
 use p3_field::{Field, PackedValue, PrimeCharacteristicRing, PrimeField64};
 use p3_matrix::Matrix;
 use p3_matrix::dense::RowMajorMatrix;
@@ -155,7 +155,13 @@ where
     /// If WHIR has no parameters for the shape, or a table is shorter than
     /// the skip or WHIR's first folding (which pads such a table and moves
     /// its successor row into the pad).
-    pub fn new(settings: &Settings, log_heights: &[usize], widths: &[usize], skip: usize, mmcs: M) -> Result<Self, String> {
+    pub fn new(
+        settings: &Settings,
+        log_heights: &[usize],
+        widths: &[usize],
+        skip: usize,
+        mmcs: M,
+    ) -> Result<Self, String> {
         if log_heights.is_empty() || log_heights.len() != widths.len() {
             return Err("one height and one width per table, at least one table".into());
         }
@@ -199,7 +205,11 @@ where
     ) -> Result<SkipStarkProof<M>, String> {
         let shapes_fit = traces.len() == airs.len()
             && airs.len() == self.log_heights.len()
-            && traces.iter().zip(airs).zip(&self.log_heights).all(|((t, a), &h)| t.height() == 1 << h && t.width == a.width());
+            && traces
+                .iter()
+                .zip(airs)
+                .zip(&self.log_heights)
+                .all(|((t, a), &h)| t.height() == 1 << h && t.width == a.width());
         if !shapes_fit {
             return Err("one trace per table, at the statement's heights and widths".into());
         }
@@ -229,10 +239,11 @@ where
             self.pcs.commit(witness, challenger).map_err(|e| format!("{e:?}"))
         })?;
 
-        let (bus, claims) = match tracing::info_span!("buses").in_scope(|| logup::prove_split(airs, gkr, shares, challenger))? {
-            Some((proof, claims)) => (Some(proof), claims),
-            None => (None, vec![None; airs.len()]),
-        };
+        let (bus, claims) =
+            match tracing::info_span!("buses").in_scope(|| logup::prove_split(airs, gkr, shares, challenger))? {
+                Some((proof, claims)) => (Some(proof), claims),
+                None => (None, vec![None; airs.len()]),
+            };
         let zerocheck = SkipZerocheck::new(self.skip);
         let mut checked = Vec::with_capacity(airs.len());
         for ((air, trace), claim) in airs.iter().zip(zerochecked).zip(&claims) {
@@ -300,7 +311,9 @@ where
             .verify_at(&proof.commitment, &proof.opening, &protocol, &points, challenger)
             .map_err(|e| SkipStarkError::Opening(format!("{e:?}")))?;
         for (table, (batch, &(gamma, target))) in evals.iter().zip(&claims).enumerate() {
-            if batch.current().iter().chain(batch.next()).rev().fold(Challenge::ZERO, |acc, &v| acc * gamma + v) != target {
+            if batch.current().iter().chain(batch.next()).rev().fold(Challenge::ZERO, |acc, &v| acc * gamma + v)
+                != target
+            {
                 return Err(SkipStarkError::Openings(table));
             }
         }
@@ -443,7 +456,12 @@ pub(crate) fn prove<A: Table>(
     tables: &Tables<'_, A>,
     traces: Vec<RowMajorMatrix<Val>>,
 ) -> Result<SkipProof, ProveError> {
-    fn with<A: Table, M>(settings: &Settings, tables: &Tables<'_, A>, traces: &[RowMajorMatrix<Val>], mmcs: M) -> Result<SkipBody<M>, ProveError>
+    fn with<A: Table, M>(
+        settings: &Settings,
+        tables: &Tables<'_, A>,
+        traces: &[RowMajorMatrix<Val>],
+        mmcs: M,
+    ) -> Result<SkipBody<M>, ProveError>
     where
         M: Mmcs<Val>,
         M::ProverData<RowMajorMatrix<Val>>: Clone,
@@ -466,8 +484,17 @@ pub(crate) fn prove<A: Table>(
 /// Merkle hash or other heights is refused before any check, and a panic
 /// of a dependency's verifier on some unforeseen malformed input is caught
 /// and reported as [`VerifyError::Invalid`].
-pub(crate) fn verify<A: Table>(settings: &Settings, tables: &Tables<'_, A>, proof: &SkipProof) -> Result<(), VerifyError> {
-    fn with<A: Table, M>(settings: &Settings, tables: &Tables<'_, A>, body: &SkipBody<M>, mmcs: M) -> Result<(), VerifyError>
+pub(crate) fn verify<A: Table>(
+    settings: &Settings,
+    tables: &Tables<'_, A>,
+    proof: &SkipProof,
+) -> Result<(), VerifyError> {
+    fn with<A: Table, M>(
+        settings: &Settings,
+        tables: &Tables<'_, A>,
+        body: &SkipBody<M>,
+        mmcs: M,
+    ) -> Result<(), VerifyError>
     where
         M: Mmcs<Val>,
         M::ProverData<RowMajorMatrix<Val>>: Clone,
@@ -510,7 +537,10 @@ pub(crate) fn level<A: Table>(settings: &Settings, tables: &Tables<'_, A>) -> Se
     };
     match report {
         Ok((_, mut terms)) => {
-            terms.push(SecurityTerm::new("hash collision", ErrorBits::from_log2(settings.merkle.collision_bits() as f64)));
+            terms.push(SecurityTerm::new(
+                "hash collision",
+                ErrorBits::from_log2(settings.merkle.collision_bits() as f64),
+            ));
             let bits = ErrorBits::sum(&terms.iter().map(|t| t.bits).collect::<Vec<_>>()).bits();
             let binding = terms
                 .iter()
@@ -550,7 +580,12 @@ struct Witnesses<'a> {
 
 /// `f_i(c, rho)` for every column `i` and then every successor column, at
 /// each of the `2^skip` positions `c` of a group: `[poly][c]`.
-fn partial_evaluations(trace: &RowMajorMatrix<Val>, next_columns: &[usize], skip: usize, rest: &[Challenge]) -> Vec<Vec<Challenge>> {
+fn partial_evaluations(
+    trace: &RowMajorMatrix<Val>,
+    next_columns: &[usize],
+    skip: usize,
+    rest: &[Challenge],
+) -> Vec<Vec<Challenge>> {
     let (width, height, group) = (trace.width, trace.height(), 1usize << skip);
     let eq = eq_table(rest);
     let chunks = width.div_ceil(LANES);
@@ -586,7 +621,10 @@ fn partial_evaluations(trace: &RowMajorMatrix<Val>, next_columns: &[usize], skip
     let mut polys = vec![vec![Challenge::ZERO; group]; width + next_columns.len()];
     for c in 0..group {
         for chunk in 0..chunks {
-            let values = <ExtPacked as p3_field::PackedFieldExtension<Val, Challenge>>::to_ext_iter([packed[c * chunks + chunk]]);
+            let values =
+                <ExtPacked as p3_field::PackedFieldExtension<Val, Challenge>>::to_ext_iter(
+                    [packed[c * chunks + chunk]],
+                );
             for (col, v) in (chunk * LANES..width).zip(values) {
                 polys[col][c] = v;
             }
@@ -678,7 +716,7 @@ fn check_reduction(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::{transcript, val_mmcs, ValMmcs};
+    use crate::config::{ValMmcs, transcript, val_mmcs};
     use crate::zerocheck::toy::TestAir;
 
     fn settings() -> Settings {
@@ -744,8 +782,10 @@ mod tests {
         for (table, row, col) in [(0, 0, 0), (0, 63, 1), (1, 17, 2), (1, 31, 3), (0, 40, 3)] {
             let mut broken = valid.clone();
             broken[table].values[row * 4 + col] += Val::ONE;
-            let forged = Witnesses { committed: &broken, gkr: &valid, shares: &valid, zerochecked: &broken, reduced: &broken };
-            let proof = stark.prove_forged(&[&air, &air], &forged, &mut transcript(b"skip stark test".to_vec())).unwrap();
+            let forged =
+                Witnesses { committed: &broken, gkr: &valid, shares: &valid, zerochecked: &broken, reduced: &broken };
+            let proof =
+                stark.prove_forged(&[&air, &air], &forged, &mut transcript(b"skip stark test".to_vec())).unwrap();
             assert!(verify(&stark, &proof).is_err(), "table {table}, row {row}, column {col}");
         }
     }
@@ -856,7 +896,10 @@ mod tests {
             stark.prove_forged(&airs, &forged, &mut transcript(b"skip stark test".to_vec())).unwrap()
         };
         assert!(matches!(verify(&stark, &forge(&valid, &valid)), Err(SkipStarkError::Openings(0))));
-        assert!(matches!(verify(&stark, &forge(&valid, &broken)), Err(SkipStarkError::Reduction { table: 0, round: 0 })));
+        assert!(matches!(
+            verify(&stark, &forge(&valid, &broken)),
+            Err(SkipStarkError::Reduction { table: 0, round: 0 })
+        ));
     }
 
     /// A fractional GKR over other balanced leaves than the committed

@@ -34,16 +34,21 @@ use p3_matrix::Matrix;
 use p3_matrix::dense::RowMajorMatrix;
 use p3_multi_stark::config::MultiStarkConfig;
 use p3_multi_stark::{
-    MultiStarkProof, MultiStarkSecurityReport, ProverInstance, ProverInstances, VerifierInstance, VerifierInstances, security_report, setup,
+    MultiStarkProof, MultiStarkSecurityReport, ProverInstance, ProverInstances, VerifierInstance, VerifierInstances,
+    security_report, setup,
 };
 use p3_sumcheck::layout::{Layout, PrefixProver, Table as TraceTable, TableShape, Witness, plan_stacked_layout};
 use p3_util::log2_strict_usize;
-use p3_whir::{FoldingFactor, QueryOpenings, ProtocolParameters, SecurityAssumption, WhirConfig, WhirProver, WhirProverData};
+use p3_whir::{
+    FoldingFactor, ProtocolParameters, QueryOpenings, SecurityAssumption, WhirConfig, WhirProver, WhirProverData,
+};
 use serde::{Deserialize, Serialize};
 
-use crate::codec;
 use crate::backend::{ProveError, SecurityLevel, Table, Tables, VerifyError};
-use crate::config::{Challenge, Challenger, MerkleHash, Settings, Val, ValMmcs, ValMmcs31, transcript, val_mmcs, val_mmcs31};
+use crate::codec;
+use crate::config::{
+    Challenge, Challenger, MerkleHash, Settings, Val, ValMmcs, ValMmcs31, transcript, val_mmcs, val_mmcs31,
+};
 
 pub(crate) type Stacking = PrefixProver<Val, Challenge>;
 /// The WHIR commitment over the Merkle trees `M`, tables stacked by the
@@ -275,8 +280,13 @@ pub fn stacked_log_size(shapes: &[(usize, usize)]) -> usize {
 /// # Errors
 /// If WHIR has no parameters for this shape (a stacked polynomial too large
 /// for KoalaBear's two-adic domain at the settings' rate).
-fn config<A: Table, M: Mmcs<Val>>(settings: &Settings, tables: &Tables<'_, A>, mmcs: M) -> Result<WhirStark<M>, String> {
-    let shapes: Vec<(usize, usize)> = tables.airs.iter().zip(&tables.log_heights).map(|(air, &h)| (h, air.width())).collect();
+fn config<A: Table, M: Mmcs<Val>>(
+    settings: &Settings,
+    tables: &Tables<'_, A>,
+    mmcs: M,
+) -> Result<WhirStark<M>, String> {
+    let shapes: Vec<(usize, usize)> =
+        tables.airs.iter().zip(&tables.log_heights).map(|(air, &h)| (h, air.width())).collect();
     let (pcs, first_log_arity) = whir_pcs(settings, &shapes, mmcs)?;
     Ok(WhirStark { pcs, merkle: settings.merkle, first_log_arity })
 }
@@ -301,7 +311,11 @@ pub fn sha256_config(settings: &Settings, shapes: &[(usize, usize)]) -> Result<W
 /// # Errors
 /// If WHIR has no parameters for this shape (a stacked polynomial too large
 /// for KoalaBear's two-adic domain at the settings' rate).
-pub(crate) fn whir_pcs<M: Mmcs<Val>, L: Layout<Val, Challenge>>(settings: &Settings, shapes: &[(usize, usize)], mmcs: M) -> Result<(Pcs<M, L>, usize), String> {
+pub(crate) fn whir_pcs<M: Mmcs<Val>, L: Layout<Val, Challenge>>(
+    settings: &Settings,
+    shapes: &[(usize, usize)],
+    mmcs: M,
+) -> Result<(Pcs<M, L>, usize), String> {
     let stacked = stacked_log_size(shapes);
     let shortest = shapes.iter().map(|&(h, _)| h).min().unwrap_or(0);
     let first_log_arity = settings.first_log_arity.min(shortest).max(1);
@@ -402,7 +416,11 @@ pub const UNBALANCED_BUS: &str = "fraction GKR input fractions must sum to zero"
 /// another Merkle hash than the settings name is refused before any check,
 /// and a panic of the verifier on some unforeseen malformed input is
 /// caught and reported as [`VerifyError::Invalid`].
-pub(crate) fn verify<A: Table>(settings: &Settings, tables: &Tables<'_, A>, proof: &WhirProof) -> Result<(), VerifyError> {
+pub(crate) fn verify<A: Table>(
+    settings: &Settings,
+    tables: &Tables<'_, A>,
+    proof: &WhirProof,
+) -> Result<(), VerifyError> {
     if proof.merkle() != settings.merkle {
         return Err(VerifyError::WrongMerkleHash { expected: settings.merkle, found: proof.merkle() });
     }
@@ -413,7 +431,12 @@ pub(crate) fn verify<A: Table>(settings: &Settings, tables: &Tables<'_, A>, proo
 }
 
 /// [`verify`] of a body committed with the Merkle trees `mmcs`.
-fn verify_with<A: Table, M>(settings: &Settings, tables: &Tables<'_, A>, body: &WhirBody<M>, mmcs: M) -> Result<(), VerifyError>
+fn verify_with<A: Table, M>(
+    settings: &Settings,
+    tables: &Tables<'_, A>,
+    body: &WhirBody<M>,
+    mmcs: M,
+) -> Result<(), VerifyError>
 where
     M: Mmcs<Val>,
     Challenger: CanObserve<M::Commitment>,
@@ -466,7 +489,11 @@ where
 /// proven one, and is reported as such.
 pub(crate) fn level<A: Table>(settings: &Settings, tables: &Tables<'_, A>) -> SecurityLevel {
     // The report depends on the hash only through its collision term.
-    fn report<A: Table, M>(settings: &Settings, tables: &Tables<'_, A>, mmcs: M) -> Result<MultiStarkSecurityReport, String>
+    fn report<A: Table, M>(
+        settings: &Settings,
+        tables: &Tables<'_, A>,
+        mmcs: M,
+    ) -> Result<MultiStarkSecurityReport, String>
     where
         M: Mmcs<Val>,
         Challenger: CanObserve<M::Commitment>,

@@ -70,9 +70,7 @@ use std::collections::HashMap;
 
 use p3_air::{Air, AirBuilder, AirLayout, BaseAir, BaseLeaf, RowWindow, SymbolicExpr, SymbolicExpression};
 use p3_challenger::{CanObserve, FieldChallenger};
-use p3_field::{
-    ExtensionField, Field, PackedFieldExtension, PackedValue, PrimeCharacteristicRing, TwoAdicField,
-};
+use p3_field::{ExtensionField, Field, PackedFieldExtension, PackedValue, PrimeCharacteristicRing, TwoAdicField};
 use p3_lookup::{Count, InteractionBuilder, InteractionSymbolicBuilder};
 use p3_matrix::Matrix;
 use p3_matrix::dense::RowMajorMatrix;
@@ -175,7 +173,7 @@ impl<A> SkipAir for A where
         + for<'a> Air<PackedFolder<'a>>
         + for<'a> Air<ExtFolder<'a>>
         + for<'a> Air<ExtPackedFolder<'a>>
-            + Air<InteractionSymbolicBuilder<Val, Challenge>>
+        + Air<InteractionSymbolicBuilder<Val, Challenge>>
         + Sync
 {
 }
@@ -231,11 +229,8 @@ pub fn messages<A: SkipAir>(air: &A) -> Result<Vec<Message>, ZerocheckError> {
 /// One symbolic evaluation of `air`, refused for what this zerocheck does
 /// not support.
 pub(crate) fn symbolic<A: SkipAir>(air: &A) -> Result<InteractionSymbolicBuilder<Val, Challenge>, ZerocheckError> {
-    let layout = AirLayout {
-        main_width: air.width(),
-        num_periodic_columns: air.num_periodic_columns(),
-        ..Default::default()
-    };
+    let layout =
+        AirLayout { main_width: air.width(), num_periodic_columns: air.num_periodic_columns(), ..Default::default() };
     let builder = InteractionSymbolicBuilder::<Val, Challenge>::from_air(air, layout);
     if !builder.extension_constraints().is_empty() {
         return Err(ZerocheckError::Shape("AIRs with extension-field constraints are not supported"));
@@ -306,7 +301,14 @@ macro_rules! folder {
         }
 
         impl<'a> $name<'a> {
-            fn new(local: &'a [$v], next: &'a [$v], periodic: &'a [$v], first: $v, last: $v, weights: &'a Weights<$acc>) -> Self {
+            fn new(
+                local: &'a [$v],
+                next: &'a [$v],
+                periodic: &'a [$v],
+                first: $v,
+                last: $v,
+                weights: &'a Weights<$acc>,
+            ) -> Self {
                 Self {
                     local,
                     next,
@@ -434,9 +436,19 @@ impl Weights<Challenge> {
     }
 }
 
-folder!(PackedFolder, PackedVal, ExtPacked, "Evaluates the batched constraints of `LANES` groups at one point of the skip round.");
+folder!(
+    PackedFolder,
+    PackedVal,
+    ExtPacked,
+    "Evaluates the batched constraints of `LANES` groups at one point of the skip round."
+);
 folder!(ExtFolder, Challenge, Challenge, "Evaluates the batched constraints at extension-field values.");
-folder!(ExtPackedFolder, PExt, PExt, "Evaluates the batched constraints at `LANES` rows of extension-field values at once.");
+folder!(
+    ExtPackedFolder,
+    PExt,
+    PExt,
+    "Evaluates the batched constraints at `LANES` rows of extension-field values at once."
+);
 
 /// The AIR's constraint degree over the hypercube and its number of
 /// constraints, or why it cannot be proven here: besides what
@@ -557,9 +569,8 @@ pub(crate) fn interpolate(xs: &[Challenge], ys: &[Challenge], x: Challenge) -> C
     if let Some(i) = xs.iter().position(|&xi| xi == x) {
         return ys[i];
     }
-    let weights: Vec<Challenge> = (0..xs.len())
-        .map(|i| (0..xs.len()).filter(|&k| k != i).map(|k| xs[i] - xs[k]).product())
-        .collect();
+    let weights: Vec<Challenge> =
+        (0..xs.len()).map(|i| (0..xs.len()).filter(|&k| k != i).map(|k| xs[i] - xs[k]).product()).collect();
     let weights = p3_field::batch_multiplicative_inverse(&weights);
     let diffs: Vec<Challenge> = xs.iter().map(|&xi| x - xi).collect();
     let total: Challenge = diffs.iter().copied().product();
@@ -603,11 +614,7 @@ fn structure_at<A: SkipAir>(air: &A, skip: usize, point: &ZerocheckPoint) -> (Ve
             let eq = eq_table(&point.rest[..bits.min(point.rest.len())]);
             (0..group)
                 .map(|j| {
-                    l[j] * eq
-                        .iter()
-                        .enumerate()
-                        .map(|(g, &e)| e * col[(g * group + j) % period])
-                        .sum::<Challenge>()
+                    l[j] * eq.iter().enumerate().map(|(g, &e)| e * col[(g * group + j) % period]).sum::<Challenge>()
                 })
                 .sum()
         })
@@ -641,9 +648,10 @@ pub fn column_evaluations(
         (0..height / group)
             .into_par_iter()
             .map(|g| {
-                eq[g] * (0..group)
-                    .map(|j| l[j] * trace.values[row_at(g * group + j, shift, height) * trace.width + c])
-                    .sum::<Challenge>()
+                eq[g]
+                    * (0..group)
+                        .map(|j| l[j] * trace.values[row_at(g * group + j, shift, height) * trace.width + c])
+                        .sum::<Challenge>()
             })
             .sum()
     };
@@ -755,9 +763,8 @@ impl SkipZerocheck {
 
         let program = MessageProgram::new(air)?;
         let round = SkipRound { air, program: &program, trace, skip: k, degree: d, eq: &eq, weights: &weights };
-        let skip_values = tracing::info_span!("skip round").in_scope(|| {
-            if height / group >= LANES { skip_round_packed(&round) } else { skip_round_scalar(&round) }
-        });
+        let skip_values = tracing::info_span!("skip round")
+            .in_scope(|| if height / group >= LANES { skip_round_packed(&round) } else { skip_round_scalar(&round) });
         skip_values.iter().for_each(|&v| challenger.observe_algebra_element(v));
         let r0: Challenge = challenger.sample_algebra_element();
 
@@ -796,8 +803,15 @@ impl SkipZerocheck {
             // extrapolates s(d + 1); all of it directly where the claim
             // cannot give s(1) (t or the prefix zero).
             let scale = eq_prefix * t;
-            let round =
-                Round { air, layout: &layout, columns: &columns, suffix: &suffix, degree: d, weights: &weights, omit_one: !scale.is_zero() };
+            let round = Round {
+                air,
+                layout: &layout,
+                columns: &columns,
+                suffix: &suffix,
+                degree: d,
+                weights: &weights,
+                omit_one: !scale.is_zero(),
+            };
             let mut sums = round_sums(&round);
             if round.omit_one {
                 sums[1] = (claim - eq_prefix * (Challenge::ONE - t) * sums[0]) * scale.inverse();
@@ -1013,11 +1027,17 @@ fn round_sums<A: SkipAir>(round: &Round<'_, A>) -> Vec<Challenge> {
                 let mut values: Vec<PExt> = columns.iter().map(|c| pick(c, 0)).collect();
                 let steps: Vec<PExt> = columns.iter().zip(&values).map(|(c, &lo)| pick(c, 1) - lo).collect();
                 let eq = PExt::new(ExtPacked::from_ext_slice(&suffix[m0..m0 + LANES]));
-                layout.at_nodes(&mut values, &steps, &mut acc, (PExt::ZERO, omit_one.then_some(1)), |local, next, periodic, first, last| {
-                    let mut folder = ExtPackedFolder::new(local, next, periodic, first, last, &packed_weights);
-                    air.eval(&mut folder);
-                    eq * folder.acc
-                });
+                layout.at_nodes(
+                    &mut values,
+                    &steps,
+                    &mut acc,
+                    (PExt::ZERO, omit_one.then_some(1)),
+                    |local, next, periodic, first, last| {
+                        let mut folder = ExtPackedFolder::new(local, next, periodic, first, last, &packed_weights);
+                        air.eval(&mut folder);
+                        eq * folder.acc
+                    },
+                );
                 acc
             },
         )
@@ -1038,11 +1058,17 @@ fn round_sums_scalar<A: SkipAir>(round: &Round<'_, A>) -> Vec<Challenge> {
             |mut acc, m| {
                 let mut values: Vec<Challenge> = columns.iter().map(|c| c[2 * m]).collect();
                 let steps: Vec<Challenge> = columns.iter().map(|c| c[2 * m + 1] - c[2 * m]).collect();
-                layout.at_nodes(&mut values, &steps, &mut acc, (Challenge::ZERO, omit_one.then_some(1)), |local, next, periodic, first, last| {
-                    let mut folder = ExtFolder::new(local, next, periodic, first, last, weights);
-                    air.eval(&mut folder);
-                    suffix[m] * folder.acc
-                });
+                layout.at_nodes(
+                    &mut values,
+                    &steps,
+                    &mut acc,
+                    (Challenge::ZERO, omit_one.then_some(1)),
+                    |local, next, periodic, first, last| {
+                        let mut folder = ExtFolder::new(local, next, periodic, first, last, weights);
+                        air.eval(&mut folder);
+                        suffix[m] * folder.acc
+                    },
+                );
                 acc
             },
         )
@@ -1093,10 +1119,10 @@ fn skip_round_scalar<A: SkipAir>(round: &SkipRound<'_, A>) -> Vec<Challenge> {
             (0..groups)
                 .into_par_iter()
                 .map(|g| {
-                    let ext = |row: usize, shift: usize, c: usize| trace.values[row_at(row, shift, height) * trace.width + c];
-                    let local: Vec<Challenge> = (0..trace.width)
-                        .map(|c| (0..group).map(|j| l[j] * ext(g * group + j, 0, c)).sum())
-                        .collect();
+                    let ext =
+                        |row: usize, shift: usize, c: usize| trace.values[row_at(row, shift, height) * trace.width + c];
+                    let local: Vec<Challenge> =
+                        (0..trace.width).map(|c| (0..group).map(|j| l[j] * ext(g * group + j, 0, c)).sum()).collect();
                     let mut next = vec![Challenge::ZERO; trace.width];
                     for &c in &next_columns {
                         next[c] = (0..group).map(|j| l[j] * ext(g * group + j, 1, c)).sum();
@@ -1187,7 +1213,8 @@ fn skip_round_packed<A: SkipAir>(round: &SkipRound<'_, A>) -> Vec<Challenge> {
     let fft = CosetFft::new(skip, off);
     // The points off H, then H's own (where a group's values are its rows).
     let w = Val::two_adic_generator(skip);
-    let bases: Vec<Vec<Val>> = points.iter().copied().chain(w.powers().take(group)).map(|x| lagrange(skip, x)).collect();
+    let bases: Vec<Vec<Val>> =
+        points.iter().copied().chain(w.powers().take(group)).map(|x| lagrange(skip, x)).collect();
     let count = bases.len();
     let next_columns = air.main_next_row_columns();
     let periodic = air.periodic_columns();
@@ -1216,7 +1243,11 @@ fn skip_round_packed<A: SkipAir>(round: &SkipRound<'_, A>) -> Vec<Challenge> {
         .collect();
     let gather = |g0: usize, c: usize, shift: usize| -> Vec<PackedVal> {
         (0..group)
-            .map(|j| PackedVal::from_fn(|lane| trace.values[row_at((g0 + lane) * group + j, shift, height) * trace.width + c]))
+            .map(|j| {
+                PackedVal::from_fn(|lane| {
+                    trace.values[row_at((g0 + lane) * group + j, shift, height) * trace.width + c]
+                })
+            })
             .collect()
     };
     let sums = (0..groups / LANES)
@@ -1438,7 +1469,12 @@ mod tests {
         SkipZerocheck::new(skip).prove(air, trace, None, &mut transcript(b"zerocheck test".to_vec())).unwrap()
     }
 
-    fn verify(air: &TestAir, log_height: usize, skip: usize, proof: &ZerocheckProof) -> Result<ZerocheckPoint, ZerocheckError> {
+    fn verify(
+        air: &TestAir,
+        log_height: usize,
+        skip: usize,
+        proof: &ZerocheckProof,
+    ) -> Result<ZerocheckPoint, ZerocheckError> {
         SkipZerocheck::new(skip).verify(air, log_height, proof, None, &mut transcript(b"zerocheck test".to_vec()))
     }
 
@@ -1452,7 +1488,11 @@ mod tests {
             for log_height in [skip, skip + 1, skip + 4, 10] {
                 let trace = air.trace(log_height);
                 let (proof, point) = prove(&air, &trace, skip);
-                assert_eq!(verify(&air, log_height, skip, &proof), Ok(point.clone()), "skip {skip}, 2^{log_height} rows");
+                assert_eq!(
+                    verify(&air, log_height, skip, &proof),
+                    Ok(point.clone()),
+                    "skip {skip}, 2^{log_height} rows"
+                );
                 let (local, next) = column_evaluations(&trace, &[0, 1], skip, &point);
                 assert_eq!((local, next), (proof.local.clone(), proof.next.clone()));
             }
@@ -1482,10 +1522,19 @@ mod tests {
             let trace = air.trace(skip + 6);
             let eq: Vec<Challenge> = (0..64u32).map(|i| Challenge::from_u32(i * 31 + 2).exp_u64(5)).collect();
             for messages in [Vec::new(), messages.clone()] {
-                let weights =
-                    Weights { constraints: Challenge::from_u32(99).powers().take(profile.constraints).collect(), messages };
-                let round =
-                    SkipRound { air: &air, program: &program, trace: &trace, skip, degree: 3, eq: &eq, weights: &weights };
+                let weights = Weights {
+                    constraints: Challenge::from_u32(99).powers().take(profile.constraints).collect(),
+                    messages,
+                };
+                let round = SkipRound {
+                    air: &air,
+                    program: &program,
+                    trace: &trace,
+                    skip,
+                    degree: 3,
+                    eq: &eq,
+                    weights: &weights,
+                };
                 assert_eq!(skip_round_packed(&round), skip_round_scalar(&round), "skip {skip}");
             }
         }
@@ -1501,12 +1550,27 @@ mod tests {
         // Any extension-field columns (the kernel does not assume a valid
         // trace): the trace's, the next rows', periodic and selector ones.
         let columns: Vec<Vec<Challenge>> = (0..10)
-            .map(|c| (0..64).map(|r| x(c * 64 + r) + Challenge::from(trace.values[(r * 4 + c % 4) % trace.values.len()])).collect())
+            .map(|c| {
+                (0..64)
+                    .map(|r| x(c * 64 + r) + Challenge::from(trace.values[(r * 4 + c % 4) % trace.values.len()]))
+                    .collect()
+            })
             .collect();
         let suffix: Vec<Challenge> = (0..32).map(|i| x(1000 + i)).collect();
-        let weights = Weights { constraints: x(7).powers().take(profile(&air).unwrap().constraints).collect(), messages: Vec::new() };
+        let weights = Weights {
+            constraints: x(7).powers().take(profile(&air).unwrap().constraints).collect(),
+            messages: Vec::new(),
+        };
         for omit_one in [false, true] {
-            let round = Round { air: &air, layout: &layout, columns: &columns, suffix: &suffix, degree: 3, weights: &weights, omit_one };
+            let round = Round {
+                air: &air,
+                layout: &layout,
+                columns: &columns,
+                suffix: &suffix,
+                degree: 3,
+                weights: &weights,
+                omit_one,
+            };
             assert_eq!(round_sums(&round), round_sums_scalar(&round));
         }
     }
@@ -1515,7 +1579,9 @@ mod tests {
     #[test]
     fn extrapolation_gives_the_next_node() {
         for d in 0..10u64 {
-            let p = |x: u64| -> Challenge { (0..=d).map(|i| Challenge::from_u64(3 * i + 1).exp_u64(i + 2) * Challenge::from_u64(x).exp_u64(i)).sum() };
+            let p = |x: u64| -> Challenge {
+                (0..=d).map(|i| Challenge::from_u64(3 * i + 1).exp_u64(i + 2) * Challenge::from_u64(x).exp_u64(i)).sum()
+            };
             let values: Vec<Challenge> = (0..=d).map(p).collect();
             assert_eq!(extrapolate(&values), p(d + 1), "degree {d}");
         }
@@ -1560,8 +1626,9 @@ mod tests {
     /// weighted sum has at `point` on `trace`.
     fn bus_claim(trace: &RowMajorMatrix<Val>, point: Vec<Challenge>) -> BusClaim {
         let x = |i: u32| Challenge::from_u32(i * 13 + 1).exp_u64(5);
-        let messages: Vec<MessageWeights<Challenge>> =
-            (0..4).map(|m| MessageWeights { count: x(3 * m), fields: vec![x(3 * m + 1)], constant: x(3 * m + 2) }).collect();
+        let messages: Vec<MessageWeights<Challenge>> = (0..4)
+            .map(|m| MessageWeights { count: x(3 * m), fields: vec![x(3 * m + 1)], constant: x(3 * m + 2) })
+            .collect();
         let eq = eq_table(&point);
         let (height, periodic) = (trace.height(), &TestAir::new().periodic[0]);
         let value = trace
@@ -1578,8 +1645,11 @@ mod tests {
                     (Val::ONE, r[0].cube() + periodic[i % 4]),
                     (-Val::ONE, r[2]),
                 ];
-                let sum: Challenge =
-                    messages.iter().zip(terms).map(|(m, (count, field))| m.constant + m.count * count + m.fields[0] * field).sum();
+                let sum: Challenge = messages
+                    .iter()
+                    .zip(terms)
+                    .map(|(m, (count, field))| m.constant + m.count * count + m.fields[0] * field)
+                    .sum();
                 e * sum
             })
             .sum();
@@ -1595,7 +1665,8 @@ mod tests {
         let air = TestAir::new();
         for (skip, log_height) in [(3, 10), (2, 4)] {
             let trace = air.trace(log_height);
-            let point: Vec<Challenge> = (0..log_height as u32).map(|i| Challenge::from_u32(i + 40).exp_u64(3)).collect();
+            let point: Vec<Challenge> =
+                (0..log_height as u32).map(|i| Challenge::from_u32(i + 40).exp_u64(3)).collect();
             let claim = bus_claim(&trace, point.clone());
             let zc = SkipZerocheck::new(skip);
             let seed = || transcript(b"bus".to_vec());
@@ -1765,14 +1836,18 @@ mod tests {
         let profile = profile(&TestAir::new()).unwrap();
         assert_eq!(check_counts(&profile, 5, 4), Ok(()));
         for (c, m) in [(4, 4), (6, 4), (5, 3), (5, 5)] {
-            assert!(matches!(check_counts(&profile, c, m), Err(ZerocheckError::Count { .. })), "{c} constraints, {m} messages");
+            assert!(
+                matches!(check_counts(&profile, c, m), Err(ZerocheckError::Count { .. })),
+                "{c} constraints, {m} messages"
+            );
         }
     }
 
     /// The profile's messages carry their counts' declared bounds.
     #[test]
     fn messages_carry_their_bounds() {
-        let weights: Vec<u32> = messages(&super::toy::BoundedBus { weight: 7 }).unwrap().iter().map(|m| m.weight).collect();
+        let weights: Vec<u32> =
+            messages(&super::toy::BoundedBus { weight: 7 }).unwrap().iter().map(|m| m.weight).collect();
         assert_eq!(weights, vec![7, 1]);
     }
 }

@@ -13,9 +13,9 @@
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
+use sigagg_xmss::{Seed001, Signature, single_epoch_key_and_signature};
 use sigagg_xmss_agg::trace::generate;
 use sigagg_xmss_agg::{Entry, Settings, Statement, aggregate, verify};
-use sigagg_xmss::{Seed001, Signature, single_epoch_key_and_signature};
 
 /// `n` signatures on one shared message (the consensus case).
 fn batch(n: usize) -> (Statement, Vec<Signature<Seed001>>) {
@@ -23,16 +23,8 @@ fn batch(n: usize) -> (Statement, Vec<Signature<Seed001>>) {
     let (message, epoch) = ([3u8; 32], 77);
     let (entries, sigs): (Vec<_>, Vec<_>) = (0..n)
         .map(|_| {
-            let (public_key, sig) =
-                single_epoch_key_and_signature::<Seed001, _>(&mut rng, epoch, &message).unwrap();
-            (
-                Entry {
-                    public_key,
-                    epoch,
-                    message,
-                },
-                sig,
-            )
+            let (public_key, sig) = single_epoch_key_and_signature::<Seed001, _>(&mut rng, epoch, &message).unwrap();
+            (Entry { public_key, epoch, message }, sig)
         })
         .unzip();
     (Statement::new(entries).unwrap(), sigs)
@@ -72,9 +64,7 @@ fn bench_native(c: &mut Criterion) {
     let (statement, sigs) = batch(1);
     let entry = &statement.entries()[0];
     c.bench_function("xmss_verify", |b| {
-        b.iter(|| {
-            sigagg_xmss::verify(&entry.public_key, entry.epoch, &entry.message, &sigs[0]).unwrap()
-        })
+        b.iter(|| sigagg_xmss::verify(&entry.public_key, entry.epoch, &entry.message, &sigs[0]).unwrap())
     });
 }
 

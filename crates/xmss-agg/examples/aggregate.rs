@@ -10,8 +10,8 @@
 use std::time::Instant;
 
 use rayon::prelude::*;
-use sigagg_xmss_agg::{AggregateProof, Entry, Settings, Statement, aggregate, verify};
 use sigagg_xmss::{Seed001, single_epoch_key_and_signature};
+use sigagg_xmss_agg::{AggregateProof, Entry, Settings, Statement, aggregate, verify};
 
 /// The allocator of the CLI and the bindings (transparent huge pages on
 /// large buffers), so that these figures compare with the benchmarks'.
@@ -23,9 +23,7 @@ fn main() {
         use tracing_subscriber::layer::SubscriberExt;
         use tracing_subscriber::util::SubscriberInitExt;
         tracing_subscriber::Registry::default()
-            .with(tracing_subscriber::EnvFilter::new(
-                std::env::var("SIGAGG_TRACE").unwrap_or_default(),
-            ))
+            .with(tracing_subscriber::EnvFilter::new(std::env::var("SIGAGG_TRACE").unwrap_or_default()))
             .with(tracing_forest::ForestLayer::default())
             .init();
     }
@@ -39,17 +37,8 @@ fn main() {
     let (entries, signatures): (Vec<_>, Vec<_>) = (0..n)
         .into_par_iter()
         .map(|_| {
-            let (pk, sig) =
-                single_epoch_key_and_signature::<Seed001, _>(&mut rand::rng(), epoch, &message)
-                    .unwrap();
-            (
-                Entry {
-                    public_key: pk,
-                    epoch,
-                    message,
-                },
-                sig,
-            )
+            let (pk, sig) = single_epoch_key_and_signature::<Seed001, _>(&mut rand::rng(), epoch, &message).unwrap();
+            (Entry { public_key: pk, epoch, message }, sig)
         })
         .unzip();
     println!("{n} signatures made in {:.2?}", t.elapsed());
@@ -58,11 +47,7 @@ fn main() {
     let proof = aggregate(&settings, &statement, &signatures).unwrap();
     let prove = t.elapsed();
     let bytes = proof.to_bytes();
-    println!(
-        "proved in {prove:.2?} ({:.0} sig/s), {} bytes",
-        n as f64 / prove.as_secs_f64(),
-        bytes.len()
-    );
+    println!("proved in {prove:.2?} ({:.0} sig/s), {} bytes", n as f64 / prove.as_secs_f64(), bytes.len());
     for (part, len) in proof.proof.size_breakdown() {
         println!("  {part}: {len}");
     }

@@ -70,7 +70,9 @@ fn main() {
         let instances = wrapped
             .iter()
             .zip(&traces)
-            .map(|(air, trace)| p3_multi_stark::ProverInstance::new(air, Table::new(trace.clone().transpose()), &pk, &[]))
+            .map(|(air, trace)| {
+                p3_multi_stark::ProverInstance::new(air, Table::new(trace.clone().transpose()), &pk, &[])
+            })
             .collect();
         let t = Instant::now();
         let p3_proof =
@@ -82,7 +84,8 @@ fn main() {
             .map(|(air, &h)| p3_multi_stark::VerifierInstance::new(air, &vk, h, &[]))
             .collect();
         let t = Instant::now();
-        p3_multi_stark::verify(&config, p3_multi_stark::VerifierInstances::new(verifier), &p3_proof, 0, &mut seed()).unwrap();
+        p3_multi_stark::verify(&config, p3_multi_stark::VerifierInstances::new(verifier), &p3_proof, 0, &mut seed())
+            .unwrap();
         let p3_verify_ms = t.elapsed().as_secs_f64() * 1e3;
         println!(
             "RESULT run={run} n={n} k={skip} tables={shapes:?} skip_stark_prove_s={prove_s:.3} skip_stark_verify_ms={verify_ms:.1} \

@@ -75,11 +75,7 @@ fn message<E: PrimeCharacteristicRing + Clone>(
     let mut m = Vec::with_capacity(WIDTH);
     m.push(key(tag, sig, index));
     m.extend(payload);
-    assert!(
-        m.len() <= WIDTH,
-        "message of {} elements exceeds the bus width",
-        m.len()
-    );
+    assert!(m.len() <= WIDTH, "message of {} elements exceeds the bus width", m.len());
     m.resize(WIDTH, E::ZERO);
     m
 }
@@ -95,12 +91,7 @@ pub fn chain_start<E: PrimeCharacteristicRing + Clone>(
     k0: E,
     t1: [E; 3],
 ) -> Vec<E> {
-    message(
-        Tag::ChainStart,
-        sig,
-        i,
-        core::iter::once(pos).chain(param).chain([k0]).chain(t1),
-    )
+    message(Tag::ChainStart, sig, i, core::iter::once(pos).chain(param).chain([k0]).chain(t1))
 }
 
 /// `End`: virtual end `v` of slot `sig`'s sponge stream has value `value`.
@@ -109,17 +100,8 @@ pub fn end<E: PrimeCharacteristicRing + Clone>(sig: E, v: E, value: [E; DIGEST])
 }
 
 /// `StatementA`: parameter and message tweak of slot `sig`'s message hash.
-pub fn statement_a<E: PrimeCharacteristicRing + Clone>(
-    sig: E,
-    param: [E; PARAM],
-    mtweak: [E; 2],
-) -> Vec<E> {
-    message(
-        Tag::StatementA,
-        sig,
-        E::ZERO,
-        param.into_iter().chain(mtweak),
-    )
+pub fn statement_a<E: PrimeCharacteristicRing + Clone>(sig: E, param: [E; PARAM], mtweak: [E; 2]) -> Vec<E> {
+    message(Tag::StatementA, sig, E::ZERO, param.into_iter().chain(mtweak))
 }
 
 /// `StatementB`: the encoded message of slot `sig`.
@@ -133,31 +115,13 @@ pub fn message_hash<E: PrimeCharacteristicRing + Clone>(sig: E, fe: [E; MSG_HASH
 }
 
 /// `Context`: parameter, `a`, `b` and the three borrow bits of slot `sig`.
-pub fn context<E: PrimeCharacteristicRing + Clone>(
-    sig: E,
-    param: [E; PARAM],
-    a: E,
-    b: E,
-    beta: [E; 3],
-) -> Vec<E> {
-    message(
-        Tag::Context,
-        sig,
-        E::ZERO,
-        param.into_iter().chain([a, b]).chain(beta),
-    )
+pub fn context<E: PrimeCharacteristicRing + Clone>(sig: E, param: [E; PARAM], a: E, b: E, beta: [E; 3]) -> Vec<E> {
+    message(Tag::Context, sig, E::ZERO, param.into_iter().chain([a, b]).chain(beta))
 }
 
 /// `Level`: tree level `l` of slot `sig` uses tweak `(t0, t1)`, direction
 /// `bit` (1 when the running node is the right child) and the parameter.
-pub fn level<E: PrimeCharacteristicRing + Clone>(
-    sig: E,
-    l: E,
-    t0: E,
-    t1: E,
-    bit: E,
-    param: [E; PARAM],
-) -> Vec<E> {
+pub fn level<E: PrimeCharacteristicRing + Clone>(sig: E, l: E, t0: E, t1: E, bit: E, param: [E; PARAM]) -> Vec<E> {
     message(Tag::Level, sig, l, [t0, t1, bit].into_iter().chain(param))
 }
 

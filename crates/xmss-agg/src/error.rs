@@ -42,10 +42,7 @@ pub enum AggregateError {
     CountMismatch { entries: usize, signatures: usize },
     /// A signature does not verify: it cannot be part of an aggregate.
     #[error("signature {index} is invalid: {reason}")]
-    InvalidSignature {
-        index: usize,
-        reason: sigagg_xmss::VerifyError,
-    },
+    InvalidSignature { index: usize, reason: sigagg_xmss::VerifyError },
     /// The proof system failed (never expected with valid inputs).
     #[error("proving failed: {0}")]
     Prover(String),
@@ -96,10 +93,7 @@ pub enum ThresholdError {
     DuplicateSigner { index: u32 },
     /// A signer whose key and path do not lead to the group root.
     #[error("signer {index} is not a member of the group: {reason}")]
-    NotAMember {
-        index: u32,
-        reason: crate::group::GroupError,
-    },
+    NotAMember { index: u32, reason: crate::group::GroupError },
     /// More signers than the settings' domain can hold.
     #[error("{count} signers exceed the maximum of {max} for these settings")]
     TooManyForSettings { count: usize, max: usize },
@@ -109,10 +103,7 @@ pub enum ThresholdError {
     UnsupportedMerkleHash(crate::config::MerkleHash),
     /// A signature that does not verify.
     #[error("the signature of member {index} is invalid: {reason}")]
-    InvalidSignature {
-        index: u32,
-        reason: sigagg_xmss::VerifyError,
-    },
+    InvalidSignature { index: u32, reason: sigagg_xmss::VerifyError },
     /// The proof system failed (never expected with valid inputs).
     #[error("proving failed: {0}")]
     Prover(String),

@@ -84,19 +84,12 @@ impl GroupKey {
             return Err(GroupError::Malformed("length"));
         }
         let root = decode_digest(&bytes[..GROUP_DIGEST * FE_BYTES])?;
-        let size = u32::from_le_bytes(
-            bytes[GROUP_DIGEST * FE_BYTES..]
-                .try_into()
-                .expect("4 bytes"),
-        );
+        let size = u32::from_le_bytes(bytes[GROUP_DIGEST * FE_BYTES..].try_into().expect("4 bytes"));
         if size == 0 {
             return Err(GroupError::Empty);
         }
         if depth_for(size as usize) > MAX_GROUP_DEPTH {
-            return Err(GroupError::TooLarge {
-                size: size as usize,
-                max_depth: MAX_GROUP_DEPTH,
-            });
+            return Err(GroupError::TooLarge { size: size as usize, max_depth: MAX_GROUP_DEPTH });
         }
         Ok(Self { root, size })
     }
@@ -106,8 +99,7 @@ impl GroupKey {
 fn decode_digest(bytes: &[u8]) -> Result<GroupDigest, GroupError> {
     let mut digest = [Val::ZERO; GROUP_DIGEST];
     for (out, chunk) in digest.iter_mut().zip(bytes.chunks_exact(FE_BYTES)) {
-        *out = fe_from_le_bytes(chunk.try_into().expect("4 bytes"))
-            .ok_or(GroupError::Malformed("field element"))?;
+        *out = fe_from_le_bytes(chunk.try_into().expect("4 bytes")).ok_or(GroupError::Malformed("field element"))?;
     }
     Ok(digest)
 }
@@ -190,9 +182,7 @@ impl MembershipPath {
     /// canonical field elements, depth between 1 and [`MAX_GROUP_DEPTH`],
     /// and an index that fits the depth.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, GroupError> {
-        let (head, rest) = bytes
-            .split_at_checked(5)
-            .ok_or(GroupError::Malformed("path length"))?;
+        let (head, rest) = bytes.split_at_checked(5).ok_or(GroupError::Malformed("path length"))?;
         let index = u32::from_le_bytes(head[..4].try_into().expect("4 bytes"));
         let depth = usize::from(head[4]);
         if depth == 0 || depth > MAX_GROUP_DEPTH {
@@ -202,30 +192,19 @@ impl MembershipPath {
             return Err(GroupError::Malformed("path length"));
         }
         if u64::from(index) >> depth != 0 {
-            return Err(GroupError::IndexOutOfRange {
-                index: u64::from(index),
-                size: 1 << depth,
-            });
+            return Err(GroupError::IndexOutOfRange { index: u64::from(index), size: 1 << depth });
         }
-        let siblings = rest
-            .chunks_exact(GROUP_DIGEST * FE_BYTES)
-            .map(decode_digest)
-            .collect::<Result<_, _>>()?;
+        let siblings = rest.chunks_exact(GROUP_DIGEST * FE_BYTES).map(decode_digest).collect::<Result<_, _>>()?;
         Ok(Self { index, siblings })
     }
 
     /// Whether `pk` is member `self.index` of `group`.
     pub fn verify(&self, group: &GroupKey, pk: &PublicKey<Seed001>) -> Result<(), GroupError> {
         if self.index >= group.size {
-            return Err(GroupError::IndexOutOfRange {
-                index: u64::from(self.index),
-                size: u64::from(group.size),
-            });
+            return Err(GroupError::IndexOutOfRange { index: u64::from(self.index), size: u64::from(group.size) });
         }
         if self.siblings.len() != group.depth() || self.root_from(pk) != group.root {
-            return Err(GroupError::Malformed(
-                "path does not lead to the group root",
-            ));
+            return Err(GroupError::Malformed("path does not lead to the group root"));
         }
         Ok(())
     }
@@ -247,10 +226,7 @@ impl GroupTree {
         }
         let depth = depth_for(keys.len());
         if depth > MAX_GROUP_DEPTH {
-            return Err(GroupError::TooLarge {
-                size: keys.len(),
-                max_depth: MAX_GROUP_DEPTH,
-            });
+            return Err(GroupError::TooLarge { size: keys.len(), max_depth: MAX_GROUP_DEPTH });
         }
         let mut seen = std::collections::HashMap::with_capacity(keys.len());
         for (i, k) in keys.iter().enumerate() {
@@ -264,10 +240,7 @@ impl GroupTree {
         let mut layers = vec![leaves];
         for level in 1..=depth {
             let below = layers.last().expect("a layer");
-            let next = below
-                .par_chunks_exact(2)
-                .map(|p| node_hash(level, &p[0], &p[1]))
-                .collect();
+            let next = below.par_chunks_exact(2).map(|p| node_hash(level, &p[0], &p[1])).collect();
             layers.push(next);
         }
         Ok(Self { keys, layers })
@@ -275,10 +248,7 @@ impl GroupTree {
 
     /// The group key.
     pub fn key(&self) -> GroupKey {
-        GroupKey {
-            root: self.layers.last().expect("root layer")[0],
-            size: self.keys.len() as u32,
-        }
+        GroupKey { root: self.layers.last().expect("root layer")[0], size: self.keys.len() as u32 }
     }
 
     /// Member `index`'s key.
@@ -294,10 +264,7 @@ impl GroupTree {
     /// Member `index`'s authentication path.
     pub fn path(&self, index: u32) -> Result<MembershipPath, GroupError> {
         if index as usize >= self.keys.len() {
-            return Err(GroupError::IndexOutOfRange {
-                index: u64::from(index),
-                size: self.keys.len() as u64,
-            });
+            return Err(GroupError::IndexOutOfRange { index: u64::from(index), size: self.keys.len() as u64 });
         }
         let siblings = self.layers[..self.layers.len() - 1]
             .iter()
@@ -323,13 +290,7 @@ mod tests {
 
     fn keys(n: usize) -> Vec<PublicKey<Seed001>> {
         let mut rng = StdRng::seed_from_u64(n as u64);
-        (0..n)
-            .map(|_| {
-                single_epoch_key_and_signature::<Seed001, _>(&mut rng, 0, &[0; 32])
-                    .unwrap()
-                    .0
-            })
-            .collect()
+        (0..n).map(|_| single_epoch_key_and_signature::<Seed001, _>(&mut rng, 0, &[0; 32]).unwrap().0).collect()
     }
 
     #[test]
@@ -359,13 +320,7 @@ mod tests {
         assert_eq!(GroupTree::new(vec![]).unwrap_err(), GroupError::Empty);
         let ks = keys(3);
         let dup = vec![ks[0], ks[1], ks[0]];
-        assert_eq!(
-            GroupTree::new(dup).unwrap_err(),
-            GroupError::DuplicateKey {
-                first: 0,
-                second: 2
-            }
-        );
+        assert_eq!(GroupTree::new(dup).unwrap_err(), GroupError::DuplicateKey { first: 0, second: 2 });
         assert!(GroupKey::from_bytes(&[0; 35]).is_err());
         let mut zero_size = GroupTree::new(ks).unwrap().key().to_bytes();
         zero_size[32..].copy_from_slice(&0u32.to_le_bytes());
@@ -386,10 +341,7 @@ mod tests {
         }
         let bytes = tree.path(3).unwrap().to_bytes();
         for len in 0..bytes.len() {
-            assert!(
-                MembershipPath::from_bytes(&bytes[..len]).is_err(),
-                "truncated to {len}"
-            );
+            assert!(MembershipPath::from_bytes(&bytes[..len]).is_err(), "truncated to {len}");
         }
         let mut long = bytes.clone();
         long.push(0);
@@ -408,10 +360,7 @@ mod tests {
         ));
         let mut non_canonical = bytes;
         non_canonical[5..9].copy_from_slice(&u32::MAX.to_le_bytes());
-        assert_eq!(
-            MembershipPath::from_bytes(&non_canonical),
-            Err(GroupError::Malformed("field element"))
-        );
+        assert_eq!(MembershipPath::from_bytes(&non_canonical), Err(GroupError::Malformed("field element")));
         // Random bytes never panic.
         let mut rng = StdRng::seed_from_u64(7);
         for len in [0usize, 5, 37, 101, 200] {

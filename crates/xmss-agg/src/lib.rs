@@ -26,6 +26,8 @@
 //! verify(&Settings::FAST, &statement, &proof).unwrap();
 //! ```
 
+#![forbid(unsafe_code)]
+
 pub mod air;
 pub mod bus;
 pub mod error;
@@ -47,9 +49,7 @@ use serde::{Deserialize, Serialize};
 use sigagg_prover::{StarkProof, Tables};
 use sigagg_xmss::{Seed001, Signature};
 
-use crate::air::{
-    AggAir, digits::DigitAir, range::RangeAir, sig::SigAir,
-};
+use crate::air::{AggAir, digits::DigitAir, range::RangeAir, sig::SigAir};
 pub use crate::config::{Backend, Settings};
 pub use crate::error::{AggregateError, StatementError, ThresholdError, VerifyError};
 pub use crate::statement::{Entry, Statement, max_signatures};
@@ -154,16 +154,10 @@ pub fn aggregate(
 ) -> Result<AggregateProof, AggregateError> {
     settings.check_collision_bits(crate::MIN_COLLISION_BITS).map_err(AggregateError::UnsupportedMerkleHash)?;
     if signatures.len() != statement.len() {
-        return Err(AggregateError::CountMismatch {
-            entries: statement.len(),
-            signatures: signatures.len(),
-        });
+        return Err(AggregateError::CountMismatch { entries: statement.len(), signatures: signatures.len() });
     }
     if statement.padded_len() > max_signatures(settings) {
-        return Err(AggregateError::TooManyForSettings {
-            count: statement.len(),
-            max: max_signatures(settings),
-        });
+        return Err(AggregateError::TooManyForSettings { count: statement.len(), max: max_signatures(settings) });
     }
     let traces = tracing::info_span!("generate traces")
         .in_scope(|| trace::generate(settings, statement, signatures))
@@ -179,11 +173,7 @@ fn prove_traces(
 ) -> Result<AggregateProof, AggregateError> {
     let proof = prove_airs(settings, &statement.digest(), &airs(settings, statement), traces)
         .map_err(AggregateError::Prover)?;
-    Ok(AggregateProof {
-        settings: *settings,
-        num_entries: statement.len() as u32,
-        proof,
-    })
+    Ok(AggregateProof { settings: *settings, num_entries: statement.len() as u32, proof })
 }
 
 /// Domain separator of the transcript seed.
@@ -214,7 +204,11 @@ pub fn transcript_seed(settings: &Settings, statement_digest: &[u8; 32]) -> Vec<
 /// The tables of a statement for the backends: `airs` (in batch order) at
 /// heights `2^log_heights[i]`, bound by `statement_digest`
 /// ([`transcript_seed`]).
-pub(crate) fn tables<'a>(airs: &'a [AggAir], log_heights: Vec<usize>, statement_digest: &[u8; 32]) -> Tables<'a, AggAir> {
+pub(crate) fn tables<'a>(
+    airs: &'a [AggAir],
+    log_heights: Vec<usize>,
+    statement_digest: &[u8; 32],
+) -> Tables<'a, AggAir> {
     Tables::new(airs, log_heights, TRANSCRIPT_DOMAIN, *statement_digest)
 }
 
@@ -299,7 +293,11 @@ pub mod testing {
     /// `signatures`' traces proved by the FRI prover and by Plonky3's own
     /// `prove_batch`, each proof serialized (see
     /// `sigagg_prover::testing::proofs_both_ways`).
-    pub fn proofs_both_ways(settings: &Settings, statement: &Statement, signatures: &[Signature<Seed001>]) -> (Vec<u8>, Vec<u8>) {
+    pub fn proofs_both_ways(
+        settings: &Settings,
+        statement: &Statement,
+        signatures: &[Signature<Seed001>],
+    ) -> (Vec<u8>, Vec<u8>) {
         let matrices = trace::generate(settings, statement, signatures).expect("valid signatures").into_matrices();
         let heights: Vec<usize> = matrices.iter().map(|m| log2_strict_usize(m.height())).collect();
         let airs = airs(settings, statement);
@@ -325,10 +323,8 @@ pub mod testing {
         prove: impl FnOnce() -> Result<P, E>,
         verify: impl FnOnce(&P) -> Result<(), VerifyError>,
     ) {
-        let unbalanced = |e: &E| {
-            settings.backend.is_multilinear()
-                && format!("{e:?}").contains(sigagg_prover::whir::UNBALANCED_BUS)
-        };
+        let unbalanced =
+            |e: &E| settings.backend.is_multilinear() && format!("{e:?}").contains(sigagg_prover::whir::UNBALANCED_BUS);
         match std::panic::catch_unwind(std::panic::AssertUnwindSafe(prove)) {
             Err(_) if cfg!(debug_assertions) => {}
             Err(_) => panic!("a release prover panicked on a tampered trace"),
@@ -352,25 +348,16 @@ pub mod testing {
 }
 
 /// Verifies an aggregate proof for `statement` under `settings`.
-pub fn verify(
-    settings: &Settings,
-    statement: &Statement,
-    proof: &AggregateProof,
-) -> Result<(), VerifyError> {
+pub fn verify(settings: &Settings, statement: &Statement, proof: &AggregateProof) -> Result<(), VerifyError> {
     settings.check_collision_bits(crate::MIN_COLLISION_BITS).map_err(VerifyError::UnsupportedMerkleHash)?;
     if statement.padded_len() > max_signatures(settings) {
-        return Err(VerifyError::TooManyForSettings {
-            count: statement.len(),
-            max: max_signatures(settings),
-        });
+        return Err(VerifyError::TooManyForSettings { count: statement.len(), max: max_signatures(settings) });
     }
     if proof.settings.backend != settings.backend {
         return Err(VerifyError::WrongBackend { expected: settings.backend, found: proof.settings.backend });
     }
     if proof.settings != *settings {
-        return Err(VerifyError::HeaderMismatch(
-            "the proof was made with other settings".into(),
-        ));
+        return Err(VerifyError::HeaderMismatch("the proof was made with other settings".into()));
     }
     if proof.num_entries as usize != statement.len() {
         return Err(VerifyError::HeaderMismatch(format!(
@@ -407,12 +394,15 @@ mod tests {
                     airs.iter()
                         .zip(heights)
                         .map(|(air, h)| {
-                            let width = if matches!(air, AggAir::Hash(_)) { hash_width } else { BaseAir::<Val>::width(air) };
+                            let width =
+                                if matches!(air, AggAir::Hash(_)) { hash_width } else { BaseAir::<Val>::width(air) };
                             (log2_strict_usize(h), width)
                         })
                         .collect()
                 };
-                let chosen = airs.iter().find_map(|a| if let AggAir::Hash(h) = a { Some(BaseAir::<Val>::width(h)) } else { None });
+                let chosen = airs
+                    .iter()
+                    .find_map(|a| if let AggAir::Hash(h) = a { Some(BaseAir::<Val>::width(h)) } else { None });
                 let paired = BaseAir::<Val>::width(&HashAir::new(settings.stride(), false));
                 let chosen = chosen.expect("a width-24 table");
                 switched += usize::from(chosen != paired);

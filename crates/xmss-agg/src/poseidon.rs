@@ -11,17 +11,13 @@
 use std::sync::OnceLock;
 
 use p3_poseidon2_air::RoundConstants;
-use sigagg_xmss::poseidon::{
-    Poseidon2Constants, hashsig_poseidon2_16_constants, hashsig_poseidon2_24_constants,
-};
+use sigagg_xmss::poseidon::{Poseidon2Constants, hashsig_poseidon2_16_constants, hashsig_poseidon2_24_constants};
 
 use crate::config::Val;
 
 pub use sigagg_prover::poseidon::{COLS16, COLS24, HALF_FULL, PARTIAL_16, PARTIAL_24, write_packed};
 
-fn round_constants<const W: usize, const P: usize>(
-    c: Poseidon2Constants<W>,
-) -> RoundConstants<Val, W, HALF_FULL, P> {
+fn round_constants<const W: usize, const P: usize>(c: Poseidon2Constants<W>) -> RoundConstants<Val, W, HALF_FULL, P> {
     RoundConstants::new(
         c.initial.try_into().expect("four initial rounds"),
         c.internal.try_into().expect("partial round count"),
@@ -52,18 +48,16 @@ mod tests {
     #[test]
     fn packed_writer_matches_native_permutations() {
         let lanes = PackedF::WIDTH;
-        let inputs16: Vec<[Val; 16]> = (0..lanes)
-            .map(|l| core::array::from_fn(|i| Val::from_u32((l * 100 + i) as u32)))
-            .collect();
+        let inputs16: Vec<[Val; 16]> =
+            (0..lanes).map(|l| core::array::from_fn(|i| Val::from_u32((l * 100 + i) as u32))).collect();
         let mut buf = vec![Val::ZERO; lanes * (COLS16 + 3)];
         let mut rows: Vec<&mut [Val]> = buf.chunks_mut(COLS16 + 3).collect();
         let out = write_packed(&mut rows, &inputs16, constants16());
         for (l, o) in out.iter().enumerate() {
             assert_eq!(*o, hashsig_poseidon2_16().permute(inputs16[l]));
         }
-        let inputs24: Vec<[Val; 24]> = (0..lanes)
-            .map(|l| core::array::from_fn(|i| Val::from_u32((l * 7 + i * 3) as u32)))
-            .collect();
+        let inputs24: Vec<[Val; 24]> =
+            (0..lanes).map(|l| core::array::from_fn(|i| Val::from_u32((l * 7 + i * 3) as u32))).collect();
         let mut buf = vec![Val::ZERO; lanes * COLS24];
         let mut rows: Vec<&mut [Val]> = buf.chunks_mut(COLS24).collect();
         let out = write_packed(&mut rows, &inputs24, constants24());

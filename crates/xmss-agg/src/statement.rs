@@ -64,20 +64,10 @@ impl Statement {
             return Err(StatementError::Empty);
         }
         if entries.len() > MAX_SIGNATURES {
-            return Err(StatementError::TooMany {
-                count: entries.len(),
-                max: MAX_SIGNATURES,
-            });
+            return Err(StatementError::TooMany { count: entries.len(), max: MAX_SIGNATURES });
         }
-        if let Some((index, e)) = entries
-            .iter()
-            .enumerate()
-            .find(|(_, e)| u64::from(e.epoch) >= Seed001::lifetime())
-        {
-            return Err(StatementError::EpochOutOfRange {
-                index,
-                epoch: e.epoch,
-            });
+        if let Some((index, e)) = entries.iter().enumerate().find(|(_, e)| u64::from(e.epoch) >= Seed001::lifetime()) {
+            return Err(StatementError::EpochOutOfRange { index, epoch: e.epoch });
         }
         Ok(Self { entries })
     }
@@ -175,12 +165,7 @@ pub fn chain_tweak_parts(epoch: u32) -> (u32, u32, [bool; 3]) {
 impl SlotPublic {
     /// Derives the slot's public values from its entry.
     pub fn new(entry: &Entry) -> Self {
-        Self::from_parts(
-            entry.public_key.parameter,
-            entry.public_key.root,
-            entry.epoch,
-            &entry.message,
-        )
+        Self::from_parts(entry.public_key.parameter, entry.public_key.root, entry.epoch, &entry.message)
     }
 
     /// The values shared by every slot of a threshold proof: epoch and
@@ -224,18 +209,7 @@ mod tests {
     /// for every chain and position, at epochs that hit the borrow case.
     #[test]
     fn chain_tweak_formula_matches_native() {
-        let epochs = [
-            0u32,
-            1,
-            126,
-            127,
-            254,
-            127 * 257,
-            127 * 2000,
-            127 * 8256,
-            1_048_575,
-            500_000,
-        ];
+        let epochs = [0u32, 1, 126, 127, 254, 127 * 257, 127 * 2000, 127 * 8256, 1_048_575, 500_000];
         for &epoch in &epochs {
             let (a, b, beta) = chain_tweak_parts(epoch);
             for i in 0..78u8 {
@@ -245,11 +219,7 @@ mod tests {
                         + Val::from_u32(256 * u32::from(pos));
                     let borrow = i == 0 && beta[usize::from(pos) - 1];
                     let t1 = Val::from_u32(a) - Val::from_bool(borrow);
-                    assert_eq!(
-                        [t0, t1],
-                        chain_tweak(epoch, i, pos),
-                        "epoch {epoch} chain {i} pos {pos}"
-                    );
+                    assert_eq!([t0, t1], chain_tweak(epoch, i, pos), "epoch {epoch} chain {i} pos {pos}");
                 }
             }
         }

@@ -77,17 +77,9 @@ impl ThresholdStatement {
     /// [`crate::group::MAX_GROUP_DEPTH`] levels deep (its fields are public,
     /// so a key need not come from [`GroupKey::from_bytes`]) and that the
     /// epoch is inside the Seed001 lifetime.
-    pub fn new(
-        group: GroupKey,
-        epoch: u32,
-        message: [u8; 32],
-        threshold: u32,
-    ) -> Result<Self, StatementError> {
+    pub fn new(group: GroupKey, epoch: u32, message: [u8; 32], threshold: u32) -> Result<Self, StatementError> {
         if threshold == 0 || threshold > group.size {
-            return Err(StatementError::ThresholdOutOfRange {
-                threshold,
-                size: group.size,
-            });
+            return Err(StatementError::ThresholdOutOfRange { threshold, size: group.size });
         }
         if depth_for(group.size as usize) > MAX_GROUP_DEPTH {
             return Err(StatementError::GroupTooLarge { size: group.size, max_depth: MAX_GROUP_DEPTH });
@@ -95,12 +87,7 @@ impl ThresholdStatement {
         if u64::from(epoch) >= Seed001::lifetime() {
             return Err(StatementError::EpochOutOfRange { index: 0, epoch });
         }
-        Ok(Self {
-            group,
-            epoch,
-            message,
-            threshold,
-        })
+        Ok(Self { group, epoch, message, threshold })
     }
 
     /// The group key.
@@ -137,18 +124,10 @@ pub struct Signer {
 
 impl Signer {
     /// Member `index` of `tree`, with its signature.
-    pub fn from_tree(
-        tree: &GroupTree,
-        index: u32,
-        signature: Signature<Seed001>,
-    ) -> Result<Self, GroupError> {
+    pub fn from_tree(tree: &GroupTree, index: u32, signature: Signature<Seed001>) -> Result<Self, GroupError> {
         let path = tree.path(index)?;
         let public_key = *tree.member(index).expect("path exists, so the member does");
-        Ok(Self {
-            public_key,
-            path,
-            signature,
-        })
+        Ok(Self { public_key, path, signature })
     }
 
     /// The member index.
@@ -200,13 +179,8 @@ impl ThresholdProof {
 
     /// Parses bytes written by [`ThresholdProof::to_bytes`].
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, VerifyError> {
-        codec::decode(
-            THRESHOLD_PROOF_MAGIC,
-            THRESHOLD_PROOF_VERSION,
-            bytes,
-            "threshold proof",
-        )
-        .map_err(VerifyError::Malformed)
+        codec::decode(THRESHOLD_PROOF_MAGIC, THRESHOLD_PROOF_VERSION, bytes, "threshold proof")
+            .map_err(VerifyError::Malformed)
     }
 }
 
@@ -297,61 +271,38 @@ pub fn prove_threshold(
     settings.check_collision_bits(crate::MIN_COLLISION_BITS).map_err(ThresholdError::UnsupportedMerkleHash)?;
     let count = signers.len();
     if count < statement.threshold as usize {
-        return Err(ThresholdError::BelowThreshold {
-            count,
-            threshold: statement.threshold,
-        });
+        return Err(ThresholdError::BelowThreshold { count, threshold: statement.threshold });
     }
     if padded(count) > max_signatures(settings) {
-        return Err(ThresholdError::TooManyForSettings {
-            count,
-            max: max_signatures(settings),
-        });
+        return Err(ThresholdError::TooManyForSettings { count, max: max_signatures(settings) });
     }
     let mut sorted: Vec<&Signer> = signers.iter().collect();
     sorted.sort_by_key(|s| s.index());
     if let Some(pair) = sorted.windows(2).find(|w| w[0].index() == w[1].index()) {
-        return Err(ThresholdError::DuplicateSigner {
-            index: pair[0].index(),
-        });
+        return Err(ThresholdError::DuplicateSigner { index: pair[0].index() });
     }
     for s in &sorted {
         s.path
             .verify(&statement.group, &s.public_key)
-            .map_err(|reason| ThresholdError::NotAMember {
-                index: s.index(),
-                reason,
-            })?;
+            .map_err(|reason| ThresholdError::NotAMember { index: s.index(), reason })?;
     }
     let witness: Vec<trace::Signer<'_>> = sorted
         .iter()
         .map(|s| trace::Signer {
-            entry: Entry {
-                public_key: s.public_key,
-                epoch: statement.epoch,
-                message: statement.message,
-            },
+            entry: Entry { public_key: s.public_key, epoch: statement.epoch, message: statement.message },
             signature: &s.signature,
             path: &s.path,
         })
         .collect();
     let traces = tracing::info_span!("generate threshold traces")
         .in_scope(|| trace::generate_threshold(settings, &statement.group, &witness, padded(count)))
-        .map_err(|(at, reason)| ThresholdError::InvalidSignature {
-            index: sorted[at].index(),
-            reason,
-        })?;
+        .map_err(|(at, reason)| ThresholdError::InvalidSignature { index: sorted[at].index(), reason })?;
     let indices: Vec<u32> = sorted.iter().map(|s| s.index()).collect();
     let revealed = (disclosure == Disclosure::Signers).then_some(indices);
     let airs = airs(settings, statement, count as u32, revealed.as_deref());
     let digest = digest(statement, count as u32, revealed.as_deref());
     let proof = crate::prove_airs(settings, &digest, &airs, traces).map_err(ThresholdError::Prover)?;
-    Ok(ThresholdProof {
-        settings: *settings,
-        count: count as u32,
-        signers: revealed,
-        proof,
-    })
+    Ok(ThresholdProof { settings: *settings, count: count as u32, signers: revealed, proof })
 }
 
 /// Verifies a threshold proof for `statement` under `settings`; on success
@@ -366,27 +317,17 @@ pub fn verify_threshold(
         return Err(VerifyError::WrongBackend { expected: settings.backend, found: proof.settings.backend });
     }
     if proof.settings != *settings {
-        return Err(VerifyError::HeaderMismatch(
-            "the proof was made with other settings".into(),
-        ));
+        return Err(VerifyError::HeaderMismatch("the proof was made with other settings".into()));
     }
     let (count, size) = (proof.count, statement.group.size);
     if count < statement.threshold {
-        return Err(VerifyError::BelowThreshold {
-            count,
-            threshold: statement.threshold,
-        });
+        return Err(VerifyError::BelowThreshold { count, threshold: statement.threshold });
     }
     if count > size {
-        return Err(VerifyError::HeaderMismatch(format!(
-            "{count} signers in a group of {size}"
-        )));
+        return Err(VerifyError::HeaderMismatch(format!("{count} signers in a group of {size}")));
     }
     if padded(count as usize) > max_signatures(settings) {
-        return Err(VerifyError::TooManyForSettings {
-            count: count as usize,
-            max: max_signatures(settings),
-        });
+        return Err(VerifyError::TooManyForSettings { count: count as usize, max: max_signatures(settings) });
     }
     if let Some(list) = &proof.signers {
         let ascending = list.windows(2).all(|w| w[0] < w[1]);
@@ -398,10 +339,7 @@ pub fn verify_threshold(
     }
     let digest = digest(statement, count, proof.signers.as_deref());
     verify_stark(settings, statement, proof, &digest)?;
-    Ok(Certificate {
-        count,
-        signers: proof.signers.clone(),
-    })
+    Ok(Certificate { count, signers: proof.signers.clone() })
 }
 
 /// The STARK check of a threshold proof whose header has been checked, with
@@ -420,21 +358,9 @@ fn verify_stark(
 
 /// The security level of `settings` for a threshold proof with `count`
 /// signers in a group of `group_size`.
-pub fn security_level(
-    settings: &Settings,
-    count: usize,
-    group_size: u32,
-) -> crate::security::SecurityLevel {
-    let group = GroupKey {
-        root: [Default::default(); crate::group::GROUP_DIGEST],
-        size: group_size.max(1),
-    };
-    let statement = ThresholdStatement {
-        group,
-        epoch: 0,
-        message: [0; 32],
-        threshold: 1,
-    };
+pub fn security_level(settings: &Settings, count: usize, group_size: u32) -> crate::security::SecurityLevel {
+    let group = GroupKey { root: [Default::default(); crate::group::GROUP_DIGEST], size: group_size.max(1) };
+    let statement = ThresholdStatement { group, epoch: 0, message: [0; 32], threshold: 1 };
     let count = count.max(1) as u32;
     let airs = airs(settings, &statement, count, None);
     let heights = trace::threshold_log_heights(settings, padded(count as usize), &group);
@@ -451,17 +377,12 @@ pub mod testing {
         let witness: Vec<trace::Signer<'_>> = signers
             .iter()
             .map(|s| trace::Signer {
-                entry: Entry {
-                    public_key: s.public_key,
-                    epoch: statement.epoch,
-                    message: statement.message,
-                },
+                entry: Entry { public_key: s.public_key, epoch: statement.epoch, message: statement.message },
                 signature: &s.signature,
                 path: &s.path,
             })
             .collect();
-        trace::generate_threshold(settings, &statement.group, &witness, padded(signers.len()))
-            .expect("valid signers")
+        trace::generate_threshold(settings, &statement.group, &witness, padded(signers.len())).expect("valid signers")
     }
 
     /// Proves (possibly tampered) traces without checking them, claiming
@@ -475,12 +396,7 @@ pub mod testing {
     ) -> Result<ThresholdProof, String> {
         let airs = airs(settings, statement, count, signers.as_deref());
         let proof = crate::prove_airs(settings, &digest(statement, count, signers.as_deref()), &airs, traces.clone())?;
-        Ok(ThresholdProof {
-            settings: *settings,
-            count,
-            signers,
-            proof,
-        })
+        Ok(ThresholdProof { settings: *settings, count, signers, proof })
     }
 
     /// The STARK check of `proof` (whose header must be valid for
@@ -510,7 +426,11 @@ pub mod testing {
 
     /// log2 of every table's quotient-chunk count, from the declared
     /// degrees and from Plonky3's symbolic inference.
-    pub fn quotient_chunks_both_ways(settings: &Settings, statement: &ThresholdStatement, count: u32) -> (Vec<usize>, Vec<usize>) {
+    pub fn quotient_chunks_both_ways(
+        settings: &Settings,
+        statement: &ThresholdStatement,
+        count: u32,
+    ) -> (Vec<usize>, Vec<usize>) {
         let (airs, heights) = statement_shape(settings, statement, count);
         sigagg_prover::testing::quotient_chunks_both_ways(settings, &crate::tables(&airs, heights, &[0; 32]))
     }
@@ -536,7 +456,8 @@ mod tests {
     fn next_row_declarations_cover_every_read() {
         let group = GroupKey { root: [Default::default(); crate::group::GROUP_DIGEST], size: 5 };
         let statement = ThresholdStatement { group, epoch: 0, message: [0; 32], threshold: 1 };
-        for settings in [Settings::FAST, Settings::COMPACT, Settings::WHIR, Settings::WHIR_COMPACT, Settings::WHIR_SKIP] {
+        for settings in [Settings::FAST, Settings::COMPACT, Settings::WHIR, Settings::WHIR_COMPACT, Settings::WHIR_SKIP]
+        {
             let all = [
                 crate::airs_for_shape(&settings, 16),
                 crate::airs_for_shape(&settings, crate::air::WHIR_HASH_ROUNDS_FROM),
@@ -545,7 +466,11 @@ mod tests {
             for airs in &all {
                 for air in airs {
                     let missing = sigagg_prover::next_row::undeclared_next_row_reads(air);
-                    assert!(missing.is_empty(), "{}: {air:?} reads undeclared next-row columns {missing:?}", settings.backend.name());
+                    assert!(
+                        missing.is_empty(),
+                        "{}: {air:?} reads undeclared next-row columns {missing:?}",
+                        settings.backend.name()
+                    );
                 }
             }
         }

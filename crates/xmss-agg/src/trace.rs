@@ -18,14 +18,14 @@ use sigagg_xmss::{ParameterSet, Seed001, Signature, VerifyError};
 
 use p3_air::BaseAir;
 
+use crate::air::chain::ChainAir;
 use crate::air::digits::{DigitAir, col as dcol, limb_coefficient, range_check_at};
 use crate::air::hash24::HashAir;
 use crate::air::sig::SigAir;
 use crate::air::{chain::col as ccol, digits, hash24, hash24::col as hcol, range};
+use crate::config::Settings;
 use crate::config::Val;
 use crate::layout::*;
-use crate::air::chain::ChainAir;
-use crate::config::Settings;
 use crate::statement::{Entry, SlotPublic, Statement, chain_tweak_parts};
 
 /// The witness of one signature slot, shared by the tables.
@@ -44,13 +44,7 @@ impl<'a> Slot<'a> {
         let input = message_input::<Seed001>(&param, entry.epoch, sig.rho(), &entry.message);
         let out = p3_symmetric::Permutation::permute(Seed001::perm24(), input);
         let fe = core::array::from_fn(|j| out[j] + input[j]);
-        Ok(Self {
-            entry,
-            public: SlotPublic::new(entry),
-            sig,
-            digits,
-            fe,
-        })
+        Ok(Self { entry, public: SlotPublic::new(entry), sig, digits, fe })
     }
 
     /// 12-bit / 7-bit limbs `f_{k,a}` of the message-hash output.
@@ -82,13 +76,7 @@ pub struct Traces {
 impl Traces {
     /// The matrices in batch order.
     pub fn matrices(&self) -> Vec<&RowMajorMatrix<Val>> {
-        let mut all = vec![
-            &self.sig,
-            &self.digits,
-            &self.chain,
-            &self.hash,
-            &self.range,
-        ];
+        let mut all = vec![&self.sig, &self.digits, &self.chain, &self.hash, &self.range];
         all.extend(self.group.as_ref());
         all
     }
@@ -121,12 +109,9 @@ pub fn generate(
     statement: &Statement,
     signatures: &[Signature<Seed001>],
 ) -> Result<Traces, (usize, VerifyError)> {
-    let entries: Vec<&Entry> = (0..statement.padded_len())
-        .map(|s| statement.slot(s))
-        .collect();
-    let signatures: Vec<&Signature<Seed001>> = (0..entries.len())
-        .map(|s| &signatures[s.min(signatures.len() - 1)])
-        .collect();
+    let entries: Vec<&Entry> = (0..statement.padded_len()).map(|s| statement.slot(s)).collect();
+    let signatures: Vec<&Signature<Seed001>> =
+        (0..entries.len()).map(|s| &signatures[s.min(signatures.len() - 1)]).collect();
     let last = statement.len() - 1;
     let slots = slots(&entries, &signatures).map_err(|(s, e)| (s.min(last), e))?;
     let sig_air = SigAir::new(statement);
@@ -141,14 +126,7 @@ pub fn generate(
     let (chain, hash) = crate::air::poseidon_airs(settings, Some(statement.padded_len()));
     let tables = signature_tables(&slots, &chain, &hash).map_err(|(s, e)| (s.min(last), e))?;
     let range = range_trace(&tables.range_values);
-    Ok(Traces {
-        sig,
-        digits: tables.digits,
-        chain: tables.chain,
-        hash: tables.hash,
-        range,
-        group: None,
-    })
+    Ok(Traces { sig, digits: tables.digits, chain: tables.chain, hash: tables.hash, range, group: None })
 }
 
 /// The witness of every slot; a failing slot is reported by its index
@@ -180,12 +158,7 @@ fn signature_tables(
     if let Some(index) = (0..slots.len()).find(|&s| top_digest(&hash, s) != slots[s].public.root) {
         return Err((index, VerifyError::RootMismatch));
     }
-    Ok(SignatureTables {
-        digits,
-        chain,
-        hash,
-        range_values,
-    })
+    Ok(SignatureTables { digits, chain, hash, range_values })
 }
 
 /// The digest of slot `s`'s top tree row.
@@ -217,18 +190,13 @@ fn digit_block(air: &DigitAir, s: usize, slot: &Slot<'_>, block: &mut [Val]) -> 
     let mut checked = Vec::with_capacity(3 * DIGIT_BLOCK);
     for (r, row) in block.chunks_mut(width).enumerate() {
         let digits: [u64; DIGITS_PER_LIMB] = core::array::from_fn(|t| {
-            if r < LIMBS {
-                u64::from(slot.digits[DIGITS_PER_LIMB * r + t])
-            } else {
-                (BASE - 1) as u64
-            }
+            if r < LIMBS { u64::from(slot.digits[DIGITS_PER_LIMB * r + t]) } else { (BASE - 1) as u64 }
         });
         let prev = carry;
         if r < LIMBS {
             let limb: u64 = digits.iter().enumerate().map(|(t, &x)| x << (2 * t)).sum();
-            let product: u64 = (0..3 * MSG_HASH)
-                .map(|j| u64::from(limbs[j]) * u64::from(limb_coefficient(r, j / 3, j % 3)))
-                .sum();
+            let product: u64 =
+                (0..3 * MSG_HASH).map(|j| u64::from(limbs[j]) * u64::from(limb_coefficient(r, j / 3, j % 3))).sum();
             carry = (product + prev - limb) >> 12;
             debug_assert_eq!(limb + (carry << 12), product + prev);
             sum += digits.iter().sum::<u64>();
@@ -285,14 +253,12 @@ fn for_each_lane_group<'a, X: Send>(
     per_group: impl Fn(&mut [Val], &[&Slot<'a>], &mut X) + Sync,
 ) {
     let lanes = PackedF::WIDTH;
-    values
-        .par_chunks_mut(lanes * block * width)
-        .zip(slots.par_chunks(lanes))
-        .zip(extra.par_iter_mut())
-        .for_each(|((chunk, group), x)| {
+    values.par_chunks_mut(lanes * block * width).zip(slots.par_chunks(lanes)).zip(extra.par_iter_mut()).for_each(
+        |((chunk, group), x)| {
             let refs: Vec<&Slot<'a>> = group.iter().collect();
             per_group(chunk, &refs, x);
-        });
+        },
+    );
 }
 
 /// Row `r` of every slot's block in a lane group, padded with a scratch row
@@ -311,10 +277,8 @@ fn lane_rows<'b>(
     let lanes = PackedF::WIDTH;
     let present = chunk.len() / (block * width);
     let row = width * per_row;
-    let mut rows: Vec<&mut [Val]> = chunk
-        .chunks_mut(block * row)
-        .flat_map(|b| b[r * row..(r + 1) * row].chunks_mut(width))
-        .collect();
+    let mut rows: Vec<&mut [Val]> =
+        chunk.chunks_mut(block * row).flat_map(|b| b[r * row..(r + 1) * row].chunks_mut(width)).collect();
     for extra in scratch.chunks_mut(width).take(lanes - present) {
         rows.push(extra);
     }
@@ -334,87 +298,68 @@ fn chain_trace(slots: &[Slot<'_>], air: &ChainAir) -> (RowMajorMatrix<Val>, Vec<
         return (into_lanes(&one, P16_BLOCK, per_row), ends);
     }
     let mut values = Val::zero_vec(slots.len() * P16_BLOCK * width);
-    let mut ends: Vec<Vec<[Val; DIGEST]>> = slots
-        .iter()
-        .map(|slot| slot.sig.hashes().to_vec())
-        .collect();
+    let mut ends: Vec<Vec<[Val; DIGEST]>> = slots.iter().map(|slot| slot.sig.hashes().to_vec()).collect();
     let lanes = PackedF::WIDTH;
     let mut ends_groups: Vec<&mut [Vec<[Val; DIGEST]>]> = ends.chunks_mut(lanes).collect();
-    for_each_lane_group(
-        &mut values,
-        width,
-        P16_BLOCK,
-        slots,
-        &mut ends_groups,
-        |chunk, group, group_ends| {
-            let lanes = PackedF::WIDTH;
-            let steps: Vec<Vec<(usize, u8)>> = group
-                .iter()
-                .map(|slot| {
-                    slot.digits
-                        .iter()
-                        .enumerate()
-                        .flat_map(|(i, &x)| (x + 1..BASE as u8).map(move |pos| (i, pos)))
-                        .collect()
-                })
-                .collect();
-            let mut running: Vec<[Val; DIGEST]> = vec![[Val::ZERO; DIGEST]; lanes];
-            let mut scratch = Val::zero_vec(lanes * width);
-            for r in 0..P16_BLOCK {
-                let mut inputs = vec![[Val::ZERO; 16]; lanes];
-                let mut rows = lane_rows(chunk, &mut scratch, width, P16_BLOCK, r, per_row);
-                for (lane, slot) in group.iter().enumerate() {
-                    if r >= CHAIN_STEPS {
-                        continue;
-                    }
-                    let (i, pos) = steps[lane][r];
-                    let first = pos == slot.digits[i] + 1;
-                    let last = usize::from(pos) == BASE - 1;
-                    let x = if first {
-                        slot.sig.hashes()[i]
-                    } else {
-                        running[lane]
-                    };
-                    let param = &slot.entry.public_key.parameter;
-                    inputs[lane] =
-                        chain_input::<Seed001>(param, slot.entry.epoch, i as u8, pos, &x);
-                    let (a, b, beta) = chain_tweak_parts(slot.entry.epoch);
-                    let row = &mut rows[lane];
-                    row[ccol::I] = Val::from_usize(i);
-                    row[ccol::POS] = Val::from_u8(pos);
-                    row[ccol::FIRST] = Val::from_bool(first);
-                    row[ccol::LAST] = Val::from_bool(last);
-                    row[ccol::K0] = Val::from_u32(b) * Val::from_u32(1 << 24) - Val::from_u32(a)
-                        + Val::from_usize(i << 16);
-                    for k in 0..3 {
-                        row[ccol::T1 + k] = Val::from_u32(a) - Val::from_bool(i == 0 && beta[k]);
-                    }
+    for_each_lane_group(&mut values, width, P16_BLOCK, slots, &mut ends_groups, |chunk, group, group_ends| {
+        let lanes = PackedF::WIDTH;
+        let steps: Vec<Vec<(usize, u8)>> = group
+            .iter()
+            .map(|slot| {
+                slot.digits
+                    .iter()
+                    .enumerate()
+                    .flat_map(|(i, &x)| (x + 1..BASE as u8).map(move |pos| (i, pos)))
+                    .collect()
+            })
+            .collect();
+        let mut running: Vec<[Val; DIGEST]> = vec![[Val::ZERO; DIGEST]; lanes];
+        let mut scratch = Val::zero_vec(lanes * width);
+        for r in 0..P16_BLOCK {
+            let mut inputs = vec![[Val::ZERO; 16]; lanes];
+            let mut rows = lane_rows(chunk, &mut scratch, width, P16_BLOCK, r, per_row);
+            for (lane, slot) in group.iter().enumerate() {
+                if r >= CHAIN_STEPS {
+                    continue;
                 }
-                let outputs = air.perm().write(&mut rows, &inputs);
-                for lane in 0..lanes {
-                    running[lane] = core::array::from_fn(|j| outputs[lane][j] + inputs[lane][j]);
-                }
-                for (lane, step) in steps.iter().enumerate() {
-                    if let Some(&(i, pos)) = step.get(r)
-                        && usize::from(pos) == BASE - 1
-                    {
-                        group_ends[lane][i] = running[lane];
-                    }
+                let (i, pos) = steps[lane][r];
+                let first = pos == slot.digits[i] + 1;
+                let last = usize::from(pos) == BASE - 1;
+                let x = if first { slot.sig.hashes()[i] } else { running[lane] };
+                let param = &slot.entry.public_key.parameter;
+                inputs[lane] = chain_input::<Seed001>(param, slot.entry.epoch, i as u8, pos, &x);
+                let (a, b, beta) = chain_tweak_parts(slot.entry.epoch);
+                let row = &mut rows[lane];
+                row[ccol::I] = Val::from_usize(i);
+                row[ccol::POS] = Val::from_u8(pos);
+                row[ccol::FIRST] = Val::from_bool(first);
+                row[ccol::LAST] = Val::from_bool(last);
+                row[ccol::K0] = Val::from_u32(b) * Val::from_u32(1 << 24) - Val::from_u32(a) + Val::from_usize(i << 16);
+                for k in 0..3 {
+                    row[ccol::T1 + k] = Val::from_u32(a) - Val::from_bool(i == 0 && beta[k]);
                 }
             }
-        },
-    );
+            let outputs = air.perm().write(&mut rows, &inputs);
+            for lane in 0..lanes {
+                running[lane] = core::array::from_fn(|j| outputs[lane][j] + inputs[lane][j]);
+            }
+            for (lane, step) in steps.iter().enumerate() {
+                if let Some(&(i, pos)) = step.get(r)
+                    && usize::from(pos) == BASE - 1
+                {
+                    group_ends[lane][i] = running[lane];
+                }
+            }
+        }
+    });
     // Slot index per lane of each block.
-    values
-        .par_chunks_mut(P16_BLOCK * width * per_row)
-        .enumerate()
-        .for_each(|(b, block)| {
-            for row in block.chunks_mut(width * per_row) {
-                for (lane, cols) in row.chunks_mut(width).enumerate() {
-                    cols[ccol::SIG] = Val::from_usize(b * per_row + lane);
-                }
+    values.par_chunks_mut(P16_BLOCK * width * per_row).enumerate().for_each(|(b, block)| {
+        for row in block.chunks_mut(width * per_row) {
+            for (lane, cols) in row.chunks_mut(width).enumerate() {
+                cols[ccol::SIG] = Val::from_usize(b * per_row + lane);
             }
-        });
+        }
+    });
     (RowMajorMatrix::new(values, width * per_row), ends)
 }
 
@@ -424,17 +369,14 @@ fn chain_trace(slots: &[Slot<'_>], air: &ChainAir) -> (RowMajorMatrix<Val>, Vec<
 fn into_lanes(table: &RowMajorMatrix<Val>, block: usize, per_row: usize) -> RowMajorMatrix<Val> {
     let width = table.width;
     let mut values = Val::zero_vec(table.values.len());
-    values
-        .par_chunks_mut(block * width * per_row)
-        .enumerate()
-        .for_each(|(b, out)| {
-            for (r, row) in out.chunks_mut(width * per_row).enumerate() {
-                for (lane, cols) in row.chunks_mut(width).enumerate() {
-                    let from = ((b * per_row + lane) * block + r) * width;
-                    cols.copy_from_slice(&table.values[from..from + width]);
-                }
+    values.par_chunks_mut(block * width * per_row).enumerate().for_each(|(b, out)| {
+        for (r, row) in out.chunks_mut(width * per_row).enumerate() {
+            for (lane, cols) in row.chunks_mut(width).enumerate() {
+                let from = ((b * per_row + lane) * block + r) * width;
+                cols.copy_from_slice(&table.values[from..from + width]);
             }
-        });
+        }
+    });
     RowMajorMatrix::new(values, width * per_row)
 }
 
@@ -442,13 +384,7 @@ fn into_lanes(table: &RowMajorMatrix<Val>, block: usize, per_row: usize) -> RowM
 /// `v = 79` is the zero padding past the stream).
 fn stream_end(slot: &Slot<'_>, ends: &[[Val; DIGEST]], v: usize) -> [Val; DIGEST] {
     match v {
-        0 => core::array::from_fn(|j| {
-            if j < PARAM {
-                slot.public.param[j]
-            } else {
-                slot.public.leaf_tweak[j - PARAM]
-            }
-        }),
+        0 => core::array::from_fn(|j| if j < PARAM { slot.public.param[j] } else { slot.public.leaf_tweak[j - PARAM] }),
         v if v < STREAM_ENDS => ends[v - 1],
         _ => [Val::ZERO; DIGEST],
     }
@@ -461,106 +397,71 @@ fn hash_trace(slots: &[Slot<'_>], ends: &[Vec<[Val; DIGEST]>], air: &HashAir) ->
     let capacity = Seed001::leaf_capacity();
     let lanes = PackedF::WIDTH;
     let mut end_groups: Vec<&[Vec<[Val; DIGEST]>]> = ends.chunks(lanes).collect();
-    for_each_lane_group(
-        &mut values,
-        width,
-        P24_BLOCK,
-        slots,
-        &mut end_groups,
-        |chunk, group, ends| {
-            let mut prev_out: Vec<[Val; 24]> = vec![[Val::ZERO; 24]; lanes];
-            let mut prev_dig: Vec<[Val; DIGEST]> = vec![[Val::ZERO; DIGEST]; lanes];
-            let mut scratch = Val::zero_vec(lanes * width);
-            for r in 0..P24_BLOCK {
-                let mut inputs = vec![[Val::ZERO; 24]; lanes];
-                let mut rows = lane_rows(chunk, &mut scratch, width, P24_BLOCK, r, 1);
-                for (lane, slot) in group.iter().enumerate() {
-                    let param = &slot.entry.public_key.parameter;
-                    let epoch = slot.entry.epoch;
-                    let row = &mut rows[lane];
-                    match role(r) {
-                        Role::Message => {
-                            inputs[lane] = message_input::<Seed001>(
-                                param,
-                                epoch,
-                                slot.sig.rho(),
-                                &slot.entry.message,
-                            );
-                        }
-                        Role::Sponge(k) => {
-                            let (v0, e0) = window(k);
-                            let mut w = [Val::ZERO; 3 * DIGEST];
-                            for s in 0..3 {
-                                let v = v0 + s;
-                                w[DIGEST * s..DIGEST * (s + 1)].copy_from_slice(&stream_end(
-                                    slot,
-                                    &ends[lane],
-                                    v,
-                                ));
-                                let free = (1..STREAM_ENDS).contains(&v)
-                                    && usize::from(slot.digits[v - 1]) == BASE - 1;
-                                row[hcol::FLAGS + s] = Val::from_bool(free);
-                            }
-                            row[hcol::W..hcol::W + 3 * DIGEST].copy_from_slice(&w);
-                            let mut input = [Val::ZERO; 24];
-                            for t in 0..RATE {
-                                let absorbed = if k == 0 { Val::ZERO } else { prev_out[lane][t] };
-                                input[t] = absorbed + w[e0 + t];
-                            }
-                            for j in 0..CAPACITY {
-                                input[RATE + j] = if k == 0 {
-                                    capacity[j]
-                                } else {
-                                    prev_out[lane][RATE + j]
-                                };
-                            }
-                            inputs[lane] = input;
-                        }
-                        Role::Tree(level) => {
-                            let bit = (epoch >> (level - 1)) & 1;
-                            let sibling = slot.sig.co_path()[level - 1];
-                            let node = prev_dig[lane];
-                            let (left, right) = if bit == 0 {
-                                (node, sibling)
-                            } else {
-                                (sibling, node)
-                            };
-                            inputs[lane] = tree_input::<Seed001>(
-                                param,
-                                level as u8,
-                                epoch >> level,
-                                &left,
-                                &right,
-                            );
-                            row[hcol::BIT] = Val::from_u32(bit);
-                        }
-                        Role::Pad => {}
+    for_each_lane_group(&mut values, width, P24_BLOCK, slots, &mut end_groups, |chunk, group, ends| {
+        let mut prev_out: Vec<[Val; 24]> = vec![[Val::ZERO; 24]; lanes];
+        let mut prev_dig: Vec<[Val; DIGEST]> = vec![[Val::ZERO; DIGEST]; lanes];
+        let mut scratch = Val::zero_vec(lanes * width);
+        for r in 0..P24_BLOCK {
+            let mut inputs = vec![[Val::ZERO; 24]; lanes];
+            let mut rows = lane_rows(chunk, &mut scratch, width, P24_BLOCK, r, 1);
+            for (lane, slot) in group.iter().enumerate() {
+                let param = &slot.entry.public_key.parameter;
+                let epoch = slot.entry.epoch;
+                let row = &mut rows[lane];
+                match role(r) {
+                    Role::Message => {
+                        inputs[lane] = message_input::<Seed001>(param, epoch, slot.sig.rho(), &slot.entry.message);
                     }
-                }
-                let outputs = air.perm().write(&mut rows, &inputs);
-                let compress = matches!(role(r), Role::Message | Role::Tree(_));
-                for lane in 0..lanes {
-                    let dig: [Val; DIGEST] = core::array::from_fn(|j| {
-                        outputs[lane][j] + if compress { inputs[lane][j] } else { Val::ZERO }
-                    });
-                    rows[lane][hcol::DIG..hcol::DIG + DIGEST].copy_from_slice(&dig);
-                    prev_out[lane] = outputs[lane];
-                    prev_dig[lane] = dig;
+                    Role::Sponge(k) => {
+                        let (v0, e0) = window(k);
+                        let mut w = [Val::ZERO; 3 * DIGEST];
+                        for s in 0..3 {
+                            let v = v0 + s;
+                            w[DIGEST * s..DIGEST * (s + 1)].copy_from_slice(&stream_end(slot, &ends[lane], v));
+                            let free = (1..STREAM_ENDS).contains(&v) && usize::from(slot.digits[v - 1]) == BASE - 1;
+                            row[hcol::FLAGS + s] = Val::from_bool(free);
+                        }
+                        row[hcol::W..hcol::W + 3 * DIGEST].copy_from_slice(&w);
+                        let mut input = [Val::ZERO; 24];
+                        for t in 0..RATE {
+                            let absorbed = if k == 0 { Val::ZERO } else { prev_out[lane][t] };
+                            input[t] = absorbed + w[e0 + t];
+                        }
+                        for j in 0..CAPACITY {
+                            input[RATE + j] = if k == 0 { capacity[j] } else { prev_out[lane][RATE + j] };
+                        }
+                        inputs[lane] = input;
+                    }
+                    Role::Tree(level) => {
+                        let bit = (epoch >> (level - 1)) & 1;
+                        let sibling = slot.sig.co_path()[level - 1];
+                        let node = prev_dig[lane];
+                        let (left, right) = if bit == 0 { (node, sibling) } else { (sibling, node) };
+                        inputs[lane] = tree_input::<Seed001>(param, level as u8, epoch >> level, &left, &right);
+                        row[hcol::BIT] = Val::from_u32(bit);
+                    }
+                    Role::Pad => {}
                 }
             }
-        },
-    );
-    values
-        .par_chunks_mut(P24_BLOCK * width)
-        .enumerate()
-        .for_each(|(s, block)| {
-            for (r, row) in block.chunks_mut(width).enumerate() {
-                row[hcol::SIG] = Val::from_usize(s);
-                for (col, pcol) in hash24::MIRRORS {
-                    row[col] = air.periodic(pcol, r);
-                }
+            let outputs = air.perm().write(&mut rows, &inputs);
+            let compress = matches!(role(r), Role::Message | Role::Tree(_));
+            for lane in 0..lanes {
+                let dig: [Val; DIGEST] =
+                    core::array::from_fn(|j| outputs[lane][j] + if compress { inputs[lane][j] } else { Val::ZERO });
+                rows[lane][hcol::DIG..hcol::DIG + DIGEST].copy_from_slice(&dig);
+                prev_out[lane] = outputs[lane];
+                prev_dig[lane] = dig;
             }
-        });
+        }
+    });
+    values.par_chunks_mut(P24_BLOCK * width).enumerate().for_each(|(s, block)| {
+        for (r, row) in block.chunks_mut(width).enumerate() {
+            row[hcol::SIG] = Val::from_usize(s);
+            for (col, pcol) in hash24::MIRRORS {
+                row[col] = air.periodic(pcol, r);
+            }
+        }
+    });
     RowMajorMatrix::new(values, width)
 }
 
@@ -585,13 +486,7 @@ fn range_trace(checked: &[u32]) -> RowMajorMatrix<Val> {
 /// Heights of the five tables for a padded statement of `n` slots under
 /// `settings` (the chain table's lanes, [`crate::air::lanes`]).
 pub fn heights(settings: &Settings, n: usize) -> [usize; 5] {
-    [
-        n,
-        n * DIGIT_BLOCK,
-        n * P16_BLOCK / crate::air::lanes(settings),
-        n * P24_BLOCK,
-        1 << RANGE_BITS,
-    ]
+    [n, n * DIGIT_BLOCK, n * P16_BLOCK / crate::air::lanes(settings), n * P24_BLOCK, 1 << RANGE_BITS]
 }
 
 /// log2 of [`heights`]: the table heights as a statement gives them to

@@ -9,15 +9,14 @@
 use p3_field::PrimeCharacteristicRing;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
+use sigagg_xmss::field::FeArray;
+use sigagg_xmss::{Seed001, Signature, single_epoch_key_and_signature};
 use sigagg_xmss_agg::config::Val;
 use sigagg_xmss_agg::layout::{P16_BLOCK, P24_BLOCK};
 use sigagg_xmss_agg::statement::MIN_PADDED;
 use sigagg_xmss_agg::{
-    AggregateError, AggregateProof, Entry, Settings, Statement, VerifyError, aggregate, testing,
-    verify,
+    AggregateError, AggregateProof, Entry, Settings, Statement, VerifyError, aggregate, testing, verify,
 };
-use sigagg_xmss::field::FeArray;
-use sigagg_xmss::{Seed001, Signature, single_epoch_key_and_signature};
 
 const SETTINGS: Settings = Settings::INSECURE_TEST;
 /// The insecure settings at rate 1/8: Poseidon2 tables in the paired
@@ -31,28 +30,15 @@ const SKIP: Settings = Settings::INSECURE_TEST_SKIP;
 const BACKENDS: [Settings; 3] = [SETTINGS, WHIR, SKIP];
 
 /// `n` signers; `shared` decides whether they all sign one message.
-fn batch(
-    seed: u64,
-    n: usize,
-    shared: bool,
-    epochs: &[u32],
-) -> (Statement, Vec<Signature<Seed001>>) {
+fn batch(seed: u64, n: usize, shared: bool, epochs: &[u32]) -> (Statement, Vec<Signature<Seed001>>) {
     let mut rng = StdRng::seed_from_u64(seed);
     let common: [u8; 32] = rng.random();
     let (entries, sigs) = (0..n)
         .map(|i| {
             let message = if shared { common } else { rng.random() };
             let epoch = epochs[i % epochs.len()];
-            let (pk, sig) =
-                single_epoch_key_and_signature::<Seed001, _>(&mut rng, epoch, &message).unwrap();
-            (
-                Entry {
-                    public_key: pk,
-                    epoch,
-                    message,
-                },
-                sig,
-            )
+            let (pk, sig) = single_epoch_key_and_signature::<Seed001, _>(&mut rng, epoch, &message).unwrap();
+            (Entry { public_key: pk, epoch, message }, sig)
         })
         .unzip();
     (Statement::new(entries).unwrap(), sigs)
@@ -74,7 +60,8 @@ fn valid_batches_prove_and_verify() {
             let decoded = AggregateProof::from_bytes(&bytes).unwrap();
             assert_eq!(decoded.to_bytes(), bytes, "serialization is canonical");
             assert_eq!(decoded.proof.backend(), settings.backend);
-            verify(&settings, &statement, &decoded).unwrap_or_else(|e| panic!("{}, n = {n}: {e}", settings.backend.name()));
+            verify(&settings, &statement, &decoded)
+                .unwrap_or_else(|e| panic!("{}, n = {n}: {e}", settings.backend.name()));
         }
     }
 }
@@ -83,8 +70,7 @@ fn valid_batches_prove_and_verify() {
 fn mixed_shared_and_distinct_messages() {
     let (a, sa) = batch(10, 2, true, &[7]);
     let (b, sb) = batch(11, 2, false, &[9, 300]);
-    let statement =
-        Statement::new(a.entries().iter().chain(b.entries()).copied().collect()).unwrap();
+    let statement = Statement::new(a.entries().iter().chain(b.entries()).copied().collect()).unwrap();
     let sigs: Vec<_> = sa.into_iter().chain(sb).collect();
     for settings in BACKENDS {
         let proof = prove(&settings, &statement, &sigs);
@@ -170,19 +156,22 @@ fn the_transcript_binds_the_statement() {
 fn other_settings_are_rejected() {
     let (statement, sigs) = batch(30, 1, true, &[3]);
     let proof = prove(&SETTINGS, &statement, &sigs);
-    assert!(matches!(
-        verify(&Settings::FAST, &statement, &proof),
-        Err(VerifyError::HeaderMismatch(_))
-    ));
+    assert!(matches!(verify(&Settings::FAST, &statement, &proof), Err(VerifyError::HeaderMismatch(_))));
     // A proof of one backend is refused by the other's settings, both ways.
     let whir = prove(&WHIR, &statement, &sigs);
     assert_eq!(
         verify(&SETTINGS, &statement, &whir),
-        Err(VerifyError::WrongBackend { expected: sigagg_xmss_agg::Backend::Fri, found: sigagg_xmss_agg::Backend::Whir })
+        Err(VerifyError::WrongBackend {
+            expected: sigagg_xmss_agg::Backend::Fri,
+            found: sigagg_xmss_agg::Backend::Whir
+        })
     );
     assert_eq!(
         verify(&WHIR, &statement, &proof),
-        Err(VerifyError::WrongBackend { expected: sigagg_xmss_agg::Backend::Whir, found: sigagg_xmss_agg::Backend::Fri })
+        Err(VerifyError::WrongBackend {
+            expected: sigagg_xmss_agg::Backend::Whir,
+            found: sigagg_xmss_agg::Backend::Fri
+        })
     );
     assert!(matches!(verify(&Settings::WHIR, &statement, &whir), Err(VerifyError::HeaderMismatch(_))));
     // Our own multilinear prover and p3-multi-stark's refuse each other's
@@ -253,11 +242,7 @@ fn every_class_of_proof_byte_flip_is_rejected_by(settings: &Settings) {
         let bit = [0u8, 3, 7][n % 3];
         let mut b = bytes.clone();
         b[at] ^= 1 << bit;
-        assert!(
-            check(&b),
-            "flip of bit {bit} at byte {at} of {} accepted",
-            bytes.len()
-        );
+        assert!(check(&b), "flip of bit {bit} at byte {at} of {} accepted", bytes.len());
     }
     for len in [0, 1, 6, 7, 20, bytes.len() / 2, bytes.len() - 1] {
         assert!(check(&bytes[..len]), "truncation to {len} accepted");
@@ -274,33 +259,21 @@ fn invalid_signatures_are_typed_errors() {
     let (_, other) = batch(51, 1, false, &[22]);
     sigs[1] = other[0].clone();
     let err = aggregate(&SETTINGS, &statement, &sigs).unwrap_err();
-    assert!(
-        matches!(err, AggregateError::InvalidSignature { index: 1, .. }),
-        "{err:?}"
-    );
+    assert!(matches!(err, AggregateError::InvalidSignature { index: 1, .. }), "{err:?}");
     // A corrupted chain value.
     let (statement, sigs) = batch(52, 2, true, &[5]);
     let mut bad = sigs.clone();
     let mut hashes = bad[0].hashes().to_vec();
     hashes[10][2] += Val::ONE;
     bad[0] = Signature::from_parts(bad[0].co_path().to_vec(), *bad[0].rho(), hashes).unwrap();
-    assert!(matches!(
-        aggregate(&SETTINGS, &statement, &bad),
-        Err(AggregateError::InvalidSignature { index: 0, .. })
-    ));
+    assert!(matches!(aggregate(&SETTINGS, &statement, &bad), Err(AggregateError::InvalidSignature { index: 0, .. })));
     // A signature over another message.
     let mut entries = statement.entries().to_vec();
     entries[1].message[0] ^= 1;
     let changed = Statement::new(entries).unwrap();
-    assert!(matches!(
-        aggregate(&SETTINGS, &changed, &sigs),
-        Err(AggregateError::InvalidSignature { index: 1, .. })
-    ));
+    assert!(matches!(aggregate(&SETTINGS, &changed, &sigs), Err(AggregateError::InvalidSignature { index: 1, .. })));
     // Missing signature.
-    assert!(matches!(
-        aggregate(&SETTINGS, &statement, &sigs[..1]),
-        Err(AggregateError::CountMismatch { .. })
-    ));
+    assert!(matches!(aggregate(&SETTINGS, &statement, &sigs[..1]), Err(AggregateError::CountMismatch { .. })));
 }
 
 #[test]
@@ -328,12 +301,7 @@ fn tampered_is_rejected(tamper: impl Fn(&mut sigagg_xmss_agg::trace::Traces)) {
     }
 }
 
-fn set(
-    m: &mut p3_matrix::dense::RowMajorMatrix<Val>,
-    row: usize,
-    col: usize,
-    f: impl Fn(Val) -> Val,
-) {
+fn set(m: &mut p3_matrix::dense::RowMajorMatrix<Val>, row: usize, col: usize, f: impl Fn(Val) -> Val) {
     let w = m.width;
     assert!(row < m.values.len() / w && col < w, "cell ({row}, {col}) outside the table");
     let old = m.values[row * w + col];
@@ -470,21 +438,14 @@ mod corrupt {
     #[test]
     fn sponge_flag() {
         tampered_is_rejected(|t| {
-            set_slot(
-                &mut t.hash,
-                P24_BLOCK,
-                (1, SPONGE_ROW + 2, hash24::col::FLAGS + 1),
-                |v| Val::ONE - v,
-            )
+            set_slot(&mut t.hash, P24_BLOCK, (1, SPONGE_ROW + 2, hash24::col::FLAGS + 1), |v| Val::ONE - v)
         });
     }
 
     #[test]
     fn tree_bit() {
         tampered_is_rejected(|t| {
-            set_slot(&mut t.hash, P24_BLOCK, (0, TREE_ROW + 3, hash24::col::BIT), |v| {
-                Val::ONE - v
-            })
+            set_slot(&mut t.hash, P24_BLOCK, (0, TREE_ROW + 3, hash24::col::BIT), |v| Val::ONE - v)
         });
     }
 
@@ -571,10 +532,7 @@ mod corrupt {
     #[test]
     fn digests_fit_the_statement() {
         // Sanity: the digest type the AIR checks against has seven elements.
-        assert_eq!(
-            <<Seed001 as sigagg_xmss::ParameterSet>::Digest as FeArray>::LEN,
-            7
-        );
+        assert_eq!(<<Seed001 as sigagg_xmss::ParameterSet>::Digest as FeArray>::LEN, 7);
     }
 }
 

@@ -2,9 +2,9 @@
 //! proven level (p3-security, grinding counted) at every statement size it
 //! accepts, for aggregation and threshold proofs alike.
 
-use sigagg_xmss_agg::{Settings, max_signatures};
 use sigagg_xmss_agg::security::security_level;
 use sigagg_xmss_agg::threshold;
+use sigagg_xmss_agg::{Settings, max_signatures};
 
 fn sizes(settings: &Settings) -> Vec<usize> {
     vec![1, 3, 1024, max_signatures(settings)]
@@ -18,10 +18,7 @@ fn fast_and_compact_reach_100_proven_bits() {
             assert!(level.proven_bits >= 100.0, "{settings:?} at {n}: {level:?}");
             assert!(level.conjectured_bits >= level.proven_bits, "{level:?}");
             let level = threshold::security_level(&settings, n, (n as u32).max(2) * 3);
-            assert!(
-                level.proven_bits >= 100.0,
-                "threshold {settings:?} at {n}: {level:?}"
-            );
+            assert!(level.proven_bits >= 100.0, "threshold {settings:?} at {n}: {level:?}");
         }
     }
 }

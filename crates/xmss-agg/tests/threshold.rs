@@ -11,14 +11,13 @@ use p3_field::PrimeCharacteristicRing;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
+use sigagg_xmss::{PublicKey, Seed001, Signature, single_epoch_key_and_signature};
 use sigagg_xmss_agg::config::Val;
 use sigagg_xmss_agg::group::{GroupError, GroupKey, GroupTree};
 use sigagg_xmss_agg::threshold::{
-    Disclosure, Signer, ThresholdProof, ThresholdStatement, prove_threshold, testing,
-    verify_threshold,
+    Disclosure, Signer, ThresholdProof, ThresholdStatement, prove_threshold, testing, verify_threshold,
 };
 use sigagg_xmss_agg::{Settings, StatementError, ThresholdError, VerifyError};
-use sigagg_xmss::{PublicKey, Seed001, Signature, single_epoch_key_and_signature};
 
 const SETTINGS: Settings = Settings::INSECURE_TEST;
 /// The insecure settings at rate 1/8: Poseidon2 tables in the paired layout.
@@ -42,16 +41,9 @@ impl Group {
     fn new(seed: u64, n: usize) -> Self {
         let mut rng = StdRng::seed_from_u64(seed);
         let message: [u8; 32] = rng.random();
-        let (keys, sigs): (Vec<PublicKey<Seed001>>, Vec<_>) = (0..n)
-            .map(|_| {
-                single_epoch_key_and_signature::<Seed001, _>(&mut rng, EPOCH, &message).unwrap()
-            })
-            .unzip();
-        Self {
-            tree: GroupTree::new(keys).unwrap(),
-            message,
-            sigs,
-        }
+        let (keys, sigs): (Vec<PublicKey<Seed001>>, Vec<_>) =
+            (0..n).map(|_| single_epoch_key_and_signature::<Seed001, _>(&mut rng, EPOCH, &message).unwrap()).unzip();
+        Self { tree: GroupTree::new(keys).unwrap(), message, sigs }
     }
 
     fn statement(&self, t: u32) -> ThresholdStatement {
@@ -101,8 +93,7 @@ fn valid_thresholds_prove_and_verify_by(settings: &Settings) {
             let bytes = proof.to_bytes();
             let decoded = ThresholdProof::from_bytes(&bytes).unwrap();
             assert_eq!(decoded.to_bytes(), bytes, "serialization is canonical");
-            let cert = verify_threshold(settings, &statement, &decoded)
-                .unwrap_or_else(|e| panic!("n = {n}: {e}"));
+            let cert = verify_threshold(settings, &statement, &decoded).unwrap_or_else(|e| panic!("n = {n}: {e}"));
             assert_eq!(cert.count as usize, indices.len());
             match disclosure {
                 Disclosure::Signers => {
@@ -125,34 +116,13 @@ fn valid_thresholds_prove_and_verify_by(settings: &Settings) {
 fn too_few_signers_are_refused_and_rejected() {
     let group = Group::new(20, 7);
     let signers = group.signers(&[0, 1, 2]);
-    let err = prove_threshold(
-        &SETTINGS,
-        &group.statement(4),
-        &signers,
-        Disclosure::CountOnly,
-    )
-    .unwrap_err();
-    assert_eq!(
-        err,
-        ThresholdError::BelowThreshold {
-            count: 3,
-            threshold: 4
-        }
-    );
+    let err = prove_threshold(&SETTINGS, &group.statement(4), &signers, Disclosure::CountOnly).unwrap_err();
+    assert_eq!(err, ThresholdError::BelowThreshold { count: 3, threshold: 4 });
     // A valid 3-signer proof does not certify a threshold of 4.
-    let proof = prove_threshold(
-        &SETTINGS,
-        &group.statement(3),
-        &signers,
-        Disclosure::CountOnly,
-    )
-    .unwrap();
+    let proof = prove_threshold(&SETTINGS, &group.statement(3), &signers, Disclosure::CountOnly).unwrap();
     assert_eq!(
         verify_threshold(&SETTINGS, &group.statement(4), &proof).unwrap_err(),
-        VerifyError::BelowThreshold {
-            count: 3,
-            threshold: 4
-        }
+        VerifyError::BelowThreshold { count: 3, threshold: 4 }
     );
     // ... but it does certify any lower one.
     verify_threshold(&SETTINGS, &group.statement(2), &proof).unwrap();
@@ -181,10 +151,7 @@ fn the_transcript_binds_the_statement() {
     ];
     for digest in others {
         assert_ne!(digest, own);
-        assert!(matches!(
-            testing::verify_seeded(&SETTINGS, &statement, &proof, &digest),
-            Err(VerifyError::Invalid(_))
-        ));
+        assert!(matches!(testing::verify_seeded(&SETTINGS, &statement, &proof, &digest), Err(VerifyError::Invalid(_))));
     }
 }
 
@@ -194,10 +161,7 @@ fn invalid_statements_are_typed_errors() {
     let key = group.tree.key();
     assert_eq!(
         ThresholdStatement::new(key, EPOCH, group.message, 0),
-        Err(StatementError::ThresholdOutOfRange {
-            threshold: 0,
-            size: 3
-        })
+        Err(StatementError::ThresholdOutOfRange { threshold: 0, size: 3 })
     );
     assert!(ThresholdStatement::new(key, EPOCH, group.message, 4).is_err());
     assert!(ThresholdStatement::new(key, 1 << 20, group.message, 1).is_err());
@@ -227,10 +191,7 @@ fn outsiders_are_refused() {
     signers[1].path.index = 7;
     assert!(matches!(
         prove_threshold(&SETTINGS, &statement, &signers, Disclosure::Signers),
-        Err(ThresholdError::NotAMember {
-            index: 7,
-            reason: GroupError::IndexOutOfRange { .. }
-        })
+        Err(ThresholdError::NotAMember { index: 7, reason: GroupError::IndexOutOfRange { .. } })
     ));
     // A member's key and path under another index.
     let mut signers = group.signers(&[0, 1]);
@@ -245,13 +206,7 @@ fn outsiders_are_refused() {
 fn duplicate_signers_are_refused() {
     let group = Group::new(40, 7);
     let signers = group.signers(&[3, 1, 3]);
-    let err = prove_threshold(
-        &SETTINGS,
-        &group.statement(2),
-        &signers,
-        Disclosure::Signers,
-    )
-    .unwrap_err();
+    let err = prove_threshold(&SETTINGS, &group.statement(2), &signers, Disclosure::Signers).unwrap_err();
     assert_eq!(err, ThresholdError::DuplicateSigner { index: 3 });
 }
 
@@ -275,35 +230,16 @@ fn signatures_on_other_messages_are_refused() {
         Err(ThresholdError::InvalidSignature { index: 1, .. })
     ));
     // A valid proof is rejected for another message, epoch or group.
-    let proof = prove_threshold(
-        &SETTINGS,
-        &statement,
-        &group.signers(&[0, 2]),
-        Disclosure::Signers,
-    )
-    .unwrap();
+    let proof = prove_threshold(&SETTINGS, &statement, &group.signers(&[0, 2]), Disclosure::Signers).unwrap();
     verify_threshold(&SETTINGS, &statement, &proof).unwrap();
-    let reject = |s: ThresholdStatement, what: &str| {
-        assert!(verify_threshold(&SETTINGS, &s, &proof).is_err(), "{what}")
-    };
-    reject(
-        ThresholdStatement::new(tree.key(), EPOCH, group.message, 2).unwrap(),
-        "another group",
-    );
-    reject(
-        ThresholdStatement::new(group.tree.key(), EPOCH, other, 2).unwrap(),
-        "another message",
-    );
-    reject(
-        ThresholdStatement::new(group.tree.key(), EPOCH + 1, group.message, 2).unwrap(),
-        "another epoch",
-    );
+    let reject =
+        |s: ThresholdStatement, what: &str| assert!(verify_threshold(&SETTINGS, &s, &proof).is_err(), "{what}");
+    reject(ThresholdStatement::new(tree.key(), EPOCH, group.message, 2).unwrap(), "another group");
+    reject(ThresholdStatement::new(group.tree.key(), EPOCH, other, 2).unwrap(), "another message");
+    reject(ThresholdStatement::new(group.tree.key(), EPOCH + 1, group.message, 2).unwrap(), "another epoch");
     let mut bigger = group.tree.key();
     bigger.size = 4;
-    reject(
-        ThresholdStatement::new(bigger, EPOCH, group.message, 2).unwrap(),
-        "another group size",
-    );
+    reject(ThresholdStatement::new(bigger, EPOCH, group.message, 2).unwrap(), "another group size");
 }
 
 #[test]
@@ -316,13 +252,7 @@ fn forged_counts_and_signer_lists_are_rejected() {
 fn forged_counts_and_signer_lists_are_rejected_by(settings: &Settings) {
     let group = Group::new(60, 7);
     let statement = group.statement(2);
-    let proof = prove_threshold(
-        settings,
-        &statement,
-        &group.signers(&[1, 4, 5]),
-        Disclosure::Signers,
-    )
-    .unwrap();
+    let proof = prove_threshold(settings, &statement, &group.signers(&[1, 4, 5]), Disclosure::Signers).unwrap();
     verify_threshold(settings, &statement, &proof).unwrap();
     // Settings naming the truncated Merkle hash are a typed error on both
     // sides (the XMSS proofs commit with full-width SHA-256 only).
@@ -342,14 +272,15 @@ fn forged_counts_and_signer_lists_are_rejected_by(settings: &Settings) {
     let header = |e: &VerifyError| matches!(e, VerifyError::HeaderMismatch(_));
     let stark = |e: &VerifyError| matches!(e, VerifyError::Invalid(_));
     let backend = |e: &VerifyError| matches!(e, VerifyError::WrongBackend { .. });
-    let reject = |proof: &ThresholdProof, edit: &dyn Fn(&mut ThresholdProof), by: &dyn Fn(&VerifyError) -> bool, what: &str| {
-        let mut forged = ThresholdProof::from_bytes(&proof.to_bytes()).unwrap();
-        edit(&mut forged);
-        match verify_threshold(settings, &statement, &forged) {
-            Err(e) if by(&e) => {}
-            other => panic!("{what}: {other:?}"),
-        }
-    };
+    let reject =
+        |proof: &ThresholdProof, edit: &dyn Fn(&mut ThresholdProof), by: &dyn Fn(&VerifyError) -> bool, what: &str| {
+            let mut forged = ThresholdProof::from_bytes(&proof.to_bytes()).unwrap();
+            edit(&mut forged);
+            match verify_threshold(settings, &statement, &forged) {
+                Err(e) if by(&e) => {}
+                other => panic!("{what}: {other:?}"),
+            }
+        };
     reject(&proof, &|p| p.count = 4, &header, "a larger count than the list");
     reject(&proof, &|p| p.count = 2, &header, "a smaller count than the list");
     reject(&proof, &|p| p.count = 8, &header, "a count above the group size");
@@ -362,13 +293,7 @@ fn forged_counts_and_signer_lists_are_rejected_by(settings: &Settings) {
     let other = if settings.backend == sigagg_xmss_agg::Backend::Fri { WHIR } else { SETTINGS };
     reject(&proof, &|p| p.settings = other, &backend, "the other backend's settings");
     // A count-only proof: the header cannot check the count, the STARK must.
-    let hidden = prove_threshold(
-        settings,
-        &statement,
-        &group.signers(&[1, 4, 5]),
-        Disclosure::CountOnly,
-    )
-    .unwrap();
+    let hidden = prove_threshold(settings, &statement, &group.signers(&[1, 4, 5]), Disclosure::CountOnly).unwrap();
     verify_threshold(settings, &statement, &hidden).unwrap();
     reject(&hidden, &|p| p.count = 4, &stark, "a larger count (count only)");
     reject(&hidden, &|p| p.count = 2, &stark, "a smaller count (count only)");
@@ -387,14 +312,7 @@ fn every_class_of_proof_byte_flip_is_rejected() {
 fn every_class_of_proof_byte_flip_is_rejected_by(settings: &Settings) {
     let group = Group::new(70, 3);
     let statement = group.statement(2);
-    let bytes = prove_threshold(
-        settings,
-        &statement,
-        &group.signers(&[0, 2]),
-        Disclosure::Signers,
-    )
-    .unwrap()
-    .to_bytes();
+    let bytes = prove_threshold(settings, &statement, &group.signers(&[0, 2]), Disclosure::Signers).unwrap().to_bytes();
     let check = |b: &[u8]| match ThresholdProof::from_bytes(b) {
         Ok(p) => verify_threshold(settings, &statement, &p).is_err(),
         Err(_) => true,
@@ -411,11 +329,7 @@ fn every_class_of_proof_byte_flip_is_rejected_by(settings: &Settings) {
         let bit = [0u8, 3, 7][n % 3];
         let mut b = bytes.clone();
         b[at] ^= 1 << bit;
-        assert!(
-            check(&b),
-            "flip of bit {bit} at byte {at} of {} accepted",
-            bytes.len()
-        );
+        assert!(check(&b), "flip of bit {bit} at byte {at} of {} accepted", bytes.len());
     }
     for len in [0, 1, 6, 7, 20, bytes.len() / 2, bytes.len() - 1] {
         assert!(check(&bytes[..len]), "truncation to {len} accepted");
@@ -462,12 +376,7 @@ fn tampered_is_rejected(indices: &[u32], tamper: impl Fn(&mut sigagg_xmss_agg::t
     }
 }
 
-fn set(
-    m: &mut p3_matrix::dense::RowMajorMatrix<Val>,
-    row: usize,
-    col: usize,
-    f: impl Fn(Val) -> Val,
-) {
+fn set(m: &mut p3_matrix::dense::RowMajorMatrix<Val>, row: usize, col: usize, f: impl Fn(Val) -> Val) {
     let w = m.width;
     assert!(row < m.values.len() / w && col < w, "cell ({row}, {col}) outside the table");
     let old = m.values[row * w + col];
@@ -547,9 +456,7 @@ mod corrupt {
 
     #[test]
     fn membership_direction_bit() {
-        tampered_is_rejected(&[1, 5], |t| {
-            set(t.group.as_mut().unwrap(), 1, g::col::BIT, |v| Val::ONE - v)
-        });
+        tampered_is_rejected(&[1, 5], |t| set(t.group.as_mut().unwrap(), 1, g::col::BIT, |v| Val::ONE - v));
     }
 
     #[test]
@@ -564,25 +471,17 @@ mod corrupt {
 
     #[test]
     fn membership_accumulator() {
-        tampered_is_rejected(&[1, 5], |t| {
-            set(t.group.as_mut().unwrap(), 2, g::col::ACC, BUMP)
-        });
+        tampered_is_rejected(&[1, 5], |t| set(t.group.as_mut().unwrap(), 2, g::col::ACC, BUMP));
     }
 
     #[test]
     fn membership_digest() {
-        tampered_is_rejected(&[1, 5], |t| {
-            set(t.group.as_mut().unwrap(), BLOCK + 3, g::col::DIG + 4, BUMP)
-        });
+        tampered_is_rejected(&[1, 5], |t| set(t.group.as_mut().unwrap(), BLOCK + 3, g::col::DIG + 4, BUMP));
     }
 
     #[test]
     fn membership_leaf_flag() {
-        tampered_is_rejected(&[1, 5], |t| {
-            set(t.group.as_mut().unwrap(), BLOCK, g::col::IS_LEAF, |_| {
-                Val::ZERO
-            })
-        });
+        tampered_is_rejected(&[1, 5], |t| set(t.group.as_mut().unwrap(), BLOCK, g::col::IS_LEAF, |_| Val::ZERO));
     }
 
     #[test]
@@ -594,9 +493,7 @@ mod corrupt {
     /// balances (whatever the gap values).
     #[test]
     fn range_multiplicity() {
-        tampered_is_rejected(&[1, 5], |t| {
-            set(&mut t.range, 3, sigagg_xmss_agg::air::range::MULT, BUMP)
-        });
+        tampered_is_rejected(&[1, 5], |t| set(&mut t.range, 3, sigagg_xmss_agg::air::range::MULT, BUMP));
     }
 
     /// The second gap limb of the counted slot (the ordering's range-checked
@@ -615,13 +512,7 @@ fn real_settings_prove_a_one_member_group() {
     let group = Group::new(41, 1);
     let statement = group.statement(1);
     for settings in [Settings::FAST, Settings::COMPACT, Settings::WHIR, Settings::WHIR_COMPACT] {
-        let proof = prove_threshold(
-            &settings,
-            &statement,
-            &group.signers(&[0]),
-            Disclosure::Signers,
-        )
-        .unwrap();
+        let proof = prove_threshold(&settings, &statement, &group.signers(&[0]), Disclosure::Signers).unwrap();
         let cert = verify_threshold(&settings, &statement, &proof).unwrap();
         assert_eq!((cert.count, cert.signers), (1, Some(vec![0])));
         let other = ThresholdStatement::new(*statement.group(), EPOCH + 1, group.message, 1);

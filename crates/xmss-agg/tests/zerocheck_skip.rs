@@ -29,7 +29,8 @@ fn tables() -> Vec<(AggAir, RowMajorMatrix<Val>, usize)> {
         })
         .unzip();
     let statement = Statement::new(entries).unwrap();
-    let [(chain_air, chain_trace), (hash_air, hash_trace)] = testing::poseidon_tables(&Settings::WHIR, &statement, &sigs);
+    let [(chain_air, chain_trace), (hash_air, hash_trace)] =
+        testing::poseidon_tables(&Settings::WHIR, &statement, &sigs);
     vec![(chain_air, chain_trace, chain::col::WIDTH + 20), (hash_air, hash_trace, hash24::col::WIDTH + 30)]
 }
 

@@ -107,12 +107,7 @@ struct Limbs(Vec<u32>);
 
 impl Limbs {
     fn from_le_bytes(bytes: &[u8]) -> Self {
-        Self(
-            bytes
-                .chunks(4)
-                .map(|c| c.iter().rev().fold(0u32, |acc, &b| (acc << 8) | u32::from(b)))
-                .collect(),
-        )
+        Self(bytes.chunks(4).map(|c| c.iter().rev().fold(0u32, |acc, &b| (acc << 8) | u32::from(b))).collect())
     }
 
     /// `self = self * m + a`.
@@ -169,10 +164,7 @@ mod tests {
     fn base_p_digits_round_trip() {
         let v: u128 = (123_456_789u128 << 40) | 0xab;
         let d: [F; 3] = base_p_digits(v);
-        let back = d
-            .iter()
-            .rev()
-            .fold(0u128, |acc, x| acc * u128::from(P) + u128::from(x.as_canonical_u32()));
+        let back = d.iter().rev().fold(0u128, |acc, x| acc * u128::from(P) + u128::from(x.as_canonical_u32()));
         assert_eq!(back, v);
     }
 

@@ -73,9 +73,7 @@ pub fn walk_chain<S: ParameterSet>(
     steps: usize,
     digest: &S::Digest,
 ) -> S::Digest {
-    (0..steps).fold(*digest, |x, j| {
-        chain_step::<S>(parameter, epoch, chain_index, start_pos + j as u8 + 1, &x)
-    })
+    (0..steps).fold(*digest, |x, j| chain_step::<S>(parameter, epoch, chain_index, start_pos + j as u8 + 1, &x))
 }
 
 /// Width-24 input of the tree node at (`level`, `pos`) from its children.
@@ -164,9 +162,7 @@ pub fn codeword<S: ParameterSet>(
 ) -> Result<Vec<u8>, EncodingError> {
     let out = compress(S::perm24(), &message_input::<S>(parameter, epoch, rho, message));
     let digits = match S::MESSAGE_HASH {
-        MessageHash::BigInteger { hash_len } => {
-            base_p_to_digits(&out[..hash_len], S::BASE as u32, S::NUM_CHAINS)
-        }
+        MessageHash::BigInteger { hash_len } => base_p_to_digits(&out[..hash_len], S::BASE as u32, S::NUM_CHAINS),
         MessageHash::AbortingHypercube { z, q, .. } => hypercube_digits::<S>(&out, z, q)?,
     };
     let sum: usize = digits.iter().map(|&d| usize::from(d)).sum();
@@ -253,7 +249,8 @@ fn leaves_packed<S: ParameterSet>(prf_key: &PrfKey, parameter: &S::Parameter, fi
             state[d + k] = PackedF::from_fn(|l| starts[l].as_slice()[k]);
         }
         for pos in 1..S::BASE {
-            let tweaks: Vec<[F; TWEAK_LEN]> = (0..lanes).map(|l| chain_tweak(epoch(l), chain as u8, pos as u8)).collect();
+            let tweaks: Vec<[F; TWEAK_LEN]> =
+                (0..lanes).map(|l| chain_tweak(epoch(l), chain as u8, pos as u8)).collect();
             for t in 0..TWEAK_LEN {
                 state[to + t] = PackedF::from_fn(|l| tweaks[l][t]);
             }

@@ -82,7 +82,11 @@ pub(crate) fn expand_activation<S: ParameterSet>(start: u64, num: u64) -> (u64, 
 }
 
 /// The full bottom tree `index`, computed from the PRF key.
-pub(crate) fn bottom_tree<S: ParameterSet>(prf_key: &PrfKey, parameter: &S::Parameter, index: u64) -> SubTree<S::Digest> {
+pub(crate) fn bottom_tree<S: ParameterSet>(
+    prf_key: &PrfKey,
+    parameter: &S::Parameter,
+    index: u64,
+) -> SubTree<S::Digest> {
     let c = S::leaves_per_bottom_tree();
     let leaves = leaves::<S>(prf_key, parameter, index * c..(index + 1) * c);
     let mut no_pad = || unreachable!("a full, aligned bottom tree needs no padding");

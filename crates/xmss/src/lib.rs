@@ -21,6 +21,8 @@
 //! assert_eq!(sigagg_xmss::Signature::<Test>::from_bytes(&bytes).unwrap(), sig);
 //! ```
 
+#![forbid(unsafe_code)]
+
 pub mod error;
 pub mod field;
 pub mod hash;
@@ -30,8 +32,8 @@ pub mod poseidon;
 pub mod prf;
 pub mod signature;
 pub mod ssz;
-pub mod tweak;
 mod tree;
+pub mod tweak;
 
 pub use error::{DecodeError, EncodingError, KeygenError, SignError, VerifyError};
 pub use hash::MESSAGE_LEN;

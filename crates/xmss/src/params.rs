@@ -102,12 +102,7 @@ pub trait ParameterSet:
 
 /// Lengths that make up the leaf sponge's domain separator.
 fn leaf_lengths<S: ParameterSet>() -> [u32; 4] {
-    [
-        S::Parameter::LEN as u32,
-        crate::tweak::TWEAK_LEN as u32,
-        S::NUM_CHAINS as u32,
-        S::Digest::LEN as u32,
-    ]
+    [S::Parameter::LEN as u32, crate::tweak::TWEAK_LEN as u32, S::NUM_CHAINS as u32, S::Digest::LEN as u32]
 }
 
 fn capacity_of<S: ParameterSet>(cell: &'static OnceLock<[F; 9]>) -> &'static [F] {

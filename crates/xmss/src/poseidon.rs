@@ -16,9 +16,8 @@ use p3_field::PrimeCharacteristicRing;
 use p3_koala_bear::{
     KOALABEAR_POSEIDON2_RC_16_EXTERNAL_FINAL, KOALABEAR_POSEIDON2_RC_16_EXTERNAL_INITIAL,
     KOALABEAR_POSEIDON2_RC_16_INTERNAL, KOALABEAR_POSEIDON2_RC_24_EXTERNAL_FINAL,
-    KOALABEAR_POSEIDON2_RC_24_EXTERNAL_INITIAL, KOALABEAR_POSEIDON2_RC_24_INTERNAL,
-    Poseidon1KoalaBear, Poseidon2KoalaBear, default_koalabear_poseidon1_16,
-    default_koalabear_poseidon1_24,
+    KOALABEAR_POSEIDON2_RC_24_EXTERNAL_INITIAL, KOALABEAR_POSEIDON2_RC_24_INTERNAL, Poseidon1KoalaBear,
+    Poseidon2KoalaBear, default_koalabear_poseidon1_16, default_koalabear_poseidon1_24,
 };
 use p3_poseidon2::{ExternalLayerConstants, Poseidon2};
 use p3_symmetric::Permutation;
@@ -40,13 +39,8 @@ impl<const W: usize> Poseidon2Constants<W> {
     /// Re-slices the Grain stream (initial ++ internal ++ terminal, as current
     /// Plonky3 stores it) the way hash-sig's Plonky3 revision read it.
     fn hashsig_order(initial: &[[F; W]], internal: &[F], terminal: &[[F; W]]) -> Self {
-        let stream: Vec<F> = initial
-            .iter()
-            .flatten()
-            .chain(internal)
-            .chain(terminal.iter().flatten())
-            .copied()
-            .collect();
+        let stream: Vec<F> =
+            initial.iter().flatten().chain(internal).chain(terminal.iter().flatten()).copied().collect();
         let full = initial.len() * W;
         let rows = |s: &[F]| s.chunks_exact(W).map(|c| c.try_into().unwrap()).collect();
         Self {
@@ -55,7 +49,6 @@ impl<const W: usize> Poseidon2Constants<W> {
             internal: stream[2 * full..].to_vec(),
         }
     }
-
 }
 
 /// Round constants of hash-sig's width-16 Poseidon2 (the chain hash of `Seed001`).
@@ -136,13 +129,8 @@ pub enum SpongeMode {
 /// A width-`W` sponge over `input`, zero-padded to a multiple of the rate,
 /// with `capacity` as initial capacity value (a domain separator that encodes
 /// the input lengths, which is what makes zero padding safe here). Fills `out`.
-pub fn sponge<R, Pm, const W: usize>(
-    perm: &Pm,
-    mode: SpongeMode,
-    capacity: &[R],
-    input: &[R],
-    out: &mut [R],
-) where
+pub fn sponge<R, Pm, const W: usize>(perm: &Pm, mode: SpongeMode, capacity: &[R], input: &[R], out: &mut [R])
+where
     R: PrimeCharacteristicRing + Copy,
     Pm: Permutation<[R; W]>,
 {

@@ -25,8 +25,11 @@ impl<S: ParameterSet> Signature<S> {
     /// Assembles a signature; `None` unless the co-path has `LOG_LIFETIME`
     /// nodes and there is one hash per chain.
     pub fn from_parts(co_path: Vec<S::Digest>, rho: S::Rho, hashes: Vec<S::Digest>) -> Option<Self> {
-        (co_path.len() == S::LOG_LIFETIME as usize && hashes.len() == S::NUM_CHAINS)
-            .then_some(Self { co_path, rho, hashes })
+        (co_path.len() == S::LOG_LIFETIME as usize && hashes.len() == S::NUM_CHAINS).then_some(Self {
+            co_path,
+            rho,
+            hashes,
+        })
     }
 
     /// Siblings of the leaf's path, from the leaf level up.

@@ -280,10 +280,7 @@ mod tests {
         for n in 0..bytes.len() {
             assert!(SecretKey::<Test>::from_bytes(&bytes[..n]).is_err());
         }
-        assert!(matches!(
-            SecretKey::<Seed001>::from_bytes(&bytes),
-            Err(DecodeError::WrongParameterSet { .. })
-        ));
+        assert!(matches!(SecretKey::<Seed001>::from_bytes(&bytes), Err(DecodeError::WrongParameterSet { .. })));
         // A key whose top tree holds a wrong root for a later bottom tree
         // decodes (only the prepared trees are checked on load), but its
         // window does not advance onto that tree. Test's lifetime has
@@ -304,7 +301,10 @@ mod tests {
         for huge in [1u64 << 60, u64::MAX - 1, u64::MAX] {
             let mut bad = bytes.clone();
             bad[at..at + 8].copy_from_slice(&huge.to_le_bytes());
-            assert_eq!(SecretKey::<Test>::from_bytes(&bad).err(), Some(DecodeError::Inconsistent("secret key windows")));
+            assert_eq!(
+                SecretKey::<Test>::from_bytes(&bad).err(),
+                Some(DecodeError::Inconsistent("secret key windows"))
+            );
         }
     }
 }

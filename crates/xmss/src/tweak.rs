@@ -15,10 +15,7 @@ const SEPARATOR_MESSAGE: u128 = 0x02;
 /// `chain_index` at `epoch`: `epoch << 24 | chain << 16 | pos << 8 | 0x00`.
 pub fn chain_tweak(epoch: u32, chain_index: u8, pos_in_chain: u8) -> [F; TWEAK_LEN] {
     base_p_digits(
-        (u128::from(epoch) << 24)
-            | (u128::from(chain_index) << 16)
-            | (u128::from(pos_in_chain) << 8)
-            | SEPARATOR_CHAIN,
+        (u128::from(epoch) << 24) | (u128::from(chain_index) << 16) | (u128::from(pos_in_chain) << 8) | SEPARATOR_CHAIN,
     )
 }
 

@@ -117,7 +117,8 @@ fn decoding_never_panics<S: ParameterSet>() {
     // well-formed signature that does not verify; never a panic.
     let mut rng = StdRng::seed_from_u64(99);
     for round in 0..300 {
-        let len = if round % 2 == 0 { Signature::<S>::SSZ_LEN } else { rng.random_range(0..2 * Signature::<S>::SSZ_LEN) };
+        let len =
+            if round % 2 == 0 { Signature::<S>::SSZ_LEN } else { rng.random_range(0..2 * Signature::<S>::SSZ_LEN) };
         let mut junk: Vec<u8> = (0..len).map(|_| rng.random()).collect();
         if round % 3 == 0 && len == bytes.len() {
             // Keep the valid header so decoding reaches the field elements.

@@ -57,12 +57,9 @@ fn seed_of(key: &Value) -> u64 {
 /// Regenerates a vector key from its seed and activation arguments.
 fn regenerate<S: ParameterSet>(key: &Value) -> (PublicKey<S>, SecretKey<S>) {
     let mut rng = StdRng::seed_from_u64(seed_of(key));
-    let (pk, sk) = keygen::<S, _>(
-        &mut rng,
-        num(key, "keygen_activation_epoch_arg"),
-        num(key, "keygen_num_active_epochs_arg"),
-    )
-    .unwrap();
+    let (pk, sk) =
+        keygen::<S, _>(&mut rng, num(key, "keygen_activation_epoch_arg"), num(key, "keygen_num_active_epochs_arg"))
+            .unwrap();
     let interval = key["activation_interval"].as_array().unwrap();
     assert_eq!(sk.activation_interval(), interval[0].as_u64().unwrap()..interval[1].as_u64().unwrap());
     (pk, sk)

@@ -133,10 +133,19 @@ impl ColumnEvaluations {
 
     /// The present values, in encoding order.
     pub fn to_vec(&self) -> Vec<F> {
-        [Some(self.key_x), Some(self.key_y), self.selector, self.weight, self.bits, Some(self.acc_x), Some(self.acc_y), self.sum]
-            .into_iter()
-            .flatten()
-            .collect()
+        [
+            Some(self.key_x),
+            Some(self.key_y),
+            self.selector,
+            self.weight,
+            self.bits,
+            Some(self.acc_x),
+            Some(self.acc_y),
+            self.sum,
+        ]
+        .into_iter()
+        .flatten()
+        .collect()
     }
 }
 
@@ -324,7 +333,11 @@ mod tests {
         for (counting, stake) in [(false, false), (false, true), (true, false), (true, true)] {
             let shape = Shape { counting, stake };
             let v = random_row(rng);
-            let boundary = Boundary { seed: (F::rand(rng), F::rand(rng)), result: (F::rand(rng), F::rand(rng)), total: F::rand(rng) };
+            let boundary = Boundary {
+                seed: (F::rand(rng), F::rand(rng)),
+                result: (F::rand(rng), F::rand(rng)),
+                total: F::rand(rng),
+            };
             let alphas: Vec<F> = (0..shape.constraints()).map(|_| F::rand(rng)).collect();
             let (b, x1, y1, x2, y2, x3, y3) = (v.bits, v.acc_x, v.acc_y, v.key_x, v.key_y, v.next_acc_x, v.next_acc_y);
             let one = F::ONE;

@@ -126,7 +126,8 @@ impl Proof {
         let lin_at_shifted = r.field("linearization evaluation")?;
         let opening_bytes = r.take(2 * POINT_BYTES)?;
         let what = r.what();
-        let chunks: Vec<&[u8]> = commitment_bytes.chunks(POINT_BYTES).chain(opening_bytes.chunks(POINT_BYTES)).collect();
+        let chunks: Vec<&[u8]> =
+            commitment_bytes.chunks(POINT_BYTES).chain(opening_bytes.chunks(POINT_BYTES)).collect();
         let points = chunks
             .par_iter()
             .map(|bytes| decode_g1(bytes))

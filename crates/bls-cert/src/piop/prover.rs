@@ -82,7 +82,12 @@ impl Cosets {
         let powers = shifts.map(|c| domain.pow_size(c));
         // The cosets are disjoint from H and from each other: g generates F*,
         // whose order is far above 3N.
-        assert!(powers.iter().all(|a| *a != F::ONE) && powers[0] != powers[1] && powers[1] != powers[2] && powers[0] != powers[2]);
+        assert!(
+            powers.iter().all(|a| *a != F::ONE)
+                && powers[0] != powers[1]
+                && powers[1] != powers[2]
+                && powers[0] != powers[2]
+        );
         let selectors = [0, 1, 2].map(|j| Selectors::on_coset(&fft, shifts[j], powers[j]));
         Cosets { fft, shifts, powers, selectors }
     }
@@ -181,7 +186,13 @@ pub struct ProverKey {
 /// boundary. Does not check the witness: an unsatisfying one yields a proof
 /// that fails verification (the soundness tests rely on this). The
 /// transcript must already hold the committee and the statement.
-pub fn prove(key: &ProverKey, shape: Shape, witness: &Witness, boundary: &Boundary, transcript: &mut Transcript) -> Proof {
+pub fn prove(
+    key: &ProverKey,
+    shape: Shape,
+    witness: &Witness,
+    boundary: &Boundary,
+    transcript: &mut Transcript,
+) -> Proof {
     let cosets = &key.cosets;
     let column = |values: &Vec<F>| Column::from_values(cosets, values);
     let ((bits, acc_x), (acc_y, sum)) = rayon::join(

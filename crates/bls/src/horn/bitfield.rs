@@ -17,18 +17,12 @@ pub struct Bitfield {
 impl Bitfield {
     /// All bits clear.
     pub fn new(len: usize) -> Bitfield {
-        Bitfield {
-            len,
-            words: vec![0; len.div_ceil(64)],
-        }
+        Bitfield { len, words: vec![0; len.div_ceil(64)] }
     }
 
     /// All bits set.
     pub fn full(len: usize) -> Bitfield {
-        let mut b = Bitfield {
-            len,
-            words: vec![u64::MAX; len.div_ceil(64)],
-        };
+        let mut b = Bitfield { len, words: vec![u64::MAX; len.div_ceil(64)] };
         b.clear_padding();
         b
     }
@@ -52,10 +46,7 @@ impl Bitfield {
     pub fn from_bytes(bytes: &[u8], len: usize) -> Result<Bitfield, HornError> {
         let expected = Bitfield::byte_len(len);
         if bytes.len() != expected {
-            return Err(HornError::BitfieldLength {
-                expected_bits: len,
-                got_bytes: bytes.len(),
-            });
+            return Err(HornError::BitfieldLength { expected_bits: len, got_bytes: bytes.len() });
         }
         let mut words = vec![0u64; len.div_ceil(64)];
         for (w, chunk) in words.iter_mut().zip(bytes.chunks(8)) {
@@ -92,10 +83,7 @@ impl Bitfield {
     /// Bit `i`; an index past the end is an error, not a panic.
     pub fn get(&self, i: usize) -> Result<bool, HornError> {
         if i >= self.len {
-            return Err(HornError::BitOutOfRange {
-                index: i,
-                len: self.len,
-            });
+            return Err(HornError::BitOutOfRange { index: i, len: self.len });
         }
         Ok(self.words[i / 64] >> (i % 64) & 1 == 1)
     }
@@ -103,10 +91,7 @@ impl Bitfield {
     /// Sets bit `i`.
     pub fn set(&mut self, i: usize) -> Result<(), HornError> {
         if i >= self.len {
-            return Err(HornError::BitOutOfRange {
-                index: i,
-                len: self.len,
-            });
+            return Err(HornError::BitOutOfRange { index: i, len: self.len });
         }
         self.words[i / 64] |= 1 << (i % 64);
         Ok(())
@@ -134,10 +119,7 @@ impl Bitfield {
 
     /// Indices of the set bits, ascending.
     pub fn ones(&self) -> impl Iterator<Item = usize> + '_ {
-        self.words.iter().enumerate().flat_map(|(k, &w)| BitIter {
-            word: w,
-            base: k * 64,
-        })
+        self.words.iter().enumerate().flat_map(|(k, &w)| BitIter { word: w, base: k * 64 })
     }
 
     /// Indices of the clear bits, ascending.
@@ -145,15 +127,8 @@ impl Bitfield {
         let len = self.len;
         self.words.iter().enumerate().flat_map(move |(k, &w)| {
             let base = k * 64;
-            let valid = if base + 64 <= len {
-                u64::MAX
-            } else {
-                (1u64 << (len - base)) - 1
-            };
-            BitIter {
-                word: !w & valid,
-                base,
-            }
+            let valid = if base + 64 <= len { u64::MAX } else { (1u64 << (len - base)) - 1 };
+            BitIter { word: !w & valid, base }
         })
     }
 
@@ -173,37 +148,20 @@ impl Bitfield {
 
     /// Indices set in `self` and clear in `other` (same length assumed;
     /// extra words are ignored).
-    pub(crate) fn ones_not_in<'a>(
-        &'a self,
-        other: &'a Bitfield,
-    ) -> impl Iterator<Item = usize> + 'a {
-        self.words
-            .iter()
-            .zip(&other.words)
-            .enumerate()
-            .flat_map(|(k, (&a, &b))| BitIter {
-                word: a & !b,
-                base: k * 64,
-            })
+    pub(crate) fn ones_not_in<'a>(&'a self, other: &'a Bitfield) -> impl Iterator<Item = usize> + 'a {
+        self.words.iter().zip(&other.words).enumerate().flat_map(|(k, (&a, &b))| BitIter { word: a & !b, base: k * 64 })
     }
 
     /// Number of indices set in `self` and clear in `other`.
     pub(crate) fn count_ones_not_in(&self, other: &Bitfield) -> usize {
-        self.words
-            .iter()
-            .zip(&other.words)
-            .map(|(a, b)| (a & !b).count_ones() as usize)
-            .sum()
+        self.words.iter().zip(&other.words).map(|(a, b)| (a & !b).count_ones() as usize).sum()
     }
 
     /// Copies `other` into bits `offset .. offset + other.len()`; `offset`
     /// must be a multiple of 64 (subcommittees are 512 bits).
     pub(crate) fn write_at(&mut self, offset: usize, other: &Bitfield) -> Result<(), HornError> {
         if !offset.is_multiple_of(64) || offset + other.len > self.len {
-            return Err(HornError::BitOutOfRange {
-                index: offset + other.len,
-                len: self.len,
-            });
+            return Err(HornError::BitOutOfRange { index: offset + other.len, len: self.len });
         }
         let start = offset / 64;
         for (i, w) in other.words.iter().enumerate() {
@@ -217,10 +175,7 @@ impl Bitfield {
 impl Bitfield {
     /// The first `len` bits (tests build subcommittee fields from larger ones).
     pub(crate) fn slice_for_test(self, len: usize) -> Bitfield {
-        let mut b = Bitfield {
-            len,
-            words: self.words[..len.div_ceil(64)].to_vec(),
-        };
+        let mut b = Bitfield { len, words: self.words[..len.div_ceil(64)].to_vec() };
         b.clear_padding();
         b
     }
@@ -270,24 +225,12 @@ mod tests {
 
     #[test]
     fn malformed_encodings_are_rejected() {
-        assert!(matches!(
-            Bitfield::from_bytes(&[0; 2], 20),
-            Err(HornError::BitfieldLength { .. })
-        ));
-        assert!(matches!(
-            Bitfield::from_bytes(&[0; 4], 20),
-            Err(HornError::BitfieldLength { .. })
-        ));
+        assert!(matches!(Bitfield::from_bytes(&[0; 2], 20), Err(HornError::BitfieldLength { .. })));
+        assert!(matches!(Bitfield::from_bytes(&[0; 4], 20), Err(HornError::BitfieldLength { .. })));
         // Bit 20 is past the end.
-        assert_eq!(
-            Bitfield::from_bytes(&[0, 0, 0x10], 20),
-            Err(HornError::BitfieldPadding)
-        );
+        assert_eq!(Bitfield::from_bytes(&[0, 0, 0x10], 20), Err(HornError::BitfieldPadding));
         let mut b = Bitfield::new(20);
-        assert!(matches!(
-            b.set(20),
-            Err(HornError::BitOutOfRange { index: 20, len: 20 })
-        ));
+        assert!(matches!(b.set(20), Err(HornError::BitOutOfRange { index: 20, len: 20 })));
         assert!(matches!(b.get(99), Err(HornError::BitOutOfRange { .. })));
     }
 
@@ -296,10 +239,7 @@ mod tests {
         let full = Bitfield::full(1 << 15);
         assert!(full.all());
         assert_eq!(full.zeros().count(), 0);
-        assert_eq!(
-            Bitfield::from_bytes(&full.to_bytes(), 1 << 15).unwrap(),
-            full
-        );
+        assert_eq!(Bitfield::from_bytes(&full.to_bytes(), 1 << 15).unwrap(), full);
         let empty = Bitfield::new(1 << 15);
         assert!(empty.none());
         assert_eq!(empty.zeros().count(), 1 << 15);

@@ -51,10 +51,7 @@ impl SubcommitteeAggregate {
     pub fn committee_bits(&self, params: &HornParams) -> Result<Bitfield, HornError> {
         self.check_shape(params)?;
         let mut bits = Bitfield::new(params.committee_size());
-        bits.write_at(
-            self.subcommittee as usize * params.subcommittee_size(),
-            &self.bits,
-        )?;
+        bits.write_at(self.subcommittee as usize * params.subcommittee_size(), &self.bits)?;
         Ok(bits)
     }
 
@@ -109,11 +106,7 @@ impl Collector {
     /// A collector for `committee`.
     pub fn new(params: HornParams, committee: u32) -> Result<Collector, HornError> {
         params.check_committee(committee)?;
-        Ok(Collector {
-            params,
-            committee,
-            best: vec![None; params.subcommittees()],
-        })
+        Ok(Collector { params, committee, best: vec![None; params.subcommittees()] })
     }
 
     /// Considers an aggregate; returns whether it became the best of its
@@ -127,10 +120,7 @@ impl Collector {
     /// [`Collector::offer_verified`].
     pub fn offer(&mut self, aggregate: SubcommitteeAggregate) -> Result<bool, HornError> {
         if aggregate.committee != self.committee {
-            return Err(HornError::WrongCommittee {
-                expected: self.committee,
-                got: aggregate.committee,
-            });
+            return Err(HornError::WrongCommittee { expected: self.committee, got: aggregate.committee });
         }
         aggregate.check_shape(&self.params)?;
         if aggregate.bits.none() {
@@ -155,10 +145,7 @@ impl Collector {
         message: &[u8],
     ) -> Result<bool, HornError> {
         if aggregate.committee != self.committee {
-            return Err(HornError::WrongCommittee {
-                expected: self.committee,
-                got: aggregate.committee,
-            });
+            return Err(HornError::WrongCommittee { expected: self.committee, got: aggregate.committee });
         }
         aggregate.verify(validators, message)?;
         self.offer(aggregate)
@@ -177,18 +164,11 @@ impl Collector {
         }
         let mut bits = Bitfield::new(self.params.committee_size());
         for a in &chosen {
-            bits.write_at(
-                a.subcommittee as usize * self.params.subcommittee_size(),
-                &a.bits,
-            )?;
+            bits.write_at(a.subcommittee as usize * self.params.subcommittee_size(), &a.bits)?;
         }
         let sigs: Vec<&blst_p2_affine> = chosen.iter().map(|a| a.signature.point()).collect();
         let signature = Signature::from_affine(g2::to_affine(&g2::sum_refs(&sigs)));
-        Ok(Collection {
-            committee: self.committee,
-            bits,
-            signature,
-        })
+        Ok(Collection { committee: self.committee, bits, signature })
     }
 }
 
@@ -215,16 +195,12 @@ mod tests {
         let r = round();
         let params = *r.validators.params();
         let mut col = Collector::new(params, 0).unwrap();
-        let aggs: Vec<&SubcommitteeAggregate> = r
-            .aggregates
-            .iter()
-            .filter(|a| a.committee == 0 && a.subcommittee == 2)
-            .collect();
+        let aggs: Vec<&SubcommitteeAggregate> =
+            r.aggregates.iter().filter(|a| a.committee == 0 && a.subcommittee == 2).collect();
         assert!(aggs.len() >= 2);
         let best = aggs.iter().map(|a| a.bits.count_ones()).max().unwrap();
         for a in &aggs {
-            col.offer_verified((*a).clone(), &r.validators, &r.message)
-                .unwrap();
+            col.offer_verified((*a).clone(), &r.validators, &r.message).unwrap();
         }
         assert_eq!(col.covered(), 1);
         let c = col.collection().unwrap();
@@ -242,34 +218,17 @@ mod tests {
         let params = *r.validators.params();
         let mut col = Collector::new(params, 0).unwrap();
         assert_eq!(col.collection(), Err(HornError::NothingCollected));
-        let foreign = r
-            .aggregates
-            .iter()
-            .find(|a| a.committee == 1)
-            .unwrap()
-            .clone();
-        assert_eq!(
-            col.offer(foreign),
-            Err(HornError::WrongCommittee {
-                expected: 0,
-                got: 1
-            })
-        );
+        let foreign = r.aggregates.iter().find(|a| a.committee == 1).unwrap().clone();
+        assert_eq!(col.offer(foreign), Err(HornError::WrongCommittee { expected: 0, got: 1 }));
         let mut empty = r.aggregates[0].clone();
         empty.bits = Bitfield::new(64);
         assert_eq!(col.offer(empty), Err(HornError::EmptyBitfield));
         let mut wrong_size = r.aggregates[0].clone();
         wrong_size.bits = Bitfield::new(128);
-        assert!(matches!(
-            col.offer(wrong_size),
-            Err(HornError::BitfieldLength { .. })
-        ));
+        assert!(matches!(col.offer(wrong_size), Err(HornError::BitfieldLength { .. })));
         let mut out_of_range = r.aggregates[0].clone();
         out_of_range.subcommittee = 4;
-        assert!(matches!(
-            col.offer(out_of_range),
-            Err(HornError::SubcommitteeOutOfRange { .. })
-        ));
+        assert!(matches!(col.offer(out_of_range), Err(HornError::SubcommitteeOutOfRange { .. })));
         // Wrong bitfield: claims a member who did not sign; offer_verified refuses it.
         let mut forged = r.aggregates[0].clone();
         let j = forged.bits.zeros().next().unwrap();
@@ -285,10 +244,7 @@ mod tests {
         trusting.offer(r.aggregates[0].clone()).unwrap();
         assert!(trusting.offer(forged).unwrap());
         assert!(crate::horn::verify_collection(&r.validators, &r.message, &trusting.collection().unwrap()).is_err());
-        assert!(matches!(
-            Collector::new(params, 2),
-            Err(HornError::CommitteeOutOfRange { .. })
-        ));
+        assert!(matches!(Collector::new(params, 2), Err(HornError::CommitteeOutOfRange { .. })));
     }
 
     #[test]
@@ -298,21 +254,14 @@ mod tests {
         assert!(HornParams::new(0, 128, 64).is_err());
         let p = HornParams::ETHEREUM_1M;
         assert_eq!((p.validators(), p.subcommittees()), (1 << 20, 64));
-        let sks: Vec<crate::SecretKey> = (0..4u8)
-            .map(|i| crate::SecretKey::from_key_material(&[i; 32]).unwrap())
-            .collect();
+        let sks: Vec<crate::SecretKey> =
+            (0..4u8).map(|i| crate::SecretKey::from_key_material(&[i; 32]).unwrap()).collect();
         let keys: Vec<crate::PublicKey> = sks.iter().map(|s| s.public_key()).collect();
         let reg = crate::KeyRegistry::from_keys_unchecked(keys).unwrap();
         let small = HornParams::new(1, 64, 64).unwrap();
         // Not enough keys for a 64-member committee.
-        assert!(matches!(
-            HornValidators::contiguous(small, &reg),
-            Err(HornError::Assignment(_))
-        ));
+        assert!(matches!(HornValidators::contiguous(small, &reg), Err(HornError::Assignment(_))));
         let members = vec![vec![0usize; 64]];
-        assert!(matches!(
-            HornValidators::new(small, &reg, members),
-            Err(HornError::Assignment(_))
-        ));
+        assert!(matches!(HornValidators::new(small, &reg, members), Err(HornError::Assignment(_))));
     }
 }

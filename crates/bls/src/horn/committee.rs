@@ -20,42 +20,24 @@ pub struct HornParams {
 impl HornParams {
     /// The seed's layout: 2^20 validators in 32 committees of 2^15, each
     /// split into 64 subcommittees of 512.
-    pub const ETHEREUM_1M: HornParams = HornParams {
-        committees: 32,
-        committee_size: 1 << 15,
-        subcommittee_size: 512,
-    };
+    pub const ETHEREUM_1M: HornParams = HornParams { committees: 32, committee_size: 1 << 15, subcommittee_size: 512 };
 
     /// Custom sizes. Subcommittees must be a nonzero multiple of 64 bits that
     /// divides the committee size (bitfields of whole words, merged by word).
-    pub fn new(
-        committees: usize,
-        committee_size: usize,
-        subcommittee_size: usize,
-    ) -> Result<HornParams, HornError> {
+    pub fn new(committees: usize, committee_size: usize, subcommittee_size: usize) -> Result<HornParams, HornError> {
         if committees == 0 || committees > u32::MAX as usize {
-            return Err(HornError::InvalidParams(
-                "committee count must be in 1..=2^32-1",
-            ));
+            return Err(HornError::InvalidParams("committee count must be in 1..=2^32-1"));
         }
         if subcommittee_size == 0 || !subcommittee_size.is_multiple_of(64) {
-            return Err(HornError::InvalidParams(
-                "subcommittee size must be a nonzero multiple of 64",
-            ));
+            return Err(HornError::InvalidParams("subcommittee size must be a nonzero multiple of 64"));
         }
         if committee_size == 0 || !committee_size.is_multiple_of(subcommittee_size) {
-            return Err(HornError::InvalidParams(
-                "committee size must be a multiple of the subcommittee size",
-            ));
+            return Err(HornError::InvalidParams("committee size must be a multiple of the subcommittee size"));
         }
         if committee_size > 1 << 24 {
             return Err(HornError::InvalidParams("committee size above 2^24"));
         }
-        Ok(HornParams {
-            committees,
-            committee_size,
-            subcommittee_size,
-        })
+        Ok(HornParams { committees, committee_size, subcommittee_size })
     }
 
     /// Number of committees.
@@ -85,20 +67,14 @@ impl HornParams {
 
     pub(crate) fn check_committee(&self, committee: u32) -> Result<(), HornError> {
         if committee as usize >= self.committees {
-            return Err(HornError::CommitteeOutOfRange {
-                committee,
-                committees: self.committees,
-            });
+            return Err(HornError::CommitteeOutOfRange { committee, committees: self.committees });
         }
         Ok(())
     }
 
     pub(crate) fn check_subcommittee(&self, subcommittee: u32) -> Result<(), HornError> {
         if subcommittee as usize >= self.subcommittees() {
-            return Err(HornError::SubcommitteeOutOfRange {
-                subcommittee,
-                subcommittees: self.subcommittees(),
-            });
+            return Err(HornError::SubcommitteeOutOfRange { subcommittee, subcommittees: self.subcommittees() });
         }
         Ok(())
     }
@@ -114,18 +90,11 @@ pub struct Committee {
 
 impl Committee {
     fn new(members: Vec<usize>, registry: &KeyRegistry) -> Result<Committee, HornError> {
-        let keys: Vec<blst_p1_affine> = members
-            .iter()
-            .map(|&v| registry.get(v).map(|k| *k.point()))
-            .collect::<Result<_, _>>()?;
+        let keys: Vec<blst_p1_affine> =
+            members.iter().map(|&v| registry.get(v).map(|k| *k.point())).collect::<Result<_, _>>()?;
         let total = g1::sum(&keys);
         let total_affine = g1::to_affine(&total);
-        Ok(Committee {
-            members,
-            keys,
-            total,
-            total_affine,
-        })
+        Ok(Committee { members, keys, total, total_affine })
     }
 
     /// Validator indices, by position in the committee.
@@ -167,14 +136,9 @@ pub struct HornValidators {
 impl HornValidators {
     /// Committees of consecutive validators: committee `c` is validators
     /// `c * size .. (c + 1) * size` of the registry.
-    pub fn contiguous(
-        params: HornParams,
-        registry: &KeyRegistry,
-    ) -> Result<HornValidators, HornError> {
+    pub fn contiguous(params: HornParams, registry: &KeyRegistry) -> Result<HornValidators, HornError> {
         let size = params.committee_size();
-        let members = (0..params.committees())
-            .map(|c| (c * size..(c + 1) * size).collect())
-            .collect();
+        let members = (0..params.committees()).map(|c| (c * size..(c + 1) * size).collect()).collect();
         HornValidators::new(params, registry, members)
     }
 
@@ -211,18 +175,13 @@ impl HornValidators {
                         )));
                     }
                     Some(true) => {
-                        return Err(HornError::Assignment(format!(
-                            "validator {v} in two committees"
-                        )));
+                        return Err(HornError::Assignment(format!("validator {v} in two committees")));
                     }
                     Some(s) => *s = true,
                 }
             }
         }
-        let committees = members
-            .into_par_iter()
-            .map(|m| Committee::new(m, registry))
-            .collect::<Result<Vec<_>, _>>()?;
+        let committees = members.into_par_iter().map(|m| Committee::new(m, registry)).collect::<Result<Vec<_>, _>>()?;
         Ok(HornValidators { params, committees })
     }
 

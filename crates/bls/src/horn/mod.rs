@@ -42,9 +42,8 @@ pub use collection::{Collection, Collector, SubcommitteeAggregate};
 pub use committee::{Committee, HornParams, HornValidators};
 pub use multiplicity::{MAX_MULTIPLICITY, Multiplicities, MultiplicityAggregate};
 pub use reconstruct::{
-    Strategy, aggregate_key, aggregate_key_naive, aggregate_key_with, aggregate_keys,
-    aggregate_keys_independent, aggregate_keys_with_strategies, multiplicity_key,
-    multiplicity_key_naive,
+    Strategy, aggregate_key, aggregate_key_naive, aggregate_key_with, aggregate_keys, aggregate_keys_independent,
+    aggregate_keys_with_strategies, multiplicity_key, multiplicity_key_naive,
 };
 pub use verify::{
     verify_collection, verify_collection_naive, verify_collections, verify_collections_naive,
@@ -65,19 +64,13 @@ pub enum HornError {
     CommitteeOutOfRange { committee: u32, committees: usize },
     /// A subcommittee index past the number of subcommittees.
     #[error("subcommittee {subcommittee} out of range ({subcommittees} per committee)")]
-    SubcommitteeOutOfRange {
-        subcommittee: u32,
-        subcommittees: usize,
-    },
+    SubcommitteeOutOfRange { subcommittee: u32, subcommittees: usize },
     /// An aggregate offered to the collector of another committee.
     #[error("aggregate of committee {got} offered to a collector of committee {expected}")]
     WrongCommittee { expected: u32, got: u32 },
     /// A bitfield (or count vector) of the wrong size.
     #[error("bitfield of {expected_bits} bits cannot be {got_bytes} bytes")]
-    BitfieldLength {
-        expected_bits: usize,
-        got_bytes: usize,
-    },
+    BitfieldLength { expected_bits: usize, got_bytes: usize },
     /// Nonzero bits past the end of a bitfield.
     #[error("bits set past the end of the bitfield")]
     BitfieldPadding,

@@ -22,18 +22,12 @@ pub struct Multiplicities {
 impl Multiplicities {
     /// All zero.
     pub fn new(len: usize) -> Multiplicities {
-        Multiplicities {
-            counts: vec![0; len],
-        }
+        Multiplicities { counts: vec![0; len] }
     }
 
     /// From explicit counts, each at most 15.
     pub fn from_counts(counts: Vec<u8>) -> Result<Multiplicities, HornError> {
-        if let Some((position, &count)) = counts
-            .iter()
-            .enumerate()
-            .find(|(_, c)| **c > MAX_MULTIPLICITY)
-        {
+        if let Some((position, &count)) = counts.iter().enumerate().find(|(_, c)| **c > MAX_MULTIPLICITY) {
             return Err(HornError::CountTooLarge { position, count });
         }
         Ok(Multiplicities { counts })
@@ -76,17 +70,9 @@ impl Multiplicities {
     /// Adds `other` entry-wise; nothing changes if any sum would exceed 15.
     pub fn add(&mut self, other: &Multiplicities) -> Result<(), HornError> {
         if other.len() != self.len() {
-            return Err(HornError::BitfieldLength {
-                expected_bits: self.len(),
-                got_bytes: other.len().div_ceil(2),
-            });
+            return Err(HornError::BitfieldLength { expected_bits: self.len(), got_bytes: other.len().div_ceil(2) });
         }
-        if let Some(position) = self
-            .counts
-            .iter()
-            .zip(&other.counts)
-            .position(|(a, b)| a + b > MAX_MULTIPLICITY)
-        {
+        if let Some(position) = self.counts.iter().zip(&other.counts).position(|(a, b)| a + b > MAX_MULTIPLICITY) {
             return Err(HornError::CountOverflow { position });
         }
         for (a, b) in self.counts.iter_mut().zip(&other.counts) {
@@ -98,19 +84,13 @@ impl Multiplicities {
     /// Packed encoding: entry `2k` in the low nibble of byte `k`, entry
     /// `2k + 1` in the high nibble.
     pub fn to_bytes(&self) -> Vec<u8> {
-        self.counts
-            .chunks(2)
-            .map(|c| c[0] | c.get(1).copied().unwrap_or(0) << 4)
-            .collect()
+        self.counts.chunks(2).map(|c| c[0] | c.get(1).copied().unwrap_or(0) << 4).collect()
     }
 
     /// Decodes `ceil(len / 2)` bytes; an unused last nibble must be zero.
     pub fn from_bytes(bytes: &[u8], len: usize) -> Result<Multiplicities, HornError> {
         if bytes.len() != len.div_ceil(2) {
-            return Err(HornError::BitfieldLength {
-                expected_bits: len * 4,
-                got_bytes: bytes.len(),
-            });
+            return Err(HornError::BitfieldLength { expected_bits: len * 4, got_bytes: bytes.len() });
         }
         let mut counts: Vec<u8> = bytes.iter().flat_map(|b| [b & 0x0f, b >> 4]).collect();
         if counts.len() > len {
@@ -178,22 +158,13 @@ impl MultiplicityAggregate {
         aggregate: &SubcommitteeAggregate,
     ) -> Result<(), HornError> {
         if aggregate.committee != self.committee {
-            return Err(HornError::WrongCommittee {
-                expected: self.committee,
-                got: aggregate.committee,
-            });
+            return Err(HornError::WrongCommittee { expected: self.committee, got: aggregate.committee });
         }
         aggregate.check_shape(params)?;
         self.check_shape(params)?;
         let offset = aggregate.subcommittee as usize * params.subcommittee_size();
-        if let Some(j) = aggregate
-            .bits
-            .ones()
-            .find(|&j| self.counts.counts[offset + j] == MAX_MULTIPLICITY)
-        {
-            return Err(HornError::CountOverflow {
-                position: offset + j,
-            });
+        if let Some(j) = aggregate.bits.ones().find(|&j| self.counts.counts[offset + j] == MAX_MULTIPLICITY) {
+            return Err(HornError::CountOverflow { position: offset + j });
         }
         for j in aggregate.bits.ones() {
             self.counts.counts[offset + j] += 1;
@@ -208,10 +179,7 @@ impl MultiplicityAggregate {
     /// counts add (at most 15 each) and signatures add.
     pub fn merge(&mut self, other: &MultiplicityAggregate) -> Result<(), HornError> {
         if other.committee != self.committee {
-            return Err(HornError::WrongCommittee {
-                expected: self.committee,
-                got: other.committee,
-            });
+            return Err(HornError::WrongCommittee { expected: self.committee, got: other.committee });
         }
         self.counts.add(&other.counts)?;
         let mut s = g2::from_affine(self.signature.point());
@@ -231,21 +199,9 @@ mod tests {
         let m = Multiplicities::from_counts(vec![1, 15, 0, 7, 3]).unwrap();
         assert_eq!(m.to_bytes(), vec![0xf1, 0x70, 0x03]);
         assert_eq!(Multiplicities::from_bytes(&m.to_bytes(), 5).unwrap(), m);
-        assert_eq!(
-            Multiplicities::from_bytes(&[0xf1, 0x70, 0x13], 5),
-            Err(HornError::BitfieldPadding)
-        );
-        assert!(matches!(
-            Multiplicities::from_bytes(&[0; 2], 5),
-            Err(HornError::BitfieldLength { .. })
-        ));
-        assert_eq!(
-            Multiplicities::from_counts(vec![0, 16]),
-            Err(HornError::CountTooLarge {
-                position: 1,
-                count: 16
-            })
-        );
+        assert_eq!(Multiplicities::from_bytes(&[0xf1, 0x70, 0x13], 5), Err(HornError::BitfieldPadding));
+        assert!(matches!(Multiplicities::from_bytes(&[0; 2], 5), Err(HornError::BitfieldLength { .. })));
+        assert_eq!(Multiplicities::from_counts(vec![0, 16]), Err(HornError::CountTooLarge { position: 1, count: 16 }));
     }
 
     #[test]
@@ -260,9 +216,6 @@ mod tests {
         assert_eq!(a, before);
         a.add(&c).unwrap();
         assert_eq!(a.counts(), &[15, 2]);
-        assert!(matches!(
-            a.add(&Multiplicities::new(3)),
-            Err(HornError::BitfieldLength { .. })
-        ));
+        assert!(matches!(a.add(&Multiplicities::new(3)), Err(HornError::BitfieldLength { .. })));
     }
 }

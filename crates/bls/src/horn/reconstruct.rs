@@ -43,11 +43,7 @@ pub enum Strategy {
 impl Strategy {
     /// The strategy touching fewer points for `ones` set bits out of `len`.
     pub fn cheapest(ones: usize, len: usize) -> Strategy {
-        if ones <= len - ones {
-            Strategy::Add
-        } else {
-            Strategy::Subtract
-        }
+        if ones <= len - ones { Strategy::Add } else { Strategy::Subtract }
     }
 }
 
@@ -69,11 +65,7 @@ fn finish(p: &blst_p1) -> Result<PublicKey, HornError> {
 }
 
 /// The sum with a given strategy, projective (callers batch the affine conversion).
-pub(crate) fn key_projective(
-    committee: &Committee,
-    bits: &Bitfield,
-    strategy: Strategy,
-) -> blst_p1 {
+pub(crate) fn key_projective(committee: &Committee, bits: &Bitfield, strategy: Strategy) -> blst_p1 {
     let keys = committee.keys();
     match strategy {
         Strategy::Add => {
@@ -104,35 +96,20 @@ pub fn aggregate_key_naive(committee: &Committee, bits: &Bitfield) -> Result<Pub
 }
 
 /// The aggregate key with a forced strategy (for comparisons).
-pub fn aggregate_key_with(
-    committee: &Committee,
-    bits: &Bitfield,
-    strategy: Strategy,
-) -> Result<PublicKey, HornError> {
+pub fn aggregate_key_with(committee: &Committee, bits: &Bitfield, strategy: Strategy) -> Result<PublicKey, HornError> {
     check(committee, bits)?;
     finish(&key_projective(committee, bits, strategy))
 }
 
 /// The aggregate key with the cheaper strategy, and which one was used.
-pub fn aggregate_key(
-    committee: &Committee,
-    bits: &Bitfield,
-) -> Result<(PublicKey, Strategy), HornError> {
+pub fn aggregate_key(committee: &Committee, bits: &Bitfield) -> Result<(PublicKey, Strategy), HornError> {
     check(committee, bits)?;
     let strategy = Strategy::cheapest(bits.count_ones(), bits.len());
-    Ok((
-        finish(&key_projective(committee, bits, strategy))?,
-        strategy,
-    ))
+    Ok((finish(&key_projective(committee, bits, strategy))?, strategy))
 }
 
 /// `base - sum of the keys set in `union` and clear in `bits``.
-fn subtract_extra(
-    committee: &Committee,
-    base: &blst_p1,
-    union: &Bitfield,
-    bits: &Bitfield,
-) -> blst_p1 {
+fn subtract_extra(committee: &Committee, base: &blst_p1, union: &Bitfield, bits: &Bitfield) -> blst_p1 {
     let keys = committee.keys();
     let extra: Vec<&blst_p1_affine> = union.ones_not_in(bits).map(|i| &keys[i]).collect();
     let mut out = *base;
@@ -161,8 +138,7 @@ fn committee_group(
             .iter()
             .map(|(_, b)| {
                 let ones = b.count_ones();
-                ones.min(n - ones)
-                    .saturating_sub(union.count_ones_not_in(b))
+                ones.min(n - ones).saturating_sub(union.count_ones_not_in(b))
             })
             .sum();
         if saved > union.count_zeros() {
@@ -177,11 +153,7 @@ fn committee_group(
             if let Some((union, base)) = &shared
                 && union.count_ones_not_in(bits) < ones.min(n - ones)
             {
-                return (
-                    i,
-                    subtract_extra(committee, base, union, bits),
-                    Strategy::SubtractFromShared,
-                );
+                return (i, subtract_extra(committee, base, union, bits), Strategy::SubtractFromShared);
             }
             let strategy = Strategy::cheapest(ones, n);
             (i, key_projective(committee, bits, strategy), strategy)
@@ -194,8 +166,7 @@ fn keys_batch(
     collections: &[&Collection],
     share: bool,
 ) -> Vec<Result<(PublicKey, Strategy), HornError>> {
-    let mut out: Vec<Result<(PublicKey, Strategy), HornError>> =
-        vec![Err(HornError::EmptyBitfield); collections.len()];
+    let mut out: Vec<Result<(PublicKey, Strategy), HornError>> = vec![Err(HornError::EmptyBitfield); collections.len()];
     let mut groups: BTreeMap<u32, Vec<(usize, &Bitfield)>> = BTreeMap::new();
     for (i, c) in collections.iter().enumerate() {
         let checked = c
@@ -217,9 +188,7 @@ fn keys_batch(
         .collect();
     let points: Vec<blst_p1> = sums.iter().map(|(_, p, _)| *p).collect();
     for ((i, _, strategy), p) in sums.iter().zip(g1::batch_to_affine(&points)) {
-        out[*i] = PublicKey::from_affine(p)
-            .map(|k| (k, *strategy))
-            .map_err(|_| BlsError::IdentityAggregateKey.into());
+        out[*i] = PublicKey::from_affine(p).map(|k| (k, *strategy)).map_err(|_| BlsError::IdentityAggregateKey.into());
     }
     out
 }
@@ -227,14 +196,8 @@ fn keys_batch(
 /// Aggregate keys of many collections, in parallel over committees, with
 /// the shared subtraction of [`Strategy::SubtractFromShared`] where it saves
 /// work and one shared inversion for all projective-to-affine conversions.
-pub fn aggregate_keys(
-    validators: &HornValidators,
-    collections: &[&Collection],
-) -> Vec<Result<PublicKey, HornError>> {
-    keys_batch(validators, collections, true)
-        .into_iter()
-        .map(|r| r.map(|(k, _)| k))
-        .collect()
+pub fn aggregate_keys(validators: &HornValidators, collections: &[&Collection]) -> Vec<Result<PublicKey, HornError>> {
+    keys_batch(validators, collections, true).into_iter().map(|r| r.map(|(k, _)| k)).collect()
 }
 
 /// [`aggregate_keys`], also telling which strategy each key used.
@@ -251,19 +214,13 @@ pub fn aggregate_keys_independent(
     validators: &HornValidators,
     collections: &[&Collection],
 ) -> Vec<Result<PublicKey, HornError>> {
-    keys_batch(validators, collections, false)
-        .into_iter()
-        .map(|r| r.map(|(k, _)| k))
-        .collect()
+    keys_batch(validators, collections, false).into_iter().map(|r| r.map(|(k, _)| k)).collect()
 }
 
 fn msm_where(committee: &Committee, counts: &[u8], pick: impl Fn(u8) -> Option<u8>) -> blst_p1 {
     let keys = committee.keys();
-    let (points, scalars): (Vec<&blst_p1_affine>, Vec<u8>) = counts
-        .iter()
-        .enumerate()
-        .filter_map(|(i, &c)| pick(c).map(|s| (&keys[i], s)))
-        .unzip();
+    let (points, scalars): (Vec<&blst_p1_affine>, Vec<u8>) =
+        counts.iter().enumerate().filter_map(|(i, &c)| pick(c).map(|s| (&keys[i], s))).unzip();
     g1::msm_refs(&points, &scalars, 4)
 }
 
@@ -276,10 +233,7 @@ fn msm_where(committee: &Committee, counts: &[u8], pick: impl Fn(u8) -> Option<u
 /// key `K`: two MSMs over only the members whose count differs from `m`
 /// (one for `c_i > m`, one, subtracted, for `c_i < m`). The cheaper form
 /// is used.
-pub fn multiplicity_key(
-    committee: &Committee,
-    counts: &Multiplicities,
-) -> Result<PublicKey, HornError> {
+pub fn multiplicity_key(committee: &Committee, counts: &Multiplicities) -> Result<PublicKey, HornError> {
     if counts.len() != committee.len() {
         return Err(HornError::BitfieldLength {
             expected_bits: committee.len() * 4,
@@ -294,17 +248,12 @@ pub fn multiplicity_key(
     for &x in c {
         hist[x as usize] += 1;
     }
-    let mode = (1..16u8)
-        .max_by_key(|&m| hist[m as usize])
-        .expect("nonempty range");
+    let mode = (1..16u8).max_by_key(|&m| hist[m as usize]).expect("nonempty range");
     let direct_points = c.len() - hist[0];
     let complement_points = c.len() - hist[mode as usize];
     let sum = if complement_points < direct_points {
         let mut acc = g1::mul(committee.total_affine(), &[mode], 4);
-        g1::add_assign(
-            &mut acc,
-            &msm_where(committee, c, |x| (x > mode).then(|| x - mode)),
-        );
+        g1::add_assign(&mut acc, &msm_where(committee, c, |x| (x > mode).then(|| x - mode)));
         let below = msm_where(committee, c, |x| (x < mode).then(|| mode - x));
         g1::add_assign(&mut acc, &g1::neg(&below));
         acc
@@ -316,10 +265,7 @@ pub fn multiplicity_key(
 
 /// Reference for [`multiplicity_key`]: `count_i` repeated add-or-double
 /// steps per member.
-pub fn multiplicity_key_naive(
-    committee: &Committee,
-    counts: &Multiplicities,
-) -> Result<PublicKey, HornError> {
+pub fn multiplicity_key_naive(committee: &Committee, counts: &Multiplicities) -> Result<PublicKey, HornError> {
     if counts.len() != committee.len() {
         return Err(HornError::BitfieldLength {
             expected_bits: committee.len() * 4,

@@ -29,8 +29,8 @@ use rand::{Rng, RngExt, SeedableRng, rngs::StdRng};
 use rayon::prelude::*;
 
 use super::{
-    Bitfield, Collection, Collector, HornError, HornParams, HornValidators, Multiplicities,
-    MultiplicityAggregate, SubcommitteeAggregate,
+    Bitfield, Collection, Collector, HornError, HornParams, HornValidators, Multiplicities, MultiplicityAggregate,
+    SubcommitteeAggregate,
 };
 use crate::curve::{self, Fr, g1, g2};
 use crate::error::BlsError;
@@ -77,14 +77,10 @@ impl SimConfig {
             return Err(HornError::InvalidParams("probabilities must lie in [0, 1]"));
         }
         if self.aggregators == 0 || self.collectors == 0 {
-            return Err(HornError::InvalidParams(
-                "need at least one aggregator and one collector",
-            ));
+            return Err(HornError::InvalidParams("need at least one aggregator and one collector"));
         }
         if self.aggregators > 1024 || self.collectors > 1024 {
-            return Err(HornError::InvalidParams(
-                "at most 1024 aggregators / collectors",
-            ));
+            return Err(HornError::InvalidParams("at most 1024 aggregators / collectors"));
         }
         Ok(())
     }
@@ -120,11 +116,7 @@ impl LinearKeys {
                 g1::batch_to_affine(&proj)
             })
             .collect();
-        chunks
-            .into_iter()
-            .flatten()
-            .map(|p| PublicKey::from_affine(p).map_err(HornError::from))
-            .collect()
+        chunks.into_iter().flatten().map(|p| PublicKey::from_affine(p).map_err(HornError::from)).collect()
     }
 }
 
@@ -166,10 +158,7 @@ pub fn simulate(config: &SimConfig) -> Result<SimRound, HornError> {
     let mut rng = sub_rng(config.seed, 0, 0, 0);
     let mut wide = [0u8; 64];
     rng.fill_bytes(&mut wide);
-    let keys = LinearKeys {
-        a: Fr::from_le_bytes_reduced(&wide[..32]),
-        b: Fr::from_le_bytes_reduced(&wide[32..]),
-    };
+    let keys = LinearKeys { a: Fr::from_le_bytes_reduced(&wide[..32]), b: Fr::from_le_bytes_reduced(&wide[32..]) };
     let n = params.validators();
     // A zero key (probability ~n/r) would be refused as the identity, and
     // b = 0 (all keys equal) as duplicates, by the registry below.
@@ -185,9 +174,7 @@ pub fn simulate(config: &SimConfig) -> Result<SimRound, HornError> {
 
     // Votes, one bit per validator.
     let mut vote_rng = sub_rng(config.seed, 1, 0, 0);
-    let voted: Vec<bool> = (0..n)
-        .map(|_| vote_rng.random_bool(config.participation))
-        .collect();
+    let voted: Vec<bool> = (0..n).map(|_| vote_rng.random_bool(config.participation)).collect();
     let votes = voted.iter().filter(|&&v| v).count();
 
     // Aggregates, per (committee, subcommittee).
@@ -250,14 +237,7 @@ pub fn simulate(config: &SimConfig) -> Result<SimRound, HornError> {
         })
         .collect::<Result<_, _>>()?;
 
-    Ok(SimRound {
-        validators,
-        message,
-        aggregates: per_sub.into_iter().flatten().collect(),
-        collections,
-        votes,
-        keys,
-    })
+    Ok(SimRound { validators, message, aggregates: per_sub.into_iter().flatten().collect(), collections, votes, keys })
 }
 
 impl SimRound {
@@ -270,10 +250,7 @@ impl SimRound {
 
     /// `(message, collection)` pairs, as the verification functions take them.
     pub fn items(&self) -> Vec<(&[u8], &Collection)> {
-        self.collections
-            .iter()
-            .map(|c| (self.message.as_slice(), c))
-            .collect()
+        self.collections.iter().map(|c| (self.message.as_slice(), c)).collect()
     }
 
     /// Per committee, the collection with the most signers (what a block
@@ -281,12 +258,7 @@ impl SimRound {
     pub fn best_collections(&self) -> Vec<&Collection> {
         let committees = self.validators.params().committees();
         (0..committees as u32)
-            .filter_map(|c| {
-                self.collections
-                    .iter()
-                    .filter(|x| x.committee == c)
-                    .max_by_key(|x| x.bits.count_ones())
-            })
+            .filter_map(|c| self.collections.iter().filter(|x| x.committee == c).max_by_key(|x| x.bits.count_ones()))
             .collect()
     }
 
@@ -319,9 +291,9 @@ impl SimRound {
 mod tests {
     use super::*;
     use crate::horn::{
-        Strategy, aggregate_key, aggregate_key_naive, aggregate_key_with, multiplicity_key,
-        multiplicity_key_naive, verify_collection, verify_collection_naive, verify_collections,
-        verify_collections_naive, verify_multiplicity_aggregate, wire,
+        Strategy, aggregate_key, aggregate_key_naive, aggregate_key_with, multiplicity_key, multiplicity_key_naive,
+        verify_collection, verify_collection_naive, verify_collections, verify_collections_naive,
+        verify_multiplicity_aggregate, wire,
     };
     use crate::sig::aggregate;
 
@@ -349,11 +321,8 @@ mod tests {
         // Aggregate signature: equal to the sum of the members' real signatures.
         let agg = &round.aggregates[5];
         let base = agg.committee as usize * 512 + agg.subcommittee as usize * 128;
-        let sigs: Vec<Signature> = agg
-            .bits
-            .ones()
-            .map(|j| round.secret_key(base + j).unwrap().sign(&round.message))
-            .collect();
+        let sigs: Vec<Signature> =
+            agg.bits.ones().map(|j| round.secret_key(base + j).unwrap().sign(&round.message)).collect();
         assert_eq!(aggregate(&sigs).unwrap(), agg.signature);
         assert_eq!(round.collections.len(), 12);
     }
@@ -362,16 +331,8 @@ mod tests {
     fn every_collection_verifies_naive_fast_and_batched() {
         let round = simulate(&small(0.9, 2)).unwrap();
         let items = round.items();
-        assert!(
-            verify_collections_naive(&round.validators, &items)
-                .iter()
-                .all(Result::is_ok)
-        );
-        assert!(
-            verify_collections(&round.validators, &items)
-                .iter()
-                .all(Result::is_ok)
-        );
+        assert!(verify_collections_naive(&round.validators, &items).iter().all(Result::is_ok));
+        assert!(verify_collections(&round.validators, &items).iter().all(Result::is_ok));
         for (m, c) in &items {
             verify_collection(&round.validators, m, c).unwrap();
             verify_collection_naive(&round.validators, m, c).unwrap();
@@ -380,10 +341,7 @@ mod tests {
             let (fast, strategy) = aggregate_key(committee, &c.bits).unwrap();
             assert_eq!(strategy, Strategy::Subtract, "90% participation subtracts");
             assert_eq!(naive, fast);
-            assert_eq!(
-                aggregate_key_with(committee, &c.bits, Strategy::Add).unwrap(),
-                naive
-            );
+            assert_eq!(aggregate_key_with(committee, &c.bits, Strategy::Add).unwrap(), naive);
         }
         // Batch reconstruction: the shared subtraction is used and exact.
         let refs: Vec<&Collection> = round.collections.iter().collect();
@@ -397,10 +355,7 @@ mod tests {
             assert_eq!(key, &aggregate_key_naive(committee, &c.bits).unwrap());
             assert_eq!(key, ind.as_ref().unwrap());
         }
-        assert!(
-            shared > 0,
-            "collections of a committee share their absences"
-        );
+        assert!(shared > 0, "collections of a committee share their absences");
         // Aggregates verify too (what collectors check).
         for a in round.aggregates.iter().take(6) {
             a.verify(&round.validators, &round.message).unwrap();
@@ -414,16 +369,9 @@ mod tests {
             let committee = round.validators.committee(c.committee).unwrap();
             let (fast, strategy) = aggregate_key(committee, &c.bits).unwrap();
             assert_eq!(strategy, Strategy::Add);
-            assert_eq!(
-                fast,
-                aggregate_key_with(committee, &c.bits, Strategy::Subtract).unwrap()
-            );
+            assert_eq!(fast, aggregate_key_with(committee, &c.bits, Strategy::Subtract).unwrap());
         }
-        assert!(
-            verify_collections(&round.validators, &round.items())
-                .iter()
-                .all(Result::is_ok)
-        );
+        assert!(verify_collections(&round.validators, &round.items()).iter().all(Result::is_ok));
     }
 
     #[test]
@@ -440,8 +388,7 @@ mod tests {
         // Wrong committee index (out of range).
         cols[8].committee = 99;
         let wrong_msg = b"another message".to_vec();
-        let mut items: Vec<(&[u8], &Collection)> =
-            cols.iter().map(|c| (round.message.as_slice(), c)).collect();
+        let mut items: Vec<(&[u8], &Collection)> = cols.iter().map(|c| (round.message.as_slice(), c)).collect();
         items[10].0 = &wrong_msg;
         let results = verify_collections(&round.validators, &items);
         let naive = verify_collections_naive(&round.validators, &items);
@@ -450,15 +397,9 @@ mod tests {
             assert_eq!(r.is_err(), bad, "collection {i}: {r:?}");
             assert_eq!(n.is_err(), bad, "collection {i} (naive): {n:?}");
         }
-        assert_eq!(
-            results[0],
-            Err(HornError::Bls(BlsError::VerificationFailed))
-        );
+        assert_eq!(results[0], Err(HornError::Bls(BlsError::VerificationFailed)));
         assert_eq!(results[7], Err(HornError::EmptyBitfield));
-        assert!(matches!(
-            results[8],
-            Err(HornError::CommitteeOutOfRange { committee: 99, .. })
-        ));
+        assert!(matches!(results[8], Err(HornError::CommitteeOutOfRange { committee: 99, .. })));
     }
 
     #[test]
@@ -470,25 +411,14 @@ mod tests {
         for (_, c) in round.items() {
             assert!(c.bits.all());
             let committee = round.validators.committee(c.committee).unwrap();
-            assert_eq!(
-                aggregate_key(committee, &c.bits).unwrap().0,
-                aggregate_key_naive(committee, &c.bits).unwrap()
-            );
+            assert_eq!(aggregate_key(committee, &c.bits).unwrap().0, aggregate_key_naive(committee, &c.bits).unwrap());
         }
-        assert!(
-            verify_collections(&round.validators, &round.items())
-                .iter()
-                .all(Result::is_ok)
-        );
+        assert!(verify_collections(&round.validators, &round.items()).iter().all(Result::is_ok));
         // A single signer.
         let sk = round.secret_key(513).unwrap();
         let mut bits = Bitfield::new(512);
         bits.set(1).unwrap();
-        let one = Collection {
-            committee: 1,
-            bits,
-            signature: sk.sign(&round.message),
-        };
+        let one = Collection { committee: 1, bits, signature: sk.sign(&round.message) };
         verify_collection(&round.validators, &round.message, &one).unwrap();
     }
 
@@ -498,10 +428,7 @@ mod tests {
         let merged = round.multiplicity_aggregates().unwrap();
         assert_eq!(merged.len(), 4);
         for m in &merged {
-            assert!(
-                m.counts.counts().iter().any(|&c| c > 1),
-                "overlapping aggregates merged"
-            );
+            assert!(m.counts.counts().iter().any(|&c| c > 1), "overlapping aggregates merged");
             verify_multiplicity_aggregate(&round.validators, &round.message, m).unwrap();
             let committee = round.validators.committee(m.committee).unwrap();
             assert_eq!(
@@ -527,10 +454,7 @@ mod tests {
         for _ in 0..14 {
             many.merge(&again).unwrap();
         }
-        assert!(matches!(
-            many.merge(&again),
-            Err(HornError::CountOverflow { .. })
-        ));
+        assert!(matches!(many.merge(&again), Err(HornError::CountOverflow { .. })));
         verify_multiplicity_aggregate(&round.validators, &round.message, &many).unwrap();
         // Both forms of the 4-bit MSM (direct, and complement of the most common
         // count) agree with repeated add-or-double, for counts 1, 2 and 15.
@@ -542,18 +466,10 @@ mod tests {
             );
         }
         // Mixed counts around a dominant value (complement with both signs).
-        let mixed: Vec<u8> = (0..512)
-            .map(|i| if i % 7 == 0 { (i % 16) as u8 } else { 9 })
-            .collect();
+        let mixed: Vec<u8> = (0..512).map(|i| if i % 7 == 0 { (i % 16) as u8 } else { 9 }).collect();
         let mixed = Multiplicities::from_counts(mixed).unwrap();
-        assert_eq!(
-            multiplicity_key(committee, &mixed).unwrap(),
-            multiplicity_key_naive(committee, &mixed).unwrap()
-        );
-        assert_eq!(
-            multiplicity_key(committee, &Multiplicities::new(512)),
-            Err(HornError::EmptyBitfield)
-        );
+        assert_eq!(multiplicity_key(committee, &mixed).unwrap(), multiplicity_key_naive(committee, &mixed).unwrap());
+        assert_eq!(multiplicity_key(committee, &Multiplicities::new(512)), Err(HornError::EmptyBitfield));
     }
 
     #[test]
@@ -570,36 +486,22 @@ mod tests {
         for a in round.aggregates.iter().take(5) {
             let raw = a.to_bytes();
             assert_eq!(raw.len(), wire::subcommittee_aggregate_len(&params));
-            assert_eq!(
-                &SubcommitteeAggregate::from_bytes(&params, &raw).unwrap(),
-                a
-            );
+            assert_eq!(&SubcommitteeAggregate::from_bytes(&params, &raw).unwrap(), a);
         }
         let m = &round.multiplicity_aggregates().unwrap()[0];
         let raw = m.to_bytes();
         assert_eq!(raw.len(), wire::multiplicity_aggregate_len(&params));
-        assert_eq!(
-            &MultiplicityAggregate::from_bytes(&params, &raw).unwrap(),
-            m
-        );
+        assert_eq!(&MultiplicityAggregate::from_bytes(&params, &raw).unwrap(), m);
         let encoded: Vec<Vec<u8>> = round.collections.iter().map(Collection::to_bytes).collect();
         let sizes = wire::WireSizes::measure(&encoded);
         assert_eq!(sizes.messages, round.collections.len());
-        assert_eq!(
-            sizes.raw_bytes,
-            round.collections.len() * wire::collection_len(&params)
-        );
+        assert_eq!(sizes.raw_bytes, round.collections.len() * wire::collection_len(&params));
         // Snappy never expands by more than its small worst-case bound...
-        assert!(
-            sizes.compressed_bytes <= sizes.raw_bytes + sizes.raw_bytes / 6 + 32 * sizes.messages
-        );
+        assert!(sizes.compressed_bytes <= sizes.raw_bytes + sizes.raw_bytes / 6 + 32 * sizes.messages);
         // ...and a full 2^15-bit bitfield (runs of 0xff) shrinks to almost nothing.
         let full = Bitfield::full(1 << 15).to_bytes();
         assert!(wire::compress(&full).len() < 400);
-        assert_eq!(
-            wire::decompress(&wire::compress(&full), 4096).unwrap(),
-            full
-        );
+        assert_eq!(wire::decompress(&wire::compress(&full), 4096).unwrap(), full);
     }
 
     #[test]

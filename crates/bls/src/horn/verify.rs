@@ -17,8 +17,8 @@ use rand::CryptoRng;
 use rayon::prelude::*;
 
 use super::{
-    Collection, HornError, HornValidators, MultiplicityAggregate, aggregate_key,
-    aggregate_key_naive, aggregate_keys, multiplicity_key,
+    Collection, HornError, HornValidators, MultiplicityAggregate, aggregate_key, aggregate_key_naive, aggregate_keys,
+    multiplicity_key,
 };
 use crate::sig::{SignatureSet, batch_verify_with_rng};
 
@@ -54,18 +54,12 @@ pub fn verify_collections_naive(
     validators: &HornValidators,
     items: &[(&[u8], &Collection)],
 ) -> Vec<Result<(), HornError>> {
-    items
-        .par_iter()
-        .map(|(m, c)| verify_collection_naive(validators, m, c))
-        .collect()
+    items.par_iter().map(|(m, c)| verify_collection_naive(validators, m, c)).collect()
 }
 
 /// The fast path for many `(message, collection)` pairs, with weights from
 /// the thread-local CSPRNG. One result per item.
-pub fn verify_collections(
-    validators: &HornValidators,
-    items: &[(&[u8], &Collection)],
-) -> Vec<Result<(), HornError>> {
+pub fn verify_collections(validators: &HornValidators, items: &[(&[u8], &Collection)]) -> Vec<Result<(), HornError>> {
     verify_collections_with_rng(validators, items, &mut rand::rng())
 }
 
@@ -82,14 +76,7 @@ pub fn verify_collections_with_rng<R: CryptoRng + ?Sized>(
     for (i, (key, (message, collection))) in keys.into_iter().zip(items).enumerate() {
         match key {
             Ok(public_key) => {
-                sets.push((
-                    i,
-                    SignatureSet {
-                        public_key,
-                        message,
-                        signature: collection.signature,
-                    },
-                ));
+                sets.push((i, SignatureSet { public_key, message, signature: collection.signature }));
                 results.push(Ok(()));
             }
             Err(e) => results.push(Err(e)),
@@ -102,14 +89,7 @@ pub fn verify_collections_with_rng<R: CryptoRng + ?Sized>(
     if batch_verify_with_rng(&batch, rng).is_err() {
         let singles: Vec<(usize, Result<(), HornError>)> = sets
             .par_iter()
-            .map(|(i, s)| {
-                (
-                    *i,
-                    s.signature
-                        .verify(&s.public_key, s.message)
-                        .map_err(HornError::from),
-                )
-            })
+            .map(|(i, s)| (*i, s.signature.verify(&s.public_key, s.message).map_err(HornError::from)))
             .collect();
         for (i, r) in singles {
             results[i] = r;

@@ -16,8 +16,7 @@
 use thiserror::Error;
 
 use super::{
-    Bitfield, Collection, HornError, HornParams, Multiplicities, MultiplicityAggregate,
-    SubcommitteeAggregate,
+    Bitfield, Collection, HornError, HornParams, Multiplicities, MultiplicityAggregate, SubcommitteeAggregate,
 };
 use crate::sig::{SIGNATURE_BYTES, Signature};
 
@@ -26,11 +25,7 @@ use crate::sig::{SIGNATURE_BYTES, Signature};
 pub enum WireError {
     /// The message has the wrong length for its type and layout.
     #[error("{what}: expected {expected} bytes, got {got}")]
-    Length {
-        what: &'static str,
-        expected: usize,
-        got: usize,
-    },
+    Length { what: &'static str, expected: usize, got: usize },
     /// A compressed message announcing more bytes than any valid message.
     #[error("compressed message announces {announced} bytes, more than the {max} allowed")]
     Oversize { announced: usize, max: usize },
@@ -49,12 +44,7 @@ fn read_u32(bytes: &[u8]) -> u32 {
 
 fn expect_len(what: &'static str, bytes: &[u8], expected: usize) -> Result<(), HornError> {
     if bytes.len() != expected {
-        return Err(WireError::Length {
-            what,
-            expected,
-            got: bytes.len(),
-        }
-        .into());
+        return Err(WireError::Length { what, expected, got: bytes.len() }.into());
     }
     Ok(())
 }
@@ -86,15 +76,8 @@ impl SubcommitteeAggregate {
     }
 
     /// Decodes and checks indices, bitfield and signature (curve and subgroup).
-    pub fn from_bytes(
-        params: &HornParams,
-        bytes: &[u8],
-    ) -> Result<SubcommitteeAggregate, HornError> {
-        expect_len(
-            "subcommittee aggregate",
-            bytes,
-            subcommittee_aggregate_len(params),
-        )?;
+    pub fn from_bytes(params: &HornParams, bytes: &[u8]) -> Result<SubcommitteeAggregate, HornError> {
+        expect_len("subcommittee aggregate", bytes, subcommittee_aggregate_len(params))?;
         let committee = read_u32(&bytes[0..4]);
         let subcommittee = read_u32(&bytes[4..8]);
         params.check_committee(committee)?;
@@ -102,12 +85,7 @@ impl SubcommitteeAggregate {
         let nb = Bitfield::byte_len(params.subcommittee_size());
         let bits = Bitfield::from_bytes(&bytes[8..8 + nb], params.subcommittee_size())?;
         let signature = Signature::from_bytes(&bytes[8 + nb..])?;
-        Ok(SubcommitteeAggregate {
-            committee,
-            subcommittee,
-            bits,
-            signature,
-        })
+        Ok(SubcommitteeAggregate { committee, subcommittee, bits, signature })
     }
 }
 
@@ -129,11 +107,7 @@ impl Collection {
         let nb = Bitfield::byte_len(params.committee_size());
         let bits = Bitfield::from_bytes(&bytes[4..4 + nb], params.committee_size())?;
         let signature = Signature::from_bytes(&bytes[4 + nb..])?;
-        Ok(Collection {
-            committee,
-            bits,
-            signature,
-        })
+        Ok(Collection { committee, bits, signature })
     }
 }
 
@@ -148,56 +122,33 @@ impl MultiplicityAggregate {
     }
 
     /// Decodes and checks the committee index, counts and signature.
-    pub fn from_bytes(
-        params: &HornParams,
-        bytes: &[u8],
-    ) -> Result<MultiplicityAggregate, HornError> {
-        expect_len(
-            "multiplicity aggregate",
-            bytes,
-            multiplicity_aggregate_len(params),
-        )?;
+    pub fn from_bytes(params: &HornParams, bytes: &[u8]) -> Result<MultiplicityAggregate, HornError> {
+        expect_len("multiplicity aggregate", bytes, multiplicity_aggregate_len(params))?;
         let committee = read_u32(&bytes[0..4]);
         params.check_committee(committee)?;
         let nb = params.committee_size().div_ceil(2);
         let counts = Multiplicities::from_bytes(&bytes[4..4 + nb], params.committee_size())?;
         let signature = Signature::from_bytes(&bytes[4 + nb..])?;
-        Ok(MultiplicityAggregate {
-            committee,
-            counts,
-            signature,
-        })
+        Ok(MultiplicityAggregate { committee, counts, signature })
     }
 }
 
 /// Snappy block compression of one message.
 pub fn compress(raw: &[u8]) -> Vec<u8> {
-    snap::raw::Encoder::new()
-        .compress_vec(raw)
-        .expect("snappy compresses any input below 4 GiB")
+    snap::raw::Encoder::new().compress_vec(raw).expect("snappy compresses any input below 4 GiB")
 }
 
 /// Snappy block decompression, refusing to produce more than `max_len` bytes.
 pub fn decompress(compressed: &[u8], max_len: usize) -> Result<Vec<u8>, HornError> {
-    let announced =
-        snap::raw::decompress_len(compressed).map_err(|e| WireError::Snappy(e.to_string()))?;
+    let announced = snap::raw::decompress_len(compressed).map_err(|e| WireError::Snappy(e.to_string()))?;
     if announced > max_len {
-        return Err(WireError::Oversize {
-            announced,
-            max: max_len,
-        }
-        .into());
+        return Err(WireError::Oversize { announced, max: max_len }.into());
     }
-    snap::raw::Decoder::new()
-        .decompress_vec(compressed)
-        .map_err(|e| WireError::Snappy(e.to_string()).into())
+    snap::raw::Decoder::new().decompress_vec(compressed).map_err(|e| WireError::Snappy(e.to_string()).into())
 }
 
 /// Decodes a Snappy-compressed collection.
-pub fn collection_from_compressed(
-    params: &HornParams,
-    compressed: &[u8],
-) -> Result<Collection, HornError> {
+pub fn collection_from_compressed(params: &HornParams, compressed: &[u8]) -> Result<Collection, HornError> {
     let raw = decompress(compressed, collection_len(params))?;
     Collection::from_bytes(params, &raw)
 }
@@ -216,13 +167,11 @@ pub struct WireSizes {
 impl WireSizes {
     /// Measures encoded messages (compressing each one).
     pub fn measure<T: AsRef<[u8]>>(messages: &[T]) -> WireSizes {
-        messages
-            .iter()
-            .fold(WireSizes::default(), |acc, m| WireSizes {
-                messages: acc.messages + 1,
-                raw_bytes: acc.raw_bytes + m.as_ref().len(),
-                compressed_bytes: acc.compressed_bytes + compress(m.as_ref()).len(),
-            })
+        messages.iter().fold(WireSizes::default(), |acc, m| WireSizes {
+            messages: acc.messages + 1,
+            raw_bytes: acc.raw_bytes + m.as_ref().len(),
+            compressed_bytes: acc.compressed_bytes + compress(m.as_ref()).len(),
+        })
     }
 
     /// Compressed size over raw size.
@@ -245,11 +194,7 @@ mod tests {
         bits.set(3).unwrap();
         bits.set(100).unwrap();
         let sk = SecretKey::from_key_material(&[1u8; 32]).unwrap();
-        Collection {
-            committee: 1,
-            bits,
-            signature: sk.sign(b"m"),
-        }
+        Collection { committee: 1, bits, signature: sk.sign(b"m") }
     }
 
     #[test]
@@ -265,32 +210,21 @@ mod tests {
         ));
         let mut long = raw.clone();
         long.push(0);
-        assert!(matches!(
-            Collection::from_bytes(&p, &long),
-            Err(HornError::Wire(WireError::Length { .. }))
-        ));
+        assert!(matches!(Collection::from_bytes(&p, &long), Err(HornError::Wire(WireError::Length { .. }))));
         // Committee out of range.
         let mut bad = raw.clone();
         bad[0] = 2;
-        assert!(matches!(
-            Collection::from_bytes(&p, &bad),
-            Err(HornError::CommitteeOutOfRange { committee: 2, .. })
-        ));
+        assert!(matches!(Collection::from_bytes(&p, &bad), Err(HornError::CommitteeOutOfRange { committee: 2, .. })));
         // Signature: flag bit cleared, not in the subgroup / not on the curve.
         let sig_at = 4 + 16;
         let mut bad = raw.clone();
         bad[sig_at] &= 0x7f;
-        assert!(matches!(
-            Collection::from_bytes(&p, &bad),
-            Err(HornError::Bls(crate::BlsError::BadEncoding { .. }))
-        ));
+        assert!(matches!(Collection::from_bytes(&p, &bad), Err(HornError::Bls(crate::BlsError::BadEncoding { .. }))));
         let mut bad = raw.clone();
         bad[sig_at + 95] ^= 1;
         assert!(matches!(
             Collection::from_bytes(&p, &bad),
-            Err(HornError::Bls(
-                crate::BlsError::NotOnCurve { .. } | crate::BlsError::NotInSubgroup { .. }
-            ))
+            Err(HornError::Bls(crate::BlsError::NotOnCurve { .. } | crate::BlsError::NotInSubgroup { .. }))
         ));
     }
 
@@ -310,10 +244,7 @@ mod tests {
         bad[4] = 2; // subcommittee 2 of 2
         assert!(matches!(
             SubcommitteeAggregate::from_bytes(&p, &bad),
-            Err(HornError::SubcommitteeOutOfRange {
-                subcommittee: 2,
-                ..
-            })
+            Err(HornError::SubcommitteeOutOfRange { subcommittee: 2, .. })
         ));
         assert!(SubcommitteeAggregate::from_bytes(&p, &raw[..10]).is_err());
         let m = MultiplicityAggregate::from_collection(&c);
@@ -333,25 +264,16 @@ mod tests {
         assert_eq!(collection_from_compressed(&p, &z).unwrap(), collection());
         // A valid stream that decompresses to more than one collection.
         let big = compress(&vec![0u8; 10 * collection_len(&p)]);
-        assert!(matches!(
-            collection_from_compressed(&p, &big),
-            Err(HornError::Wire(WireError::Oversize { .. }))
-        ));
+        assert!(matches!(collection_from_compressed(&p, &big), Err(HornError::Wire(WireError::Oversize { .. }))));
         // A header announcing 4 GiB.
         assert!(matches!(
             decompress(&[0xff, 0xff, 0xff, 0xff, 0x0f], 1 << 20),
             Err(HornError::Wire(WireError::Oversize { .. }) | HornError::Wire(WireError::Snappy(_)))
         ));
         // Garbage after a plausible header.
-        assert!(matches!(
-            decompress(&[10, 0xff, 0xff, 0xff], 100),
-            Err(HornError::Wire(WireError::Snappy(_)))
-        ));
+        assert!(matches!(decompress(&[10, 0xff, 0xff, 0xff], 100), Err(HornError::Wire(WireError::Snappy(_)))));
         // Decompresses fine but is one byte short of a collection.
         let short = compress(&raw[..raw.len() - 1]);
-        assert!(matches!(
-            collection_from_compressed(&p, &short),
-            Err(HornError::Wire(WireError::Length { .. }))
-        ));
+        assert!(matches!(collection_from_compressed(&p, &short), Err(HornError::Wire(WireError::Length { .. }))));
     }
 }

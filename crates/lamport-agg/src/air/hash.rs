@@ -31,9 +31,7 @@ use p3_field::PrimeCharacteristicRing;
 use p3_lookup::{Count, InteractionBuilder};
 use sigagg_lamport::field::{DIGEST_LEN, Digest};
 use sigagg_lamport::group::{NODE_INDEX_LANE, NODE_LEVEL_LANE};
-use sigagg_lamport::hash::{
-    SPONGE_RATE, SUBKEY_INDEX_LANE, TAG_PUBKEY, WIDE_TAG_LANE,
-};
+use sigagg_lamport::hash::{SPONGE_RATE, SUBKEY_INDEX_LANE, TAG_PUBKEY, WIDE_TAG_LANE};
 use sigagg_lamport::prf::RANDOMIZER_LEN;
 
 use crate::bus;
@@ -616,11 +614,7 @@ pub(crate) fn send_sub_key<AB: InteractionBuilder<F = Val>>(
     let l = |c: usize| -> AB::Expr { loc[c].into() };
     let r: [AB::Expr; RANDOMIZER_LEN] = core::array::from_fn(|i| l(base + DIGEST_LEN + i));
     let y: [AB::Expr; DIGEST_LEN] = core::array::from_fn(|j| output[j].clone() + l(base + j));
-    builder.push_interaction(
-        bus::MAIN,
-        bus::sub_key(r, l(base + SUBKEY_INDEX_LANE), y),
-        Count::bounded(l(active), 1),
-    );
+    builder.push_interaction(bus::MAIN, bus::sub_key(r, l(base + SUBKEY_INDEX_LANE), y), Count::bounded(l(active), 1));
 }
 
 #[cfg(test)]
@@ -629,7 +623,14 @@ mod tests {
 
     #[test]
     fn a_shared_codeword_reads_the_randomizer_off_the_width16_input() {
-        let spec = HashSpec { block: 128, sponge_rows: 128, tree_start: 128, depth: 0, p16: true, rounds: crate::poseidon::Rounds::Every };
+        let spec = HashSpec {
+            block: 128,
+            sponge_rows: 128,
+            tree_start: 128,
+            depth: 0,
+            p16: true,
+            rounds: crate::poseidon::Rounds::Every,
+        };
         let (shared, per_slot) = (HashCols::new(&spec, false, 200, 100), HashCols::new(&spec, true, 200, 100));
         let (s, p) = (shared.sponge, per_slot.sponge);
         // The randomizer lanes of `subkey_input`: after the sub-key, before the index.

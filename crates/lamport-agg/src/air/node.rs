@@ -146,8 +146,16 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for NodeAir {
         let child = |side: usize| -> [AB::Expr; DIGEST_LEN] { core::array::from_fn(|j| l(side * DIGEST_LEN + j)) };
         let below = level.clone() - AB::Expr::ONE;
         let twice = index.clone() * AB::Expr::TWO;
-        builder.push_interaction(bus::MAIN, bus::node(below.clone(), twice.clone(), child(0)), -Count::bounded(left_in, 1));
-        builder.push_interaction(bus::MAIN, bus::node(below, twice + AB::Expr::ONE, child(1)), -Count::bounded(right_in, 1));
+        builder.push_interaction(
+            bus::MAIN,
+            bus::node(below.clone(), twice.clone(), child(0)),
+            -Count::bounded(left_in, 1),
+        );
+        builder.push_interaction(
+            bus::MAIN,
+            bus::node(below, twice + AB::Expr::ONE, child(1)),
+            -Count::bounded(right_in, 1),
+        );
         builder.push_interaction(bus::MAIN, bus::node(level, index, digest), Count::bounded(real - root, 1));
     }
 }

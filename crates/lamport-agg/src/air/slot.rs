@@ -125,7 +125,14 @@ impl SlotAir {
     /// ordering check's field equation could wrap around `p` and accept
     /// a decreasing pair of indices (`ThresholdStatement::new` refuses such
     /// groups, so no statement reaches this).
-    pub fn threshold(slots: usize, count: usize, depth: usize, size: u32, revealed: Option<&[u32]>, leaves: Leaves) -> Self {
+    pub fn threshold(
+        slots: usize,
+        count: usize,
+        depth: usize,
+        size: u32,
+        revealed: Option<&[u32]>,
+        leaves: Leaves,
+    ) -> Self {
         assert!(depth <= crate::layout::MAX_DEPTH, "group depth {depth} beyond the ordering argument's bound");
         let width = if revealed.is_some() { 3 } else { 2 };
         let columns = super::periodic_table(slots, width, |r, row| {
@@ -226,8 +233,7 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for SlotAir {
                 let one = AB::Expr::ONE;
                 builder.assert_zero(
                     p[pc::HAS_NEXT].clone() * (n(IDX) - idx.clone() - one.clone() - gap.clone())
-                        + p[pc::IS_LAST_REAL].clone()
-                            * (AB::Expr::from_u32(size) - idx.clone() - one - gap),
+                        + p[pc::IS_LAST_REAL].clone() * (AB::Expr::from_u32(size) - idx.clone() - one - gap),
                 );
                 if revealed {
                     builder.assert_eq(idx.clone(), p[pc::PIDX].clone());

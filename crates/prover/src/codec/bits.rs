@@ -287,7 +287,12 @@ macro_rules! compound_impls {
         }
     )*};
 }
-compound_impls!(SerializeSeq::serialize_element, SerializeTuple::serialize_element, SerializeTupleStruct::serialize_field, SerializeTupleVariant::serialize_field);
+compound_impls!(
+    SerializeSeq::serialize_element,
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field,
+    SerializeTupleVariant::serialize_field
+);
 compound_impls!(SerializeStruct::serialize_field with key, SerializeStructVariant::serialize_field with key);
 
 impl ser::SerializeMap for Compound<'_> {
@@ -406,7 +411,13 @@ impl<'a> ser::Serializer for &'a mut Serializer {
         value.serialize(self)
     }
 
-    fn serialize_newtype_variant<T: Serialize + ?Sized>(self, _name: &'static str, index: u32, _variant: &'static str, value: &T) -> Result<()> {
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        index: u32,
+        _variant: &'static str,
+        value: &T,
+    ) -> Result<()> {
         self.unsigned(index.into())?;
         value.serialize(self)
     }
@@ -424,7 +435,13 @@ impl<'a> ser::Serializer for &'a mut Serializer {
         Ok(self.fields())
     }
 
-    fn serialize_tuple_variant(self, _name: &'static str, index: u32, _variant: &'static str, _len: usize) -> Result<Compound<'a>> {
+    fn serialize_tuple_variant(
+        self,
+        _name: &'static str,
+        index: u32,
+        _variant: &'static str,
+        _len: usize,
+    ) -> Result<Compound<'a>> {
         self.unsigned(index.into())?;
         Ok(self.fields())
     }
@@ -438,7 +455,13 @@ impl<'a> ser::Serializer for &'a mut Serializer {
         Ok(self.fields())
     }
 
-    fn serialize_struct_variant(self, _name: &'static str, index: u32, _variant: &'static str, _len: usize) -> Result<Compound<'a>> {
+    fn serialize_struct_variant(
+        self,
+        _name: &'static str,
+        index: u32,
+        _variant: &'static str,
+        _len: usize,
+    ) -> Result<Compound<'a>> {
         self.unsigned(index.into())?;
         Ok(self.fields())
     }
@@ -509,11 +532,21 @@ impl ser::Serializer for ByteCapture {
         Err(NotAByte)
     }
 
-    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _name: &'static str, _value: &T) -> std::result::Result<u8, NotAByte> {
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        _value: &T,
+    ) -> std::result::Result<u8, NotAByte> {
         Err(NotAByte)
     }
 
-    fn serialize_newtype_variant<T: Serialize + ?Sized>(self, _name: &'static str, _index: u32, _variant: &'static str, _value: &T) -> std::result::Result<u8, NotAByte> {
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        _index: u32,
+        _variant: &'static str,
+        _value: &T,
+    ) -> std::result::Result<u8, NotAByte> {
         Err(NotAByte)
     }
 
@@ -525,11 +558,21 @@ impl ser::Serializer for ByteCapture {
         Err(NotAByte)
     }
 
-    fn serialize_tuple_struct(self, _name: &'static str, _len: usize) -> std::result::Result<Self::SerializeTupleStruct, NotAByte> {
+    fn serialize_tuple_struct(
+        self,
+        _name: &'static str,
+        _len: usize,
+    ) -> std::result::Result<Self::SerializeTupleStruct, NotAByte> {
         Err(NotAByte)
     }
 
-    fn serialize_tuple_variant(self, _name: &'static str, _index: u32, _variant: &'static str, _len: usize) -> std::result::Result<Self::SerializeTupleVariant, NotAByte> {
+    fn serialize_tuple_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        _variant: &'static str,
+        _len: usize,
+    ) -> std::result::Result<Self::SerializeTupleVariant, NotAByte> {
         Err(NotAByte)
     }
 
@@ -537,11 +580,21 @@ impl ser::Serializer for ByteCapture {
         Err(NotAByte)
     }
 
-    fn serialize_struct(self, _name: &'static str, _len: usize) -> std::result::Result<Self::SerializeStruct, NotAByte> {
+    fn serialize_struct(
+        self,
+        _name: &'static str,
+        _len: usize,
+    ) -> std::result::Result<Self::SerializeStruct, NotAByte> {
         Err(NotAByte)
     }
 
-    fn serialize_struct_variant(self, _name: &'static str, _index: u32, _variant: &'static str, _len: usize) -> std::result::Result<Self::SerializeStructVariant, NotAByte> {
+    fn serialize_struct_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        _variant: &'static str,
+        _len: usize,
+    ) -> std::result::Result<Self::SerializeStructVariant, NotAByte> {
         Err(NotAByte)
     }
 }
@@ -859,7 +912,12 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'_> {
         visitor.visit_seq(self.tuple(len))
     }
 
-    fn deserialize_tuple_struct<V: Visitor<'de>>(self, _name: &'static str, len: usize, visitor: V) -> Result<V::Value> {
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value> {
         visitor.visit_seq(self.fields(len))
     }
 
@@ -867,11 +925,21 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'_> {
         visitor.visit_map(self.counted()?)
     }
 
-    fn deserialize_struct<V: Visitor<'de>>(self, _name: &'static str, fields: &'static [&'static str], visitor: V) -> Result<V::Value> {
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
         visitor.visit_seq(self.fields(fields.len()))
     }
 
-    fn deserialize_enum<V: Visitor<'de>>(self, _name: &'static str, _variants: &'static [&'static str], visitor: V) -> Result<V::Value> {
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
         visitor.visit_enum(self)
     }
 

@@ -109,9 +109,15 @@ fn renumber<F: Field>(expr: &SymbolicExpression<F>, new_index: &BTreeMap<usize, 
             SymbolicExpr::Leaf(BaseLeaf::Variable(SymbolicVariable::new(v.entry, new_index[&v.index])))
         }
         SymbolicExpr::Leaf(_) => expr.clone(),
-        SymbolicExpr::Add { x, y, degree_multiple } => SymbolicExpr::Add { x: go(x), y: go(y), degree_multiple: *degree_multiple },
-        SymbolicExpr::Sub { x, y, degree_multiple } => SymbolicExpr::Sub { x: go(x), y: go(y), degree_multiple: *degree_multiple },
-        SymbolicExpr::Mul { x, y, degree_multiple } => SymbolicExpr::Mul { x: go(x), y: go(y), degree_multiple: *degree_multiple },
+        SymbolicExpr::Add { x, y, degree_multiple } => {
+            SymbolicExpr::Add { x: go(x), y: go(y), degree_multiple: *degree_multiple }
+        }
+        SymbolicExpr::Sub { x, y, degree_multiple } => {
+            SymbolicExpr::Sub { x: go(x), y: go(y), degree_multiple: *degree_multiple }
+        }
+        SymbolicExpr::Mul { x, y, degree_multiple } => {
+            SymbolicExpr::Mul { x: go(x), y: go(y), degree_multiple: *degree_multiple }
+        }
         SymbolicExpr::Neg { x, degree_multiple } => SymbolicExpr::Neg { x: go(x), degree_multiple: *degree_multiple },
     }
 }
@@ -173,7 +179,8 @@ mod tests {
         let gadget = LogUpGadget::new();
         let challenges: Vec<Challenge> = (0..4).map(|i| Challenge::from(Val::from_u32(1000 + i))).collect();
         let build = |trace: &RowMajorMatrix<Val>, lookups: &[Lookup<Val>]| {
-            let (columns, terminal) = gadget.generate_permutation::<Val, Challenge>(trace, &None, &[], lookups, &challenges);
+            let (columns, terminal) =
+                gadget.generate_permutation::<Val, Challenge>(trace, &None, &[], lookups, &challenges);
             (columns.values, terminal.map(|t| t.0))
         };
         let columns = LookupColumns::of(&trace(), &lookups());

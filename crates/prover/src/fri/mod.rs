@@ -11,8 +11,8 @@
 pub mod lookup_columns;
 pub mod prover;
 mod quotient;
-mod transpose;
 pub mod security;
+mod transpose;
 pub mod verifier;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -20,7 +20,9 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use p3_air::BaseAir;
 use p3_air::symbolic::AirLayout;
 use p3_batch_stark::symbolic::{get_log_num_quotient_chunks_for_domain, get_max_constraint_degree};
-use p3_batch_stark::{BatchProof, BatchShape, CommonData, ProverData, ProverOnlyData, StarkGenericConfig, StarkInstance, prove_batch};
+use p3_batch_stark::{
+    BatchProof, BatchShape, CommonData, ProverData, ProverOnlyData, StarkGenericConfig, StarkInstance, prove_batch,
+};
 use p3_commit::Pcs;
 use p3_lookup::LogUpGadget;
 use p3_matrix::Matrix;
@@ -105,7 +107,11 @@ pub(crate) fn prove<A: Table>(
     Ok(match settings.merkle {
         MerkleHash::Sha256 => prove_with!(Sha256, fitted.stark_config_seeded(seed)),
         MerkleHash::Sha256Trunc24 => prove_with!(Sha256Trunc24, fitted.stark_config24_seeded(seed)),
-        other => return Err(ProveError(format!("the FRI backend commits with SHA-256 or its 24-byte truncation, not {other:?}"))),
+        other => {
+            return Err(ProveError(format!(
+                "the FRI backend commits with SHA-256 or its 24-byte truncation, not {other:?}"
+            )));
+        }
     })
 }
 
@@ -171,9 +177,11 @@ pub fn quotient_chunks_both_ways<A: Table>(settings: &Settings, tables: &Tables<
             let layout = air_layout(air);
             type FriPcs = <AggConfig as StarkGenericConfig>::Pcs;
             type Challenger = <AggConfig as StarkGenericConfig>::Challenger;
-            let domain = <FriPcs as Pcs<Challenge, Challenger>>::natural_domain_for_degree(config.pcs(), 1 << log_height);
+            let domain =
+                <FriPcs as Pcs<Challenge, Challenger>>::natural_domain_for_degree(config.pcs(), 1 << log_height);
             let gadget = LogUpGadget::new();
-            let degree = get_max_constraint_degree::<_, Challenge, A, _>(air, layout, 1 << log_height, lookups, &gadget);
+            let degree =
+                get_max_constraint_degree::<_, Challenge, A, _>(air, layout, 1 << log_height, lookups, &gadget);
             assert!(degree <= air.degree(), "a table declares degree {} below its constraints' {degree}", air.degree());
             get_log_num_quotient_chunks_for_domain::<_, Challenge, A, _>(air, layout, domain, lookups, 0, &gadget)
         })
@@ -185,7 +193,11 @@ pub fn quotient_chunks_both_ways<A: Table>(settings: &Settings, tables: &Tables<
 /// `prove_batch`, each proof serialized, for tests: the two must be equal
 /// byte for byte, since [`prover`] claims to run Plonky3's protocol.
 #[doc(hidden)]
-pub fn proofs_both_ways<A: Table>(settings: &Settings, tables: &Tables<'_, A>, traces: Vec<RowMajorMatrix<Val>>) -> (Vec<u8>, Vec<u8>) {
+pub fn proofs_both_ways<A: Table>(
+    settings: &Settings,
+    tables: &Tables<'_, A>,
+    traces: Vec<RowMajorMatrix<Val>>,
+) -> (Vec<u8>, Vec<u8>) {
     assert_eq!(settings.merkle, MerkleHash::Sha256, "compared under full-width SHA-256");
     let config = settings.fitted_to(&tables.log_heights).stark_config_seeded(tables.transcript_seed(settings));
     let instances: Vec<StarkInstance<'_, _, A>> = tables
@@ -195,7 +207,8 @@ pub fn proofs_both_ways<A: Table>(settings: &Settings, tables: &Tables<'_, A>, t
         .zip(&tables.public_values)
         .map(|((air, trace), public_values)| StarkInstance { air, trace, public_values: public_values.clone() })
         .collect();
-    let data = ProverData { common: CommonData::new(None, A::lookups(tables.airs)), prover_only: ProverOnlyData::empty() };
+    let data =
+        ProverData { common: CommonData::new(None, A::lookups(tables.airs)), prover_only: ProverOnlyData::empty() };
     let theirs = prove_batch(&config, &instances, &data).expect("Plonky3's proof");
     let ours = match prove(settings, tables, traces.clone()).expect("our proof") {
         FriProof::Sha256(p) => p,
@@ -208,7 +221,11 @@ pub fn proofs_both_ways<A: Table>(settings: &Settings, tables: &Tables<'_, A>, t
 /// malformed proofs as errors; a panic on some unforeseen malformed input
 /// is still caught and reported as [`VerifyError::Invalid`], so untrusted
 /// bytes never abort the caller.
-pub(crate) fn verify<A: Table>(settings: &Settings, tables: &Tables<'_, A>, proof: &FriProof) -> Result<(), VerifyError> {
+pub(crate) fn verify<A: Table>(
+    settings: &Settings,
+    tables: &Tables<'_, A>,
+    proof: &FriProof,
+) -> Result<(), VerifyError> {
     if proof.merkle() != settings.merkle {
         return Err(VerifyError::WrongMerkleHash { expected: settings.merkle, found: proof.merkle() });
     }
@@ -223,11 +240,13 @@ pub(crate) fn verify<A: Table>(settings: &Settings, tables: &Tables<'_, A>, proo
         match proof {
             FriProof::Sha256(p) => {
                 let (config, common) = (fitted.stark_config_seeded(seed), CommonData::new(None, lookups));
-                verify_batch_with_chunks(&config, airs, p, public_values, &common, &chunks).map_err(|e| format!("{e:?}"))
+                verify_batch_with_chunks(&config, airs, p, public_values, &common, &chunks)
+                    .map_err(|e| format!("{e:?}"))
             }
             FriProof::Sha256Trunc24(p) => {
                 let (config, common) = (fitted.stark_config24_seeded(seed), CommonData::new(None, lookups));
-                verify_batch_with_chunks(&config, airs, p, public_values, &common, &chunks).map_err(|e| format!("{e:?}"))
+                verify_batch_with_chunks(&config, airs, p, public_values, &common, &chunks)
+                    .map_err(|e| format!("{e:?}"))
             }
         }
         .map_err(VerifyError::Invalid)
@@ -242,9 +261,10 @@ pub(crate) fn verify<A: Table>(settings: &Settings, tables: &Tables<'_, A>, proo
 #[doc(hidden)]
 pub fn lookups_both_ways<A: Table>(settings: &Settings, tables: &Tables<'_, A>) -> (Vec<u8>, Vec<u8>) {
     let ours = A::lookups(tables.airs);
-    let theirs = ProverData::from_airs_and_degrees(&settings.stark_config_seeded(Vec::new()), tables.airs, &tables.log_heights)
-        .expect("no preprocessed columns")
-        .common
-        .lookups;
+    let theirs =
+        ProverData::from_airs_and_degrees(&settings.stark_config_seeded(Vec::new()), tables.airs, &tables.log_heights)
+            .expect("no preprocessed columns")
+            .common
+            .lookups;
     (postcard::to_allocvec(&ours).expect("serializable"), postcard::to_allocvec(&theirs).expect("serializable"))
 }

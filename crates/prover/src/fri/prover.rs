@@ -25,8 +25,8 @@
 
 use std::fmt::Debug;
 
-use p3_air::symbolic::{AirLayout, SymbolicExpressionExt};
 use p3_air::Air;
+use p3_air::symbolic::{AirLayout, SymbolicExpressionExt};
 use p3_batch_stark::folder::ProverConstraintFolderWithLookups;
 use p3_batch_stark::proof::OpenedValuesWithLookups;
 use p3_batch_stark::{
@@ -89,13 +89,16 @@ where
         return Err(ProveError("the owned-trace prover has no zero-knowledge randomization".into()));
     }
     if airs.iter().any(|air| air.preprocessed_trace().is_some() || !air.public_boundary_io().is_empty()) {
-        return Err(ProveError("the owned-trace prover takes no preprocessed columns or boundary public values".into()));
+        return Err(ProveError(
+            "the owned-trace prover takes no preprocessed columns or boundary public values".into(),
+        ));
     }
     let pcs = config.pcs();
     let gadget = LogUpGadget::new();
     let heights: Vec<usize> = traces.iter().map(|t| t.height()).collect();
     let log_heights: Vec<usize> = heights.iter().map(|&h| log2_strict_usize(h)).collect();
-    check_multiplicity_height_bound(lookups, &heights).map_err(|e| ProveError(format!("lookup multiplicities: {e:?}")))?;
+    check_multiplicity_height_bound(lookups, &heights)
+        .map_err(|e| ProveError(format!("lookup multiplicities: {e:?}")))?;
     let domains: Vec<Domain<SC>> = heights.iter().map(|&h| pcs.natural_domain_for_degree(h)).collect();
     let layouts: Vec<AirLayout> = airs.iter().map(air_layout).collect();
 
@@ -110,7 +113,10 @@ where
     let lookup_columns: Vec<Option<LookupColumns<Val<SC>>>> = info_span!("copy lookup columns").in_scope(|| {
         traces.iter().zip(lookups).map(|(t, l)| (!l.is_empty()).then(|| LookupColumns::of(t, l))).collect()
     });
-    let (main_commit, main_data) = pcs.commit(domains.iter().copied().zip(traces)).inspect_err(|_| transcript.abort()).map_err(pcs_error("trace commitment"))?;
+    let (main_commit, main_data) = pcs
+        .commit(domains.iter().copied().zip(traces))
+        .inspect_err(|_| transcript.abort())
+        .map_err(pcs_error("trace commitment"))?;
     let pub_vals: Vec<&[Val<SC>]> = public_values.iter().map(Vec::as_slice).collect();
     transcript.main_phase(main_commit.clone(), &pub_vals);
     transcript.preprocessed_phase(None);
@@ -188,9 +194,8 @@ where
         .map_err(pcs_error("quotient evaluations"))?;
     let chunk_counts: Vec<usize> = per_instance.iter().map(|(d, _)| d.len()).collect();
     let quotient_ldes = per_instance.into_iter().flat_map(|(_, ldes)| ldes).collect();
-    let (quotient_commit, quotient_data) = pcs.commit_ldes(quotient_ldes)
-        .inspect_err(|_| transcript.abort())
-        .map_err(pcs_error("quotient commitment"))?;
+    let (quotient_commit, quotient_data) =
+        pcs.commit_ldes(quotient_ldes).inspect_err(|_| transcript.abort()).map_err(pcs_error("quotient commitment"))?;
     transcript.quotient_phase(quotient_commit.clone(), None);
 
     // Openings: main at zeta (and the next row where read), quotient chunks
@@ -220,8 +225,9 @@ where
     let instances = (0..n)
         .map(|i| {
             let main = main_values.next().expect("one main opening per table");
-            let quotient_chunks =
-                (0..chunk_counts[i]).map(|_| quotient_values_iter.next().expect("one opening per chunk")[0].clone()).collect();
+            let quotient_chunks = (0..chunk_counts[i])
+                .map(|_| quotient_values_iter.next().expect("one opening per chunk")[0].clone())
+                .collect();
             let (permutation_local, permutation_next) = if lookups[i].is_empty() {
                 (vec![], vec![])
             } else {

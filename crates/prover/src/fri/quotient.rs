@@ -49,8 +49,8 @@ use p3_maybe_rayon::prelude::*;
 use p3_uni_stark::{PackedChallenge, PackedVal, ProverConstraintFolder};
 use p3_util::{log2_strict_usize, reverse_bits_len, reverse_slice_index_bits};
 
-use crate::config::Val as KoalaBear;
 use super::transpose::rows_to_lanes;
+use crate::config::Val as KoalaBear;
 use crate::messages::{Input, LookupProgram};
 
 /// One table's inputs to its quotient: the AIR, its lookups and the
@@ -110,11 +110,14 @@ where
             (0..size.next_multiple_of(pack)).map(|i| stored[i % size]).collect()
         };
         let [is_first_row, is_last_row, is_transition, inv_vanishing] =
-            [&selectors.is_first_row, &selectors.is_last_row, &selectors.is_transition, &selectors.inv_vanishing].map(|v| padded(v));
+            [&selectors.is_first_row, &selectors.is_last_row, &selectors.is_transition, &selectors.inv_vanishing]
+                .map(|v| padded(v));
         let packed = |v: &[Val<SC>], i: usize| *PackedVal::<SC>::from_slice(&v[i..i + pack]);
-        let constraints = get_constraint_layout::<Val<SC>, SC::Challenge, A, _>(self.air, self.layout, self.lookups, gadget);
+        let constraints =
+            get_constraint_layout::<Val<SC>, SC::Challenge, A, _>(self.air, self.layout, self.lookups, gadget);
         let (base_alpha_powers, ext_alpha_powers) = constraints.decompose_alpha(alpha);
-        let periodic = pcs.build_periodic_lde_table(&self.air.periodic_columns(), self.trace_domain, self.quotient_domain);
+        let periodic =
+            pcs.build_periodic_lde_table(&self.air.periodic_columns(), self.trace_domain, self.quotient_domain);
         let packed_challenges: Vec<PackedChallenge<SC>> = self.challenges.iter().map(|&c| c.into()).collect();
         let packed_values: Vec<PackedChallenge<SC>> = self.permutation_values.iter().map(|&v| v.into()).collect();
         let constraint_count = constraints.total_constraints();
@@ -142,7 +145,8 @@ where
                 self.pack_main(main_buf, points, &next_columns, next_step);
                 self.pack_permutation(perm_buf, perm_lanes, points, next_step);
                 periodic_values.clear();
-                periodic_values.extend((0..periodic.width()).map(|c| PackedVal::<SC>::from_fn(|k| *periodic.get(points[k], c))));
+                periodic_values
+                    .extend((0..periodic.width()).map(|c| PackedVal::<SC>::from_fn(|k| *periodic.get(points[k], c))));
                 let main_packed = PackedVal::<SC>::pack_slice(main_buf);
                 let main = RowMajorMatrixView::new(main_packed, width);
                 let preprocessed = RowMajorMatrixView::new(&[], 0);
@@ -173,7 +177,8 @@ where
                 match &program {
                     Some(program) => {
                         self.air.eval(&mut folder);
-                        let inputs = LogUpInputs { main: main_packed, width, periodic: periodic_values, perm: &perm_buf[..] };
+                        let inputs =
+                            LogUpInputs { main: main_packed, width, periodic: periodic_values, perm: &perm_buf[..] };
                         eval_logup(&mut folder, program, &inputs, &beta_powers, logup_bufs);
                     }
                     None => gadget.eval_air_and_lookups(self.air, &mut folder, self.lookups),
@@ -220,14 +225,24 @@ where
     /// `next_step` further on into `buf` (current rows first), as
     /// extension-field values, transposing each set of rows through
     /// `lanes` (`points.len()` scalars per LogUp column).
-    fn pack_permutation(&self, buf: &mut Vec<PackedChallenge<SC>>, lanes: &mut [Val<SC>], points: &[usize], next_step: usize) {
+    fn pack_permutation(
+        &self,
+        buf: &mut Vec<PackedChallenge<SC>>,
+        lanes: &mut [Val<SC>],
+        points: &[usize],
+        next_step: usize,
+    ) {
         buf.clear();
         let Some(perm) = self.permutation else { return };
         let dimension = <SC::Challenge as BasedVectorSpace<Val<SC>>>::DIMENSION;
         for step in [0, next_step] {
             transpose_rows(perm, points, step, lanes);
             let columns = PackedVal::<SC>::pack_slice(lanes);
-            buf.extend(columns.chunks_exact(dimension).map(|coordinates| PackedChallenge::<SC>::from_basis_coefficients_fn(|d| coordinates[d])));
+            buf.extend(
+                columns
+                    .chunks_exact(dimension)
+                    .map(|coordinates| PackedChallenge::<SC>::from_basis_coefficients_fn(|d| coordinates[d])),
+            );
         }
     }
 }
@@ -237,7 +252,8 @@ where
 /// (scalar `c * points.len() + k`) is entry `c` of point `k`'s row.
 fn transpose_rows<T: Copy + Send + Sync, Mat: Matrix<T>>(matrix: &Mat, points: &[usize], step: usize, out: &mut [T]) {
     let height = matrix.height();
-    let rows: Vec<_> = points.iter().map(|&p| matrix.row_slice((p + step) % height).expect("a point of the domain")).collect();
+    let rows: Vec<_> =
+        points.iter().map(|&p| matrix.row_slice((p + step) % height).expect("a point of the domain")).collect();
     let views: Vec<&[T]> = rows.iter().map(|row| &**row).collect();
     rows_to_lanes(&views, matrix.width(), out);
 }
@@ -292,10 +308,9 @@ fn eval_logup<SC: StarkGenericConfig>(
         terms.clear();
         terms.extend(lookup.elements.iter().map(|fields| {
             let Some((&last, leading)) = fields.split_last() else { return alpha };
-            let folded = leading
-                .iter()
-                .enumerate()
-                .fold(PackedChallenge::<SC>::from(values[last]), |acc, (j, &f)| acc + powers[fields.len() - 1 - j] * values[f]);
+            let folded = leading.iter().enumerate().fold(PackedChallenge::<SC>::from(values[last]), |acc, (j, &f)| {
+                acc + powers[fields.len() - 1 - j] * values[f]
+            });
             alpha - folded
         }));
         let (numerator, denominator) = match &lookup.flags {
@@ -311,7 +326,10 @@ fn eval_logup<SC: StarkGenericConfig>(
                 let numerator: PackedVal<SC> =
                     flags.iter().zip(&lookup.multiplicities).fold(zero, |acc, (&f, &m)| acc + values[f] * values[m]);
                 let flag_sum = flags.iter().fold(zero, |acc, &f| acc + values[f]);
-                let selected = flags.iter().zip(terms.iter()).fold(PackedChallenge::<SC>::ZERO, |acc, (&f, &t)| acc + t * values[f]);
+                let selected = flags
+                    .iter()
+                    .zip(terms.iter())
+                    .fold(PackedChallenge::<SC>::ZERO, |acc, (&f, &t)| acc + t * values[f]);
                 (PackedChallenge::<SC>::from(numerator), selected + (PackedVal::<SC>::ONE - flag_sum))
             }
         };

@@ -49,14 +49,9 @@ pub(crate) fn level<A: Table>(settings: &Settings, tables: &Tables<'_, A>) -> Se
         };
         let builder = InteractionSymbolicBuilder::<Val, Challenge>::from_air(air, layout);
         // Every lookup column adds its pin constraint; the accumulator adds three.
-        let lookup_constraints = if lookups.is_empty() {
-            0
-        } else {
-            lookups.len() + 3
-        };
-        num_constraints += builder.base_constraints().len()
-            + builder.extension_constraints().len()
-            + lookup_constraints;
+        let lookup_constraints = if lookups.is_empty() { 0 } else { lookups.len() + 3 };
+        num_constraints +=
+            builder.base_constraints().len() + builder.extension_constraints().len() + lookup_constraints;
         batched += num_batched_openings(
             layout.main_width,
             !air.main_next_row_columns().is_empty(),
@@ -97,13 +92,8 @@ pub(crate) fn level<A: Table>(settings: &Settings, tables: &Tables<'_, A>) -> Se
         collision_resistance: settings.merkle.collision_bits(),
         num_batched_functions: batched,
     };
-    let lookup_air = LogUpAir {
-        num_interactions: interactions,
-        max_message_width: A::BUS_WIDTH,
-    };
-    let extras: Vec<_> = logup::security_term(&lookup_air, &shape, &grinding)
-        .into_iter()
-        .collect();
+    let lookup_air = LogUpAir { num_interactions: interactions, max_message_width: A::BUS_WIDTH };
+    let extras: Vec<_> = logup::security_term(&lookup_air, &shape, &grinding).into_iter().collect();
     let proven = proven_security_report(&regime, &air, &shape, &extras, &grinding);
     let conjectured = conjectured_security_report(&regime, &air, &shape, &extras, &grinding);
     let (_, proven_term) = proven.binding();

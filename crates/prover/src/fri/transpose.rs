@@ -72,7 +72,11 @@ mod avx2 {
                 });
                 let columns: [__m256i; 8] = core::array::from_fn(|i| {
                     let (a, b) = (u[i % 4], u[i % 4 + 4]);
-                    if i < 4 { _mm256_permute2x128_si256::<0x20>(a, b) } else { _mm256_permute2x128_si256::<0x31>(a, b) }
+                    if i < 4 {
+                        _mm256_permute2x128_si256::<0x20>(a, b)
+                    } else {
+                        _mm256_permute2x128_si256::<0x31>(a, b)
+                    }
                 });
                 for (c, column) in columns.into_iter().enumerate() {
                     _mm256_storeu_si256(out.as_mut_ptr().add(64 * b + 8 * c).cast(), column);

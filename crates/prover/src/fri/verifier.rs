@@ -38,8 +38,8 @@ use p3_air::{Air, BaseAir, RowWindow};
 use p3_batch_stark::folder::VerifierConstraintFolderWithLookups;
 use p3_batch_stark::verifier::commitments_with_opening_points;
 use p3_batch_stark::{
-    BatchProof, BatchVerificationError, BatchVerifierTranscript, Challenge, CommonData, Commitment, Domain,
-    PcsError, StarkGenericConfig, Val,
+    BatchProof, BatchVerificationError, BatchVerifierTranscript, Challenge, Commitment, CommonData, Domain, PcsError,
+    StarkGenericConfig, Val,
 };
 use p3_challenger::GrindingChallenger;
 use p3_commit::{Pcs, PeriodicColumns, PolynomialSpace, UnivariateStarkPcs};
@@ -82,7 +82,8 @@ where
     SC: StarkGenericConfig,
     Val<SC>: PrimeField64,
     SymbolicExpressionExt<Val<SC>, SC::Challenge>: Algebra<SC::Challenge>,
-    A: Air<InteractionSymbolicBuilder<Val<SC>, SC::Challenge>> + for<'a> Air<VerifierConstraintFolderWithLookups<'a, SC>>,
+    A: Air<InteractionSymbolicBuilder<Val<SC>, SC::Challenge>>
+        + for<'a> Air<VerifierConstraintFolderWithLookups<'a, SC>>,
     SC::Challenger: GrindingChallenger<Witness = Val<SC>>,
 {
     // As in Plonky3: public inputs reach the proof only through the AIRs'
@@ -91,10 +92,18 @@ where
         airs.iter().all(|air| air.public_boundary_io().is_empty()),
         "the batch STARK binds public values only through AIR constraints"
     );
-    let BatchProof { commitments, opened_values, opening_proof, lookup_terminals, degree_bits, lookup_pow_witness, ood_pow_witness } =
-        proof;
+    let BatchProof {
+        commitments,
+        opened_values,
+        opening_proof,
+        lookup_terminals,
+        degree_bits,
+        lookup_pow_witness,
+        ood_pow_witness,
+    } = proof;
     let (pcs, lookups, n) = (config.pcs(), &common.lookups, airs.len());
-    let counts = [opened_values.instances.len(), public_values.len(), degree_bits.len(), lookup_terminals.len(), lookups.len()];
+    let counts =
+        [opened_values.instances.len(), public_values.len(), degree_bits.len(), lookup_terminals.len(), lookups.len()];
     if counts.iter().any(|&c| c != n) || log_chunks.len() != n || common.preprocessed.is_some() {
         return Err(InvalidProofShapeError::InstanceCountMismatch.into());
     }
@@ -106,10 +115,16 @@ where
     }
     let mut heights = Vec::with_capacity(n);
     for (i, &bits) in degree_bits.iter().enumerate() {
-        let (log_height, _) = validate_degree_bits(Some(i), bits, 0, pcs.log_min_trace_height(), pcs.log_max_trace_height())?;
+        let (log_height, _) =
+            validate_degree_bits(Some(i), bits, 0, pcs.log_min_trace_height(), pcs.log_max_trace_height())?;
         if log_chunks[i] >= usize::BITS as usize {
             let got = log_chunks[i];
-            return Err(InvalidProofShapeError::QuotientDomainTooLarge { air: Some(i), maximum: usize::BITS as usize - 1, got }.into());
+            return Err(InvalidProofShapeError::QuotientDomainTooLarge {
+                air: Some(i),
+                maximum: usize::BITS as usize - 1,
+                got,
+            }
+            .into());
         }
         heights.push(1usize << log_height);
     }
@@ -162,7 +177,9 @@ where
         let trace_domain = pcs.natural_domain_for_degree(heights[i]);
         let at_zeta = AtZeta { zeta, alpha, challenges: &challenges[i], public_values: &public_values[i] };
         at_zeta.check::<A>(i, air, proof, &quotient_domains[i], trace_domain, &lookups[i]).map_err(|e| match e {
-            VerificationError::OodEvaluationMismatch { .. } => VerificationError::OodEvaluationMismatch { index: Some(i) },
+            VerificationError::OodEvaluationMismatch { .. } => {
+                VerificationError::OodEvaluationMismatch { index: Some(i) }
+            }
             other => other,
         })?;
     }
@@ -186,10 +203,19 @@ fn check_shape<SC: StarkGenericConfig, A: BaseAir<Val<SC>>>(
     let base = &opened.base_opened_values;
     let width = air.width();
     if num_public_values != air.num_public_values() {
-        return Err(InvalidProofShapeError::PublicValuesLengthMismatch { expected: air.num_public_values(), got: num_public_values }.into());
+        return Err(InvalidProofShapeError::PublicValuesLengthMismatch {
+            expected: air.num_public_values(),
+            got: num_public_values,
+        }
+        .into());
     }
     if base.trace_local.len() != width {
-        return Err(InvalidProofShapeError::TraceLocalWidthMismatch { air: i, expected: width, got: base.trace_local.len() }.into());
+        return Err(InvalidProofShapeError::TraceLocalWidthMismatch {
+            air: i,
+            expected: width,
+            got: base.trace_local.len(),
+        }
+        .into());
     }
     match (&base.trace_next, air.main_next_row_columns().is_empty()) {
         (Some(next), false) if next.len() == width => {}
@@ -254,11 +280,15 @@ impl<SC: StarkGenericConfig> AtZeta<'_, SC> {
         let periodic_values: Vec<SC::Challenge> = trace_domain.evaluate_periodic_columns_at(periodic, self.zeta);
         let zeros = SC::Challenge::zero_vec(air.width());
         let trace_next = base.trace_next.as_deref().unwrap_or(&zeros);
-        let (perm_local, perm_next) = (extension_row::<SC>(&opened.permutation_local), extension_row::<SC>(&opened.permutation_next));
+        let (perm_local, perm_next) =
+            (extension_row::<SC>(&opened.permutation_local), extension_row::<SC>(&opened.permutation_next));
         let terminal: Vec<SC::Challenge> = proof.lookup_terminals[i].iter().map(|t| t.0).collect();
         let empty: [SC::Challenge; 0] = [];
         let inner = VerifierConstraintFolder {
-            main: VerticalPair::new(RowMajorMatrixView::new_row(&base.trace_local), RowMajorMatrixView::new_row(trace_next)),
+            main: VerticalPair::new(
+                RowMajorMatrixView::new_row(&base.trace_local),
+                RowMajorMatrixView::new_row(trace_next),
+            ),
             preprocessed: VerticalPair::new(RowMajorMatrixView::new_row(&empty), RowMajorMatrixView::new_row(&empty)),
             preprocessed_window: RowWindow::from_two_rows(&empty, &empty),
             periodic_values: &periodic_values,
@@ -271,7 +301,10 @@ impl<SC: StarkGenericConfig> AtZeta<'_, SC> {
         };
         let mut folder = VerifierConstraintFolderWithLookups {
             inner,
-            permutation: VerticalPair::new(RowMajorMatrixView::new_row(&perm_local), RowMajorMatrixView::new_row(&perm_next)),
+            permutation: VerticalPair::new(
+                RowMajorMatrixView::new_row(&perm_local),
+                RowMajorMatrixView::new_row(&perm_next),
+            ),
             permutation_challenges: self.challenges,
             permutation_values: &terminal,
         };

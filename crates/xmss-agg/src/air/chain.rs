@@ -104,10 +104,7 @@ impl ChainAir {
                 .with_constant_tail(&[Val::ZERO; 2])
         };
         let lane_width = col::WIDTH + block(0).round_cols();
-        Self {
-            perms: (0..lanes).map(|lane| block(lane * lane_width)).collect(),
-            columns,
-        }
+        Self { perms: (0..lanes).map(|lane| block(lane * lane_width)).collect(), columns }
     }
 }
 
@@ -115,16 +112,8 @@ impl ChainAir {
 pub fn lagrange123<E: PrimeCharacteristicRing + Clone>(pos: E) -> [E; 3] {
     // 1/2 mod p.
     let half = E::from_u32(sigagg_xmss::field::P.div_ceil(2));
-    let (p1, p2, p3) = (
-        pos.clone() - E::ONE,
-        pos.clone() - E::TWO,
-        pos - E::from_u32(3),
-    );
-    [
-        p2.clone() * p3.clone() * half.clone(),
-        -(p1.clone() * p3),
-        p1 * p2 * half,
-    ]
+    let (p1, p2, p3) = (pos.clone() - E::ONE, pos.clone() - E::TWO, pos - E::from_u32(3));
+    [p2.clone() * p3.clone() * half.clone(), -(p1.clone() * p3), p1 * p2 * half]
 }
 
 impl ChainAir {
@@ -159,20 +148,13 @@ impl ChainAir {
         let l = |c: usize| -> AB::Expr { loc[at + c].into() };
         let n = |c: usize| -> AB::Expr { nxt[at + c].into() };
         let output = |j: usize| -> AB::Expr { loc[perm.output(j)].into() };
-        let p: Vec<AB::Expr> = builder
-            .periodic_values()
-            .iter()
-            .map(|&v| v.into())
-            .collect();
+        let p: Vec<AB::Expr> = builder.periodic_values().iter().map(|&v| v.into()).collect();
         let one = AB::Expr::ONE;
         let real = one.clone() - p[pc::IS_PAD].clone();
 
         // Input layout (the zero tail is the block's constants): tweak
         // from (k0, pos) and the per-position t1.
-        builder.assert_eq(
-            l(TWEAK0),
-            l(col::K0) + l(col::POS) * AB::Expr::from_u32(256),
-        );
+        builder.assert_eq(l(TWEAK0), l(col::K0) + l(col::POS) * AB::Expr::from_u32(256));
         let basis = lagrange123(l(col::POS));
         let t1: AB::Expr = (0..3).map(|k| l(col::T1 + k) * basis[k].clone()).sum();
         builder.assert_eq(l(TWEAK1), t1);
@@ -188,18 +170,12 @@ impl ChainAir {
         builder.when_first_row().assert_eq(l(col::SIG), AB::Expr::from_usize(lane));
 
         let mut t = builder.when_transition();
-        t.assert_eq(
-            n(col::SIG),
-            l(col::SIG) + p[pc::IS_BLOCK_END].clone() * AB::Expr::from_usize(self.lanes()),
-        );
+        t.assert_eq(n(col::SIG), l(col::SIG) + p[pc::IS_BLOCK_END].clone() * AB::Expr::from_usize(self.lanes()));
         let next_real = p[pc::NEXT_REAL].clone();
         t.assert_zero(next_real.clone() * (n(col::FIRST) - l(col::LAST)));
         // Inside a chain: same chain data and parameter, next position, chained digest.
         let cont = next_real * (one.clone() - l(col::LAST));
-        for c in [col::I, col::K0, col::T1, col::T1 + 1, col::T1 + 2]
-            .into_iter()
-            .chain(0..PARAM)
-        {
+        for c in [col::I, col::K0, col::T1, col::T1 + 1, col::T1 + 2].into_iter().chain(0..PARAM) {
             t.assert_zero(cont.clone() * (n(c) - l(c)));
         }
         t.assert_zero(cont.clone() * (n(col::POS) - l(col::POS) - one.clone()));
@@ -217,11 +193,7 @@ impl ChainAir {
             Count::bounded(l(col::FIRST), 1),
         );
         let y: [AB::Expr; DIGEST] = core::array::from_fn(|j| output(j) + l(j));
-        builder.push_interaction(
-            bus::MAIN,
-            bus::end(sig, l(col::I) + one, y),
-            -Count::bounded(l(col::LAST), 1),
-        );
+        builder.push_interaction(bus::MAIN, bus::end(sig, l(col::I) + one, y), -Count::bounded(l(col::LAST), 1));
     }
 }
 
@@ -240,9 +212,7 @@ impl BaseAir<Val> for ChainAir {
 
     fn main_next_row_columns(&self) -> Vec<usize> {
         let lane: Vec<usize> = (0..X + DIGEST).chain(col::SIG..col::WIDTH).collect();
-        (0..self.lanes())
-            .flat_map(|l| lane.iter().map(move |c| l * self.lane_width() + c))
-            .collect()
+        (0..self.lanes()).flat_map(|l| lane.iter().map(move |c| l * self.lane_width() + c)).collect()
     }
 }
 

@@ -101,9 +101,7 @@ pub fn power_limbs(e: u32) -> Vec<u32> {
 /// The coefficient of `f_{k,a}` in limb `m` of `sum_k fe_k p^(4-k)`.
 pub fn limb_coefficient(m: usize, k: usize, a: usize) -> u32 {
     let limbs = power_limbs((MSG_HASH - 1 - k) as u32);
-    m.checked_sub(a)
-        .and_then(|n| limbs.get(n).copied())
-        .unwrap_or(0)
+    m.checked_sub(a).and_then(|n| limbs.get(n).copied()).unwrap_or(0)
 }
 
 /// What range-lookup slot `s` of block row `r` checks: the limb's carry
@@ -211,18 +209,12 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for DigitAir {
         let (loc, nxt) = (main.current_slice(), main.next_slice());
         let l = |c: usize| -> AB::Expr { loc[c].into() };
         let n = |c: usize| -> AB::Expr { nxt[c].into() };
-        let p: Vec<AB::Expr> = builder
-            .periodic_values()
-            .iter()
-            .map(|&v| v.into())
-            .collect();
+        let p: Vec<AB::Expr> = builder.periodic_values().iter().map(|&v| v.into()).collect();
         let one = AB::Expr::ONE;
-        let digit = |get: &dyn Fn(usize) -> AB::Expr, t: usize| {
-            get(col::BITS + 2 * t) + get(col::BITS + 2 * t + 1).double()
-        };
-        let digit_sum = |get: &dyn Fn(usize) -> AB::Expr| -> AB::Expr {
-            (0..DIGITS_PER_LIMB).map(|t| digit(get, t)).sum()
-        };
+        let digit =
+            |get: &dyn Fn(usize) -> AB::Expr, t: usize| get(col::BITS + 2 * t) + get(col::BITS + 2 * t + 1).double();
+        let digit_sum =
+            |get: &dyn Fn(usize) -> AB::Expr| -> AB::Expr { (0..DIGITS_PER_LIMB).map(|t| digit(get, t)).sum() };
 
         for (c, pcol) in MIRRORS {
             builder.assert_eq(l(c), p[pcol].clone());
@@ -231,21 +223,14 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for DigitAir {
         // Digits: two bits each; rows past the limbs hold digit 3 (no chain).
         for b in 0..2 * DIGITS_PER_LIMB {
             builder.assert_bool(l(col::BITS + b));
-            builder.assert_zero(
-                (one.clone() - p[pc::IS_LIMB].clone()) * (l(col::BITS + b) - one.clone()),
-            );
+            builder.assert_zero((one.clone() - p[pc::IS_LIMB].clone()) * (l(col::BITS + b) - one.clone()));
         }
 
         // Limb equation L_m + 2^12 C_m = R_m + C_{m-1}.
-        let limb: AB::Expr = (0..DIGITS_PER_LIMB)
-            .map(|t| digit(&l, t) * AB::Expr::from_u32(1 << (2 * t)))
-            .sum();
-        let product: AB::Expr = (0..3 * MSG_HASH)
-            .map(|j| p[pc::COEF + j].clone() * l(col::F + j))
-            .sum();
+        let limb: AB::Expr = (0..DIGITS_PER_LIMB).map(|t| digit(&l, t) * AB::Expr::from_u32(1 << (2 * t))).sum();
+        let product: AB::Expr = (0..3 * MSG_HASH).map(|j| p[pc::COEF + j].clone() * l(col::F + j)).sum();
         builder.assert_zero(
-            p[pc::IS_LIMB].clone()
-                * (limb + l(col::C) * AB::Expr::from_u32(1 << 12) - product - l(col::PC)),
+            p[pc::IS_LIMB].clone() * (limb + l(col::C) * AB::Expr::from_u32(1 << 12) - product - l(col::PC)),
         );
         builder.assert_zero(p[pc::IS_FIRST].clone() * l(col::PC));
         builder.assert_zero(p[pc::IS_LAST_LIMB].clone() * l(col::C));
@@ -254,31 +239,21 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for DigitAir {
         builder.when_first_row().assert_eq(l(col::S), digit_sum(&l));
         builder.when_first_row().assert_zero(l(col::SIG));
         let mut t = builder.when_transition();
-        t.assert_zero(
-            p[pc::N_IS_LIMB].clone()
-                * (one.clone() - p[pc::N_IS_FIRST].clone())
-                * (n(col::PC) - l(col::C)),
-        );
+        t.assert_zero(p[pc::N_IS_LIMB].clone() * (one.clone() - p[pc::N_IS_FIRST].clone()) * (n(col::PC) - l(col::C)));
         t.assert_eq(
             n(col::S),
-            (one.clone() - p[pc::N_IS_FIRST].clone()) * l(col::S)
-                + p[pc::N_IS_LIMB].clone() * digit_sum(&n),
+            (one.clone() - p[pc::N_IS_FIRST].clone()) * l(col::S) + p[pc::N_IS_LIMB].clone() * digit_sum(&n),
         );
         t.assert_eq(n(col::SIG), l(col::SIG) + p[pc::IS_BLOCK_END].clone());
         // Per-slot values are constant over the block.
         for c in (col::F..col::F + 3 * MSG_HASH).chain(col::PARAM_..col::T1) {
             t.assert_zero((one.clone() - p[pc::IS_BLOCK_END].clone()) * (n(c) - l(c)));
         }
-        builder.assert_zero(
-            p[pc::IS_LAST_LIMB].clone() * (l(col::S) - AB::Expr::from_usize(TARGET_SUM)),
-        );
+        builder.assert_zero(p[pc::IS_LAST_LIMB].clone() * (l(col::S) - AB::Expr::from_usize(TARGET_SUM)));
 
         // Second tweak digit per position: chain 0 may borrow (see statement.rs).
         for k in 0..3 {
-            builder.assert_eq(
-                l(col::T1 + k),
-                l(col::A) - p[pc::IS_FIRST].clone() * l(col::BETA + k),
-            );
+            builder.assert_eq(l(col::T1 + k), l(col::A) - p[pc::IS_FIRST].clone() * l(col::BETA + k));
         }
 
         // Canonical message-hash elements: f_{k,2} = 127 forces the low limbs to zero.
@@ -294,10 +269,9 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for DigitAir {
 
         // The range-checked values.
         for s in 0..3 {
-            let value: AB::Expr = (0..3 * MSG_HASH)
-                .map(|j| p[pc::RC_F + 3 * MSG_HASH * s + j].clone() * l(col::F + j))
-                .sum::<AB::Expr>()
-                + p[pc::RC_C + s].clone() * l(col::C);
+            let value: AB::Expr =
+                (0..3 * MSG_HASH).map(|j| p[pc::RC_F + 3 * MSG_HASH * s + j].clone() * l(col::F + j)).sum::<AB::Expr>()
+                    + p[pc::RC_C + s].clone() * l(col::C);
             builder.assert_eq(l(col::RC + s), value);
         }
 
@@ -306,21 +280,12 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for DigitAir {
         let param: [AB::Expr; PARAM] = core::array::from_fn(|i| l(col::PARAM_ + i));
         for t in 0..DIGITS_PER_LIMB {
             let i = l(col::M) * AB::Expr::from_usize(DIGITS_PER_LIMB) + AB::Expr::from_usize(t);
-            let k0 = l(col::B) * AB::Expr::from_u32(1 << 24) - l(col::A)
-                + i.clone() * AB::Expr::from_u32(1 << 16);
-            let t1: [AB::Expr; 3] =
-                core::array::from_fn(|k| if t == 0 { l(col::T1 + k) } else { l(col::A) });
+            let k0 = l(col::B) * AB::Expr::from_u32(1 << 24) - l(col::A) + i.clone() * AB::Expr::from_u32(1 << 16);
+            let t1: [AB::Expr; 3] = core::array::from_fn(|k| if t == 0 { l(col::T1 + k) } else { l(col::A) });
             let starts = one.clone() - l(col::BITS + 2 * t) * l(col::BITS + 2 * t + 1);
             builder.push_interaction(
                 bus::MAIN,
-                bus::chain_start(
-                    sig.clone(),
-                    i,
-                    digit(&l, t) + one.clone(),
-                    param.clone(),
-                    k0,
-                    t1,
-                ),
+                bus::chain_start(sig.clone(), i, digit(&l, t) + one.clone(), param.clone(), k0, t1),
                 -Count::bounded(starts, 1),
             );
         }
@@ -330,11 +295,7 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for DigitAir {
                 + l(col::F + 3 * k + 2) * AB::Expr::from_u32(1 << 24)
         });
         let beta: [AB::Expr; 3] = core::array::from_fn(|k| l(col::BETA + k));
-        builder.push_interaction(
-            bus::MAIN,
-            bus::message_hash(sig.clone(), fe),
-            Count::bounded(l(col::IS_IO), 1),
-        );
+        builder.push_interaction(bus::MAIN, bus::message_hash(sig.clone(), fe), Count::bounded(l(col::IS_IO), 1));
         builder.push_interaction(
             bus::MAIN,
             bus::context(sig, param, l(col::A), l(col::B), beta),
@@ -356,9 +317,7 @@ mod tests {
             let e = (MSG_HASH - 1 - k) as u32;
             let want = u128::from(sigagg_xmss::field::P).pow(e);
             // p^4 < 2^124: limbs 0..=10; the others must be zero.
-            let got: u128 = (0..11)
-                .map(|m| u128::from(limb_coefficient(m, k, 0)) << (12 * m))
-                .sum();
+            let got: u128 = (0..11).map(|m| u128::from(limb_coefficient(m, k, 0)) << (12 * m)).sum();
             assert_eq!(got, want);
             assert!((11..LIMBS).all(|m| limb_coefficient(m, k, 0) == 0));
         }

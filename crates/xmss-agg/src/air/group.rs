@@ -73,9 +73,7 @@ pub struct GroupAir {
 
 impl core::fmt::Debug for GroupAir {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("GroupAir")
-            .field("depth", &self.depth)
-            .finish_non_exhaustive()
+        f.debug_struct("GroupAir").field("depth", &self.depth).finish_non_exhaustive()
     }
 }
 
@@ -91,11 +89,7 @@ impl GroupAir {
             row[pc::LEVEL] = Val::from_usize(if r <= depth { r } else { 0 });
             row[pc::IS_TOP] = Val::from_bool(r == depth);
             row[pc::BEFORE_NODE] = Val::from_bool((1..=depth).contains(&next));
-            row[pc::NEXT_WEIGHT] = if (1..=depth).contains(&next) {
-                Val::from_u32(1 << (next - 1))
-            } else {
-                Val::ZERO
-            };
+            row[pc::NEXT_WEIGHT] = if (1..=depth).contains(&next) { Val::from_u32(1 << (next - 1)) } else { Val::ZERO };
             row[pc::IS_BLOCK_END] = Val::from_bool(r == block - 1);
             row[pc::ROOT..pc::ROOT + GROUP_DIGEST].copy_from_slice(&group.root);
         });
@@ -150,11 +144,7 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for GroupAir {
         let l = |c: usize| -> AB::Expr { loc[c].into() };
         let n = |c: usize| -> AB::Expr { nxt[c].into() };
         let out = |j: usize| -> AB::Expr { loc[self.perm.output(j)].into() };
-        let p: Vec<AB::Expr> = builder
-            .periodic_values()
-            .iter()
-            .map(|&v| v.into())
-            .collect();
+        let p: Vec<AB::Expr> = builder.periodic_values().iter().map(|&v| v.into()).collect();
         let one = AB::Expr::ONE;
 
         // Every row is a compression.
@@ -178,8 +168,7 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for GroupAir {
         builder.assert_zero(p[pc::IS_NODE].clone() * (l(at + 1) - AB::Expr::from_u32(TAG_NODE)));
         // The top: the group root, reached along the committed index.
         for j in 0..GROUP_DIGEST {
-            builder
-                .assert_zero(p[pc::IS_TOP].clone() * (l(col::DIG + j) - p[pc::ROOT + j].clone()));
+            builder.assert_zero(p[pc::IS_TOP].clone() * (l(col::DIG + j) - p[pc::ROOT + j].clone()));
         }
         builder.assert_zero(p[pc::IS_TOP].clone() * (l(col::ACC) - l(col::IDX)));
         builder.when_first_row().assert_zero(l(col::SIG));
@@ -188,9 +177,7 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for GroupAir {
         t.assert_eq(n(col::SIG), l(col::SIG) + p[pc::IS_BLOCK_END].clone());
         t.assert_zero((one.clone() - p[pc::IS_BLOCK_END].clone()) * (n(col::IDX) - l(col::IDX)));
         let before = p[pc::BEFORE_NODE].clone();
-        t.assert_zero(
-            before.clone() * (n(col::ACC) - l(col::ACC) - p[pc::NEXT_WEIGHT].clone() * n(col::BIT)),
-        );
+        t.assert_zero(before.clone() * (n(col::ACC) - l(col::ACC) - p[pc::NEXT_WEIGHT].clone() * n(col::BIT)));
         for j in 0..GROUP_DIGEST {
             let node = l(col::DIG + j);
             t.assert_zero(before.clone() * (one.clone() - n(col::BIT)) * (n(j) - node.clone()));
@@ -201,15 +188,7 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for GroupAir {
         let sig = l(col::SIG);
         let root: [AB::Expr; DIGEST] = core::array::from_fn(&l);
         let param: [AB::Expr; PARAM] = core::array::from_fn(|j| l(DIGEST + j));
-        builder.push_interaction(
-            bus::MAIN,
-            bus::member_a(sig.clone(), root),
-            Count::bounded(l(col::IS_LEAF), 1),
-        );
-        builder.push_interaction(
-            bus::MAIN,
-            bus::member_b(sig, param, l(col::IDX)),
-            Count::bounded(l(col::IS_LEAF), 1),
-        );
+        builder.push_interaction(bus::MAIN, bus::member_a(sig.clone(), root), Count::bounded(l(col::IS_LEAF), 1));
+        builder.push_interaction(bus::MAIN, bus::member_b(sig, param, l(col::IDX)), Count::bounded(l(col::IS_LEAF), 1));
     }
 }

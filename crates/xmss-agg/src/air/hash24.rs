@@ -25,8 +25,8 @@ use sigagg_xmss::{ParameterSet, Seed001};
 use crate::bus;
 use crate::config::Val;
 use crate::layout::{
-    CAPACITY, CHUNKS, DEPTH, DIGEST, MSG, MSG_HASH, MSG_ROW, P24_BLOCK, PARAM, RATE, RHO,
-    SPONGE_ROW, TREE_ROW, receiving_slots, shares_first_slot, window,
+    CAPACITY, CHUNKS, DEPTH, DIGEST, MSG, MSG_HASH, MSG_ROW, P24_BLOCK, PARAM, RATE, RHO, SPONGE_ROW, TREE_ROW,
+    receiving_slots, shares_first_slot, window,
 };
 use crate::paired::Poseidon2Block;
 use crate::poseidon::{PARTIAL_24, constants24};
@@ -186,11 +186,7 @@ impl HashAir {
             row[pc::IS_COMPRESS] = Val::from_bool(matches!(here, Role::Message | Role::Tree(_)));
             row[pc::IS_BLOCK_END] = Val::from_bool(r == P24_BLOCK - 1);
         });
-        Self {
-            perm: Poseidon2Block::new(constants24().clone(), stride, 0, col::WIDTH),
-            columns,
-            exclusive,
-        }
+        Self { perm: Poseidon2Block::new(constants24().clone(), stride, 0, col::WIDTH), columns, exclusive }
     }
 }
 
@@ -245,23 +241,14 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for HashAir {
         let l = |c: usize| -> AB::Expr { loc[c].into() };
         let n = |c: usize| -> AB::Expr { nxt[c].into() };
         let out = |j: usize| -> AB::Expr { loc[self.perm.output(j)].into() };
-        let p: Vec<AB::Expr> = builder
-            .periodic_values()
-            .iter()
-            .map(|&v| v.into())
-            .collect();
+        let p: Vec<AB::Expr> = builder.periodic_values().iter().map(|&v| v.into()).collect();
         let one = AB::Expr::ONE;
 
         // Digest: raw output for the sponge, feed-forward for compressions.
         for j in 0..DIGEST {
             builder.assert_eq(l(col::DIG + j), out(j) + p[pc::IS_COMPRESS].clone() * l(j));
         }
-        builder.assert_bools([
-            l(col::FLAGS),
-            l(col::FLAGS + 1),
-            l(col::FLAGS + 2),
-            l(col::BIT),
-        ]);
+        builder.assert_bools([l(col::FLAGS), l(col::FLAGS + 1), l(col::FLAGS + 2), l(col::BIT)]);
         builder.when_first_row().assert_zero(l(col::SIG));
 
         // Message hash: zero tail.
@@ -271,9 +258,7 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for HashAir {
 
         // Leaf sponge: chunk from the window, domain separator on the first chunk.
         let chunk = |get: &dyn Fn(usize) -> AB::Expr, sel: usize, t: usize| -> AB::Expr {
-            (0..7)
-                .map(|e| p[sel + e].clone() * get(col::W + e + t))
-                .sum()
+            (0..7).map(|e| p[sel + e].clone() * get(col::W + e + t)).sum()
         };
         let capacity = Seed001::leaf_capacity();
         for t in 0..RATE {
@@ -309,13 +294,9 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for HashAir {
         for j in 0..DIGEST {
             let node = l(col::DIG + j);
             t.assert_zero(
-                p[pc::BEFORE_TREE].clone()
-                    * (one.clone() - n(col::BIT))
-                    * (n(tree_in::LEFT + j) - node.clone()),
+                p[pc::BEFORE_TREE].clone() * (one.clone() - n(col::BIT)) * (n(tree_in::LEFT + j) - node.clone()),
             );
-            t.assert_zero(
-                p[pc::BEFORE_TREE].clone() * n(col::BIT) * (n(tree_in::RIGHT + j) - node),
-            );
+            t.assert_zero(p[pc::BEFORE_TREE].clone() * n(col::BIT) * (n(tree_in::RIGHT + j) - node));
         }
 
         // Committed copies of the periodic values the bus reads.
@@ -325,13 +306,10 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for HashAir {
 
         // Bus.
         let sig = l(col::SIG);
-        let slot = |s: usize| -> [AB::Expr; DIGEST] {
-            core::array::from_fn(|j| l(col::W + DIGEST * s + j))
-        };
+        let slot = |s: usize| -> [AB::Expr; DIGEST] { core::array::from_fn(|j| l(col::W + DIGEST * s + j)) };
         let not_flag = |s: usize| one.clone() - l(col::FLAGS + s);
         let v0 = l(col::V0);
-        let param_at =
-            |start: usize| -> [AB::Expr; PARAM] { core::array::from_fn(|j| l(start + j)) };
+        let param_at = |start: usize| -> [AB::Expr; PARAM] { core::array::from_fn(|j| l(start + j)) };
         let digest: [AB::Expr; DIGEST] = core::array::from_fn(|j| l(col::DIG + j));
         // Three auxiliary columns; on every row at most one branch of each is live.
         sigagg_prover::push_branches(
@@ -342,11 +320,7 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for HashAir {
                 (
                     l(col::IS_MSG),
                     Count::from(1),
-                    bus::statement_a(
-                        sig.clone(),
-                        param_at(msg_in::PARAM_),
-                        [l(msg_in::TWEAK), l(msg_in::TWEAK + 1)],
-                    ),
+                    bus::statement_a(sig.clone(), param_at(msg_in::PARAM_), [l(msg_in::TWEAK), l(msg_in::TWEAK + 1)]),
                 ),
                 (
                     l(col::IS_SPONGE),
@@ -382,11 +356,7 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for HashAir {
                     Count::bounded(not_flag(1), 1),
                     bus::end(sig.clone(), v0.clone() + one.clone(), slot(1)),
                 ),
-                (
-                    l(col::IS_TOP),
-                    Count::from(1),
-                    bus::root(sig.clone(), digest),
-                ),
+                (l(col::IS_TOP), Count::from(1), bus::root(sig.clone(), digest)),
             ],
         );
         sigagg_prover::push_branches(
@@ -397,10 +367,7 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for HashAir {
                 (
                     l(col::IS_MSG),
                     Count::from(-1),
-                    bus::message_hash(
-                        sig.clone(),
-                        core::array::from_fn::<_, MSG_HASH, _>(|j| l(col::DIG + j)),
-                    ),
+                    bus::message_hash(sig.clone(), core::array::from_fn::<_, MSG_HASH, _>(|j| l(col::DIG + j))),
                 ),
                 (
                     l(col::IS_SPONGE),

@@ -35,9 +35,7 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for RangeAir {
         let next: AB::Expr = main.next(VALUE).expect("column").into();
         let mult: AB::Expr = main.current(MULT).expect("column").into();
         builder.when_first_row().assert_zero(value.clone());
-        builder
-            .when_transition()
-            .assert_eq(next, value.clone() + AB::Expr::ONE);
+        builder.when_transition().assert_eq(next, value.clone() + AB::Expr::ONE);
         builder.push_interaction(bus::RANGE, [value], Count::provided(mult));
     }
 }

@@ -121,10 +121,7 @@ impl SigAir {
     pub fn new(statement: &Statement) -> Self {
         let n = statement.padded_len();
         let publics: Vec<SlotPublic> = (0..n).map(|s| SlotPublic::new(statement.slot(s))).collect();
-        Self {
-            columns: statement_columns(&publics, 0),
-            mode: Mode::Aggregate,
-        }
+        Self { columns: statement_columns(&publics, 0), mode: Mode::Aggregate }
     }
 
     /// Threshold: shared statement values on every slot, real-signer pattern,
@@ -141,20 +138,14 @@ impl SigAir {
                 columns[pc::INDEX][s] = Val::from_u32(signers[s.min(shape.count - 1)]);
             }
         }
-        Self {
-            columns,
-            mode: Mode::Threshold { reveal },
-        }
+        Self { columns, mode: Mode::Threshold { reveal } }
     }
 
     /// An aggregation AIR of the same shape for `n` slots with all-zero
     /// public values: for computing the constraint system's shape (security
     /// level), never for proving.
     pub fn placeholder(n: usize) -> Self {
-        Self {
-            columns: vec![vec![Val::default(); n]; pc::WIDTH],
-            mode: Mode::Aggregate,
-        }
+        Self { columns: vec![vec![Val::default(); n]; pc::WIDTH], mode: Mode::Aggregate }
     }
 
     /// The committed copies of the statement values, as trace rows.
@@ -170,19 +161,11 @@ impl SigAir {
 
 impl BaseAir<Val> for SigAir {
     fn width(&self) -> usize {
-        if self.is_threshold() {
-            GAP + 2
-        } else {
-            PUBLIC + pc::WIDTH
-        }
+        if self.is_threshold() { GAP + 2 } else { PUBLIC + pc::WIDTH }
     }
 
     fn main_next_row_columns(&self) -> Vec<usize> {
-        if self.is_threshold() {
-            vec![SIG, IDX]
-        } else {
-            vec![SIG]
-        }
+        if self.is_threshold() { vec![SIG, IDX] } else { vec![SIG] }
     }
 
     fn num_periodic_columns(&self) -> usize {
@@ -200,82 +183,41 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for SigAir {
         let (loc, nxt) = (main.current_slice(), main.next_slice());
         let sig: AB::Expr = loc[SIG].into();
         builder.when_first_row().assert_zero(sig.clone());
-        builder
-            .when_transition()
-            .assert_eq(nxt[SIG], sig.clone() + AB::Expr::ONE);
+        builder.when_transition().assert_eq(nxt[SIG], sig.clone() + AB::Expr::ONE);
 
         // Pin the committed statement values to the verifier's periodic
         // columns; in threshold mode the key fields are the signer's witness.
-        let periodic: Vec<AB::Expr> = builder
-            .periodic_values()
-            .iter()
-            .map(|&v| v.into())
-            .collect();
-        let p: Vec<AB::Expr> = loc[PUBLIC..PUBLIC + pc::WIDTH]
-            .iter()
-            .map(|&v| v.into())
-            .collect();
-        let is_key = |c: usize| {
-            (pc::PARAM_..pc::PARAM_ + PARAM).contains(&c)
-                || (pc::ROOT..pc::ROOT + DIGEST).contains(&c)
-        };
+        let periodic: Vec<AB::Expr> = builder.periodic_values().iter().map(|&v| v.into()).collect();
+        let p: Vec<AB::Expr> = loc[PUBLIC..PUBLIC + pc::WIDTH].iter().map(|&v| v.into()).collect();
+        let is_key =
+            |c: usize| (pc::PARAM_..pc::PARAM_ + PARAM).contains(&c) || (pc::ROOT..pc::ROOT + DIGEST).contains(&c);
         for (c, (value, want)) in p.iter().zip(&periodic).enumerate() {
             if !(self.is_threshold() && is_key(c)) {
                 builder.assert_eq(value.clone(), want.clone());
             }
         }
-        let arr =
-            |start: usize| -> [AB::Expr; PARAM] { core::array::from_fn(|i| p[start + i].clone()) };
+        let arr = |start: usize| -> [AB::Expr; PARAM] { core::array::from_fn(|i| p[start + i].clone()) };
         let param = arr(pc::PARAM_);
         let two = |start: usize| -> [AB::Expr; 2] { [p[start].clone(), p[start + 1].clone()] };
         let msg: [AB::Expr; MSG] = core::array::from_fn(|i| p[pc::MSG_ + i].clone());
         let root: [AB::Expr; DIGEST] = core::array::from_fn(|i| p[pc::ROOT + i].clone());
         let leaf_tweak = two(pc::LEAF_TWEAK);
-        let first_end: [AB::Expr; DIGEST] = core::array::from_fn(|i| {
-            if i < PARAM {
-                param[i].clone()
-            } else {
-                leaf_tweak[i - PARAM].clone()
-            }
-        });
-        let beta = [
-            p[pc::BETA].clone(),
-            p[pc::BETA + 1].clone(),
-            p[pc::BETA + 2].clone(),
-        ];
+        let first_end: [AB::Expr; DIGEST] =
+            core::array::from_fn(|i| if i < PARAM { param[i].clone() } else { leaf_tweak[i - PARAM].clone() });
+        let beta = [p[pc::BETA].clone(), p[pc::BETA + 1].clone(), p[pc::BETA + 2].clone()];
 
-        let send =
-            |builder: &mut AB, msg: Vec<AB::Expr>| builder.push_interaction(bus::MAIN, msg, -1);
-        send(
-            builder,
-            bus::statement_a(sig.clone(), param.clone(), two(pc::MTWEAK)),
-        );
+        let send = |builder: &mut AB, msg: Vec<AB::Expr>| builder.push_interaction(bus::MAIN, msg, -1);
+        send(builder, bus::statement_a(sig.clone(), param.clone(), two(pc::MTWEAK)));
         send(builder, bus::statement_b(sig.clone(), msg));
         send(builder, bus::end(sig.clone(), AB::Expr::ZERO, first_end));
-        send(
-            builder,
-            bus::context(
-                sig.clone(),
-                param.clone(),
-                p[pc::A].clone(),
-                p[pc::B].clone(),
-                beta,
-            ),
-        );
+        send(builder, bus::context(sig.clone(), param.clone(), p[pc::A].clone(), p[pc::B].clone(), beta));
         send(builder, bus::root(sig.clone(), root.clone()));
         for l in 0..DEPTH {
             let at = pc::LEVELS + 3 * l;
             let level = AB::Expr::from_u32(l as u32 + 1);
             send(
                 builder,
-                bus::level(
-                    sig.clone(),
-                    level,
-                    p[at].clone(),
-                    p[at + 1].clone(),
-                    p[at + 2].clone(),
-                    param.clone(),
-                ),
+                bus::level(sig.clone(), level, p[at].clone(), p[at + 1].clone(), p[at + 2].clone(), param.clone()),
             );
         }
 
@@ -291,12 +233,11 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for SigAir {
             // 13 bits). The last one is below the group size. Indices are
             // below 2^29 (membership bits), so a decreasing or equal pair
             // wraps to at least p - 2^29 > 2^29 and fails the range check.
-            builder.when_transition().assert_zero(
-                next_real.clone() * (gap.clone() - (next_idx - idx.clone() - AB::Expr::ONE)),
-            );
+            builder
+                .when_transition()
+                .assert_zero(next_real.clone() * (gap.clone() - (next_idx - idx.clone() - AB::Expr::ONE)));
             builder.assert_zero(
-                is_last.clone()
-                    * (gap.clone() - (periodic[pc::SIZE].clone() - AB::Expr::ONE - idx.clone())),
+                is_last.clone() * (gap.clone() - (periodic[pc::SIZE].clone() - AB::Expr::ONE - idx.clone())),
             );
             builder.assert_zero((AB::Expr::ONE - next_real - is_last) * gap);
             if reveal {

@@ -46,22 +46,11 @@ pub fn generate_threshold(
         .collect();
     let sig = threshold_sig_trace(&slots, &indices, &gaps);
     let mut range_values = tables.range_values;
-    range_values.extend(
-        gaps.iter()
-            .flat_map(|&g| [g & 0xffff, g >> 16, (g >> 16).wrapping_mul(8)]),
-    );
+    range_values.extend(gaps.iter().flat_map(|&g| [g & 0xffff, g >> 16, (g >> 16).wrapping_mul(8)]));
     let range = range_trace(&range_values);
-    let paths: Vec<(&Entry, &MembershipPath)> =
-        (0..padded).map(|s| (&at(s).entry, at(s).path)).collect();
+    let paths: Vec<(&Entry, &MembershipPath)> = (0..padded).map(|s| (&at(s).entry, at(s).path)).collect();
     let group_trace = group_trace(group, &paths, settings.stride());
-    Ok(Traces {
-        sig,
-        digits: tables.digits,
-        chain: tables.chain,
-        hash: tables.hash,
-        range,
-        group: Some(group_trace),
-    })
+    Ok(Traces { sig, digits: tables.digits, chain: tables.chain, hash: tables.hash, range, group: Some(group_trace) })
 }
 
 /// Statement rows: slot counter, the slot's values (with its signer's
@@ -89,54 +78,44 @@ fn group_trace(group: &GroupKey, members: &[(&Entry, &MembershipPath)], stride: 
     let width = BaseAir::<Val>::width(&air);
     let lanes = PackedF::WIDTH;
     let mut values = Val::zero_vec(members.len() * block * width);
-    values
-        .par_chunks_mut(lanes * block * width)
-        .zip(members.par_chunks(lanes))
-        .for_each(|(chunk, group)| {
-            let mut scratch = Val::zero_vec(lanes * width);
-            let mut node = vec![[Val::ZERO; GROUP_DIGEST]; lanes];
-            for r in 0..block {
-                let mut rows = lane_rows(chunk, &mut scratch, width, block, r, 1);
-                let inputs: Vec<[Val; 24]> = (0..lanes)
-                    .map(|lane| match group.get(lane) {
-                        Some((entry, _)) if r == 0 => leaf_input(&entry.public_key),
-                        Some((_, path)) if r <= depth => {
-                            let sibling = &path.siblings[r - 1];
-                            if (path.index >> (r - 1)) & 1 == 0 {
-                                node_input(r, &node[lane], sibling)
-                            } else {
-                                node_input(r, sibling, &node[lane])
-                            }
+    values.par_chunks_mut(lanes * block * width).zip(members.par_chunks(lanes)).for_each(|(chunk, group)| {
+        let mut scratch = Val::zero_vec(lanes * width);
+        let mut node = vec![[Val::ZERO; GROUP_DIGEST]; lanes];
+        for r in 0..block {
+            let mut rows = lane_rows(chunk, &mut scratch, width, block, r, 1);
+            let inputs: Vec<[Val; 24]> = (0..lanes)
+                .map(|lane| match group.get(lane) {
+                    Some((entry, _)) if r == 0 => leaf_input(&entry.public_key),
+                    Some((_, path)) if r <= depth => {
+                        let sibling = &path.siblings[r - 1];
+                        if (path.index >> (r - 1)) & 1 == 0 {
+                            node_input(r, &node[lane], sibling)
+                        } else {
+                            node_input(r, sibling, &node[lane])
                         }
-                        _ => [Val::ZERO; 24],
-                    })
-                    .collect();
-                let outputs = air.perm().write(&mut rows, &inputs);
-                for (lane, &(_, path)) in group.iter().enumerate() {
-                    node[lane] = core::array::from_fn(|j| outputs[lane][j] + inputs[lane][j]);
-                    let row = &mut rows[lane];
-                    let bit = if (1..=depth).contains(&r) {
-                        (path.index >> (r - 1)) & 1
-                    } else {
-                        0
-                    };
-                    let known_bits = r.min(depth);
-                    row[gcol::IDX] = Val::from_u32(path.index);
-                    row[gcol::ACC] = Val::from_u32(path.index & ((1u32 << known_bits) - 1));
-                    row[gcol::BIT] = Val::from_u32(bit);
-                    row[gcol::DIG..gcol::DIG + GROUP_DIGEST].copy_from_slice(&node[lane]);
-                    row[gcol::IS_LEAF] = Val::from_bool(r == 0);
-                }
+                    }
+                    _ => [Val::ZERO; 24],
+                })
+                .collect();
+            let outputs = air.perm().write(&mut rows, &inputs);
+            for (lane, &(_, path)) in group.iter().enumerate() {
+                node[lane] = core::array::from_fn(|j| outputs[lane][j] + inputs[lane][j]);
+                let row = &mut rows[lane];
+                let bit = if (1..=depth).contains(&r) { (path.index >> (r - 1)) & 1 } else { 0 };
+                let known_bits = r.min(depth);
+                row[gcol::IDX] = Val::from_u32(path.index);
+                row[gcol::ACC] = Val::from_u32(path.index & ((1u32 << known_bits) - 1));
+                row[gcol::BIT] = Val::from_u32(bit);
+                row[gcol::DIG..gcol::DIG + GROUP_DIGEST].copy_from_slice(&node[lane]);
+                row[gcol::IS_LEAF] = Val::from_bool(r == 0);
             }
-        });
-    values
-        .par_chunks_mut(block * width)
-        .enumerate()
-        .for_each(|(s, rows)| {
-            for row in rows.chunks_mut(width) {
-                row[gcol::SIG] = Val::from_usize(s);
-            }
-        });
+        }
+    });
+    values.par_chunks_mut(block * width).enumerate().for_each(|(s, rows)| {
+        for row in rows.chunks_mut(width) {
+            row[gcol::SIG] = Val::from_usize(s);
+        }
+    });
     RowMajorMatrix::new(values, width)
 }
 
