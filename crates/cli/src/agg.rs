@@ -67,8 +67,11 @@ fn no_epochs(epochs: &[u32]) -> CliResult {
 
 /// Proof-system settings by name.
 fn settings_named(name: &str) -> Result<Settings, CliError> {
-    config::by_name(name)
-        .ok_or_else(|| CliError::usage(format!("--settings {name}: use fast, compact, whir, whir-compact, whir-skip or a test setting")))
+    config::by_name(name).ok_or_else(|| {
+        CliError::usage(format!(
+            "--settings {name}: use fast, compact, whir, whir-compact, whir-skip or a test setting"
+        ))
+    })
 }
 
 /// A benchmark's settings: the one named, if any (the test settings
@@ -79,16 +82,13 @@ fn bench_settings(name: Option<&str>, log_blowup: usize) -> Result<Settings, Cli
 
 /// The named setting with this blowup (benchmarks).
 fn settings_for_blowup(log_blowup: usize) -> Result<Settings, CliError> {
-    [config::FAST, config::COMPACT]
-        .into_iter()
-        .find(|s| s.log_blowup == log_blowup)
-        .ok_or_else(|| {
-            CliError::usage(format!(
-                "--log-blowup {log_blowup}: use {} (fast) or {} (compact)",
-                config::FAST.log_blowup,
-                config::COMPACT.log_blowup
-            ))
-        })
+    [config::FAST, config::COMPACT].into_iter().find(|s| s.log_blowup == log_blowup).ok_or_else(|| {
+        CliError::usage(format!(
+            "--log-blowup {log_blowup}: use {} (fast) or {} (compact)",
+            config::FAST.log_blowup,
+            config::COMPACT.log_blowup
+        ))
+    })
 }
 
 /// Messages of a statement, in order.
@@ -165,7 +165,8 @@ pub struct AggregateArgs {
     /// Signature scheme.
     #[arg(long, value_enum, default_value = "seed001")]
     pub scheme: AggScheme,
-    /// Proof settings: fast, compact or test (insecure, for tests).
+    /// Proof settings: fast, compact, whir, whir-compact, whir-skip, or an insecure test setting for tests
+    /// (test, test-whir; Lamport+ also test-compact, test-whir-skip).
     #[arg(long, default_value = "fast")]
     pub settings: String,
     /// Public key files, one per entry (repeat, in order).
@@ -189,7 +190,8 @@ pub struct ThresholdArgs {
     /// Signature scheme.
     #[arg(long, value_enum, default_value = "seed001")]
     pub scheme: AggScheme,
-    /// Proof settings: fast, compact or test (insecure, for tests).
+    /// Proof settings: fast, compact, whir, whir-compact, whir-skip, or an insecure test setting for tests
+    /// (test, test-whir; Lamport+ also test-compact, test-whir-skip).
     #[arg(long, default_value = "fast")]
     pub settings: String,
     /// Group key file.
@@ -270,7 +272,10 @@ pub fn aggregate(args: AggregateArgs) -> CliResult {
     by_scheme!(args.scheme, seed001 => xmss_agg::aggregate_files(&args), S => aggregate_for::<S>(&args))
 }
 
-fn aggregate_statement<S: ParameterSet>(pks: &[PathBuf], messages: &MessageList) -> Result<AggregateStatement<S>, CliError> {
+fn aggregate_statement<S: ParameterSet>(
+    pks: &[PathBuf],
+    messages: &MessageList,
+) -> Result<AggregateStatement<S>, CliError> {
     let pks = read_all(pks, "public key", PublicKey::<S>::from_bytes)?;
     let messages = per_entry(messages.read()?, pks.len(), "messages")?;
     let entries = pks.into_iter().zip(messages).map(|(public_key, message)| AggregateEntry { public_key, message });
@@ -357,11 +362,55 @@ pub fn verified_security(name: &str, level: (f64, f64)) -> (f64, f64) {
     level
 }
 
+/// The settings `verify --proof` checks a proof under: those `--settings`
+/// names (`demanded`: exactly those, or the proof is refused), else the
+/// proof's own if a name gives them. Settings no name gives are refused:
+/// the verifier runs only configurations whose cost and security are
+/// stated. The flag says whether they came from the proof (and so must
+/// reach `--min-bits`, [`accepted_security`]).
+pub fn settings_for_proof(
+    demanded: Option<&str>,
+    from_proof: Settings,
+    by_name: fn(&str) -> Result<Settings, CliError>,
+    name_of: fn(&Settings) -> &'static str,
+) -> Result<(Settings, bool), CliError> {
+    if let Some(name) = demanded {
+        return Ok((by_name(name)?, false));
+    }
+    match name_of(&from_proof) {
+        "custom" => {
+            Err(CliError::rejected("the proof was made with settings no name gives; name them with --settings"))
+        }
+        _ => Ok((from_proof, true)),
+    }
+}
+
+/// The proven and conjectured bits of a verified proof's settings. Settings
+/// read from the proof (`from_proof`) must give at least `min_bits` proven
+/// bits ([`verified_security`] warns below 80 either way).
+pub fn accepted_security(
+    name: &str,
+    from_proof: bool,
+    min_bits: f64,
+    level: (f64, f64),
+) -> Result<(f64, f64), CliError> {
+    if from_proof && level.0 < min_bits {
+        return Err(CliError::rejected(format!(
+            "the proof's settings {name} give {:.1} proven bits, below --min-bits {min_bits}; \
+             pass a lower --min-bits, or --settings {name}, to accept them",
+            level.0
+        )));
+    }
+    Ok(verified_security(name, level))
+}
+
 fn verify_proof_for<S: ParameterSet>(args: &VerifyArgs) -> CliResult {
     no_epochs(&args.epochs)?;
     let proof_path = args.proof.as_deref().ok_or_else(|| CliError::usage("give --proof"))?;
-    let settings = settings_named(&args.settings)?;
     let proof = Proof::from_bytes(&io::read_bytes(proof_path)?).map_err(CliError::rejected)?;
+    let (settings, from_proof) =
+        settings_for_proof(args.settings.as_deref(), proof.settings, settings_named, config::name_of)?;
+    let name = config::name_of(&settings);
     let reject = |e: sigagg_lamport_agg::VerifyError| CliError::rejected(format!("invalid proof: {e}"));
     match (args.group.as_ref(), args.threshold) {
         (Some(group), Some(t)) => {
@@ -370,10 +419,12 @@ fn verify_proof_for<S: ParameterSet>(args: &VerifyArgs) -> CliResult {
             }
             let statement = threshold_statement::<S>(group, &args.messages, t)?;
             threshold::verify(&settings, &statement, &proof).map_err(reject)?;
-            let signers = proof.bitmap.as_deref().and_then(|b| sigagg_lamport_agg::members_of(statement.group().size(), b));
+            let signers =
+                proof.bitmap.as_deref().and_then(|b| sigagg_lamport_agg::members_of(statement.group().size(), b));
             let shape = ProofShape::Threshold { signers: proof.count as usize, group_size: statement.group().size() };
             let level = security_level(&settings, S::NUM_SUBKEYS, shape);
-            let security = verified_security(&args.settings, (level.proven_bits, level.conjectured_bits));
+            let security =
+                accepted_security(name, from_proof, args.min_bits, (level.proven_bits, level.conjectured_bits))?;
             io::print_json(&json!({
                 "valid": true,
                 "kind": ProofKind::Threshold.name(),
@@ -382,7 +433,7 @@ fn verify_proof_for<S: ParameterSet>(args: &VerifyArgs) -> CliResult {
                 "threshold": t,
                 "group_size": statement.group().size(),
                 "signers": signers,
-                "settings": args.settings,
+                "settings": name,
                 "proven_bits": security.0,
                 "conjectured_bits": security.1,
             }));
@@ -392,13 +443,14 @@ fn verify_proof_for<S: ParameterSet>(args: &VerifyArgs) -> CliResult {
             aggregate::verify(&settings, &statement, &proof).map_err(reject)?;
             let shape = ProofShape::Aggregate { signatures: statement.len() };
             let level = security_level(&settings, S::NUM_SUBKEYS, shape);
-            let security = verified_security(&args.settings, (level.proven_bits, level.conjectured_bits));
+            let security =
+                accepted_security(name, from_proof, args.min_bits, (level.proven_bits, level.conjectured_bits))?;
             io::print_json(&json!({
                 "valid": true,
                 "kind": ProofKind::Aggregate.name(),
                 "scheme": S::NAME,
                 "count": proof.count,
-                "settings": args.settings,
+                "settings": name,
                 "proven_bits": security.0,
                 "conjectured_bits": security.1,
             }));
@@ -509,7 +561,8 @@ fn bench_aggregate_for<S: ParameterSet>(args: &AggBenchArgs) -> CliResult {
     }
     let n = args.n;
     let (pks, mut sks) = bench_keys::<S>(n);
-    let messages: Vec<Vec<u8>> = (0..n as u64).map(|i| [b"bench aggregate ".as_slice(), &i.to_le_bytes()].concat()).collect();
+    let messages: Vec<Vec<u8>> =
+        (0..n as u64).map(|i| [b"bench aggregate ".as_slice(), &i.to_le_bytes()].concat()).collect();
     let sigs = sign_many(&mut sks, &messages).map_err(CliError::rejected)?;
     let entries = pks.iter().zip(&messages).map(|(pk, m)| AggregateEntry { public_key: *pk, message: m.clone() });
     let statement = AggregateStatement::new(entries.collect()).map_err(CliError::rejected)?;
@@ -549,7 +602,10 @@ fn bench_threshold_for<S: ParameterSet>(args: &ThresholdBenchArgs) -> CliResult 
     let tree = GroupTree::new(&pks).map_err(CliError::rejected)?;
     let message = b"bench threshold message";
     let members = args.members();
-    let mut chosen: Vec<_> = members.iter().map(|&i| std::mem::replace(&mut sks[i], sigagg_lamport::SecretKey::from_seed([0; 32]))).collect();
+    let mut chosen: Vec<_> = members
+        .iter()
+        .map(|&i| std::mem::replace(&mut sks[i], sigagg_lamport::SecretKey::from_seed([0; 32])))
+        .collect();
     let sigs = sign_all(&mut chosen, message).map_err(CliError::rejected)?;
     let signers: Vec<Signer<S>> = members
         .iter()
@@ -566,11 +622,8 @@ fn bench_threshold_for<S: ParameterSet>(args: &ThresholdBenchArgs) -> CliResult 
             threshold::verify(&settings, &statement, &decoded).map_err(CliError::rejected)
         },
     )?;
-    let security = security_level(
-        &settings,
-        S::NUM_SUBKEYS,
-        ProofShape::Threshold { signers: signing as usize, group_size: n },
-    );
+    let security =
+        security_level(&settings, S::NUM_SUBKEYS, ProofShape::Threshold { signers: signing as usize, group_size: n });
     let head = json!({
         "bench": "threshold",
         "scheme": S::NAME,

@@ -16,17 +16,20 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use clap::Args;
+use rayon::prelude::*;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
+use sigagg_bls::{KeyRegistry, SIGNATURE_BYTES, SecretKey as BlsSecretKey};
+use sigagg_bls_cert::security::CONJECTURED_BITS;
+use sigagg_bls_cert::{
+    Certificate, Committee, CommitteeKey, Mode, Prover, Setup, Signed, Threshold, powers_for_committee,
+    verify as verify_cert,
+};
+use sigagg_xmss::{Seed001, Signature};
 use sigagg_xmss_agg::group::GroupKey;
 use sigagg_xmss_agg::security::{SecurityLevel, security_level};
 use sigagg_xmss_agg::threshold::{self as stark_threshold, Disclosure, ThresholdStatement};
 use sigagg_xmss_agg::{Settings, Statement};
-use rayon::prelude::*;
-use sigagg_bls::{KeyRegistry, SIGNATURE_BYTES, SecretKey as BlsSecretKey};
-use sigagg_bls_cert::security::CONJECTURED_BITS;
-use sigagg_bls_cert::{Certificate, Committee, CommitteeKey, Mode, Prover, Setup, Signed, Threshold, powers_for_committee, verify as verify_cert};
-use sigagg_xmss::{Seed001, Signature};
 use zeroize::Zeroize;
 
 use crate::agg::{two_thirds, verified_security};
@@ -38,7 +41,8 @@ pub struct DemoArgs {
     /// Number of signers.
     #[arg(long, default_value_t = 1024)]
     pub n: usize,
-    /// Proof settings: fast, compact or test (insecure, for tests).
+    /// Proof settings: fast, compact, whir, whir-compact, whir-skip, or an insecure test setting for tests
+    /// (test, test-whir; Lamport+ also test-compact, test-whir-skip).
     #[arg(long, default_value = "fast")]
     pub settings: String,
     /// Folder the proofs are written to and read back from, kept afterwards
@@ -190,7 +194,8 @@ fn bls_certificate_row(job: &Job) -> Result<Row, CliError> {
     let entries: Vec<_> = sks.par_iter().map(|sk| (sk.public_key(), sk.prove_possession())).collect();
     let registry = KeyRegistry::from_keys_with_proofs(&entries).map_err(CliError::rejected)?;
     let start = Instant::now();
-    let mut setup = Setup::ceremony_start(powers_for_committee(n).map_err(CliError::usage)?).map_err(CliError::usage)?;
+    let mut setup =
+        Setup::ceremony_start(powers_for_committee(n).map_err(CliError::usage)?).map_err(CliError::usage)?;
     let mut entropy = [0u8; 64];
     rand::fill(&mut entropy[..]);
     let contributed = setup.contribute(&entropy).map(|_| ());
@@ -198,7 +203,8 @@ fn bls_certificate_row(job: &Job) -> Result<Row, CliError> {
     contributed.map_err(CliError::rejected)?;
     let committee = Committee::new(&setup, registry, None).map_err(CliError::rejected)?;
     let committee_s = start.elapsed().as_secs_f64();
-    let key = CommitteeKey::from_bytes(&job.store("committee.key", &committee.key().to_bytes())?).map_err(CliError::rejected)?;
+    let key = CommitteeKey::from_bytes(&job.store("committee.key", &committee.key().to_bytes())?)
+        .map_err(CliError::rejected)?;
     let start = Instant::now();
     let prover = Prover::new(&setup, &committee).map_err(CliError::rejected)?;
     let prover_key_s = start.elapsed().as_secs_f64();
@@ -212,7 +218,9 @@ fn bls_certificate_row(job: &Job) -> Result<Row, CliError> {
         |bytes| job.store(file, &bytes),
         |bytes| {
             let cert = Certificate::from_bytes(bytes).map_err(CliError::rejected)?;
-            count = verify_cert(&key, &cert, &job.message, &Threshold::signers(u64::from(t))).map_err(CliError::rejected)?.count;
+            count = verify_cert(&key, &cert, &job.message, &Threshold::signers(u64::from(t)))
+                .map_err(CliError::rejected)?
+                .count;
             Ok(())
         },
     )?;
@@ -293,7 +301,8 @@ impl OutDir {
                 Ok(Self { path, temporary: false })
             }
             None => {
-                let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+                let nanos =
+                    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
                 let path = std::env::temp_dir().join(format!("sigagg-demo-{}-{nanos}", std::process::id()));
                 std::fs::create_dir(&path).map_err(|e| cannot(&path, e))?;
                 Ok(Self { path, temporary: true })
@@ -320,15 +329,8 @@ pub fn demo(args: DemoArgs) -> CliResult {
     let (statement, signatures) = quick_signatures(args.n, false);
     let sign_s = start.elapsed().as_secs_f64();
     let (epoch, message) = (statement.entries()[0].epoch, statement.entries()[0].message);
-    let job = Job {
-        epoch,
-        message,
-        statement,
-        signatures,
-        settings,
-        settings_name: args.settings,
-        dir: out.path.clone(),
-    };
+    let job =
+        Job { epoch, message, statement, signatures, settings, settings_name: args.settings, dir: out.path.clone() };
     let mut rows = Vec::with_capacity(ROWS.len());
     for row in ROWS {
         io::reset_peak_rss();
@@ -358,9 +360,22 @@ pub fn demo(args: DemoArgs) -> CliResult {
 fn print_table(report: &Value, rows: &[Row], out: &OutDir) {
     println!(
         "sigagg demo: {} Seed001 signers sign one message at epoch {} (and {} BLS12-381 signers for the last row); settings {}, {} threads\n",
-        report["n"], report["epoch"], report["n"], report["settings"].as_str().unwrap_or_default(), report["threads"]
+        report["n"],
+        report["epoch"],
+        report["n"],
+        report["settings"].as_str().unwrap_or_default(),
+        report["threads"]
     );
-    let header = ["object", "claim (verified)", "signatures in", "proof out", "prove", "verify", "bits proven / conj.", "peak memory"];
+    let header = [
+        "object",
+        "claim (verified)",
+        "signatures in",
+        "proof out",
+        "prove",
+        "verify",
+        "bits proven / conj.",
+        "peak memory",
+    ];
     let lines: Vec<[String; 8]> = rows
         .iter()
         .map(|r| {
@@ -376,8 +391,9 @@ fn print_table(report: &Value, rows: &[Row], out: &OutDir) {
             ]
         })
         .collect();
-    let widths: Vec<usize> =
-        (0..header.len()).map(|c| lines.iter().map(|l| l[c].len()).chain([header[c].len()]).max().unwrap_or(0)).collect();
+    let widths: Vec<usize> = (0..header.len())
+        .map(|c| lines.iter().map(|l| l[c].len()).chain([header[c].len()]).max().unwrap_or(0))
+        .collect();
     let render = |cells: &[&str]| {
         let padded: Vec<String> = cells.iter().zip(&widths).map(|(c, w)| format!("{c:<w$}")).collect();
         println!("{}", padded.join("  ").trim_end());

@@ -36,9 +36,17 @@ pub struct VerifyArgs {
     /// An aggregate or threshold proof file.
     #[arg(long)]
     pub proof: Option<PathBuf>,
-    /// Proof settings the proof was made with: fast, compact or test.
-    #[arg(long, default_value = "fast")]
-    pub settings: String,
+    /// Demand exactly these proof settings: fast, compact, whir, whir-compact,
+    /// whir-skip, or an insecure test setting (test, test-whir; Lamport+ also
+    /// test-compact, test-whir-skip). Without it the proof's own settings
+    /// are used if they are named ones reaching --min-bits.
+    #[arg(long)]
+    pub settings: Option<String>,
+    /// The fewest proven bits of security accepted from the proof's own
+    /// settings (not applied to --settings, which names them explicitly);
+    /// the insecure test settings (about 20 bits) need a lower value.
+    #[arg(long, default_value_t = 100.0)]
+    pub min_bits: f64,
     /// Public key files: the signer's, or an aggregate statement's in order (repeat).
     #[arg(long = "pk")]
     pub pks: Vec<PathBuf>,

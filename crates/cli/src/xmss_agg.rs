@@ -12,6 +12,7 @@ use std::time::Instant;
 use clap::Args;
 use rayon::prelude::*;
 use serde_json::json;
+use sigagg_xmss::{PublicKey, Seed001, Signature, single_epoch_key_and_signature};
 use sigagg_xmss_agg::group::{GroupKey, GroupTree, MembershipPath};
 use sigagg_xmss_agg::named;
 use sigagg_xmss_agg::security::security_level;
@@ -19,9 +20,11 @@ use sigagg_xmss_agg::threshold::{
     self as stark_threshold, Disclosure, Signer, THRESHOLD_PROOF_MAGIC, ThresholdProof, ThresholdStatement,
 };
 use sigagg_xmss_agg::{AggregateProof, Entry, PROOF_MAGIC, Settings, Statement, aggregate, verify};
-use sigagg_xmss::{PublicKey, Seed001, Signature, single_epoch_key_and_signature};
 
-use crate::agg::{AggregateArgs, GroupKeyArgs, ThresholdArgs, ThresholdBenchArgs, path_file, per_entry, read_all};
+use crate::agg::{
+    AggregateArgs, GroupKeyArgs, ThresholdArgs, ThresholdBenchArgs, accepted_security, path_file, per_entry, read_all,
+    settings_for_proof,
+};
 use crate::io::{self, CliError, CliResult};
 use crate::verify::VerifyArgs;
 use crate::xmss::messages32;
@@ -91,8 +94,7 @@ pub fn quick_signatures(n: usize, distinct: bool) -> (Statement, Vec<Signature<S
 }
 
 /// How the benchmarks make their XMSS signatures (printed with the results).
-const SIGNATURE_SETUP: &str =
-    "one genuine leaf per key, other tree nodes random (single_epoch_key_and_signature)";
+const SIGNATURE_SETUP: &str = "one genuine leaf per key, other tree nodes random (single_epoch_key_and_signature)";
 
 pub fn bench(args: BenchArgs) -> CliResult {
     let settings = bench_settings(args.settings.as_deref(), args.log_blowup)?;
@@ -161,7 +163,8 @@ pub fn measure_threshold(
         store,
         |bytes| {
             let decoded = ThresholdProof::from_bytes(bytes).map_err(CliError::rejected)?;
-            accepted = Some(stark_threshold::verify_threshold(settings, statement, &decoded).map_err(CliError::rejected)?);
+            accepted =
+                Some(stark_threshold::verify_threshold(settings, statement, &decoded).map_err(CliError::rejected)?);
             Ok(())
         },
     )?;
@@ -233,7 +236,11 @@ pub fn group_key(args: &GroupKeyArgs) -> CliResult {
 
 /// The aggregate statement of `pks`, `epochs` and messages (each one per
 /// key, or one for all).
-fn aggregate_statement(pks: &[PathBuf], epochs: &[u32], messages: &crate::agg::MessageList) -> Result<Statement, CliError> {
+fn aggregate_statement(
+    pks: &[PathBuf],
+    epochs: &[u32],
+    messages: &crate::agg::MessageList,
+) -> Result<Statement, CliError> {
     let keys = read_keys(pks)?;
     let messages = per_entry(messages32(messages)?, keys.len(), "messages")?;
     let epochs = per_entry(epochs.to_vec(), keys.len(), "epochs")?;
@@ -260,7 +267,12 @@ pub fn aggregate_files(args: &AggregateArgs) -> CliResult {
     Ok(())
 }
 
-fn threshold_statement(group: &Path, epoch: Option<u32>, messages: &crate::agg::MessageList, t: u32) -> Result<ThresholdStatement, CliError> {
+fn threshold_statement(
+    group: &Path,
+    epoch: Option<u32>,
+    messages: &crate::agg::MessageList,
+    t: u32,
+) -> Result<ThresholdStatement, CliError> {
     let epoch = epoch.ok_or_else(|| CliError::usage("seed001 needs --epoch"))?;
     let [message] = messages32(messages)?[..] else {
         return Err(CliError::usage("give exactly one message"));
@@ -286,8 +298,8 @@ pub fn threshold_files(args: &ThresholdArgs) -> CliResult {
         .collect();
     let disclosure = if args.bitmap { Disclosure::Signers } else { Disclosure::CountOnly };
     let t = Instant::now();
-    let proof = stark_threshold::prove_threshold(&settings, &statement, &signers, disclosure)
-        .map_err(CliError::rejected)?;
+    let proof =
+        stark_threshold::prove_threshold(&settings, &statement, &signers, disclosure).map_err(CliError::rejected)?;
     let bytes = proof.to_bytes();
     io::write_bytes(&args.out, &bytes)?;
     eprintln!(
@@ -305,21 +317,25 @@ pub fn threshold_files(args: &ThresholdArgs) -> CliResult {
 /// whether it is an aggregate or a threshold proof; the command line must
 /// give the matching statement.
 pub fn verify_proof(args: &VerifyArgs) -> CliResult {
-    let settings = settings_named(&args.settings)?;
     let bytes = io::read_bytes(args.proof.as_deref().ok_or_else(|| CliError::usage("give --proof"))?)?;
     let reject = |e: sigagg_xmss_agg::VerifyError| CliError::rejected(format!("invalid proof: {e}"));
     if bytes.starts_with(THRESHOLD_PROOF_MAGIC) {
         let (Some(group), Some(t), true) = (&args.group, args.threshold, args.pks.is_empty()) else {
-            return Err(CliError::usage("a threshold proof takes --group, --threshold, --epoch and --message (no --pk)"));
+            return Err(CliError::usage(
+                "a threshold proof takes --group, --threshold, --epoch and --message (no --pk)",
+            ));
         };
         let [epoch] = args.epochs[..] else {
             return Err(CliError::usage("a threshold proof takes exactly one --epoch"));
         };
         let statement = threshold_statement(group, Some(epoch), &args.messages, t)?;
         let proof = ThresholdProof::from_bytes(&bytes).map_err(reject)?;
+        let (settings, from_proof) =
+            settings_for_proof(args.settings.as_deref(), proof.settings, settings_named, name_of)?;
         let certificate = stark_threshold::verify_threshold(&settings, &statement, &proof).map_err(reject)?;
         let level = stark_threshold::security_level(&settings, certificate.count as usize, statement.group().size);
-        let security = crate::agg::verified_security(&args.settings, (level.proven_bits, level.conjectured_bits));
+        let (name, min_bits) = (name_of(&settings), args.min_bits);
+        let security = accepted_security(name, from_proof, min_bits, (level.proven_bits, level.conjectured_bits))?;
         io::print_json(&json!({
             "valid": true,
             "kind": "threshold",
@@ -328,7 +344,7 @@ pub fn verify_proof(args: &VerifyArgs) -> CliResult {
             "threshold": t,
             "group_size": statement.group().size,
             "signers": certificate.signers,
-            "settings": args.settings,
+            "settings": name,
             "proven_bits": security.0,
             "conjectured_bits": security.1,
         }));
@@ -338,15 +354,18 @@ pub fn verify_proof(args: &VerifyArgs) -> CliResult {
         }
         let statement = aggregate_statement(&args.pks, &args.epochs, &args.messages)?;
         let proof = AggregateProof::from_bytes(&bytes).map_err(reject)?;
+        let (settings, from_proof) =
+            settings_for_proof(args.settings.as_deref(), proof.settings, settings_named, name_of)?;
         verify(&settings, &statement, &proof).map_err(reject)?;
         let level = security_level(&settings, statement.len());
-        let security = crate::agg::verified_security(&args.settings, (level.proven_bits, level.conjectured_bits));
+        let (name, min_bits) = (name_of(&settings), args.min_bits);
+        let security = accepted_security(name, from_proof, min_bits, (level.proven_bits, level.conjectured_bits))?;
         io::print_json(&json!({
             "valid": true,
             "kind": "aggregate",
             "scheme": "seed001",
             "count": statement.len(),
-            "settings": args.settings,
+            "settings": name,
             "proven_bits": security.0,
             "conjectured_bits": security.1,
         }));

@@ -38,14 +38,31 @@ fn seed001_threshold_and_aggregate_on_files() {
     ok(&sigagg(&dir, &["keygen", "--scheme", "seed001", "--count", "3", "--seed", &seed, "--out", "k"]));
     let group = json(&sigagg(
         &dir,
-        &["group-key", "--scheme", "seed001", "--pk", "k-0.pk", "--pk", "k-1.pk", "--pk", "k-2.pk", "--out", "g.key", "--paths", "m"],
+        &[
+            "group-key",
+            "--scheme",
+            "seed001",
+            "--pk",
+            "k-0.pk",
+            "--pk",
+            "k-1.pk",
+            "--pk",
+            "k-2.pk",
+            "--out",
+            "g.key",
+            "--paths",
+            "m",
+        ],
     ));
     assert_eq!(group["size"], 3);
     assert_eq!(group["depth"], 2);
     // Members 0 and 2 sign MSG_A at epoch 5; member 1 signs MSG_B at epoch 6.
     for (i, msg, epoch) in [(0, MSG_A, "5"), (2, MSG_A, "5"), (1, MSG_B, "6")] {
         let (sk, out) = (format!("k-{i}.sk"), format!("s-{i}.sig"));
-        ok(&sigagg(&dir, &["sign", "--scheme", "seed001", "--sk", &sk, "--epoch", epoch, "--message", msg, "--out", &out]));
+        ok(&sigagg(
+            &dir,
+            &["sign", "--scheme", "seed001", "--sk", &sk, "--epoch", epoch, "--message", msg, "--out", &out],
+        ));
     }
 
     // Threshold 2 of 3, signers disclosed.
@@ -54,8 +71,11 @@ fn seed001_threshold_and_aggregate_on_files() {
     ok(&run(
         &dir,
         &prove,
-        &[&signers[..], &["--path", "m-0.path", "--message", MSG_A, "--threshold", "2", "--bitmap", "--out", "t.proof"]]
-            .concat(),
+        &[
+            &signers[..],
+            &["--path", "m-0.path", "--message", MSG_A, "--threshold", "2", "--bitmap", "--out", "t.proof"],
+        ]
+        .concat(),
     ));
     let verify = ["verify", "--scheme", "seed001", "--settings", "test", "--proof", "t.proof", "--group", "g.key"];
     let cert = json(&run(&dir, &verify, &["--threshold", "2", "--epoch", "5", "--message", MSG_A]));
@@ -73,12 +93,22 @@ fn seed001_threshold_and_aggregate_on_files() {
     assert_eq!(run(&dir, &verify, &["--threshold", "3", "--epoch", "5", "--message", MSG_A]).status.code(), Some(1));
     assert_eq!(run(&dir, &verify, &["--threshold", "2", "--epoch", "5", "--message", MSG_B]).status.code(), Some(1));
     assert_eq!(run(&dir, &verify, &["--threshold", "2", "--epoch", "6", "--message", MSG_A]).status.code(), Some(1));
-    let fast = ["verify", "--scheme", "seed001", "--proof", "t.proof", "--group", "g.key", "--threshold", "2"];
-    assert_eq!(run(&dir, &fast, &["--epoch", "5", "--message", MSG_A]).status.code(), Some(1));
+    // Without --settings the proof's own settings are used if they reach
+    // --min-bits (100 by default): the test settings need a lower one.
+    let own = ["verify", "--scheme", "seed001", "--proof", "t.proof", "--group", "g.key", "--threshold", "2"];
+    let refused = run(&dir, &own, &["--epoch", "5", "--message", MSG_A]);
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("--min-bits"), "{refused:?}");
+    let accepted = json(&run(&dir, &own, &["--epoch", "5", "--message", MSG_A, "--min-bits", "0"]));
+    assert_eq!((accepted["valid"].as_bool(), accepted["settings"].as_str()), (Some(true), Some("test")));
+    let demanded = ["verify", "--scheme", "seed001", "--settings", "fast", "--proof", "t.proof", "--group", "g.key"];
+    let other = run(&dir, &demanded, &["--threshold", "2", "--epoch", "5", "--message", MSG_A]);
+    assert_eq!(other.status.code(), Some(1), "--settings demands exactly those settings");
     // Tampered proofs: rejected (1).
     for at in [0usize, 8, 100, 5000, usize::MAX] {
         tamper(&dir, "t.proof", "bad.proof", at);
-        let verify_bad = ["verify", "--scheme", "seed001", "--settings", "test", "--proof", "bad.proof", "--group", "g.key"];
+        let verify_bad =
+            ["verify", "--scheme", "seed001", "--settings", "test", "--proof", "bad.proof", "--group", "g.key"];
         let out = run(&dir, &verify_bad, &["--threshold", "2", "--epoch", "5", "--message", MSG_A]);
         assert_eq!(out.status.code(), Some(1), "byte {at}");
     }
@@ -94,7 +124,8 @@ fn seed001_threshold_and_aggregate_on_files() {
 
     // Aggregate of three entries with their own epochs and messages.
     let keys = ["--pk", "k-0.pk", "--pk", "k-1.pk", "--pk", "k-2.pk"];
-    let stmt = ["--epoch", "5", "--epoch", "6", "--epoch", "5", "--message", MSG_A, "--message", MSG_B, "--message", MSG_A];
+    let stmt =
+        ["--epoch", "5", "--epoch", "6", "--epoch", "5", "--message", MSG_A, "--message", MSG_B, "--message", MSG_A];
     let sigs = ["--sig", "s-0.sig", "--sig", "s-1.sig", "--sig", "s-2.sig"];
     let aggregate = ["aggregate", "--scheme", "seed001", "--settings", "test", "--out", "a.proof"];
     ok(&run(&dir, &aggregate, &[&keys[..], &stmt, &sigs].concat()));
@@ -103,11 +134,13 @@ fn seed001_threshold_and_aggregate_on_files() {
     assert_eq!((out["kind"].as_str(), out["count"].as_u64()), (Some("aggregate"), Some(3)));
     assert!(out["proven_bits"].as_f64().unwrap() < 80.0 && out["conjectured_bits"].as_f64().is_some(), "{out}");
     // Swapped messages, one epoch for all, a dropped entry: rejected (1).
-    let swapped = ["--epoch", "5", "--epoch", "6", "--epoch", "5", "--message", MSG_B, "--message", MSG_A, "--message", MSG_A];
+    let swapped =
+        ["--epoch", "5", "--epoch", "6", "--epoch", "5", "--message", MSG_B, "--message", MSG_A, "--message", MSG_A];
     assert_eq!(run(&dir, &verify, &[&keys[..], &swapped].concat()).status.code(), Some(1));
     let one_epoch = ["--epoch", "5", "--message", MSG_A, "--message", MSG_B, "--message", MSG_A];
     assert_eq!(run(&dir, &verify, &[&keys[..], &one_epoch].concat()).status.code(), Some(1));
-    let dropped = ["--pk", "k-0.pk", "--pk", "k-1.pk", "--epoch", "5", "--epoch", "6", "--message", MSG_A, "--message", MSG_B];
+    let dropped =
+        ["--pk", "k-0.pk", "--pk", "k-1.pk", "--epoch", "5", "--epoch", "6", "--message", MSG_A, "--message", MSG_B];
     assert_eq!(run(&dir, &verify, &dropped).status.code(), Some(1));
     // A threshold statement for an aggregate proof is a usage error (2).
     let mixed = ["--group", "g.key", "--threshold", "2", "--epoch", "5", "--message", MSG_A];
@@ -124,28 +157,52 @@ fn lamport_threshold_and_aggregate_on_files() {
     ok(&sigagg(&dir, &["lamport", "keygen", "--count", "3", "--out", "k"]));
     ok(&sigagg(
         &dir,
-        &["group-key", "--scheme", "lamport-plus", "--pk", "k-0.pk", "--pk", "k-1.pk", "--pk", "k-2.pk", "--out", "g.key", "--paths", "m"],
+        &[
+            "group-key",
+            "--scheme",
+            "lamport-plus",
+            "--pk",
+            "k-0.pk",
+            "--pk",
+            "k-1.pk",
+            "--pk",
+            "k-2.pk",
+            "--out",
+            "g.key",
+            "--paths",
+            "m",
+        ],
     ));
     for i in 0..3 {
         let (sk, out) = (format!("k-{i}.sk"), format!("s-{i}.sig"));
         ok(&sigagg(&dir, &["lamport", "sign", "--sk", &sk, "--message", "block 9", "--out", &out]));
     }
-    let prove = ["threshold", "--scheme", "lamport-plus", "--settings", "test", "--group", "g.key", "--message", "block 9"];
+    let prove =
+        ["threshold", "--scheme", "lamport-plus", "--settings", "test", "--group", "g.key", "--message", "block 9"];
     let signers = ["--pk", "k-1.pk", "--sig", "s-1.sig", "--path", "m-1.path", "--pk", "k-2.pk", "--sig", "s-2.sig"];
-    ok(&run(&dir, &prove, &[&signers[..], &["--path", "m-2.path", "--threshold", "2", "--bitmap", "--out", "t.proof"]].concat()));
+    ok(&run(
+        &dir,
+        &prove,
+        &[&signers[..], &["--path", "m-2.path", "--threshold", "2", "--bitmap", "--out", "t.proof"]].concat(),
+    ));
     let verify = ["verify", "--scheme", "lamport-plus", "--settings", "test", "--proof", "t.proof", "--group", "g.key"];
     let cert = json(&run(&dir, &verify, &["--threshold", "2", "--message", "block 9"]));
     assert_eq!((cert["count"].as_u64(), cert["signers"].clone()), (Some(2), serde_json::json!([1, 2])));
     assert_eq!(run(&dir, &verify, &["--threshold", "3", "--message", "block 9"]).status.code(), Some(1));
     assert_eq!(run(&dir, &verify, &["--threshold", "2", "--message", "block 8"]).status.code(), Some(1));
     // Lamport+ has no epochs.
-    assert_eq!(run(&dir, &verify, &["--threshold", "2", "--message", "block 9", "--epoch", "1"]).status.code(), Some(2));
+    assert_eq!(
+        run(&dir, &verify, &["--threshold", "2", "--message", "block 9", "--epoch", "1"]).status.code(),
+        Some(2)
+    );
     tamper(&dir, "t.proof", "bad.proof", 3000);
-    let verify_bad = ["verify", "--scheme", "lamport-plus", "--settings", "test", "--proof", "bad.proof", "--group", "g.key"];
+    let verify_bad =
+        ["verify", "--scheme", "lamport-plus", "--settings", "test", "--proof", "bad.proof", "--group", "g.key"];
     assert_eq!(run(&dir, &verify_bad, &["--threshold", "2", "--message", "block 9"]).status.code(), Some(1));
     // The same signer twice is refused.
     let twice = ["--pk", "k-1.pk", "--sig", "s-1.sig", "--path", "m-1.path", "--pk", "k-1.pk", "--sig", "s-1.sig"];
-    let out = run(&dir, &prove, &[&twice[..], &["--path", "m-1.path", "--threshold", "2", "--out", "x.proof"]].concat());
+    let out =
+        run(&dir, &prove, &[&twice[..], &["--path", "m-1.path", "--threshold", "2", "--out", "x.proof"]].concat());
     assert_eq!(out.status.code(), Some(1));
 
     // Aggregate: two fresh keys sign distinct messages.
@@ -174,6 +231,19 @@ fn lamport_threshold_and_aggregate_on_files() {
     assert!(v["proven_bits"].as_f64().unwrap() >= 96.0, "{v}");
     let verify_fast = ["verify", "--scheme", "lamport-plus", "--settings", "fast", "--proof", "c.proof"];
     assert_eq!(run(&dir, &verify_fast, &[&keys[..], &msgs].concat()).status.code(), Some(1));
+    // Without --settings: the proof's own (compact), at the level asked for.
+    let own = ["verify", "--scheme", "lamport-plus", "--proof", "c.proof", "--min-bits", "96"];
+    let v = json(&run(&dir, &own, &[&keys[..], &msgs].concat()));
+    assert_eq!((v["valid"].as_bool(), v["settings"].as_str()), (Some(true), Some("compact")));
+    let above = ["verify", "--scheme", "lamport-plus", "--proof", "c.proof", "--min-bits", "200"];
+    assert_eq!(run(&dir, &above, &[&keys[..], &msgs].concat()).status.code(), Some(1));
+    // A whir-skip proof verifies without repeating its setting.
+    let skip = ["aggregate", "--scheme", "lamport-plus", "--settings", "whir-skip", "--out", "w.proof"];
+    ok(&run(&dir, &skip, &[&keys[..], &msgs, &sigs].concat()));
+    let v =
+        json(&run(&dir, &["verify", "--scheme", "lamport-plus", "--proof", "w.proof"], &[&keys[..], &msgs].concat()));
+    assert_eq!((v["valid"].as_bool(), v["settings"].as_str()), (Some(true), Some("whir-skip")));
+    assert!(v["proven_bits"].as_f64().unwrap() >= 100.0, "{v}");
     assert_eq!(run(&dir, &verify_compact, &[&keys[..], &swapped].concat()).status.code(), Some(1));
     // The mined set is another scheme; a proof of one scheme is not one of the other.
     let as_mined = ["verify", "--scheme", "lamport-plus-mined", "--settings", "test", "--proof", "a.proof"];
@@ -189,7 +259,8 @@ fn lamport_threshold_and_aggregate_on_files() {
 #[test]
 fn benches_print_json() {
     let dir = tempdir("bench");
-    let fields = ["n", "t", "log_blowup", "security_bits", "threads", "prove_s", "sigs_per_s", "proof_bytes", "verify_s"];
+    let fields =
+        ["n", "t", "log_blowup", "security_bits", "threads", "prove_s", "sigs_per_s", "proof_bytes", "verify_s"];
     for scheme in ["seed001", "lamport-plus"] {
         let out = json(&sigagg(&dir, &["bench", "threshold", "--scheme", scheme, "--n", "4", "--t", "3", "--json"]));
         for key in fields.iter().chain(&["peak_rss_bytes", "signers"]) {
@@ -211,10 +282,14 @@ fn benches_print_json() {
     let out = json(&sigagg(&dir, &["bench", "xmss-agg", "--n", "2", "--settings", "test", "--warm", "--json"]));
     assert_eq!(out["warm"].as_bool(), Some(true), "{out}");
     assert!(out["first_prove_s"].as_f64().unwrap() > 0.0 && out["prove_s"].as_f64().unwrap() > 0.0, "{out}");
-    let out = json(&sigagg(&dir, &["bench", "threshold", "--scheme", "seed001", "--n", "3", "--settings", "whir", "--json"]));
+    let out =
+        json(&sigagg(&dir, &["bench", "threshold", "--scheme", "seed001", "--n", "3", "--settings", "whir", "--json"]));
     assert_eq!(out["backend"].as_str(), Some("whir"), "{out}");
     assert_eq!(sigagg(&dir, &["bench", "xmss-agg", "--n", "2", "--settings", "slow"]).status.code(), Some(2));
-    let out = json(&sigagg(&dir, &["bench", "threshold", "--scheme", "lamport-plus", "--n", "3", "--settings", "whir", "--json"]));
+    let out = json(&sigagg(
+        &dir,
+        &["bench", "threshold", "--scheme", "lamport-plus", "--n", "3", "--settings", "whir", "--json"],
+    ));
     assert_eq!((out["settings"].as_str(), out["backend"].as_str()), (Some("whir"), Some("whir")), "{out}");
     assert_eq!(sigagg(&dir, &["bench", "threshold", "--n", "3", "--settings", "slow"]).status.code(), Some(2));
     // Bad shapes are usage errors.
