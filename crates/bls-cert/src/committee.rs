@@ -297,11 +297,14 @@ impl Committee {
 
     /// The committee key inside a committee encoding, without decoding the
     /// member keys (a verifier given the prover's committee file needs only
-    /// this part).
+    /// this part). The file's length must still be the one its key implies:
+    /// a truncated or extended committee file is refused.
     pub fn key_from_bytes(bytes: &[u8]) -> Result<CommitteeKey, CertError> {
         let mut r = Reader::open(bytes, Encoded::Committee, COMMITTEE_MAGIC, VERSION)?;
         let key_len = r.u32()? as usize;
-        CommitteeKey::from_bytes(r.take(key_len)?)
+        let key = CommitteeKey::from_bytes(r.take(key_len)?)?;
+        r.expect_remaining(members_len(&key))?;
+        Ok(key)
     }
 
     /// Decodes a committee: its key, and the member keys (each validated:
@@ -314,8 +317,7 @@ impl Committee {
         let key_len = r.u32()? as usize;
         let key = CommitteeKey::from_bytes(r.take(key_len)?)?;
         let n = key.size;
-        let weight_bytes = if key.has_stake() { 8 * n } else { 0 };
-        r.expect_remaining(n * (PUBLIC_KEY_BYTES + SIGNATURE_BYTES) + weight_bytes)?;
+        r.expect_remaining(members_len(&key))?;
         let keys = r
             .take(n * PUBLIC_KEY_BYTES)?
             .par_chunks(PUBLIC_KEY_BYTES)
@@ -337,6 +339,13 @@ impl Committee {
         let registry = KeyRegistry::from_keys_with_proofs(&entries)?;
         Ok(Committee { registry, weights, key })
     }
+}
+
+/// The bytes of a committee encoding after its key: the member keys, their
+/// proofs of possession and (with stake) their weights.
+fn members_len(key: &CommitteeKey) -> usize {
+    let weight_bytes = if key.has_stake() { 8 } else { 0 };
+    key.size * (PUBLIC_KEY_BYTES + SIGNATURE_BYTES + weight_bytes)
 }
 
 /// The number of setup powers a committee of `size` keys needs (its

@@ -258,6 +258,10 @@ fn truncated_or_extended_encodings_are_refused() {
     let mut extended = committee.clone();
     extended.push(1);
     assert!(matches!(Committee::from_bytes(&extended), Err(CertError::WrongLength { .. })));
+    // The verifier's reading of a committee file checks its length too.
+    assert_eq!(Committee::key_from_bytes(&committee).unwrap(), *f.committee.key());
+    assert!(matches!(Committee::key_from_bytes(&committee[..committee.len() - 3]), Err(CertError::WrongLength { .. })));
+    assert!(matches!(Committee::key_from_bytes(&extended), Err(CertError::WrongLength { .. })));
 }
 
 #[test]
