@@ -15,31 +15,8 @@ pub use sigagg_prover::StarkProof;
 use crate::config::Settings;
 use crate::error::VerifyError;
 
-/// Version of the encoding (13: the packed body format, every field
-/// element in 31 bits, see `sigagg_prover::codec`; 12: a plain-set threshold proves its group
-/// tree in a node table, a row per node above the counted signers, so
-/// version-11 threshold proofs have other tables; 11: on the multilinear backends the
-/// permutations' output lanes that constraints read (and, on our own
-/// prover, all of them) have no columns (`poseidon::Outputs`), so their
-/// version-10 proofs have other shapes; 10: `whir-skip` proofs, new in 9, stack their
-/// commitment suffix-first, so version-9 `whir-skip` proofs would not
-/// verify; 9: a threshold's sponge rows read their slot's
-/// randomizer off their own width-16 input, so its main table is five
-/// columns narrower and version-8 threshold proofs have other shapes; a
-/// WHIR proof is tagged with its Merkle hash, and `whir-compact` commits
-/// with SHA-256 truncated to 31 bytes;
-/// 8: the settings' words, which seed the
-/// transcript, add WHIR's rate step, so version-7 proofs would not verify;
-/// 7: the settings name their backend
-/// ([`Settings::backend`]) and the STARK is tagged with the backend before
-/// its Merkle hash ([`StarkProof`]), so version-6 proofs do not decode;
-/// 6: narrower tables, unread output lanes and
-/// constant input lanes have no columns, and a final FRI polynomial of up
-/// to 2^7 coefficients, so version-5 proofs have other shapes; 5: the
-/// settings name their Merkle hash and the STARK is tagged with it, see
-/// [`StarkProof`]; 4: varint lengths, see `sigagg_prover::codec`;
-/// 3: SHA-256 commitments and transcript; 2: Keccak with fixed-width
-/// integers; 1: postcard's variable-length integers).
+/// Version of the proof encoding: a proof of another version does not
+/// decode. What each version changed is in CHANGELOG.md.
 pub const PROOF_VERSION: u8 = 13;
 /// Leading bytes of every encoded proof.
 pub const MAGIC: &[u8; 6] = b"SGLPAG";

@@ -262,8 +262,8 @@ impl Settings {
     /// 1/2, first folding 2^6 then 2^4, round rates `2^-(2+i)`, queries
     /// sized for 125 bits per error term with 20 bits of grinding, in the
     /// Johnson-bound regime (proven); full-width SHA-256. The schedule is
-    /// the fastest measured for a base-field commitment (issue 21's
-    /// spike, against WHIR's default, which took 4.6 times as long).
+    /// the fastest measured for a base-field commitment (issue 21's spike,
+    /// BENCHMARKS-HISTORY.md).
     pub const WHIR: Self = Self {
         backend: Backend::Whir,
         log_blowup: 1,
@@ -366,8 +366,8 @@ impl Settings {
     /// least 8, so the FRI quotient still fits the extension domain, and
     /// always with the multilinear backend, which has no quotient (its
     /// zerocheck's rounds grow with the degree, but its commitment shrinks
-    /// with the columns: at N = 8192 the paired layout proves 1.26x faster
-    /// in 0.53x the memory, BENCHMARKS.md); else 1. An aggregator may
+    /// with the columns: at N = 8192 the paired layout proves faster in
+    /// less memory, BENCHMARKS.md); else 1. An aggregator may
     /// commit one table every round where that measured faster (the XMSS
     /// width-24 table under WHIR, `sigagg_xmss_agg::air::hash_stride`).
     pub const fn stride(&self) -> usize {

@@ -5,10 +5,9 @@
 //! `Radix2DitParallel` vectorizes across columns: one SIMD lane per column
 //! of a row. A matrix narrower than a packed vector (16 KoalaBear lanes with
 //! AVX-512) leaves most lanes idle, and the quotient chunks (5 columns each,
-//! 8 of them at degree 9) and the LogUp columns are that narrow: measured at
-//! rate 1/8, a 5-column extension of 2^17 rows cost as much as 100 columns
-//! of the main trace. `Radix2DFTSmallBatch` packs along the column
-//! instead. It returns natural-order evaluations, which are bit-reversed
+//! 8 of them at degree 9) and the LogUp columns are that narrow: such an
+//! extension cost as much as a main trace twenty times as wide.
+//! `Radix2DFTSmallBatch` packs along the column instead. It returns natural-order evaluations, which are bit-reversed
 //! into the same storage the wide DFT returns, so the choice is per matrix.
 
 use p3_dft::{Radix2DFTSmallBatch, Radix2DitParallel, TwoAdicSubgroupDft};

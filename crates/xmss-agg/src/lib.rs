@@ -60,29 +60,8 @@ pub use crate::statement::{Entry, Statement, max_signatures};
 /// 24-byte truncation (96) does not.
 pub const MIN_COLLISION_BITS: usize = 100;
 
-/// Version of the proof encoding (13: the packed body format, every field
-/// element in 31 bits, see [`codec`]; 12: `whir-skip` proofs, new in 11, stack
-/// their commitment suffix-first, so version-11 `whir-skip` proofs would
-/// not verify; 11: a WHIR proof is tagged with its
-/// Merkle hash, and `whir-compact` commits with SHA-256 truncated to 31
-/// bytes, [`config::MerkleHash::Sha256Trunc31`], so version-10 multilinear
-/// proofs do not decode; 10: the FRI settings put two slots to a
-/// row of the chain table ([`air::lanes`]) and the multilinear settings
-/// commit every round of the width-24 table ([`air::hash_stride`]), so
-/// version-9 proofs have other table shapes; 9: the settings' words add WHIR's rate
-/// step, [`Settings::rate_step`], so the transcript of every proof is
-/// seeded differently and version-8 proofs would not verify; 8: the
-/// settings name their backend,
-/// [`Settings::backend`], and the STARK is tagged with the backend and
-/// Merkle hash that made it, [`StarkProof`], so version-7 proofs do not
-/// decode; 7: the transcript is seeded with the
-/// statement's digest and the settings, [`transcript_seed`], so version-6
-/// proofs, whose transcript bound neither, are refused; 6: narrower tables, unread output lanes
-/// and constant input lanes have no columns, and a final FRI polynomial
-/// of up to 2^7 coefficients, so version-5 proofs have other shapes; 5:
-/// the settings name their Merkle hash, [`config::MerkleHash`]; 4: varint
-/// lengths; 3: SHA-256 commitments and transcript; 2: Keccak; 1: postcard,
-/// see [`codec`]).
+/// Version of the aggregate proof encoding: a proof of another version
+/// does not decode. What each version changed is in CHANGELOG.md.
 pub const PROOF_VERSION: u8 = 13;
 /// First bytes of an encoded [`AggregateProof`].
 pub const PROOF_MAGIC: &[u8; 6] = b"SGXAGG";

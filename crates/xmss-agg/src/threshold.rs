@@ -42,22 +42,8 @@ use crate::group::{GroupError, GroupKey, GroupTree, MAX_GROUP_DEPTH, MembershipP
 use crate::statement::{Entry, MIN_PADDED, SlotPublic, max_signatures};
 use crate::{codec, trace};
 
-/// Version of the threshold proof encoding (13: the packed body format,
-/// as [`crate::PROOF_VERSION`] 13; 12: `whir-skip` proofs
-/// stacked suffix-first, as [`crate::PROOF_VERSION`] 12; 11: WHIR proofs tagged with
-/// their Merkle hash, 31-byte digests under `whir-compact`, as
-/// [`crate::PROOF_VERSION`] 11; 10: two slots to a row of the
-/// chain table under FRI, every round of the width-24 table committed
-/// under WHIR, as [`crate::PROOF_VERSION`] 10; 9: the settings' words, which
-/// seed the transcript, add WHIR's rate step, as [`crate::PROOF_VERSION`] 9;
-/// 8: the settings name their
-/// backend and the STARK is tagged with it, as [`crate::PROOF_VERSION`] 8;
-/// 7: the transcript is seeded
-/// with the statement's digest, as [`crate::PROOF_VERSION`] 7; 6: narrower tables and a
-/// longer final FRI polynomial, as [`crate::PROOF_VERSION`] 6; 5: the
-/// settings name their Merkle hash, [`crate::config::MerkleHash`]; 4: varint
-/// lengths; 3: SHA-256 commitments and transcript; 2: Keccak; 1: postcard,
-/// see [`crate::codec`]).
+/// Version of the threshold proof encoding: a proof of another version
+/// does not decode. What each version changed is in CHANGELOG.md.
 pub const THRESHOLD_PROOF_VERSION: u8 = 13;
 /// First bytes of an encoded [`ThresholdProof`].
 pub const THRESHOLD_PROOF_MAGIC: &[u8; 6] = b"SGXTHR";

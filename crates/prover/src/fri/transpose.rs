@@ -4,10 +4,9 @@
 //! The quotient reads every main-trace row of its domain once, eight (or
 //! sixteen) at a time, and needs them as packed values: lane `k` of column
 //! `c` is row `k`'s entry `c`. Written element by element this runs at a
-//! third of the memory's speed (measured: 0.44-0.52 s against 0.14-0.16 s
-//! for the 8 x 324 transposes of 2^20 rows on one Zen 3 thread), so groups
-//! of eight 32-bit rows take an AVX2 8 x 8 transpose where the target has
-//! it; anything else the plain loop.
+//! third of the memory's speed (BENCHMARKS.md, the AVX2 transpose), so
+//! groups of eight 32-bit rows take an AVX2 8 x 8 transpose where the
+//! target has it; anything else the plain loop.
 
 /// Writes `rows` (as many as `out` has lanes per column, each at least
 /// `width` long) into `out` as `width` columns of `rows.len()` lanes:

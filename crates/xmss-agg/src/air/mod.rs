@@ -57,12 +57,11 @@ pub const WHIR_HASH_ROUNDS_FROM: usize = 1024;
 /// (`aggregate_slots`; `None` for a threshold proof), which commit every
 /// round (degree 3). The multilinear zerocheck evaluates each table at one
 /// node per degree a round, and the table's 96 extra columns cost less
-/// than the six nodes they save: at N = 8192, 0.85x the prove time for
-/// 0.65 GiB more (BENCHMARKS.md). Smaller statements and thresholds keep
-/// the paired layout, where the extra columns would double the stacked
-/// commitment (measured: threshold n = 1024, whir-compact 171 KiB in 3.3 GiB
-/// instead of 156 KiB in 1.8 GiB); a test checks the aggregates that
-/// switch keep their commitment's size. The chain table always stays
+/// than the six nodes they save: faster at N = 8192 for more memory
+/// (BENCHMARKS.md). Smaller statements and thresholds keep the paired
+/// layout, where the extra columns would double the stacked commitment
+/// (larger and heavier threshold proofs, BENCHMARKS.md); a test checks the
+/// aggregates that switch keep their commitment's size. The chain table always stays
 /// paired under WHIR for the same reason.
 pub fn hash_stride(settings: &Settings, aggregate_slots: Option<usize>) -> usize {
     match (settings.backend, aggregate_slots) {
