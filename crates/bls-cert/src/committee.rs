@@ -32,8 +32,7 @@ use sigagg_bls::{KeyRegistry, PUBLIC_KEY_BYTES, ProofOfPossession, PublicKey, SI
 
 use crate::codec::{Reader, Writer};
 use crate::domain::{Domain, MAX_DOMAIN_SIZE};
-use crate::error::SetupError;
-use crate::error::{CertError, Encoded};
+use crate::error::{CertError, Encoded, SetupError};
 use crate::field::{F, G1, G2, KeyPoint, key_point, padding_point};
 use crate::piop::COUNT_BITS;
 use crate::piop::prover::commit;

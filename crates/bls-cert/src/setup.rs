@@ -45,6 +45,8 @@
 //! everything before. Integers are little-endian, points are arkworks'
 //! uncompressed encoding (193 bytes), `z` is 48 bytes little-endian.
 
+use std::sync::OnceLock;
+
 use ark_ec::{AffineRepr, CurveGroup, PrimeGroup, ScalarMul, VariableBaseMSM, pairing::Pairing};
 use ark_ff::{Field, PrimeField, Zero};
 use ark_serialize::{CanonicalSerialize, Compress, Validate};
@@ -54,8 +56,6 @@ use w3f_pcs::pcs::PcsParams;
 use w3f_pcs::pcs::kzg::params::KzgCommitterKey;
 use w3f_pcs::pcs::kzg::urs::URS;
 use zeroize::Zeroize;
-
-use std::sync::OnceLock;
 
 use crate::codec::{POINT_BYTES_UNCOMPRESSED, Reader, Writer, decode_canonical};
 use crate::domain::MAX_DOMAIN_SIZE;
@@ -326,11 +326,11 @@ impl Setup {
     /// The G1 powers are successive powers of the `τ` in `τ·g2`:
     /// `e(Σ ρ_i P_{i+1}, g2) = e(Σ ρ_i P_i, τ·g2)` for random 128-bit `ρ_i`
     /// (a wrong power survives with probability at most 2^-128). The `ρ_i`
-    /// are derived from a hash of the whole setup, which is fixed before
-    /// they are drawn.
+    /// are derived from a hash of the whole setup ([`Setup::digest`]), which
+    /// is fixed before they are drawn.
     fn check_powers(&self) -> Result<(), SetupError> {
         let powers = &self.urs.powers_in_g1;
-        let seed = Sha256::digest(self.to_bytes());
+        let seed = self.digest();
         let rhos: Vec<F> = (0..powers.len() - 1)
             .into_par_iter()
             .map(|i| {
@@ -441,7 +441,11 @@ impl Setup {
         r.take(CHECKSUM_BYTES)?;
         r.finish()?;
         let urs = URS { powers_in_g1, powers_in_g2: vec![g2, tau_g2] };
-        Ok(Setup::assemble(urs, flags & FLAG_INSECURE != 0, list))
+        let setup = Setup::assemble(urs, flags & FLAG_INSECURE != 0, list);
+        // Every field was checked canonical, so these bytes are the
+        // setup's encoding: its digest without encoding it again.
+        setup.digest.set(Sha256::digest(bytes).into()).expect("a new setup has no digest yet");
+        Ok(setup)
     }
 }
 
@@ -636,6 +640,9 @@ mod tests {
         setup.contribute(&test_entropy(10)).unwrap();
         assert_ne!(setup.digest(), before);
         assert_eq!(setup.key().digest, <[u8; 32]>::from(Sha256::digest(setup.to_bytes())));
+        // A decoded file's digest (taken from its bytes) is its encoding's.
+        let back = Setup::from_bytes(&setup.to_bytes()).unwrap();
+        assert_eq!(back.digest(), <[u8; 32]>::from(Sha256::digest(back.to_bytes())));
     }
 
     #[test]
