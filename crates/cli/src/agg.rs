@@ -363,54 +363,64 @@ pub fn verified_security(name: &str, level: (f64, f64)) -> (f64, f64) {
 }
 
 /// The settings `verify --proof` checks a proof under: those `--settings`
-/// names (`demanded`: exactly those, or the proof is refused), else the
-/// proof's own if a name gives them. Settings no name gives are refused:
-/// the verifier runs only configurations whose cost and security are
-/// stated. The flag says whether they came from the proof (and so must
-/// reach `--min-bits`, [`accepted_security`]).
-pub fn settings_for_proof(
-    demanded: Option<&str>,
-    from_proof: Settings,
-    by_name: fn(&str) -> Result<Settings, CliError>,
-    name_of: fn(&Settings) -> &'static str,
-) -> Result<(Settings, bool), CliError> {
-    if let Some(name) = demanded {
-        return Ok((by_name(name)?, false));
-    }
-    match name_of(&from_proof) {
-        "custom" => {
-            Err(CliError::rejected("the proof was made with settings no name gives; name them with --settings"))
-        }
-        _ => Ok((from_proof, true)),
-    }
+/// names (exactly those, or the proof is refused), else the proof's own if
+/// a name gives them, which must then reach `--min-bits` proven bits.
+/// Settings no name gives are refused: the verifier runs only
+/// configurations whose cost and security are stated.
+pub struct ProofSettings {
+    /// The settings.
+    pub settings: Settings,
+    /// Their name.
+    pub name: &'static str,
+    /// The proven bits they must give: `--min-bits` for the proof's own
+    /// settings, none for settings `--settings` names explicitly.
+    min_bits: Option<f64>,
 }
 
-/// The proven and conjectured bits of a verified proof's settings. Settings
-/// read from the proof (`from_proof`) must give at least `min_bits` proven
-/// bits ([`verified_security`] warns below 80 either way).
-pub fn accepted_security(
-    name: &str,
-    from_proof: bool,
-    min_bits: f64,
-    level: (f64, f64),
-) -> Result<(f64, f64), CliError> {
-    if from_proof && level.0 < min_bits {
-        return Err(CliError::rejected(format!(
-            "the proof's settings {name} give {:.1} proven bits, below --min-bits {min_bits}; \
-             pass a lower --min-bits, or --settings {name}, to accept them",
-            level.0
-        )));
+impl ProofSettings {
+    /// Chooses as the type's documentation says; `by_name` and `name_of`
+    /// are the scheme's table of named settings.
+    pub fn choose(
+        args: &VerifyArgs,
+        from_proof: Settings,
+        by_name: fn(&str) -> Result<Settings, CliError>,
+        name_of: fn(&Settings) -> &'static str,
+    ) -> Result<ProofSettings, CliError> {
+        let (settings, min_bits) = match args.settings.as_deref() {
+            Some(name) => (by_name(name)?, None),
+            None if name_of(&from_proof) == "custom" => {
+                return Err(CliError::rejected(
+                    "the proof was made with settings no name gives; name them with --settings",
+                ));
+            }
+            None => (from_proof, Some(args.min_bits)),
+        };
+        Ok(ProofSettings { settings, name: name_of(&settings), min_bits })
     }
-    Ok(verified_security(name, level))
+
+    /// The proven and conjectured bits of a proof verified under these
+    /// settings, refused below the level they must reach
+    /// ([`verified_security`] warns below 80 either way).
+    pub fn accept(&self, level: (f64, f64)) -> Result<(f64, f64), CliError> {
+        if let Some(min_bits) = self.min_bits
+            && level.0 < min_bits
+        {
+            return Err(CliError::rejected(format!(
+                "the proof's settings {} give {:.1} proven bits, below --min-bits {min_bits}; \
+                 pass a lower --min-bits, or --settings {}, to accept them",
+                self.name, level.0, self.name
+            )));
+        }
+        Ok(verified_security(self.name, level))
+    }
 }
 
 fn verify_proof_for<S: ParameterSet>(args: &VerifyArgs) -> CliResult {
     no_epochs(&args.epochs)?;
     let proof_path = args.proof.as_deref().ok_or_else(|| CliError::usage("give --proof"))?;
     let proof = Proof::from_bytes(&io::read_bytes(proof_path)?).map_err(CliError::rejected)?;
-    let (settings, from_proof) =
-        settings_for_proof(args.settings.as_deref(), proof.settings, settings_named, config::name_of)?;
-    let name = config::name_of(&settings);
+    let chosen = ProofSettings::choose(args, proof.settings, settings_named, config::name_of)?;
+    let (settings, name) = (chosen.settings, chosen.name);
     let reject = |e: sigagg_lamport_agg::VerifyError| CliError::rejected(format!("invalid proof: {e}"));
     match (args.group.as_ref(), args.threshold) {
         (Some(group), Some(t)) => {
@@ -423,8 +433,7 @@ fn verify_proof_for<S: ParameterSet>(args: &VerifyArgs) -> CliResult {
                 proof.bitmap.as_deref().and_then(|b| sigagg_lamport_agg::members_of(statement.group().size(), b));
             let shape = ProofShape::Threshold { signers: proof.count as usize, group_size: statement.group().size() };
             let level = security_level(&settings, S::NUM_SUBKEYS, shape);
-            let security =
-                accepted_security(name, from_proof, args.min_bits, (level.proven_bits, level.conjectured_bits))?;
+            let security = chosen.accept((level.proven_bits, level.conjectured_bits))?;
             io::print_json(&json!({
                 "valid": true,
                 "kind": ProofKind::Threshold.name(),
@@ -443,8 +452,7 @@ fn verify_proof_for<S: ParameterSet>(args: &VerifyArgs) -> CliResult {
             aggregate::verify(&settings, &statement, &proof).map_err(reject)?;
             let shape = ProofShape::Aggregate { signatures: statement.len() };
             let level = security_level(&settings, S::NUM_SUBKEYS, shape);
-            let security =
-                accepted_security(name, from_proof, args.min_bits, (level.proven_bits, level.conjectured_bits))?;
+            let security = chosen.accept((level.proven_bits, level.conjectured_bits))?;
             io::print_json(&json!({
                 "valid": true,
                 "kind": ProofKind::Aggregate.name(),

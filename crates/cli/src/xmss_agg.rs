@@ -22,8 +22,7 @@ use sigagg_xmss_agg::threshold::{
 use sigagg_xmss_agg::{AggregateProof, Entry, PROOF_MAGIC, Settings, Statement, aggregate, verify};
 
 use crate::agg::{
-    AggregateArgs, GroupKeyArgs, ThresholdArgs, ThresholdBenchArgs, accepted_security, path_file, per_entry, read_all,
-    settings_for_proof,
+    AggregateArgs, GroupKeyArgs, ProofSettings, ThresholdArgs, ThresholdBenchArgs, path_file, per_entry, read_all,
 };
 use crate::io::{self, CliError, CliResult};
 use crate::verify::VerifyArgs;
@@ -330,12 +329,11 @@ pub fn verify_proof(args: &VerifyArgs) -> CliResult {
         };
         let statement = threshold_statement(group, Some(epoch), &args.messages, t)?;
         let proof = ThresholdProof::from_bytes(&bytes).map_err(reject)?;
-        let (settings, from_proof) =
-            settings_for_proof(args.settings.as_deref(), proof.settings, settings_named, name_of)?;
+        let chosen = ProofSettings::choose(args, proof.settings, settings_named, name_of)?;
+        let settings = chosen.settings;
         let certificate = stark_threshold::verify_threshold(&settings, &statement, &proof).map_err(reject)?;
         let level = stark_threshold::security_level(&settings, certificate.count as usize, statement.group().size);
-        let (name, min_bits) = (name_of(&settings), args.min_bits);
-        let security = accepted_security(name, from_proof, min_bits, (level.proven_bits, level.conjectured_bits))?;
+        let security = chosen.accept((level.proven_bits, level.conjectured_bits))?;
         io::print_json(&json!({
             "valid": true,
             "kind": "threshold",
@@ -344,7 +342,7 @@ pub fn verify_proof(args: &VerifyArgs) -> CliResult {
             "threshold": t,
             "group_size": statement.group().size,
             "signers": certificate.signers,
-            "settings": name,
+            "settings": chosen.name,
             "proven_bits": security.0,
             "conjectured_bits": security.1,
         }));
@@ -354,18 +352,17 @@ pub fn verify_proof(args: &VerifyArgs) -> CliResult {
         }
         let statement = aggregate_statement(&args.pks, &args.epochs, &args.messages)?;
         let proof = AggregateProof::from_bytes(&bytes).map_err(reject)?;
-        let (settings, from_proof) =
-            settings_for_proof(args.settings.as_deref(), proof.settings, settings_named, name_of)?;
+        let chosen = ProofSettings::choose(args, proof.settings, settings_named, name_of)?;
+        let settings = chosen.settings;
         verify(&settings, &statement, &proof).map_err(reject)?;
         let level = security_level(&settings, statement.len());
-        let (name, min_bits) = (name_of(&settings), args.min_bits);
-        let security = accepted_security(name, from_proof, min_bits, (level.proven_bits, level.conjectured_bits))?;
+        let security = chosen.accept((level.proven_bits, level.conjectured_bits))?;
         io::print_json(&json!({
             "valid": true,
             "kind": "aggregate",
             "scheme": "seed001",
             "count": statement.len(),
-            "settings": name,
+            "settings": chosen.name,
             "proven_bits": security.0,
             "conjectured_bits": security.1,
         }));
