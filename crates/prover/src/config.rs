@@ -149,7 +149,8 @@ pub struct Settings {
     /// (zero in its settings); WHIR reads `log_blowup` (its first codeword's rate),
     /// `query_pow_bits` (its grinding), `max_log_arity` (its folding after
     /// the first round), `first_log_arity`, `rate_step`, `target_bits` and
-    /// `merkle` (full-width SHA-256 only), and the others are zero.
+    /// `merkle` (full-width SHA-256 or its 31-byte truncation), and the
+    /// others are zero.
     pub backend: Backend,
     /// log2 of the Reed-Solomon blowup (rate 2^-log_blowup).
     pub log_blowup: usize,
