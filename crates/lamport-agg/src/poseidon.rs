@@ -3,12 +3,13 @@
 //! `sigagg-lamport` hashes with Plonky3's *default* KoalaBear Poseidon2
 //! (`default_koalabear_poseidon2_16/24`); the circuit must prove exactly those
 //! permutations, so the round constants here are the same published
-//! constants (`KOALABEAR_POSEIDON2_RC_*`), fed to `sigagg_prover::paired`'s
+//! constants (`KOALABEAR_POSEIDON2_RC_*`, from `sigagg_koalabear::poseidon2`),
+//! fed to `sigagg_prover::paired`'s
 //! `Poseidon2Block`. It commits every full round's state in Plonky3's
 //! layout (degree-3 S-box, no extra registers: every constraint has degree
 //! 3) or, at rate 1/8 or lower, only every second one ([`Rounds::Paired`]:
 //! degree-9 constraints, 40% fewer columns, the same quotient domain). Unit
-//! tests check the packed witness writer against the native permutations.
+//! tests check the witness writer against the native permutations.
 
 use p3_air::AirBuilder;
 use p3_poseidon2::GenericPoseidon2LinearLayers;
@@ -25,10 +26,10 @@ use sigagg_lamport::hash::{SPONGE_RATE, TAG_GROUP_NODE, TAG_SUBKEY, WIDE_TAG_LAN
 
 use crate::config::{Settings, Val};
 
-/// The round counts and Plonky3-layout column counts are those of every
-/// KoalaBear Poseidon2 of widths 16 and 24 (8 full rounds; 20 and 23
-/// partial): the same as Seed001's, whose round *constants* differ.
-pub use sigagg_prover::poseidon::{COLS16, COLS24, HALF_FULL, PARTIAL_16, PARTIAL_24};
+// The round counts are those of every KoalaBear Poseidon2 of widths 16 and
+// 24 (8 full rounds; 20 and 23 partial): the same as Seed001's, whose round
+// *constants* differ.
+use sigagg_koalabear::poseidon2::{HALF_FULL, PARTIAL_16, PARTIAL_24};
 
 /// Which states of each permutation the tables commit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -249,9 +250,9 @@ pub const NODE_TAIL: [Val; 24 - NODE_TAIL_START] = {
     tail
 };
 
-/// Round constants of the default width-16 and width-24 permutations
-/// (Plonky3's published `KOALABEAR_POSEIDON2_RC_*`).
-pub use sigagg_prover::poseidon::{default_constants16 as constants16, default_constants24 as constants24};
+// Round constants of the default width-16 and width-24 permutations
+// (Plonky3's published `KOALABEAR_POSEIDON2_RC_*`).
+use sigagg_koalabear::poseidon2::{default_constants16 as constants16, default_constants24 as constants24};
 
 #[cfg(test)]
 mod tests {
@@ -259,9 +260,9 @@ mod tests {
     use p3_field::PackedValue;
     use p3_field::PrimeCharacteristicRing;
     use p3_symmetric::Permutation;
-    use sigagg_lamport::field::PackedF;
-    use sigagg_lamport::poseidon::{perm16, perm24};
-    use sigagg_prover::poseidon::write_packed;
+    use sigagg_koalabear::PackedF;
+    use sigagg_koalabear::poseidon2::{default16, default24};
+    use sigagg_prover::poseidon::{COLS16, COLS24};
 
     /// Both layouts write the native permutations' outputs where `output`
     /// says, and `Rounds::cols` agrees with Plonky3's column count.
@@ -287,7 +288,7 @@ mod tests {
             let mut rows: Vec<&mut [Val]> = buf.chunks_mut(p.cols()).collect();
             let out = p.write(&mut rows, &inputs);
             for (l, o) in out.iter().enumerate() {
-                assert_eq!(*o, perm24().permute(inputs[l]));
+                assert_eq!(*o, default24().permute(inputs[l]));
                 assert_eq!(buf[l * p.cols() + p.output(7)], o[7], "{rounds:?}");
                 if sponge {
                     assert_eq!(buf[l * p.cols() + p.output(16)], o[16], "{rounds:?}");
@@ -304,7 +305,7 @@ mod tests {
         let mut buf = vec![Val::ZERO; lanes * p.cols()];
         let out = p.write(&mut buf.chunks_mut(p.cols()).collect::<Vec<_>>(), &inputs);
         for (l, o) in out.iter().enumerate() {
-            assert_eq!(*o, perm16().permute(inputs[l]));
+            assert_eq!(*o, default16().permute(inputs[l]));
             assert_eq!(buf[l * p.cols() + p.output(7)], o[7]);
         }
         assert!(Rounds::Paired.cols(16, PARTIAL_16) < COLS16);
@@ -317,33 +318,5 @@ mod tests {
         let input = sigagg_lamport::group::node_input(4, 9, &left, &right);
         assert_eq!(input[NODE_TAIL_START..], NODE_TAIL);
         assert_eq!(NODE_TAIL[WIDE_TAG_LANE - NODE_TAIL_START], Val::from_u32(TAG_GROUP_NODE));
-    }
-
-    /// Plonky3's packed writer with these constants computes the same
-    /// permutations as the native scheme; in its layout the inputs open a
-    /// row and the last state closes it.
-    #[test]
-    fn packed_writer_matches_the_native_permutations() {
-        let lanes = PackedF::WIDTH;
-        let inputs16: Vec<[Val; 16]> =
-            (0..lanes).map(|l| core::array::from_fn(|i| Val::from_u32((l * 100 + i * 7) as u32))).collect();
-        let mut buf = vec![Val::ZERO; lanes * COLS16];
-        let mut rows: Vec<&mut [Val]> = buf.chunks_mut(COLS16).collect();
-        let out = write_packed(&mut rows, &inputs16, constants16());
-        for (l, o) in out.iter().enumerate() {
-            assert_eq!(*o, perm16().permute(inputs16[l]));
-            let row = &buf[l * COLS16..(l + 1) * COLS16];
-            assert_eq!(row[3], inputs16[l][3]);
-            assert_eq!(row[COLS16 - 16 + 5], o[5]);
-        }
-        let inputs24: Vec<[Val; 24]> =
-            (0..lanes).map(|l| core::array::from_fn(|i| Val::from_u32((l * 13 + i * 3 + 1) as u32))).collect();
-        let mut buf = vec![Val::ZERO; lanes * COLS24];
-        let mut rows: Vec<&mut [Val]> = buf.chunks_mut(COLS24).collect();
-        let out = write_packed(&mut rows, &inputs24, constants24());
-        for (l, o) in out.iter().enumerate() {
-            assert_eq!(*o, perm24().permute(inputs24[l]));
-            assert_eq!(buf[l * COLS24 + COLS24 - 24 + 23], o[23]);
-        }
     }
 }

@@ -20,13 +20,14 @@
 use std::collections::HashMap;
 
 use p3_field::PrimeCharacteristicRing;
+use sigagg_koalabear::mode::compress;
+use sigagg_koalabear::poseidon2;
 
 use crate::error::GroupError;
 use crate::field::{DIGEST_LEN, Digest, F, ZERO_DIGEST};
 use crate::hash::{TAG_GROUP_NODE, WIDE_TAG_LANE};
 use crate::keys::PublicKey;
 use crate::params::ParameterSet;
-use crate::poseidon::{compress, perm24};
 
 /// Largest group: indices stay far below `p` at every level.
 pub const MAX_GROUP_SIZE: usize = 1 << 30;
@@ -49,7 +50,7 @@ pub fn node_input(level: u32, index: u32, left: &Digest, right: &Digest) -> [F; 
 
 /// Node `(level, index)`: `Trunc_8(Perm24(x) + x)`.
 pub fn node(level: u32, index: u32, left: &Digest, right: &Digest) -> Digest {
-    let out = compress(perm24(), &node_input(level, index, left, right));
+    let out = compress(poseidon2::default24(), &node_input(level, index, left, right));
     core::array::from_fn(|i| out[i])
 }
 
@@ -125,7 +126,7 @@ impl MembershipProof {
             let pos = u32::try_from(level).ok().and_then(|l| self.index.checked_shr(l)).unwrap_or(0);
             let (l, r) = if pos & 1 == 0 { (&cur, sib) } else { (sib, &cur) };
             let input = node_input(level as u32 + 1, pos >> 1, l, r);
-            let out = compress(perm24(), &input);
+            let out = compress(poseidon2::default24(), &input);
             inputs.push(input);
             cur = core::array::from_fn(|i| out[i]);
         }

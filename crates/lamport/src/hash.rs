@@ -37,11 +37,12 @@
 //! width-24 permutations (see [`crate::signature::verification_inputs`]).
 
 use p3_field::{PackedValue, PrimeCharacteristicRing};
+use p3_symmetric::Permutation;
+use sigagg_koalabear::mode::compress;
+use sigagg_koalabear::poseidon2;
 
 use crate::field::{DIGEST_LEN, Digest, F, PackedF, small};
-use crate::poseidon::{compress, perm16, perm24};
 use crate::prf::{RANDOMIZER_LEN, Randomizer};
-use p3_symmetric::Permutation;
 
 /// Tag lane value of the sub-key hash (width 16).
 pub const TAG_SUBKEY: u32 = 1;
@@ -73,7 +74,7 @@ pub fn subkey_input(randomizer: &Randomizer, index: usize, x: &Digest) -> [F; 16
 
 /// `G`: the sub-public-key of sub-key `x` at position `index`.
 pub fn subkey_hash(randomizer: &Randomizer, index: usize, x: &Digest) -> Digest {
-    let out = compress(perm16(), &subkey_input(randomizer, index, x));
+    let out = compress(poseidon2::default16(), &subkey_input(randomizer, index, x));
     core::array::from_fn(|i| out[i])
 }
 
@@ -86,7 +87,7 @@ pub fn subkey_hashes(randomizer: &Randomizer, items: &[(usize, Digest)]) -> Vec<
     for chunk in &mut chunks {
         let inputs: Vec<[F; 16]> = chunk.iter().map(|(i, x)| subkey_input(randomizer, *i, x)).collect();
         let packed: [PackedF; 16] = core::array::from_fn(|k| PackedF::from_fn(|l| inputs[l][k]));
-        let res = compress(perm16(), &packed);
+        let res = compress(poseidon2::default16(), &packed);
         out.extend((0..lanes).map(|l| core::array::from_fn(|k| res[k].as_slice()[l])));
     }
     out.extend(chunks.remainder().iter().map(|(i, x)| subkey_hash(randomizer, *i, x)));
@@ -121,7 +122,7 @@ fn absorb(randomizer: &Randomizer, sub_public_keys: &[Digest], mut visit: impl F
     for pair in sub_public_keys.chunks_exact(2) {
         state = pubkey_block_input(&capacity, &pair[0], &pair[1]);
         visit(&state);
-        perm24().permute_mut(&mut state);
+        poseidon2::default24().permute_mut(&mut state);
         capacity = core::array::from_fn(|i| state[SPONGE_RATE + i]);
     }
     core::array::from_fn(|i| state[i])
@@ -169,7 +170,7 @@ pub fn pubkey_sponge_many(keys: &[(Randomizer, &[Digest])]) -> Vec<Digest> {
                 state[k] = PackedF::from_fn(|l| key(l).1[2 * j][k]);
                 state[DIGEST_LEN + k] = PackedF::from_fn(|l| key(l).1[2 * j + 1][k]);
             }
-            perm24().permute_mut(&mut state);
+            poseidon2::default24().permute_mut(&mut state);
         }
         out.extend((0..chunk.len()).map(|l| core::array::from_fn(|k| state[k].as_slice()[l])));
     }

@@ -39,7 +39,6 @@ pub mod group;
 pub mod hash;
 pub mod keys;
 pub mod params;
-pub mod poseidon;
 pub mod prf;
 mod shake;
 pub mod signature;

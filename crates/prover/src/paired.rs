@@ -76,7 +76,7 @@ use p3_poseidon2::GenericPoseidon2LinearLayers;
 use p3_poseidon2_air::RoundConstants;
 
 use crate::config::{PackedVal, Val};
-use crate::poseidon::HALF_FULL;
+use sigagg_koalabear::poseidon2::HALF_FULL;
 
 /// Committed round columns (inputs excluded) when every `stride`-th full
 /// round's state is committed (`stride` 1, 2 or 3; see the module docs for
@@ -416,14 +416,14 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::poseidon::{PARTIAL_16, PARTIAL_24, write_packed};
-    use crate::poseidon::{default_constants16 as constants16, default_constants24 as constants24};
+    use crate::poseidon::write_packed;
     use p3_air::check_constraints;
     use p3_air::symbolic::{AirLayout, get_symbolic_constraints};
-    use p3_koala_bear::{default_koalabear_poseidon2_16, default_koalabear_poseidon2_24};
     use p3_matrix::dense::RowMajorMatrix;
     use p3_poseidon2_air::num_cols;
     use p3_symmetric::Permutation;
+    use sigagg_koalabear::poseidon2::{self, PARTIAL_16, PARTIAL_24};
+    use sigagg_koalabear::poseidon2::{default_constants16 as constants16, default_constants24 as constants24};
 
     /// Columns of a paired permutation, inputs included.
     const fn paired_cols(w: usize, p: usize) -> usize {
@@ -458,7 +458,7 @@ mod tests {
         let air16 = Poseidon2Block::paired(constants16().clone());
         check_constraints(&air16, &m16, &[]);
         for (l, (i, o)) in in16.iter().zip(&out16).enumerate() {
-            assert_eq!(*o, default_koalabear_poseidon2_16().permute(*i));
+            assert_eq!(*o, poseidon2::default16().permute(*i));
             let w = paired_cols(16, PARTIAL_16);
             assert_eq!(&m16.values[l * w + w - 16..(l + 1) * w], o.as_slice());
         }
@@ -469,7 +469,7 @@ mod tests {
         let (m24, in24, out24) = rows(constants24(), 5);
         check_constraints(&Poseidon2Block::paired(constants24().clone()), &m24, &[]);
         for (i, o) in in24.iter().zip(&out24) {
-            assert_eq!(*o, default_koalabear_poseidon2_24().permute(*i));
+            assert_eq!(*o, poseidon2::default24().permute(*i));
         }
         assert_eq!(paired_cols(24, PARTIAL_24), 143);
     }
@@ -551,7 +551,7 @@ mod tests {
             let m = RowMajorMatrix::new(values, width);
             check_constraints(&block, &m, &[]);
             for (l, (i, o)) in inputs.iter().zip(&outputs).enumerate() {
-                assert_eq!(*o, default_koalabear_poseidon2_24().permute(*i), "all lanes are returned");
+                assert_eq!(*o, poseidon2::default24().permute(*i), "all lanes are returned");
                 for &j in &kept {
                     assert_eq!(m.values[l * width + block.output(j)], o[j], "lane {j}");
                 }
@@ -584,7 +584,7 @@ mod tests {
             let m = RowMajorMatrix::new(values, width);
             check_constraints(&block, &m, &[]);
             for (i, o) in inputs.iter().zip(&outputs) {
-                assert_eq!(*o, default_koalabear_poseidon2_16().permute(*i));
+                assert_eq!(*o, poseidon2::default16().permute(*i));
             }
             assert_every_cell_constrained(&block, &m, 0..width);
         }
@@ -626,7 +626,7 @@ mod tests {
             let outputs =
                 air.0.write(&mut values.chunks_mut(width).map(|r| &mut r[..width - 1]).collect::<Vec<_>>(), &inputs);
             for (row, o) in values.chunks_mut(width).zip(&outputs) {
-                assert_eq!(*o, default_koalabear_poseidon2_16().permute(*row[..16].first_chunk().unwrap()));
+                assert_eq!(*o, poseidon2::default16().permute(*row[..16].first_chunk().unwrap()));
                 row[width - 1] = o[12];
             }
             let m = RowMajorMatrix::new(values, width);

@@ -1,67 +1,27 @@
-//! Poseidon2 over KoalaBear as both aggregators arithmetize it: the round
-//! counts, the column count of Plonky3's `Poseidon2Air` layout (degree-3
-//! S-box, no extra registers), its packed witness generator, and the round
-//! constants of Plonky3's default permutations.
+//! Poseidon2 over KoalaBear as both aggregators arithmetize it: the column
+//! count of Plonky3's `Poseidon2Air` layout (degree-3 S-box, no extra
+//! registers) and its packed witness generator.
 //!
-//! The round counts are those of every KoalaBear Poseidon2 of widths 16 and
-//! 24; the constants differ between schemes (Seed001 uses hash-sig's,
-//! `sigagg-xmss-agg`'s `poseidon` module; Lamport+ Plonky3's defaults,
-//! [`default_constants16`] and [`default_constants24`]). The constraints
-//! are [`crate::paired::Poseidon2Block`]'s, which keeps the states of
-//! either every full round or every second one.
+//! The round counts and both sets of round constants (Seed001 uses
+//! hash-sig's, Lamport+ Plonky3's defaults) are `sigagg_koalabear::poseidon2`'s,
+//! the same values the schemes hash with. The constraints are
+//! [`crate::paired::Poseidon2Block`]'s, which keeps the states of either
+//! every full round or every second one.
 
 use core::borrow::BorrowMut;
-use std::sync::OnceLock;
 
 use p3_field::{PackedValue, PrimeCharacteristicRing};
-use p3_koala_bear::{
-    GenericPoseidon2LinearLayersKoalaBear as Linear, KOALABEAR_POSEIDON2_RC_16_EXTERNAL_FINAL,
-    KOALABEAR_POSEIDON2_RC_16_EXTERNAL_INITIAL, KOALABEAR_POSEIDON2_RC_16_INTERNAL,
-    KOALABEAR_POSEIDON2_RC_24_EXTERNAL_FINAL, KOALABEAR_POSEIDON2_RC_24_EXTERNAL_INITIAL,
-    KOALABEAR_POSEIDON2_RC_24_INTERNAL,
-};
+use p3_koala_bear::GenericPoseidon2LinearLayersKoalaBear as Linear;
 use p3_poseidon2::GenericPoseidon2LinearLayers;
 use p3_poseidon2_air::{Poseidon2Cols, RoundConstants, num_cols};
+use sigagg_koalabear::poseidon2::{HALF_FULL, PARTIAL_16, PARTIAL_24};
 
 use crate::config::{PackedVal, Val};
-
-/// Half the number of full rounds.
-pub const HALF_FULL: usize = 4;
-/// Partial rounds of the width-16 permutation.
-pub const PARTIAL_16: usize = 20;
-/// Partial rounds of the width-24 permutation.
-pub const PARTIAL_24: usize = 23;
 
 /// Columns of one width-16 permutation.
 pub const COLS16: usize = num_cols::<16, 3, 0, HALF_FULL, PARTIAL_16>();
 /// Columns of one width-24 permutation.
 pub const COLS24: usize = num_cols::<24, 3, 0, HALF_FULL, PARTIAL_24>();
-
-/// Round constants of Plonky3's default width-16 permutation
-/// (`default_koalabear_poseidon2_16`).
-pub fn default_constants16() -> &'static RoundConstants<Val, 16, HALF_FULL, PARTIAL_16> {
-    static C: OnceLock<RoundConstants<Val, 16, HALF_FULL, PARTIAL_16>> = OnceLock::new();
-    C.get_or_init(|| {
-        RoundConstants::new(
-            KOALABEAR_POSEIDON2_RC_16_EXTERNAL_INITIAL,
-            KOALABEAR_POSEIDON2_RC_16_INTERNAL,
-            KOALABEAR_POSEIDON2_RC_16_EXTERNAL_FINAL,
-        )
-    })
-}
-
-/// Round constants of Plonky3's default width-24 permutation
-/// (`default_koalabear_poseidon2_24`).
-pub fn default_constants24() -> &'static RoundConstants<Val, 24, HALF_FULL, PARTIAL_24> {
-    static C: OnceLock<RoundConstants<Val, 24, HALF_FULL, PARTIAL_24>> = OnceLock::new();
-    C.get_or_init(|| {
-        RoundConstants::new(
-            KOALABEAR_POSEIDON2_RC_24_EXTERNAL_INITIAL,
-            KOALABEAR_POSEIDON2_RC_24_INTERNAL,
-            KOALABEAR_POSEIDON2_RC_24_EXTERNAL_FINAL,
-        )
-    })
-}
 
 /// Writes the permutation columns of `PackedVal::WIDTH` permutations, one per
 /// lane, into the first `num_cols` entries of each row in `rows`, and
@@ -121,4 +81,51 @@ where
         }
     }
     (0..lanes).map(|lane| core::array::from_fn(|i| state[i].as_slice()[lane])).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use p3_symmetric::Permutation;
+    use sigagg_koalabear::poseidon2;
+
+    /// Runs the packed writer on one input per lane, in rows `extra`
+    /// columns wider than the layout, and checks every output against the
+    /// native permutation, and that the inputs open a row and the last
+    /// state closes the layout's columns.
+    fn check<const W: usize, const P: usize>(
+        constants: &RoundConstants<Val, W, HALF_FULL, P>,
+        native: &impl Permutation<[Val; W]>,
+        seed: usize,
+        extra: usize,
+    ) where
+        Linear: GenericPoseidon2LinearLayers<W>,
+        [Val]: BorrowMut<Poseidon2Cols<Val, W, 3, 0, HALF_FULL, P>>,
+    {
+        let lanes = PackedVal::WIDTH;
+        let ncols = num_cols::<W, 3, 0, HALF_FULL, P>();
+        let width = ncols + extra;
+        let inputs: Vec<[Val; W]> =
+            (0..lanes).map(|l| core::array::from_fn(|i| Val::from_u32((l * 100 + i * seed + 1) as u32))).collect();
+        let mut buf = vec![Val::ZERO; lanes * width];
+        let mut rows: Vec<&mut [Val]> = buf.chunks_mut(width).collect();
+        let out = write_packed(&mut rows, &inputs, constants);
+        for (l, o) in out.iter().enumerate() {
+            assert_eq!(*o, native.permute(inputs[l]));
+            let row = &buf[l * width..(l + 1) * width];
+            assert_eq!(row[..W], inputs[l]);
+            assert_eq!(row[ncols - W..ncols], o[..]);
+        }
+    }
+
+    /// With either constant set, the packed writer computes the
+    /// permutations the schemes hash with (hash-sig's for Seed001,
+    /// Plonky3's defaults for Lamport+).
+    #[test]
+    fn packed_writer_matches_native_permutations() {
+        check(poseidon2::hashsig_constants16(), poseidon2::hashsig16(), 1, 3);
+        check(poseidon2::hashsig_constants24(), poseidon2::hashsig24(), 3, 0);
+        check(poseidon2::default_constants16(), poseidon2::default16(), 7, 0);
+        check(poseidon2::default_constants24(), poseidon2::default24(), 3, 0);
+    }
 }

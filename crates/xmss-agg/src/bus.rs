@@ -169,6 +169,6 @@ mod tests {
             }
         }
         let max = 15 + 16 * (65_535 * 128 + 127);
-        assert!(u64::from(max as u32) < u64::from(sigagg_xmss::field::P));
+        assert!(u64::from(max as u32) < u64::from(sigagg_koalabear::field::P));
     }
 }

@@ -15,8 +15,8 @@ use std::collections::HashSet;
 use p3_field::PrimeCharacteristicRing;
 use p3_symmetric::Permutation;
 use serde::{Deserialize, Serialize};
-use sigagg_xmss::field::{FE_BYTES, fe_from_le_bytes, put_fes};
-use sigagg_xmss::poseidon::hashsig_poseidon2_24;
+use sigagg_koalabear::field::{FE_BYTES, fes_from_le_bytes, put_fes};
+use sigagg_koalabear::poseidon2;
 use sigagg_xmss::{PublicKey, Seed001};
 use thiserror::Error;
 
@@ -97,11 +97,7 @@ impl GroupKey {
 
 /// A digest from 32 bytes of canonical `u32` LE field elements.
 fn decode_digest(bytes: &[u8]) -> Result<GroupDigest, GroupError> {
-    let mut digest = [Val::ZERO; GROUP_DIGEST];
-    for (out, chunk) in digest.iter_mut().zip(bytes.chunks_exact(FE_BYTES)) {
-        *out = fe_from_le_bytes(chunk.try_into().expect("4 bytes")).ok_or(GroupError::Malformed("field element"))?;
-    }
-    Ok(digest)
+    fes_from_le_bytes(bytes).map_err(|_| GroupError::Malformed("field element"))
 }
 
 /// `ceil(log2 size)`, at least 1.
@@ -129,7 +125,7 @@ pub fn node_input(level: usize, left: &GroupDigest, right: &GroupDigest) -> [Val
 }
 
 fn compress(input: [Val; 24]) -> GroupDigest {
-    let out = hashsig_poseidon2_24().permute(input);
+    let out = poseidon2::hashsig24().permute(input);
     core::array::from_fn(|i| out[i] + input[i])
 }
 

@@ -34,7 +34,6 @@ pub mod error;
 pub mod group;
 pub mod layout;
 pub mod named;
-pub mod poseidon;
 pub mod security;
 pub mod statement;
 pub mod threshold;

@@ -10,7 +10,7 @@
 use p3_field::{PrimeCharacteristicRing, PrimeField32};
 use serde::{Deserialize, Serialize};
 use sha3::{Digest, Sha3_256};
-use sigagg_xmss::field::{FeArray, bytes_to_base_p};
+use sigagg_koalabear::field::{FeArray, bytes_to_base_p};
 use sigagg_xmss::tweak::{message_tweak, tree_tweak};
 use sigagg_xmss::{ParameterSet, PublicKey, Seed001};
 

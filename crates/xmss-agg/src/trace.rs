@@ -12,7 +12,7 @@ pub use membership::{Signer, generate_threshold, threshold_heights, threshold_lo
 use p3_field::{Field, PackedValue, PrimeCharacteristicRing, PrimeField32};
 use p3_matrix::dense::RowMajorMatrix;
 use rayon::prelude::*;
-use sigagg_xmss::field::{FeArray, PackedF};
+use sigagg_koalabear::field::{FeArray, PackedF};
 use sigagg_xmss::hash::{chain_input, codeword, message_input, tree_input};
 use sigagg_xmss::{ParameterSet, Seed001, Signature, VerifyError};
 

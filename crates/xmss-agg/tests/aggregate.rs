@@ -9,7 +9,7 @@
 use p3_field::PrimeCharacteristicRing;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
-use sigagg_xmss::field::FeArray;
+use sigagg_koalabear::field::FeArray;
 use sigagg_xmss::{Seed001, Signature, single_epoch_key_and_signature};
 use sigagg_xmss_agg::config::Val;
 use sigagg_xmss_agg::layout::{P16_BLOCK, P24_BLOCK};

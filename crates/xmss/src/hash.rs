@@ -16,11 +16,11 @@ use core::ops::Range;
 
 use p3_field::{PackedValue, PrimeCharacteristicRing, PrimeField64};
 use rayon::prelude::*;
+use sigagg_koalabear::mode::{compress, sponge};
 
 use crate::error::EncodingError;
 use crate::field::{F, FeArray, PackedF, base_p_to_digits, bytes_to_base_p};
 use crate::params::{ChainLayout, MessageHash, ParameterSet};
-use crate::poseidon::{compress, sponge};
 use crate::prf::{self, PrfKey};
 use crate::tweak::{TWEAK_LEN, chain_tweak, message_tweak, tree_tweak};
 

@@ -24,16 +24,19 @@
 #![forbid(unsafe_code)]
 
 pub mod error;
-pub mod field;
 pub mod hash;
 pub mod keys;
 pub mod params;
-pub mod poseidon;
 pub mod prf;
 pub mod signature;
 pub mod ssz;
 mod tree;
 pub mod tweak;
+
+/// The field, its element arrays and encodings, shared with every other
+/// scheme and aggregator (`sigagg-koalabear`); re-exported because keys,
+/// signatures and the bindings name their elements `sigagg_xmss::field::F`.
+pub use sigagg_koalabear::field;
 
 pub use error::{DecodeError, EncodingError, KeygenError, SignError, VerifyError};
 pub use hash::MESSAGE_LEN;

@@ -14,9 +14,10 @@ use std::sync::OnceLock;
 
 use p3_koala_bear::{Poseidon1KoalaBear, Poseidon2KoalaBear};
 use p3_symmetric::Permutation;
+use sigagg_koalabear::mode::{SpongeMode, compress};
+use sigagg_koalabear::{poseidon1, poseidon2};
 
-use crate::field::{F, FeArray, PackedF};
-use crate::poseidon::{self, SpongeMode};
+use crate::field::{F, FeArray, PackedF, base_p_digits};
 
 /// Where the digest, the hash parameter and the tweak sit in the width-16
 /// input of a chain step.
@@ -105,8 +106,21 @@ fn leaf_lengths<S: ParameterSet>() -> [u32; 4] {
     [S::Parameter::LEN as u32, crate::tweak::TWEAK_LEN as u32, S::NUM_CHAINS as u32, S::Digest::LEN as u32]
 }
 
+/// The sponge's capacity value: a width-24 compression of the four lengths
+/// `[parameter, tweak, number of chains, digest]` read as one 128-bit
+/// big-endian integer written in base `p`.
+fn domain_separator<Pm, const CAP: usize>(perm: &Pm, lengths: [u32; 4]) -> [F; CAP]
+where
+    Pm: Permutation<[F; 24]>,
+{
+    let acc = lengths.iter().fold(0u128, |acc, &l| (acc << 32) | u128::from(l));
+    let input: [F; 24] = base_p_digits(acc);
+    let out = compress(perm, &input);
+    core::array::from_fn(|i| out[i])
+}
+
 fn capacity_of<S: ParameterSet>(cell: &'static OnceLock<[F; 9]>) -> &'static [F] {
-    cell.get_or_init(|| poseidon::domain_separator::<_, 9>(S::perm24(), leaf_lengths::<S>()))
+    cell.get_or_init(|| domain_separator::<_, 9>(S::perm24(), leaf_lengths::<S>()))
 }
 
 /// The parameter set of seed 001 and of hash-sig's `SIGTargetSumLifetime20W2NoOff`:
@@ -132,10 +146,10 @@ impl ParameterSet for Seed001 {
     type Perm24 = Poseidon2KoalaBear<24>;
 
     fn perm16() -> &'static Self::Perm16 {
-        poseidon::hashsig_poseidon2_16()
+        poseidon2::hashsig16()
     }
     fn perm24() -> &'static Self::Perm24 {
-        poseidon::hashsig_poseidon2_24()
+        poseidon2::hashsig24()
     }
     fn leaf_capacity() -> &'static [F] {
         static CAP: OnceLock<[F; 9]> = OnceLock::new();
@@ -170,10 +184,10 @@ impl ParameterSet for LeanSigProd {
     type Perm24 = Poseidon1KoalaBear<24>;
 
     fn perm16() -> &'static Self::Perm16 {
-        poseidon::poseidon1_16()
+        poseidon1::default16()
     }
     fn perm24() -> &'static Self::Perm24 {
-        poseidon::poseidon1_24()
+        poseidon1::default24()
     }
     fn leaf_capacity() -> &'static [F] {
         static CAP: OnceLock<[F; 9]> = OnceLock::new();
@@ -204,10 +218,10 @@ impl ParameterSet for Test {
     type Perm24 = Poseidon1KoalaBear<24>;
 
     fn perm16() -> &'static Self::Perm16 {
-        poseidon::poseidon1_16()
+        poseidon1::default16()
     }
     fn perm24() -> &'static Self::Perm24 {
-        poseidon::poseidon1_24()
+        poseidon1::default24()
     }
     fn leaf_capacity() -> &'static [F] {
         static CAP: OnceLock<[F; 9]> = OnceLock::new();

@@ -14,10 +14,8 @@
 //!
 //! Secret keys use a versioned format of this crate (see [`SecretKey::to_bytes`]).
 
-use p3_field::PrimeCharacteristicRing;
-
 use crate::error::DecodeError;
-use crate::field::{F, FE_BYTES, FeArray, fe_from_le_bytes, put_fes};
+use crate::field::{FE_BYTES, FeArray, put_fes};
 use crate::keys::{PublicKey, SecretKey, bottom_tree};
 use crate::params::ParameterSet;
 use crate::signature::Signature;
@@ -57,13 +55,8 @@ impl<'a> Reader<'a> {
 
     fn fes<T: FeArray>(&mut self) -> Result<T, DecodeError> {
         let start = self.at;
-        let raw = self.take(T::BYTES)?;
-        let mut out = [F::ZERO; 32];
-        for (i, chunk) in raw.chunks_exact(FE_BYTES).enumerate() {
-            out[i] = fe_from_le_bytes(chunk.try_into().expect("4-byte chunk"))
-                .ok_or(DecodeError::NonCanonicalFieldElement { offset: start + i * FE_BYTES })?;
-        }
-        Ok(T::generate(|i| out[i]))
+        T::from_le_bytes(self.take(T::BYTES)?)
+            .map_err(|at| DecodeError::NonCanonicalFieldElement { offset: start + at })
     }
 
     fn many<T: FeArray>(&mut self, n: usize) -> Result<Vec<T>, DecodeError> {

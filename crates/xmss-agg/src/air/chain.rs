@@ -27,12 +27,12 @@ use std::borrow::Cow;
 use p3_air::{Air, AirBuilder, BaseAir, WindowAccess};
 use p3_field::PrimeCharacteristicRing;
 use p3_lookup::{Count, InteractionBuilder};
+use sigagg_koalabear::poseidon2::{PARTIAL_16, hashsig_constants16};
 
 use crate::bus;
 use crate::config::Val;
 use crate::layout::{CHAIN_STEPS, DIGEST, P16_BLOCK, PARAM};
 use crate::paired::Poseidon2Block;
-use crate::poseidon::{PARTIAL_16, constants16};
 
 /// Committed columns after the permutation's 14 input columns; the permutation's
 /// round columns follow [`col::WIDTH`] (their number depends on the stride,
@@ -99,7 +99,7 @@ impl ChainAir {
         });
         let block = |at: usize| {
             // Only the digest lanes of the output are read (`y = out[..7] + x`).
-            Poseidon2Block::new(constants16().clone(), stride, at, at + col::WIDTH)
+            Poseidon2Block::new(hashsig_constants16().clone(), stride, at, at + col::WIDTH)
                 .with_outputs(0..DIGEST)
                 .with_constant_tail(&[Val::ZERO; 2])
         };
@@ -111,7 +111,7 @@ impl ChainAir {
 /// Lagrange basis on positions {1, 2, 3}, evaluated at `pos`.
 pub fn lagrange123<E: PrimeCharacteristicRing + Clone>(pos: E) -> [E; 3] {
     // 1/2 mod p.
-    let half = E::from_u32(sigagg_xmss::field::P.div_ceil(2));
+    let half = E::from_u32(sigagg_koalabear::field::P.div_ceil(2));
     let (p1, p2, p3) = (pos.clone() - E::ONE, pos.clone() - E::TWO, pos - E::from_u32(3));
     [p2.clone() * p3.clone() * half.clone(), -(p1.clone() * p3), p1 * p2 * half]
 }

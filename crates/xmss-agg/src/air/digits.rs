@@ -87,7 +87,7 @@ pub const MIRRORS: [(usize, usize); 2] = [(col::M, pc::M), (col::IS_IO, pc::IS_I
 
 /// Limbs of `p^e` in base 2^12, least significant first.
 pub fn power_limbs(e: u32) -> Vec<u32> {
-    let p = u128::from(sigagg_xmss::field::P);
+    let p = u128::from(sigagg_koalabear::field::P);
     // p^4 < 2^124 fits in u128.
     let mut v = p.pow(e);
     let mut limbs = Vec::new();
@@ -315,7 +315,7 @@ mod tests {
     fn limb_coefficients_reassemble_the_powers() {
         for k in 0..MSG_HASH {
             let e = (MSG_HASH - 1 - k) as u32;
-            let want = u128::from(sigagg_xmss::field::P).pow(e);
+            let want = u128::from(sigagg_koalabear::field::P).pow(e);
             // p^4 < 2^124: limbs 0..=10; the others must be zero.
             let got: u128 = (0..11).map(|m| u128::from(limb_coefficient(m, k, 0)) << (12 * m)).sum();
             assert_eq!(got, want);

@@ -10,13 +10,13 @@ use std::borrow::Cow;
 use p3_air::{Air, AirBuilder, BaseAir, WindowAccess};
 use p3_field::PrimeCharacteristicRing;
 use p3_lookup::{Count, InteractionBuilder};
+use sigagg_koalabear::poseidon2::{PARTIAL_24, hashsig_constants24};
 
 use crate::bus;
 use crate::config::Val;
 use crate::group::{GROUP_DIGEST, GroupKey, TAG_LEAF, TAG_NODE};
 use crate::layout::{DIGEST, PARAM};
 use crate::paired::Poseidon2Block;
-use crate::poseidon::{PARTIAL_24, constants24};
 
 /// Committed columns after the permutation's 18 input columns (lanes 18..24
 /// are zero in every row, a constant tail); the permutation's
@@ -95,7 +95,7 @@ impl GroupAir {
         });
         Self {
             // Every row is a compression truncated to the group digest.
-            perm: Poseidon2Block::new(constants24().clone(), stride, 0, col::WIDTH)
+            perm: Poseidon2Block::new(hashsig_constants24().clone(), stride, 0, col::WIDTH)
                 .with_outputs(0..GROUP_DIGEST)
                 .with_constant_tail(&[Val::ZERO; 24 - col::SIG]),
             depth,

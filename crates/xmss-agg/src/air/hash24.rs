@@ -20,6 +20,7 @@ use std::borrow::Cow;
 use p3_air::{Air, AirBuilder, BaseAir, WindowAccess};
 use p3_field::PrimeCharacteristicRing;
 use p3_lookup::{Count, InteractionBuilder};
+use sigagg_koalabear::poseidon2::{PARTIAL_24, hashsig_constants24};
 use sigagg_xmss::{ParameterSet, Seed001};
 
 use crate::bus;
@@ -29,7 +30,6 @@ use crate::layout::{
     receiving_slots, shares_first_slot, window,
 };
 use crate::paired::Poseidon2Block;
-use crate::poseidon::{PARTIAL_24, constants24};
 
 /// Committed columns after the permutation's 24 inputs; the permutation's
 /// round columns follow [`col::WIDTH`] (their number depends on the stride,
@@ -186,7 +186,7 @@ impl HashAir {
             row[pc::IS_COMPRESS] = Val::from_bool(matches!(here, Role::Message | Role::Tree(_)));
             row[pc::IS_BLOCK_END] = Val::from_bool(r == P24_BLOCK - 1);
         });
-        Self { perm: Poseidon2Block::new(constants24().clone(), stride, 0, col::WIDTH), columns, exclusive }
+        Self { perm: Poseidon2Block::new(hashsig_constants24().clone(), stride, 0, col::WIDTH), columns, exclusive }
     }
 }
 

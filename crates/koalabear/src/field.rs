@@ -1,17 +1,22 @@
 //! The KoalaBear field, fixed-length arrays of its elements, and the integer
 //! encodings (base-p digits, canonical little-endian bytes) that every scheme
-//! in this crate shares.
+//! and aggregator shares.
+//!
+//! A field element has exactly one byte encoding, its canonical value as a
+//! little-endian `u32`: decoding rejects values not below `p` instead of
+//! reducing them, so that keys, signatures and proofs have one encoding each.
 
 use core::fmt::Debug;
 use core::hash::Hash;
 
-use p3_field::{Field, PrimeCharacteristicRing, PrimeField32, PrimeField64};
+use p3_field::{Field, PrimeCharacteristicRing, PrimeField32};
 use p3_koala_bear::KoalaBear;
 
 /// The base field: KoalaBear, p = 2^31 - 2^24 + 1.
 pub type F = KoalaBear;
 
-/// The widest SIMD vector of field elements this machine supports.
+/// The widest SIMD vector of field elements this machine supports (16 lanes
+/// with AVX-512): hashes are computed that many at a time.
 pub type PackedF = <F as Field>::Packing;
 
 /// The field modulus.
@@ -38,6 +43,14 @@ pub trait FeArray: Copy + Eq + Hash + Debug + Send + Sync + 'static {
         (src.len() >= Self::LEN).then(|| Self::generate(|i| src[i]))
     }
 
+    /// Decodes exactly [`Self::BYTES`] bytes of canonical elements
+    /// ([`fes_from_le_bytes`]); on failure returns the byte offset of the
+    /// first non-canonical element.
+    ///
+    /// # Panics
+    /// If `bytes` is not [`Self::BYTES`] long.
+    fn from_le_bytes(bytes: &[u8]) -> Result<Self, usize>;
+
     /// Bytes of the canonical encoding.
     const BYTES: usize = Self::LEN * FE_BYTES;
 }
@@ -51,6 +64,10 @@ impl<const N: usize> FeArray for [F; N] {
 
     fn generate(f: impl FnMut(usize) -> F) -> Self {
         core::array::from_fn(f)
+    }
+
+    fn from_le_bytes(bytes: &[u8]) -> Result<Self, usize> {
+        fes_from_le_bytes(bytes)
     }
 }
 
@@ -81,7 +98,8 @@ pub fn base_p_digits<const N: usize>(value: u128) -> [F; N] {
 }
 
 /// Decodes one canonical little-endian field element; `None` if the value is
-/// not below `p` (non-canonical encodings are rejected, never reduced).
+/// not below `p` (non-canonical encodings are rejected, never reduced, so
+/// that every value has exactly one encoding).
 pub fn fe_from_le_bytes(bytes: [u8; FE_BYTES]) -> Option<F> {
     let v = u32::from_le_bytes(bytes);
     (v < P).then(|| F::from_u32(v))
@@ -94,9 +112,34 @@ pub fn put_fes(out: &mut Vec<u8>, fes: &[F]) {
     }
 }
 
-/// The canonical value of a field element as `u64`.
-pub fn canonical(fe: F) -> u64 {
-    fe.as_canonical_u64()
+/// The canonical encoding of `N` elements as a fixed array of `B` bytes (a
+/// digest's encoding).
+///
+/// # Panics
+/// If `B != N * FE_BYTES` (a mistake in the caller's constants).
+pub fn fes_to_le_bytes<const N: usize, const B: usize>(fes: &[F; N]) -> [u8; B] {
+    assert_eq!(B, N * FE_BYTES, "{N} elements take {} bytes", N * FE_BYTES);
+    let mut out = [0u8; B];
+    for (chunk, fe) in out.chunks_exact_mut(FE_BYTES).zip(fes) {
+        chunk.copy_from_slice(&fe.as_canonical_u32().to_le_bytes());
+    }
+    out
+}
+
+/// Decodes `N` canonical elements from exactly `N * FE_BYTES` bytes; on
+/// failure returns the byte offset (within `bytes`) of the first
+/// non-canonical element.
+///
+/// # Panics
+/// If `bytes` is not `N * FE_BYTES` long (callers check lengths first and
+/// report them in their own errors).
+pub fn fes_from_le_bytes<const N: usize>(bytes: &[u8]) -> Result<[F; N], usize> {
+    assert_eq!(bytes.len(), N * FE_BYTES, "{N} elements take {} bytes", N * FE_BYTES);
+    let mut out = [F::ZERO; N];
+    for (i, (fe, chunk)) in out.iter_mut().zip(bytes.chunks_exact(FE_BYTES)).enumerate() {
+        *fe = fe_from_le_bytes(chunk.try_into().expect("4-byte chunk")).ok_or(i * FE_BYTES)?;
+    }
+    Ok(out)
 }
 
 /// Little-endian `u32` limbs of a non-negative integer: just enough
@@ -159,6 +202,7 @@ pub fn base_p_to_digits(fes: &[F], base: u32, count: usize) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use p3_field::PrimeField64;
 
     #[test]
     fn base_p_digits_round_trip() {
@@ -173,6 +217,21 @@ mod tests {
         assert!(fe_from_le_bytes(P.to_le_bytes()).is_none());
         assert!(fe_from_le_bytes(u32::MAX.to_le_bytes()).is_none());
         assert_eq!(fe_from_le_bytes((P - 1).to_le_bytes()), Some(F::NEG_ONE));
+        assert_eq!(fe_from_le_bytes([0; 4]), Some(F::ZERO));
+    }
+
+    #[test]
+    fn fixed_arrays_round_trip_and_offset_of_bad_element() {
+        let d: [F; 8] = core::array::from_fn(|i| F::from_u32(1 + 1000 * i as u32));
+        let bytes: [u8; 32] = fes_to_le_bytes(&d);
+        let mut appended = Vec::new();
+        put_fes(&mut appended, &d);
+        assert_eq!(appended, bytes);
+        assert_eq!(fes_from_le_bytes::<8>(&bytes), Ok(d));
+        assert_eq!(<[F; 8] as FeArray>::from_le_bytes(&bytes), Ok(d));
+        let mut bad = bytes;
+        bad[12..16].copy_from_slice(&P.to_le_bytes());
+        assert_eq!(fes_from_le_bytes::<8>(&bad), Err(12));
     }
 
     #[test]
