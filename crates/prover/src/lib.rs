@@ -39,6 +39,7 @@ pub mod backend;
 pub mod codec;
 pub mod config;
 pub mod dft;
+pub mod error;
 pub mod fri;
 pub mod logup;
 pub mod merkle_hash;
@@ -46,14 +47,17 @@ pub mod messages;
 pub mod next_row;
 pub mod paired;
 pub mod poseidon;
+pub mod security;
 pub mod skip_stark;
+pub mod table;
 pub mod whir;
 pub mod zerocheck;
 
-pub use backend::{
-    ProveError, SecurityLevel, StarkProof, Table, Tables, VerifyError, prove, security_level, transcript_seed, verify,
-};
+pub use backend::{StarkProof, prove, security_level, verify};
 pub use config::{Backend, Settings};
+pub use error::{ProveError, VerifyError};
+pub use security::SecurityLevel;
+pub use table::{Table, Tables, transcript_seed};
 
 use p3_air::Air;
 use p3_lookup::{Count, InteractionBuilder, InteractionSymbolicBuilder, LogUpGadget, Lookups};

@@ -49,12 +49,14 @@ use p3_sumcheck::layout::{Layout as _, Table as TraceTable};
 use p3_sumcheck::{OpeningBatch, OpeningProtocol, PrescribedPointPcs, TableShape, TableSpec};
 use serde::{Deserialize, Serialize};
 
-use crate::backend::{ProveError, SecurityLevel, Table, Tables, VerifyError};
 use crate::codec;
 use crate::config::{
     Challenge, Challenger, MerkleHash, PackedVal, Settings, Val, ValMmcs, ValMmcs31, transcript, val_mmcs, val_mmcs31,
 };
+use crate::error::{ProveError, VerifyError};
 use crate::logup::{self, LogUpError, LogUpProof};
+use crate::security::SecurityLevel;
+use crate::table::{Table, Tables};
 use crate::whir::{Pcs, unsupported, whir_pcs};
 
 /// The skip prover's stacking: suffix-first binding, whose committed

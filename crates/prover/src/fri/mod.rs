@@ -32,9 +32,10 @@ use serde::{Deserialize, Serialize};
 
 use self::prover::prove_batch_owned;
 use self::verifier::{log_quotient_chunks, verify_batch_with_chunks};
-use crate::backend::{ProveError, Table, Tables, VerifyError};
 use crate::codec;
 use crate::config::{AggConfig, AggConfig24, Challenge, MerkleHash, Settings, Val};
+use crate::error::{ProveError, VerifyError};
+use crate::table::{Table, Tables};
 
 /// A batch STARK in the configuration its settings' Merkle hash selects
 /// ([`Settings::merkle`]): the two differ only in the digests of their
