@@ -46,6 +46,7 @@ pub mod merkle_hash;
 pub mod messages;
 pub mod next_row;
 pub mod paired;
+mod poly;
 pub mod poseidon;
 pub mod security;
 pub mod skip_stark;

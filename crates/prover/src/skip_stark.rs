@@ -63,10 +63,8 @@ use crate::whir::{Pcs, unsupported, whir_pcs};
 /// message is the stacked polynomial as it lies (no transposition) and
 /// which keeps no second copy of it.
 type Stacking = p3_sumcheck::layout::SuffixProver<Val, Challenge>;
-use crate::zerocheck::{
-    SkipAir, SkipZerocheck, ZerocheckError, ZerocheckPoint, ZerocheckProof, eq_table, interpolate, lagrange,
-    multilinear_degree, row_at,
-};
+use crate::poly::{eq_table, interpolate, lagrange, row_at};
+use crate::zerocheck::{SkipAir, SkipZerocheck, ZerocheckError, ZerocheckPoint, ZerocheckProof, multilinear_degree};
 
 type ExtPacked = <Challenge as p3_field::ExtensionField<Val>>::ExtensionPacking;
 type Commitment<M> = <Pcs<M> as MultilinearPcs<Challenge, Challenger>>::Commitment;
