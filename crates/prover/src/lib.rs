@@ -163,7 +163,7 @@ pub mod testing {
 
     /// Byte positions to flip in an encoded proof of `len` bytes whose
     /// STARK body starts at bit `body_start` ([`crate::codec::last_field_start`])
-    /// and has the parts `layout`, in bits ([`crate::codec::body_layout`]):
+    /// and has the parts `layout`, in bits ([`crate::StarkProof::body_layout`]):
     /// every header byte, the bytes of the first, middle and last bit of
     /// every part, and about 60 spread over the body.
     ///
