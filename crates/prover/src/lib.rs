@@ -34,6 +34,31 @@
 //! sigagg_prover::verify(&settings, &tables, &proof)?;             // the verifier builds the same `tables`
 //! let bits = sigagg_prover::security_level(&settings, &tables).proven_bits;
 //! ```
+//!
+//! # Modules
+//!
+//! * The vocabulary every backend shares: [`table`] ([`Table`], [`Tables`],
+//!   [`transcript_seed`]), [`error`] ([`ProveError`], [`VerifyError`]) and
+//!   [`security`] ([`SecurityLevel`]); with [`config`] (field, settings,
+//!   Merkle hash) and [`merkle_hash`].
+//! * The dispatch: [`backend`] ([`StarkProof`], [`prove`], [`verify`],
+//!   [`security_level`]), the only module that names every backend. The
+//!   backends import the vocabulary, never the dispatch.
+//! * One module per backend: [`fri`] (Plonky3's batch STARK, with our
+//!   prover, verifier, quotient and security accounting), [`whir`]
+//!   (`p3-multi-stark` with WHIR) and [`skip_stark`] (our multilinear
+//!   STARK).
+//! * The pieces of our multilinear prover: [`zerocheck`] (the AIR's
+//!   symbolic analysis, the folders, the kernels, prover and verifier
+//!   apart), [`logup`] (the bus argument) and [`messages`] (bus messages
+//!   and lookups compiled to straight-line programs); their polynomial
+//!   helpers (Lagrange basis, `eq`, interpolation, coset FFT) are the
+//!   private `poly` module.
+//! * The packed proof codec, [`codec`] (framing and the bit-packed serde
+//!   format of [`codec::bits`]), which knows no backend: each proof type
+//!   lays out its own parts ([`StarkProof::body_layout`]).
+//! * The paired Poseidon2 block ([`paired`], [`poseidon`]), the DFT
+//!   ([`dft`]) and the next-row read check ([`next_row`]).
 
 pub mod backend;
 pub mod codec;
