@@ -65,7 +65,7 @@ impl FriProof {
         }
     }
 
-    /// Where the proof's bytes go ([`layout::size_breakdown`]).
+    /// Where the proof's bytes go (`layout::size_breakdown`).
     pub fn size_breakdown(&self) -> Vec<(String, usize)> {
         match self {
             Self::Sha256(p) => layout::size_breakdown(p),
@@ -74,7 +74,7 @@ impl FriProof {
     }
 
     /// The parts of the encoding in bits, the hash tag first
-    /// ([`layout::body_layout`]).
+    /// (`layout::body_layout`).
     pub fn body_layout(&self) -> Vec<(&'static str, usize)> {
         let mut parts = vec![("merkle hash tag", 8)];
         parts.extend(match self {

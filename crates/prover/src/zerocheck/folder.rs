@@ -129,7 +129,7 @@ macro_rules! folder {
 
 /// How one row's terms are batched into one value: a power of `alpha` per
 /// constraint and, per bus message, the weights of its LogUp fraction's
-/// numerator and denominator (see [`BusClaim`]).
+/// numerator and denominator (see [`BusClaim`](super::BusClaim)).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Weights<T> {
     /// One per constraint, in the AIR's order.
