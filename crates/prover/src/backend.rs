@@ -7,104 +7,17 @@
 //! it ([`StarkProof`]), so another backend's verifier refuses it with
 //! [`VerifyError::WrongBackend`].
 
-use p3_air::{Air, BaseAir, DebugConstraintBuilder};
-use p3_batch_stark::folder::{ProverConstraintFolderWithLookups, VerifierConstraintFolderWithLookups};
-use p3_lookup::{InteractionSymbolicBuilder, Lookups};
 use p3_matrix::dense::RowMajorMatrix;
 use serde::{Deserialize, Serialize};
-use thiserror::Error;
 
 use crate::codec;
-use crate::config::{AggConfig, AggConfig24, Backend, Challenge, MerkleHash, Settings, Val};
+use crate::config::{Backend, MerkleHash, Settings, Val};
+use crate::error::{ProveError, VerifyError};
 use crate::fri::{self, FriProof};
+use crate::security::SecurityLevel;
 use crate::skip_stark::{self, SkipProof};
+use crate::table::{Table, Tables};
 use crate::whir::{self, WhirProof};
-
-/// One table of a statement, as every backend proves it: an AIR over
-/// KoalaBear whose constraints may send and receive on LogUp buses.
-///
-/// The supertraits are the constraint builders the backends run the AIR
-/// with (Plonky3's batch STARK over both Merkle hashes, `p3-multi-stark`'s
-/// folders); an AIR written for any `InteractionBuilder<F = Val>` has them
-/// all.
-pub trait Table:
-    BaseAir<Val>
-    + Air<InteractionSymbolicBuilder<Val, Challenge>>
-    + for<'a> Air<DebugConstraintBuilder<'a, Val, Challenge>>
-    + for<'a> Air<ProverConstraintFolderWithLookups<'a, AggConfig>>
-    + for<'a> Air<ProverConstraintFolderWithLookups<'a, AggConfig24>>
-    + for<'a> Air<VerifierConstraintFolderWithLookups<'a, AggConfig>>
-    + for<'a> Air<VerifierConstraintFolderWithLookups<'a, AggConfig24>>
-    + p3_multi_stark::folder::ProverAir<Val, Challenge>
-    + crate::zerocheck::SkipAir
-    + Clone
-    + Sized
-{
-    /// The widest message any table of the statement sends on a bus (the
-    /// LogUp term of the security level).
-    const BUS_WIDTH: usize;
-
-    /// The largest degree of this table's constraints: the budget its
-    /// lookups are folded to ([`crate::fold_lookups`]).
-    fn degree(&self) -> usize;
-
-    /// The lookups of `tables`, folded into shared columns. Prover and
-    /// verifier both call it, so they agree by construction; an aggregator
-    /// whose lookups depend only on which tables a statement has may cache
-    /// them.
-    fn lookups(tables: &[Self]) -> Vec<Lookups<Val>> {
-        crate::fold_lookups(tables, Self::degree)
-    }
-}
-
-/// A statement as the backends see it.
-///
-/// Plonky3 absorbs neither periodic columns nor AIR constants into its
-/// transcript, and that is where the aggregators put most of a statement
-/// (keys, epochs, messages, codewords, group roots). So the transcript
-/// starts from [`transcript_seed`]: a domain separator, the settings and
-/// `digest`, which must bind every part of the statement the public values
-/// do not.
-#[derive(Clone, Debug)]
-pub struct Tables<'a, A> {
-    /// The AIRs, in batch order.
-    pub airs: &'a [A],
-    /// log2 of each table's height. They follow from the statement, never
-    /// from a proof: the verifier refuses a proof of other heights.
-    pub log_heights: Vec<usize>,
-    /// Each table's public values (none today: the aggregators bind their
-    /// statements through `digest`).
-    pub public_values: Vec<Vec<Val>>,
-    /// The transcript's domain separator: one per kind of proof.
-    pub domain: &'a [u8],
-    /// A collision-resistant digest of the statement.
-    pub digest: [u8; 32],
-}
-
-impl<'a, A> Tables<'a, A> {
-    /// `airs` at heights `2^log_heights[i]`, without public values, for
-    /// the statement whose digest is `digest` (domain-separated by `domain`).
-    pub fn new(airs: &'a [A], log_heights: Vec<usize>, domain: &'a [u8], digest: [u8; 32]) -> Self {
-        Self { public_values: vec![Vec::new(); airs.len()], airs, log_heights, domain, digest }
-    }
-
-    /// The seed of this statement's transcript under `settings`.
-    pub fn transcript_seed(&self, settings: &Settings) -> Vec<u8> {
-        transcript_seed(self.domain, settings, &self.digest)
-    }
-}
-
-/// The Fiat-Shamir seed of a proof under `settings` of the statement whose
-/// digest is `statement_digest`: `domain || settings.words() (8 bytes
-/// each, little-endian) || statement_digest`. The challenger absorbs it
-/// before anything else, so every challenge depends on the statement, the
-/// settings and the backend they name.
-pub fn transcript_seed(domain: &[u8], settings: &Settings, statement_digest: &[u8; 32]) -> Vec<u8> {
-    let mut seed = domain.to_vec();
-    settings.words().iter().for_each(|w| seed.extend(w.to_le_bytes()));
-    seed.extend_from_slice(statement_digest);
-    seed
-}
 
 /// A proof of a statement's tables, tagged with the backend that made it.
 #[derive(Serialize, Deserialize)]
@@ -170,39 +83,6 @@ impl StarkProof {
         parts
     }
 }
-
-/// The proof system failed (never expected with valid inputs).
-#[derive(Clone, Debug, Error, PartialEq, Eq)]
-#[error("proving failed: {0}")]
-pub struct ProveError(pub String);
-
-/// Why a backend refused a proof.
-#[derive(Clone, Debug, Error, PartialEq, Eq)]
-pub enum VerifyError {
-    /// The proof was made by another backend than the settings name.
-    #[error("the proof was made by the {} backend, the settings name {}", found.name(), expected.name())]
-    WrongBackend {
-        /// The settings' backend.
-        expected: Backend,
-        /// The proof's.
-        found: Backend,
-    },
-    /// The proof commits with another Merkle hash than the settings name.
-    #[error("the proof commits with {found:?}, the settings name {expected:?}")]
-    WrongMerkleHash {
-        /// The settings' hash.
-        expected: MerkleHash,
-        /// The proof's.
-        found: MerkleHash,
-    },
-    /// The proof's table heights are not the statement's.
-    #[error("table heights do not match the statement")]
-    ShapeMismatch,
-    /// The proof does not verify.
-    #[error("invalid proof: {0}")]
-    Invalid(String),
-}
-
 /// Proves `traces` (one per table, in batch order, of the heights `tables`
 /// names) with the backend `settings` name. Nothing is checked first: a
 /// trace that breaks its constraints gives a proof the verifier refuses
@@ -238,20 +118,6 @@ pub fn verify<A: Table>(settings: &Settings, tables: &Tables<'_, A>, proof: &Sta
         StarkProof::Skip(p) => skip_stark::verify(settings, tables, p),
     }
 }
-
-/// Security of one configuration for one statement shape.
-#[derive(Clone, Debug, Serialize)]
-pub struct SecurityLevel {
-    /// Proven bits (the better of the unique- and list-decoding regimes).
-    pub proven_bits: f64,
-    /// The term that binds the proven level.
-    pub proven_binding: String,
-    /// Conjectured bits (random-words regime).
-    pub conjectured_bits: f64,
-    /// The term that binds the conjectured level.
-    pub conjectured_binding: String,
-}
-
 /// The security of proofs of `tables` under `settings`, as the backend the
 /// settings name states it (computed from the actual tables, grinding
 /// counted). The digest and public values of `tables` do not matter.
@@ -265,11 +131,12 @@ pub fn security_level<A: Table>(settings: &Settings, tables: &Tables<'_, A>) -> 
 
 #[cfg(test)]
 mod tests {
-    use p3_air::{AirBuilder, WindowAccess};
+    use p3_air::{Air, AirBuilder, BaseAir, WindowAccess};
     use p3_field::PrimeCharacteristicRing;
     use p3_lookup::{Count, InteractionBuilder};
 
     use super::*;
+    use crate::table::transcript_seed;
 
     /// Two toy tables on one bus: a counter `0, 1, ..` that receives each
     /// value as often as its second column says, and a table of values

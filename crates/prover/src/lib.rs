@@ -34,26 +34,56 @@
 //! sigagg_prover::verify(&settings, &tables, &proof)?;             // the verifier builds the same `tables`
 //! let bits = sigagg_prover::security_level(&settings, &tables).proven_bits;
 //! ```
+//!
+//! # Modules
+//!
+//! * The vocabulary every backend shares: [`table`] ([`Table`], [`Tables`],
+//!   [`transcript_seed`]), [`error`] ([`ProveError`], [`VerifyError`]) and
+//!   [`security`] ([`SecurityLevel`]); with [`config`] (field, settings,
+//!   Merkle hash) and [`merkle_hash`].
+//! * The dispatch: [`backend`] ([`StarkProof`], [`prove`], [`verify`],
+//!   [`security_level`]), the only module that names every backend. The
+//!   backends import the vocabulary, never the dispatch.
+//! * One module per backend: [`fri`] (Plonky3's batch STARK, with our
+//!   prover, verifier, quotient and security accounting), [`whir`]
+//!   (`p3-multi-stark` with WHIR) and [`skip_stark`] (our multilinear
+//!   STARK).
+//! * The pieces of our multilinear prover: [`zerocheck`] (the AIR's
+//!   symbolic analysis, the folders, the kernels, prover and verifier
+//!   apart), [`logup`] (the bus argument) and [`messages`] (bus messages
+//!   and lookups compiled to straight-line programs); their polynomial
+//!   helpers (Lagrange basis, `eq`, interpolation, coset FFT) are the
+//!   private `poly` module.
+//! * The packed proof codec, [`codec`] (framing and the bit-packed serde
+//!   format of [`codec::bits`]), which knows no backend: each proof type
+//!   lays out its own parts ([`StarkProof::body_layout`]).
+//! * The paired Poseidon2 block ([`paired`], [`poseidon`]), the DFT
+//!   ([`dft`]) and the next-row read check ([`next_row`]).
 
 pub mod backend;
 pub mod codec;
 pub mod config;
 pub mod dft;
+pub mod error;
 pub mod fri;
 pub mod logup;
 pub mod merkle_hash;
 pub mod messages;
 pub mod next_row;
 pub mod paired;
+mod poly;
 pub mod poseidon;
+pub mod security;
 pub mod skip_stark;
+pub mod table;
 pub mod whir;
 pub mod zerocheck;
 
-pub use backend::{
-    ProveError, SecurityLevel, StarkProof, Table, Tables, VerifyError, prove, security_level, transcript_seed, verify,
-};
+pub use backend::{StarkProof, prove, security_level, verify};
 pub use config::{Backend, Settings};
+pub use error::{ProveError, VerifyError};
+pub use security::SecurityLevel;
+pub use table::{Table, Tables, transcript_seed};
 
 use p3_air::Air;
 use p3_lookup::{Count, InteractionBuilder, InteractionSymbolicBuilder, LogUpGadget, Lookups};
@@ -158,7 +188,7 @@ pub mod testing {
 
     /// Byte positions to flip in an encoded proof of `len` bytes whose
     /// STARK body starts at bit `body_start` ([`crate::codec::last_field_start`])
-    /// and has the parts `layout`, in bits ([`crate::codec::body_layout`]):
+    /// and has the parts `layout`, in bits ([`crate::StarkProof::body_layout`]):
     /// every header byte, the bytes of the first, middle and last bit of
     /// every part, and about 60 spread over the body.
     ///

@@ -49,7 +49,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::config::{Challenge, Challenger, PackedVal, Val};
 use crate::messages::{Input, MessageProgram};
-use crate::zerocheck::{BusClaim, MessageWeights, SkipAir, ZerocheckError, eq_table, messages, row_at};
+use crate::poly::{eq_table, row_at};
+use crate::zerocheck::{BusClaim, MessageWeights, SkipAir, ZerocheckError, messages};
 
 /// A bus argument and the claims it leaves each table (`None` for a
 /// table without messages).

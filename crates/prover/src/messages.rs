@@ -265,7 +265,7 @@ mod tests {
     use p3_matrix::Matrix;
 
     use super::*;
-    use crate::zerocheck::row_at;
+    use crate::poly::row_at;
     use crate::zerocheck::toy::TestAir;
 
     /// The reference: collects one row's bus messages, `(count, fields)` in

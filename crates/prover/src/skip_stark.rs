@@ -49,22 +49,22 @@ use p3_sumcheck::layout::{Layout as _, Table as TraceTable};
 use p3_sumcheck::{OpeningBatch, OpeningProtocol, PrescribedPointPcs, TableShape, TableSpec};
 use serde::{Deserialize, Serialize};
 
-use crate::backend::{ProveError, SecurityLevel, Table, Tables, VerifyError};
 use crate::codec;
 use crate::config::{
     Challenge, Challenger, MerkleHash, PackedVal, Settings, Val, ValMmcs, ValMmcs31, transcript, val_mmcs, val_mmcs31,
 };
+use crate::error::{ProveError, VerifyError};
 use crate::logup::{self, LogUpError, LogUpProof};
+use crate::security::SecurityLevel;
+use crate::table::{Table, Tables};
 use crate::whir::{Pcs, unsupported, whir_pcs};
 
 /// The skip prover's stacking: suffix-first binding, whose committed
 /// message is the stacked polynomial as it lies (no transposition) and
 /// which keeps no second copy of it.
 type Stacking = p3_sumcheck::layout::SuffixProver<Val, Challenge>;
-use crate::zerocheck::{
-    SkipAir, SkipZerocheck, ZerocheckError, ZerocheckPoint, ZerocheckProof, eq_table, interpolate, lagrange,
-    multilinear_degree, row_at,
-};
+use crate::poly::{eq_table, interpolate, lagrange, row_at};
+use crate::zerocheck::{SkipAir, SkipZerocheck, ZerocheckError, ZerocheckPoint, ZerocheckProof, multilinear_degree};
 
 type ExtPacked = <Challenge as p3_field::ExtensionField<Val>>::ExtensionPacking;
 type Commitment<M> = <Pcs<M> as MultilinearPcs<Challenge, Challenger>>::Commitment;

@@ -44,11 +44,13 @@ use p3_whir::{
 };
 use serde::{Deserialize, Serialize};
 
-use crate::backend::{ProveError, SecurityLevel, Table, Tables, VerifyError};
 use crate::codec;
 use crate::config::{
     Challenge, Challenger, MerkleHash, Settings, Val, ValMmcs, ValMmcs31, transcript, val_mmcs, val_mmcs31,
 };
+use crate::error::{ProveError, VerifyError};
+use crate::security::SecurityLevel;
+use crate::table::{Table, Tables};
 
 pub(crate) type Stacking = PrefixProver<Val, Challenge>;
 /// The WHIR commitment over the Merkle trees `M`, tables stacked by the

@@ -8,6 +8,7 @@
 //! [`verifier::verify_batch_with_chunks`]: Plonky3's batch-STARK protocol
 //! on both sides, without its symbolic degree inference.
 
+mod layout;
 pub mod lookup_columns;
 pub mod prover;
 mod quotient;
@@ -32,9 +33,9 @@ use serde::{Deserialize, Serialize};
 
 use self::prover::prove_batch_owned;
 use self::verifier::{log_quotient_chunks, verify_batch_with_chunks};
-use crate::backend::{ProveError, Table, Tables, VerifyError};
-use crate::codec;
 use crate::config::{AggConfig, AggConfig24, Challenge, MerkleHash, Settings, Val};
+use crate::error::{ProveError, VerifyError};
+use crate::table::{Table, Tables};
 
 /// A batch STARK in the configuration its settings' Merkle hash selects
 /// ([`Settings::merkle`]): the two differ only in the digests of their
@@ -64,21 +65,21 @@ impl FriProof {
         }
     }
 
-    /// Where the proof's bytes go ([`codec::size_breakdown`]).
+    /// Where the proof's bytes go (`layout::size_breakdown`).
     pub fn size_breakdown(&self) -> Vec<(String, usize)> {
         match self {
-            Self::Sha256(p) => codec::size_breakdown(p),
-            Self::Sha256Trunc24(p) => codec::size_breakdown24(p),
+            Self::Sha256(p) => layout::size_breakdown(p),
+            Self::Sha256Trunc24(p) => layout::size_breakdown24(p),
         }
     }
 
     /// The parts of the encoding in bits, the hash tag first
-    /// ([`codec::body_layout`]).
+    /// (`layout::body_layout`).
     pub fn body_layout(&self) -> Vec<(&'static str, usize)> {
         let mut parts = vec![("merkle hash tag", 8)];
         parts.extend(match self {
-            Self::Sha256(p) => codec::body_layout(p),
-            Self::Sha256Trunc24(p) => codec::body_layout24(p),
+            Self::Sha256(p) => layout::body_layout(p),
+            Self::Sha256Trunc24(p) => layout::body_layout24(p),
         });
         parts
     }

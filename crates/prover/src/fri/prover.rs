@@ -48,7 +48,7 @@ use tracing::info_span;
 use super::lookup_columns::LookupColumns;
 use super::quotient::TableQuotient;
 use super::{air_layout, batch_shape};
-use crate::backend::ProveError;
+use crate::error::ProveError;
 
 /// One batch proof of `traces` (one per AIR, in batch order) with the given
 /// public values and lookups, table `i`'s quotient split into

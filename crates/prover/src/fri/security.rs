@@ -22,8 +22,9 @@ use p3_security::shape::{InstanceShape, StarkAirParams};
 use p3_security::stark::{conjectured_security_report, proven_security_report};
 use p3_uni_stark::OpeningShape;
 
-use crate::backend::{SecurityLevel, Table, Tables};
 use crate::config::{Challenge, Settings, Val};
+use crate::security::SecurityLevel;
+use crate::table::{Table, Tables};
 
 /// Extension degree of the challenge field.
 const CHALLENGE_DIM: usize = 5;

@@ -1,0 +1,130 @@
+//! The zerocheck's verifier: the skip round's sum on `H`, the ordinary
+//! rounds, and the final check of the batched row term at the opened
+//! values, with the selectors and periodic columns it evaluates itself.
+
+use p3_challenger::{CanObserve, FieldChallenger};
+use p3_field::PrimeCharacteristicRing;
+
+use super::air::{Profile, check_counts, profile};
+use super::folder::{ExtFolder, Weights};
+use super::{
+    BusClaim, SkipAir, SkipZerocheck, ZerocheckError, ZerocheckPoint, ZerocheckProof, skip_points, skip_xs, start,
+};
+use crate::config::{Challenge, Val};
+use crate::poly::{eq_at, eq_table, interpolate, lagrange};
+
+impl SkipZerocheck {
+    /// Checks a proof that a trace of `2^log_height` rows satisfies
+    /// `air`'s constraints, drawing the same challenges as the prover;
+    /// returns the point at which the proof's openings must be checked
+    /// against the committed columns.
+    ///
+    /// # Errors
+    /// Why the proof is refused.
+    pub fn verify<A: SkipAir, Ch>(
+        &self,
+        air: &A,
+        log_height: usize,
+        proof: &ZerocheckProof,
+        bus: Option<&BusClaim>,
+        challenger: &mut Ch,
+    ) -> Result<ZerocheckPoint, ZerocheckError>
+    where
+        Ch: FieldChallenger<Val> + CanObserve<Val>,
+    {
+        let profile = profile(air)?;
+        let d = profile.degree;
+        let (k, group) = (self.skip, 1usize << self.skip);
+        if log_height < k {
+            return Err(ZerocheckError::Shape("fewer rows than the skip"));
+        }
+        let points = skip_points(k, d);
+        let next_columns = air.main_next_row_columns();
+        if proof.skip_values.len() != points.len() + group
+            || proof.rounds.len() != log_height - k
+            || proof.rounds.iter().any(|r| r.len() != d + 2)
+            || proof.local.len() != air.width()
+            || proof.next.len() != next_columns.len()
+        {
+            return Err(ZerocheckError::Shape("lengths"));
+        }
+        let (weights, tau, target) = start(profile.constraints, profile.messages.len(), log_height, bus, challenger)?;
+        let (tau_skip, tau) = tau.split_at(k);
+        // The skip polynomial on H, weighted by eq over the group's bits,
+        // is the whole sum.
+        let on_h = &proof.skip_values[points.len()..];
+        if eq_table(tau_skip).iter().zip(on_h).map(|(&e, &v)| e * v).sum::<Challenge>() != target {
+            return Err(ZerocheckError::Skip);
+        }
+        proof.skip_values.iter().for_each(|&v| challenger.observe_algebra_element(v));
+        let r0: Challenge = challenger.sample_algebra_element();
+        let mut claim = interpolate(&skip_xs(k, &points), &proof.skip_values, r0);
+
+        let nodes: Vec<Challenge> = (0..d + 2).map(Challenge::from_usize).collect();
+        let mut rest = Vec::with_capacity(tau.len());
+        for (i, values) in proof.rounds.iter().enumerate() {
+            if values[0] + values[1] != claim {
+                return Err(ZerocheckError::Round(i));
+            }
+            values.iter().for_each(|&v| challenger.observe_algebra_element(v));
+            let r: Challenge = challenger.sample_algebra_element();
+            claim = interpolate(&nodes, values, r);
+            rest.push(r);
+        }
+        proof.local.iter().chain(&proof.next).for_each(|&v| challenger.observe_algebra_element(v));
+
+        let point = ZerocheckPoint { skip: r0, rest };
+        let term = opened_term(air, &profile, (k, &point), (&proof.local, &proof.next), &weights)?;
+        if eq_at(tau, &point.rest) * term != claim {
+            return Err(ZerocheckError::Final);
+        }
+        Ok(point)
+    }
+}
+
+/// The batched row term `E` at the opened values, as the verifier's final
+/// check reads it, refused where the AIR emits another number of
+/// constraints or messages there than its profile says. The next row of
+/// the columns the AIR does not declare is zero, which [`profile`] makes
+/// sure no constraint or message reads.
+pub(super) fn opened_term<A: SkipAir>(
+    air: &A,
+    profile: &Profile,
+    (skip, point): (usize, &ZerocheckPoint),
+    (local, next_values): (&[Challenge], &[Challenge]),
+    weights: &Weights<Challenge>,
+) -> Result<Challenge, ZerocheckError> {
+    let (periodic, first, last) = structure_at(air, skip, point);
+    let mut next = vec![Challenge::ZERO; air.width()];
+    for (&c, &v) in air.main_next_row_columns().iter().zip(next_values) {
+        next[c] = v;
+    }
+    let mut folder = ExtFolder::new(local, &next, &periodic, first, last, weights);
+    air.eval(&mut folder);
+    check_counts(profile, folder.constraints, folder.messages)?;
+    Ok(folder.acc)
+}
+
+/// The periodic columns' and selectors' values at `(skip, rest)`, as the
+/// verifier computes them: `(periodic, first, last)`.
+fn structure_at<A: SkipAir>(air: &A, skip: usize, point: &ZerocheckPoint) -> (Vec<Challenge>, Challenge, Challenge) {
+    let group = 1usize << skip;
+    let l = lagrange(skip, point.skip);
+    let periodic = air
+        .periodic_columns()
+        .iter()
+        .map(|col| {
+            let period = col.len();
+            let bits = (period / group).max(1).trailing_zeros() as usize;
+            let eq = eq_table(&point.rest[..bits.min(point.rest.len())]);
+            (0..group)
+                .map(|j| {
+                    l[j] * eq.iter().enumerate().map(|(g, &e)| e * col[(g * group + j) % period]).sum::<Challenge>()
+                })
+                .sum()
+        })
+        .collect();
+    let first = l[0] * point.rest.iter().map(|&r| Challenge::ONE - r).product::<Challenge>();
+    let last = l[group - 1] * point.rest.iter().copied().product::<Challenge>();
+    (periodic, first, last)
+}
