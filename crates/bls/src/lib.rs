@@ -28,6 +28,7 @@
 //! one-core run.
 
 pub mod atms;
+pub mod bitfield;
 mod curve;
 mod error;
 pub mod horn;

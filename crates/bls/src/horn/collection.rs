@@ -3,7 +3,8 @@
 
 use blst::blst_p2_affine;
 
-use super::{Bitfield, HornError, HornParams, HornValidators};
+use super::{HornError, HornParams, HornValidators};
+use crate::bitfield::{Bitfield, BitfieldError};
 use crate::curve::g2;
 use crate::sig::Signature;
 
@@ -39,10 +40,10 @@ impl SubcommitteeAggregate {
         params.check_committee(self.committee)?;
         params.check_subcommittee(self.subcommittee)?;
         if self.bits.len() != params.subcommittee_size() {
-            return Err(HornError::BitfieldLength {
+            return Err(HornError::Bitfield(BitfieldError::Length {
                 expected_bits: params.subcommittee_size(),
                 got_bytes: Bitfield::byte_len(self.bits.len()),
-            });
+            }));
         }
         Ok(())
     }
@@ -72,10 +73,10 @@ impl Collection {
     pub fn check_shape(&self, params: &HornParams) -> Result<(), HornError> {
         params.check_committee(self.committee)?;
         if self.bits.len() != params.committee_size() {
-            return Err(HornError::BitfieldLength {
+            return Err(HornError::Bitfield(BitfieldError::Length {
                 expected_bits: params.committee_size(),
                 got_bytes: Bitfield::byte_len(self.bits.len()),
-            });
+            }));
         }
         Ok(())
     }
@@ -225,7 +226,7 @@ mod tests {
         assert_eq!(col.offer(empty), Err(HornError::EmptyBitfield));
         let mut wrong_size = r.aggregates[0].clone();
         wrong_size.bits = Bitfield::new(128);
-        assert!(matches!(col.offer(wrong_size), Err(HornError::BitfieldLength { .. })));
+        assert!(matches!(col.offer(wrong_size), Err(HornError::Bitfield(BitfieldError::Length { .. }))));
         let mut out_of_range = r.aggregates[0].clone();
         out_of_range.subcommittee = 4;
         assert!(matches!(col.offer(out_of_range), Err(HornError::SubcommitteeOutOfRange { .. })));

@@ -24,7 +24,6 @@
 //! [`wire`] encodes all of it, with Snappy compression and size accounting;
 //! [`sim`] builds a full round for benchmarks and tests.
 
-mod bitfield;
 mod collection;
 mod committee;
 mod multiplicity;
@@ -35,9 +34,9 @@ pub mod wire;
 
 use thiserror::Error;
 
+use crate::bitfield::BitfieldError;
 use crate::error::BlsError;
 
-pub use bitfield::Bitfield;
 pub use collection::{Collection, Collector, SubcommitteeAggregate};
 pub use committee::{Committee, HornParams, HornValidators};
 pub use multiplicity::{MAX_MULTIPLICITY, Multiplicities, MultiplicityAggregate};
@@ -68,15 +67,10 @@ pub enum HornError {
     /// An aggregate offered to the collector of another committee.
     #[error("aggregate of committee {got} offered to a collector of committee {expected}")]
     WrongCommittee { expected: u32, got: u32 },
-    /// A bitfield (or count vector) of the wrong size.
-    #[error("bitfield of {expected_bits} bits cannot be {got_bytes} bytes")]
-    BitfieldLength { expected_bits: usize, got_bytes: usize },
-    /// Nonzero bits past the end of a bitfield.
-    #[error("bits set past the end of the bitfield")]
-    BitfieldPadding,
-    /// A bit index past the end.
-    #[error("bit {index} out of range ({len} bits)")]
-    BitOutOfRange { index: usize, len: usize },
+    /// A bitfield (or count vector) of the wrong size, with bits set past
+    /// its end, or a bit index past its end.
+    #[error(transparent)]
+    Bitfield(#[from] BitfieldError),
     /// An aggregate or collection with no signer: its key would be the identity.
     #[error("empty bitfield: no signer")]
     EmptyBitfield,

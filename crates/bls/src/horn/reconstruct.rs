@@ -20,7 +20,8 @@ use std::collections::BTreeMap;
 use blst::{blst_p1, blst_p1_affine};
 use rayon::prelude::*;
 
-use super::{Bitfield, Collection, Committee, HornError, HornValidators, Multiplicities};
+use super::{Collection, Committee, HornError, HornValidators, Multiplicities};
+use crate::bitfield::{Bitfield, BitfieldError};
 use crate::curve::g1;
 use crate::error::BlsError;
 use crate::keys::PublicKey;
@@ -49,10 +50,10 @@ impl Strategy {
 
 fn check(committee: &Committee, bits: &Bitfield) -> Result<(), HornError> {
     if bits.len() != committee.len() {
-        return Err(HornError::BitfieldLength {
+        return Err(HornError::Bitfield(BitfieldError::Length {
             expected_bits: committee.len(),
             got_bytes: Bitfield::byte_len(bits.len()),
-        });
+        }));
     }
     if bits.none() {
         return Err(HornError::EmptyBitfield);
@@ -235,10 +236,10 @@ fn msm_where(committee: &Committee, counts: &[u8], pick: impl Fn(u8) -> Option<u
 /// is used.
 pub fn multiplicity_key(committee: &Committee, counts: &Multiplicities) -> Result<PublicKey, HornError> {
     if counts.len() != committee.len() {
-        return Err(HornError::BitfieldLength {
+        return Err(HornError::Bitfield(BitfieldError::Length {
             expected_bits: committee.len() * 4,
             got_bytes: counts.len().div_ceil(2),
-        });
+        }));
     }
     if counts.is_zero() {
         return Err(HornError::EmptyBitfield);
@@ -267,10 +268,10 @@ pub fn multiplicity_key(committee: &Committee, counts: &Multiplicities) -> Resul
 /// steps per member.
 pub fn multiplicity_key_naive(committee: &Committee, counts: &Multiplicities) -> Result<PublicKey, HornError> {
     if counts.len() != committee.len() {
-        return Err(HornError::BitfieldLength {
+        return Err(HornError::Bitfield(BitfieldError::Length {
             expected_bits: committee.len() * 4,
             got_bytes: counts.len().div_ceil(2),
-        });
+        }));
     }
     if counts.is_zero() {
         return Err(HornError::EmptyBitfield);

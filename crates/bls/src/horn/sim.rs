@@ -29,9 +29,10 @@ use rand::{Rng, RngExt, SeedableRng, rngs::StdRng};
 use rayon::prelude::*;
 
 use super::{
-    Bitfield, Collection, Collector, HornError, HornParams, HornValidators, Multiplicities, MultiplicityAggregate,
+    Collection, Collector, HornError, HornParams, HornValidators, Multiplicities, MultiplicityAggregate,
     SubcommitteeAggregate,
 };
+use crate::bitfield::Bitfield;
 use crate::curve::{self, Fr, g1, g2};
 use crate::error::BlsError;
 use crate::keys::{PublicKey, SecretKey};

@@ -15,9 +15,8 @@
 
 use thiserror::Error;
 
-use super::{
-    Bitfield, Collection, HornError, HornParams, Multiplicities, MultiplicityAggregate, SubcommitteeAggregate,
-};
+use super::{Collection, HornError, HornParams, Multiplicities, MultiplicityAggregate, SubcommitteeAggregate};
+use crate::bitfield::Bitfield;
 use crate::sig::{SIGNATURE_BYTES, Signature};
 
 /// Why bytes are not a valid message.
@@ -235,7 +234,7 @@ mod tests {
         let agg = SubcommitteeAggregate {
             committee: 1,
             subcommittee: 1,
-            bits: c.bits.clone().slice_for_test(64),
+            bits: Bitfield::from_bytes(&c.bits.to_bytes()[..8], 64).unwrap(),
             signature: c.signature,
         };
         let raw = agg.to_bytes();
