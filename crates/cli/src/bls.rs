@@ -6,11 +6,11 @@ use std::time::Instant;
 use clap::{Args, Subcommand};
 use rayon::prelude::*;
 use serde_json::json;
-use sigagg_bls::horn::{self, Collection, HornParams, Strategy, sim, wire};
 use sigagg_bls::msp::{
     self, DST_MITHRIL, DST_MSP, MspProofOfPossession, MspSignature, MspSigningKey, MspVerificationKey,
 };
 use sigagg_bls::{KeyRegistry, ProofOfPossession, PublicKey, SecretKey, Signature, SignatureSet, atms};
+use sigagg_horn::{self as horn, Collection, HornParams, Strategy, sim, wire};
 
 use crate::cert;
 use crate::io::{self, CliError, CliResult};

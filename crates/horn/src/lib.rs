@@ -1,5 +1,11 @@
-//! Horn: two-layer BLS aggregation for 2^20 validators voting every slot
-//! (design seed 003).
+//! # sigagg-horn: two-layer BLS aggregation for 2^20 validators
+//!
+//! Horn (design seed 003) aggregates the votes of 2^20 validators every slot
+//! with the BLS signatures of [`sigagg_bls`] (Ethereum ciphersuite, keys in
+//! G1), its key registry and its [`Bitfield`](sigagg_bls::bitfield::Bitfield)s.
+//! This crate holds the aggregation layers, their wire encoding and a
+//! simulator of full rounds ([`sim`]). Key reconstruction and the simulator work on curve points
+//! through [`sigagg_bls::curve`]; nothing here is `unsafe`.
 //!
 //! Validators are split into committees (32 of 2^15), each committee into
 //! subcommittees (64 of 512). The layers:
@@ -23,6 +29,12 @@
 //!
 //! [`wire`] encodes all of it, with Snappy compression and size accounting;
 //! [`sim`] builds a full round for benchmarks and tests.
+//!
+//! ## Threads
+//! As in `sigagg-bls`, the functions that process many independent items use
+//! rayon, so `RAYON_NUM_THREADS=1` gives a true one-core run.
+
+#![forbid(unsafe_code)]
 
 mod collection;
 mod committee;
@@ -34,8 +46,8 @@ pub mod wire;
 
 use thiserror::Error;
 
-use crate::bitfield::BitfieldError;
-use crate::error::BlsError;
+use sigagg_bls::BlsError;
+use sigagg_bls::bitfield::BitfieldError;
 
 pub use collection::{Collection, Collector, SubcommitteeAggregate};
 pub use committee::{Committee, HornParams, HornValidators};

@@ -4,9 +4,9 @@
 use blst::blst_p2_affine;
 
 use super::{HornError, HornParams, HornValidators};
-use crate::bitfield::{Bitfield, BitfieldError};
-use crate::curve::g2;
-use crate::sig::Signature;
+use sigagg_bls::Signature;
+use sigagg_bls::bitfield::{Bitfield, BitfieldError};
+use sigagg_bls::curve::g2;
 
 /// An aggregator's output: the aggregate signature of the subcommittee
 /// members whose bits are set.
@@ -176,9 +176,9 @@ impl Collector {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::horn::sim::{SimConfig, simulate};
+    use crate::sim::{SimConfig, simulate};
 
-    fn round() -> crate::horn::sim::SimRound {
+    fn round() -> crate::sim::SimRound {
         simulate(&SimConfig {
             params: HornParams::new(2, 256, 64).unwrap(),
             participation: 0.8,
@@ -207,7 +207,7 @@ mod tests {
         let c = col.collection().unwrap();
         assert_eq!(c.bits.count_ones(), best);
         assert!(c.bits.ones().all(|i| (128..192).contains(&i)));
-        crate::horn::verify_collection(&r.validators, &r.message, &c).unwrap();
+        crate::verify_collection(&r.validators, &r.message, &c).unwrap();
         // A worse aggregate offered later is not taken; ties keep the first.
         let worst = aggs.iter().min_by_key(|a| a.bits.count_ones()).unwrap();
         assert!(!col.offer((*worst).clone()).unwrap());
@@ -236,7 +236,7 @@ mod tests {
         forged.bits.set(j).unwrap();
         assert!(matches!(
             col.offer_verified(forged.clone(), &r.validators, &r.message),
-            Err(HornError::Bls(crate::BlsError::VerificationFailed))
+            Err(HornError::Bls(sigagg_bls::BlsError::VerificationFailed))
         ));
         // Offered unchecked, the same forgery would displace the valid
         // aggregate and spoil the collection: why `offer` is for validated
@@ -244,7 +244,7 @@ mod tests {
         let mut trusting = Collector::new(params, r.aggregates[0].committee).unwrap();
         trusting.offer(r.aggregates[0].clone()).unwrap();
         assert!(trusting.offer(forged).unwrap());
-        assert!(crate::horn::verify_collection(&r.validators, &r.message, &trusting.collection().unwrap()).is_err());
+        assert!(crate::verify_collection(&r.validators, &r.message, &trusting.collection().unwrap()).is_err());
         assert!(matches!(Collector::new(params, 2), Err(HornError::CommitteeOutOfRange { .. })));
     }
 
@@ -255,10 +255,10 @@ mod tests {
         assert!(HornParams::new(0, 128, 64).is_err());
         let p = HornParams::ETHEREUM_1M;
         assert_eq!((p.validators(), p.subcommittees()), (1 << 20, 64));
-        let sks: Vec<crate::SecretKey> =
-            (0..4u8).map(|i| crate::SecretKey::from_key_material(&[i; 32]).unwrap()).collect();
-        let keys: Vec<crate::PublicKey> = sks.iter().map(|s| s.public_key()).collect();
-        let reg = crate::KeyRegistry::from_keys_unchecked(keys).unwrap();
+        let sks: Vec<sigagg_bls::SecretKey> =
+            (0..4u8).map(|i| sigagg_bls::SecretKey::from_key_material(&[i; 32]).unwrap()).collect();
+        let keys: Vec<sigagg_bls::PublicKey> = sks.iter().map(|s| s.public_key()).collect();
+        let reg = sigagg_bls::KeyRegistry::from_keys_unchecked(keys).unwrap();
         let small = HornParams::new(1, 64, 64).unwrap();
         // Not enough keys for a 64-member committee.
         assert!(matches!(HornValidators::contiguous(small, &reg), Err(HornError::Assignment(_))));

@@ -21,10 +21,10 @@ use blst::{blst_p1, blst_p1_affine};
 use rayon::prelude::*;
 
 use super::{Collection, Committee, HornError, HornValidators, Multiplicities};
-use crate::bitfield::{Bitfield, BitfieldError};
-use crate::curve::g1;
-use crate::error::BlsError;
-use crate::keys::PublicKey;
+use sigagg_bls::BlsError;
+use sigagg_bls::PublicKey;
+use sigagg_bls::bitfield::{Bitfield, BitfieldError};
+use sigagg_bls::curve::g1;
 
 /// How an aggregate key is rebuilt.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

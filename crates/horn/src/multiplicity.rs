@@ -7,9 +7,9 @@
 //! multiplication over 4-bit scalars.
 
 use super::{Collection, HornError, HornParams, SubcommitteeAggregate};
-use crate::bitfield::{Bitfield, BitfieldError};
-use crate::curve::g2;
-use crate::sig::Signature;
+use sigagg_bls::Signature;
+use sigagg_bls::bitfield::{Bitfield, BitfieldError};
+use sigagg_bls::curve::g2;
 
 /// Largest count a 4-bit entry holds.
 pub const MAX_MULTIPLICITY: u8 = 15;
