@@ -3,8 +3,9 @@
 //! Horn (design seed 003) aggregates the votes of 2^20 validators every slot
 //! with the BLS signatures of [`sigagg_bls`] (Ethereum ciphersuite, keys in
 //! G1), its key registry and its [`Bitfield`](sigagg_bls::bitfield::Bitfield)s.
-//! This crate holds the aggregation layers, their wire encoding and a
-//! simulator of full rounds ([`sim`]). Key reconstruction and the simulator work on curve points
+//! This crate holds the aggregation layers, their wire encoding, a simulator
+//! of full rounds ([`sim`]) and the benchmark behind `sigagg bench horn`
+//! ([`bench`]). Key reconstruction and the simulator work on curve points
 //! through [`sigagg_bls::curve`]; nothing here is `unsafe`.
 //!
 //! Validators are split into committees (32 of 2^15), each committee into
@@ -36,6 +37,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod bench;
 mod collection;
 mod committee;
 mod multiplicity;
