@@ -3,7 +3,7 @@
 use std::time::Instant;
 
 use rayon::prelude::*;
-use sigagg_bls::horn::Bitfield;
+use sigagg_bls::bitfield::Bitfield;
 use sigagg_bls::{KeyRegistry, SecretKey, aggregate};
 use sigagg_bls_cert::{Committee, Mode, Prover, Setup, Signed, Threshold, verify_allowing_insecure_setup as verify};
 

@@ -18,7 +18,7 @@
 
 use std::ops::Range;
 
-use sigagg_bls::horn::Bitfield;
+use sigagg_bls::bitfield::Bitfield;
 use sigagg_bls::{PUBLIC_KEY_BYTES, PublicKey, SIGNATURE_BYTES, Signature, aggregate, aggregate_public_keys};
 
 use crate::codec::{Reader, Writer};

@@ -15,6 +15,13 @@
 //! Points handed to the bulk/MSM calls are assumed valid (on the curve, in
 //! the subgroup); callers only ever pass points that went through
 //! `decompress` or were computed from such points.
+//!
+//! The module is public for the schemes built on these signatures in other
+//! crates (`sigagg-horn` rebuilds aggregate keys by bulk addition and MSM,
+//! and its simulator forms signatures by linearity). The same assumption
+//! binds them: pass only points that came out of [`g1::decompress`],
+//! [`g2::decompress`], the keys and signatures of this crate, or arithmetic
+//! on those.
 
 use blst::{
     BLST_ERROR, blst_final_exp, blst_fp12, blst_fp12_is_one, blst_fr, blst_fr_add, blst_fr_from_scalar, blst_fr_mul,
@@ -57,8 +64,7 @@ macro_rules! group_ops {
         affine_is_equal: $affine_is_equal:ident,
     ) => {
         #[doc = $doc]
-        #[allow(dead_code)] // both groups get the full set; each scheme uses part of it
-        pub(crate) mod $module {
+        pub mod $module {
             use super::*;
             use blst::{
                 $add_or_double, $add_or_double_affine, $affine_generator, $affine_is_equal, $affine_is_inf,
@@ -67,12 +73,12 @@ macro_rules! group_ops {
             };
 
             /// Size of the compressed encoding in bytes.
-            pub(crate) const COMPRESSED: usize = $n;
+            pub const COMPRESSED: usize = $n;
 
             /// Decodes a compressed point and checks that it is on the curve
             /// and in the prime-order subgroup. The identity (`0xc0 00..`) is
             /// accepted; callers that forbid it check [`is_identity`].
-            pub(crate) fn decompress(bytes: &[u8]) -> Result<$a, PointError> {
+            pub fn decompress(bytes: &[u8]) -> Result<$a, PointError> {
                 if bytes.len() != COMPRESSED {
                     return Err(PointError::Length { expected: COMPRESSED, got: bytes.len() });
                 }
@@ -96,7 +102,7 @@ macro_rules! group_ops {
             }
 
             /// Compressed encoding of an affine point.
-            pub(crate) fn compress(p: &$a) -> [u8; $n] {
+            pub fn compress(p: &$a) -> [u8; $n] {
                 let mut out = [0u8; $n];
                 let mut proj = <$p>::default();
                 // SAFETY: both pointers are valid for the sizes blst writes/reads.
@@ -108,25 +114,25 @@ macro_rules! group_ops {
             }
 
             /// Whether an affine point is the identity.
-            pub(crate) fn is_identity(p: &$a) -> bool {
+            pub fn is_identity(p: &$a) -> bool {
                 // SAFETY: valid reference.
                 unsafe { $affine_is_inf(p) }
             }
 
             /// Whether a projective point is the identity.
-            pub(crate) fn is_identity_proj(p: &$p) -> bool {
+            pub fn is_identity_proj(p: &$p) -> bool {
                 // SAFETY: valid reference.
                 unsafe { $is_inf(p) }
             }
 
             /// Whether two affine points are equal.
-            pub(crate) fn eq(a: &$a, b: &$a) -> bool {
+            pub fn eq(a: &$a, b: &$a) -> bool {
                 // SAFETY: valid references.
                 unsafe { $affine_is_equal(a, b) }
             }
 
             /// Projective to affine (one inversion).
-            pub(crate) fn to_affine(p: &$p) -> $a {
+            pub fn to_affine(p: &$p) -> $a {
                 let mut out = <$a>::default();
                 // SAFETY: valid references.
                 unsafe { $to_affine(&mut out, p) };
@@ -134,7 +140,7 @@ macro_rules! group_ops {
             }
 
             /// Affine to projective (free).
-            pub(crate) fn from_affine(p: &$a) -> $p {
+            pub fn from_affine(p: &$a) -> $p {
                 let mut out = <$p>::default();
                 // SAFETY: valid references.
                 unsafe { $from_affine(&mut out, p) };
@@ -142,7 +148,7 @@ macro_rules! group_ops {
             }
 
             /// Many projective points to affine with one shared inversion.
-            pub(crate) fn batch_to_affine(points: &[$p]) -> Vec<$a> {
+            pub fn batch_to_affine(points: &[$p]) -> Vec<$a> {
                 if points.is_empty() {
                     return Vec::new();
                 }
@@ -155,21 +161,21 @@ macro_rules! group_ops {
             }
 
             /// `acc += p`, correct also when `acc == p` or either is the identity.
-            pub(crate) fn add_assign(acc: &mut $p, p: &$p) {
+            pub fn add_assign(acc: &mut $p, p: &$p) {
                 let a = *acc;
                 // SAFETY: valid references; blst allows out to alias an input but we copy anyway.
                 unsafe { $add_or_double(acc, &a, p) };
             }
 
             /// `acc += p` for an affine `p` (mixed addition), add-or-double.
-            pub(crate) fn add_assign_affine(acc: &mut $p, p: &$a) {
+            pub fn add_assign_affine(acc: &mut $p, p: &$a) {
                 let a = *acc;
                 // SAFETY: valid references.
                 unsafe { $add_or_double_affine(acc, &a, p) };
             }
 
             /// `-p`.
-            pub(crate) fn neg(p: &$p) -> $p {
+            pub fn neg(p: &$p) -> $p {
                 let mut out = *p;
                 // SAFETY: valid reference.
                 unsafe { $cneg(&mut out, true) };
@@ -177,7 +183,7 @@ macro_rules! group_ops {
             }
 
             /// `scalar * p` with a little-endian scalar of `nbits` bits.
-            pub(crate) fn mul(p: &$a, scalar_le: &[u8], nbits: usize) -> $p {
+            pub fn mul(p: &$a, scalar_le: &[u8], nbits: usize) -> $p {
                 assert!(scalar_le.len() * 8 >= nbits, "scalar shorter than nbits");
                 let proj = from_affine(p);
                 let mut out = <$p>::default();
@@ -187,13 +193,13 @@ macro_rules! group_ops {
             }
 
             /// The group generator.
-            pub(crate) fn generator() -> $p {
+            pub fn generator() -> $p {
                 // SAFETY: blst returns a pointer to a static constant.
                 unsafe { *$generator() }
             }
 
             /// The group generator, affine.
-            pub(crate) fn affine_generator() -> $a {
+            pub fn affine_generator() -> $a {
                 // SAFETY: blst returns a pointer to a static constant.
                 unsafe { *$affine_generator() }
             }
@@ -202,7 +208,7 @@ macro_rules! group_ops {
             /// field inversion per tree level shared by all additions
             /// (Montgomery's trick). Handles repeated points (doubling),
             /// opposite points and the identity.
-            pub(crate) fn sum_refs(points: &[&$a]) -> $p {
+            pub fn sum_refs(points: &[&$a]) -> $p {
                 let mut out = <$p>::default();
                 if points.is_empty() {
                     return out;
@@ -216,7 +222,7 @@ macro_rules! group_ops {
             }
 
             /// Bulk addition of a contiguous slice of affine points.
-            pub(crate) fn sum(points: &[$a]) -> $p {
+            pub fn sum(points: &[$a]) -> $p {
                 let mut out = <$p>::default();
                 if points.is_empty() {
                     return out;
@@ -230,7 +236,7 @@ macro_rules! group_ops {
             /// Multi-scalar multiplication `sum scalar_i * point_i` with blst's
             /// Pippenger (single-threaded). `scalars` holds one little-endian
             /// scalar of `ceil(nbits / 8)` bytes per point.
-            pub(crate) fn msm_refs(points: &[&$a], scalars: &[u8], nbits: usize) -> $p {
+            pub fn msm_refs(points: &[&$a], scalars: &[u8], nbits: usize) -> $p {
                 let nbytes = nbits.div_ceil(8);
                 assert_eq!(scalars.len(), nbytes * points.len(), "one scalar per point");
                 let mut out = <$p>::default();
@@ -250,7 +256,7 @@ macro_rules! group_ops {
             }
 
             /// [`msm_refs`] over a contiguous slice.
-            pub(crate) fn msm(points: &[$a], scalars: &[u8], nbits: usize) -> $p {
+            pub fn msm(points: &[$a], scalars: &[u8], nbits: usize) -> $p {
                 let refs: Vec<&$a> = points.iter().collect();
                 msm_refs(&refs, scalars, nbits)
             }
@@ -286,7 +292,6 @@ group_ops!(
     affine_is_equal: blst_p2_affine_is_equal,
 );
 
-/// Hash to G2 (RFC 9380, `BLS12381G2_XMD:SHA-256_SSWU_RO_`) under `dst`.
 /// The affine coordinates of a G1 point as two 48-byte big-endian field
 /// elements (blst's uncompressed encoding split in halves), or `None` for
 /// the identity, which has no affine coordinates.
@@ -303,7 +308,8 @@ pub(crate) fn g1_coordinates(p: &blst_p1_affine) -> Option<([u8; 48], [u8; 48])>
     Some((x, y))
 }
 
-pub(crate) fn hash_to_g2(msg: &[u8], dst: &[u8]) -> blst_p2_affine {
+/// Hash to G2 (RFC 9380, `BLS12381G2_XMD:SHA-256_SSWU_RO_`) under `dst`.
+pub fn hash_to_g2(msg: &[u8], dst: &[u8]) -> blst_p2_affine {
     let mut out = blst_p2::default();
     // SAFETY: all buffers valid for the given lengths; aug is empty.
     unsafe { blst::blst_hash_to_g2(&mut out, msg.as_ptr(), msg.len(), dst.as_ptr(), dst.len(), core::ptr::null(), 0) };
@@ -348,11 +354,11 @@ pub(crate) fn pairing_product_is_one(pairs: &[(blst_p1_affine, blst_p2_affine)])
 /// A scalar modulo `r`, kept in blst's Montgomery form for cheap sums and
 /// products (used where setups form aggregate signatures by linearity).
 #[derive(Clone, Copy, Default)]
-pub(crate) struct Fr(blst_fr);
+pub struct Fr(blst_fr);
 
 impl Fr {
     /// Reduces a little-endian byte string of any length modulo `r`.
-    pub(crate) fn from_le_bytes_reduced(bytes: &[u8]) -> Fr {
+    pub fn from_le_bytes_reduced(bytes: &[u8]) -> Fr {
         let mut s = blst_scalar::default();
         let mut f = blst_fr::default();
         // SAFETY: valid buffers; blst reduces modulo r.
@@ -364,18 +370,20 @@ impl Fr {
     }
 
     /// The integer `v` as a scalar.
-    pub(crate) fn from_u64(v: u64) -> Fr {
+    pub fn from_u64(v: u64) -> Fr {
         Fr::from_le_bytes_reduced(&v.to_le_bytes())
     }
 
-    pub(crate) fn add(&self, other: &Fr) -> Fr {
+    /// `self + other` modulo `r`.
+    pub fn add(&self, other: &Fr) -> Fr {
         let mut out = blst_fr::default();
         // SAFETY: valid references.
         unsafe { blst_fr_add(&mut out, &self.0, &other.0) };
         Fr(out)
     }
 
-    pub(crate) fn mul(&self, other: &Fr) -> Fr {
+    /// `self * other` modulo `r`.
+    pub fn mul(&self, other: &Fr) -> Fr {
         let mut out = blst_fr::default();
         // SAFETY: valid references.
         unsafe { blst_fr_mul(&mut out, &self.0, &other.0) };
@@ -383,7 +391,7 @@ impl Fr {
     }
 
     /// Canonical little-endian bytes (fully reduced).
-    pub(crate) fn to_le_bytes(self) -> [u8; 32] {
+    pub fn to_le_bytes(self) -> [u8; 32] {
         let mut s = blst_scalar::default();
         // SAFETY: valid references.
         unsafe { blst_scalar_from_fr(&mut s, &self.0) };

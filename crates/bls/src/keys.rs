@@ -111,9 +111,10 @@ impl PublicKey {
         g1::compress(&self.0)
     }
 
-    /// Wraps a point computed inside the crate from valid points (sums of
-    /// keys, `sk * G`); only the identity needs refusing.
-    pub(crate) fn from_affine(p: blst_p1_affine) -> Result<PublicKey, BlsError> {
+    /// Wraps a point computed from valid points (sums of keys, `sk * G`,
+    /// here or in `sigagg-horn`); only the identity needs refusing. Points
+    /// from anywhere else go through [`PublicKey::from_bytes`].
+    pub fn from_affine(p: blst_p1_affine) -> Result<PublicKey, BlsError> {
         if g1::is_identity(&p) {
             return Err(BlsError::Identity { what: Object::PublicKey });
         }
@@ -128,8 +129,8 @@ impl PublicKey {
         crate::curve::g1_coordinates(&self.0).expect("a public key is never the identity")
     }
 
-    /// The underlying affine point.
-    pub(crate) fn point(&self) -> &blst_p1_affine {
+    /// The underlying affine point, for [`crate::curve`] arithmetic.
+    pub fn point(&self) -> &blst_p1_affine {
         &self.0
     }
 }

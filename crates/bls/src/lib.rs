@@ -2,18 +2,18 @@
 //!
 //! BLS12-381 signatures on [`blst`], in the Ethereum ciphersuite with proofs
 //! of possession (`BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_POP_`: public keys
-//! in G1, signatures in G2), and three aggregation schemes built on them:
+//! in G1, signatures in G2), and two aggregation schemes built on them:
 //!
-//! * [`horn`]: two-layer aggregation for 2^20 validators (seed 003):
-//!   subcommittee aggregates with 512-bit bitfields, collectors merging the
-//!   best aggregate per subcommittee into 2^15-bit committee collections,
-//!   multiplicity (uint4) aggregates, fast aggregate-key reconstruction and
-//!   batched verification of many collections, and the wire encoding.
 //! * [`atms`]: ad-hoc threshold multisignatures (seed 000, section 1) with a
 //!   Merkle commitment to the key list.
 //! * [`msp`]: Mithril's weighted multisignature MSP.B (seed 002), byte
 //!   compatible with `mithril-stm`, aggregated with multi-scalar
 //!   multiplication.
+//!
+//! Horn, the two-layer aggregation for 2^20 validators (seed 003), builds on
+//! this crate in `sigagg-horn`: it uses the signer [`bitfield::Bitfield`]s
+//! (shared with the certificates of `sigagg-bls-cert`) and the raw point
+//! operations of [`curve`].
 //!
 //! ## Validation policy
 //! Every point decoded from bytes is checked to be on the curve and in the
@@ -28,9 +28,9 @@
 //! one-core run.
 
 pub mod atms;
-mod curve;
+pub mod bitfield;
+pub mod curve;
 mod error;
-pub mod horn;
 mod keys;
 mod merkle;
 pub mod msp;

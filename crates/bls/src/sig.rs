@@ -54,13 +54,16 @@ impl Signature {
         if core_verify(pk.point(), msg, DST_SIG, &self.0) { Ok(()) } else { Err(BlsError::VerificationFailed) }
     }
 
-    /// Wraps a point computed inside the crate from subgroup points.
-    pub(crate) fn from_affine(p: blst_p2_affine) -> Signature {
+    /// Wraps a point computed from subgroup points (sums of signatures,
+    /// multiples of a hashed message), here or in `sigagg-horn`. Nothing is
+    /// checked: the subgroup invariant is the caller's; points from anywhere
+    /// else go through [`Signature::from_bytes`].
+    pub fn from_affine(p: blst_p2_affine) -> Signature {
         Signature(p)
     }
 
-    /// The underlying affine point.
-    pub(crate) fn point(&self) -> &blst_p2_affine {
+    /// The underlying affine point, for [`crate::curve`] arithmetic.
+    pub fn point(&self) -> &blst_p2_affine {
         &self.0
     }
 }

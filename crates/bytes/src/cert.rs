@@ -9,7 +9,7 @@
 //! committees run a ceremony ([`ceremony_start`], [`contribute`] by every
 //! participant, [`verify_ceremony`]).
 
-use sigagg_bls::horn::Bitfield;
+use sigagg_bls::bitfield::Bitfield;
 use sigagg_bls::{KeyRegistry, PublicKey, Signature};
 use sigagg_bls_cert::{
     Certificate, Committee, CommitteeKey, Mode, Prover, Setup, Signed, Threshold, powers_for_committee,

@@ -6,11 +6,11 @@ use std::time::Instant;
 use clap::{Args, Subcommand};
 use rayon::prelude::*;
 use serde_json::json;
-use sigagg_bls::horn::{self, Collection, HornParams, Strategy, sim, wire};
 use sigagg_bls::msp::{
     self, DST_MITHRIL, DST_MSP, MspProofOfPossession, MspSignature, MspSigningKey, MspVerificationKey,
 };
 use sigagg_bls::{KeyRegistry, ProofOfPossession, PublicKey, SecretKey, Signature, SignatureSet, atms};
+use sigagg_horn::bench;
 
 use crate::cert;
 use crate::io::{self, CliError, CliResult};
@@ -642,150 +642,23 @@ fn median(mut v: Vec<f64>) -> f64 {
     if v.is_empty() { f64::NAN } else { v[v.len() / 2] }
 }
 
-fn all_ok(results: &[Result<(), horn::HornError>]) -> Result<(), CliError> {
-    match results.iter().position(Result::is_err) {
-        None => Ok(()),
-        Some(i) => {
-            Err(CliError::rejected(format!("collection {i} did not verify: {}", results[i].as_ref().unwrap_err())))
-        }
-    }
-}
-
 pub fn bench_horn(args: HornBenchArgs) -> CliResult {
-    let params =
-        HornParams::new(args.committees, args.committee_size, args.subcommittee_size).map_err(CliError::usage)?;
-    let config = sim::SimConfig {
-        params,
+    let config = bench::BenchConfig {
+        committees: args.committees,
+        committee_size: args.committee_size,
+        subcommittee_size: args.subcommittee_size,
         participation: args.participation,
         aggregators: args.aggregators,
         collectors: args.collectors,
-        aggregator_coverage: 0.99,
-        delivery: 0.75,
         seed: args.seed,
+        fast_repeats: args.fast_repeats,
     };
-    eprintln!(
-        "horn: simulating {} validators ({} committees x {}), participation {}",
-        params.validators(),
-        params.committees(),
-        params.committee_size(),
-        args.participation
-    );
-    let t = Instant::now();
-    let round = sim::simulate(&config).map_err(CliError::usage)?;
-    let setup_s = t.elapsed().as_secs_f64();
-
-    // Bandwidth: the global topic carries every collection, each compressed on its own.
-    let encoded: Vec<Vec<u8>> = round.collections.iter().map(Collection::to_bytes).collect();
-    let global = wire::WireSizes::measure(&encoded);
-    let agg_encoded: Vec<Vec<u8>> = round.aggregates.iter().map(|a| a.to_bytes()).collect();
-    let subnets = wire::WireSizes::measure(&agg_encoded);
-    let best = round.best_collections();
-    let block_items: Vec<Vec<u8>> = best
-        .iter()
-        .map(|c| {
-            let mut b = vec![0u8; wire::ATTESTATION_DATA_BYTES];
-            b.extend_from_slice(&c.to_bytes());
-            b
-        })
-        .collect();
-    let block = wire::WireSizes::measure(&block_items);
-
-    // What a node receives: compressed collections. Decoding (Snappy, bitfield,
-    // signature curve and subgroup checks) is the same for both methods.
-    let compressed: Vec<Vec<u8>> = encoded.iter().map(|e| wire::compress(e)).collect();
-    let t = Instant::now();
-    let decoded: Vec<Collection> = compressed
-        .iter()
-        .map(|z| wire::collection_from_compressed(&params, z))
-        .collect::<Result<_, _>>()
-        .map_err(CliError::rejected)?;
-    let decode_s = t.elapsed().as_secs_f64();
-    let items: Vec<(&[u8], &Collection)> = decoded.iter().map(|c| (round.message.as_slice(), c)).collect();
-
-    eprintln!("horn: naive verification of {} collections", items.len());
-    let t = Instant::now();
-    let naive = horn::verify_collections_naive(&round.validators, &items);
-    let naive_s = t.elapsed().as_secs_f64();
-    all_ok(&naive)?;
-
-    eprintln!("horn: fast verification x{}", args.fast_repeats.max(1));
-    let mut fast_runs = Vec::new();
-    let mut reconstruct_runs = Vec::new();
-    let mut pairing_runs = Vec::new();
-    for _ in 0..args.fast_repeats.max(1) {
-        let t = Instant::now();
-        let fast = horn::verify_collections(&round.validators, &items);
-        fast_runs.push(t.elapsed().as_secs_f64());
-        all_ok(&fast)?;
-        // The two phases of the fast path, timed separately.
-        let refs: Vec<&Collection> = decoded.iter().collect();
-        let t = Instant::now();
-        let keys = horn::aggregate_keys(&round.validators, &refs);
-        reconstruct_runs.push(t.elapsed().as_secs_f64());
-        let sets: Vec<sigagg_bls::SignatureSet<'_>> = keys
-            .into_iter()
-            .zip(&decoded)
-            .map(|(k, c)| {
-                Ok(sigagg_bls::SignatureSet { public_key: k?, message: &round.message, signature: c.signature })
-            })
-            .collect::<Result<_, horn::HornError>>()
-            .map_err(CliError::rejected)?;
-        let t = Instant::now();
-        sigagg_bls::batch_verify(&sets).map_err(CliError::rejected)?;
-        pairing_runs.push(t.elapsed().as_secs_f64());
-    }
-    let fast_s = median(fast_runs.clone());
-
-    // Per-collection reconstruction cost of each method, on a sample.
-    let sample: Vec<&Collection> = decoded.iter().take(32).collect();
-    let per = |f: &dyn Fn(&Collection) -> Result<(), horn::HornError>| -> Result<f64, CliError> {
-        let t = Instant::now();
-        for c in &sample {
-            f(c).map_err(CliError::rejected)?;
-        }
-        Ok(1e3 * t.elapsed().as_secs_f64() / sample.len() as f64)
-    };
-    let v = &round.validators;
-    let naive_ms = per(&|c| horn::aggregate_key_naive(v.committee(c.committee)?, &c.bits).map(|_| ()))?;
-    let add_ms = per(&|c| horn::aggregate_key_with(v.committee(c.committee)?, &c.bits, Strategy::Add).map(|_| ()))?;
-    let sub_ms =
-        per(&|c| horn::aggregate_key_with(v.committee(c.committee)?, &c.bits, Strategy::Subtract).map(|_| ()))?;
-    let single_ms = per(&|c| horn::verify_collection(v, &round.message, c))?;
-    let refs: Vec<&Collection> = decoded.iter().collect();
-    let mut strategies = (0usize, 0usize, 0usize);
-    for r in horn::aggregate_keys_with_strategies(v, &refs) {
-        match r.map_err(CliError::rejected)?.1 {
-            Strategy::Add => strategies.0 += 1,
-            Strategy::Subtract => strategies.1 += 1,
-            Strategy::SubtractFromShared => strategies.2 += 1,
-        }
-    }
-    // The batch reconstruction without the shared subtraction, for comparison.
-    let mut independent_runs = Vec::new();
-    for _ in 0..args.fast_repeats.max(1) {
-        let t = Instant::now();
-        let keys = horn::aggregate_keys_independent(v, &refs);
-        independent_runs.push(t.elapsed().as_secs_f64());
-        if keys.iter().any(Result::is_err) {
-            return Err(CliError::rejected("independent reconstruction failed"));
-        }
-    }
-    let parts: Vec<f64> = decoded.iter().map(Collection::participation).collect();
-    let mean_part = parts.iter().sum::<f64>() / parts.len() as f64;
-
-    // Multiplicity (uint4) aggregates: one per committee merging every aggregate.
-    let multi = round.multiplicity_aggregates().map_err(CliError::rejected)?;
-    let multi_encoded: Vec<Vec<u8>> = multi.iter().map(|m| m.to_bytes()).collect();
-    let multi_sizes = wire::WireSizes::measure(&multi_encoded);
-    let t = Instant::now();
-    for m in &multi {
-        horn::verify_multiplicity_aggregate(v, &round.message, m).map_err(CliError::rejected)?;
-    }
-    let multi_verify_ms = 1e3 * t.elapsed().as_secs_f64() / multi.len().max(1) as f64;
-    let mean_signers = multi.iter().map(|m| m.counts.signers() as f64).sum::<f64>() / multi.len().max(1) as f64;
-
-    let speedup = naive_s / fast_s;
-    let target_speedup = if args.participation >= 0.9 { 10.0 } else { 1.2 };
+    let r = bench::run(&config, &mut |stage| eprintln!("horn: {stage}")).map_err(|e| match e {
+        bench::BenchError::Config(e) => CliError::usage(e),
+        e => CliError::rejected(e),
+    })?;
+    let (params, v, m) = (&r.params, &r.verify, &r.multiplicity);
+    let per = &v.per_collection_ms;
     io::print_json(&json!({
         "bench": "horn",
         "threads": io::threads(),
@@ -796,58 +669,62 @@ pub fn bench_horn(args: HornBenchArgs) -> CliResult {
         "aggregators_per_subcommittee": args.aggregators,
         "collectors_per_committee": args.collectors,
         "participation": args.participation,
-        "votes": round.votes,
-        "collection_participation_mean": mean_part,
-        "setup_s": setup_s,
-        "setup_note": "keys sk_i = a + i*b (pk_i = pk_{i-1} + b*G) and aggregate signatures by linearity: sum_{i in S} sk_i*H(m) = |S|*(a*H(m)) + (sum i)*(b*H(m)); identical to real signing (tested), verification untouched",
+        "votes": r.votes,
+        "collection_participation_mean": r.collection_participation_mean,
+        "setup_s": r.setup_s,
+        "setup_note": bench::SETUP_NOTE,
         "global_topic": {
-            "collections": global.messages,
-            "raw_bytes": global.raw_bytes,
-            "compressed_bytes": global.compressed_bytes,
-            "compression_ratio": global.ratio(),
-            "bytes_per_collection": wire::collection_len(&params),
+            "collections": r.global_topic.messages,
+            "raw_bytes": r.global_topic.raw_bytes,
+            "compressed_bytes": r.global_topic.compressed_bytes,
+            "compression_ratio": r.global_topic.ratio(),
+            "bytes_per_collection": r.bytes_per_collection,
         },
         "subnet_aggregates": {
-            "aggregates": subnets.messages,
-            "raw_bytes": subnets.raw_bytes,
-            "compressed_bytes": subnets.compressed_bytes,
+            "aggregates": r.subnet_aggregates.messages,
+            "raw_bytes": r.subnet_aggregates.raw_bytes,
+            "compressed_bytes": r.subnet_aggregates.compressed_bytes,
         },
         "block": {
-            "attestations": block.messages,
-            "raw_bytes": block.raw_bytes,
-            "compressed_bytes": block.compressed_bytes,
-            "raw_bytes_with_2x_redundancy": 2 * block.raw_bytes,
-            "note": "best collection per committee plus 128 bytes of AttestationData each; the seed budgets 2x that for missed slots",
+            "attestations": r.block.messages,
+            "raw_bytes": r.block.raw_bytes,
+            "compressed_bytes": r.block.compressed_bytes,
+            "raw_bytes_with_2x_redundancy": 2 * r.block.raw_bytes,
+            "note": bench::BLOCK_NOTE,
         },
         "verify": {
-            "collections": items.len(),
-            "decode_s": decode_s,
-            "naive_s": naive_s,
-            "fast_s": fast_s,
-            "fast_runs_s": fast_runs,
-            "fast_reconstruct_s": median(reconstruct_runs),
-            "fast_batched_pairing_s": median(pairing_runs),
-            "speedup": speedup,
-            "fast_reconstruct_independent_s": median(independent_runs),
-            "strategies": { "add": strategies.0, "subtract": strategies.1, "subtract_from_shared": strategies.2 },
+            "collections": v.collections,
+            "decode_s": v.decode_s,
+            "naive_s": v.naive_s,
+            "fast_s": v.fast_s,
+            "fast_runs_s": v.fast_runs_s,
+            "fast_reconstruct_s": v.fast_reconstruct_s,
+            "fast_batched_pairing_s": v.fast_batched_pairing_s,
+            "speedup": r.speedup(),
+            "fast_reconstruct_independent_s": v.fast_reconstruct_independent_s,
+            "strategies": {
+                "add": v.strategies.add,
+                "subtract": v.strategies.subtract,
+                "subtract_from_shared": v.strategies.subtract_from_shared,
+            },
             "per_collection_ms": {
-                "naive_key": naive_ms,
-                "bulk_add_key": add_ms,
-                "subtract_key": sub_ms,
-                "single_fast_verify": single_ms,
+                "naive_key": per.naive_key,
+                "bulk_add_key": per.bulk_add_key,
+                "subtract_key": per.subtract_key,
+                "single_fast_verify": per.single_fast_verify,
             },
         },
         "multiplicity": {
-            "aggregates": multi.len(),
-            "mean_signers": mean_signers,
-            "raw_bytes": multi_sizes.raw_bytes,
-            "compressed_bytes": multi_sizes.compressed_bytes,
-            "verify_ms_each": multi_verify_ms,
+            "aggregates": m.aggregates,
+            "mean_signers": m.mean_signers,
+            "raw_bytes": m.sizes.raw_bytes,
+            "compressed_bytes": m.sizes.compressed_bytes,
+            "verify_ms_each": m.verify_ms_each,
         },
         "targets": {
-            "speedup_target": target_speedup,
-            "speedup_met": speedup >= target_speedup,
-            "fast_under_0_6_s": fast_s < 0.6,
+            "speedup_target": r.speedup_target(),
+            "speedup_met": r.speedup_met(),
+            "fast_under_0_6_s": r.fast_under_target(),
         },
     }));
     Ok(())

@@ -14,7 +14,7 @@ use clap::{Args, ValueEnum};
 use rayon::prelude::*;
 use serde_json::json;
 use sigagg_bls::atms;
-use sigagg_bls::horn::Bitfield;
+use sigagg_bls::bitfield::Bitfield;
 use sigagg_bls::{KeyRegistry, PUBLIC_KEY_BYTES, ProofOfPossession, PublicKey, SIGNATURE_BYTES, SecretKey, Signature};
 use sigagg_bls_cert::{
     CertError, Certificate, Committee, CommitteeKey, Mode, Prover, Setup, Signed, Threshold, powers_for_committee,

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::sync::Mutex;
 
 use rayon::prelude::*;
-use sigagg_bls::horn::Bitfield;
+use sigagg_bls::bitfield::Bitfield;
 use sigagg_bls::{KeyRegistry, PublicKey, SecretKey, Signature, aggregate};
 use sigagg_bls_cert::domain::Domain;
 use sigagg_bls_cert::{Committee, Setup};

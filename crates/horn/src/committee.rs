@@ -6,8 +6,8 @@ use blst::{blst_p1, blst_p1_affine};
 use rayon::prelude::*;
 
 use super::HornError;
-use crate::curve::g1;
-use crate::registry::KeyRegistry;
+use sigagg_bls::KeyRegistry;
+use sigagg_bls::curve::g1;
 
 /// Sizes of the Horn layout.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -15,10 +15,9 @@
 
 use thiserror::Error;
 
-use super::{
-    Bitfield, Collection, HornError, HornParams, Multiplicities, MultiplicityAggregate, SubcommitteeAggregate,
-};
-use crate::sig::{SIGNATURE_BYTES, Signature};
+use super::{Collection, HornError, HornParams, Multiplicities, MultiplicityAggregate, SubcommitteeAggregate};
+use sigagg_bls::bitfield::Bitfield;
+use sigagg_bls::{SIGNATURE_BYTES, Signature};
 
 /// Why bytes are not a valid message.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -183,7 +182,7 @@ impl WireSizes {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::keys::SecretKey;
+    use sigagg_bls::SecretKey;
 
     fn params() -> HornParams {
         HornParams::new(2, 128, 64).unwrap()
@@ -219,12 +218,15 @@ mod tests {
         let sig_at = 4 + 16;
         let mut bad = raw.clone();
         bad[sig_at] &= 0x7f;
-        assert!(matches!(Collection::from_bytes(&p, &bad), Err(HornError::Bls(crate::BlsError::BadEncoding { .. }))));
+        assert!(matches!(
+            Collection::from_bytes(&p, &bad),
+            Err(HornError::Bls(sigagg_bls::BlsError::BadEncoding { .. }))
+        ));
         let mut bad = raw.clone();
         bad[sig_at + 95] ^= 1;
         assert!(matches!(
             Collection::from_bytes(&p, &bad),
-            Err(HornError::Bls(crate::BlsError::NotOnCurve { .. } | crate::BlsError::NotInSubgroup { .. }))
+            Err(HornError::Bls(sigagg_bls::BlsError::NotOnCurve { .. } | sigagg_bls::BlsError::NotInSubgroup { .. }))
         ));
     }
 
@@ -235,7 +237,7 @@ mod tests {
         let agg = SubcommitteeAggregate {
             committee: 1,
             subcommittee: 1,
-            bits: c.bits.clone().slice_for_test(64),
+            bits: Bitfield::from_bytes(&c.bits.to_bytes()[..8], 64).unwrap(),
             signature: c.signature,
         };
         let raw = agg.to_bytes();

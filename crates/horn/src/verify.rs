@@ -4,11 +4,11 @@
 //! 1. rebuild every aggregate key with the cheaper of bulk addition and
 //!    subtraction from the committee key, in parallel (rayon);
 //! 2. check all `(key, message, signature)` sets with one randomized batched
-//!    pairing check ([`crate::batch_verify_with_rng`]): one hash per distinct
+//!    pairing check ([`sigagg_bls::batch_verify_with_rng`]): one hash per distinct
 //!    message, two 64-bit-scalar MSMs and one final exponentiation.
 //!
 //! Batching is sound here because every signature was subgroup-checked when
-//! it was decoded (the [`Signature`](crate::Signature) invariant), every key
+//! it was decoded (the [`Signature`](sigagg_bls::Signature) invariant), every key
 //! is a sum of registered keys with proven possession, and the weights are
 //! secret, nonzero and 64 bits long. If the batch fails, each collection is
 //! checked on its own so that the caller learns exactly which ones are bad.
@@ -20,7 +20,7 @@ use super::{
     Collection, HornError, HornValidators, MultiplicityAggregate, aggregate_key, aggregate_key_naive, aggregate_keys,
     multiplicity_key,
 };
-use crate::sig::{SignatureSet, batch_verify_with_rng};
+use sigagg_bls::{SignatureSet, batch_verify_with_rng};
 
 /// Naive verification of one collection: one point addition per set bit,
 /// then a pairing check.

@@ -3,9 +3,10 @@
 
 use blst::blst_p2_affine;
 
-use super::{Bitfield, HornError, HornParams, HornValidators};
-use crate::curve::g2;
-use crate::sig::Signature;
+use super::{HornError, HornParams, HornValidators};
+use sigagg_bls::Signature;
+use sigagg_bls::bitfield::{Bitfield, BitfieldError};
+use sigagg_bls::curve::g2;
 
 /// An aggregator's output: the aggregate signature of the subcommittee
 /// members whose bits are set.
@@ -39,10 +40,10 @@ impl SubcommitteeAggregate {
         params.check_committee(self.committee)?;
         params.check_subcommittee(self.subcommittee)?;
         if self.bits.len() != params.subcommittee_size() {
-            return Err(HornError::BitfieldLength {
+            return Err(HornError::Bitfield(BitfieldError::Length {
                 expected_bits: params.subcommittee_size(),
                 got_bytes: Bitfield::byte_len(self.bits.len()),
-            });
+            }));
         }
         Ok(())
     }
@@ -72,10 +73,10 @@ impl Collection {
     pub fn check_shape(&self, params: &HornParams) -> Result<(), HornError> {
         params.check_committee(self.committee)?;
         if self.bits.len() != params.committee_size() {
-            return Err(HornError::BitfieldLength {
+            return Err(HornError::Bitfield(BitfieldError::Length {
                 expected_bits: params.committee_size(),
                 got_bytes: Bitfield::byte_len(self.bits.len()),
-            });
+            }));
         }
         Ok(())
     }
@@ -175,9 +176,9 @@ impl Collector {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::horn::sim::{SimConfig, simulate};
+    use crate::sim::{SimConfig, simulate};
 
-    fn round() -> crate::horn::sim::SimRound {
+    fn round() -> crate::sim::SimRound {
         simulate(&SimConfig {
             params: HornParams::new(2, 256, 64).unwrap(),
             participation: 0.8,
@@ -206,7 +207,7 @@ mod tests {
         let c = col.collection().unwrap();
         assert_eq!(c.bits.count_ones(), best);
         assert!(c.bits.ones().all(|i| (128..192).contains(&i)));
-        crate::horn::verify_collection(&r.validators, &r.message, &c).unwrap();
+        crate::verify_collection(&r.validators, &r.message, &c).unwrap();
         // A worse aggregate offered later is not taken; ties keep the first.
         let worst = aggs.iter().min_by_key(|a| a.bits.count_ones()).unwrap();
         assert!(!col.offer((*worst).clone()).unwrap());
@@ -225,7 +226,7 @@ mod tests {
         assert_eq!(col.offer(empty), Err(HornError::EmptyBitfield));
         let mut wrong_size = r.aggregates[0].clone();
         wrong_size.bits = Bitfield::new(128);
-        assert!(matches!(col.offer(wrong_size), Err(HornError::BitfieldLength { .. })));
+        assert!(matches!(col.offer(wrong_size), Err(HornError::Bitfield(BitfieldError::Length { .. }))));
         let mut out_of_range = r.aggregates[0].clone();
         out_of_range.subcommittee = 4;
         assert!(matches!(col.offer(out_of_range), Err(HornError::SubcommitteeOutOfRange { .. })));
@@ -235,7 +236,7 @@ mod tests {
         forged.bits.set(j).unwrap();
         assert!(matches!(
             col.offer_verified(forged.clone(), &r.validators, &r.message),
-            Err(HornError::Bls(crate::BlsError::VerificationFailed))
+            Err(HornError::Bls(sigagg_bls::BlsError::VerificationFailed))
         ));
         // Offered unchecked, the same forgery would displace the valid
         // aggregate and spoil the collection: why `offer` is for validated
@@ -243,7 +244,7 @@ mod tests {
         let mut trusting = Collector::new(params, r.aggregates[0].committee).unwrap();
         trusting.offer(r.aggregates[0].clone()).unwrap();
         assert!(trusting.offer(forged).unwrap());
-        assert!(crate::horn::verify_collection(&r.validators, &r.message, &trusting.collection().unwrap()).is_err());
+        assert!(crate::verify_collection(&r.validators, &r.message, &trusting.collection().unwrap()).is_err());
         assert!(matches!(Collector::new(params, 2), Err(HornError::CommitteeOutOfRange { .. })));
     }
 
@@ -254,10 +255,10 @@ mod tests {
         assert!(HornParams::new(0, 128, 64).is_err());
         let p = HornParams::ETHEREUM_1M;
         assert_eq!((p.validators(), p.subcommittees()), (1 << 20, 64));
-        let sks: Vec<crate::SecretKey> =
-            (0..4u8).map(|i| crate::SecretKey::from_key_material(&[i; 32]).unwrap()).collect();
-        let keys: Vec<crate::PublicKey> = sks.iter().map(|s| s.public_key()).collect();
-        let reg = crate::KeyRegistry::from_keys_unchecked(keys).unwrap();
+        let sks: Vec<sigagg_bls::SecretKey> =
+            (0..4u8).map(|i| sigagg_bls::SecretKey::from_key_material(&[i; 32]).unwrap()).collect();
+        let keys: Vec<sigagg_bls::PublicKey> = sks.iter().map(|s| s.public_key()).collect();
+        let reg = sigagg_bls::KeyRegistry::from_keys_unchecked(keys).unwrap();
         let small = HornParams::new(1, 64, 64).unwrap();
         // Not enough keys for a 64-member committee.
         assert!(matches!(HornValidators::contiguous(small, &reg), Err(HornError::Assignment(_))));

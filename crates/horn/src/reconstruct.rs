@@ -20,10 +20,11 @@ use std::collections::BTreeMap;
 use blst::{blst_p1, blst_p1_affine};
 use rayon::prelude::*;
 
-use super::{Bitfield, Collection, Committee, HornError, HornValidators, Multiplicities};
-use crate::curve::g1;
-use crate::error::BlsError;
-use crate::keys::PublicKey;
+use super::{Collection, Committee, HornError, HornValidators, Multiplicities};
+use sigagg_bls::BlsError;
+use sigagg_bls::PublicKey;
+use sigagg_bls::bitfield::{Bitfield, BitfieldError};
+use sigagg_bls::curve::g1;
 
 /// How an aggregate key is rebuilt.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -49,10 +50,10 @@ impl Strategy {
 
 fn check(committee: &Committee, bits: &Bitfield) -> Result<(), HornError> {
     if bits.len() != committee.len() {
-        return Err(HornError::BitfieldLength {
+        return Err(HornError::Bitfield(BitfieldError::Length {
             expected_bits: committee.len(),
             got_bytes: Bitfield::byte_len(bits.len()),
-        });
+        }));
     }
     if bits.none() {
         return Err(HornError::EmptyBitfield);
@@ -235,10 +236,10 @@ fn msm_where(committee: &Committee, counts: &[u8], pick: impl Fn(u8) -> Option<u
 /// is used.
 pub fn multiplicity_key(committee: &Committee, counts: &Multiplicities) -> Result<PublicKey, HornError> {
     if counts.len() != committee.len() {
-        return Err(HornError::BitfieldLength {
+        return Err(HornError::Bitfield(BitfieldError::Length {
             expected_bits: committee.len() * 4,
             got_bytes: counts.len().div_ceil(2),
-        });
+        }));
     }
     if counts.is_zero() {
         return Err(HornError::EmptyBitfield);
@@ -267,10 +268,10 @@ pub fn multiplicity_key(committee: &Committee, counts: &Multiplicities) -> Resul
 /// steps per member.
 pub fn multiplicity_key_naive(committee: &Committee, counts: &Multiplicities) -> Result<PublicKey, HornError> {
     if counts.len() != committee.len() {
-        return Err(HornError::BitfieldLength {
+        return Err(HornError::Bitfield(BitfieldError::Length {
             expected_bits: committee.len() * 4,
             got_bytes: counts.len().div_ceil(2),
-        });
+        }));
     }
     if counts.is_zero() {
         return Err(HornError::EmptyBitfield);

@@ -29,14 +29,15 @@ use rand::{Rng, RngExt, SeedableRng, rngs::StdRng};
 use rayon::prelude::*;
 
 use super::{
-    Bitfield, Collection, Collector, HornError, HornParams, HornValidators, Multiplicities, MultiplicityAggregate,
+    Collection, Collector, HornError, HornParams, HornValidators, Multiplicities, MultiplicityAggregate,
     SubcommitteeAggregate,
 };
-use crate::curve::{self, Fr, g1, g2};
-use crate::error::BlsError;
-use crate::keys::{PublicKey, SecretKey};
-use crate::registry::KeyRegistry;
-use crate::sig::{DST_SIG, Signature};
+use sigagg_bls::BlsError;
+use sigagg_bls::KeyRegistry;
+use sigagg_bls::bitfield::Bitfield;
+use sigagg_bls::curve::{self, Fr, g1, g2};
+use sigagg_bls::{DST_SIG, Signature};
+use sigagg_bls::{PublicKey, SecretKey};
 
 /// Parameters of a simulated round.
 #[derive(Clone, Debug)]
@@ -290,12 +291,12 @@ impl SimRound {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::horn::{
+    use crate::{
         Strategy, aggregate_key, aggregate_key_naive, aggregate_key_with, multiplicity_key, multiplicity_key_naive,
         verify_collection, verify_collection_naive, verify_collections, verify_collections_naive,
         verify_multiplicity_aggregate, wire,
     };
-    use crate::sig::aggregate;
+    use sigagg_bls::aggregate;
 
     fn small(participation: f64, seed: u64) -> SimConfig {
         SimConfig {
@@ -345,8 +346,8 @@ mod tests {
         }
         // Batch reconstruction: the shared subtraction is used and exact.
         let refs: Vec<&Collection> = round.collections.iter().collect();
-        let batch = crate::horn::aggregate_keys_with_strategies(&round.validators, &refs);
-        let independent = crate::horn::aggregate_keys_independent(&round.validators, &refs);
+        let batch = crate::aggregate_keys_with_strategies(&round.validators, &refs);
+        let independent = crate::aggregate_keys_independent(&round.validators, &refs);
         let mut shared = 0;
         for ((b, ind), c) in batch.iter().zip(&independent).zip(&refs) {
             let (key, strategy) = b.as_ref().unwrap();

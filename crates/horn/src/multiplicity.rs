@@ -6,9 +6,10 @@
 //! bandwidth; the aggregate key becomes `sum count_i * pk_i`, a multi-scalar
 //! multiplication over 4-bit scalars.
 
-use super::{Bitfield, Collection, HornError, HornParams, SubcommitteeAggregate};
-use crate::curve::g2;
-use crate::sig::Signature;
+use super::{Collection, HornError, HornParams, SubcommitteeAggregate};
+use sigagg_bls::Signature;
+use sigagg_bls::bitfield::{Bitfield, BitfieldError};
+use sigagg_bls::curve::g2;
 
 /// Largest count a 4-bit entry holds.
 pub const MAX_MULTIPLICITY: u8 = 15;
@@ -70,7 +71,10 @@ impl Multiplicities {
     /// Adds `other` entry-wise; nothing changes if any sum would exceed 15.
     pub fn add(&mut self, other: &Multiplicities) -> Result<(), HornError> {
         if other.len() != self.len() {
-            return Err(HornError::BitfieldLength { expected_bits: self.len(), got_bytes: other.len().div_ceil(2) });
+            return Err(HornError::Bitfield(BitfieldError::Length {
+                expected_bits: self.len(),
+                got_bytes: other.len().div_ceil(2),
+            }));
         }
         if let Some(position) = self.counts.iter().zip(&other.counts).position(|(a, b)| a + b > MAX_MULTIPLICITY) {
             return Err(HornError::CountOverflow { position });
@@ -90,12 +94,12 @@ impl Multiplicities {
     /// Decodes `ceil(len / 2)` bytes; an unused last nibble must be zero.
     pub fn from_bytes(bytes: &[u8], len: usize) -> Result<Multiplicities, HornError> {
         if bytes.len() != len.div_ceil(2) {
-            return Err(HornError::BitfieldLength { expected_bits: len * 4, got_bytes: bytes.len() });
+            return Err(HornError::Bitfield(BitfieldError::Length { expected_bits: len * 4, got_bytes: bytes.len() }));
         }
         let mut counts: Vec<u8> = bytes.iter().flat_map(|b| [b & 0x0f, b >> 4]).collect();
         if counts.len() > len {
             if counts[len] != 0 {
-                return Err(HornError::BitfieldPadding);
+                return Err(HornError::Bitfield(BitfieldError::Padding));
             }
             counts.truncate(len);
         }
@@ -141,10 +145,10 @@ impl MultiplicityAggregate {
     pub fn check_shape(&self, params: &HornParams) -> Result<(), HornError> {
         params.check_committee(self.committee)?;
         if self.counts.len() != params.committee_size() {
-            return Err(HornError::BitfieldLength {
+            return Err(HornError::Bitfield(BitfieldError::Length {
                 expected_bits: params.committee_size() * 4,
                 got_bytes: self.counts.len().div_ceil(2),
-            });
+            }));
         }
         Ok(())
     }
@@ -199,8 +203,14 @@ mod tests {
         let m = Multiplicities::from_counts(vec![1, 15, 0, 7, 3]).unwrap();
         assert_eq!(m.to_bytes(), vec![0xf1, 0x70, 0x03]);
         assert_eq!(Multiplicities::from_bytes(&m.to_bytes(), 5).unwrap(), m);
-        assert_eq!(Multiplicities::from_bytes(&[0xf1, 0x70, 0x13], 5), Err(HornError::BitfieldPadding));
-        assert!(matches!(Multiplicities::from_bytes(&[0; 2], 5), Err(HornError::BitfieldLength { .. })));
+        assert_eq!(
+            Multiplicities::from_bytes(&[0xf1, 0x70, 0x13], 5),
+            Err(HornError::Bitfield(BitfieldError::Padding))
+        );
+        assert!(matches!(
+            Multiplicities::from_bytes(&[0; 2], 5),
+            Err(HornError::Bitfield(BitfieldError::Length { .. }))
+        ));
         assert_eq!(Multiplicities::from_counts(vec![0, 16]), Err(HornError::CountTooLarge { position: 1, count: 16 }));
     }
 
@@ -216,6 +226,6 @@ mod tests {
         assert_eq!(a, before);
         a.add(&c).unwrap();
         assert_eq!(a.counts(), &[15, 2]);
-        assert!(matches!(a.add(&Multiplicities::new(3)), Err(HornError::BitfieldLength { .. })));
+        assert!(matches!(a.add(&Multiplicities::new(3)), Err(HornError::Bitfield(BitfieldError::Length { .. }))));
     }
 }

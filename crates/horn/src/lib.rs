@@ -1,5 +1,12 @@
-//! Horn: two-layer BLS aggregation for 2^20 validators voting every slot
-//! (design seed 003).
+//! # sigagg-horn: two-layer BLS aggregation for 2^20 validators
+//!
+//! Horn (design seed 003) aggregates the votes of 2^20 validators every slot
+//! with the BLS signatures of [`sigagg_bls`] (Ethereum ciphersuite, keys in
+//! G1), its key registry and its [`Bitfield`](sigagg_bls::bitfield::Bitfield)s.
+//! This crate holds the aggregation layers, their wire encoding, a simulator
+//! of full rounds ([`sim`]) and the benchmark behind `sigagg bench horn`
+//! ([`bench`]). Key reconstruction and the simulator work on curve points
+//! through [`sigagg_bls::curve`]; nothing here is `unsafe`.
 //!
 //! Validators are split into committees (32 of 2^15), each committee into
 //! subcommittees (64 of 512). The layers:
@@ -23,8 +30,14 @@
 //!
 //! [`wire`] encodes all of it, with Snappy compression and size accounting;
 //! [`sim`] builds a full round for benchmarks and tests.
+//!
+//! ## Threads
+//! As in `sigagg-bls`, the functions that process many independent items use
+//! rayon, so `RAYON_NUM_THREADS=1` gives a true one-core run.
 
-mod bitfield;
+#![forbid(unsafe_code)]
+
+pub mod bench;
 mod collection;
 mod committee;
 mod multiplicity;
@@ -35,9 +48,9 @@ pub mod wire;
 
 use thiserror::Error;
 
-use crate::error::BlsError;
+use sigagg_bls::BlsError;
+use sigagg_bls::bitfield::BitfieldError;
 
-pub use bitfield::Bitfield;
 pub use collection::{Collection, Collector, SubcommitteeAggregate};
 pub use committee::{Committee, HornParams, HornValidators};
 pub use multiplicity::{MAX_MULTIPLICITY, Multiplicities, MultiplicityAggregate};
@@ -68,15 +81,10 @@ pub enum HornError {
     /// An aggregate offered to the collector of another committee.
     #[error("aggregate of committee {got} offered to a collector of committee {expected}")]
     WrongCommittee { expected: u32, got: u32 },
-    /// A bitfield (or count vector) of the wrong size.
-    #[error("bitfield of {expected_bits} bits cannot be {got_bytes} bytes")]
-    BitfieldLength { expected_bits: usize, got_bytes: usize },
-    /// Nonzero bits past the end of a bitfield.
-    #[error("bits set past the end of the bitfield")]
-    BitfieldPadding,
-    /// A bit index past the end.
-    #[error("bit {index} out of range ({len} bits)")]
-    BitOutOfRange { index: usize, len: usize },
+    /// A bitfield (or count vector) of the wrong size, with bits set past
+    /// its end, or a bit index past its end.
+    #[error(transparent)]
+    Bitfield(#[from] BitfieldError),
     /// An aggregate or collection with no signer: its key would be the identity.
     #[error("empty bitfield: no signer")]
     EmptyBitfield,

@@ -1,11 +1,27 @@
-//! Fixed-length bitfields (SSZ `Bitvector`): which members of a
-//! subcommittee (512 bits) or committee (2^15 bits) signed.
+//! Fixed-length bitfields (SSZ `Bitvector`): which members of a committee
+//! signed. Horn's subcommittee (512 bits) and committee (2^15 bits)
+//! aggregates carry them, and so do the succinct certificates of
+//! `sigagg-bls-cert`.
 //!
 //! Bit `i` is bit `i % 8` of byte `i / 8` (little-endian bit order, as SSZ).
 //! Internally the bits live in `u64` words so that counting and walking the
 //! set or unset bits of a 2^15-bit field costs 512 word operations.
 
-use super::HornError;
+use thiserror::Error;
+
+/// Why a bitfield (or a vector of counts) is malformed or a bit index is bad.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum BitfieldError {
+    /// An encoding of the wrong size (or two fields of different lengths).
+    #[error("bitfield of {expected_bits} bits cannot be {got_bytes} bytes")]
+    Length { expected_bits: usize, got_bytes: usize },
+    /// Nonzero bits past the end of a bitfield.
+    #[error("bits set past the end of the bitfield")]
+    Padding,
+    /// A bit index past the end.
+    #[error("bit {index} out of range ({len} bits)")]
+    OutOfRange { index: usize, len: usize },
+}
 
 /// A bitfield of a fixed number of bits.
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -43,10 +59,10 @@ impl Bitfield {
 
     /// Decodes `ceil(len / 8)` bytes; bits past `len` in the last byte must be zero
     /// (one encoding per bitfield).
-    pub fn from_bytes(bytes: &[u8], len: usize) -> Result<Bitfield, HornError> {
+    pub fn from_bytes(bytes: &[u8], len: usize) -> Result<Bitfield, BitfieldError> {
         let expected = Bitfield::byte_len(len);
         if bytes.len() != expected {
-            return Err(HornError::BitfieldLength { expected_bits: len, got_bytes: bytes.len() });
+            return Err(BitfieldError::Length { expected_bits: len, got_bytes: bytes.len() });
         }
         let mut words = vec![0u64; len.div_ceil(64)];
         for (w, chunk) in words.iter_mut().zip(bytes.chunks(8)) {
@@ -58,7 +74,7 @@ impl Bitfield {
         let mut clean = b.clone();
         clean.clear_padding();
         if clean != b {
-            return Err(HornError::BitfieldPadding);
+            return Err(BitfieldError::Padding);
         }
         Ok(b)
     }
@@ -81,17 +97,17 @@ impl Bitfield {
     }
 
     /// Bit `i`; an index past the end is an error, not a panic.
-    pub fn get(&self, i: usize) -> Result<bool, HornError> {
+    pub fn get(&self, i: usize) -> Result<bool, BitfieldError> {
         if i >= self.len {
-            return Err(HornError::BitOutOfRange { index: i, len: self.len });
+            return Err(BitfieldError::OutOfRange { index: i, len: self.len });
         }
         Ok(self.words[i / 64] >> (i % 64) & 1 == 1)
     }
 
     /// Sets bit `i`.
-    pub fn set(&mut self, i: usize) -> Result<(), HornError> {
+    pub fn set(&mut self, i: usize) -> Result<(), BitfieldError> {
         if i >= self.len {
-            return Err(HornError::BitOutOfRange { index: i, len: self.len });
+            return Err(BitfieldError::OutOfRange { index: i, len: self.len });
         }
         self.words[i / 64] |= 1 << (i % 64);
         Ok(())
@@ -133,12 +149,9 @@ impl Bitfield {
     }
 
     /// `self |= other` (same length required).
-    pub(crate) fn or_assign(&mut self, other: &Bitfield) -> Result<(), HornError> {
+    pub fn or_assign(&mut self, other: &Bitfield) -> Result<(), BitfieldError> {
         if other.len != self.len {
-            return Err(HornError::BitfieldLength {
-                expected_bits: self.len,
-                got_bytes: Bitfield::byte_len(other.len),
-            });
+            return Err(BitfieldError::Length { expected_bits: self.len, got_bytes: Bitfield::byte_len(other.len) });
         }
         for (a, b) in self.words.iter_mut().zip(&other.words) {
             *a |= b;
@@ -148,36 +161,26 @@ impl Bitfield {
 
     /// Indices set in `self` and clear in `other` (same length assumed;
     /// extra words are ignored).
-    pub(crate) fn ones_not_in<'a>(&'a self, other: &'a Bitfield) -> impl Iterator<Item = usize> + 'a {
+    pub fn ones_not_in<'a>(&'a self, other: &'a Bitfield) -> impl Iterator<Item = usize> + 'a {
         self.words.iter().zip(&other.words).enumerate().flat_map(|(k, (&a, &b))| BitIter { word: a & !b, base: k * 64 })
     }
 
     /// Number of indices set in `self` and clear in `other`.
-    pub(crate) fn count_ones_not_in(&self, other: &Bitfield) -> usize {
+    pub fn count_ones_not_in(&self, other: &Bitfield) -> usize {
         self.words.iter().zip(&other.words).map(|(a, b)| (a & !b).count_ones() as usize).sum()
     }
 
     /// Copies `other` into bits `offset .. offset + other.len()`; `offset`
-    /// must be a multiple of 64 (subcommittees are 512 bits).
-    pub(crate) fn write_at(&mut self, offset: usize, other: &Bitfield) -> Result<(), HornError> {
+    /// must be a multiple of 64 (Horn's subcommittees are 512 bits).
+    pub fn write_at(&mut self, offset: usize, other: &Bitfield) -> Result<(), BitfieldError> {
         if !offset.is_multiple_of(64) || offset + other.len > self.len {
-            return Err(HornError::BitOutOfRange { index: offset + other.len, len: self.len });
+            return Err(BitfieldError::OutOfRange { index: offset + other.len, len: self.len });
         }
         let start = offset / 64;
         for (i, w) in other.words.iter().enumerate() {
             self.words[start + i] |= w;
         }
         Ok(())
-    }
-}
-
-#[cfg(test)]
-impl Bitfield {
-    /// The first `len` bits (tests build subcommittee fields from larger ones).
-    pub(crate) fn slice_for_test(self, len: usize) -> Bitfield {
-        let mut b = Bitfield { len, words: self.words[..len.div_ceil(64)].to_vec() };
-        b.clear_padding();
-        b
     }
 }
 
@@ -225,13 +228,13 @@ mod tests {
 
     #[test]
     fn malformed_encodings_are_rejected() {
-        assert!(matches!(Bitfield::from_bytes(&[0; 2], 20), Err(HornError::BitfieldLength { .. })));
-        assert!(matches!(Bitfield::from_bytes(&[0; 4], 20), Err(HornError::BitfieldLength { .. })));
+        assert!(matches!(Bitfield::from_bytes(&[0; 2], 20), Err(BitfieldError::Length { .. })));
+        assert!(matches!(Bitfield::from_bytes(&[0; 4], 20), Err(BitfieldError::Length { .. })));
         // Bit 20 is past the end.
-        assert_eq!(Bitfield::from_bytes(&[0, 0, 0x10], 20), Err(HornError::BitfieldPadding));
+        assert_eq!(Bitfield::from_bytes(&[0, 0, 0x10], 20), Err(BitfieldError::Padding));
         let mut b = Bitfield::new(20);
-        assert!(matches!(b.set(20), Err(HornError::BitOutOfRange { index: 20, len: 20 })));
-        assert!(matches!(b.get(99), Err(HornError::BitOutOfRange { .. })));
+        assert!(matches!(b.set(20), Err(BitfieldError::OutOfRange { index: 20, len: 20 })));
+        assert!(matches!(b.get(99), Err(BitfieldError::OutOfRange { .. })));
     }
 
     #[test]
