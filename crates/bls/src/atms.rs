@@ -173,8 +173,8 @@ fn tree(keys: &[PublicKey]) -> Result<MerkleTree, AtmsError> {
 pub fn akey(keys: &[PublicKey]) -> Result<AggregateKey, AtmsError> {
     positions(keys)?;
     let points: Vec<&blst_p1_affine> = keys.iter().map(PublicKey::point).collect();
-    let sum =
-        PublicKey::from_affine(g1::to_affine(&g1::sum_refs(&points))).map_err(|_| BlsError::IdentityAggregateKey)?;
+    let sum = PublicKey::from_affine_unchecked(g1::to_affine(&g1::sum_refs(&points)))
+        .map_err(|_| BlsError::IdentityAggregateKey)?;
     let tree = tree(keys)?;
     Ok(AggregateKey { sum, root: tree.root(), leaves: tree.leaves() })
 }
@@ -301,7 +301,7 @@ pub fn aver(params: &AtmsParams, msg: &[u8], avk: &AggregateKey, signature: &Atm
     let absent: Vec<&blst_p1_affine> = signature.non_signers.iter().map(|n| n.key.point()).collect();
     let mut apk = g1::from_affine(avk.sum.point());
     g1::add_assign(&mut apk, &g1::neg(&g1::sum_refs(&absent)));
-    let apk = PublicKey::from_affine(g1::to_affine(&apk)).map_err(|_| BlsError::IdentityAggregateKey)?;
+    let apk = PublicKey::from_affine_unchecked(g1::to_affine(&apk)).map_err(|_| BlsError::IdentityAggregateKey)?;
     Ok(signature.sigma.verify(&apk, msg)?)
 }
 
@@ -515,7 +515,7 @@ mod tests {
         let x = SecretKey::from_key_material(&[3u8; 32]).unwrap();
         let mut rogue = g1::from_affine(x.public_key().point());
         g1::add_assign(&mut rogue, &g1::neg(&g1::from_affine(s.keys[0].point())));
-        let rogue = PublicKey::from_affine(g1::to_affine(&rogue)).unwrap();
+        let rogue = PublicKey::from_affine_unchecked(g1::to_affine(&rogue)).unwrap();
         let mut entries: Vec<_> = s.keys.iter().copied().zip(s.pops.iter().copied()).collect();
         entries.push((rogue, x.prove_possession()));
         assert_eq!(akey_with_proofs(&entries), Err(BlsError::InvalidProofOfPossession { index: 3 }.into()));
@@ -532,7 +532,7 @@ mod tests {
         for k in &s.keys {
             g1::add_assign(&mut rogue, &g1::neg(&g1::from_affine(k.point())));
         }
-        let rogue = PublicKey::from_affine(g1::to_affine(&rogue)).unwrap();
+        let rogue = PublicKey::from_affine_unchecked(g1::to_affine(&rogue)).unwrap();
         let mut keys = s.keys.clone();
         keys.push(rogue);
         let avk = akey(&keys).unwrap();

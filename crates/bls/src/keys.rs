@@ -69,7 +69,7 @@ impl SecretKey {
     pub fn public_key(&self) -> PublicKey {
         let pk: blst_p1_affine = self.0.sk_to_pk().into();
         // A nonzero scalar below r times the generator is never the identity.
-        PublicKey::from_affine(pk).expect("nonzero secret key gives a non-identity key")
+        PublicKey::from_affine_unchecked(pk).expect("nonzero secret key gives a non-identity key")
     }
 
     /// Signs `msg` under the signature tag: `sk * H(msg)`.
@@ -80,7 +80,7 @@ impl SecretKey {
     /// Signs under an explicit domain-separation tag (used for proofs of possession).
     pub(crate) fn sign_with_dst(&self, msg: &[u8], dst: &[u8]) -> Signature {
         let sig: blst::blst_p2_affine = self.0.sign(msg, dst, &[]).into();
-        Signature::from_affine(sig)
+        Signature::from_affine_unchecked(sig)
     }
 
     /// A proof of possession of this key (signature of the key's bytes under
@@ -103,7 +103,7 @@ impl PublicKey {
     /// Decodes a 48-byte compressed key and runs `KeyValidate`.
     pub fn from_bytes(bytes: &[u8]) -> Result<PublicKey, BlsError> {
         let p = g1::decompress(bytes).map_err(|e| BlsError::from_point(Object::PublicKey, e))?;
-        PublicKey::from_affine(p)
+        PublicKey::from_affine_unchecked(p)
     }
 
     /// The 48-byte compressed encoding.
@@ -112,9 +112,11 @@ impl PublicKey {
     }
 
     /// Wraps a point computed from valid points (sums of keys, `sk * G`,
-    /// here or in `sigagg-horn`); only the identity needs refusing. Points
-    /// from anywhere else go through [`PublicKey::from_bytes`].
-    pub fn from_affine(p: blst_p1_affine) -> Result<PublicKey, BlsError> {
+    /// here or in `sigagg-horn`); only the identity is refused. *Unchecked*:
+    /// the point is not tested for the curve or the subgroup, which is the
+    /// caller's invariant; points from anywhere else go through
+    /// [`PublicKey::from_bytes`].
+    pub fn from_affine_unchecked(p: blst_p1_affine) -> Result<PublicKey, BlsError> {
         if g1::is_identity(&p) {
             return Err(BlsError::Identity { what: Object::PublicKey });
         }

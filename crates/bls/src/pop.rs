@@ -87,7 +87,7 @@ mod tests {
         let x = SecretKey::from_key_material(&[2u8; 32]).unwrap();
         let mut rogue = g1::from_affine(x.public_key().point());
         g1::add_assign(&mut rogue, &g1::neg(&g1::from_affine(pk_h.point())));
-        let rogue = PublicKey::from_affine(g1::to_affine(&rogue)).unwrap();
+        let rogue = PublicKey::from_affine_unchecked(g1::to_affine(&rogue)).unwrap();
         // Without PoP checks, the attacker alone "aggregates" for both keys.
         let forged = x.sign(b"transfer everything");
         fast_aggregate_verify(&[pk_h, rogue], b"transfer everything", &forged).unwrap();

@@ -55,10 +55,11 @@ impl Signature {
     }
 
     /// Wraps a point computed from subgroup points (sums of signatures,
-    /// multiples of a hashed message), here or in `sigagg-horn`. Nothing is
-    /// checked: the subgroup invariant is the caller's; points from anywhere
-    /// else go through [`Signature::from_bytes`].
-    pub fn from_affine(p: blst_p2_affine) -> Signature {
+    /// multiples of a hashed message), here or in `sigagg-horn`. *Unchecked*:
+    /// neither the curve nor the subgroup is tested, which is the caller's
+    /// invariant; points from anywhere else go through
+    /// [`Signature::from_bytes`].
+    pub fn from_affine_unchecked(p: blst_p2_affine) -> Signature {
         Signature(p)
     }
 
@@ -118,7 +119,7 @@ pub fn aggregate_public_keys(keys: &[PublicKey]) -> Result<PublicKey, BlsError> 
         return Err(BlsError::Empty("no public keys to aggregate"));
     }
     let refs: Vec<&blst_p1_affine> = keys.iter().map(|k| k.point()).collect();
-    PublicKey::from_affine(g1::to_affine(&g1::sum_refs(&refs))).map_err(|_| BlsError::IdentityAggregateKey)
+    PublicKey::from_affine_unchecked(g1::to_affine(&g1::sum_refs(&refs))).map_err(|_| BlsError::IdentityAggregateKey)
 }
 
 /// `FastAggregateVerify`: many signers, one message. The keys must have
@@ -292,7 +293,7 @@ mod tests {
         // pk and -pk: the sum is the identity. A -pk has no PoP in practice, but
         // the aggregate check must hold on its own.
         let pk = key(4).public_key();
-        let neg = PublicKey::from_affine(g1::to_affine(&g1::neg(&g1::from_affine(pk.point())))).unwrap();
+        let neg = PublicKey::from_affine_unchecked(g1::to_affine(&g1::neg(&g1::from_affine(pk.point())))).unwrap();
         let mut inf = [0u8; 96];
         inf[0] = 0xc0;
         let id = Signature::from_bytes(&inf).unwrap();

@@ -168,7 +168,7 @@ impl Collector {
             bits.write_at(a.subcommittee as usize * self.params.subcommittee_size(), &a.bits)?;
         }
         let sigs: Vec<&blst_p2_affine> = chosen.iter().map(|a| a.signature.point()).collect();
-        let signature = Signature::from_affine(g2::to_affine(&g2::sum_refs(&sigs)));
+        let signature = Signature::from_affine_unchecked(g2::to_affine(&g2::sum_refs(&sigs)));
         Ok(Collection { committee: self.committee, bits, signature })
     }
 }

@@ -175,7 +175,7 @@ impl MultiplicityAggregate {
         }
         let mut s = g2::from_affine(self.signature.point());
         g2::add_assign_affine(&mut s, aggregate.signature.point());
-        self.signature = Signature::from_affine(g2::to_affine(&s));
+        self.signature = Signature::from_affine_unchecked(g2::to_affine(&s));
         Ok(())
     }
 
@@ -189,7 +189,7 @@ impl MultiplicityAggregate {
         let mut s = g2::from_affine(self.signature.point());
         // add-or-double: merging an aggregate with itself doubles.
         g2::add_assign_affine(&mut s, other.signature.point());
-        self.signature = Signature::from_affine(g2::to_affine(&s));
+        self.signature = Signature::from_affine_unchecked(g2::to_affine(&s));
         Ok(())
     }
 }

@@ -62,7 +62,7 @@ fn check(committee: &Committee, bits: &Bitfield) -> Result<(), HornError> {
 }
 
 fn finish(p: &blst_p1) -> Result<PublicKey, HornError> {
-    PublicKey::from_affine(g1::to_affine(p)).map_err(|_| BlsError::IdentityAggregateKey.into())
+    PublicKey::from_affine_unchecked(g1::to_affine(p)).map_err(|_| BlsError::IdentityAggregateKey.into())
 }
 
 /// The sum with a given strategy, projective (callers batch the affine conversion).
@@ -189,7 +189,9 @@ fn keys_batch(
         .collect();
     let points: Vec<blst_p1> = sums.iter().map(|(_, p, _)| *p).collect();
     for ((i, _, strategy), p) in sums.iter().zip(g1::batch_to_affine(&points)) {
-        out[*i] = PublicKey::from_affine(p).map(|k| (k, *strategy)).map_err(|_| BlsError::IdentityAggregateKey.into());
+        out[*i] = PublicKey::from_affine_unchecked(p)
+            .map(|k| (k, *strategy))
+            .map_err(|_| BlsError::IdentityAggregateKey.into());
     }
     out
 }
