@@ -43,6 +43,7 @@ pub mod fri;
 pub mod logup;
 pub mod merkle_hash;
 pub mod messages;
+pub mod named;
 pub mod next_row;
 pub mod paired;
 pub mod poseidon;
@@ -54,6 +55,7 @@ pub use backend::{
     ProveError, SecurityLevel, StarkProof, Table, Tables, VerifyError, prove, security_level, transcript_seed, verify,
 };
 pub use config::{Backend, Settings};
+pub use named::Named;
 
 use p3_air::Air;
 use p3_lookup::{Count, InteractionBuilder, InteractionSymbolicBuilder, LogUpGadget, Lookups};
