@@ -77,7 +77,7 @@ fn parse_scheme(name: &str) -> PyResult<Scheme> {
 }
 
 fn parse_settings(name: &str) -> PyResult<ProofSettings> {
-    ProofSettings::from_name(name).map_err(to_py)
+    ProofSettings::from_name(name).map_err(|e| to_py(e.into()))
 }
 
 /// A list, or one value standing for every entry (a message or an epoch

@@ -156,6 +156,7 @@ error_from! {
     sigagg_lamport::VerifyError => |_| Verify;
     sigagg_lamport::GroupError => |_| Argument;
     sigagg_xmss_agg::StatementError => |_| Argument;
+    sigagg_xmss_agg::named::UnknownName => |_| Argument;
     sigagg_xmss_agg::AggregateError => stark_aggregate_kind;
     sigagg_xmss_agg::ThresholdError => stark_threshold_kind;
     sigagg_xmss_agg::VerifyError => stark_verify_kind;

@@ -55,85 +55,20 @@ impl Scheme {
     }
 }
 
-/// The named proof-system settings of the aggregate and threshold proofs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ProofSettings {
-    /// Rate 1/2: at least 100 proven bits, the fastest prover.
-    Fast,
-    /// Rate 1/8: smaller proofs (at least 100 proven bits for Seed001, 96
-    /// for Lamport+), a slower prover.
-    Compact,
-    /// **Insecure** (about 20 bits): for functional tests only.
-    Test,
-    /// The multilinear backend (WHIR) at rate 1/2: at least 120 proven
-    /// bits, proofs about the size of `Compact`'s.
-    Whir,
-    /// The multilinear backend (WHIR) at rate 1/8 with steeply falling
-    /// round rates: at least 120 proven bits, the shortest proofs, for
-    /// small statements (the prover commits four times `Whir`'s codeword).
-    WhirCompact,
-    /// Our own multilinear prover on `Whir`'s commitment, round rates
-    /// falling 4-fold: at least 120 proven bits, faster than `Whir` and
-    /// its proofs a little shorter (Seed001, N = 8192: 359 KiB).
-    WhirSkip,
+/// The named proof-system settings of the aggregate and threshold proofs:
+/// the prover's one registry of names ([`sigagg_xmss_agg::Named`]), so that
+/// a name means here what it means on the command line and in each
+/// aggregator (backend, rate and proven floor, the same for every scheme).
+pub use sigagg_xmss_agg::Named as ProofSettings;
+
+/// The XMSS proofs' settings of `settings`.
+pub(crate) fn xmss(settings: ProofSettings) -> sigagg_xmss_agg::Settings {
+    sigagg_xmss_agg::settings(settings)
 }
 
-impl ProofSettings {
-    /// Every setting.
-    pub const ALL: [ProofSettings; 6] = [
-        ProofSettings::Fast,
-        ProofSettings::Compact,
-        ProofSettings::Test,
-        ProofSettings::Whir,
-        ProofSettings::WhirCompact,
-        ProofSettings::WhirSkip,
-    ];
-
-    /// The setting's name, as the CLI's `--settings` spells it.
-    pub const fn name(self) -> &'static str {
-        match self {
-            ProofSettings::Fast => "fast",
-            ProofSettings::Compact => "compact",
-            ProofSettings::Test => "test",
-            ProofSettings::Whir => "whir",
-            ProofSettings::WhirCompact => "whir-compact",
-            ProofSettings::WhirSkip => "whir-skip",
-        }
-    }
-
-    /// The setting called `name`.
-    pub fn from_name(name: &str) -> Result<Self> {
-        Self::ALL.into_iter().find(|s| s.name() == name).ok_or_else(|| {
-            Error::argument(format!(
-                "unknown settings {name:?}: use fast, compact, test, whir, whir-compact or whir-skip"
-            ))
-        })
-    }
-
-    /// The XMSS proofs' settings of this name.
-    pub(crate) fn xmss(self) -> sigagg_xmss_agg::Settings {
-        match self {
-            ProofSettings::Fast => sigagg_xmss_agg::Settings::FAST,
-            ProofSettings::Compact => sigagg_xmss_agg::Settings::COMPACT,
-            ProofSettings::Test => sigagg_xmss_agg::Settings::INSECURE_TEST,
-            ProofSettings::Whir => sigagg_xmss_agg::Settings::WHIR,
-            ProofSettings::WhirCompact => sigagg_xmss_agg::Settings::WHIR_COMPACT,
-            ProofSettings::WhirSkip => sigagg_xmss_agg::Settings::WHIR_SKIP,
-        }
-    }
-
-    /// The Lamport+ proofs' settings of this name.
-    pub(crate) fn lamport(self) -> sigagg_lamport_agg::Settings {
-        use sigagg_lamport_agg::config;
-        match self {
-            ProofSettings::Fast => config::FAST,
-            ProofSettings::Compact => config::COMPACT,
-            ProofSettings::Test => config::TEST,
-            ProofSettings::Whir => config::WHIR,
-            ProofSettings::WhirCompact => config::WHIR_COMPACT,
-            ProofSettings::WhirSkip => config::WHIR_SKIP,
-        }
-    }
+/// The Lamport+ proofs' settings of `settings`.
+pub(crate) fn lamport(settings: ProofSettings) -> sigagg_lamport_agg::Settings {
+    sigagg_lamport_agg::settings(settings)
 }
 
 /// Runs `$body` with `$S` bound to the XMSS parameter set of `$scheme`, or
@@ -205,6 +140,9 @@ mod tests {
         for s in ProofSettings::ALL {
             assert_eq!(ProofSettings::from_name(s.name()), Ok(s));
         }
+        let unknown = crate::Error::from(ProofSettings::from_name("fastest").unwrap_err());
+        assert_eq!(unknown.kind(), crate::ErrorKind::Argument);
+        assert!(unknown.message().contains("test-whir-skip"), "{unknown}");
         let e = Scheme::from_name("seed-001").unwrap_err();
         assert_eq!(e.kind(), crate::ErrorKind::Argument);
         assert!(e.message().contains("lamport-plus-mined"), "{e}");

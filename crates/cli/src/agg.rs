@@ -21,6 +21,7 @@ use sigagg_lamport::{
     GroupKey, GroupTree, LamportPlus, LamportPlusMined, MembershipProof, ParameterSet, PublicKey, Signature,
     keygen_from_seeds, sign_all, sign_many,
 };
+use sigagg_lamport_agg::Named;
 use sigagg_lamport_agg::security::{ProofShape, security_level};
 use sigagg_lamport_agg::{
     AggregateEntry, AggregateStatement, Disclosure, Proof, ProofKind, Settings, Signer, ThresholdStatement, aggregate,
@@ -65,13 +66,20 @@ fn no_epochs(epochs: &[u32]) -> CliResult {
     if epochs.is_empty() { Ok(()) } else { Err(CliError::usage("--epoch applies to seed001 only")) }
 }
 
-/// Proof-system settings by name.
+/// The registry's name `name` (`--settings`), or a usage error listing
+/// every name.
+pub fn parse_named(name: &str) -> Result<Named, CliError> {
+    name.parse().map_err(|e| CliError::usage(format!("--settings: {e}")))
+}
+
+/// Lamport+ proof-system settings by name.
 fn settings_named(name: &str) -> Result<Settings, CliError> {
-    config::by_name(name).ok_or_else(|| {
-        CliError::usage(format!(
-            "--settings {name}: use fast, compact, whir, whir-compact, whir-skip or a test setting"
-        ))
-    })
+    parse_named(name).map(sigagg_lamport_agg::settings)
+}
+
+/// The name of benchmark settings, `custom` for those no name gives.
+pub fn report_name(named: Option<Named>) -> &'static str {
+    named.map_or("custom", Named::name)
 }
 
 /// A benchmark's settings: the one named, if any (the test settings
@@ -166,7 +174,7 @@ pub struct AggregateArgs {
     #[arg(long, value_enum, default_value = "seed001")]
     pub scheme: AggScheme,
     /// Proof settings: fast, compact, whir, whir-compact, whir-skip, or an insecure test setting for tests
-    /// (test, test-whir; Lamport+ also test-compact, test-whir-skip).
+    /// (test, test-compact, test-whir, test-whir-skip).
     #[arg(long, default_value = "fast")]
     pub settings: String,
     /// Public key files, one per entry (repeat, in order).
@@ -191,7 +199,7 @@ pub struct ThresholdArgs {
     #[arg(long, value_enum, default_value = "seed001")]
     pub scheme: AggScheme,
     /// Proof settings: fast, compact, whir, whir-compact, whir-skip, or an insecure test setting for tests
-    /// (test, test-whir; Lamport+ also test-compact, test-whir-skip).
+    /// (test, test-compact, test-whir, test-whir-skip).
     #[arg(long, default_value = "fast")]
     pub settings: String,
     /// Group key file.
@@ -378,24 +386,27 @@ pub struct ProofSettings {
 }
 
 impl ProofSettings {
-    /// Chooses as the type's documentation says; `by_name` and `name_of`
-    /// are the scheme's table of named settings.
+    /// Chooses as the type's documentation says; `settings_of` and
+    /// `named` are the scheme's mapping of the registry's names
+    /// (`sigagg_xmss_agg::settings`/`named`, or Lamport+'s).
     pub fn choose(
         args: &VerifyArgs,
         from_proof: Settings,
-        by_name: fn(&str) -> Result<Settings, CliError>,
-        name_of: fn(&Settings) -> &'static str,
+        settings_of: fn(Named) -> Settings,
+        named: fn(&Settings) -> Option<Named>,
     ) -> Result<ProofSettings, CliError> {
-        let (settings, min_bits) = match args.settings.as_deref() {
-            Some(name) => (by_name(name)?, None),
-            None if name_of(&from_proof) == "custom" => {
-                return Err(CliError::rejected(
-                    "the proof was made with settings no name gives; name them with --settings",
-                ));
-            }
-            None => (from_proof, Some(args.min_bits)),
+        let (name, min_bits) = match args.settings.as_deref() {
+            Some(name) => (parse_named(name)?, None),
+            None => match named(&from_proof) {
+                Some(name) => (name, Some(args.min_bits)),
+                None => {
+                    return Err(CliError::rejected(
+                        "the proof was made with settings no name gives; name them with --settings",
+                    ));
+                }
+            },
         };
-        Ok(ProofSettings { settings, name: name_of(&settings), min_bits })
+        Ok(ProofSettings { settings: settings_of(name), name: name.name(), min_bits })
     }
 
     /// The proven and conjectured bits of a proof verified under these
@@ -419,7 +430,7 @@ fn verify_proof_for<S: ParameterSet>(args: &VerifyArgs) -> CliResult {
     no_epochs(&args.epochs)?;
     let proof_path = args.proof.as_deref().ok_or_else(|| CliError::usage("give --proof"))?;
     let proof = Proof::from_bytes(&io::read_bytes(proof_path)?).map_err(CliError::rejected)?;
-    let chosen = ProofSettings::choose(args, proof.settings, settings_named, config::name_of)?;
+    let chosen = ProofSettings::choose(args, proof.settings, sigagg_lamport_agg::settings, sigagg_lamport_agg::named)?;
     let (settings, name) = (chosen.settings, chosen.name);
     let reject = |e: sigagg_lamport_agg::VerifyError| CliError::rejected(format!("invalid proof: {e}"));
     match (args.group.as_ref(), args.threshold) {
@@ -479,7 +490,8 @@ pub struct AggBenchArgs {
     /// log2 of the blowup: 1 is the fast setting, 3 the compact one.
     #[arg(long, default_value_t = 1)]
     pub log_blowup: usize,
-    /// Named settings (fast, compact, whir, whir-compact, whir-skip, test), in place of --log-blowup.
+    /// Named settings (fast, compact, whir, whir-compact, whir-skip, or test, test-compact, test-whir,
+    /// test-whir-skip), in place of --log-blowup.
     #[arg(long)]
     pub settings: Option<String>,
     /// Print JSON (the only output format; kept for symmetry with other benches).
@@ -504,7 +516,8 @@ pub struct ThresholdBenchArgs {
     /// log2 of the blowup: 1 is the fast setting, 3 the compact one.
     #[arg(long, default_value_t = 1)]
     pub log_blowup: usize,
-    /// Named settings (fast, compact, whir, whir-compact, whir-skip, test), in place of --log-blowup.
+    /// Named settings (fast, compact, whir, whir-compact, whir-skip, or test, test-compact, test-whir,
+    /// test-whir-skip), in place of --log-blowup.
     #[arg(long)]
     pub settings: Option<String>,
     /// Reveal the signer bitmap.
@@ -592,7 +605,7 @@ fn bench_aggregate_for<S: ParameterSet>(args: &AggBenchArgs) -> CliResult {
         "bench": "lamport-agg",
         "scheme": S::NAME,
         "n": n,
-        "settings": config::name_of(&settings),
+        "settings": report_name(sigagg_lamport_agg::named(&settings)),
         "permutations": { "width16": hashed, "width24": n * S::NUM_SUBKEYS / 2 },
     });
     io::print_json(&run.report(head, &settings, (security.proven_bits, security.conjectured_bits), n));
@@ -640,9 +653,49 @@ fn bench_threshold_for<S: ParameterSet>(args: &ThresholdBenchArgs) -> CliResult 
         "signers": signing,
         "depth": statement.group().depth(),
         "bitmap": args.bitmap,
-        "settings": config::name_of(&settings),
+        "settings": report_name(sigagg_lamport_agg::named(&settings)),
     });
     let bits = (security.proven_bits, security.conjectured_bits);
     io::print_json(&run.report(head, &settings, bits, signing as usize));
     Ok(())
+}
+
+#[cfg(test)]
+mod named_tests {
+    use clap::CommandFactory;
+
+    use super::*;
+
+    /// Every `--settings` option's help names every setting of the
+    /// registry, so that a new name cannot be left out of the help.
+    fn check(cmd: &clap::Command, found: &mut usize) {
+        for arg in cmd.get_arguments().filter(|a| a.get_id() == "settings") {
+            let help = arg.get_help().map(|h| h.to_string()).unwrap_or_default();
+            for name in Named::names() {
+                assert!(help.split([' ', ',', '(', ')']).any(|w| w == name), "{}: {help} lacks {name}", cmd.get_name());
+            }
+            *found += 1;
+        }
+        for sub in cmd.get_subcommands() {
+            check(sub, found);
+        }
+    }
+
+    #[test]
+    fn every_settings_help_lists_every_name() {
+        let mut found = 0;
+        check(&crate::Cli::command(), &mut found);
+        assert!(found >= 4, "{found}");
+    }
+
+    #[test]
+    fn unknown_names_are_usage_errors_listing_every_name() {
+        let e = parse_named("fastest").unwrap_err().to_string();
+        for name in Named::names() {
+            assert!(e.contains(name), "{e}");
+        }
+        for named in Named::ALL {
+            assert_eq!(parse_named(named.name()).unwrap(), named);
+        }
+    }
 }

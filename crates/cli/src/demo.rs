@@ -42,7 +42,7 @@ pub struct DemoArgs {
     #[arg(long, default_value_t = 1024)]
     pub n: usize,
     /// Proof settings: fast, compact, whir, whir-compact, whir-skip, or an insecure test setting for tests
-    /// (test, test-whir; Lamport+ also test-compact, test-whir-skip).
+    /// (test, test-compact, test-whir, test-whir-skip).
     #[arg(long, default_value = "fast")]
     pub settings: String,
     /// Folder the proofs are written to and read back from, kept afterwards

@@ -37,8 +37,8 @@ pub struct VerifyArgs {
     #[arg(long)]
     pub proof: Option<PathBuf>,
     /// Demand exactly these proof settings: fast, compact, whir, whir-compact,
-    /// whir-skip, or an insecure test setting (test, test-whir; Lamport+ also
-    /// test-compact, test-whir-skip). Without it the proof's own settings
+    /// whir-skip, or an insecure test setting (test, test-compact, test-whir,
+    /// test-whir-skip). Without it the proof's own settings
     /// are used if they are named ones reaching --min-bits.
     #[arg(long)]
     pub settings: Option<String>,

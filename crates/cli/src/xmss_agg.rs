@@ -14,7 +14,6 @@ use rayon::prelude::*;
 use serde_json::json;
 use sigagg_xmss::{PublicKey, Seed001, Signature, single_epoch_key_and_signature};
 use sigagg_xmss_agg::group::{GroupKey, GroupTree, MembershipPath};
-use sigagg_xmss_agg::named;
 use sigagg_xmss_agg::security::security_level;
 use sigagg_xmss_agg::threshold::{
     self as stark_threshold, Disclosure, Signer, THRESHOLD_PROOF_MAGIC, ThresholdProof, ThresholdStatement,
@@ -36,7 +35,8 @@ pub struct BenchArgs {
     /// log2 of the blowup: 1 is the fast setting, 3 the compact one.
     #[arg(long, default_value_t = 1)]
     pub log_blowup: usize,
-    /// Named settings (fast, compact, whir, whir-compact, whir-skip, test), in place of --log-blowup.
+    /// Named settings (fast, compact, whir, whir-compact, whir-skip, or test, test-compact, test-whir,
+    /// test-whir-skip), in place of --log-blowup.
     #[arg(long)]
     pub settings: Option<String>,
     /// Every signer signs its own message (default: one shared message, the consensus case).
@@ -113,7 +113,7 @@ pub fn bench(args: BenchArgs) -> CliResult {
     let head = json!({
         "bench": "xmss-agg",
         "scheme": "seed001",
-        "settings": name_of(&settings),
+        "settings": crate::agg::report_name(sigagg_xmss_agg::named(&settings)),
         "n": args.n,
         "shared_message": !args.distinct_messages,
         "signature_setup": SIGNATURE_SETUP,
@@ -193,15 +193,9 @@ pub fn group_signers(
     Ok((tree.key(), signers))
 }
 
-/// Proof settings by name ([`sigagg_xmss_agg::named::by_name`]).
+/// XMSS proof settings by the registry's name ([`sigagg_xmss_agg::settings`]).
 pub fn settings_named(name: &str) -> Result<Settings, CliError> {
-    named::by_name(name)
-        .ok_or_else(|| CliError::usage(format!("--settings {name}: use one of {}", named::NAMES.join(", "))))
-}
-
-/// The name of the XMSS proof settings `settings`, or `custom`.
-pub fn name_of(settings: &Settings) -> &'static str {
-    named::name_of(settings)
+    crate::agg::parse_named(name).map(sigagg_xmss_agg::settings)
 }
 
 fn read_keys(paths: &[PathBuf]) -> Result<Vec<PublicKey<Seed001>>, CliError> {
@@ -329,7 +323,7 @@ pub fn verify_proof(args: &VerifyArgs) -> CliResult {
         };
         let statement = threshold_statement(group, Some(epoch), &args.messages, t)?;
         let proof = ThresholdProof::from_bytes(&bytes).map_err(reject)?;
-        let chosen = ProofSettings::choose(args, proof.settings, settings_named, name_of)?;
+        let chosen = ProofSettings::choose(args, proof.settings, sigagg_xmss_agg::settings, sigagg_xmss_agg::named)?;
         let settings = chosen.settings;
         let certificate = stark_threshold::verify_threshold(&settings, &statement, &proof).map_err(reject)?;
         let level = stark_threshold::security_level(&settings, certificate.count as usize, statement.group().size);
@@ -352,7 +346,7 @@ pub fn verify_proof(args: &VerifyArgs) -> CliResult {
         }
         let statement = aggregate_statement(&args.pks, &args.epochs, &args.messages)?;
         let proof = AggregateProof::from_bytes(&bytes).map_err(reject)?;
-        let chosen = ProofSettings::choose(args, proof.settings, settings_named, name_of)?;
+        let chosen = ProofSettings::choose(args, proof.settings, sigagg_xmss_agg::settings, sigagg_xmss_agg::named)?;
         let settings = chosen.settings;
         verify(&settings, &statement, &proof).map_err(reject)?;
         let level = security_level(&settings, statement.len());
@@ -389,7 +383,7 @@ pub fn bench_threshold(args: &ThresholdBenchArgs) -> CliResult {
     let head = json!({
         "bench": "threshold",
         "scheme": "seed001",
-        "settings": name_of(&settings),
+        "settings": crate::agg::report_name(sigagg_xmss_agg::named(&settings)),
         "n": n,
         "t": t,
         "signers": signing,

@@ -106,6 +106,16 @@
 // least 120 proven bits, faster than `SIGAGG_SETTINGS_WHIR`.
 #define SIGAGG_SETTINGS_WHIR_SKIP 6
 
+// Proof settings: insecure, for tests only, at rate 1/8 (the compact
+// tables' layout).
+#define SIGAGG_SETTINGS_TEST_COMPACT 7
+
+// Proof settings: insecure, for tests only, on the WHIR backend.
+#define SIGAGG_SETTINGS_TEST_WHIR 8
+
+// Proof settings: insecure, for tests only, on our own multilinear prover.
+#define SIGAGG_SETTINGS_TEST_WHIR_SKIP 9
+
 // Bytes of a BLS secret key.
 #define SIGAGG_BLS_SECRET_KEY_BYTES 32
 

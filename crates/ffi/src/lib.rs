@@ -83,6 +83,13 @@ pub const SIGAGG_SETTINGS_WHIR_COMPACT: u32 = 5;
 /// Proof settings: our own multilinear prover on the WHIR commitment, at
 /// least 120 proven bits, faster than `SIGAGG_SETTINGS_WHIR`.
 pub const SIGAGG_SETTINGS_WHIR_SKIP: u32 = 6;
+/// Proof settings: insecure, for tests only, at rate 1/8 (the compact
+/// tables' layout).
+pub const SIGAGG_SETTINGS_TEST_COMPACT: u32 = 7;
+/// Proof settings: insecure, for tests only, on the WHIR backend.
+pub const SIGAGG_SETTINGS_TEST_WHIR: u32 = 8;
+/// Proof settings: insecure, for tests only, on our own multilinear prover.
+pub const SIGAGG_SETTINGS_TEST_WHIR_SKIP: u32 = 9;
 
 /// Bytes of a BLS secret key.
 pub const SIGAGG_BLS_SECRET_KEY_BYTES: usize = 32;
@@ -174,6 +181,9 @@ pub(crate) fn settings_of(code: u32) -> api::Result<ProofSettings> {
         SIGAGG_SETTINGS_WHIR => ProofSettings::Whir,
         SIGAGG_SETTINGS_WHIR_COMPACT => ProofSettings::WhirCompact,
         SIGAGG_SETTINGS_WHIR_SKIP => ProofSettings::WhirSkip,
+        SIGAGG_SETTINGS_TEST_COMPACT => ProofSettings::TestCompact,
+        SIGAGG_SETTINGS_TEST_WHIR => ProofSettings::TestWhir,
+        SIGAGG_SETTINGS_TEST_WHIR_SKIP => ProofSettings::TestWhirSkip,
         other => return Err(api::Error::argument(format!("unknown settings code {other}"))),
     })
 }
@@ -237,9 +247,12 @@ mod tests {
     fn codes_map_to_every_scheme_and_setting() {
         let schemes: Vec<_> = (1..=5).map(|c| scheme_of(c).unwrap()).collect();
         assert_eq!(schemes, Scheme::ALL);
-        let all: Vec<_> = (1..=6).map(|c| settings_of(c).unwrap()).collect();
+        // Every name has a code; the codes keep the order they were added in.
+        let mut all: Vec<_> = (1..=9).map(|c| settings_of(c).unwrap()).collect();
+        assert_eq!(all[..3], [ProofSettings::Fast, ProofSettings::Compact, ProofSettings::Test]);
+        all.sort_by_key(|s| ProofSettings::ALL.iter().position(|a| a == s));
         assert_eq!(all, ProofSettings::ALL);
         assert_eq!(scheme_of(0).unwrap_err().kind(), ErrorKind::Argument);
-        assert_eq!(settings_of(7).unwrap_err().kind(), ErrorKind::Argument);
+        assert_eq!(settings_of(10).unwrap_err().kind(), ErrorKind::Argument);
     }
 }

@@ -21,8 +21,9 @@ fn shapes() -> [(&'static str, ProofShape); 2] {
 
 fn main() {
     let subkeys = LamportPlus::NUM_SUBKEYS;
-    for name in ["fast", "compact"] {
-        let s = config::by_name(name).expect("a named setting");
+    for name in [config::Named::Fast, config::Named::Compact] {
+        let s = config::settings(name);
+        let name = name.name();
         for (what, shape) in shapes() {
             let l = security_level(&s, subkeys, shape);
             println!(

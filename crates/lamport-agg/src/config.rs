@@ -16,6 +16,7 @@
 //! challenge to it, so a prover cannot choose the statement after seeing
 //! the challenges.
 
+pub use sigagg_prover::Named;
 pub use sigagg_prover::config::{AggConfig, AggConfig24, Backend, Challenge, Challenger, MerkleHash, Settings, Val};
 
 /// Domain separator of the transcript seed.
@@ -116,34 +117,41 @@ pub const WHIR_SKIP: Settings = Settings::WHIR_SKIP;
 /// [`WHIR_SKIP`] for fast tests. **Not secure** (about 20 bits).
 pub const TEST_WHIR_SKIP: Settings = Settings::INSECURE_TEST_SKIP;
 
-/// The named settings, for command lines and benchmarks.
-pub fn by_name(name: &str) -> Option<Settings> {
-    match name {
-        "fast" => Some(FAST),
-        "compact" => Some(COMPACT),
-        "test" => Some(TEST),
-        "test-compact" => Some(TEST_COMPACT),
-        "whir" => Some(WHIR),
-        "whir-compact" => Some(WHIR_COMPACT),
-        "test-whir" => Some(TEST_WHIR),
-        "whir-skip" => Some(WHIR_SKIP),
-        "test-whir-skip" => Some(TEST_WHIR_SKIP),
-        _ => None,
+/// The Lamport+ settings of `named`: the registry ([`Named`]) fixes what
+/// each name promises (backend, rate, proven floor), these parameters meet
+/// it for the Lamport+ tables (checked by [`crate::security`]'s tests), so
+/// the FRI query counts differ from the XMSS aggregator's.
+pub const fn settings(named: Named) -> Settings {
+    match named {
+        Named::Fast => FAST,
+        Named::Compact => COMPACT,
+        Named::Whir => WHIR,
+        Named::WhirCompact => WHIR_COMPACT,
+        Named::WhirSkip => WHIR_SKIP,
+        Named::Test => TEST,
+        Named::TestCompact => TEST_COMPACT,
+        Named::TestWhir => TEST_WHIR,
+        Named::TestWhirSkip => TEST_WHIR_SKIP,
     }
 }
 
-/// The name of a named setting, or `"custom"`.
-pub fn name_of(settings: &Settings) -> &'static str {
-    match *settings {
-        s if s == FAST => "fast",
-        s if s == COMPACT => "compact",
-        s if s == TEST => "test",
-        s if s == TEST_COMPACT => "test-compact",
-        s if s == WHIR => "whir",
-        s if s == WHIR_COMPACT => "whir-compact",
-        s if s == TEST_WHIR => "test-whir",
-        s if s == WHIR_SKIP => "whir-skip",
-        s if s == TEST_WHIR_SKIP => "test-whir-skip",
-        _ => "custom",
+/// The name of `settings`, or `None` for settings no name gives (a
+/// verifier must then be told which settings to use).
+pub fn named(settings: &Settings) -> Option<Named> {
+    Named::ALL.into_iter().find(|&n| self::settings(n) == *settings)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_name_round_trips_and_keeps_its_contract() {
+        for n in Named::ALL {
+            assert_eq!(named(&settings(n)), Some(n));
+            assert!(n.is_kept_by(&settings(n)), "{n}");
+            assert!(n.is_insecure() || settings(n).merkle.collision_bits() >= n.floor_bits(), "{n}");
+        }
+        assert_eq!(named(&Settings { num_queries: 7, ..FAST }), None);
     }
 }

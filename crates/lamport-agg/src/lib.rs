@@ -55,7 +55,7 @@ pub mod system;
 pub mod threshold;
 pub mod trace;
 
-pub use config::Settings;
+pub use config::{Named, Settings, named, settings};
 pub use error::{ProveError, StatementError, VerifyError};
 pub use proof::{Proof, ProofKind};
 pub use statement::{AggregateEntry, AggregateStatement, ThresholdStatement, bitmap, members_of};

@@ -69,6 +69,7 @@ pub mod fri;
 pub mod logup;
 pub mod merkle_hash;
 pub mod messages;
+pub mod named;
 pub mod next_row;
 pub mod paired;
 mod poly;
@@ -82,6 +83,7 @@ pub mod zerocheck;
 pub use backend::{StarkProof, prove, security_level, verify};
 pub use config::{Backend, Settings};
 pub use error::{ProveError, VerifyError};
+pub use named::Named;
 pub use security::SecurityLevel;
 pub use table::{Table, Tables, transcript_seed};
 

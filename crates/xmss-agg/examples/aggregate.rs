@@ -29,7 +29,7 @@ fn main() {
     }
     let mut args = std::env::args().skip(1);
     let n: usize = args.next().map_or(64, |a| a.parse().expect("N"));
-    let named = args.next().as_deref().and_then(sigagg_xmss_agg::named::by_name);
+    let named = args.next().and_then(|name| name.parse().ok()).map(sigagg_xmss_agg::settings);
     let settings = sigagg_xmss_agg::testing::settings_from_env(named.unwrap_or(Settings::FAST));
     let message = *b"consensus message signed by all!";
     let epoch = 1234;

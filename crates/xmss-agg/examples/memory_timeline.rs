@@ -77,7 +77,7 @@ impl<S: tracing::Subscriber + for<'a> LookupSpan<'a>> Layer<S> for Timeline {
 fn main() {
     let mut args = std::env::args().skip(1);
     let n: usize = args.next().map_or(1024, |a| a.parse().expect("N"));
-    let settings = args.next().as_deref().and_then(sigagg_xmss_agg::named::by_name).unwrap_or(Settings::FAST);
+    let settings = args.next().and_then(|name| name.parse().ok()).map_or(Settings::FAST, sigagg_xmss_agg::settings);
     let warm = args.next().as_deref() == Some("warm");
     let message = *b"consensus message signed by all!";
     let (entries, signatures): (Vec<_>, Vec<_>) = (0..n)

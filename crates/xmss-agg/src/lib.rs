@@ -51,6 +51,7 @@ use sigagg_xmss::{Seed001, Signature};
 use crate::air::{AggAir, digits::DigitAir, range::RangeAir, sig::SigAir};
 pub use crate::config::{Backend, Settings};
 pub use crate::error::{AggregateError, StatementError, ThresholdError, VerifyError};
+pub use crate::named::{Named, named, settings};
 pub use crate::statement::{Entry, Statement, max_signatures};
 
 /// The least collision resistance, in bits, of a Merkle hash an XMSS proof

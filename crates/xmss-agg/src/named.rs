@@ -1,31 +1,36 @@
-//! The aggregator's named settings: one table for the command line, the
-//! benchmarks and the examples, so that a name means the same everywhere.
+//! The XMSS aggregator's settings for each name of the registry
+//! ([`Named`]): the name fixes the backend, rate and proven floor, this
+//! module the parameters that meet the floor for Seed001's tables (checked
+//! by `tests/security.rs` at the smallest and largest accepted statement).
 
 use crate::Settings;
+pub use sigagg_prover::named::{Named, UnknownName};
 
-/// Every name [`by_name`] knows: the secure settings, then the insecure
-/// test ones.
-pub const NAMES: [&str; 7] = ["fast", "compact", "whir", "whir-compact", "whir-skip", "test", "test-whir"];
+/// [`Settings::INSECURE_TEST`] at rate 1/8, so that functional tests reach
+/// the compact setting's quotient layout. **Not secure** (20 queries, no
+/// grinding).
+pub const INSECURE_TEST_COMPACT: Settings = Settings { log_blowup: 3, num_queries: 20, ..Settings::INSECURE_TEST };
 
-/// The settings called `name`: `fast` and `compact` (FRI), `whir` and
-/// `whir-compact` (Plonky3's multilinear prover), `whir-skip` (ours), or
-/// `test` and `test-whir` (**not secure**, for fast tests).
-pub fn by_name(name: &str) -> Option<Settings> {
-    match name {
-        "fast" => Some(Settings::FAST),
-        "compact" => Some(Settings::COMPACT),
-        "whir" => Some(Settings::WHIR),
-        "whir-compact" => Some(Settings::WHIR_COMPACT),
-        "whir-skip" => Some(Settings::WHIR_SKIP),
-        "test" => Some(Settings::INSECURE_TEST),
-        "test-whir" => Some(Settings::INSECURE_TEST_WHIR),
-        _ => None,
+/// The XMSS settings of `named`.
+pub const fn settings(named: Named) -> Settings {
+    match named {
+        Named::Fast => Settings::FAST,
+        Named::Compact => Settings::COMPACT,
+        Named::Whir => Settings::WHIR,
+        Named::WhirCompact => Settings::WHIR_COMPACT,
+        Named::WhirSkip => Settings::WHIR_SKIP,
+        Named::Test => Settings::INSECURE_TEST,
+        Named::TestCompact => INSECURE_TEST_COMPACT,
+        Named::TestWhir => Settings::INSECURE_TEST_WHIR,
+        Named::TestWhirSkip => Settings::INSECURE_TEST_SKIP,
     }
 }
 
-/// The name of `settings`, or `"custom"` for settings no name gives.
-pub fn name_of(settings: &Settings) -> &'static str {
-    NAMES.into_iter().find(|name| by_name(name).is_some_and(|s| s == *settings)).unwrap_or("custom")
+/// The name of `settings`, or `None` for settings no name gives (a proof
+/// made with custom settings names none, and a verifier must then be told
+/// which to use).
+pub fn named(settings: &Settings) -> Option<Named> {
+    Named::ALL.into_iter().find(|&n| self::settings(n) == *settings)
 }
 
 #[cfg(test)]
@@ -33,12 +38,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_name_round_trips_and_others_are_unknown() {
-        for name in NAMES {
-            assert_eq!(name_of(&by_name(name).expect("a known name")), name);
+    fn every_name_round_trips_and_keeps_its_contract() {
+        for n in Named::ALL {
+            assert_eq!(named(&settings(n)), Some(n));
+            assert!(n.is_kept_by(&settings(n)), "{n}");
+            assert!(n.is_insecure() || settings(n).merkle.collision_bits() >= n.floor_bits(), "{n}");
         }
-        assert_eq!(by_name("fastest"), None);
         let custom = Settings { num_queries: 7, ..Settings::FAST };
-        assert_eq!(name_of(&custom), "custom");
+        assert_eq!(named(&custom), None);
     }
 }

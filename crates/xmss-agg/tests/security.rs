@@ -49,3 +49,21 @@ fn whir_reaches_120_proven_bits() {
         assert!(level.proven_bits > 0.0 && level.proven_bits < 80.0, "{level:?}");
     }
 }
+
+/// Every secure name of the registry keeps its promise for Seed001: the
+/// smallest and the largest statement it accepts, aggregate and threshold,
+/// state at least the name's floor.
+#[test]
+fn every_secure_name_reaches_its_floor() {
+    use sigagg_xmss_agg::{Named, settings};
+    for named in Named::ALL.into_iter().filter(|n| !n.is_insecure()) {
+        let s = settings(named);
+        let floor = named.floor_bits() as f64;
+        for n in [1, max_signatures(&s)] {
+            let level = security_level(&s, n);
+            assert!(level.proven_bits >= floor, "{named} aggregate at {n}: {level:?}");
+            let level = threshold::security_level(&s, n, (n as u32).max(2) * 3);
+            assert!(level.proven_bits >= floor, "{named} threshold at {n}: {level:?}");
+        }
+    }
+}
