@@ -228,11 +228,11 @@ fn lamport_threshold_and_aggregate_on_files() {
     let verify_compact = ["verify", "--scheme", "lamport-plus", "--settings", "compact", "--proof", "c.proof"];
     let v = json(&run(&dir, &verify_compact, &[&keys[..], &msgs].concat()));
     assert_eq!(v["settings"], "compact");
-    assert!(v["proven_bits"].as_f64().unwrap() >= 96.0, "{v}");
+    assert!(v["proven_bits"].as_f64().unwrap() >= 100.0, "{v}");
     let verify_fast = ["verify", "--scheme", "lamport-plus", "--settings", "fast", "--proof", "c.proof"];
     assert_eq!(run(&dir, &verify_fast, &[&keys[..], &msgs].concat()).status.code(), Some(1));
-    // Without --settings: the proof's own (compact), at the level asked for.
-    let own = ["verify", "--scheme", "lamport-plus", "--proof", "c.proof", "--min-bits", "96"];
+    // Without --settings: the proof's own (compact), at the default level.
+    let own = ["verify", "--scheme", "lamport-plus", "--proof", "c.proof"];
     let v = json(&run(&dir, &own, &[&keys[..], &msgs].concat()));
     assert_eq!((v["valid"].as_bool(), v["settings"].as_str()), (Some(true), Some("compact")));
     let above = ["verify", "--scheme", "lamport-plus", "--proof", "c.proof", "--min-bits", "200"];

@@ -44,17 +44,19 @@ pub const FAST: Settings = Settings {
 };
 
 /// The compact setting: rate 1/8, fewer queries, smaller proofs, at least
-/// 96 proven bits (see [`crate::security`]). The rate leaves room for
+/// 100 proven bits, the registry's floor for `compact` (see
+/// [`crate::security`]: 52 queries and 24 bits of query grinding give at
+/// least 101.7 at every accepted size, both sets). The rate leaves room for
 /// degree-9 constraints, so the permutation tables use the paired layout
 /// ([`crate::poseidon::Rounds::Paired`]): 40% fewer permutation columns.
-/// Its Merkle trees hash with SHA-256 truncated to 24 bytes
-/// ([`MerkleHash::Sha256Trunc24`]): 96-bit collision resistance, what a
-/// 96-bit setting needs (seed 004's prover truncates BLAKE3 to 24 bytes for
-/// the same level), and every Merkle path of the proof is a quarter shorter.
+/// Full-width SHA-256 Merkle trees: a 24-byte truncation would cap the
+/// level at 96 bits (proofs made with it before, `Settings { merkle:
+/// MerkleHash::Sha256Trunc24, num_queries: 49, ..COMPACT }`, still verify
+/// under those settings).
 pub const COMPACT: Settings = Settings {
     backend: Backend::Fri,
     log_blowup: 3,
-    num_queries: 49,
+    num_queries: 52,
     query_pow_bits: 24,
     commit_pow_bits: 0,
     batch_pow_bits: 16,
@@ -63,7 +65,7 @@ pub const COMPACT: Settings = Settings {
     max_log_arity: 3,
     log_final_poly_len: 7,
     cap_height: 0,
-    merkle: MerkleHash::Sha256Trunc24,
+    merkle: MerkleHash::Sha256,
     first_log_arity: 0,
     rate_step: 0,
     target_bits: 0,
@@ -93,8 +95,7 @@ pub const TEST: Settings = Settings {
 /// [`TEST`] at rate 1/8: exercises the compact setting's paired
 /// permutation layout ([`crate::poseidon::Rounds::Paired`]) in functional
 /// tests. **Not secure** (20 queries, no grinding).
-pub const TEST_COMPACT: Settings =
-    Settings { log_blowup: 3, num_queries: 20, merkle: MerkleHash::Sha256Trunc24, ..TEST };
+pub const TEST_COMPACT: Settings = Settings { log_blowup: 3, num_queries: 20, ..TEST };
 
 /// The multilinear setting (`sigagg_prover::Settings::WHIR`: WHIR in the
 /// Johnson-bound regime, at least 120 proven bits, full-width SHA-256; the

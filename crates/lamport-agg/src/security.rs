@@ -78,7 +78,7 @@ mod tests {
     }
 
     /// The named settings reach their floors for both sets at every size
-    /// checked: fast 100 proven bits, compact 96.
+    /// checked: 100 proven bits.
     #[test]
     fn named_settings_reach_their_floors() {
         for subkeys in [LamportPlus::NUM_SUBKEYS, LamportPlusMined::NUM_SUBKEYS] {
@@ -86,7 +86,7 @@ mod tests {
                 let fast = security_level(&FAST, subkeys, shape);
                 assert!(fast.proven_bits >= 100.0, "fast {shape:?}: {fast:?}");
                 let compact = security_level(&COMPACT, subkeys, shape);
-                assert!(compact.proven_bits >= 96.0, "compact {shape:?}: {compact:?}");
+                assert!(compact.proven_bits >= 100.0, "compact {shape:?}: {compact:?}");
                 assert!(compact.conjectured_bits >= compact.proven_bits, "{compact:?}");
             }
         }
@@ -101,10 +101,7 @@ mod tests {
     fn every_secure_name_reaches_its_floor() {
         for named in crate::Named::ALL.into_iter().filter(|n| !n.is_insecure()) {
             let settings = crate::settings(named);
-            // Lamport+ `compact` still states 96 bits (24-byte digests), not
-            // the name's 100: the one name that does not yet mean the same
-            // for both schemes (issue 40).
-            let floor = if named == crate::Named::Compact { 96.0 } else { named.floor_bits() as f64 };
+            let floor = named.floor_bits() as f64;
             for n in [1, crate::layout::max_signatures(&settings)] {
                 for subkeys in [LamportPlus::NUM_SUBKEYS, LamportPlusMined::NUM_SUBKEYS] {
                     for shape in [
@@ -143,19 +140,15 @@ mod tests {
         }
     }
 
-    /// The compact setting's 24-byte digests cap it at 96 bits, and FRI
-    /// alone (the same setting with full-width digests) would give at
-    /// least as much: the truncation costs nothing below the claimed level,
-    /// and shortening the digest further would.
+    /// The compact setting's FRI term, not its hash, sets its level:
+    /// full-width SHA-256 (128 collision bits) is above every level it
+    /// states, and the registry's floor (100) is below it.
     #[test]
-    fn compact_digest_matches_its_level() {
-        assert_eq!(COMPACT.merkle.collision_bits(), 96);
-        let full = Settings { merkle: MerkleHash::Sha256, ..COMPACT };
+    fn compact_level_is_its_fri_term() {
+        assert_eq!(COMPACT.merkle, MerkleHash::Sha256);
         for shape in shapes() {
-            let capped = security_level(&COMPACT, LamportPlus::NUM_SUBKEYS, shape);
-            assert!(capped.proven_bits <= 96.0 + 1e-9, "{capped:?}");
-            let fri = security_level(&full, LamportPlus::NUM_SUBKEYS, shape);
-            assert!(fri.proven_bits >= 96.0, "{shape:?}: {fri:?}");
+            let level = security_level(&COMPACT, LamportPlus::NUM_SUBKEYS, shape);
+            assert!(level.proven_bits >= 100.0 && level.proven_bits < 128.0, "{shape:?}: {level:?}");
         }
     }
 }

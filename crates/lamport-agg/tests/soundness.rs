@@ -961,13 +961,18 @@ fn paired_layout_proves_and_verifies() {
     let (other, _) = common::aggregate_batch::<LamportPlus>(71, 3);
     assert!(aggregate::verify(&TC, &other, &proof).is_err(), "verified for another statement");
     assert_tampering_rejected(&bytes, |p| aggregate::verify(&TC, &st, p));
-    // TC commits with 24-byte digests; a proof relabelled as full-width (and
-    // checked under such settings) is refused before any STARK check.
-    assert_eq!(proof.stark.merkle(), config::MerkleHash::Sha256Trunc24);
-    let full = Settings { merkle: config::MerkleHash::Sha256, ..TC };
-    let mut relabelled = Proof::from_bytes(&bytes).unwrap();
-    relabelled.settings = full;
-    assert!(matches!(aggregate::verify(&full, &st, &relabelled), Err(VerifyError::SettingsMismatch)));
+    // 24-byte digests (the compact setting's before it reached 100 bits:
+    // such proofs still verify under their own settings); a proof
+    // relabelled as full-width (and checked under such settings) is refused
+    // before any STARK check.
+    let tc24 = Settings { merkle: config::MerkleHash::Sha256Trunc24, ..TC };
+    let proof24 = aggregate::prove(&tc24, &st, &sigs).unwrap();
+    assert_eq!(proof24.stark.merkle(), config::MerkleHash::Sha256Trunc24);
+    let bytes24 = proof24.to_bytes();
+    aggregate::verify(&tc24, &st, &Proof::from_bytes(&bytes24).unwrap()).unwrap();
+    let mut relabelled = Proof::from_bytes(&bytes24).unwrap();
+    relabelled.settings = TC;
+    assert!(matches!(aggregate::verify(&TC, &st, &relabelled), Err(VerifyError::SettingsMismatch)));
 
     let (st, sigs) = common::aggregate_batch::<LamportPlusMined>(72, 2);
     aggregate::verify(&TC, &st, &aggregate::prove(&TC, &st, &sigs).unwrap()).unwrap();
