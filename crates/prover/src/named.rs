@@ -26,7 +26,11 @@ pub enum Named {
     Fast,
     /// FRI at rate 1/8, full-width SHA-256: shorter proofs, slower prover.
     Compact,
-    /// WHIR (Plonky3's multilinear prover) at starting rate 1/2.
+    /// WHIR (Plonky3's multilinear prover) at starting rate 1/2. No
+    /// workload measured prefers it: [`Named::WhirSkip`] proves the same
+    /// statements faster, in shorter proofs, at the same floor. It stays
+    /// as the reference that our prover is measured against, on Plonky3's
+    /// backend, which [`Named::WhirCompact`] (the shortest proofs) needs.
     Whir,
     /// WHIR at starting rate 1/8, round rates falling 8-fold: the shortest
     /// proofs of small statements.
@@ -145,7 +149,9 @@ impl Named {
         match self {
             Named::Fast => "FRI, rate 1/2, at least 100 proven bits, SHA-256: the fastest prover",
             Named::Compact => "FRI, rate 1/8, at least 100 proven bits, SHA-256: shorter proofs, slower prover",
-            Named::Whir => "WHIR (Plonky3), starting rate 1/2, at least 120 proven bits, SHA-256",
+            Named::Whir => {
+                "WHIR (Plonky3), starting rate 1/2, at least 120 proven bits, SHA-256: the reference whir-skip is measured against"
+            }
             Named::WhirCompact => {
                 "WHIR (Plonky3), starting rate 1/8, at least 120 proven bits, SHA-256 truncated to 31 bytes: the shortest proofs"
             }
@@ -158,10 +164,22 @@ impl Named {
     }
 
     /// Whether `settings` keeps this name's contract in what the name
-    /// fixes directly (backend and starting rate); each aggregator's tests
-    /// check it for its own mapping, the floor by its security tests.
+    /// fixes directly (backend, starting rate and, for a secure name, a
+    /// Merkle hash that resists collisions up to the floor); each
+    /// aggregator's tests check it for its own mapping, the floor itself by
+    /// its security tests.
     pub fn is_kept_by(self, settings: &Settings) -> bool {
-        settings.backend == self.backend() && settings.log_blowup == self.log_blowup()
+        settings.backend == self.backend()
+            && settings.log_blowup == self.log_blowup()
+            && (self.is_insecure() || settings.merkle.collision_bits() >= self.floor_bits())
+    }
+
+    /// The name an aggregator's mapping `settings_of` gives `settings`, or
+    /// `None` for settings no name gives (a verifier must then be told
+    /// which settings to use): the one reverse lookup both aggregators'
+    /// `named` functions share.
+    pub fn find(settings: &Settings, settings_of: impl Fn(Named) -> Settings) -> Option<Named> {
+        Named::ALL.into_iter().find(|&n| settings_of(n) == *settings)
     }
 }
 
@@ -223,5 +241,24 @@ mod tests {
             assert!(named.is_kept_by(&settings), "{named}: {settings:?}");
             assert!(named.is_insecure() || settings.merkle == named.merkle(), "{named}");
         }
+    }
+
+    /// Another backend, another rate, or (for a secure name) a hash whose
+    /// collision resistance is below the floor breaks a name's contract;
+    /// the reverse lookup finds only exact settings.
+    #[test]
+    fn contracts_are_broken_by_other_backends_rates_and_weak_hashes() {
+        use crate::config::{Backend, MerkleHash};
+        let weak = Settings { merkle: MerkleHash::Sha256Trunc24, ..Settings::COMPACT };
+        assert!(!Named::Compact.is_kept_by(&weak));
+        assert!(Named::TestCompact.is_kept_by(&Settings { num_queries: 20, ..weak }));
+        assert!(!Named::Fast.is_kept_by(&Settings { log_blowup: 2, ..Settings::FAST }));
+        assert!(!Named::Whir.is_kept_by(&Settings { backend: Backend::Skip, ..Settings::WHIR }));
+        let prover = |n: Named| match n {
+            Named::Fast => Settings::FAST,
+            _ => Settings::COMPACT,
+        };
+        assert_eq!(Named::find(&Settings::FAST, prover), Some(Named::Fast));
+        assert_eq!(Named::find(&Settings { num_queries: 7, ..Settings::FAST }, prover), None);
     }
 }
