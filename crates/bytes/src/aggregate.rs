@@ -46,11 +46,11 @@ pub fn aggregate(
     with_provable!(scheme, "aggregation", seed001 => {
         let st = xmss_statement(statement)?;
         let sigs = decode_each(signatures, "signature", Signature::<Seed001>::from_bytes)?;
-        Ok(sigagg_xmss_agg::aggregate(&crate::scheme::xmss(settings), &st, &sigs)?.to_bytes())
+        Ok(sigagg_xmss_agg::aggregate(&sigagg_xmss_agg::settings(settings), &st, &sigs)?.to_bytes())
     }, S => {
         let st = lamport_statement::<S>(statement)?;
         let sigs = decode_each(signatures, "signature", sigagg_lamport::Signature::<S>::from_bytes)?;
-        Ok(sigagg_lamport_agg::aggregate::prove(&crate::scheme::lamport(settings), &st, &sigs)?.to_bytes())
+        Ok(sigagg_lamport_agg::aggregate::prove(&sigagg_lamport_agg::settings(settings), &st, &sigs)?.to_bytes())
     })
 }
 
@@ -64,11 +64,11 @@ pub fn verify_aggregate(
     with_provable!(scheme, "aggregate verification", seed001 => {
         let st = xmss_statement(statement)?;
         let proof = decode(proof, AggregateProof::from_bytes)?;
-        Ok(sigagg_xmss_agg::verify(&crate::scheme::xmss(settings), &st, &proof)?)
+        Ok(sigagg_xmss_agg::verify(&sigagg_xmss_agg::settings(settings), &st, &proof)?)
     }, S => {
         let st = lamport_statement::<S>(statement)?;
         let proof = decode(proof, sigagg_lamport_agg::Proof::from_bytes)?;
-        Ok(sigagg_lamport_agg::aggregate::verify(&crate::scheme::lamport(settings), &st, &proof)?)
+        Ok(sigagg_lamport_agg::aggregate::verify(&sigagg_lamport_agg::settings(settings), &st, &proof)?)
     })
 }
 

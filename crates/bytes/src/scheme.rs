@@ -59,17 +59,8 @@ impl Scheme {
 /// the prover's one registry of names ([`sigagg_xmss_agg::Named`]), so that
 /// a name means here what it means on the command line and in each
 /// aggregator (backend, rate and proven floor, the same for every scheme).
+/// Each aggregator's `settings(named)` gives its parameters.
 pub use sigagg_xmss_agg::Named as ProofSettings;
-
-/// The XMSS proofs' settings of `settings`.
-pub(crate) fn xmss(settings: ProofSettings) -> sigagg_xmss_agg::Settings {
-    sigagg_xmss_agg::settings(settings)
-}
-
-/// The Lamport+ proofs' settings of `settings`.
-pub(crate) fn lamport(settings: ProofSettings) -> sigagg_lamport_agg::Settings {
-    sigagg_lamport_agg::settings(settings)
-}
 
 /// Runs `$body` with `$S` bound to the XMSS parameter set of `$scheme`, or
 /// returns an argument error naming `$op` for any other scheme.

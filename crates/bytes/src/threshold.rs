@@ -94,13 +94,13 @@ pub fn prove_threshold(
         let witness = xmss_signers(signers)?;
         let disclosure =
             if disclose { xmss_threshold::Disclosure::Signers } else { xmss_threshold::Disclosure::CountOnly };
-        Ok(xmss_threshold::prove_threshold(&crate::scheme::xmss(settings), &st, &witness, disclosure)?.to_bytes())
+        Ok(xmss_threshold::prove_threshold(&sigagg_xmss_agg::settings(settings), &st, &witness, disclosure)?.to_bytes())
     }, S => {
         let st = lamport_statement::<S>(statement)?;
         let witness = lamport_signers::<S>(signers)?;
         let disclosure =
             if disclose { sigagg_lamport_agg::Disclosure::Bitmap } else { sigagg_lamport_agg::Disclosure::CountOnly };
-        Ok(sigagg_lamport_agg::threshold::prove(&crate::scheme::lamport(settings), &st, &witness, disclosure)?.to_bytes())
+        Ok(sigagg_lamport_agg::threshold::prove(&sigagg_lamport_agg::settings(settings), &st, &witness, disclosure)?.to_bytes())
     })
 }
 
@@ -115,12 +115,12 @@ pub fn verify_threshold(
     with_provable!(scheme, "threshold verification", seed001 => {
         let st = xmss_statement(statement)?;
         let proof = decode(proof, ThresholdProof::from_bytes)?;
-        let certificate = xmss_threshold::verify_threshold(&crate::scheme::xmss(settings), &st, &proof)?;
+        let certificate = xmss_threshold::verify_threshold(&sigagg_xmss_agg::settings(settings), &st, &proof)?;
         Ok(Certificate { count: certificate.count, signers: certificate.signers })
     }, S => {
         let st = lamport_statement::<S>(statement)?;
         let proof = decode(proof, sigagg_lamport_agg::Proof::from_bytes)?;
-        sigagg_lamport_agg::threshold::verify(&crate::scheme::lamport(settings), &st, &proof)?;
+        sigagg_lamport_agg::threshold::verify(&sigagg_lamport_agg::settings(settings), &st, &proof)?;
         let size = st.group().size();
         let signers = proof.bitmap.as_deref().and_then(|b| sigagg_lamport_agg::members_of(size, b));
         Ok(Certificate { count: proof.count, signers })
