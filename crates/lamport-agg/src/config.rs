@@ -71,31 +71,15 @@ pub const COMPACT: Settings = Settings {
     target_bits: 0,
 };
 
-/// Settings for functional tests. **Not secure** (about 20 bits): 40
+/// Settings for functional tests (the prover's `INSECURE_TEST`). **Not secure** (about 20 bits): 40
 /// queries and no grinding; a corrupted trace or proof is still caught with
 /// overwhelming probability, which is what negative tests need.
-pub const TEST: Settings = Settings {
-    backend: Backend::Fri,
-    log_blowup: 1,
-    num_queries: 40,
-    query_pow_bits: 0,
-    commit_pow_bits: 0,
-    batch_pow_bits: 0,
-    lookup_pow_bits: 0,
-    ood_pow_bits: 0,
-    max_log_arity: 1,
-    log_final_poly_len: 0,
-    cap_height: 0,
-    merkle: MerkleHash::Sha256,
-    first_log_arity: 0,
-    rate_step: 0,
-    target_bits: 0,
-};
+pub const TEST: Settings = Settings::INSECURE_TEST;
 
 /// [`TEST`] at rate 1/8: exercises the compact setting's paired
 /// permutation layout ([`crate::poseidon::Rounds::Paired`]) in functional
 /// tests. **Not secure** (20 queries, no grinding).
-pub const TEST_COMPACT: Settings = Settings { log_blowup: 3, num_queries: 20, ..TEST };
+pub const TEST_COMPACT: Settings = Settings::INSECURE_TEST_COMPACT;
 
 /// The multilinear setting (`sigagg_prover::Settings::WHIR`: WHIR in the
 /// Johnson-bound regime, at least 120 proven bits, full-width SHA-256; the

@@ -259,6 +259,11 @@ impl Settings {
         target_bits: 0,
     };
 
+    /// [`Self::INSECURE_TEST`] at rate 1/8, so that functional tests reach
+    /// the compact settings' layouts (the quotient's, the paired Poseidon2
+    /// tables'). **Not secure** (20 queries, no grinding).
+    pub const INSECURE_TEST_COMPACT: Self = Self { log_blowup: 3, num_queries: 20, ..Self::INSECURE_TEST };
+
     /// The multilinear setting ([`Backend::Whir`]): WHIR at starting rate
     /// 1/2, first folding 2^6 then 2^4, round rates `2^-(2+i)`, queries
     /// sized for 125 bits per error term with 20 bits of grinding, in the

@@ -6,11 +6,6 @@
 use crate::Settings;
 pub use sigagg_prover::named::{Named, UnknownName};
 
-/// [`Settings::INSECURE_TEST`] at rate 1/8, so that functional tests reach
-/// the compact setting's quotient layout. **Not secure** (20 queries, no
-/// grinding).
-pub const INSECURE_TEST_COMPACT: Settings = Settings { log_blowup: 3, num_queries: 20, ..Settings::INSECURE_TEST };
-
 /// The XMSS settings of `named`.
 pub const fn settings(named: Named) -> Settings {
     match named {
@@ -20,7 +15,7 @@ pub const fn settings(named: Named) -> Settings {
         Named::WhirCompact => Settings::WHIR_COMPACT,
         Named::WhirSkip => Settings::WHIR_SKIP,
         Named::Test => Settings::INSECURE_TEST,
-        Named::TestCompact => INSECURE_TEST_COMPACT,
+        Named::TestCompact => Settings::INSECURE_TEST_COMPACT,
         Named::TestWhir => Settings::INSECURE_TEST_WHIR,
         Named::TestWhirSkip => Settings::INSECURE_TEST_SKIP,
     }
