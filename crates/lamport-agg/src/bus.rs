@@ -37,13 +37,9 @@ pub enum Tag {
     Node = 5,
 }
 
+/// A message: its tag, then the payload, zero-padded to [`WIDTH`].
 fn message<E: PrimeCharacteristicRing + Clone>(tag: Tag, payload: impl IntoIterator<Item = E>) -> Vec<E> {
-    let mut m = Vec::with_capacity(WIDTH);
-    m.push(E::from_u32(tag as u32));
-    m.extend(payload);
-    assert!(m.len() <= WIDTH, "message of {} elements exceeds the bus width", m.len());
-    m.resize(WIDTH, E::ZERO);
-    m
+    sigagg_prover::bus::message(WIDTH, [E::from_u32(tag as u32)], payload)
 }
 
 /// `SubKey`: `y` is the sub-public-key at index `i` under randomizer `r`,

@@ -61,6 +61,7 @@
 //!   ([`dft`]) and the next-row read check ([`next_row`]).
 
 pub mod backend;
+pub mod bus;
 pub mod codec;
 pub mod config;
 pub mod dft;
@@ -88,7 +89,7 @@ pub use security::SecurityLevel;
 pub use table::{Table, Tables, transcript_seed};
 
 use p3_air::Air;
-use p3_lookup::{Count, InteractionBuilder, InteractionSymbolicBuilder, LogUpGadget, Lookups};
+use p3_lookup::{InteractionSymbolicBuilder, LogUpGadget, Lookups};
 
 use crate::config::{Challenge, Val};
 
@@ -113,32 +114,6 @@ where
         .collect()
 }
 
-/// Sends a group of bus messages whose flags are boolean and mutually
-/// exclusive (at most one fires per row), each `(flag, count, message)`.
-///
-/// With `exclusive`, the group is one exclusive interaction: the FRI
-/// backend multiplexes it into one LogUp column. Otherwise every branch is
-/// its own interaction of count `flag * count`, for backends that commit
-/// no LogUp columns (the multilinear backend's fractional GKR, which does
-/// not take exclusive groups). The two send the same messages with the
-/// same multiplicities on every row where the flags are boolean and
-/// exclusive, which the caller's AIR must enforce either way.
-pub fn push_branches<AB: InteractionBuilder>(
-    builder: &mut AB,
-    exclusive: bool,
-    bus: &str,
-    branches: impl IntoIterator<Item = (AB::Expr, Count<AB::Expr>, Vec<AB::Expr>)>,
-) {
-    if exclusive {
-        builder.push_exclusive_interaction(bus, branches);
-    } else {
-        for (flag, count, message) in branches {
-            let (count, weight) = count.into_parts();
-            builder.push_interaction(bus, message, Count::bounded(flag * count, weight));
-        }
-    }
-}
-
 /// A periodic column table: `columns[c][row]`, all of one period; `f(r,
 /// row)` fills row `r` (handed over zeroed).
 pub fn periodic_table(period: usize, width: usize, f: impl Fn(usize, &mut [Val])) -> Vec<Vec<Val>> {
@@ -152,6 +127,13 @@ pub fn periodic_table(period: usize, width: usize, f: impl Fn(usize, &mut [Val])
         }
     }
     cols
+}
+
+/// What [`air_enum!`] expands to names these crates.
+#[doc(hidden)]
+pub mod __private {
+    pub use p3_air;
+    pub use p3_lookup;
 }
 
 /// Helpers for the aggregators' tests and development examples.

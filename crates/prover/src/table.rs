@@ -95,3 +95,75 @@ pub fn transcript_seed(domain: &[u8], settings: &Settings, statement_digest: &[u
     seed.extend_from_slice(statement_digest);
     seed
 }
+
+/// Declares an aggregator's table enum: one variant per AIR of its batch,
+/// with the `BaseAir` and `Air` impls that forward to the variant, so that
+/// one proof can hold tables of different types.
+///
+/// The enum must have an inherent `fn degree(&self) -> usize` (the largest
+/// constraint degree of the variant's table), which becomes its
+/// `max_constraint_degree`; the caller writes the [`Table`] impl, whose
+/// `degree` is usually that method and whose `lookups` may cache.
+///
+/// ```ignore
+/// sigagg_prover::air_enum! {
+///     /// One AIR of the batch.
+///     #[derive(Clone, Debug)]
+///     pub enum AggAir {
+///         /// The statement table.
+///         Sig(sig::SigAir),
+///         /// The range table.
+///         Range(range::RangeAir),
+///     }
+/// }
+/// ```
+#[macro_export]
+macro_rules! air_enum {
+    (
+        $(#[$meta:meta])*
+        $vis:vis enum $name:ident {
+            $( $(#[$vmeta:meta])* $variant:ident($ty:ty) ),+ $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        $vis enum $name {
+            $( $(#[$vmeta])* $variant($ty) ),+
+        }
+
+        impl $crate::__private::p3_air::BaseAir<$crate::config::Val> for $name {
+            fn width(&self) -> usize {
+                match self { $( Self::$variant(a) => $crate::__private::p3_air::BaseAir::<$crate::config::Val>::width(a) ),+ }
+            }
+
+            fn num_periodic_columns(&self) -> usize {
+                match self {
+                    $( Self::$variant(a) => $crate::__private::p3_air::BaseAir::<$crate::config::Val>::num_periodic_columns(a) ),+
+                }
+            }
+
+            fn periodic_columns(&self) -> ::std::borrow::Cow<'_, [::std::vec::Vec<$crate::config::Val>]> {
+                match self {
+                    $( Self::$variant(a) => $crate::__private::p3_air::BaseAir::<$crate::config::Val>::periodic_columns(a) ),+
+                }
+            }
+
+            fn main_next_row_columns(&self) -> ::std::vec::Vec<usize> {
+                match self {
+                    $( Self::$variant(a) => $crate::__private::p3_air::BaseAir::<$crate::config::Val>::main_next_row_columns(a) ),+
+                }
+            }
+
+            fn max_constraint_degree(&self) -> Option<usize> {
+                Some($name::degree(self))
+            }
+        }
+
+        impl<AB: $crate::__private::p3_lookup::InteractionBuilder<F = $crate::config::Val>>
+            $crate::__private::p3_air::Air<AB> for $name
+        {
+            fn eval(&self, builder: &mut AB) {
+                match self { $( Self::$variant(a) => $crate::__private::p3_air::Air::<AB>::eval(a, builder) ),+ }
+            }
+        }
+    };
+}

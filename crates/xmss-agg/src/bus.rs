@@ -72,12 +72,7 @@ fn message<E: PrimeCharacteristicRing + Clone>(
     index: E,
     payload: impl IntoIterator<Item = E>,
 ) -> Vec<E> {
-    let mut m = Vec::with_capacity(WIDTH);
-    m.push(key(tag, sig, index));
-    m.extend(payload);
-    assert!(m.len() <= WIDTH, "message of {} elements exceeds the bus width", m.len());
-    m.resize(WIDTH, E::ZERO);
-    m
+    sigagg_prover::bus::message(WIDTH, [key(tag, sig, index)], payload)
 }
 
 /// `ChainStart`: chain `i` of slot `sig` starts at position `pos`, with the

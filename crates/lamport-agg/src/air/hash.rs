@@ -319,7 +319,7 @@ impl HashAir {
 
     /// The same table with its exclusive bus groups sent as one exclusive
     /// interaction each (`true`, the FRI backend) or as plain interactions
-    /// (`false`, the multilinear backend: `sigagg_prover::push_branches`).
+    /// (`false`, the multilinear backend: `sigagg_prover::bus::push_branches`).
     pub fn with_exclusive_buses(self, exclusive: bool) -> Self {
         Self { exclusive, ..self }
     }
@@ -530,13 +530,13 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for HashAir {
             Some(t) => {
                 let leaf = bus::key(slot.clone(), digest(t.cur));
                 let idx = bus::index(slot.clone(), l(NODE_INDEX_LANE) * AB::Expr::TWO + l(t.bit));
-                sigagg_prover::push_branches(
+                sigagg_prover::bus::push_branches(
                     builder,
                     self.exclusive,
                     bus::MAIN,
                     [(l(s.bit0), Count::from(-1), y0), (l(t.is_bottom), Count::from(-1), leaf)],
                 );
-                sigagg_prover::push_branches(
+                sigagg_prover::bus::push_branches(
                     builder,
                     self.exclusive,
                     bus::MAIN,

@@ -42,29 +42,25 @@ pub mod hash16;
 pub mod node;
 pub mod slot;
 
-use std::borrow::Cow;
-
-use p3_air::{Air, BaseAir};
-use p3_lookup::InteractionBuilder;
-
-use crate::config::Val;
-
 pub(crate) use sigagg_prover::periodic_table;
 
-/// One AIR of the batch. The variants differ in size (the main table's AIR
-/// holds its periodic columns inline); a proof has at most four AIRs, built
-/// once and only borrowed afterwards, so boxing would buy nothing.
-#[derive(Clone, Debug)]
-#[allow(clippy::large_enum_variant)]
-pub enum LampAir {
-    /// The slot table.
-    Slot(slot::SlotAir),
-    /// The main table.
-    Hash(hash::HashAir),
-    /// The node table.
-    Node(node::NodeAir),
-    /// The overflow table.
-    Hash16(hash16::Hash16Air),
+sigagg_prover::air_enum! {
+    /// One AIR of the batch. The variants differ in size (the main table's
+    /// AIR holds its periodic columns inline); a proof has at most four
+    /// AIRs, built once and only borrowed afterwards, so boxing would buy
+    /// nothing.
+    #[derive(Clone, Debug)]
+    #[allow(clippy::large_enum_variant)]
+    pub enum LampAir {
+        /// The slot table.
+        Slot(slot::SlotAir),
+        /// The main table.
+        Hash(hash::HashAir),
+        /// The node table.
+        Node(node::NodeAir),
+        /// The overflow table.
+        Hash16(hash16::Hash16Air),
+    }
 }
 
 impl LampAir {
@@ -77,44 +73,5 @@ impl LampAir {
             LampAir::Node(a) => a.degree(),
             LampAir::Hash16(a) => a.perm().rounds().max_degree(),
         }
-    }
-}
-
-macro_rules! dispatch {
-    ($self:expr, $a:ident => $e:expr) => {
-        match $self {
-            LampAir::Slot($a) => $e,
-            LampAir::Hash($a) => $e,
-            LampAir::Node($a) => $e,
-            LampAir::Hash16($a) => $e,
-        }
-    };
-}
-
-impl BaseAir<Val> for LampAir {
-    fn width(&self) -> usize {
-        dispatch!(self, a => BaseAir::<Val>::width(a))
-    }
-
-    fn num_periodic_columns(&self) -> usize {
-        dispatch!(self, a => BaseAir::<Val>::num_periodic_columns(a))
-    }
-
-    fn periodic_columns(&self) -> Cow<'_, [Vec<Val>]> {
-        dispatch!(self, a => BaseAir::<Val>::periodic_columns(a))
-    }
-
-    fn main_next_row_columns(&self) -> Vec<usize> {
-        dispatch!(self, a => BaseAir::<Val>::main_next_row_columns(a))
-    }
-
-    fn max_constraint_degree(&self) -> Option<usize> {
-        Some(self.degree())
-    }
-}
-
-impl<AB: InteractionBuilder<F = Val>> Air<AB> for LampAir {
-    fn eval(&self, builder: &mut AB) {
-        dispatch!(self, a => a.eval(builder))
     }
 }

@@ -312,7 +312,7 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for HashAir {
         let param_at = |start: usize| -> [AB::Expr; PARAM] { core::array::from_fn(|j| l(start + j)) };
         let digest: [AB::Expr; DIGEST] = core::array::from_fn(|j| l(col::DIG + j));
         // Three auxiliary columns; on every row at most one branch of each is live.
-        sigagg_prover::push_branches(
+        sigagg_prover::bus::push_branches(
             builder,
             self.exclusive,
             bus::MAIN,
@@ -341,7 +341,7 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for HashAir {
                 ),
             ],
         );
-        sigagg_prover::push_branches(
+        sigagg_prover::bus::push_branches(
             builder,
             self.exclusive,
             bus::MAIN,
@@ -359,7 +359,7 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for HashAir {
                 (l(col::IS_TOP), Count::from(1), bus::root(sig.clone(), digest)),
             ],
         );
-        sigagg_prover::push_branches(
+        sigagg_prover::bus::push_branches(
             builder,
             self.exclusive,
             bus::MAIN,

@@ -20,11 +20,9 @@ pub mod hash24;
 pub mod range;
 pub mod sig;
 
-use std::borrow::Cow;
 use std::sync::OnceLock;
 
-use p3_air::{Air, BaseAir};
-use p3_lookup::{InteractionBuilder, Lookups};
+use p3_lookup::Lookups;
 use sigagg_prover::{Table, fold_lookups};
 
 use crate::config::Val;
@@ -82,55 +80,22 @@ pub fn poseidon_airs(settings: &Settings, aggregate_slots: Option<usize>) -> (ch
     )
 }
 
-/// One AIR of the batch.
-#[derive(Clone, Debug)]
-pub enum AggAir {
-    /// Statement table.
-    Sig(sig::SigAir),
-    /// Digit table.
-    Digits(digits::DigitAir),
-    /// Chain-step table.
-    Chain(chain::ChainAir),
-    /// Width-24 hash table.
-    Hash(hash24::HashAir),
-    /// Range table.
-    Range(range::RangeAir),
-    /// Membership table (threshold proofs).
-    Group(group::GroupAir),
-}
-
-macro_rules! dispatch {
-    ($self:expr, $a:ident => $e:expr) => {
-        match $self {
-            AggAir::Sig($a) => $e,
-            AggAir::Digits($a) => $e,
-            AggAir::Chain($a) => $e,
-            AggAir::Hash($a) => $e,
-            AggAir::Range($a) => $e,
-            AggAir::Group($a) => $e,
-        }
-    };
-}
-
-impl BaseAir<Val> for AggAir {
-    fn width(&self) -> usize {
-        dispatch!(self, a => BaseAir::<Val>::width(a))
-    }
-
-    fn num_periodic_columns(&self) -> usize {
-        dispatch!(self, a => BaseAir::<Val>::num_periodic_columns(a))
-    }
-
-    fn periodic_columns(&self) -> Cow<'_, [Vec<Val>]> {
-        dispatch!(self, a => BaseAir::<Val>::periodic_columns(a))
-    }
-
-    fn main_next_row_columns(&self) -> Vec<usize> {
-        dispatch!(self, a => BaseAir::<Val>::main_next_row_columns(a))
-    }
-
-    fn max_constraint_degree(&self) -> Option<usize> {
-        Some(self.degree())
+sigagg_prover::air_enum! {
+    /// One AIR of the batch.
+    #[derive(Clone, Debug)]
+    pub enum AggAir {
+        /// Statement table.
+        Sig(sig::SigAir),
+        /// Digit table.
+        Digits(digits::DigitAir),
+        /// Chain-step table.
+        Chain(chain::ChainAir),
+        /// Width-24 hash table.
+        Hash(hash24::HashAir),
+        /// Range table.
+        Range(range::RangeAir),
+        /// Membership table (threshold proofs).
+        Group(group::GroupAir),
     }
 }
 
@@ -170,11 +135,5 @@ impl Table for AggAir {
         let exclusive = airs.iter().any(|a| matches!(a, AggAir::Hash(h) if h.exclusive()));
         let cache = &CACHES[usize::from(threshold) | usize::from(paired) << 1 | usize::from(exclusive) << 2];
         cache.get_or_init(|| fold_lookups(airs, AggAir::degree)).clone()
-    }
-}
-
-impl<AB: InteractionBuilder<F = Val>> Air<AB> for AggAir {
-    fn eval(&self, builder: &mut AB) {
-        dispatch!(self, a => a.eval(builder))
     }
 }
