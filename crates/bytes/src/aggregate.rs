@@ -7,7 +7,7 @@
 
 use sigagg_lamport::ParameterSet;
 use sigagg_xmss::{PublicKey, Seed001, Signature};
-use sigagg_xmss_agg::{AggregateProof, Entry, Statement};
+use sigagg_xmss_agg::{AggregateEntry, AggregateStatement as XmssStatement, Proof as XmssProof};
 
 use crate::error::{Error, Result};
 use crate::input::{decode, decode_each, per_entry, same_length};
@@ -46,7 +46,7 @@ pub fn aggregate(
     with_provable!(scheme, "aggregation", seed001 => {
         let st = xmss_statement(statement)?;
         let sigs = decode_each(signatures, "signature", Signature::<Seed001>::from_bytes)?;
-        Ok(sigagg_xmss_agg::aggregate(&sigagg_xmss_agg::settings(settings), &st, &sigs)?.to_bytes())
+        Ok(sigagg_xmss_agg::aggregate::prove(&sigagg_xmss_agg::settings(settings), &st, &sigs)?.to_bytes())
     }, S => {
         let st = lamport_statement::<S>(statement)?;
         let sigs = decode_each(signatures, "signature", sigagg_lamport::Signature::<S>::from_bytes)?;
@@ -63,8 +63,8 @@ pub fn verify_aggregate(
 ) -> Result<()> {
     with_provable!(scheme, "aggregate verification", seed001 => {
         let st = xmss_statement(statement)?;
-        let proof = decode(proof, AggregateProof::from_bytes)?;
-        Ok(sigagg_xmss_agg::verify(&sigagg_xmss_agg::settings(settings), &st, &proof)?)
+        let proof = decode(proof, XmssProof::from_bytes)?;
+        Ok(sigagg_xmss_agg::aggregate::verify(&sigagg_xmss_agg::settings(settings), &st, &proof)?)
     }, S => {
         let st = lamport_statement::<S>(statement)?;
         let proof = decode(proof, sigagg_lamport_agg::Proof::from_bytes)?;
@@ -73,7 +73,7 @@ pub fn verify_aggregate(
 }
 
 /// The Seed001 statement of `statement`.
-fn xmss_statement(statement: &AggregateStatement<'_>) -> Result<Statement> {
+fn xmss_statement(statement: &AggregateStatement<'_>) -> Result<XmssStatement> {
     let keys = decode_each(statement.public_keys, "public key", PublicKey::<Seed001>::from_bytes)?;
     let n = keys.len();
     let messages = per_entry(statement.messages, n, "message")?;
@@ -85,10 +85,10 @@ fn xmss_statement(statement: &AggregateStatement<'_>) -> Result<Statement> {
         .enumerate()
         .map(|(i, ((public_key, message), epoch))| {
             let message = message32(message).map_err(|e| e.context(format!("message {i}")))?;
-            Ok(Entry { public_key, epoch, message })
+            Ok(AggregateEntry { public_key, epoch, message })
         })
         .collect::<Result<Vec<_>>>()?;
-    Ok(Statement::new(entries)?)
+    Ok(XmssStatement::new(entries)?)
 }
 
 /// The Lamport+ statement of `statement`.

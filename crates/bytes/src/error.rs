@@ -157,10 +157,9 @@ error_from! {
     sigagg_lamport::GroupError => |_| Argument;
     sigagg_xmss_agg::StatementError => |_| Argument;
     sigagg_xmss_agg::named::UnknownName => |_| Argument;
-    sigagg_xmss_agg::AggregateError => stark_aggregate_kind;
-    sigagg_xmss_agg::ThresholdError => stark_threshold_kind;
+    sigagg_xmss_agg::ProveError => stark_prove_kind;
     sigagg_xmss_agg::VerifyError => stark_verify_kind;
-    sigagg_xmss_agg::group::GroupError => stark_group_kind;
+    sigagg_xmss::group::GroupError => stark_group_kind;
     sigagg_lamport_agg::StatementError => |_| Argument;
     sigagg_lamport_agg::ProveError => lamport_prove_kind;
     sigagg_lamport_agg::VerifyError => lamport_verify_kind;
@@ -170,21 +169,17 @@ error_from! {
     sigagg_bls_cert::SetupError => setup_kind;
 }
 
-fn stark_aggregate_kind(e: &sigagg_xmss_agg::AggregateError) -> ErrorKind {
-    use sigagg_xmss_agg::AggregateError as E;
+fn stark_prove_kind(e: &sigagg_xmss_agg::ProveError) -> ErrorKind {
+    use sigagg_xmss_agg::ProveError as E;
     match e {
         E::Statement(_) | E::CountMismatch { .. } | E::TooManyForSettings { .. } | E::UnsupportedMerkleHash(_) => {
             Argument
         }
-        E::InvalidSignature { .. } | E::Prover(_) => Prove,
-    }
-}
-
-fn stark_threshold_kind(e: &sigagg_xmss_agg::ThresholdError) -> ErrorKind {
-    use sigagg_xmss_agg::ThresholdError as E;
-    match e {
-        E::Statement(_) | E::TooManyForSettings { .. } | E::UnsupportedMerkleHash(_) => Argument,
-        _ => Prove,
+        E::InvalidSignature { .. }
+        | E::NotAMember { .. }
+        | E::DuplicateSigner { .. }
+        | E::ThresholdNotReached { .. }
+        | E::Prover(_) => Prove,
     }
 }
 
@@ -197,8 +192,8 @@ fn stark_verify_kind(e: &sigagg_xmss_agg::VerifyError) -> ErrorKind {
     }
 }
 
-fn stark_group_kind(e: &sigagg_xmss_agg::group::GroupError) -> ErrorKind {
-    use sigagg_xmss_agg::group::GroupError as E;
+fn stark_group_kind(e: &sigagg_xmss::group::GroupError) -> ErrorKind {
+    use sigagg_xmss::group::GroupError as E;
     match e {
         E::Malformed(_) => Decode,
         _ => Argument,

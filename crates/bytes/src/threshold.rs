@@ -8,9 +8,10 @@
 //! who signed.
 
 use sigagg_lamport::ParameterSet;
+use sigagg_xmss::group::{GroupKey, GroupTree, MembershipPath};
 use sigagg_xmss::{PublicKey, Seed001, Signature};
-use sigagg_xmss_agg::group::{GroupKey, GroupTree, MembershipPath};
-use sigagg_xmss_agg::threshold::{self as xmss_threshold, ThresholdProof};
+use sigagg_xmss_agg::Proof as XmssProof;
+use sigagg_xmss_agg::threshold as xmss_threshold;
 
 use crate::aggregate::no_epochs;
 use crate::error::{Error, Result};
@@ -94,7 +95,7 @@ pub fn prove_threshold(
         let witness = xmss_signers(signers)?;
         let disclosure =
             if disclose { xmss_threshold::Disclosure::Signers } else { xmss_threshold::Disclosure::CountOnly };
-        Ok(xmss_threshold::prove_threshold(&sigagg_xmss_agg::settings(settings), &st, &witness, disclosure)?.to_bytes())
+        Ok(xmss_threshold::prove(&sigagg_xmss_agg::settings(settings), &st, &witness, disclosure)?.to_bytes())
     }, S => {
         let st = lamport_statement::<S>(statement)?;
         let witness = lamport_signers::<S>(signers)?;
@@ -114,8 +115,8 @@ pub fn verify_threshold(
 ) -> Result<Certificate> {
     with_provable!(scheme, "threshold verification", seed001 => {
         let st = xmss_statement(statement)?;
-        let proof = decode(proof, ThresholdProof::from_bytes)?;
-        let certificate = xmss_threshold::verify_threshold(&sigagg_xmss_agg::settings(settings), &st, &proof)?;
+        let proof = decode(proof, XmssProof::from_bytes)?;
+        let certificate = xmss_threshold::verify(&sigagg_xmss_agg::settings(settings), &st, &proof)?;
         Ok(Certificate { count: certificate.count, signers: certificate.signers })
     }, S => {
         let st = lamport_statement::<S>(statement)?;

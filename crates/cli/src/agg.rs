@@ -25,7 +25,7 @@ use sigagg_lamport_agg::Named;
 use sigagg_lamport_agg::security::{ProofShape, security_level};
 use sigagg_lamport_agg::{
     AggregateEntry, AggregateStatement, Disclosure, Proof, ProofKind, Settings, Signer, ThresholdStatement, aggregate,
-    config, threshold,
+    named, threshold,
 };
 
 use crate::io::{self, CliError, CliResult};
@@ -90,11 +90,11 @@ fn bench_settings(name: Option<&str>, log_blowup: usize) -> Result<Settings, Cli
 
 /// The named setting with this blowup (benchmarks).
 fn settings_for_blowup(log_blowup: usize) -> Result<Settings, CliError> {
-    [config::FAST, config::COMPACT].into_iter().find(|s| s.log_blowup == log_blowup).ok_or_else(|| {
+    [named::FAST, named::COMPACT].into_iter().find(|s| s.log_blowup == log_blowup).ok_or_else(|| {
         CliError::usage(format!(
             "--log-blowup {log_blowup}: use {} (fast) or {} (compact)",
-            config::FAST.log_blowup,
-            config::COMPACT.log_blowup
+            named::FAST.log_blowup,
+            named::COMPACT.log_blowup
         ))
     })
 }

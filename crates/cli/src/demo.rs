@@ -25,11 +25,11 @@ use sigagg_bls_cert::{
     Certificate, Committee, CommitteeKey, Mode, Prover, Setup, Signed, Threshold, powers_for_committee,
     verify as verify_cert,
 };
+use sigagg_xmss::group::GroupKey;
 use sigagg_xmss::{Seed001, Signature};
-use sigagg_xmss_agg::group::GroupKey;
 use sigagg_xmss_agg::security::{SecurityLevel, security_level};
 use sigagg_xmss_agg::threshold::{self as stark_threshold, Disclosure, ThresholdStatement};
-use sigagg_xmss_agg::{Settings, Statement};
+use sigagg_xmss_agg::{AggregateStatement as Statement, Settings};
 use zeroize::Zeroize;
 
 use crate::agg::{two_thirds, verified_security};

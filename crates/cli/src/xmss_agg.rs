@@ -12,13 +12,12 @@ use std::time::Instant;
 use clap::Args;
 use rayon::prelude::*;
 use serde_json::json;
+use sigagg_xmss::group::{GroupKey, GroupTree, MembershipPath};
 use sigagg_xmss::{PublicKey, Seed001, Signature, single_epoch_key_and_signature};
-use sigagg_xmss_agg::group::{GroupKey, GroupTree, MembershipPath};
+use sigagg_xmss_agg::proof::{PROOF_MAGIC, THRESHOLD_PROOF_MAGIC};
 use sigagg_xmss_agg::security::security_level;
-use sigagg_xmss_agg::threshold::{
-    self as stark_threshold, Disclosure, Signer, THRESHOLD_PROOF_MAGIC, ThresholdProof, ThresholdStatement,
-};
-use sigagg_xmss_agg::{AggregateProof, Entry, PROOF_MAGIC, Settings, Statement, aggregate, verify};
+use sigagg_xmss_agg::threshold::{self as stark_threshold, Disclosure, Signer, ThresholdStatement};
+use sigagg_xmss_agg::{AggregateEntry as Entry, AggregateStatement as Statement, Proof, Settings, aggregate};
 
 use crate::agg::{
     AggregateArgs, GroupKeyArgs, ProofSettings, ThresholdArgs, ThresholdBenchArgs, path_file, per_entry, read_all,
@@ -103,7 +102,7 @@ pub fn bench(args: BenchArgs) -> CliResult {
     let (statement, sigs) = quick_signatures(args.n, args.distinct_messages);
     let first_prove_s = if args.warm {
         let start = Instant::now();
-        aggregate(&settings, &statement, &sigs).map_err(CliError::rejected)?;
+        aggregate::prove(&settings, &statement, &sigs).map_err(CliError::rejected)?;
         Some(start.elapsed().as_secs_f64())
     } else {
         None
@@ -135,12 +134,12 @@ pub fn measure_aggregate(
     store: impl FnOnce(Vec<u8>) -> Result<Vec<u8>, CliError>,
 ) -> Result<io::ProofRun, CliError> {
     io::ProofRun::measure_stored(
-        || aggregate(settings, statement, sigs).map_err(CliError::rejected),
-        AggregateProof::to_bytes,
+        || aggregate::prove(settings, statement, sigs).map_err(CliError::rejected),
+        Proof::to_bytes,
         store,
         |bytes| {
-            let decoded = AggregateProof::from_bytes(bytes).map_err(CliError::rejected)?;
-            verify(settings, statement, &decoded).map_err(CliError::rejected)
+            let decoded = Proof::from_bytes(bytes).map_err(CliError::rejected)?;
+            aggregate::verify(settings, statement, &decoded).map_err(CliError::rejected)
         },
     )
 }
@@ -157,13 +156,12 @@ pub fn measure_threshold(
 ) -> Result<(io::ProofRun, stark_threshold::Certificate), CliError> {
     let mut accepted = None;
     let run = io::ProofRun::measure_stored(
-        || stark_threshold::prove_threshold(settings, statement, signers, disclosure).map_err(CliError::rejected),
-        ThresholdProof::to_bytes,
+        || stark_threshold::prove(settings, statement, signers, disclosure).map_err(CliError::rejected),
+        Proof::to_bytes,
         store,
         |bytes| {
-            let decoded = ThresholdProof::from_bytes(bytes).map_err(CliError::rejected)?;
-            accepted =
-                Some(stark_threshold::verify_threshold(settings, statement, &decoded).map_err(CliError::rejected)?);
+            let decoded = Proof::from_bytes(bytes).map_err(CliError::rejected)?;
+            accepted = Some(stark_threshold::verify(settings, statement, &decoded).map_err(CliError::rejected)?);
             Ok(())
         },
     )?;
@@ -248,7 +246,7 @@ pub fn aggregate_files(args: &AggregateArgs) -> CliResult {
     let statement = aggregate_statement(&args.pks, &args.epochs, &args.messages)?;
     let sigs = read_all(&args.sigs, "signature", Signature::<Seed001>::from_bytes)?;
     let t = Instant::now();
-    let proof = aggregate(&settings, &statement, &sigs).map_err(CliError::rejected)?;
+    let proof = aggregate::prove(&settings, &statement, &sigs).map_err(CliError::rejected)?;
     let bytes = proof.to_bytes();
     io::write_bytes(&args.out, &bytes)?;
     eprintln!(
@@ -291,8 +289,7 @@ pub fn threshold_files(args: &ThresholdArgs) -> CliResult {
         .collect();
     let disclosure = if args.bitmap { Disclosure::Signers } else { Disclosure::CountOnly };
     let t = Instant::now();
-    let proof =
-        stark_threshold::prove_threshold(&settings, &statement, &signers, disclosure).map_err(CliError::rejected)?;
+    let proof = stark_threshold::prove(&settings, &statement, &signers, disclosure).map_err(CliError::rejected)?;
     let bytes = proof.to_bytes();
     io::write_bytes(&args.out, &bytes)?;
     eprintln!(
@@ -322,10 +319,10 @@ pub fn verify_proof(args: &VerifyArgs) -> CliResult {
             return Err(CliError::usage("a threshold proof takes exactly one --epoch"));
         };
         let statement = threshold_statement(group, Some(epoch), &args.messages, t)?;
-        let proof = ThresholdProof::from_bytes(&bytes).map_err(reject)?;
+        let proof = Proof::from_bytes(&bytes).map_err(reject)?;
         let chosen = ProofSettings::choose(args, proof.settings, sigagg_xmss_agg::settings, sigagg_xmss_agg::named)?;
         let settings = chosen.settings;
-        let certificate = stark_threshold::verify_threshold(&settings, &statement, &proof).map_err(reject)?;
+        let certificate = stark_threshold::verify(&settings, &statement, &proof).map_err(reject)?;
         let level = stark_threshold::security_level(&settings, certificate.count as usize, statement.group().size);
         let security = chosen.accept((level.proven_bits, level.conjectured_bits))?;
         io::print_json(&json!({
@@ -345,10 +342,10 @@ pub fn verify_proof(args: &VerifyArgs) -> CliResult {
             return Err(CliError::usage("an aggregate proof takes --pk, --epoch and --message per entry (no --group)"));
         }
         let statement = aggregate_statement(&args.pks, &args.epochs, &args.messages)?;
-        let proof = AggregateProof::from_bytes(&bytes).map_err(reject)?;
+        let proof = Proof::from_bytes(&bytes).map_err(reject)?;
         let chosen = ProofSettings::choose(args, proof.settings, sigagg_xmss_agg::settings, sigagg_xmss_agg::named)?;
         let settings = chosen.settings;
-        verify(&settings, &statement, &proof).map_err(reject)?;
+        aggregate::verify(&settings, &statement, &proof).map_err(reject)?;
         let level = security_level(&settings, statement.len());
         let security = chosen.accept((level.proven_bits, level.conjectured_bits))?;
         io::print_json(&json!({

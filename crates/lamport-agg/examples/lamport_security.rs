@@ -7,7 +7,8 @@
 //! ```
 
 use sigagg_lamport::{LamportPlus, ParameterSet};
-use sigagg_lamport_agg::config::{self, Settings};
+use sigagg_lamport_agg::config::Settings;
+use sigagg_lamport_agg::named;
 use sigagg_lamport_agg::security::{ProofShape, security_level};
 
 const N: usize = 1024;
@@ -21,8 +22,8 @@ fn shapes() -> [(&'static str, ProofShape); 2] {
 
 fn main() {
     let subkeys = LamportPlus::NUM_SUBKEYS;
-    for name in [config::Named::Fast, config::Named::Compact] {
-        let s = config::settings(name);
+    for name in [named::Named::Fast, named::Named::Compact] {
+        let s = named::settings(name);
         let name = name.name();
         for (what, shape) in shapes() {
             let l = security_level(&s, subkeys, shape);
@@ -36,7 +37,7 @@ fn main() {
     for (log_blowup, target) in [(1usize, 100.0), (3, 100.0), (4, 100.0)] {
         for pow in [20usize, 22, 24, 26, 28] {
             // Each rate with its own named setting's Merkle hash.
-            let named = if log_blowup == 1 { config::FAST } else { config::COMPACT };
+            let named = if log_blowup == 1 { named::FAST } else { named::COMPACT };
             let base = Settings { log_blowup, query_pow_bits: pow, ..named };
             let queries = (10..400).find(|&q| {
                 security_level(&Settings { num_queries: q, ..base }, subkeys, threshold).proven_bits >= target

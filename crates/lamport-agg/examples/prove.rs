@@ -13,7 +13,7 @@ use sigagg_lamport::{GroupTree, LamportPlus, LamportPlusMined, ParameterSet, key
 use sigagg_lamport_agg::proof::StarkProof;
 use sigagg_lamport_agg::security::{ProofShape, security_level};
 use sigagg_lamport_agg::{AggregateEntry, AggregateStatement, Disclosure, Proof, Signer, ThresholdStatement};
-use sigagg_lamport_agg::{aggregate, config, threshold};
+use sigagg_lamport_agg::{aggregate, named, threshold};
 use sigagg_prover::fri::FriProof;
 
 fn run<S: ParameterSet>(mode: &str, n: usize, settings: sigagg_lamport_agg::Settings) {
@@ -79,7 +79,7 @@ fn run<S: ParameterSet>(mode: &str, n: usize, settings: sigagg_lamport_agg::Sett
     println!(
         "{mode} {} n={n} {}: prove {prove:.2?} ({:.0} sig/s), {} bytes, proven {:.1} bits, conjectured {:.1}",
         S::NAME,
-        config::named(&settings).map_or("custom", config::Named::name),
+        named::named(&settings).map_or("custom", named::Named::name),
         n as f64 / prove.as_secs_f64(),
         bytes.len(),
         sec.proven_bits,
@@ -121,7 +121,7 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mode = args.first().map_or("aggregate", String::as_str).to_string();
     let n: usize = args.get(1).map_or(64, |a| a.parse().expect("n"));
-    let named = config::settings(args.get(2).map_or("fast", String::as_str).parse().expect("a settings name"));
+    let named = named::settings(args.get(2).map_or("fast", String::as_str).parse().expect("a settings name"));
     let settings = sigagg_prover::testing::settings_from_env(named);
     match args.get(3).map_or("plain", String::as_str) {
         "mined" => run::<LamportPlusMined>(&mode, n, settings),

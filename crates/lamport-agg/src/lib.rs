@@ -11,7 +11,11 @@
 //! Both are STARKs over KoalaBear (degree-5 challenge extension, SHA-256
 //! commitments) made by the backend the settings name (`sigagg-prover`;
 //! today Plonky3's batch STARK with FRI), whose
-//! tables are described in [`air`] and [`layout`]. Per signature the
+//! tables are described in [`air`] and [`layout`]. The crate has the
+//! shape every aggregator has (ARCHITECTURE.md, "Adding an aggregator"):
+//! [`statement`], [`air`], [`trace`], [`system`], [`aggregate`] and
+//! [`threshold`] (each with `prove` and `verify`), [`proof`], [`security`],
+//! [`error`] and [`named`]. Per signature the
 //! circuit proves `ones(codeword)` width-16 permutations (the revealed
 //! sub-keys; about 128 plain, 113 mined) and `n/2` width-24 permutations
 //! (the public-key sponge: 128 plain, 112 mined), plus `depth` width-24
@@ -23,7 +27,7 @@
 //!
 //! ```no_run
 //! use sigagg_lamport::{LamportPlus, keygen_from_seed};
-//! use sigagg_lamport_agg::{AggregateEntry, AggregateStatement, Proof, aggregate, config};
+//! use sigagg_lamport_agg::{AggregateEntry, AggregateStatement, Proof, aggregate, named};
 //!
 //! let (entries, sigs): (Vec<_>, Vec<_>) = (0..4u8)
 //!     .map(|i| {
@@ -34,9 +38,9 @@
 //!     })
 //!     .unzip();
 //! let statement = AggregateStatement::new(entries).unwrap();
-//! let proof = aggregate::prove(&config::FAST, &statement, &sigs).unwrap();
+//! let proof = aggregate::prove(&named::FAST, &statement, &sigs).unwrap();
 //! let bytes = proof.to_bytes();
-//! aggregate::verify(&config::FAST, &statement, &Proof::from_bytes(&bytes).unwrap()).unwrap();
+//! aggregate::verify(&named::FAST, &statement, &Proof::from_bytes(&bytes).unwrap()).unwrap();
 //! ```
 
 #![forbid(unsafe_code)]
@@ -44,9 +48,9 @@
 pub mod aggregate;
 pub mod air;
 pub mod bus;
-pub mod config;
 pub mod error;
 pub mod layout;
+pub mod named;
 pub mod poseidon;
 pub mod proof;
 pub mod security;
@@ -55,8 +59,14 @@ pub mod system;
 pub mod threshold;
 pub mod trace;
 
-pub use config::{Named, Settings, named, settings};
+/// The shared STARK machinery's settings and types (field, extension,
+/// backends), at the path the XMSS aggregator has them too.
+pub use sigagg_prover::config;
+
+pub use config::{Backend, Settings};
 pub use error::{ProveError, StatementError, VerifyError};
+pub use layout::max_signatures;
+pub use named::{Named, named, settings};
 pub use proof::{Proof, ProofKind};
 pub use statement::{AggregateEntry, AggregateStatement, ThresholdStatement, bitmap, members_of};
 pub use threshold::{Disclosure, Signer};

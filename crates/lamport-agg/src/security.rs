@@ -66,7 +66,8 @@ mod tests {
     use sigagg_lamport::{LamportPlus, LamportPlusMined, ParameterSet};
 
     use super::*;
-    use crate::config::{COMPACT, FAST, MerkleHash, TEST};
+    use crate::config::MerkleHash;
+    use crate::named::{COMPACT, FAST, TEST};
 
     fn shapes() -> Vec<ProofShape> {
         [1, 127, 1024]
@@ -121,7 +122,7 @@ mod tests {
     /// test counterpart is insecure.
     #[test]
     fn the_multilinear_settings_reach_120_proven_bits() {
-        for settings in [crate::config::WHIR, crate::config::WHIR_COMPACT, crate::config::WHIR_SKIP] {
+        for settings in [crate::named::WHIR, crate::named::WHIR_COMPACT, crate::named::WHIR_SKIP] {
             let largest = crate::layout::max_signatures(&settings);
             let extremes = [
                 ProofShape::Aggregate { signatures: largest },
@@ -134,7 +135,7 @@ mod tests {
                 }
             }
         }
-        for insecure in [crate::config::TEST_WHIR, crate::config::TEST_WHIR_SKIP] {
+        for insecure in [crate::named::TEST_WHIR, crate::named::TEST_WHIR_SKIP] {
             let test = security_level(&insecure, LamportPlus::NUM_SUBKEYS, ProofShape::Aggregate { signatures: 16 });
             assert!(test.proven_bits > 0.0 && test.proven_bits < 80.0, "{test:?}");
         }

@@ -245,9 +245,9 @@ mod tests {
         let e = |i: u32, m: &[u8]| AggregateEntry { public_key: pk(i), message: m.to_vec() };
         let s = AggregateStatement::new(vec![e(0, b"a"), e(1, b"b")]).unwrap();
         let t = AggregateStatement::new(vec![e(0, b"a"), e(1, b"c")]).unwrap();
-        let fast = crate::config::FAST;
+        let fast = crate::named::FAST;
         assert_ne!(s.digest(&fast, &[]), t.digest(&fast, &[]));
-        assert_ne!(s.digest(&fast, &[]), s.digest(&crate::config::COMPACT, &[]));
+        assert_ne!(s.digest(&fast, &[]), s.digest(&crate::named::COMPACT, &[]));
         let g = GroupKey::new([F::ONE; 8], 5).unwrap();
         let th = ThresholdStatement::<LamportPlus>::new(g, b"m".to_vec(), 3).unwrap();
         assert_ne!(th.digest(&fast, 3, 0, None), th.digest(&fast, 4, 0, None));

@@ -1,6 +1,16 @@
 //! One proof instance: the shape and AIRs a statement implies, and the
 //! calls into the backends (`sigagg_prover::prove` and `verify`) shared by
 //! both modes.
+//!
+//! # Why the transcript seed
+//!
+//! Plonky3 does not absorb periodic columns or AIR constants (the codewords,
+//! public keys, group root and size live there), and it leaves committing
+//! them to the caller. The backend seeds the challenger with the settings
+//! and a digest of the whole statement (and the public hints carried by the
+//! proof), under [`TRANSCRIPT_DOMAIN`] (`sigagg_prover::transcript_seed`),
+//! so every challenge is bound to it and a prover cannot choose the
+//! statement after seeing the challenges.
 
 use p3_air::BaseAir;
 use p3_matrix::dense::RowMajorMatrix;
@@ -9,12 +19,15 @@ use sigagg_lamport::GroupKey;
 use sigagg_lamport::field::Digest;
 use sigagg_prover::{StarkProof, Table, Tables};
 
-use crate::air::LampAir;
+use crate::air::AggAir;
 use crate::air::hash::{Codewords, HashAir, codeword_chunks};
 use crate::air::hash16::Hash16Air;
 use crate::air::node::NodeAir;
 use crate::air::slot::{Leaves, SlotAir};
-use crate::config::{Backend, Settings, TRANSCRIPT_DOMAIN, Val};
+use crate::config::{Backend, Settings, Val};
+
+/// Domain separator of the transcript seed.
+pub const TRANSCRIPT_DOMAIN: &[u8] = b"sigagg/lamport-agg/transcript/v2";
 use crate::error::{ProveError, VerifyError};
 use crate::layout::Shape;
 use crate::poseidon::{Outputs, Rounds};
@@ -25,7 +38,7 @@ pub struct Instance {
     /// The geometry.
     pub shape: Shape,
     /// The AIRs in batch order: slot, main, node (if any), overflow (if any).
-    pub airs: Vec<LampAir>,
+    pub airs: Vec<AggAir>,
     /// The transcript seed (statement digest).
     pub digest: [u8; 32],
     /// Counted slots (the first `count` slots; the rest repeat the last).
@@ -54,11 +67,11 @@ impl Instance {
         let chunks: Vec<Vec<Val>> = (0..slots).map(|s| codeword_chunks(&codewords[at(s)], sponge_rows)).collect();
         let padded_keys: Vec<Digest> = (0..slots).map(|s| keys[at(s)]).collect();
         let mut airs = vec![
-            LampAir::Slot(SlotAir::aggregate(&padded_keys, &chunks, sponge_rows)),
-            LampAir::Hash(HashAir::new(shape.main_spec(), num_subkeys, Codewords::PerSlot, [Default::default(); 8])),
+            AggAir::Slot(SlotAir::aggregate(&padded_keys, &chunks, sponge_rows)),
+            AggAir::Hash(HashAir::new(shape.main_spec(), num_subkeys, Codewords::PerSlot, [Default::default(); 8])),
         ];
         if shape.overflow_rows() > 0 {
-            airs.push(LampAir::Hash16(Hash16Air::new(rounds, Outputs::Committed)));
+            airs.push(AggAir::Hash16(Hash16Air::new(rounds, Outputs::Committed)));
         }
         Self { shape, airs, digest, count }
     }
@@ -87,14 +100,14 @@ impl Instance {
         };
         let root = *group.root();
         let mut airs = vec![
-            LampAir::Slot(SlotAir::threshold(slots, count, depth, group.size(), revealed, leaves)),
-            LampAir::Hash(HashAir::new(shape.main_spec(), num_subkeys, Codewords::Shared(codeword), root)),
+            AggAir::Slot(SlotAir::threshold(slots, count, depth, group.size(), revealed, leaves)),
+            AggAir::Hash(HashAir::new(shape.main_spec(), num_subkeys, Codewords::Shared(codeword), root)),
         ];
         if shape.has_node_table() {
-            airs.push(LampAir::Node(NodeAir::new(rounds, depth, root, Outputs::Committed)));
+            airs.push(AggAir::Node(NodeAir::new(rounds, depth, root, Outputs::Committed)));
         }
         if shape.overflow_rows() > 0 {
-            airs.push(LampAir::Hash16(Hash16Air::new(rounds, Outputs::Committed)));
+            airs.push(AggAir::Hash16(Hash16Air::new(rounds, Outputs::Committed)));
         }
         Self { shape, airs, digest, count }
     }
@@ -102,7 +115,7 @@ impl Instance {
     /// The slot table's AIR.
     pub fn slot_air(&self) -> &SlotAir {
         match &self.airs[0] {
-            LampAir::Slot(a) => a,
+            AggAir::Slot(a) => a,
             _ => unreachable!("the slot table comes first"),
         }
     }
@@ -110,7 +123,7 @@ impl Instance {
     /// The main table's AIR.
     pub fn main_air(&self) -> &HashAir {
         match &self.airs[MAIN] {
-            LampAir::Hash(a) => a,
+            AggAir::Hash(a) => a,
             _ => unreachable!("the main table comes second"),
         }
     }
@@ -118,7 +131,7 @@ impl Instance {
     /// The node table's AIR and batch position, if any.
     pub fn node_air(&self) -> Option<(usize, &NodeAir)> {
         self.shape.has_node_table().then(|| match &self.airs[MAIN + 1] {
-            LampAir::Node(a) => (MAIN + 1, a),
+            AggAir::Node(a) => (MAIN + 1, a),
             _ => unreachable!("the node table follows the main table"),
         })
     }
@@ -131,7 +144,7 @@ impl Instance {
     /// The overflow table's AIR, if any.
     pub fn overflow_air(&self) -> Option<&Hash16Air> {
         self.overflow_index().map(|i| match &self.airs[i] {
-            LampAir::Hash16(a) => a,
+            AggAir::Hash16(a) => a,
             _ => unreachable!("the overflow table comes last"),
         })
     }
@@ -193,7 +206,7 @@ impl Instance {
             .airs
             .into_iter()
             .map(|air| match air {
-                LampAir::Hash(h) => LampAir::Hash(h.with_exclusive_buses(exclusive)),
+                AggAir::Hash(h) => AggAir::Hash(h.with_exclusive_buses(exclusive)),
                 other => other,
             })
             .collect();
@@ -208,9 +221,9 @@ impl Instance {
             .airs
             .into_iter()
             .map(|air| match air {
-                LampAir::Hash(h) => LampAir::Hash(h.with_outputs(outputs)),
-                LampAir::Hash16(h) => LampAir::Hash16(Hash16Air::new(h.perm().rounds(), outputs)),
-                LampAir::Node(h) => LampAir::Node(h.with_outputs(outputs)),
+                AggAir::Hash(h) => AggAir::Hash(h.with_outputs(outputs)),
+                AggAir::Hash16(h) => AggAir::Hash16(Hash16Air::new(h.perm().rounds(), outputs)),
+                AggAir::Node(h) => AggAir::Node(h.with_outputs(outputs)),
                 other => other,
             })
             .collect();
@@ -223,7 +236,7 @@ impl Instance {
     }
 
     /// The instance's tables for the backends, bound by its digest.
-    pub fn tables(&self) -> Tables<'_, LampAir> {
+    pub fn tables(&self) -> Tables<'_, AggAir> {
         Tables::new(&self.airs, self.degree_bits(), TRANSCRIPT_DOMAIN, self.digest)
     }
 }
@@ -260,12 +273,12 @@ pub fn verify(settings: &Settings, instance: &Instance, proof: &StarkProof) -> R
     })
 }
 
-impl Table for LampAir {
+impl Table for AggAir {
     const BUS_WIDTH: usize = crate::bus::WIDTH;
 
-    /// Each table's budget is its constraint degree ([`LampAir::degree`]).
+    /// Each table's budget is its constraint degree ([`AggAir::degree`]).
     fn degree(&self) -> usize {
-        LampAir::degree(self)
+        AggAir::degree(self)
     }
 }
 
@@ -273,8 +286,8 @@ impl Table for LampAir {
 /// `*_both_ways` helpers compare it with Plonky3.
 fn test_settings(instance: &Instance) -> Settings {
     match instance.shape.rounds {
-        Rounds::Every => crate::config::TEST,
-        Rounds::Paired => crate::config::TEST_COMPACT,
+        Rounds::Every => crate::named::TEST,
+        Rounds::Paired => crate::named::TEST_COMPACT,
     }
 }
 
@@ -309,7 +322,7 @@ mod tests {
     /// codewords of 161-192 ones, which need no lane, and no other count.
     #[test]
     fn layouts_follow_the_backend_and_the_commitment() {
-        use crate::config::{COMPACT, WHIR_COMPACT, WHIR_SKIP};
+        use crate::named::{COMPACT, WHIR_COMPACT, WHIR_SKIP};
         let group = GroupKey::new(Digest::default(), 1024).unwrap();
         let n = LamportPlus::NUM_SUBKEYS;
         let instance = |ones: usize, settings: &Settings| {
@@ -366,7 +379,7 @@ mod tests {
             assert_eq!(declared, inferred, "shape {:?}", instance.shape);
             // The FRI quotient evaluates every table's LogUp constraints
             // from compiled lookups, not Plonky3's gadget.
-            let compiled = LampAir::lookups(&instance.airs)
+            let compiled = AggAir::lookups(&instance.airs)
                 .iter()
                 .all(|l| sigagg_prover::messages::LookupProgram::new(l).is_some());
             assert!(compiled, "shape {:?}", instance.shape);

@@ -1,16 +1,16 @@
 mod common;
 
 use sigagg_lamport::{LamportPlus, LamportPlusMined};
-use sigagg_lamport_agg::{Disclosure, Proof, ThresholdStatement, aggregate, config, threshold};
+use sigagg_lamport_agg::{Disclosure, Proof, ThresholdStatement, aggregate, named, threshold};
 
 #[test]
 fn aggregate_small() {
     for n in [1usize, 3] {
         let (st, sigs) = common::aggregate_batch::<LamportPlus>(1, n);
-        let proof = aggregate::prove(&config::TEST, &st, &sigs).unwrap();
+        let proof = aggregate::prove(&named::TEST, &st, &sigs).unwrap();
         let bytes = proof.to_bytes();
         eprintln!("n = {n}: {} bytes", bytes.len());
-        aggregate::verify(&config::TEST, &st, &Proof::from_bytes(&bytes).unwrap()).unwrap();
+        aggregate::verify(&named::TEST, &st, &Proof::from_bytes(&bytes).unwrap()).unwrap();
     }
 }
 
@@ -20,8 +20,8 @@ fn threshold_small() {
     let msg = b"block 7";
     let signers = common::signers(&tree, &pks, &mut sks, &[1, 4, 6], msg);
     let st = ThresholdStatement::new(tree.key(), msg.to_vec(), 2).unwrap();
-    let proof = threshold::prove(&config::TEST, &st, &signers, Disclosure::CountOnly).unwrap();
-    threshold::verify(&config::TEST, &st, &proof).unwrap();
+    let proof = threshold::prove(&named::TEST, &st, &signers, Disclosure::CountOnly).unwrap();
+    threshold::verify(&named::TEST, &st, &proof).unwrap();
 }
 
 #[test]
@@ -30,8 +30,8 @@ fn threshold_small_mined() {
     let msg = b"block 8";
     let signers = common::signers(&tree, &pks, &mut sks, &[0, 2, 3, 4], msg);
     let st = ThresholdStatement::new(tree.key(), msg.to_vec(), 3).unwrap();
-    let proof = threshold::prove(&config::TEST, &st, &signers, Disclosure::Bitmap).unwrap();
-    threshold::verify(&config::TEST, &st, &proof).unwrap();
+    let proof = threshold::prove(&named::TEST, &st, &signers, Disclosure::Bitmap).unwrap();
+    threshold::verify(&named::TEST, &st, &proof).unwrap();
 }
 
 /// The multilinear named settings prove the smallest statements (their
@@ -45,7 +45,7 @@ fn multilinear_named_settings_prove_the_smallest_statements() {
     let (tree, pks, mut sks) = common::group::<LamportPlus>(16, 1);
     let signers = common::signers(&tree, &pks, &mut sks, &[0], b"block 10");
     let tst = ThresholdStatement::new(tree.key(), b"block 10".to_vec(), 1).unwrap();
-    for (settings, sibling) in [(config::WHIR, config::WHIR_COMPACT), (config::WHIR_COMPACT, config::WHIR)] {
+    for (settings, sibling) in [(named::WHIR, named::WHIR_COMPACT), (named::WHIR_COMPACT, named::WHIR)] {
         let proof = aggregate::prove(&settings, &st, &sigs).unwrap();
         aggregate::verify(&settings, &st, &proof).unwrap();
         assert!(aggregate::verify(&settings, &other, &proof).is_err());
@@ -67,7 +67,7 @@ fn named_settings_fit_the_final_polynomial() {
     let (tree, pks, mut sks) = common::group::<LamportPlusMined>(6, 1);
     let signers = common::signers(&tree, &pks, &mut sks, &[0], b"block 9");
     let tst = ThresholdStatement::new(tree.key(), b"block 9".to_vec(), 1).unwrap();
-    for settings in [config::FAST, config::COMPACT] {
+    for settings in [named::FAST, named::COMPACT] {
         assert_eq!(settings.fitted(4).log_final_poly_len, 3);
         assert_eq!(settings.fitted(8).log_final_poly_len, 7);
         let proof = aggregate::prove(&settings, &st, &sigs).unwrap();
@@ -77,11 +77,11 @@ fn named_settings_fit_the_final_polynomial() {
         threshold::verify(&settings, &tst, &proof).unwrap();
     }
     let (st, sigs) = common::aggregate_batch::<LamportPlus>(7, 256);
-    let proof = aggregate::prove(&config::FAST, &st, &sigs).unwrap();
-    aggregate::verify(&config::FAST, &st, &proof).unwrap();
+    let proof = aggregate::prove(&named::FAST, &st, &sigs).unwrap();
+    aggregate::verify(&named::FAST, &st, &proof).unwrap();
     let mut bytes = proof.to_bytes();
     let at = bytes.len() - 100;
     bytes[at] ^= 1;
-    let rejected = Proof::from_bytes(&bytes).map_or(true, |p| aggregate::verify(&config::FAST, &st, &p).is_err());
+    let rejected = Proof::from_bytes(&bytes).map_or(true, |p| aggregate::verify(&named::FAST, &st, &p).is_err());
     assert!(rejected, "a flipped bit near the end of the proof was accepted");
 }

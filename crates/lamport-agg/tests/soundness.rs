@@ -7,7 +7,7 @@
 //! sponge row) and per-table trace corruptions are all rejected; every
 //! table declares the columns whose next row it reads.
 //!
-//! Proofs use the insecure `config::TEST` settings to keep the suite fast;
+//! Proofs use the insecure `named::TEST` settings to keep the suite fast;
 //! the real settings' security is computed in `src/security.rs`.
 
 mod common;
@@ -18,6 +18,7 @@ use p3_field::PrimeCharacteristicRing;
 use p3_matrix::Matrix;
 use sigagg_lamport::{GroupTree, LamportPlus, LamportPlusMined, ParameterSet};
 use sigagg_lamport_agg::config::{self, Val};
+use sigagg_lamport_agg::named;
 use sigagg_lamport_agg::poseidon::{Outputs, Rounds};
 use sigagg_lamport_agg::system;
 use sigagg_lamport_agg::trace::Traces;
@@ -27,7 +28,7 @@ use sigagg_lamport_agg::{
 };
 use sigagg_prover::codec;
 
-const T: Settings = config::TEST;
+const T: Settings = named::TEST;
 
 /// Every header byte (kind, set, settings, count, counters, bitmap), the
 /// first, middle and last byte of every part of the STARK in encoding
@@ -218,7 +219,7 @@ fn changed_aggregate_statements_are_rejected() {
         assert!(aggregate::verify(&T, &changed, &proof).is_err(), "{what}");
     }
     // Other settings: the header does not match.
-    assert_eq!(aggregate::verify(&config::FAST, &st, &proof), Err(VerifyError::SettingsMismatch));
+    assert_eq!(aggregate::verify(&named::FAST, &st, &proof), Err(VerifyError::SettingsMismatch));
 }
 
 #[test]
@@ -242,16 +243,16 @@ fn invalid_aggregate_witnesses_are_typed_errors() {
 /// settings refuse the other's proof with a typed error.
 #[test]
 fn the_multilinear_backend_proves_both_kinds() {
-    multilinear_proves_both_kinds(config::TEST_WHIR);
+    multilinear_proves_both_kinds(named::TEST_WHIR);
 }
 
 /// The same on our own multilinear prover, which also refuses the other
 /// multilinear backend's proofs, and they its.
 #[test]
 fn our_multilinear_prover_proves_both_kinds() {
-    multilinear_proves_both_kinds(config::TEST_WHIR_SKIP);
+    multilinear_proves_both_kinds(named::TEST_WHIR_SKIP);
     let (st, sigs) = common::aggregate_batch::<LamportPlus>(62, 1);
-    let (skip, whir) = (config::TEST_WHIR_SKIP, config::TEST_WHIR);
+    let (skip, whir) = (named::TEST_WHIR_SKIP, named::TEST_WHIR);
     let proof = aggregate::prove(&skip, &st, &sigs).unwrap();
     assert_eq!(
         aggregate::verify(&whir, &st, &proof),
@@ -321,12 +322,12 @@ fn aggregate_trace_corruptions_fail_verification() {
 
 #[test]
 fn aggregate_trace_corruptions_fail_verification_on_the_multilinear_backend() {
-    assert_aggregate_corruptions_rejected(&config::TEST_WHIR, 6, &[]);
+    assert_aggregate_corruptions_rejected(&named::TEST_WHIR, 6, &[]);
 }
 
 #[test]
 fn aggregate_trace_corruptions_fail_verification_on_our_multilinear_prover() {
-    assert_aggregate_corruptions_rejected(&config::TEST_WHIR_SKIP, 6, &[]);
+    assert_aggregate_corruptions_rejected(&named::TEST_WHIR_SKIP, 6, &[]);
 }
 
 /// Corrupts every target cell, and the `extra` ones, of an honest
@@ -390,7 +391,7 @@ fn aggregate_sponge_absorbs_the_statement_codeword() {
 #[test]
 fn a_sponge_row_continues_the_previous_capacity() {
     let (st, sigs) = common::aggregate_batch::<LamportPlus>(9, 3);
-    for settings in [T, config::TEST_WHIR, config::TEST_WHIR_SKIP] {
+    for settings in [T, named::TEST_WHIR, named::TEST_WHIR_SKIP] {
         let (instance, mut traces) = aggregate::testing::traces(&settings, &st, &sigs);
         let air = instance.main_air();
         let p24 = air.p24();
@@ -424,7 +425,7 @@ fn a_sponge_row_continues_the_previous_capacity() {
 #[test]
 fn p3_multi_stark_proves_its_other_layouts() {
     let (st, sigs) = common::aggregate_batch::<LamportPlus>(10, 3);
-    let settings = config::TEST_WHIR;
+    let settings = named::TEST_WHIR;
     for (outputs, other) in [(Outputs::ForKeys, Outputs::ForMessages), (Outputs::None, Outputs::ForMessages)] {
         let (instance, traces) = aggregate::testing::traces_with_layout(&settings, &st, &sigs, Rounds::Paired, outputs);
         assert_eq!(instance.main_air().degree(), 10);
@@ -484,7 +485,7 @@ fn setup<S: ParameterSet>(
 fn fri_threshold_proofs_equal_plonky3s() {
     let (_, st, signers) = setup::<LamportPlusMined>(70, 7, &[6, 1, 3], 3);
     let witness = threshold::testing::witness(&T, &st, &signers, Disclosure::CountOnly);
-    let lookups = <sigagg_lamport_agg::air::LampAir as sigagg_prover::Table>::lookups(&witness.instance.airs);
+    let lookups = <sigagg_lamport_agg::air::AggAir as sigagg_prover::Table>::lookups(&witness.instance.airs);
     assert!(lookups.iter().flat_map(|l| l.iter()).any(|l| l.flags.is_some()), "an exclusive bus group under FRI");
     let (ours, theirs) =
         sigagg_prover::testing::proofs_both_ways(&T, &witness.instance.tables(), witness.traces.tables);
@@ -656,10 +657,10 @@ fn threshold_trace_corruptions_fail_verification() {
     for (settings, mined) in [
         (T, false),
         (T, true),
-        (config::TEST_WHIR, false),
-        (config::TEST_WHIR, true),
-        (config::TEST_WHIR_SKIP, false),
-        (config::TEST_WHIR_SKIP, true),
+        (named::TEST_WHIR, false),
+        (named::TEST_WHIR, true),
+        (named::TEST_WHIR_SKIP, false),
+        (named::TEST_WHIR_SKIP, true),
     ] {
         let n = 7;
         let (tables, failures) = if mined {
@@ -786,7 +787,7 @@ fn node_table_edits_fail_verification() {
             }),
         ),
     ];
-    for settings in [T, config::TEST_WHIR, config::TEST_WHIR_SKIP] {
+    for settings in [T, named::TEST_WHIR, named::TEST_WHIR_SKIP] {
         let verify = |p: &Proof| threshold::verify(&settings, &st, p);
         let honest = threshold::testing::witness(&settings, &st, &signers, Disclosure::CountOnly);
         let (t, _) = honest.instance.node_air().expect("the plain set has a node table");
@@ -839,7 +840,7 @@ fn overflowing_setup(
 #[test]
 fn overflowing_thresholds_prove_and_reject_corruptions() {
     let (st, signers) = overflowing_setup(&[0, 3, 5], 2);
-    for settings in [T, config::TEST_WHIR, config::TEST_WHIR_SKIP] {
+    for settings in [T, named::TEST_WHIR, named::TEST_WHIR_SKIP] {
         let verify = |p: &Proof| threshold::verify(&settings, &st, p);
         let honest = threshold::testing::witness(&settings, &st, &signers, Disclosure::Bitmap);
         let overflow = honest.instance.overflow_index().expect("an overflow table");
@@ -892,7 +893,7 @@ fn next_row_declarations_cover_every_read() {
     let (mined, mined_sigs) = common::aggregate_batch::<LamportPlusMined>(131, 2);
     let (_, th_mined, th_mined_signers) = setup::<LamportPlusMined>(132, 5, &[0, 2], 2);
     let (th_over, th_over_signers) = overflowing_setup(&[1, 4], 2);
-    for settings in [T, TC, config::TEST_WHIR, config::TEST_WHIR_SKIP] {
+    for settings in [T, TC, named::TEST_WHIR, named::TEST_WHIR_SKIP] {
         let airs = [
             aggregate::testing::traces(&settings, &plain, &plain_sigs).0.airs,
             aggregate::testing::traces(&settings, &mined, &mined_sigs).0.airs,
@@ -941,7 +942,7 @@ fn corrupt_threshold<S: ParameterSet>(
 
 // ------------------------------------------------- paired layout (rate 1/8)
 
-const TC: Settings = config::TEST_COMPACT;
+const TC: Settings = named::TEST_COMPACT;
 
 /// At rate 1/8 the tables commit every second full-round state (degree-9
 /// constraints, `Rounds::Paired`): aggregates and thresholds of both sets

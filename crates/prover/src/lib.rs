@@ -170,6 +170,25 @@ pub mod testing {
         }
     }
 
+    /// Checks an aggregator's name mapping against the registry: every name
+    /// maps to settings that keep its contract ([`crate::Named::is_kept_by`])
+    /// and that map back to it, and settings no name gives (the fast
+    /// setting with 7 queries) map to none.
+    ///
+    /// # Panics
+    /// On the first name that breaks this.
+    pub fn assert_names_kept(
+        settings: impl Fn(crate::Named) -> Settings,
+        named: impl Fn(&Settings) -> Option<crate::Named>,
+    ) {
+        for n in crate::Named::ALL {
+            assert_eq!(named(&settings(n)), Some(n));
+            assert!(n.is_kept_by(&settings(n)), "{n}");
+        }
+        let custom = Settings { num_queries: 7, ..settings(crate::Named::Fast) };
+        assert_eq!(named(&custom), None);
+    }
+
     /// Byte positions to flip in an encoded proof of `len` bytes whose
     /// STARK body starts at bit `body_start` ([`crate::codec::last_field_start`])
     /// and has the parts `layout`, in bits ([`crate::StarkProof::body_layout`]):

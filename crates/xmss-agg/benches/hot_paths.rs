@@ -14,8 +14,9 @@ use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use sigagg_xmss::{Seed001, Signature, single_epoch_key_and_signature};
+use sigagg_xmss_agg::aggregate::{prove as aggregate, verify};
 use sigagg_xmss_agg::trace::generate;
-use sigagg_xmss_agg::{Entry, Settings, Statement, aggregate, verify};
+use sigagg_xmss_agg::{AggregateEntry as Entry, AggregateStatement as Statement, Settings};
 
 /// `n` signatures on one shared message (the consensus case).
 fn batch(n: usize) -> (Statement, Vec<Signature<Seed001>>) {

@@ -11,7 +11,8 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 use sigagg_xmss::{Seed001, single_epoch_key_and_signature};
-use sigagg_xmss_agg::{AggregateProof, Entry, Settings, Statement, aggregate, verify};
+use sigagg_xmss_agg::aggregate::{prove as aggregate, verify};
+use sigagg_xmss_agg::{AggregateEntry as Entry, AggregateStatement as Statement, Proof, Settings};
 
 /// The allocator of the CLI and the bindings (transparent huge pages on
 /// large buffers), so that these figures compare with the benchmarks'.
@@ -30,7 +31,7 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let n: usize = args.next().map_or(64, |a| a.parse().expect("N"));
     let named = args.next().and_then(|name| name.parse().ok()).map(sigagg_xmss_agg::settings);
-    let settings = sigagg_xmss_agg::testing::settings_from_env(named.unwrap_or(Settings::FAST));
+    let settings = sigagg_xmss_agg::aggregate::testing::settings_from_env(named.unwrap_or(Settings::FAST));
     let message = *b"consensus message signed by all!";
     let epoch = 1234;
     let t = Instant::now();
@@ -48,11 +49,11 @@ fn main() {
     let prove = t.elapsed();
     let bytes = proof.to_bytes();
     println!("proved in {prove:.2?} ({:.0} sig/s), {} bytes", n as f64 / prove.as_secs_f64(), bytes.len());
-    for (part, len) in proof.proof.size_breakdown() {
+    for (part, len) in proof.stark.size_breakdown() {
         println!("  {part}: {len}");
     }
     let t = Instant::now();
-    let proof = AggregateProof::from_bytes(&bytes).unwrap();
+    let proof = Proof::from_bytes(&bytes).unwrap();
     let decode = t.elapsed();
     verify(&settings, &statement, &proof).unwrap();
     println!("decoded and verified in {:.2?} (decoding {decode:.2?})", t.elapsed());

@@ -17,7 +17,8 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 use sigagg_xmss::{Seed001, single_epoch_key_and_signature};
-use sigagg_xmss_agg::{Entry, Settings, Statement, aggregate};
+use sigagg_xmss_agg::aggregate::prove as aggregate;
+use sigagg_xmss_agg::{AggregateEntry as Entry, AggregateStatement as Statement, Settings};
 use tracing::span;
 use tracing_subscriber::layer::{Context, Layer, SubscriberExt};
 use tracing_subscriber::registry::LookupSpan;

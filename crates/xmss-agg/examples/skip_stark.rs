@@ -28,7 +28,7 @@ use sigagg_prover::skip_stark::SkipStark;
 use sigagg_prover::whir::sha256_config;
 
 use no_bus::{NoBus, tables};
-use sigagg_xmss_agg::testing;
+use sigagg_xmss_agg::aggregate::testing;
 
 #[global_allocator]
 static ALLOC: sigagg_alloc::HugePages = sigagg_alloc::HugePages;
@@ -150,7 +150,7 @@ fn full(n: usize, skip: usize, runs: usize) {
         let p3_proof = testing::prove_traces(&settings, &statement, &traces).unwrap();
         let p3_s = t.elapsed().as_secs_f64();
         let t = Instant::now();
-        sigagg_xmss_agg::verify(&settings, &statement, &p3_proof).unwrap();
+        sigagg_xmss_agg::aggregate::verify(&settings, &statement, &p3_proof).unwrap();
         let p3_verify_ms = t.elapsed().as_secs_f64() * 1e3;
         println!(
             "RESULT full run={run} n={n} k={skip} tables={shapes:?} trace_s={trace_s:.3} skip_stark_prove_s={prove_s:.3} \

@@ -24,9 +24,9 @@ pub enum StatementError {
     GroupTooLarge { size: u32, max_depth: usize },
 }
 
-/// Why aggregation failed.
+/// Why a proof could not be made.
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
-pub enum AggregateError {
+pub enum ProveError {
     /// The statement is invalid.
     #[error(transparent)]
     Statement(#[from] StatementError),
@@ -37,12 +37,23 @@ pub enum AggregateError {
     /// resisting collisions to fewer than [`crate::MIN_COLLISION_BITS`] bits).
     #[error("the XMSS proofs commit with SHA-256 or its 31-byte truncation, not {0:?}")]
     UnsupportedMerkleHash(crate::config::MerkleHash),
-    /// Not one signature per entry.
+    /// Not one signature per statement entry.
     #[error("{signatures} signatures for {entries} entries")]
     CountMismatch { entries: usize, signatures: usize },
-    /// A signature does not verify: it cannot be part of an aggregate.
+    /// A signature does not verify (index in the caller's list: of
+    /// signatures for an aggregate, of signers for a threshold).
     #[error("signature {index} is invalid: {reason}")]
     InvalidSignature { index: usize, reason: sigagg_xmss::VerifyError },
+    /// A signer's key and path do not lead to the group root (index in the
+    /// caller's list of signers).
+    #[error("signer {index} is not a member of the group: {reason}")]
+    NotAMember { index: usize, reason: sigagg_xmss::group::GroupError },
+    /// Two signers claim the same member (leaf of the group tree).
+    #[error("leaf {leaf} is claimed by two signers")]
+    DuplicateSigner { leaf: u32 },
+    /// Fewer signers than the threshold.
+    #[error("{signers} distinct signers do not reach the threshold {threshold}")]
+    ThresholdNotReached { signers: usize, threshold: u32 },
     /// The proof system failed (never expected with valid inputs).
     #[error("proving failed: {0}")]
     Prover(String),
@@ -68,6 +79,9 @@ pub enum VerifyError {
     /// (checked before the rest of the settings).
     #[error("the proof was made by the {} backend, the settings name {}", found.name(), expected.name())]
     WrongBackend { expected: Backend, found: Backend },
+    /// An aggregate proof given for a threshold statement, or the reverse.
+    #[error("the proof is a {found} proof, expected {expected}")]
+    WrongKind { expected: &'static str, found: &'static str },
     /// The proof was made for another statement size or other settings.
     #[error("proof header mismatch: {0}")]
     HeaderMismatch(String),
@@ -77,36 +91,6 @@ pub enum VerifyError {
     /// A threshold proof with fewer signers than the statement requires.
     #[error("the proof certifies {count} signers, the threshold is {threshold}")]
     BelowThreshold { count: u32, threshold: u32 },
-}
-
-/// Why a threshold proof could not be made.
-#[derive(Clone, Debug, Error, PartialEq, Eq)]
-pub enum ThresholdError {
-    /// The statement is invalid.
-    #[error(transparent)]
-    Statement(#[from] StatementError),
-    /// Fewer signers than the threshold.
-    #[error("{count} signers do not reach the threshold {threshold}")]
-    BelowThreshold { count: usize, threshold: u32 },
-    /// The same member twice.
-    #[error("member {index} is listed twice")]
-    DuplicateSigner { index: u32 },
-    /// A signer whose key and path do not lead to the group root.
-    #[error("signer {index} is not a member of the group: {reason}")]
-    NotAMember { index: u32, reason: crate::group::GroupError },
-    /// More signers than the settings' domain can hold.
-    #[error("{count} signers exceed the maximum of {max} for these settings")]
-    TooManyForSettings { count: usize, max: usize },
-    /// The settings name a Merkle hash the XMSS proofs do not support (one
-    /// resisting collisions to fewer than [`crate::MIN_COLLISION_BITS`] bits).
-    #[error("the XMSS proofs commit with SHA-256 or its 31-byte truncation, not {0:?}")]
-    UnsupportedMerkleHash(crate::config::MerkleHash),
-    /// A signature that does not verify.
-    #[error("the signature of member {index} is invalid: {reason}")]
-    InvalidSignature { index: u32, reason: sigagg_xmss::VerifyError },
-    /// The proof system failed (never expected with valid inputs).
-    #[error("proving failed: {0}")]
-    Prover(String),
 }
 
 impl From<sigagg_prover::VerifyError> for VerifyError {

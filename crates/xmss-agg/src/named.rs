@@ -34,11 +34,6 @@ mod tests {
 
     #[test]
     fn every_name_round_trips_and_keeps_its_contract() {
-        for n in Named::ALL {
-            assert_eq!(named(&settings(n)), Some(n));
-            assert!(n.is_kept_by(&settings(n)), "{n}");
-        }
-        let custom = Settings { num_queries: 7, ..Settings::FAST };
-        assert_eq!(named(&custom), None);
+        sigagg_prover::testing::assert_names_kept(settings, named);
     }
 }

@@ -41,7 +41,7 @@ pub const MIN_PADDED: usize = 16;
 
 /// One statement entry: a public key, an epoch and a 32-byte message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Entry {
+pub struct AggregateEntry {
     /// The signer's public key.
     pub public_key: PublicKey<Seed001>,
     /// The epoch the signature was made at.
@@ -52,14 +52,14 @@ pub struct Entry {
 
 /// A validated, non-empty list of entries.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Statement {
-    entries: Vec<Entry>,
+pub struct AggregateStatement {
+    entries: Vec<AggregateEntry>,
 }
 
-impl Statement {
+impl AggregateStatement {
     /// Checks the entries: at least one, at most [`MAX_SIGNATURES`], every
     /// epoch inside the lifetime.
-    pub fn new(entries: Vec<Entry>) -> Result<Self, StatementError> {
+    pub fn new(entries: Vec<AggregateEntry>) -> Result<Self, StatementError> {
         if entries.is_empty() {
             return Err(StatementError::Empty);
         }
@@ -73,7 +73,7 @@ impl Statement {
     }
 
     /// The entries, in order.
-    pub fn entries(&self) -> &[Entry] {
+    pub fn entries(&self) -> &[AggregateEntry] {
         &self.entries
     }
 
@@ -94,7 +94,7 @@ impl Statement {
     }
 
     /// The entry occupying circuit slot `slot` (padding repeats the last entry).
-    pub fn slot(&self, slot: usize) -> &Entry {
+    pub fn slot(&self, slot: usize) -> &AggregateEntry {
         &self.entries[slot.min(self.entries.len() - 1)]
     }
 
@@ -164,7 +164,7 @@ pub fn chain_tweak_parts(epoch: u32) -> (u32, u32, [bool; 3]) {
 
 impl SlotPublic {
     /// Derives the slot's public values from its entry.
-    pub fn new(entry: &Entry) -> Self {
+    pub fn new(entry: &AggregateEntry) -> Self {
         Self::from_parts(entry.public_key.parameter, entry.public_key.root, entry.epoch, &entry.message)
     }
 

@@ -1,6 +1,6 @@
 //! t-of-n threshold certificates for a committed validator set: one STARK
 //! proof that at least `t` distinct members of a group (a Merkle root over
-//! their Seed001 keys, see [`crate::group`]) signed one message at one epoch.
+//! their Seed001 keys, see [`sigagg_xmss::group`]) signed one message at one epoch.
 //! It is the post-quantum form of an ATMS certificate (seed 000, section
 //! 2.1): every signature verifies, every signer key has a path to the group
 //! root at its index, the indices strictly increase (so nobody counts
@@ -11,9 +11,9 @@
 //! nothing: the circuit has one slot per signer, padded to a power of two.
 //!
 //! ```no_run
-//! use sigagg_xmss_agg::group::GroupTree;
-//! use sigagg_xmss_agg::threshold::{Disclosure, Signer, ThresholdStatement, prove_threshold, verify_threshold};
-//! use sigagg_xmss_agg::Settings;
+//! use sigagg_xmss::group::GroupTree;
+//! use sigagg_xmss_agg::threshold::{self, Disclosure, Signer, ThresholdStatement};
+//! use sigagg_xmss_agg::{Named, settings};
 //! use sigagg_xmss::{Seed001, single_epoch_key_and_signature};
 //!
 //! let (epoch, message) = (5, [1u8; 32]);
@@ -23,30 +23,24 @@
 //! let tree = GroupTree::new(keys).unwrap();
 //! let statement = ThresholdStatement::new(tree.key(), epoch, message, 5).unwrap();
 //! let signers: Vec<Signer> = (0..5).map(|i| Signer::from_tree(&tree, i, sigs[i as usize].clone()).unwrap()).collect();
-//! let proof = prove_threshold(&Settings::FAST, &statement, &signers, Disclosure::Signers).unwrap();
-//! let certificate = verify_threshold(&Settings::FAST, &statement, &proof).unwrap();
+//! let fast = settings(Named::Fast);
+//! let proof = threshold::prove(&fast, &statement, &signers, Disclosure::Signers).unwrap();
+//! let certificate = threshold::verify(&fast, &statement, &proof).unwrap();
 //! assert_eq!(certificate.count, 5);
 //! ```
 
-use serde::{Deserialize, Serialize};
 use sha3::{Digest, Sha3_256};
-use sigagg_prover::StarkProof;
 use sigagg_xmss::{ParameterSet, PublicKey, Seed001, Signature};
 
 use crate::air::group::GroupAir;
 use crate::air::sig::{SigAir, ThresholdShape};
 use crate::air::{AggAir, digits::DigitAir, range::RangeAir};
 use crate::config::Settings;
-use crate::error::{StatementError, ThresholdError, VerifyError};
-use crate::group::{GroupError, GroupKey, GroupTree, MAX_GROUP_DEPTH, MembershipPath, depth_for};
-use crate::statement::{Entry, MIN_PADDED, SlotPublic, max_signatures};
-use crate::{codec, trace};
-
-/// Version of the threshold proof encoding: a proof of another version
-/// does not decode. What each version changed is in CHANGELOG.md.
-pub const THRESHOLD_PROOF_VERSION: u8 = 13;
-/// First bytes of an encoded [`ThresholdProof`].
-pub const THRESHOLD_PROOF_MAGIC: &[u8; 6] = b"SGXTHR";
+use crate::error::{ProveError, StatementError, VerifyError};
+use crate::proof::{Proof, ProofKind};
+use crate::statement::{AggregateEntry, MIN_PADDED, SlotPublic, max_signatures};
+use crate::{system, trace};
+use sigagg_xmss::group::{GroupError, GroupKey, GroupTree, MAX_GROUP_DEPTH, MembershipPath, depth_for};
 
 /// What a threshold certificate claims: at least `threshold` members of
 /// `group` signed `message` at `epoch`.
@@ -60,7 +54,7 @@ pub struct ThresholdStatement {
 
 impl ThresholdStatement {
     /// Checks `1 <= threshold <= group.size`, that the group is at most
-    /// [`crate::group::MAX_GROUP_DEPTH`] levels deep (its fields are public,
+    /// [`sigagg_xmss::group::MAX_GROUP_DEPTH`] levels deep (its fields are public,
     /// so a key need not come from [`GroupKey::from_bytes`]) and that the
     /// epoch is inside the Seed001 lifetime.
     pub fn new(group: GroupKey, epoch: u32, message: [u8; 32], threshold: u32) -> Result<Self, StatementError> {
@@ -129,45 +123,6 @@ pub enum Disclosure {
     CountOnly,
     /// The number of signers and their indices.
     Signers,
-}
-
-/// A threshold proof with its header.
-#[derive(Serialize, Deserialize)]
-pub struct ThresholdProof {
-    /// The settings it was made with (checked against the verifier's).
-    pub settings: Settings,
-    /// Number of distinct signers proven.
-    pub count: u32,
-    /// Their member indices, ascending, when disclosed.
-    pub signers: Option<Vec<u32>>,
-    /// The STARK, tagged with the backend that made it.
-    pub proof: StarkProof,
-}
-
-impl core::fmt::Debug for ThresholdProof {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("ThresholdProof")
-            .field("settings", &self.settings)
-            .field("count", &self.count)
-            .field("signers", &self.signers)
-            .field("backend", &self.proof.backend())
-            .field("degree_bits", &self.proof.degree_bits())
-            .finish_non_exhaustive()
-    }
-}
-
-impl ThresholdProof {
-    /// Serializes: `"SGXTHR" || version || body(settings, count, signers,
-    /// proof)` (see [`crate::codec`]).
-    pub fn to_bytes(&self) -> Vec<u8> {
-        codec::encode(THRESHOLD_PROOF_MAGIC, THRESHOLD_PROOF_VERSION, self)
-    }
-
-    /// Parses bytes written by [`ThresholdProof::to_bytes`].
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, VerifyError> {
-        codec::decode(THRESHOLD_PROOF_MAGIC, THRESHOLD_PROOF_VERSION, bytes, "threshold proof")
-            .map_err(VerifyError::Malformed)
-    }
 }
 
 /// What a verified threshold proof establishes.
@@ -248,63 +203,65 @@ fn airs(settings: &Settings, statement: &ThresholdStatement, count: u32, signers
 /// reported with a typed error naming the offending member: an index
 /// outside the group, a key whose path does not reach the group root, the
 /// same member twice, too few signers, or an invalid signature.
-pub fn prove_threshold(
+pub fn prove(
     settings: &Settings,
     statement: &ThresholdStatement,
     signers: &[Signer],
     disclosure: Disclosure,
-) -> Result<ThresholdProof, ThresholdError> {
-    settings.check_collision_bits(crate::MIN_COLLISION_BITS).map_err(ThresholdError::UnsupportedMerkleHash)?;
+) -> Result<Proof, ProveError> {
+    settings.check_collision_bits(crate::MIN_COLLISION_BITS).map_err(ProveError::UnsupportedMerkleHash)?;
     let count = signers.len();
     if count < statement.threshold as usize {
-        return Err(ThresholdError::BelowThreshold { count, threshold: statement.threshold });
+        return Err(ProveError::ThresholdNotReached { signers: count, threshold: statement.threshold });
     }
     if padded(count) > max_signatures(settings) {
-        return Err(ThresholdError::TooManyForSettings { count, max: max_signatures(settings) });
+        return Err(ProveError::TooManyForSettings { count, max: max_signatures(settings) });
     }
-    let mut sorted: Vec<&Signer> = signers.iter().collect();
-    sorted.sort_by_key(|s| s.index());
-    if let Some(pair) = sorted.windows(2).find(|w| w[0].index() == w[1].index()) {
-        return Err(ThresholdError::DuplicateSigner { index: pair[0].index() });
-    }
-    for s in &sorted {
-        s.path
-            .verify(&statement.group, &s.public_key)
-            .map_err(|reason| ThresholdError::NotAMember { index: s.index(), reason })?;
-    }
-    let witness: Vec<trace::Signer<'_>> = sorted
-        .iter()
-        .map(|s| trace::Signer {
-            entry: Entry { public_key: s.public_key, epoch: statement.epoch, message: statement.message },
-            signature: &s.signature,
-            path: &s.path,
-        })
-        .collect();
+    let sorted = checked_signers(statement, signers)?;
+    let witness: Vec<trace::Signer<'_>> = sorted.iter().map(|&(_, s)| witness_signer(statement, s)).collect();
     let traces = tracing::info_span!("generate threshold traces")
         .in_scope(|| trace::generate_threshold(settings, &statement.group, &witness, padded(count)))
-        .map_err(|(at, reason)| ThresholdError::InvalidSignature { index: sorted[at].index(), reason })?;
-    let indices: Vec<u32> = sorted.iter().map(|s| s.index()).collect();
+        .map_err(|(at, reason)| ProveError::InvalidSignature { index: sorted[at].0, reason })?;
+    let indices: Vec<u32> = sorted.iter().map(|(_, s)| s.index()).collect();
     let revealed = (disclosure == Disclosure::Signers).then_some(indices);
     let airs = airs(settings, statement, count as u32, revealed.as_deref());
     let digest = digest(statement, count as u32, revealed.as_deref());
-    let proof = crate::prove_airs(settings, &digest, &airs, traces).map_err(ThresholdError::Prover)?;
-    Ok(ThresholdProof { settings: *settings, count: count as u32, signers: revealed, proof })
+    let stark = system::prove_airs(settings, &digest, &airs, traces).map_err(ProveError::Prover)?;
+    Ok(Proof { kind: ProofKind::Threshold, settings: *settings, count: count as u32, signers: revealed, stark })
+}
+
+/// The signers with their positions in the caller's list, sorted by
+/// member index, once every one is a distinct member of the group.
+fn checked_signers<'a>(
+    statement: &ThresholdStatement,
+    signers: &'a [Signer],
+) -> Result<Vec<(usize, &'a Signer)>, ProveError> {
+    let mut sorted: Vec<(usize, &Signer)> = signers.iter().enumerate().collect();
+    sorted.sort_by_key(|(_, s)| s.index());
+    if let Some(pair) = sorted.windows(2).find(|w| w[0].1.index() == w[1].1.index()) {
+        return Err(ProveError::DuplicateSigner { leaf: pair[0].1.index() });
+    }
+    for &(index, s) in &sorted {
+        s.path.verify(&statement.group, &s.public_key).map_err(|reason| ProveError::NotAMember { index, reason })?;
+    }
+    Ok(sorted)
+}
+
+/// A signer as the trace generator takes it: its entry is the statement's
+/// epoch and message under its own key.
+fn witness_signer<'a>(statement: &ThresholdStatement, s: &'a Signer) -> trace::Signer<'a> {
+    trace::Signer {
+        entry: AggregateEntry { public_key: s.public_key, epoch: statement.epoch, message: statement.message },
+        signature: &s.signature,
+        path: &s.path,
+    }
 }
 
 /// Verifies a threshold proof for `statement` under `settings`; on success
 /// returns what it certifies.
-pub fn verify_threshold(
-    settings: &Settings,
-    statement: &ThresholdStatement,
-    proof: &ThresholdProof,
-) -> Result<Certificate, VerifyError> {
+pub fn verify(settings: &Settings, statement: &ThresholdStatement, proof: &Proof) -> Result<Certificate, VerifyError> {
     settings.check_collision_bits(crate::MIN_COLLISION_BITS).map_err(VerifyError::UnsupportedMerkleHash)?;
-    if proof.settings.backend != settings.backend {
-        return Err(VerifyError::WrongBackend { expected: settings.backend, found: proof.settings.backend });
-    }
-    if proof.settings != *settings {
-        return Err(VerifyError::HeaderMismatch("the proof was made with other settings".into()));
-    }
+    proof.check_header(ProofKind::Threshold, settings)?;
     let (count, size) = (proof.count, statement.group.size);
     if count < statement.threshold {
         return Err(VerifyError::BelowThreshold { count, threshold: statement.threshold });
@@ -334,23 +291,23 @@ pub fn verify_threshold(
 fn verify_stark(
     settings: &Settings,
     statement: &ThresholdStatement,
-    proof: &ThresholdProof,
+    proof: &Proof,
     digest: &[u8; 32],
 ) -> Result<(), VerifyError> {
     let expected = trace::threshold_log_heights(settings, padded(proof.count as usize), &statement.group);
     let airs = airs(settings, statement, proof.count, proof.signers.as_deref());
-    crate::verify_airs(settings, digest, &airs, &proof.proof, &expected)
+    system::verify_airs(settings, digest, &airs, &proof.stark, &expected)
 }
 
 /// The security level of `settings` for a threshold proof with `count`
 /// signers in a group of `group_size`.
 pub fn security_level(settings: &Settings, count: usize, group_size: u32) -> crate::security::SecurityLevel {
-    let group = GroupKey { root: [Default::default(); crate::group::GROUP_DIGEST], size: group_size.max(1) };
+    let group = GroupKey { root: [Default::default(); sigagg_xmss::group::GROUP_DIGEST], size: group_size.max(1) };
     let statement = ThresholdStatement { group, epoch: 0, message: [0; 32], threshold: 1 };
     let count = count.max(1) as u32;
     let airs = airs(settings, &statement, count, None);
     let heights = trace::threshold_log_heights(settings, padded(count as usize), &group);
-    sigagg_prover::security_level(settings, &crate::tables(&airs, heights, &[0; 32]))
+    sigagg_prover::security_level(settings, &system::tables(&airs, heights, &[0; 32]))
 }
 
 /// Hooks for soundness tests.
@@ -360,14 +317,7 @@ pub mod testing {
 
     /// The traces of valid, sorted signers under `settings`.
     pub fn traces(settings: &Settings, statement: &ThresholdStatement, signers: &[Signer]) -> trace::Traces {
-        let witness: Vec<trace::Signer<'_>> = signers
-            .iter()
-            .map(|s| trace::Signer {
-                entry: Entry { public_key: s.public_key, epoch: statement.epoch, message: statement.message },
-                signature: &s.signature,
-                path: &s.path,
-            })
-            .collect();
+        let witness: Vec<trace::Signer<'_>> = signers.iter().map(|s| witness_signer(statement, s)).collect();
         trace::generate_threshold(settings, &statement.group, &witness, padded(signers.len())).expect("valid signers")
     }
 
@@ -379,10 +329,10 @@ pub mod testing {
         count: u32,
         signers: Option<Vec<u32>>,
         traces: &trace::Traces,
-    ) -> Result<ThresholdProof, String> {
+    ) -> Result<Proof, String> {
         let airs = airs(settings, statement, count, signers.as_deref());
-        let proof = crate::prove_airs(settings, &digest(statement, count, signers.as_deref()), &airs, traces.clone())?;
-        Ok(ThresholdProof { settings: *settings, count, signers, proof })
+        let stark = system::prove_airs(settings, &digest(statement, count, signers.as_deref()), &airs, traces.clone())?;
+        Ok(Proof { kind: ProofKind::Threshold, settings: *settings, count, signers, stark })
     }
 
     /// The STARK check of `proof` (whose header must be valid for
@@ -391,7 +341,7 @@ pub mod testing {
     pub fn verify_seeded(
         settings: &Settings,
         statement: &ThresholdStatement,
-        proof: &ThresholdProof,
+        proof: &Proof,
         digest: &[u8; 32],
     ) -> Result<(), VerifyError> {
         verify_stark(settings, statement, proof, digest)
@@ -407,7 +357,7 @@ pub mod testing {
     /// [`crate::testing::lookups_both_ways`]).
     pub fn lookups_both_ways(settings: &Settings, statement: &ThresholdStatement, count: u32) -> (Vec<u8>, Vec<u8>) {
         let (airs, heights) = statement_shape(settings, statement, count);
-        sigagg_prover::testing::lookups_both_ways(settings, &crate::tables(&airs, heights, &[0; 32]))
+        sigagg_prover::testing::lookups_both_ways(settings, &system::tables(&airs, heights, &[0; 32]))
     }
 
     /// log2 of every table's quotient-chunk count, from the declared
@@ -418,7 +368,7 @@ pub mod testing {
         count: u32,
     ) -> (Vec<usize>, Vec<usize>) {
         let (airs, heights) = statement_shape(settings, statement, count);
-        sigagg_prover::testing::quotient_chunks_both_ways(settings, &crate::tables(&airs, heights, &[0; 32]))
+        sigagg_prover::testing::quotient_chunks_both_ways(settings, &system::tables(&airs, heights, &[0; 32]))
     }
 
     /// The AIRs and log2 table heights of a proof of `count` undisclosed
@@ -440,13 +390,13 @@ mod tests {
     /// would be opened at the current row only, leaving those reads unbound.
     #[test]
     fn next_row_declarations_cover_every_read() {
-        let group = GroupKey { root: [Default::default(); crate::group::GROUP_DIGEST], size: 5 };
+        let group = GroupKey { root: [Default::default(); sigagg_xmss::group::GROUP_DIGEST], size: 5 };
         let statement = ThresholdStatement { group, epoch: 0, message: [0; 32], threshold: 1 };
         for settings in [Settings::FAST, Settings::COMPACT, Settings::WHIR, Settings::WHIR_COMPACT, Settings::WHIR_SKIP]
         {
             let all = [
-                crate::airs_for_shape(&settings, 16),
-                crate::airs_for_shape(&settings, crate::air::WHIR_HASH_ROUNDS_FROM),
+                crate::aggregate::airs_for_shape(&settings, 16),
+                crate::aggregate::airs_for_shape(&settings, crate::air::WHIR_HASH_ROUNDS_FROM),
                 airs(&settings, &statement, 3, Some(&[0, 2, 4])),
             ];
             for airs in &all {
@@ -468,10 +418,12 @@ mod tests {
     /// falling back to Plonky3's gadget.
     #[test]
     fn lookups_compile_for_the_fri_quotient() {
-        let group = GroupKey { root: [Default::default(); crate::group::GROUP_DIGEST], size: 5 };
+        let group = GroupKey { root: [Default::default(); sigagg_xmss::group::GROUP_DIGEST], size: 5 };
         let statement = ThresholdStatement { group, epoch: 0, message: [0; 32], threshold: 1 };
         for settings in [Settings::FAST, Settings::COMPACT] {
-            for airs in [crate::airs_for_shape(&settings, 16), airs(&settings, &statement, 3, Some(&[0, 2, 4]))] {
+            for airs in
+                [crate::aggregate::airs_for_shape(&settings, 16), airs(&settings, &statement, 3, Some(&[0, 2, 4]))]
+            {
                 for (air, lookups) in airs.iter().zip(<AggAir as sigagg_prover::Table>::lookups(&airs)) {
                     assert!(sigagg_prover::messages::LookupProgram::new(&lookups).is_some(), "{air:?}");
                 }

@@ -26,11 +26,11 @@ use crate::air::{chain::col as ccol, digits, hash24, hash24::col as hcol, range}
 use crate::config::Settings;
 use crate::config::Val;
 use crate::layout::*;
-use crate::statement::{Entry, SlotPublic, Statement, chain_tweak_parts};
+use crate::statement::{AggregateEntry, AggregateStatement, SlotPublic, chain_tweak_parts};
 
 /// The witness of one signature slot, shared by the tables.
 struct Slot<'a> {
-    entry: &'a Entry,
+    entry: &'a AggregateEntry,
     public: SlotPublic,
     sig: &'a Signature<Seed001>,
     digits: Vec<u8>,
@@ -38,7 +38,7 @@ struct Slot<'a> {
 }
 
 impl<'a> Slot<'a> {
-    fn new(entry: &'a Entry, sig: &'a Signature<Seed001>) -> Result<Self, VerifyError> {
+    fn new(entry: &'a AggregateEntry, sig: &'a Signature<Seed001>) -> Result<Self, VerifyError> {
         let param = entry.public_key.parameter;
         let digits = codeword::<Seed001>(&param, entry.epoch, sig.rho(), &entry.message)?;
         let input = message_input::<Seed001>(&param, entry.epoch, sig.rho(), &entry.message);
@@ -106,10 +106,10 @@ struct SignatureTables {
 /// index (the traces would not satisfy the constraints).
 pub fn generate(
     settings: &Settings,
-    statement: &Statement,
+    statement: &AggregateStatement,
     signatures: &[Signature<Seed001>],
 ) -> Result<Traces, (usize, VerifyError)> {
-    let entries: Vec<&Entry> = (0..statement.padded_len()).map(|s| statement.slot(s)).collect();
+    let entries: Vec<&AggregateEntry> = (0..statement.padded_len()).map(|s| statement.slot(s)).collect();
     let signatures: Vec<&Signature<Seed001>> =
         (0..entries.len()).map(|s| &signatures[s.min(signatures.len() - 1)]).collect();
     let last = statement.len() - 1;
@@ -132,7 +132,7 @@ pub fn generate(
 /// The witness of every slot; a failing slot is reported by its index
 /// (padding slots repeat the last real one, so the first failure is real).
 fn slots<'a>(
-    entries: &[&'a Entry],
+    entries: &[&'a AggregateEntry],
     signatures: &[&'a Signature<Seed001>],
 ) -> Result<Vec<Slot<'a>>, (usize, VerifyError)> {
     entries
@@ -521,16 +521,16 @@ mod tests {
     #[test]
     fn lanes_moved_afterwards_match_lanes_filled_directly() {
         let mut rng = StdRng::seed_from_u64(5);
-        let (entries, sigs): (Vec<Entry>, Vec<_>) = (0..3u32)
+        let (entries, sigs): (Vec<AggregateEntry>, Vec<_>) = (0..3u32)
             .map(|i| {
                 let message = [i as u8; 32];
                 let (public_key, sig) =
                     single_epoch_key_and_signature::<Seed001, _>(&mut rng, 7 * i, &message).unwrap();
-                (Entry { public_key, epoch: 7 * i, message }, sig)
+                (AggregateEntry { public_key, epoch: 7 * i, message }, sig)
             })
             .unzip();
-        let statement = Statement::new(entries).unwrap();
-        let entries: Vec<&Entry> = (0..statement.padded_len()).map(|s| statement.slot(s)).collect();
+        let statement = AggregateStatement::new(entries).unwrap();
+        let entries: Vec<&AggregateEntry> = (0..statement.padded_len()).map(|s| statement.slot(s)).collect();
         let sigs: Vec<&Signature<Seed001>> = (0..entries.len()).map(|s| &sigs[s.min(2)]).collect();
         let slots = slots(&entries, &sigs).unwrap();
         for per_row in [2, 4] {

@@ -11,11 +11,12 @@ use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use sigagg_koalabear::field::FeArray;
 use sigagg_xmss::{Seed001, Signature, single_epoch_key_and_signature};
+use sigagg_xmss_agg::aggregate::{prove as aggregate, testing, verify};
 use sigagg_xmss_agg::config::Val;
 use sigagg_xmss_agg::layout::{P16_BLOCK, P24_BLOCK};
 use sigagg_xmss_agg::statement::MIN_PADDED;
 use sigagg_xmss_agg::{
-    AggregateError, AggregateProof, Entry, Settings, Statement, VerifyError, aggregate, testing, verify,
+    AggregateEntry as Entry, AggregateStatement as Statement, Proof, ProveError, Settings, VerifyError,
 };
 
 const SETTINGS: Settings = Settings::INSECURE_TEST;
@@ -44,8 +45,22 @@ fn batch(seed: u64, n: usize, shared: bool, epochs: &[u32]) -> (Statement, Vec<S
     (Statement::new(entries).unwrap(), sigs)
 }
 
-fn prove(settings: &Settings, statement: &Statement, sigs: &[Signature<Seed001>]) -> AggregateProof {
+fn prove(settings: &Settings, statement: &Statement, sigs: &[Signature<Seed001>]) -> Proof {
     aggregate(settings, statement, sigs).unwrap()
+}
+
+/// The bytes the former `AggregateProof { settings, num_entries, proof }`
+/// wrote (encoding version 13): the merged `Proof` keeps them, so proofs
+/// written before the merge still decode.
+fn legacy_aggregate_bytes(proof: &Proof) -> Vec<u8> {
+    #[derive(serde::Serialize)]
+    struct AggregateProof<'a> {
+        settings: &'a Settings,
+        num_entries: u32,
+        proof: &'a sigagg_xmss_agg::proof::StarkProof,
+    }
+    let legacy = AggregateProof { settings: &proof.settings, num_entries: proof.count, proof: &proof.stark };
+    sigagg_xmss_agg::codec::encode(sigagg_xmss_agg::proof::PROOF_MAGIC, 13, &legacy)
 }
 
 #[test]
@@ -57,9 +72,10 @@ fn valid_batches_prove_and_verify() {
             let (statement, sigs) = batch(n as u64, n, shared, &epochs);
             let proof = prove(&settings, &statement, &sigs);
             let bytes = proof.to_bytes();
-            let decoded = AggregateProof::from_bytes(&bytes).unwrap();
+            let decoded = Proof::from_bytes(&bytes).unwrap();
             assert_eq!(decoded.to_bytes(), bytes, "serialization is canonical");
-            assert_eq!(decoded.proof.backend(), settings.backend);
+            assert_eq!(bytes, legacy_aggregate_bytes(&proof), "the encoding of the former AggregateProof");
+            assert_eq!(decoded.stark.backend(), settings.backend);
             verify(&settings, &statement, &decoded)
                 .unwrap_or_else(|e| panic!("{}, n = {n}: {e}", settings.backend.name()));
         }
@@ -144,12 +160,12 @@ fn the_transcript_binds_the_statement() {
     assert_ne!(longer.digest(), statement.digest());
     for settings in BACKENDS {
         let mut proof = prove(&settings, &statement, &sigs);
-        proof.num_entries = 4;
+        proof.count = 4;
         assert!(matches!(verify(&settings, &longer, &proof), Err(VerifyError::Invalid(_))));
     }
     // The seed holds the settings too.
-    let fast = sigagg_xmss_agg::transcript_seed(&Settings::FAST, &statement.digest());
-    assert_ne!(sigagg_xmss_agg::transcript_seed(&SETTINGS, &statement.digest()), fast);
+    let fast = sigagg_xmss_agg::system::transcript_seed(&Settings::FAST, &statement.digest());
+    assert_ne!(sigagg_xmss_agg::system::transcript_seed(&SETTINGS, &statement.digest()), fast);
 }
 
 #[test]
@@ -188,7 +204,7 @@ fn other_settings_are_rejected() {
     // the truncated hash are a typed error on both sides, before any work.
     let short = Settings { merkle: sigagg_xmss_agg::config::MerkleHash::Sha256Trunc24, ..SETTINGS };
     let unsupported = sigagg_xmss_agg::config::MerkleHash::Sha256Trunc24;
-    assert_eq!(aggregate(&short, &statement, &sigs).unwrap_err(), AggregateError::UnsupportedMerkleHash(unsupported));
+    assert_eq!(aggregate(&short, &statement, &sigs).unwrap_err(), ProveError::UnsupportedMerkleHash(unsupported));
     assert_eq!(verify(&short, &statement, &proof).unwrap_err(), VerifyError::UnsupportedMerkleHash(unsupported));
 }
 
@@ -203,9 +219,9 @@ fn size_breakdown_accounts_for_every_byte() {
         (SKIP, &["bus argument", "skip polynomials", "blends", "opened values", "WHIR"][..]),
     ] {
         let proof = prove(&settings, &statement, &sigs);
-        let parts = proof.proof.size_breakdown();
+        let parts = proof.stark.size_breakdown();
         let total: usize = parts.iter().map(|(_, len)| len).sum();
-        let body = sigagg_xmss_agg::codec::encoded_len(&proof.proof);
+        let body = sigagg_xmss_agg::codec::encoded_len(&proof.stark);
         assert!(total <= body && body - total < 64, "parts {total} of {body} bytes: {parts:?}");
         assert!(proof.to_bytes().len() > body);
         let names: Vec<&str> = parts.iter().map(|(name, _)| name.as_str()).collect();
@@ -225,7 +241,7 @@ fn every_class_of_proof_byte_flip_is_rejected() {
 fn every_class_of_proof_byte_flip_is_rejected_by(settings: &Settings) {
     let (statement, sigs) = batch(40, 2, false, &[100, 200]);
     let bytes = prove(settings, &statement, &sigs).to_bytes();
-    let check = |b: &[u8]| match AggregateProof::from_bytes(b) {
+    let check = |b: &[u8]| match Proof::from_bytes(b) {
         Ok(p) => verify(settings, &statement, &p).is_err(),
         Err(_) => true,
     };
@@ -234,10 +250,10 @@ fn every_class_of_proof_byte_flip_is_rejected_by(settings: &Settings) {
     // the first, middle and last byte of every part of the STARK (its
     // backend and Merkle hash tags included), in encoding order (the parts
     // tile it exactly), then positions spread over the whole body.
-    let proof = AggregateProof::from_bytes(&bytes).unwrap();
-    let layout = proof.proof.body_layout();
-    let body_start = sigagg_xmss_agg::codec::last_field_start(&proof, &proof.proof);
-    let positions = sigagg_xmss_agg::testing::flip_positions(bytes.len(), body_start, &layout);
+    let proof = Proof::from_bytes(&bytes).unwrap();
+    let layout = proof.stark.body_layout();
+    let body_start = proof.stark_start_bit();
+    let positions = sigagg_xmss_agg::aggregate::testing::flip_positions(bytes.len(), body_start, &layout);
     for (n, &at) in positions.iter().enumerate() {
         let bit = [0u8, 3, 7][n % 3];
         let mut b = bytes.clone();
@@ -259,21 +275,21 @@ fn invalid_signatures_are_typed_errors() {
     let (_, other) = batch(51, 1, false, &[22]);
     sigs[1] = other[0].clone();
     let err = aggregate(&SETTINGS, &statement, &sigs).unwrap_err();
-    assert!(matches!(err, AggregateError::InvalidSignature { index: 1, .. }), "{err:?}");
+    assert!(matches!(err, ProveError::InvalidSignature { index: 1, .. }), "{err:?}");
     // A corrupted chain value.
     let (statement, sigs) = batch(52, 2, true, &[5]);
     let mut bad = sigs.clone();
     let mut hashes = bad[0].hashes().to_vec();
     hashes[10][2] += Val::ONE;
     bad[0] = Signature::from_parts(bad[0].co_path().to_vec(), *bad[0].rho(), hashes).unwrap();
-    assert!(matches!(aggregate(&SETTINGS, &statement, &bad), Err(AggregateError::InvalidSignature { index: 0, .. })));
+    assert!(matches!(aggregate(&SETTINGS, &statement, &bad), Err(ProveError::InvalidSignature { index: 0, .. })));
     // A signature over another message.
     let mut entries = statement.entries().to_vec();
     entries[1].message[0] ^= 1;
     let changed = Statement::new(entries).unwrap();
-    assert!(matches!(aggregate(&SETTINGS, &changed, &sigs), Err(AggregateError::InvalidSignature { index: 1, .. })));
+    assert!(matches!(aggregate(&SETTINGS, &changed, &sigs), Err(ProveError::InvalidSignature { index: 1, .. })));
     // Missing signature.
-    assert!(matches!(aggregate(&SETTINGS, &statement, &sigs[..1]), Err(AggregateError::CountMismatch { .. })));
+    assert!(matches!(aggregate(&SETTINGS, &statement, &sigs[..1]), Err(ProveError::CountMismatch { .. })));
 }
 
 #[test]

@@ -1,7 +1,8 @@
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use sigagg_xmss::{Seed001, single_epoch_key_and_signature};
-use sigagg_xmss_agg::{Entry, Settings, Statement, aggregate, verify};
+use sigagg_xmss_agg::aggregate::{prove as aggregate, verify};
+use sigagg_xmss_agg::{AggregateEntry as Entry, AggregateStatement as Statement, Settings};
 
 #[test]
 fn one_signature_proves_and_verifies() {

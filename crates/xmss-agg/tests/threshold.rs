@@ -11,15 +11,30 @@ use p3_field::PrimeCharacteristicRing;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
+use sigagg_xmss::group::{GroupError, GroupKey, GroupTree};
 use sigagg_xmss::{PublicKey, Seed001, Signature, single_epoch_key_and_signature};
 use sigagg_xmss_agg::config::Val;
-use sigagg_xmss_agg::group::{GroupError, GroupKey, GroupTree};
 use sigagg_xmss_agg::threshold::{
-    Disclosure, Signer, ThresholdProof, ThresholdStatement, prove_threshold, testing, verify_threshold,
+    Disclosure, Signer, ThresholdStatement, prove as prove_threshold, testing, verify as verify_threshold,
 };
-use sigagg_xmss_agg::{Settings, StatementError, ThresholdError, VerifyError};
+use sigagg_xmss_agg::{Proof, ProveError, Settings, StatementError, VerifyError};
 
 const SETTINGS: Settings = Settings::INSECURE_TEST;
+
+/// The bytes the former `ThresholdProof { settings, count, signers, proof }`
+/// wrote (encoding version 13): the merged `Proof` keeps them.
+fn legacy_threshold_bytes(proof: &Proof) -> Vec<u8> {
+    #[derive(serde::Serialize)]
+    struct ThresholdProof<'a> {
+        settings: &'a Settings,
+        count: u32,
+        signers: &'a Option<Vec<u32>>,
+        proof: &'a sigagg_xmss_agg::proof::StarkProof,
+    }
+    let legacy =
+        ThresholdProof { settings: &proof.settings, count: proof.count, signers: &proof.signers, proof: &proof.stark };
+    sigagg_xmss_agg::codec::encode(sigagg_xmss_agg::proof::THRESHOLD_PROOF_MAGIC, 13, &legacy)
+}
 /// The insecure settings at rate 1/8: Poseidon2 tables in the paired layout.
 const PAIRED: Settings = Settings { log_blowup: 3, num_queries: 20, ..Settings::INSECURE_TEST };
 /// The insecure multilinear (WHIR) settings.
@@ -44,6 +59,16 @@ impl Group {
         let (keys, sigs): (Vec<PublicKey<Seed001>>, Vec<_>) =
             (0..n).map(|_| single_epoch_key_and_signature::<Seed001, _>(&mut rng, EPOCH, &message).unwrap()).unzip();
         Self { tree: GroupTree::new(keys).unwrap(), message, sigs }
+    }
+
+    /// An aggregate statement over the group's first member (for kind checks).
+    fn aggregate_statement(&self) -> sigagg_xmss_agg::AggregateStatement {
+        let entry = sigagg_xmss_agg::AggregateEntry {
+            public_key: *self.tree.member(0).unwrap(),
+            epoch: EPOCH,
+            message: self.message,
+        };
+        sigagg_xmss_agg::AggregateStatement::new(vec![entry]).unwrap()
     }
 
     fn statement(&self, t: u32) -> ThresholdStatement {
@@ -91,8 +116,13 @@ fn valid_thresholds_prove_and_verify_by(settings: &Settings) {
             }
             let proof = prove_threshold(settings, &statement, &signers, disclosure).unwrap();
             let bytes = proof.to_bytes();
-            let decoded = ThresholdProof::from_bytes(&bytes).unwrap();
+            let decoded = Proof::from_bytes(&bytes).unwrap();
             assert_eq!(decoded.to_bytes(), bytes, "serialization is canonical");
+            assert_eq!(bytes, legacy_threshold_bytes(&proof), "the encoding of the former ThresholdProof");
+            assert!(matches!(
+                sigagg_xmss_agg::aggregate::verify(settings, &group.aggregate_statement(), &decoded),
+                Err(VerifyError::WrongKind { expected: "aggregate", found: "threshold" })
+            ));
             let cert = verify_threshold(settings, &statement, &decoded).unwrap_or_else(|e| panic!("n = {n}: {e}"));
             assert_eq!(cert.count as usize, indices.len());
             match disclosure {
@@ -117,7 +147,7 @@ fn too_few_signers_are_refused_and_rejected() {
     let group = Group::new(20, 7);
     let signers = group.signers(&[0, 1, 2]);
     let err = prove_threshold(&SETTINGS, &group.statement(4), &signers, Disclosure::CountOnly).unwrap_err();
-    assert_eq!(err, ThresholdError::BelowThreshold { count: 3, threshold: 4 });
+    assert_eq!(err, ProveError::ThresholdNotReached { signers: 3, threshold: 4 });
     // A valid 3-signer proof does not certify a threshold of 4.
     let proof = prove_threshold(&SETTINGS, &group.statement(3), &signers, Disclosure::CountOnly).unwrap();
     assert_eq!(
@@ -184,21 +214,22 @@ fn outsiders_are_refused() {
     signers[1].signature = outsider.sigs[0].clone();
     assert!(matches!(
         prove_threshold(&SETTINGS, &statement, &signers, Disclosure::Signers),
-        Err(ThresholdError::NotAMember { index: 1, .. })
+        Err(ProveError::NotAMember { index: 1, .. })
     ));
-    // An index past the group.
-    let mut signers = group.signers(&[0, 1]);
-    signers[1].path.index = 7;
+    // An index past the group (errors name the signer's place in the
+    // caller's list, here the first).
+    let mut signers = group.signers(&[1, 0]);
+    signers[0].path.index = 7;
     assert!(matches!(
         prove_threshold(&SETTINGS, &statement, &signers, Disclosure::Signers),
-        Err(ThresholdError::NotAMember { index: 7, reason: GroupError::IndexOutOfRange { .. } })
+        Err(ProveError::NotAMember { index: 0, reason: GroupError::IndexOutOfRange { .. } })
     ));
     // A member's key and path under another index.
     let mut signers = group.signers(&[0, 1]);
     signers[1].path.index = 2;
     assert!(matches!(
         prove_threshold(&SETTINGS, &statement, &signers, Disclosure::Signers),
-        Err(ThresholdError::NotAMember { index: 2, .. })
+        Err(ProveError::NotAMember { index: 1, .. })
     ));
 }
 
@@ -207,7 +238,7 @@ fn duplicate_signers_are_refused() {
     let group = Group::new(40, 7);
     let signers = group.signers(&[3, 1, 3]);
     let err = prove_threshold(&SETTINGS, &group.statement(2), &signers, Disclosure::Signers).unwrap_err();
-    assert_eq!(err, ThresholdError::DuplicateSigner { index: 3 });
+    assert_eq!(err, ProveError::DuplicateSigner { leaf: 3 });
 }
 
 #[test]
@@ -227,7 +258,7 @@ fn signatures_on_other_messages_are_refused() {
     signers[1] = Signer::from_tree(&tree, 1, sig).unwrap();
     assert!(matches!(
         prove_threshold(&SETTINGS, &statement_b, &signers, Disclosure::Signers),
-        Err(ThresholdError::InvalidSignature { index: 1, .. })
+        Err(ProveError::InvalidSignature { index: 1, .. })
     ));
     // A valid proof is rejected for another message, epoch or group.
     let proof = prove_threshold(&SETTINGS, &statement, &group.signers(&[0, 2]), Disclosure::Signers).unwrap();
@@ -260,7 +291,7 @@ fn forged_counts_and_signer_lists_are_rejected_by(settings: &Settings) {
     let short = Settings { merkle: truncated, ..*settings };
     assert_eq!(
         prove_threshold(&short, &statement, &group.signers(&[1, 4, 5]), Disclosure::Signers).unwrap_err(),
-        ThresholdError::UnsupportedMerkleHash(truncated)
+        ProveError::UnsupportedMerkleHash(truncated)
     );
     assert_eq!(
         verify_threshold(&short, &statement, &proof).unwrap_err(),
@@ -272,15 +303,14 @@ fn forged_counts_and_signer_lists_are_rejected_by(settings: &Settings) {
     let header = |e: &VerifyError| matches!(e, VerifyError::HeaderMismatch(_));
     let stark = |e: &VerifyError| matches!(e, VerifyError::Invalid(_));
     let backend = |e: &VerifyError| matches!(e, VerifyError::WrongBackend { .. });
-    let reject =
-        |proof: &ThresholdProof, edit: &dyn Fn(&mut ThresholdProof), by: &dyn Fn(&VerifyError) -> bool, what: &str| {
-            let mut forged = ThresholdProof::from_bytes(&proof.to_bytes()).unwrap();
-            edit(&mut forged);
-            match verify_threshold(settings, &statement, &forged) {
-                Err(e) if by(&e) => {}
-                other => panic!("{what}: {other:?}"),
-            }
-        };
+    let reject = |proof: &Proof, edit: &dyn Fn(&mut Proof), by: &dyn Fn(&VerifyError) -> bool, what: &str| {
+        let mut forged = Proof::from_bytes(&proof.to_bytes()).unwrap();
+        edit(&mut forged);
+        match verify_threshold(settings, &statement, &forged) {
+            Err(e) if by(&e) => {}
+            other => panic!("{what}: {other:?}"),
+        }
+    };
     reject(&proof, &|p| p.count = 4, &header, "a larger count than the list");
     reject(&proof, &|p| p.count = 2, &header, "a smaller count than the list");
     reject(&proof, &|p| p.count = 8, &header, "a count above the group size");
@@ -313,7 +343,7 @@ fn every_class_of_proof_byte_flip_is_rejected_by(settings: &Settings) {
     let group = Group::new(70, 3);
     let statement = group.statement(2);
     let bytes = prove_threshold(settings, &statement, &group.signers(&[0, 2]), Disclosure::Signers).unwrap().to_bytes();
-    let check = |b: &[u8]| match ThresholdProof::from_bytes(b) {
+    let check = |b: &[u8]| match Proof::from_bytes(b) {
         Ok(p) => verify_threshold(settings, &statement, &p).is_err(),
         Err(_) => true,
     };
@@ -321,10 +351,10 @@ fn every_class_of_proof_byte_flip_is_rejected_by(settings: &Settings) {
     // Every header byte, the first, middle and last byte of every part of
     // the STARK (tags included) in encoding order, and positions spread
     // over the body.
-    let proof = ThresholdProof::from_bytes(&bytes).unwrap();
-    let layout = proof.proof.body_layout();
-    let body_start = sigagg_xmss_agg::codec::last_field_start(&proof, &proof.proof);
-    let positions = sigagg_xmss_agg::testing::flip_positions(bytes.len(), body_start, &layout);
+    let proof = Proof::from_bytes(&bytes).unwrap();
+    let layout = proof.stark.body_layout();
+    let body_start = proof.stark_start_bit();
+    let positions = sigagg_xmss_agg::aggregate::testing::flip_positions(bytes.len(), body_start, &layout);
     for (n, &at) in positions.iter().enumerate() {
         let bit = [0u8, 3, 7][n % 3];
         let mut b = bytes.clone();
@@ -367,7 +397,7 @@ fn tampered_is_rejected(indices: &[u32], tamper: impl Fn(&mut sigagg_xmss_agg::t
         tamper(&mut traces);
         let count = indices.len() as u32;
         for disclosed in &disclosures {
-            sigagg_xmss_agg::testing::assert_tampered_rejected(
+            sigagg_xmss_agg::aggregate::testing::assert_tampered_rejected(
                 &settings,
                 || testing::prove_traces(&settings, &statement, count, disclosed.clone(), &traces),
                 |proof| verify_threshold(&settings, &statement, proof).map(drop),

@@ -13,9 +13,10 @@ use rand::{RngExt, SeedableRng};
 use sigagg_prover::config::transcript;
 use sigagg_prover::zerocheck::{SkipZerocheck, column_evaluations};
 use sigagg_xmss::{Seed001, single_epoch_key_and_signature};
+use sigagg_xmss_agg::aggregate::testing;
 use sigagg_xmss_agg::air::{AggAir, chain, hash24};
 use sigagg_xmss_agg::config::Val;
-use sigagg_xmss_agg::{Entry, Settings, Statement, testing};
+use sigagg_xmss_agg::{AggregateEntry as Entry, AggregateStatement as Statement, Settings};
 
 /// The chain and width-24 tables of 16 signatures, with their AIRs.
 fn tables() -> Vec<(AggAir, RowMajorMatrix<Val>, usize)> {

@@ -7,6 +7,8 @@
 //! public root. Three [parameter sets](params) ship, two of them
 //! byte-compatible with the reference implementations (hash-sig and
 //! leanSig), which the tests check against their known-answer vectors.
+//! [`group`] commits a validator set of Seed001 keys to a Merkle root, the
+//! group key of threshold proofs.
 //!
 //! ```
 //! use sigagg_xmss::{Test, keygen, verify};
@@ -24,6 +26,7 @@
 #![forbid(unsafe_code)]
 
 pub mod error;
+pub mod group;
 pub mod hash;
 pub mod keys;
 pub mod params;

@@ -51,7 +51,7 @@ sigagg_prover::air_enum! {
     /// nothing.
     #[derive(Clone, Debug)]
     #[allow(clippy::large_enum_variant)]
-    pub enum LampAir {
+    pub enum AggAir {
         /// The slot table.
         Slot(slot::SlotAir),
         /// The main table.
@@ -63,15 +63,15 @@ sigagg_prover::air_enum! {
     }
 }
 
-impl LampAir {
+impl AggAir {
     /// The largest constraint degree: 3, or 9 for the permutation tables in
     /// the paired layout ([`crate::poseidon::Rounds`]).
     pub fn degree(&self) -> usize {
         match self {
-            LampAir::Slot(_) => 3,
-            LampAir::Hash(a) => a.degree(),
-            LampAir::Node(a) => a.degree(),
-            LampAir::Hash16(a) => a.perm().rounds().max_degree(),
+            AggAir::Slot(_) => 3,
+            AggAir::Hash(a) => a.degree(),
+            AggAir::Node(a) => a.degree(),
+            AggAir::Hash16(a) => a.perm().rounds().max_degree(),
         }
     }
 }

@@ -8,8 +8,9 @@ use p3_matrix::dense::RowMajorMatrix;
 use rayon::prelude::*;
 use sigagg_prover::config::Val;
 use sigagg_xmss::{Seed001, Signature, single_epoch_key_and_signature};
+use sigagg_xmss_agg::aggregate::testing;
 use sigagg_xmss_agg::air::AggAir;
-use sigagg_xmss_agg::{Entry, Settings, Statement, testing};
+use sigagg_xmss_agg::{AggregateEntry as Entry, AggregateStatement as Statement, Settings};
 
 /// An AIR with its bus messages dropped, for `p3-multi-stark`'s zerocheck
 /// (which would otherwise expect the lookup argument's claims).

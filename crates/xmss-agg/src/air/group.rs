@@ -1,7 +1,7 @@
 //! The membership table of threshold proofs: one block of
 //! `next_pow2(depth + 1)` rows per signature slot. Row 0 hashes the slot's
 //! public key into its group leaf, rows `1..=depth` climb the group tree
-//! (width-24 Poseidon2 compressions, see [`crate::group`]), the top row's
+//! (width-24 Poseidon2 compressions, see [`sigagg_xmss::group`]), the top row's
 //! digest must be the group root (a periodic constant), and the direction
 //! bits must spell the member index the statement table committed to.
 
@@ -14,9 +14,9 @@ use sigagg_koalabear::poseidon2::{PARTIAL_24, hashsig_constants24};
 
 use crate::bus;
 use crate::config::Val;
-use crate::group::{GROUP_DIGEST, GroupKey, TAG_LEAF, TAG_NODE};
 use crate::layout::{DIGEST, PARAM};
 use crate::paired::Poseidon2Block;
+use sigagg_xmss::group::{GROUP_DIGEST, GroupKey, TAG_LEAF, TAG_NODE};
 
 /// Committed columns after the permutation's 18 input columns (lanes 18..24
 /// are zero in every row, a constant tail); the permutation's

@@ -23,7 +23,7 @@ use p3_lookup::InteractionBuilder;
 use crate::bus;
 use crate::config::Val;
 use crate::layout::{DEPTH, DIGEST, MSG, PARAM};
-use crate::statement::{SlotPublic, Statement};
+use crate::statement::{AggregateStatement, SlotPublic};
 
 /// Periodic column indices (statement values, in the order of the committed copies).
 mod pc {
@@ -118,7 +118,7 @@ pub struct ThresholdShape<'a> {
 
 impl SigAir {
     /// Aggregation: periodic columns for every (padded) slot of `statement`.
-    pub fn new(statement: &Statement) -> Self {
+    pub fn new(statement: &AggregateStatement) -> Self {
         let n = statement.padded_len();
         let publics: Vec<SlotPublic> = (0..n).map(|s| SlotPublic::new(statement.slot(s))).collect();
         Self { columns: statement_columns(&publics, 0), mode: Mode::Aggregate }

@@ -4,12 +4,12 @@
 use super::*;
 use crate::air::group::{GroupAir, block_rows, col as gcol};
 use crate::air::sig::{GAP, IDX, public_values};
-use crate::group::{GROUP_DIGEST, GroupKey, MembershipPath, leaf_input, node_input};
+use sigagg_xmss::group::{GROUP_DIGEST, GroupKey, MembershipPath, leaf_input, node_input};
 
 /// One real signer of a threshold proof, as the trace needs it.
 pub struct Signer<'a> {
     /// The signed entry (signer key, shared epoch and message).
-    pub entry: Entry,
+    pub entry: AggregateEntry,
     /// The signature.
     pub signature: &'a Signature<Seed001>,
     /// The signer's path in the group tree.
@@ -28,7 +28,7 @@ pub fn generate_threshold(
 ) -> Result<Traces, (usize, VerifyError)> {
     let count = signers.len();
     let at = |s: usize| &signers[s.min(count - 1)];
-    let entries: Vec<&Entry> = (0..padded).map(|s| &at(s).entry).collect();
+    let entries: Vec<&AggregateEntry> = (0..padded).map(|s| &at(s).entry).collect();
     let signatures: Vec<&Signature<Seed001>> = (0..padded).map(|s| at(s).signature).collect();
     let last = count - 1;
     let slots = slots(&entries, &signatures).map_err(|(s, e)| (s.min(last), e))?;
@@ -48,7 +48,7 @@ pub fn generate_threshold(
     let mut range_values = tables.range_values;
     range_values.extend(gaps.iter().flat_map(|&g| [g & 0xffff, g >> 16, (g >> 16).wrapping_mul(8)]));
     let range = range_trace(&range_values);
-    let paths: Vec<(&Entry, &MembershipPath)> = (0..padded).map(|s| (&at(s).entry, at(s).path)).collect();
+    let paths: Vec<(&AggregateEntry, &MembershipPath)> = (0..padded).map(|s| (&at(s).entry, at(s).path)).collect();
     let group_trace = group_trace(group, &paths, settings.stride());
     Ok(Traces { sig, digits: tables.digits, chain: tables.chain, hash: tables.hash, range, group: Some(group_trace) })
 }
@@ -71,7 +71,7 @@ fn threshold_sig_trace(slots: &[Slot<'_>], indices: &[u32], gaps: &[u32]) -> Row
 
 /// The membership table: per slot, the leaf compression then one node
 /// compression per level; rows past the top hash zeros.
-fn group_trace(group: &GroupKey, members: &[(&Entry, &MembershipPath)], stride: usize) -> RowMajorMatrix<Val> {
+fn group_trace(group: &GroupKey, members: &[(&AggregateEntry, &MembershipPath)], stride: usize) -> RowMajorMatrix<Val> {
     let depth = group.depth();
     let block = block_rows(depth);
     let air = GroupAir::new(group, stride);

@@ -14,18 +14,17 @@ use std::collections::HashSet;
 
 use p3_field::PrimeCharacteristicRing;
 use p3_symmetric::Permutation;
-use serde::{Deserialize, Serialize};
 use sigagg_koalabear::field::{FE_BYTES, fes_from_le_bytes, put_fes};
 use sigagg_koalabear::poseidon2;
-use sigagg_xmss::{PublicKey, Seed001};
 use thiserror::Error;
 
-use crate::config::Val;
+use crate::field::F;
+use crate::{PublicKey, Seed001};
 
 /// Field elements of a group-tree digest.
 pub const GROUP_DIGEST: usize = 8;
 /// A group-tree digest.
-pub type GroupDigest = [Val; GROUP_DIGEST];
+pub type GroupDigest = [F; GROUP_DIGEST];
 /// Largest supported group: 2^29 members. Threshold proofs compare member
 /// indices through 29-bit gaps, which stay unambiguous only while indices
 /// are below 2^29 (then `p - 2^29 > 2^29`).
@@ -56,7 +55,7 @@ pub enum GroupError {
 }
 
 /// The public commitment to a group: Merkle root and number of members.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct GroupKey {
     /// Merkle root over the members' leaf hashes.
     pub root: GroupDigest,
@@ -106,25 +105,25 @@ pub fn depth_for(size: usize) -> usize {
 }
 
 /// Compression input of a member's leaf.
-pub fn leaf_input(pk: &PublicKey<Seed001>) -> [Val; 24] {
-    let mut input = [Val::ZERO; 24];
+pub fn leaf_input(pk: &PublicKey<Seed001>) -> [F; 24] {
+    let mut input = [F::ZERO; 24];
     input[..7].copy_from_slice(&pk.root);
     input[7..12].copy_from_slice(&pk.parameter);
-    input[12] = Val::from_u32(TAG_LEAF);
+    input[12] = F::from_u32(TAG_LEAF);
     input
 }
 
 /// Compression input of the node at `level` from its children.
-pub fn node_input(level: usize, left: &GroupDigest, right: &GroupDigest) -> [Val; 24] {
-    let mut input = [Val::ZERO; 24];
+pub fn node_input(level: usize, left: &GroupDigest, right: &GroupDigest) -> [F; 24] {
+    let mut input = [F::ZERO; 24];
     input[..GROUP_DIGEST].copy_from_slice(left);
     input[GROUP_DIGEST..2 * GROUP_DIGEST].copy_from_slice(right);
-    input[2 * GROUP_DIGEST] = Val::from_usize(level);
-    input[2 * GROUP_DIGEST + 1] = Val::from_u32(TAG_NODE);
+    input[2 * GROUP_DIGEST] = F::from_usize(level);
+    input[2 * GROUP_DIGEST + 1] = F::from_u32(TAG_NODE);
     input
 }
 
-fn compress(input: [Val; 24]) -> GroupDigest {
+fn compress(input: [F; 24]) -> GroupDigest {
     let out = poseidon2::hashsig24().permute(input);
     core::array::from_fn(|i| out[i] + input[i])
 }
@@ -232,7 +231,7 @@ impl GroupTree {
         }
         use rayon::prelude::*;
         let mut leaves: Vec<GroupDigest> = keys.par_iter().map(leaf_hash).collect();
-        leaves.resize(1 << depth, [Val::ZERO; GROUP_DIGEST]);
+        leaves.resize(1 << depth, [F::ZERO; GROUP_DIGEST]);
         let mut layers = vec![leaves];
         for level in 1..=depth {
             let below = layers.last().expect("a layer");
@@ -280,9 +279,9 @@ pub fn all_distinct(indices: &[u32]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::single_epoch_key_and_signature;
     use rand::SeedableRng;
     use rand::rngs::StdRng;
-    use sigagg_xmss::single_epoch_key_and_signature;
 
     fn keys(n: usize) -> Vec<PublicKey<Seed001>> {
         let mut rng = StdRng::seed_from_u64(n as u64);

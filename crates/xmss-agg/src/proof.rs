@@ -1,0 +1,182 @@
+//! The proof container and its versioned, deterministic encodings.
+//!
+//! One type, [`Proof`], answers both statements; its [`ProofKind`] says
+//! which. Each kind keeps the encoding it has always had, so proofs written
+//! before the two types were merged still decode:
+//!
+//! * aggregate: `"SGXAGG" || version || body(settings, count, stark)`;
+//! * threshold: `"SGXTHR" || version || body(settings, count, signers, stark)`;
+//!
+//! with the framing and canonical body of `sigagg_prover::codec`: a proof
+//! re-encodes to the same bytes; decoding rejects trailing bytes and
+//! bounds its allocations.
+
+use serde::{Deserialize, Serialize};
+use sigagg_prover::codec;
+
+/// The STARK of a proof, tagged with the backend and Merkle hash that made it.
+pub use sigagg_prover::StarkProof;
+
+use crate::config::Settings;
+use crate::error::VerifyError;
+
+/// Version of the aggregate proof encoding: a proof of another version
+/// does not decode. What each version changed is in CHANGELOG.md.
+pub const PROOF_VERSION: u8 = 13;
+/// First bytes of an encoded aggregate proof.
+pub const PROOF_MAGIC: &[u8; 6] = b"SGXAGG";
+/// Version of the threshold proof encoding (CHANGELOG.md).
+pub const THRESHOLD_PROOF_VERSION: u8 = 13;
+/// First bytes of an encoded threshold proof.
+pub const THRESHOLD_PROOF_MAGIC: &[u8; 6] = b"SGXTHR";
+
+/// Which statement a proof answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProofKind {
+    /// N signatures, each under its own key, epoch and message.
+    Aggregate,
+    /// t-of-n signatures of one message at one epoch by members of a group.
+    Threshold,
+}
+
+impl ProofKind {
+    /// Name used in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Aggregate => "aggregate",
+            Self::Threshold => "threshold",
+        }
+    }
+}
+
+/// An XMSS aggregate or threshold proof.
+///
+/// Every public field is checked by the verifier against the statement;
+/// only `count` and `signers` of a threshold proof carry information the
+/// statement does not have (how many, and optionally which, members
+/// signed), and they are meaningful only once the proof verified.
+pub struct Proof {
+    /// What the proof answers.
+    pub kind: ProofKind,
+    /// The settings it was made with (must equal the verifier's).
+    pub settings: Settings,
+    /// Aggregate: the number of entries. Threshold: the number of distinct
+    /// signers proven (at least the threshold).
+    pub count: u32,
+    /// Threshold: the signers' member indices, ascending, if the prover
+    /// disclosed them. Always `None` for an aggregate.
+    pub signers: Option<Vec<u32>>,
+    /// The STARK, tagged with the backend and Merkle hash that made it.
+    pub stark: StarkProof,
+}
+
+impl core::fmt::Debug for Proof {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Proof")
+            .field("kind", &self.kind)
+            .field("settings", &self.settings)
+            .field("count", &self.count)
+            .field("signers", &self.signers)
+            .field("backend", &self.stark.backend())
+            .field("degree_bits", &self.stark.degree_bits())
+            .finish_non_exhaustive()
+    }
+}
+
+/// The aggregate encoding's body, field for field.
+#[derive(Serialize)]
+struct AggregateBody<'a> {
+    settings: &'a Settings,
+    count: u32,
+    stark: &'a StarkProof,
+}
+
+#[derive(Deserialize, Serialize)]
+struct AggregateOwned {
+    settings: Settings,
+    count: u32,
+    stark: StarkProof,
+}
+
+/// The threshold encoding's body, field for field.
+#[derive(Serialize)]
+struct ThresholdBody<'a> {
+    settings: &'a Settings,
+    count: u32,
+    signers: &'a Option<Vec<u32>>,
+    stark: &'a StarkProof,
+}
+
+#[derive(Deserialize, Serialize)]
+struct ThresholdOwned {
+    settings: Settings,
+    count: u32,
+    signers: Option<Vec<u32>>,
+    stark: StarkProof,
+}
+
+impl Proof {
+    /// Serializes the proof in its kind's encoding (see the module docs).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let (settings, count, stark) = (&self.settings, self.count, &self.stark);
+        match self.kind {
+            ProofKind::Aggregate => {
+                codec::encode(PROOF_MAGIC, PROOF_VERSION, &AggregateBody { settings, count, stark })
+            }
+            ProofKind::Threshold => codec::encode(
+                THRESHOLD_PROOF_MAGIC,
+                THRESHOLD_PROOF_VERSION,
+                &ThresholdBody { settings, count, signers: &self.signers, stark },
+            ),
+        }
+    }
+
+    /// Parses bytes written by [`Proof::to_bytes`], of either kind (the
+    /// magic says which). Never panics.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, VerifyError> {
+        if bytes.starts_with(THRESHOLD_PROOF_MAGIC) {
+            let p: ThresholdOwned =
+                codec::decode(THRESHOLD_PROOF_MAGIC, THRESHOLD_PROOF_VERSION, bytes, "threshold proof")
+                    .map_err(VerifyError::Malformed)?;
+            let proof = Proof {
+                kind: ProofKind::Threshold,
+                settings: p.settings,
+                count: p.count,
+                signers: p.signers,
+                stark: p.stark,
+            };
+            return Ok(proof);
+        }
+        let p: AggregateOwned =
+            codec::decode(PROOF_MAGIC, PROOF_VERSION, bytes, "aggregate proof").map_err(VerifyError::Malformed)?;
+        Ok(Proof { kind: ProofKind::Aggregate, settings: p.settings, count: p.count, signers: None, stark: p.stark })
+    }
+
+    /// The bit of [`Proof::to_bytes`] at which the STARK starts (framing
+    /// included): where byte-flip tests aim.
+    #[doc(hidden)]
+    pub fn stark_start_bit(&self) -> usize {
+        let (settings, count, stark) = (&self.settings, self.count, &self.stark);
+        match self.kind {
+            ProofKind::Aggregate => codec::last_field_start(&AggregateBody { settings, count, stark }, stark),
+            ProofKind::Threshold => {
+                codec::last_field_start(&ThresholdBody { settings, count, signers: &self.signers, stark }, stark)
+            }
+        }
+    }
+
+    /// Checks the kind and settings against what the verifier expects:
+    /// the backend first (its error names both), then the rest.
+    pub(crate) fn check_header(&self, kind: ProofKind, settings: &Settings) -> Result<(), VerifyError> {
+        if self.kind != kind {
+            return Err(VerifyError::WrongKind { expected: kind.name(), found: self.kind.name() });
+        }
+        if self.settings.backend != settings.backend {
+            return Err(VerifyError::WrongBackend { expected: settings.backend, found: self.settings.backend });
+        }
+        if self.settings != *settings {
+            return Err(VerifyError::HeaderMismatch("the proof was made with other settings".into()));
+        }
+        Ok(())
+    }
+}
