@@ -1,0 +1,441 @@
+//! A multilinear STARK of our own around the skip zerocheck
+//! ([`crate::zerocheck`]) and a LogUp bus argument ([`crate::logup`]):
+//! the backend [`Backend::Skip`](crate::config::Backend::Skip)
+//! (`Settings::WHIR_SKIP`), issue 21 §2's prover.
+//!
+//! # The protocol
+//!
+//! 1. Every table is committed in one stacked WHIR commitment (the same
+//!    configuration [`crate::whir`] uses: [`crate::whir::whir_pcs`]).
+//! 2. The bus argument (LogUp by fractional GKR) leaves each table with
+//!    messages a claim on its message terms at a point; each table runs
+//!    the skip zerocheck, proving its constraints and that claim
+//!    together. It ends at `(z, rho)`: `z` the skip challenge, `rho` the
+//!    group coordinates. Its openings are
+//!    blends, `sum_c L_c(z) f(c, rho)` over the `2^k` rows `c` of a group,
+//!    not evaluations of the committed multilinear polynomial.
+//! 3. A `k`-round sumcheck turns the blends into one point. Writing
+//!    `g_i(c) = f_i(c, rho)` for the table's columns and successor
+//!    columns, the prover proves `sum_c L(c) sum_i gamma^i g_i(c)`
+//!    equal to `sum_i gamma^i blend_i` (degree 2 a round, the group's
+//!    highest bit first), which leaves `L~(t) sum_i gamma^i f_i(t, rho)`
+//!    at a point `t`: the verifier divides by `L~(t)`, its own.
+//! 4. WHIR opens every column, and the successor view of each next-row
+//!    column, at `(t, rho)`; the verifier checks the batch against step 3.
+//!
+//! # Soundness
+//!
+//! A wrong blend survives step 3 with probability at most
+//! `(#polynomials + 2k) / |EF|` (the batching challenge, then `k` rounds
+//! of degree 2), and a wrong evaluation survives step 4 within WHIR's
+//! error. The error terms are in [`SkipStark::security`].
+//!
+//! # Rows
+//!
+//! Row `g 2^k + c` is group `g`, position `c`. The zerocheck binds `g`'s
+//! bits lowest first, step 3 binds `c`'s highest first; WHIR's points are
+//! big-endian (coordinate 0 the row index's top bit), so a table's point
+//! is `rho` reversed, then `t`.
+
+mod prover;
+#[cfg(test)]
+mod tests;
+mod verifier;
+
+use p3_challenger::CanObserve;
+use p3_commit::{Mmcs, MultilinearPcs};
+use p3_field::PrimeField64;
+use p3_matrix::dense::RowMajorMatrix;
+use p3_security::{ErrorBits, SecurityTerm};
+use p3_sumcheck::{OpeningBatch, OpeningProtocol, PrescribedPointPcs, TableShape, TableSpec};
+use serde::{Deserialize, Serialize};
+
+use crate::codec;
+use crate::config::{
+    Challenge, Challenger, MerkleHash, Settings, Val, ValMmcs, ValMmcs31, transcript, val_mmcs, val_mmcs31,
+};
+use crate::error::{ProveError, VerifyError};
+use crate::logup::{self, LogUpError, LogUpProof};
+use crate::security::SecurityLevel;
+use crate::table::{Table, Tables};
+use crate::whir::{Pcs, unsupported, whir_pcs};
+
+/// The skip prover's stacking: suffix-first binding, whose committed
+/// message is the stacked polynomial as it lies (no transposition) and
+/// which keeps no second copy of it.
+type Stacking = p3_sumcheck::layout::SuffixProver<Val, Challenge>;
+use crate::zerocheck::{SkipAir, ZerocheckError, ZerocheckProof, multilinear_degree};
+
+type Commitment<M> = <Pcs<M> as MultilinearPcs<Challenge, Challenger>>::Commitment;
+type OpeningProof<M> = <Pcs<M> as MultilinearPcs<Challenge, Challenger>>::Proof;
+
+/// A proof: the commitment, each table's zerocheck and reduction, and
+/// WHIR's opening of them all.
+#[derive(Serialize, Deserialize)]
+#[serde(bound = "")]
+pub struct SkipStarkProof<M: Mmcs<Val>>
+where
+    Challenger: CanObserve<M::Commitment>,
+{
+    /// The stacked commitment to every table.
+    pub commitment: Commitment<M>,
+    /// The bus argument (absent when no AIR sends a message).
+    pub bus: Option<LogUpProof>,
+    /// One per table, in the statement's order.
+    pub tables: Vec<TableProof>,
+    /// The columns at each table's point, and WHIR's proof of them.
+    pub opening: OpeningProof<M>,
+}
+
+/// What one table adds to a proof.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableProof {
+    /// The skip zerocheck of the table's constraints.
+    pub zerocheck: ZerocheckProof,
+    /// The reduction of its blends to one point: each round's polynomial
+    /// at 0, 1 and 2.
+    pub reduction: Vec<[Challenge; 3]>,
+}
+
+/// Why a proof is refused.
+#[derive(Debug, thiserror::Error)]
+pub enum SkipStarkError {
+    /// The proof's lengths, or the statement's shapes, do not fit.
+    #[error("malformed proof or statement: {0}")]
+    Shape(&'static str),
+    /// The bus argument fails.
+    #[error("bus argument: {0}")]
+    Bus(#[from] LogUpError),
+    /// A table's zerocheck fails.
+    #[error("table {table}: {source}")]
+    Zerocheck {
+        /// The table.
+        table: usize,
+        /// Why.
+        source: ZerocheckError,
+    },
+    /// A round of a table's reduction does not match its claim, or its
+    /// Lagrange weight vanishes.
+    #[error("table {table}: reduction round {round} fails")]
+    Reduction {
+        /// The table.
+        table: usize,
+        /// The round (`k` for the weight).
+        round: usize,
+    },
+    /// WHIR refuses the opening.
+    #[error("opening: {0}")]
+    Opening(String),
+    /// The opened columns do not give a table's reduced claim.
+    #[error("table {0}: the opened columns do not match the reduction")]
+    Openings(usize),
+}
+
+/// The prover and verifier for one statement shape: the commitment's
+/// configuration, the tables' heights and the skip.
+pub struct SkipStark<M: Mmcs<Val>> {
+    pcs: Pcs<M, Stacking>,
+    first_log_arity: usize,
+    skip: usize,
+    log_heights: Vec<usize>,
+}
+
+impl<M> SkipStark<M>
+where
+    M: Mmcs<Val>,
+    M::ProverData<RowMajorMatrix<Val>>: Clone,
+    Challenger: CanObserve<M::Commitment>,
+{
+    /// The configuration `settings` give for tables of `2^log_heights[i]`
+    /// rows and `widths[i]` columns, skipping `skip` variables.
+    ///
+    /// # Errors
+    /// If WHIR has no parameters for the shape, or a table is shorter than
+    /// the skip or WHIR's first folding (which pads such a table and moves
+    /// its successor row into the pad).
+    pub fn new(
+        settings: &Settings,
+        log_heights: &[usize],
+        widths: &[usize],
+        skip: usize,
+        mmcs: M,
+    ) -> Result<Self, String> {
+        if log_heights.is_empty() || log_heights.len() != widths.len() {
+            return Err("one height and one width per table, at least one table".into());
+        }
+        if !(1..=crate::zerocheck::MAX_SKIP).contains(&skip) {
+            return Err(format!("a skip of 1 ..= {}", crate::zerocheck::MAX_SKIP));
+        }
+        let shapes: Vec<(usize, usize)> = log_heights.iter().copied().zip(widths.iter().copied()).collect();
+        let (pcs, first_log_arity) = whir_pcs(settings, &shapes, mmcs)?;
+        if log_heights.iter().any(|&h| h < skip.max(first_log_arity)) {
+            return Err("a table shorter than the skip or the first folding".into());
+        }
+        Ok(Self { pcs, first_log_arity, skip, log_heights: log_heights.to_vec() })
+    }
+
+    /// What WHIR opens: per table, every column and the successor view of
+    /// its AIR's next-row columns, at one point.
+    fn protocol<A: SkipAir>(&self, airs: &[&A]) -> OpeningProtocol {
+        let specs = airs
+            .iter()
+            .zip(&self.log_heights)
+            .map(|(air, &h)| {
+                let batch = OpeningBatch::new((0..air.width()).collect(), air.main_next_row_columns());
+                TableSpec::new(TableShape::new(h, air.width()), vec![batch])
+            })
+            .collect();
+        OpeningProtocol::new(specs).pad_to_min_num_variables(self.first_log_arity)
+    }
+
+    /// The proven security of this protocol for `airs`, in bits, and the
+    /// terms it is the union of: WHIR's own (Johnson bound), and the
+    /// zerochecks' and reductions' field errors, each over WHIR's list of
+    /// candidate polynomials; the hash's collision bound is the caller's.
+    ///
+    /// # Errors
+    /// If WHIR states no bound for this configuration or an AIR has no
+    /// degree.
+    pub fn security<A: SkipAir>(&self, airs: &[&A]) -> Result<(f64, Vec<SecurityTerm>), String> {
+        let protocol = self.protocol(airs);
+        let mut evidence = self.pcs.prescribed_security(&protocol).ok_or("WHIR states no bound for this protocol")?;
+        let field_bits = 5.0 * (Val::ORDER_U64 as f64).log2();
+        let k = self.skip;
+        let group = 1usize << k;
+        for (air, &h) in airs.iter().zip(&self.log_heights) {
+            let d = multilinear_degree(*air).ok_or("an AIR without a multilinear degree")?.max(1);
+            let constraints = crate::zerocheck::constraint_count(*air).map_err(|e| e.to_string())?;
+            // Zerocheck: alpha, lambda and tau (the row terms' multilinear
+            // extension vanishing by accident), then the skip polynomial's
+            // degree and each ordinary round's (d + 1).
+            let zerocheck = (constraints + 1 + h + d * (group - 1) + (h - k) * (d + 1)) as f64;
+            // Reduction: gamma over the polynomials, then k rounds of degree 2.
+            let polys = air.width() + air.main_next_row_columns().len();
+            let reduction = (polys + 2 * k) as f64;
+            for (label, count) in [("skip zerocheck", zerocheck), ("skip opening reduction", reduction)] {
+                evidence.charge_reduction(SecurityTerm::new(label, ErrorBits::from_log2(field_bits - count.log2())));
+            }
+        }
+        for (label, count) in logup::error_counts(airs, &self.log_heights).map_err(|e| e.to_string())? {
+            evidence.charge_reduction(SecurityTerm::new(label, ErrorBits::from_log2(field_bits - count.log2())));
+        }
+        Ok((evidence.error().bits(), evidence.terms))
+    }
+}
+
+/// A proof of [`Backend::Skip`](crate::config::Backend::Skip), tagged
+/// with the Merkle hash of its commitment.
+#[derive(Serialize, Deserialize)]
+#[allow(clippy::large_enum_variant)] // one proof per call
+pub enum SkipProof {
+    /// Full-width SHA-256 commitments.
+    Sha256(SkipBody<ValMmcs>),
+    /// SHA-256 commitments truncated to 31 bytes.
+    Sha256Trunc31(SkipBody<ValMmcs31>),
+}
+
+/// The proof with the table heights it claims (checked against the
+/// statement's before anything else).
+#[derive(Serialize, Deserialize)]
+#[serde(bound = "")]
+pub struct SkipBody<M: Mmcs<Val>>
+where
+    Challenger: CanObserve<M::Commitment>,
+{
+    log_heights: Vec<usize>,
+    proof: SkipStarkProof<M>,
+}
+
+/// Runs `$e` on the body of `$proof`, whichever its hash.
+macro_rules! on_body {
+    ($proof:expr, $b:ident => $e:expr) => {
+        match $proof {
+            SkipProof::Sha256($b) => $e,
+            SkipProof::Sha256Trunc31($b) => $e,
+        }
+    };
+}
+
+impl SkipProof {
+    /// The Merkle hash of the commitment.
+    pub fn merkle(&self) -> MerkleHash {
+        match self {
+            Self::Sha256(_) => MerkleHash::Sha256,
+            Self::Sha256Trunc31(_) => MerkleHash::Sha256Trunc31,
+        }
+    }
+
+    /// log2 of every table height, as the proof claims them.
+    pub fn degree_bits(&self) -> &[usize] {
+        on_body!(self, b => &b.log_heights)
+    }
+
+    /// Where the proof's bytes go.
+    pub fn size_breakdown(&self) -> Vec<(String, usize)> {
+        on_body!(self, b => {
+            let p = &b.proof;
+            let sum = |f: &dyn Fn(&TableProof) -> usize| -> usize { p.tables.iter().map(f).sum() };
+            codec::in_bytes(vec![
+                ("commitment".into(), codec::encoded_bits(&p.commitment)),
+                ("bus argument".into(), codec::encoded_bits(&p.bus)),
+                ("skip polynomials".into(), sum(&|t| codec::encoded_bits(&t.zerocheck.skip_values))),
+                ("zerocheck rounds".into(), sum(&|t| codec::encoded_bits(&t.zerocheck.rounds))),
+                ("blends".into(), sum(&|t| codec::encoded_bits(&t.zerocheck.local) + codec::encoded_bits(&t.zerocheck.next))),
+                ("opening reductions".into(), sum(&|t| codec::encoded_bits(&t.reduction))),
+                ("opened values".into(), codec::encoded_bits(&p.opening.evals)),
+                ("WHIR".into(), codec::encoded_bits(&p.opening.whir)),
+            ])
+        })
+    }
+
+    /// The parts of the encoding in bits, for byte-flip tests.
+    pub fn body_layout(&self) -> Vec<(&'static str, usize)> {
+        on_body!(self, b => vec![
+            ("merkle hash tag", 8),
+            ("table heights", codec::encoded_bits(&b.log_heights)),
+            ("skip proof", codec::encoded_bits(&b.proof)),
+        ])
+    }
+}
+
+/// The skip of a statement: `k = 5`, or less for a table shorter than
+/// `2^5` rows.
+fn skip_for(log_heights: &[usize]) -> usize {
+    log_heights.iter().copied().min().unwrap_or(0).clamp(1, crate::zerocheck::MAX_SKIP)
+}
+
+/// The backend's configuration for `tables` under `settings`.
+fn stark_for<A: Table, M>(settings: &Settings, tables: &Tables<'_, A>, mmcs: M) -> Result<SkipStark<M>, String>
+where
+    M: Mmcs<Val>,
+    M::ProverData<RowMajorMatrix<Val>>: Clone,
+    Challenger: CanObserve<M::Commitment>,
+{
+    if tables.public_values.iter().any(|v| !v.is_empty()) {
+        return Err("this backend proves statements without public values".into());
+    }
+    let widths: Vec<usize> = tables.airs.iter().map(|a| a.width()).collect();
+    SkipStark::new(settings, &tables.log_heights, &widths, skip_for(&tables.log_heights), mmcs)
+}
+
+/// One proof of `traces` against `tables` ([`crate::prove`]).
+pub(crate) fn prove<A: Table>(
+    settings: &Settings,
+    tables: &Tables<'_, A>,
+    traces: Vec<RowMajorMatrix<Val>>,
+) -> Result<SkipProof, ProveError> {
+    fn with<A: Table, M>(
+        settings: &Settings,
+        tables: &Tables<'_, A>,
+        traces: &[RowMajorMatrix<Val>],
+        mmcs: M,
+    ) -> Result<SkipBody<M>, ProveError>
+    where
+        M: Mmcs<Val>,
+        M::ProverData<RowMajorMatrix<Val>>: Clone,
+        Challenger: CanObserve<M::Commitment>,
+    {
+        let stark = stark_for(settings, tables, mmcs).map_err(ProveError)?;
+        let airs: Vec<&A> = tables.airs.iter().collect();
+        let mut challenger = transcript(tables.transcript_seed(settings));
+        let proof = stark.prove(&airs, traces, &mut challenger).map_err(ProveError)?;
+        Ok(SkipBody { log_heights: tables.log_heights.clone(), proof })
+    }
+    match settings.merkle {
+        MerkleHash::Sha256 => with(settings, tables, &traces, val_mmcs(0)).map(SkipProof::Sha256),
+        MerkleHash::Sha256Trunc31 => with(settings, tables, &traces, val_mmcs31(0)).map(SkipProof::Sha256Trunc31),
+        other => Err(ProveError(unsupported(other))),
+    }
+}
+
+/// Checks a proof against `tables` ([`crate::verify`]): a proof of another
+/// Merkle hash or other heights is refused before any check, and a panic
+/// of a dependency's verifier on some unforeseen malformed input is caught
+/// and reported as [`VerifyError::Invalid`].
+pub(crate) fn verify<A: Table>(
+    settings: &Settings,
+    tables: &Tables<'_, A>,
+    proof: &SkipProof,
+) -> Result<(), VerifyError> {
+    fn with<A: Table, M>(
+        settings: &Settings,
+        tables: &Tables<'_, A>,
+        body: &SkipBody<M>,
+        mmcs: M,
+    ) -> Result<(), VerifyError>
+    where
+        M: Mmcs<Val>,
+        M::ProverData<RowMajorMatrix<Val>>: Clone,
+        Challenger: CanObserve<M::Commitment>,
+    {
+        if body.log_heights != tables.log_heights {
+            return Err(VerifyError::ShapeMismatch);
+        }
+        let stark = stark_for(settings, tables, mmcs).map_err(VerifyError::Invalid)?;
+        let airs: Vec<&A> = tables.airs.iter().collect();
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            stark.verify(&airs, &body.proof, &mut transcript(tables.transcript_seed(settings)))
+        }));
+        match outcome {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(e)) => Err(VerifyError::Invalid(e.to_string())),
+            Err(_) => Err(VerifyError::Invalid("the verifier rejected a malformed proof".into())),
+        }
+    }
+    if proof.merkle() != settings.merkle {
+        return Err(VerifyError::WrongMerkleHash { expected: settings.merkle, found: proof.merkle() });
+    }
+    match proof {
+        SkipProof::Sha256(b) => with(settings, tables, b, val_mmcs(0)),
+        SkipProof::Sha256Trunc31(b) => with(settings, tables, b, val_mmcs31(0)),
+    }
+}
+
+/// The security this backend states for `tables` under `settings`
+/// ([`SkipStark::security`] with the Merkle hash's collision bound; a
+/// proven bound in the random-oracle model, Johnson-bound WHIR). No
+/// separate conjectured figure is computed.
+pub(crate) fn level<A: Table>(settings: &Settings, tables: &Tables<'_, A>) -> SecurityLevel {
+    let airs: Vec<&A> = tables.airs.iter().collect();
+    let report = match settings.merkle {
+        MerkleHash::Sha256 | MerkleHash::Sha256Trunc31 => {
+            stark_for(settings, tables, val_mmcs(0)).and_then(|stark| stark.security(&airs))
+        }
+        other => Err(unsupported(other)),
+    };
+    match report {
+        Ok((_, mut terms)) => {
+            terms.push(SecurityTerm::new(
+                "hash collision",
+                ErrorBits::from_log2(settings.merkle.collision_bits() as f64),
+            ));
+            let bits = ErrorBits::sum(&terms.iter().map(|t| t.bits).collect::<Vec<_>>()).bits();
+            let binding = terms
+                .iter()
+                .min_by(|a, b| a.bits.bits().total_cmp(&b.bits.bits()))
+                .map_or_else(|| "none".to_string(), |t| t.label.to_string());
+            SecurityLevel {
+                proven_bits: bits,
+                proven_binding: binding,
+                conjectured_bits: bits,
+                conjectured_binding: "at least the proven level (not computed separately)".into(),
+            }
+        }
+        Err(reason) => SecurityLevel {
+            proven_bits: 0.0,
+            proven_binding: reason,
+            conjectured_bits: 0.0,
+            conjectured_binding: "no configuration".into(),
+        },
+    }
+}
+
+/// Binds the highest variable of `v` (indexed big-endian) at `r`.
+fn fold_top(v: &mut Vec<Challenge>, r: Challenge) {
+    let half = v.len() / 2;
+    for i in 0..half {
+        let (low, high) = (v[i], v[i + half]);
+        v[i] = low + r * (high - low);
+    }
+    v.truncate(half);
+}

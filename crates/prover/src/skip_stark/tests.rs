@@ -1,0 +1,238 @@
+//! Tests of the skip STARK: valid traces verify, and each link of the
+//! protocol stops its own forgery.
+
+use super::prover::{Witnesses, partial_evaluations};
+use p3_field::PrimeCharacteristicRing;
+
+use super::*;
+use crate::config::{ValMmcs, transcript, val_mmcs};
+use crate::poly::lagrange;
+use crate::zerocheck::ZerocheckPoint;
+use crate::zerocheck::toy::TestAir;
+
+fn settings() -> Settings {
+    Settings { first_log_arity: 4, ..Settings::WHIR }
+}
+
+fn stark(log_heights: &[usize], skip: usize) -> SkipStark<ValMmcs> {
+    SkipStark::new(&settings(), log_heights, &vec![4; log_heights.len()], skip, val_mmcs(0)).unwrap()
+}
+
+fn prove(stark: &SkipStark<ValMmcs>, traces: &[RowMajorMatrix<Val>]) -> SkipStarkProof<ValMmcs> {
+    let air = TestAir::new();
+    let airs = vec![&air; traces.len()];
+    stark.prove(&airs, traces, &mut transcript(b"skip stark test".to_vec())).unwrap()
+}
+
+fn verify(stark: &SkipStark<ValMmcs>, proof: &SkipStarkProof<ValMmcs>) -> Result<(), SkipStarkError> {
+    let air = TestAir::new();
+    let airs = vec![&air; proof.tables.len()];
+    stark.verify(&airs, proof, &mut transcript(b"skip stark test".to_vec()))
+}
+
+/// The partial evaluations, Lagrange-weighted, are the zerocheck's
+/// blends; at the reduction's point they are the multilinear
+/// evaluations of the columns (the next-row ones repeat the last row).
+#[test]
+fn partial_evaluations_blend_to_the_openings() {
+    let air = TestAir::new();
+    let trace = air.trace(7);
+    let point = ZerocheckPoint {
+        skip: Challenge::from_u32(12345).exp_u64(7),
+        rest: (0..4).map(|i| Challenge::from_u32(i * 77 + 5).exp_u64(3)).collect(),
+    };
+    let parts = partial_evaluations(&trace, &[0, 1], 3, &point.rest);
+    let (local, next) = crate::zerocheck::column_evaluations(&trace, &[0, 1], 3, &point);
+    let l = lagrange(3, point.skip);
+    for (part, blend) in parts.iter().zip(local.iter().chain(&next)) {
+        assert_eq!(part.iter().zip(&l).map(|(&p, &w)| p * w).sum::<Challenge>(), *blend);
+    }
+}
+
+/// Valid traces verify, one table or several of different heights.
+#[test]
+fn valid_traces_verify() {
+    let air = TestAir::new();
+    for (heights, skip) in [(vec![6], 3), (vec![8, 6, 7], 5), (vec![5], 5)] {
+        let stark = stark(&heights, skip);
+        let traces: Vec<_> = heights.iter().map(|&h| air.trace(h)).collect();
+        let proof = prove(&stark, &traces);
+        verify(&stark, &proof).unwrap_or_else(|e| panic!("{heights:?}, skip {skip}: {e}"));
+    }
+}
+
+/// A broken row in any column, forced past the prover (whose bus
+/// argument refuses buses that do not balance: it runs on the valid
+/// traces here, everything else on the broken ones), is rejected, the
+/// last row included.
+#[test]
+fn a_broken_trace_is_rejected() {
+    let air = TestAir::new();
+    let stark = stark(&[6, 5], 3);
+    let valid = vec![air.trace(6), air.trace(5)];
+    for (table, row, col) in [(0, 0, 0), (0, 63, 1), (1, 17, 2), (1, 31, 3), (0, 40, 3)] {
+        let mut broken = valid.clone();
+        broken[table].values[row * 4 + col] += Val::ONE;
+        let forged =
+            Witnesses { committed: &broken, gkr: &valid, shares: &valid, zerochecked: &broken, reduced: &broken };
+        let proof = stark.prove_forged(&[&air, &air], &forged, &mut transcript(b"skip stark test".to_vec())).unwrap();
+        assert!(verify(&stark, &proof).is_err(), "table {table}, row {row}, column {col}");
+    }
+}
+
+/// A witness whose buses do not balance is refused by the prover with
+/// an error, not a panic; so is one of the wrong shape.
+#[test]
+fn the_prover_refuses_unbalanced_buses() {
+    let air = TestAir::new();
+    let stark = stark(&[6], 3);
+    let mut trace = air.trace(6);
+    trace.values[10 * 4 + 2] += Val::ONE;
+    let refused = stark.prove(&[&air], &[trace], &mut transcript(Vec::new())).err().unwrap();
+    assert!(refused.contains("refused the witness"), "{refused}");
+    assert!(stark.prove(&[&air], &[air.trace(7)], &mut transcript(Vec::new())).is_err());
+}
+
+/// Every reduction value, the blends, the opened values and the
+/// commitment, changed, make the proof fail; so do missing rounds and
+/// tables, and a verifier expecting another height.
+#[test]
+fn tampered_proofs_are_rejected() {
+    let air = TestAir::new();
+    let stark = stark(&[6, 5], 3);
+    let traces = vec![air.trace(6), air.trace(5)];
+    let proof = prove(&stark, &traces);
+    verify(&stark, &proof).unwrap();
+    let bytes = postcard::to_allocvec(&proof).unwrap();
+    let fresh = || postcard::from_bytes::<SkipStarkProof<ValMmcs>>(&bytes).unwrap();
+    let bump = |v: &mut Challenge| *v += Challenge::ONE;
+    let mut count = 0;
+    let mut check = |p: SkipStarkProof<ValMmcs>, what: &str| {
+        assert!(verify(&stark, &p).is_err(), "{what}");
+        count += 1;
+    };
+    for table in 0..2 {
+        for round in 0..3 {
+            for j in 0..3 {
+                let mut p = fresh();
+                bump(&mut p.tables[table].reduction[round][j]);
+                check(p, "a reduction value");
+            }
+        }
+        let mut p = fresh();
+        bump(&mut p.tables[table].zerocheck.local[2]);
+        check(p, "a blend");
+        let mut p = fresh();
+        bump(&mut p.tables[table].zerocheck.next[0]);
+        check(p, "a successor blend");
+    }
+    for batch in 0..2 {
+        for i in 0..6 {
+            let mut p = fresh();
+            let mut values = p.opening.evals[batch].to_vec();
+            bump(&mut values[i]);
+            let (current, next) = values.split_at(4);
+            p.opening.evals[batch] = OpeningBatch::new(current.to_vec(), next.to_vec());
+            check(p, "an opened value");
+        }
+    }
+    // The commitment leads the encoding: a length, then the root.
+    let mut flipped = bytes.clone();
+    flipped[3] ^= 1;
+    check(postcard::from_bytes(&flipped).unwrap(), "the commitment");
+    let mut p = fresh();
+    let bus = p.bus.as_mut().unwrap();
+    bus.shares[0] += Challenge::ONE;
+    bus.shares[1] -= Challenge::ONE;
+    check(p, "shares moved between tables");
+    let mut p = fresh();
+    p.bus.as_mut().unwrap().shares[1] += Challenge::ONE;
+    check(p, "a share");
+    let mut p = fresh();
+    p.bus.as_mut().unwrap().gkr.layers[3].claims.n1 += Challenge::ONE;
+    check(p, "a GKR claim");
+    let mut p = fresh();
+    p.bus.as_mut().unwrap().gkr.root_denominator += Challenge::ONE;
+    check(p, "the GKR root");
+    let mut p = fresh();
+    p.bus = None;
+    check(p, "a missing bus argument");
+    let mut p = fresh();
+    p.tables[1].reduction.pop();
+    check(p, "a missing round");
+    let mut p = fresh();
+    p.tables.pop();
+    check(p, "a missing table");
+    assert_eq!(count, 2 * 11 + 12 + 3 + 5);
+    let taller = SkipStark::new(&settings(), &[7, 5], &[4, 4], 3, val_mmcs(0)).unwrap();
+    assert!(verify(&taller, &proof).is_err());
+}
+
+/// A prover committing one trace and proving another is caught: by
+/// the final check when the zerocheck and the reduction both run on
+/// the valid trace (the reduced claim then disagrees with the
+/// commitment), by the reduction's first round when the reduction runs
+/// on the committed one (its sums then disagree with the blends).
+#[test]
+fn a_proof_about_another_trace_is_rejected() {
+    let air = TestAir::new();
+    let stark = stark(&[6], 3);
+    let valid = vec![air.trace(6)];
+    let mut broken = valid.clone();
+    broken[0].values[37 * 4 + 2] += Val::ONE;
+    let airs = [&air];
+    let forge = |zerochecked: &[RowMajorMatrix<Val>], reduced: &[RowMajorMatrix<Val>]| {
+        let forged = Witnesses { committed: &broken, gkr: zerochecked, shares: zerochecked, zerochecked, reduced };
+        stark.prove_forged(&airs, &forged, &mut transcript(b"skip stark test".to_vec())).unwrap()
+    };
+    assert!(matches!(verify(&stark, &forge(&valid, &valid)), Err(SkipStarkError::Openings(0))));
+    assert!(matches!(verify(&stark, &forge(&valid, &broken)), Err(SkipStarkError::Reduction { table: 0, round: 0 })));
+}
+
+/// A fractional GKR over other balanced leaves than the committed
+/// traces' (a Fibonacci trace from another start: its constraints fail,
+/// its buses balance), with the shares, zerochecks and reductions of
+/// the committed valid traces, is caught by the shares' sum alone.
+#[test]
+fn a_bus_argument_over_other_leaves_is_rejected() {
+    let air = TestAir::new();
+    let stark = stark(&[6, 5], 3);
+    let valid = vec![air.trace(6), air.trace(5)];
+    let other = vec![air.trace_from(6, Val::TWO, Val::from_u32(3)), air.trace(5)];
+    let forged = Witnesses { committed: &valid, gkr: &other, shares: &valid, zerochecked: &valid, reduced: &valid };
+    let proof = stark.prove_forged(&[&air, &air], &forged, &mut transcript(b"skip stark test".to_vec())).unwrap();
+    assert!(matches!(verify(&stark, &proof), Err(SkipStarkError::Bus(LogUpError::Sum))));
+}
+
+/// A statement whose declared count bounds times its heights reach
+/// `p` is refused by the prover before it commits, and by the
+/// verifier, on the proof of a twin AIR declaring a bound of one (the
+/// bounds are not in the transcript), with the LogUp bound's error.
+#[test]
+fn the_multiplicity_bound_is_enforced() {
+    use crate::zerocheck::toy::BoundedBus;
+    // 64 rows x (2^25 + 1) >= p.
+    let (light, heavy) = (BoundedBus { weight: 1 }, BoundedBus { weight: 1 << 25 });
+    let stark = stark(&[6], 3);
+    let seed = || transcript(b"bound".to_vec());
+    let traces = [BoundedBus::trace(6)];
+    let refused = stark.prove(&[&heavy], &traces, &mut seed()).err().unwrap();
+    assert!(refused.contains("count bounds"), "{refused}");
+    let proof = stark.prove(&[&light], &traces, &mut seed()).unwrap();
+    stark.verify(&[&light], &proof, &mut seed()).unwrap();
+    let outcome = stark.verify(&[&heavy], &proof, &mut seed());
+    assert!(matches!(outcome, Err(SkipStarkError::Bus(LogUpError::MultiplicityBound(_)))), "{outcome:?}");
+}
+
+/// The stated security counts WHIR's terms and both field terms per table.
+#[test]
+fn security_names_every_term() {
+    let air = TestAir::new();
+    let stark = stark(&[6, 5], 3);
+    let (bits, terms) = stark.security(&[&air, &air]).unwrap();
+    assert!(bits > 0.0 && bits < 155.0);
+    assert_eq!(terms.iter().filter(|t| t.label.starts_with("skip")).count(), 4);
+    for label in ["logup fingerprint", "fractional gkr", "bus shares"] {
+        assert_eq!(terms.iter().filter(|t| t.label == label).count(), 1, "{label}");
+    }
+}
