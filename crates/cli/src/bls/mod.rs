@@ -162,9 +162,12 @@ fn valid(what: &str) -> CliResult {
     Ok(())
 }
 
+/// The bytes of a list of files, in order.
+type Files = Vec<Vec<u8>>;
+
 /// Keys and their proofs of possession, read (one proof per key, checked
 /// by the caller's byte-level call).
-fn keys_and_pops(pks: &[PathBuf], pops: &[PathBuf]) -> Result<(Vec<Vec<u8>>, Vec<Vec<u8>>), CliError> {
+fn keys_and_pops(pks: &[PathBuf], pops: &[PathBuf]) -> Result<(Files, Files), CliError> {
     if pks.len() != pops.len() {
         return Err(CliError::usage(format!("{} keys but {} proofs of possession", pks.len(), pops.len())));
     }
