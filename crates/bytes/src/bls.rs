@@ -15,7 +15,7 @@
 //! and check them, or `None` for keys whose proofs were checked before
 //! (as Ethereum does once, at deposit).
 
-use sigagg_bls::{KeyRegistry, ProofOfPossession, PublicKey, SecretKey, Signature};
+use sigagg_bls::{KeyRegistry, ProofOfPossession, PublicKey, SecretKey, Signature, SignatureSet};
 use zeroize::Zeroizing;
 
 use crate::error::Result;
@@ -101,6 +101,25 @@ pub fn aggregate_verify(
     Ok(sigagg_bls::aggregate_verify(&keys, messages, &sig)?)
 }
 
+/// Verifies many `(public_keys[i], messages[i], signatures[i])` sets at
+/// once with random 64-bit weights: one multi-pairing instead of one
+/// pairing check per set. Fails if any set is invalid (without saying
+/// which: verify them one by one to find it); the lists must have one
+/// length, at least one.
+pub fn batch_verify(public_keys: &[&[u8]], messages: &[&[u8]], signatures: &[&[u8]]) -> Result<()> {
+    same_length(("public keys", public_keys.len()), ("messages", messages.len()))?;
+    same_length(("public keys", public_keys.len()), ("signatures", signatures.len()))?;
+    let keys = decode_each(public_keys, "public key", PublicKey::from_bytes)?;
+    let sigs = decode_each(signatures, "signature", Signature::from_bytes)?;
+    let sets: Vec<SignatureSet<'_>> = keys
+        .into_iter()
+        .zip(messages)
+        .zip(sigs)
+        .map(|((public_key, message), signature)| SignatureSet { public_key, message, signature })
+        .collect();
+    Ok(sigagg_bls::batch_verify(&sets)?)
+}
+
 /// Decodes `public_keys` and, if `pops` are given, checks one proof of
 /// possession per key; duplicates are refused either way. `None` is the
 /// caller's statement that every key's proof was checked before (the
@@ -154,6 +173,9 @@ mod tests {
         let agg2 = aggregate(&[&s1, &sign(&*sk2, b"n").unwrap()]).unwrap();
         aggregate_verify(&[&pk1, &pk2], Some(&[&p1, &p2]), &[b"m", b"n"], &agg2).unwrap();
         assert!(aggregate_verify(&[&pk1, &pk2], None, &[b"n", b"m"], &agg2).is_err());
+        batch_verify(&[&pk1, &pk2], &[b"m", b"m"], &[&s1, &s2]).unwrap();
+        assert_eq!(batch_verify(&[&pk1, &pk2], &[b"m", b"x"], &[&s1, &s2]).unwrap_err().kind(), ErrorKind::Verify);
+        assert_eq!(batch_verify(&[&pk1], &[b"m", b"m"], &[&s1]).unwrap_err().kind(), ErrorKind::Argument);
     }
 
     #[test]

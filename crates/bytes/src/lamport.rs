@@ -9,8 +9,8 @@ use rand::RngExt;
 use sigagg_lamport::{LamportPlus, LamportPlusMined, PublicKey, SecretKey, Signature};
 use zeroize::Zeroizing;
 
-use crate::error::Result;
-use crate::input::array;
+use crate::error::{Error, ErrorKind, Result};
+use crate::input::{array, decode};
 use crate::scheme::{Scheme, with_lamport};
 use crate::state::{Locked, StatefulKey, key_enum};
 
@@ -68,6 +68,27 @@ pub fn verify(scheme: Scheme, public_key: &[u8], message: &[u8], signature: &[u8
     })
 }
 
+/// The mining counter of a Lamport+ `signature` of `scheme` (0 for the
+/// plain set). Why: a signer that reports what it signed (the CLI) names
+/// the counter without decoding signatures itself.
+pub fn counter(scheme: Scheme, signature: &[u8]) -> Result<u32> {
+    with_lamport!(scheme, "Lamport+ signatures", S => Ok(Signature::<S>::from_bytes(signature)?.counter()))
+}
+
+/// Checks that `public_key` (of `scheme`) is the member of the group
+/// `group_key` that the membership `path` names (its index is in the
+/// path). A key or path that does not match is an
+/// [`ErrorKind::Verify`](crate::ErrorKind::Verify) error; malformed bytes
+/// are [`ErrorKind::Decode`](crate::ErrorKind::Decode).
+pub fn verify_member(scheme: Scheme, group_key: &[u8], public_key: &[u8], path: &[u8]) -> Result<()> {
+    with_lamport!(scheme, "Lamport+ membership", S => {
+        let group = decode(group_key, sigagg_lamport::GroupKey::from_bytes).map_err(|e| e.context("group key"))?;
+        let pk = decode(public_key, PublicKey::<S>::from_bytes)?;
+        let path = decode(path, sigagg_lamport::MembershipProof::from_bytes).map_err(|e| e.context("path"))?;
+        sigagg_lamport::verify_member(&group, &pk, &path).map_err(|e| Error::from(e).with_kind(ErrorKind::Verify))
+    })
+}
+
 impl StatefulKey for LamportSecretKey {
     /// Decodes a key written by `to_bytes` for `scheme`.
     fn from_bytes(scheme: Scheme, bytes: &[u8]) -> Result<Self> {
@@ -103,6 +124,15 @@ impl LamportSecretKey {
     pub fn sign(&self, message: &[u8]) -> Result<Vec<u8>> {
         on_key!(&mut *self.0.lock()?, k => Ok(k.sign(message)?.to_bytes()))
     }
+
+    /// Signs `message` with the given mining `counter` instead of searching
+    /// for one (it must be admissible for the message: an inadmissible one
+    /// is an [`ErrorKind::Sign`](crate::ErrorKind::Sign) error and leaves
+    /// the key unused). Why: a counter mined once serves every signer of
+    /// one message, and a caller may have mined it already.
+    pub fn sign_with_counter(&self, message: &[u8], counter: u32) -> Result<Vec<u8>> {
+        on_key!(&mut *self.0.lock()?, k => Ok(k.sign_with_counter(message, counter)?.to_bytes()))
+    }
 }
 
 #[cfg(test)]
@@ -124,6 +154,24 @@ mod tests {
             assert_eq!(restored.sign(b"block 2").unwrap_err().kind(), ErrorKind::Sign);
             assert_eq!(restored.sign(b"block 1").unwrap(), sig);
         }
+    }
+
+    #[test]
+    fn counters_and_membership() {
+        let scheme = Scheme::LamportPlusMined;
+        let pairs: Vec<_> = (0..3u8).map(|i| keygen(scheme, Some(&[i + 9; 32])).unwrap()).collect();
+        let sig = pairs[0].1.sign(b"m").unwrap();
+        let c = counter(scheme, &sig).unwrap();
+        assert_eq!(pairs[1].1.sign_with_counter(b"m", c).unwrap().len(), sig.len());
+        assert_eq!(counter(scheme, &sig[1..]).unwrap_err().kind(), ErrorKind::Decode);
+        let pks: Vec<&[u8]> = pairs.iter().map(|(pk, _)| &pk[..]).collect();
+        let group = crate::group(scheme, &pks).unwrap();
+        verify_member(scheme, &group.key, pks[1], &group.paths[1]).unwrap();
+        assert_eq!(verify_member(scheme, &group.key, pks[0], &group.paths[1]).unwrap_err().kind(), ErrorKind::Verify);
+        assert_eq!(
+            verify_member(scheme, &group.key[1..], pks[0], &group.paths[0]).unwrap_err().kind(),
+            ErrorKind::Decode
+        );
     }
 
     #[test]

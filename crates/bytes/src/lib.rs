@@ -10,10 +10,11 @@
 //! | module | operations |
 //! |---|---|
 //! | [`xmss`] | key generation, stateful secret keys, sign, verify (Seed001, LeanSigProd, Test) |
-//! | [`lamport`] | key generation, one-time secret keys, sign, verify (Lamport+ plain and mined) |
+//! | [`lamport`] | key generation, one-time secret keys, sign (mined or given counter), verify, group membership (Lamport+ plain and mined) |
 //! | [`aggregate`](mod@aggregate) | aggregate proofs and their verification (Seed001, Lamport+) |
 //! | [`threshold`] | groups, t-of-n threshold proofs and their verification (Seed001, Lamport+) |
-//! | [`bls`] | BLS keys, sign, verify, proofs of possession, aggregate, (fast) aggregate verify |
+//! | [`proof`] | what a proof says about itself (kind, count, named settings) and its settings' security |
+//! | [`bls`] | BLS keys, sign, verify, proofs of possession, aggregate, (fast) aggregate verify, batch verify |
 //! | [`atms`] | ATMS aggregate keys, signing and verification |
 //! | [`cert`] | succinct BLS threshold certificates: setup ceremony, committees, certify, verify |
 //!
@@ -65,6 +66,7 @@ pub mod cert;
 mod error;
 mod input;
 pub mod lamport;
+pub mod proof;
 mod scheme;
 mod state;
 pub mod threshold;
@@ -72,6 +74,9 @@ pub mod xmss;
 
 pub use aggregate::{AggregateStatement, aggregate, verify_aggregate};
 pub use error::{Error, ErrorKind, Result, guarded};
+pub use proof::{ProofInfo, ProofKind, Security, Shape, inspect, security};
 pub use scheme::{ProofSettings, Scheme};
 pub use state::StatefulKey;
-pub use threshold::{Certificate, Group, Signer, ThresholdStatement, group, prove_threshold, verify_threshold};
+pub use threshold::{
+    Certificate, Group, GroupInfo, Signer, ThresholdStatement, group, group_info, prove_threshold, verify_threshold,
+};

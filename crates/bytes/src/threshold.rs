@@ -79,6 +79,38 @@ pub fn group(scheme: Scheme, public_keys: &[&[u8]]) -> Result<Group> {
     })
 }
 
+/// What a group key commits to, in a form to show people.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GroupInfo {
+    /// The Merkle root of the member keys.
+    pub root: [u8; 32],
+    /// The number of members.
+    pub size: u32,
+    /// The depth of the tree (the length of every membership path).
+    pub depth: usize,
+}
+
+/// Decodes `group_key` (of `scheme`) into what it commits to. Why: a tool
+/// that makes a group reports its root, size and depth without decoding
+/// the scheme's group key itself.
+pub fn group_info(scheme: Scheme, group_key: &[u8]) -> Result<GroupInfo> {
+    match scheme {
+        Scheme::Seed001 => {
+            let key = decode(group_key, GroupKey::from_bytes)?;
+            let mut root = [0u8; 32];
+            root.copy_from_slice(&key.to_bytes()[..32]);
+            Ok(GroupInfo { root, size: key.size, depth: key.depth() })
+        }
+        // Lamport+ group keys are the same for both sets.
+        Scheme::LamportPlus | Scheme::LamportPlusMined => {
+            let key = decode(group_key, sigagg_lamport::GroupKey::from_bytes)?;
+            let root = sigagg_lamport::field::digest_to_bytes(key.root());
+            Ok(GroupInfo { root, size: key.size(), depth: key.depth() })
+        }
+        other => Err(other.unsupported("groups", "seed001, lamport-plus or lamport-plus-mined")),
+    }
+}
+
 /// Proves that `signers` (at least the threshold, distinct members, any
 /// order) signed the statement's message; with `disclose`, the proof also
 /// reveals who signed. Every signer is checked first: a bad witness is an

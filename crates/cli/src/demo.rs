@@ -32,9 +32,10 @@ use sigagg_xmss_agg::threshold::{self as stark_threshold, Disclosure, ThresholdS
 use sigagg_xmss_agg::{AggregateStatement as Statement, Settings};
 use zeroize::Zeroize;
 
-use crate::agg::{two_thirds, verified_security};
+use crate::bench::two_thirds;
+use crate::bench::xmss_agg::{group_signers, measure_aggregate, measure_threshold, quick_signatures};
 use crate::io::{self, CliError, CliResult};
-use crate::xmss_agg::{self, group_signers, measure_aggregate, measure_threshold, quick_signatures};
+use crate::proofs::verified_security;
 
 #[derive(Args)]
 pub struct DemoArgs {
@@ -320,7 +321,7 @@ impl Drop for OutDir {
 }
 
 pub fn demo(args: DemoArgs) -> CliResult {
-    let settings = xmss_agg::settings_named(&args.settings)?;
+    let settings = crate::args::parse_named(&args.settings).map(sigagg_xmss_agg::settings)?;
     if args.n == 0 || args.n > sigagg_xmss_agg::max_signatures(&settings) {
         return Err(CliError::usage(format!("--n must be in 1..={}", sigagg_xmss_agg::max_signatures(&settings))));
     }

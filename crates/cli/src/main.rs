@@ -17,15 +17,16 @@ macro_rules! example {
     };
 }
 
-mod agg;
+mod args;
+mod bench;
 mod bls;
 mod cert;
 mod demo;
 mod io;
 mod lamport;
+mod proofs;
 mod verify;
 mod xmss;
-mod xmss_agg;
 
 use clap::{Parser, Subcommand};
 
@@ -70,17 +71,17 @@ enum Command {
     Verify(verify::VerifyArgs),
     /// Commit a validator set: Merkle root and size of member keys, and each member's path.
     #[command(after_help = example!("group-key --pk k-0.pk --pk k-1.pk --pk k-2.pk --out g.key --paths m"))]
-    GroupKey(agg::GroupKeyArgs),
+    GroupKey(proofs::GroupKeyArgs),
     /// Prove that N signatures are valid, on their own messages or one shared message (one STARK proof).
     #[command(after_help = example!(
         "aggregate --pk k-0.pk --sig s-0.sig --pk k-1.pk --sig s-1.sig --pk k-2.pk --sig s-2.sig --epoch 5 --message 00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff --out a.proof",
     ))]
-    Aggregate(agg::AggregateArgs),
+    Aggregate(proofs::AggregateArgs),
     /// Prove that at least t distinct members of a group signed one message.
     #[command(after_help = example!(
         "threshold --group g.key --threshold 2 --epoch 5 --message 00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff --pk k-0.pk --sig s-0.sig --path m-0.path --pk k-2.pk --sig s-2.sig --path m-2.path --out t.proof",
     ))]
-    Threshold(agg::ThresholdArgs),
+    Threshold(proofs::ThresholdArgs),
     /// BLS12-381 signatures, Horn, ATMS and MSP.B.
     #[command(subcommand, after_help = example!("bls keygen --sk a.sk --pk a.pk --pop a.pop"))]
     Bls(bls::BlsCommand),
@@ -89,32 +90,7 @@ enum Command {
     Lamport(lamport::LamportCommand),
     /// Benchmarks; each prints one JSON object on standard output.
     #[command(subcommand, after_help = example!("bench xmss-agg --n 1024 --json"))]
-    Bench(BenchCommand),
-}
-
-#[derive(Subcommand)]
-enum BenchCommand {
-    /// Key generation, signing and verification of many XMSS keys.
-    #[command(after_help = example!("bench xmss --scheme lean-sig-prod --n 16 --json"))]
-    Xmss(xmss::BenchArgs),
-    /// One STARK proof for N Seed001 XMSS signatures.
-    #[command(after_help = example!("bench xmss-agg --n 1024 --log-blowup 3 --json", "bench xmss-agg --n 1024 --settings whir --json"))]
-    XmssAgg(xmss_agg::BenchArgs),
-    /// One STARK proof for N Lamport+ signatures.
-    #[command(after_help = example!("bench lamport-agg --scheme lamport-plus-mined --n 1024 --json"))]
-    LamportAgg(agg::AggBenchArgs),
-    /// One t-of-n threshold proof (Lamport+ or Seed001).
-    #[command(after_help = example!("bench threshold --scheme seed001 --n 1024 --t 683 --json"))]
-    Threshold(agg::ThresholdBenchArgs),
-    /// A full Horn round (seed 003).
-    #[command(after_help = example!("bench horn --participation 0.9 --json"))]
-    Horn(bls::HornBenchArgs),
-    /// MSP.B aggregation, per-point scalar multiplication versus MSM.
-    #[command(after_help = example!("bench msp --n 1024 --json"))]
-    Msp(bls::MspBenchArgs),
-    /// One succinct BLS threshold certificate, beside the native ATMS signature of the same statement.
-    #[command(after_help = example!("bench cert --n 2001 --t 1602 --mode counting --json", "bench cert --n 32768 --stake --mode accountable --json"))]
-    Cert(cert::CertBenchArgs),
+    Bench(bench::BenchCommand),
 }
 
 /// The system allocator, with transparent huge pages asked for on the
@@ -130,18 +106,12 @@ fn main() {
         Command::Keygen(args) => xmss::keygen(args),
         Command::Sign(args) => xmss::sign(args),
         Command::Verify(args) => verify::verify(args),
-        Command::GroupKey(args) => agg::group_key(args),
-        Command::Aggregate(args) => agg::aggregate(args),
-        Command::Threshold(args) => agg::threshold(args),
+        Command::GroupKey(args) => proofs::group_key(args),
+        Command::Aggregate(args) => proofs::aggregate(args),
+        Command::Threshold(args) => proofs::threshold(args),
         Command::Bls(cmd) => bls::run(cmd),
         Command::Lamport(cmd) => lamport::run(cmd),
-        Command::Bench(BenchCommand::Xmss(args)) => xmss::bench(args),
-        Command::Bench(BenchCommand::XmssAgg(args)) => xmss_agg::bench(args),
-        Command::Bench(BenchCommand::LamportAgg(args)) => agg::bench_aggregate(args),
-        Command::Bench(BenchCommand::Threshold(args)) => agg::bench_threshold(args),
-        Command::Bench(BenchCommand::Horn(args)) => bls::bench_horn(args),
-        Command::Bench(BenchCommand::Msp(args)) => bls::bench_msp(args),
-        Command::Bench(BenchCommand::Cert(args)) => cert::bench(args),
+        Command::Bench(cmd) => bench::run(cmd),
     };
     if let Err(err) = result {
         eprintln!("error: {err}");

@@ -4,32 +4,18 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, ValueEnum};
+use clap::Args;
+use sigagg_bytes::Scheme;
 
-use crate::agg::{self, AggScheme, MessageList};
+use crate::args::{self, ALL, MessageList};
 use crate::io::{CliError, CliResult};
-use crate::xmss::{self, Scheme};
-
-/// Every scheme `sigagg verify` knows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum VerifyScheme {
-    /// XMSS Seed001 (signatures, aggregate and threshold proofs).
-    Seed001,
-    /// XMSS leanSig production set (signatures).
-    LeanSigProd,
-    /// XMSS tiny insecure test set (signatures).
-    Test,
-    /// Lamport+ aggregate and threshold proofs (signatures: `sigagg lamport verify`).
-    LamportPlus,
-    /// Lamport+ with mining, aggregate and threshold proofs.
-    LamportPlusMined,
-}
+use crate::{proofs, xmss};
 
 #[derive(Args)]
 pub struct VerifyArgs {
     /// Scheme of the signature or proof.
-    #[arg(long, value_enum, default_value = "seed001")]
-    pub scheme: VerifyScheme,
+    #[arg(long, value_parser = args::schemes(ALL), default_value = "seed001")]
+    pub scheme: Scheme,
     /// A signature file: verify one XMSS signature (needs one --pk, --epoch, --message).
     #[arg(long, conflicts_with = "proof")]
     pub sig: Option<PathBuf>,
@@ -65,40 +51,23 @@ pub struct VerifyArgs {
 
 pub fn verify(args: VerifyArgs) -> CliResult {
     match (&args.sig, &args.proof) {
-        (Some(_), _) => verify_signature(&args),
-        (None, Some(_)) => {
-            let scheme = match args.scheme {
-                VerifyScheme::Seed001 => AggScheme::Seed001,
-                VerifyScheme::LamportPlus => AggScheme::LamportPlus,
-                VerifyScheme::LamportPlusMined => AggScheme::LamportPlusMined,
-                VerifyScheme::LeanSigProd | VerifyScheme::Test => {
-                    return Err(CliError::usage("aggregate and threshold proofs exist for seed001 and Lamport+ only"));
-                }
-            };
-            agg::verify_proof(scheme, &args)
-        }
+        (Some(sig), _) => verify_signature(&args, sig),
+        (None, Some(_)) if args::PROVABLE.contains(&args.scheme) => proofs::verify_proof(args.scheme, &args),
+        (None, Some(_)) => Err(CliError::usage("aggregate and threshold proofs exist for seed001 and Lamport+ only")),
         (None, None) => Err(CliError::usage("give --sig (one signature) or --proof (an aggregate or threshold proof)")),
     }
 }
 
-fn verify_signature(args: &VerifyArgs) -> CliResult {
-    let scheme = match args.scheme {
-        VerifyScheme::Seed001 => Scheme::Seed001,
-        VerifyScheme::LeanSigProd => Scheme::LeanSigProd,
-        VerifyScheme::Test => Scheme::Test,
-        VerifyScheme::LamportPlus | VerifyScheme::LamportPlusMined => {
-            return Err(CliError::usage("verify single Lamport+ signatures with `sigagg lamport verify`"));
-        }
-    };
+fn verify_signature(args: &VerifyArgs, sig: &std::path::Path) -> CliResult {
+    if !args::XMSS.contains(&args.scheme) {
+        return Err(CliError::usage("verify single Lamport+ signatures with `sigagg lamport verify`"));
+    }
     let [pk] = args.pks.as_slice() else {
         return Err(CliError::usage("give exactly one --pk"));
     };
     let [epoch] = args.epochs.as_slice() else {
         return Err(CliError::usage("give exactly one --epoch"));
     };
-    let [message] = xmss::messages32(&args.messages)?[..] else {
-        return Err(CliError::usage("give exactly one message"));
-    };
-    let sig = args.sig.as_deref().expect("dispatched on --sig");
-    xmss::verify_signature(scheme, pk, *epoch, &message, sig)
+    let message = args.messages.read_one(true)?;
+    xmss::verify_signature(args.scheme, pk, *epoch, &message, sig)
 }

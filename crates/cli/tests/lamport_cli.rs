@@ -152,3 +152,33 @@ fn bench_prints_json() {
     assert_eq!(v["num_subkeys"], 256);
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// A counter mined by one signer serves another signer of the same message
+/// (`--counter`, the stderr line names it); a counter that does not fit the
+/// message is refused (1) and leaves the key unused.
+#[test]
+fn a_mined_counter_is_reused_with_counter() {
+    let dir = tempdir("counter");
+    let scheme = ["--scheme", "lamport-plus-mined"];
+    ok(&sigagg(&dir, &[&["lamport", "keygen"][..], &scheme, &["--count", "2", "--out", "k"]].concat()));
+    let sign = |sk: &str, counter: Option<&str>, out: &str| {
+        let mut args = vec!["lamport", "sign", "--scheme", "lamport-plus-mined", "--sk", sk, "--message", "m"];
+        if let Some(c) = counter {
+            args.extend(["--counter", c]);
+        }
+        args.extend(["--out", out]);
+        sigagg(&dir, &args)
+    };
+    let first = sign("k-0.sk", None, "s-0.sig");
+    ok(&first);
+    let stderr = String::from_utf8_lossy(&first.stderr).to_string();
+    let counter = stderr.split("(counter ").nth(1).and_then(|r| r.split(')').next()).expect(&stderr).to_string();
+    let wrong = (counter.parse::<u32>().unwrap() + 1).to_string();
+    let refused = sign("k-1.sk", Some(&wrong), "bad.sig");
+    assert_eq!(refused.status.code(), Some(1), "{refused:?}");
+    assert!(!dir.join("bad.sig").exists());
+    ok(&sign("k-1.sk", Some(&counter), "s-1.sig"));
+    let verify = [&["lamport", "verify"][..], &scheme, &["--pk", "k-1.pk", "--message", "m", "--sig", "s-1.sig"]];
+    assert_eq!(ok(&sigagg(&dir, &verify.concat())), "valid");
+    std::fs::remove_dir_all(dir).unwrap();
+}
