@@ -284,6 +284,7 @@ impl Table for AggAir {
 
 /// The FRI test settings of `instance`'s round layout, under which the
 /// `*_both_ways` helpers compare it with Plonky3.
+#[cfg(any(test, feature = "testing"))]
 fn test_settings(instance: &Instance) -> Settings {
     match instance.shape.rounds {
         Rounds::Every => crate::named::TEST,
@@ -293,6 +294,7 @@ fn test_settings(instance: &Instance) -> Settings {
 
 /// This crate's lookups for `instance`, serialized, and those Plonky3's
 /// `ProverData::from_airs_and_degrees` derives (for tests).
+#[cfg(any(test, feature = "testing"))]
 #[doc(hidden)]
 pub fn lookups_both_ways(instance: &Instance) -> (Vec<u8>, Vec<u8>) {
     sigagg_prover::testing::lookups_both_ways(&test_settings(instance), &instance.tables())
@@ -300,6 +302,7 @@ pub fn lookups_both_ways(instance: &Instance) -> (Vec<u8>, Vec<u8>) {
 
 /// log2 of every table's quotient-chunk count for `instance`, from the
 /// declared degrees and from Plonky3's symbolic inference (for tests).
+#[cfg(any(test, feature = "testing"))]
 #[doc(hidden)]
 pub fn quotient_chunks_both_ways(instance: &Instance) -> (Vec<usize>, Vec<usize>) {
     sigagg_prover::testing::quotient_chunks_both_ways(&test_settings(instance), &instance.tables())

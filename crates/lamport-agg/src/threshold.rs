@@ -243,6 +243,7 @@ pub fn verify<S: ParameterSet>(
 }
 
 /// Hooks for soundness tests: build traces, tamper with them, prove anyway.
+#[cfg(any(test, feature = "testing"))]
 #[doc(hidden)]
 pub mod testing {
     use super::*;

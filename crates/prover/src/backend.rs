@@ -244,9 +244,10 @@ mod tests {
     /// the same traces byte for byte; a different trace changes it.
     #[test]
     fn fri_prover_matches_plonky3_byte_for_byte() {
-        let (ours, theirs) = crate::fri::proofs_both_ways(&Settings::INSECURE_TEST, &tables(1), traces().to_vec());
+        let (ours, theirs) =
+            crate::fri::compare::proofs_both_ways(&Settings::INSECURE_TEST, &tables(1), traces().to_vec());
         assert_eq!(ours, theirs);
-        let (other, _) = crate::fri::proofs_both_ways(&Settings::INSECURE_TEST, &tables(2), traces().to_vec());
+        let (other, _) = crate::fri::compare::proofs_both_ways(&Settings::INSECURE_TEST, &tables(2), traces().to_vec());
         assert_ne!(ours, other);
     }
 
@@ -260,7 +261,7 @@ mod tests {
         // Counter rows (0, received twice) and (1, never); the value 0 twice.
         let traces = vec![tiny([0, 2, 1, 0]), tiny([0, 0, 0, 0])];
         let tables = Tables::new(&AIRS, vec![1, 1], DOMAIN, [1; 32]);
-        let (ours, theirs) = crate::fri::proofs_both_ways(&Settings::INSECURE_TEST, &tables, traces.clone());
+        let (ours, theirs) = crate::fri::compare::proofs_both_ways(&Settings::INSECURE_TEST, &tables, traces.clone());
         assert_eq!(ours, theirs);
         let proof = prove(&Settings::INSECURE_TEST, &tables, traces).expect("a proof");
         verify(&Settings::INSECURE_TEST, &tables, &proof).unwrap();
@@ -277,7 +278,8 @@ mod tests {
         let tables = Tables::new(&BY_SELECTORS, vec![4, 3], DOMAIN, [1; 32]);
         let lookups = Toy::lookups(&BY_SELECTORS);
         assert!(crate::messages::LookupProgram::new(&lookups[1]).is_none(), "the fallback is taken");
-        let (ours, theirs) = crate::fri::proofs_both_ways(&Settings::INSECURE_TEST, &tables, traces().to_vec());
+        let (ours, theirs) =
+            crate::fri::compare::proofs_both_ways(&Settings::INSECURE_TEST, &tables, traces().to_vec());
         assert_eq!(ours, theirs);
         let proof = prove(&Settings::INSECURE_TEST, &tables, traces().to_vec()).expect("a proof");
         verify(&Settings::INSECURE_TEST, &tables, &proof).unwrap();
@@ -287,7 +289,7 @@ mod tests {
     /// symbolic inference does.
     #[test]
     fn declared_quotient_chunks_match_plonky3s_inference() {
-        let (declared, inferred) = crate::fri::quotient_chunks_both_ways(&Settings::INSECURE_TEST, &tables(1));
+        let (declared, inferred) = crate::fri::compare::quotient_chunks_both_ways(&Settings::INSECURE_TEST, &tables(1));
         assert_eq!(declared, inferred);
     }
 
@@ -516,7 +518,7 @@ mod tests {
     /// backend states a security level that grows with the settings.
     #[test]
     fn lookups_and_security() {
-        let (ours, theirs) = crate::fri::lookups_both_ways(&Settings::INSECURE_TEST, &tables(1));
+        let (ours, theirs) = crate::fri::compare::lookups_both_ways(&Settings::INSECURE_TEST, &tables(1));
         assert_eq!(ours, theirs);
         let test = security_level(&Settings::INSECURE_TEST, &tables(0));
         let fast = security_level(&Settings::FAST, &tables(0));

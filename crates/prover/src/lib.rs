@@ -137,11 +137,12 @@ pub mod __private {
 }
 
 /// Helpers for the aggregators' tests and development examples.
+#[cfg(any(test, feature = "testing"))]
 #[doc(hidden)]
 pub mod testing {
     use crate::config::{MerkleHash, Settings};
 
-    pub use crate::fri::{lookups_both_ways, proofs_both_ways, quotient_chunks_both_ways};
+    pub use crate::fri::compare::{lookups_both_ways, proofs_both_ways, quotient_chunks_both_ways};
 
     /// `base` with the FRI fields named by environment variables replaced
     /// (`LOG_BLOWUP`, `QUERIES`, `QUERY_POW`, `FINAL_POLY`, `ARITY`, `CAP`,

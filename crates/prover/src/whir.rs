@@ -299,6 +299,7 @@ fn config<A: Table, M: Mmcs<Val>>(
 ///
 /// # Errors
 /// As [`whir_pcs`].
+#[cfg(any(test, feature = "testing"))]
 #[doc(hidden)]
 pub fn sha256_config(settings: &Settings, shapes: &[(usize, usize)]) -> Result<WhirStark<ValMmcs>, String> {
     let (pcs, first_log_arity) = whir_pcs(settings, shapes, val_mmcs(0))?;

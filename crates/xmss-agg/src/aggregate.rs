@@ -7,8 +7,6 @@
 //! ([`crate::air`]) prove it: the statement table, the message hash's
 //! digits, the chain steps, the width-24 hashes and the range table.
 
-use p3_matrix::Matrix;
-use p3_util::log2_strict_usize;
 use sigagg_xmss::{Seed001, Signature};
 
 use crate::air::{AggAir, digits::DigitAir, range::RangeAir, sig::SigAir};
@@ -16,7 +14,7 @@ use crate::config::Settings;
 use crate::error::{ProveError, VerifyError};
 use crate::proof::{Proof, ProofKind};
 use crate::statement::{AggregateStatement, max_signatures};
-use crate::{air, system, trace};
+use crate::{system, trace};
 
 /// Proves that `signatures[i]` is a valid signature for `statement.entries()[i]`.
 ///
@@ -91,9 +89,14 @@ fn with_sig_air(settings: &Settings, sig: SigAir, padded: usize) -> Vec<AggAir> 
 }
 
 /// Hooks for soundness tests: build traces, tamper with them, prove anyway.
+#[cfg(any(test, feature = "testing"))]
 #[doc(hidden)]
 pub mod testing {
+    use p3_matrix::Matrix;
+    use p3_util::log2_strict_usize;
+
     use super::*;
+    use crate::air;
 
     /// The traces of a statement and its signatures under `settings`.
     pub fn traces(
@@ -210,6 +213,7 @@ pub mod testing {
 #[cfg(test)]
 mod tests {
     use p3_air::BaseAir;
+    use p3_util::log2_strict_usize;
 
     use crate::air::hash24::HashAir;
     use crate::config::Val;

@@ -154,6 +154,7 @@ impl Proof {
 
     /// The bit of [`Proof::to_bytes`] at which the STARK starts (framing
     /// included): where byte-flip tests aim.
+    #[cfg(any(test, feature = "testing"))]
     #[doc(hidden)]
     pub fn stark_start_bit(&self) -> usize {
         let (settings, count, stark) = (&self.settings, self.count, &self.stark);

@@ -311,6 +311,7 @@ pub fn security_level(settings: &Settings, count: usize, group_size: u32) -> cra
 }
 
 /// Hooks for soundness tests.
+#[cfg(any(test, feature = "testing"))]
 #[doc(hidden)]
 pub mod testing {
     use super::*;

@@ -8,6 +8,8 @@
 //! [`verifier::verify_batch_with_chunks`]: Plonky3's batch-STARK protocol
 //! on both sides, without its symbolic degree inference.
 
+#[cfg(any(test, feature = "testing"))]
+pub mod compare;
 mod layout;
 pub mod lookup_columns;
 pub mod prover;
@@ -20,12 +22,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use p3_air::BaseAir;
 use p3_air::symbolic::AirLayout;
-use p3_batch_stark::symbolic::{get_log_num_quotient_chunks_for_domain, get_max_constraint_degree};
-use p3_batch_stark::{
-    BatchProof, BatchShape, CommonData, ProverData, ProverOnlyData, StarkGenericConfig, StarkInstance, prove_batch,
-};
-use p3_commit::Pcs;
-use p3_lookup::LogUpGadget;
+use p3_batch_stark::{BatchProof, BatchShape, CommonData, StarkGenericConfig};
 use p3_matrix::Matrix;
 use p3_matrix::dense::RowMajorMatrix;
 use p3_util::log2_strict_usize;
@@ -33,7 +30,7 @@ use serde::{Deserialize, Serialize};
 
 use self::prover::prove_batch_owned;
 use self::verifier::{log_quotient_chunks, verify_batch_with_chunks};
-use crate::config::{AggConfig, AggConfig24, Challenge, MerkleHash, Settings, Val};
+use crate::config::{AggConfig, AggConfig24, MerkleHash, Settings, Val};
 use crate::error::{ProveError, VerifyError};
 use crate::table::{Table, Tables};
 
@@ -155,69 +152,6 @@ fn declared_log_chunks<A: Table>(airs: &[A]) -> Vec<usize> {
     airs.iter().map(|air| log_quotient_chunks(air.degree())).collect()
 }
 
-/// log2 of every table's quotient-chunk count as the backend takes it
-/// from the declared degrees, and as Plonky3 infers it from the
-/// constraints symbolically, for tests: the two must be equal (a declared
-/// degree below the true one would make honest proofs fail; see
-/// [`verifier`]).
-///
-/// # Panics
-/// If a table's declared degree is below the degree Plonky3 infers for
-/// its constraints and lookups at its height: the security level, which
-/// counts the declared degree, would be overstated.
-#[doc(hidden)]
-pub fn quotient_chunks_both_ways<A: Table>(settings: &Settings, tables: &Tables<'_, A>) -> (Vec<usize>, Vec<usize>) {
-    let config = settings.stark_config_seeded(Vec::new());
-    let lookups = A::lookups(tables.airs);
-    let theirs = tables
-        .airs
-        .iter()
-        .zip(&tables.log_heights)
-        .zip(&lookups)
-        .map(|((air, &log_height), lookups)| {
-            let layout = air_layout(air);
-            type FriPcs = <AggConfig as StarkGenericConfig>::Pcs;
-            type Challenger = <AggConfig as StarkGenericConfig>::Challenger;
-            let domain =
-                <FriPcs as Pcs<Challenge, Challenger>>::natural_domain_for_degree(config.pcs(), 1 << log_height);
-            let gadget = LogUpGadget::new();
-            let degree =
-                get_max_constraint_degree::<_, Challenge, A, _>(air, layout, 1 << log_height, lookups, &gadget);
-            assert!(degree <= air.degree(), "a table declares degree {} below its constraints' {degree}", air.degree());
-            get_log_num_quotient_chunks_for_domain::<_, Challenge, A, _>(air, layout, domain, lookups, 0, &gadget)
-        })
-        .collect();
-    (declared_log_chunks(tables.airs), theirs)
-}
-
-/// `traces` proved against `tables` by [`prove`] and by Plonky3's own
-/// `prove_batch`, each proof serialized, for tests: the two must be equal
-/// byte for byte, since [`prover`] claims to run Plonky3's protocol.
-#[doc(hidden)]
-pub fn proofs_both_ways<A: Table>(
-    settings: &Settings,
-    tables: &Tables<'_, A>,
-    traces: Vec<RowMajorMatrix<Val>>,
-) -> (Vec<u8>, Vec<u8>) {
-    assert_eq!(settings.merkle, MerkleHash::Sha256, "compared under full-width SHA-256");
-    let config = settings.fitted_to(&tables.log_heights).stark_config_seeded(tables.transcript_seed(settings));
-    let instances: Vec<StarkInstance<'_, _, A>> = tables
-        .airs
-        .iter()
-        .zip(&traces)
-        .zip(&tables.public_values)
-        .map(|((air, trace), public_values)| StarkInstance { air, trace, public_values: public_values.clone() })
-        .collect();
-    let data =
-        ProverData { common: CommonData::new(None, A::lookups(tables.airs)), prover_only: ProverOnlyData::empty() };
-    let theirs = prove_batch(&config, &instances, &data).expect("Plonky3's proof");
-    let ours = match prove(settings, tables, traces.clone()).expect("our proof") {
-        FriProof::Sha256(p) => p,
-        FriProof::Sha256Trunc24(_) => unreachable!("proved under SHA-256"),
-    };
-    (postcard::to_allocvec(&ours).expect("serializable"), postcard::to_allocvec(&theirs).expect("serializable"))
-}
-
 /// Checks a batch proof against `tables`. Plonky3's verifier reports
 /// malformed proofs as errors; a panic on some unforeseen malformed input
 /// is still caught and reported as [`VerifyError::Invalid`], so untrusted
@@ -253,19 +187,4 @@ pub(crate) fn verify<A: Table>(
         .map_err(VerifyError::Invalid)
     }));
     outcome.unwrap_or_else(|_| Err(VerifyError::Invalid("the verifier rejected a malformed proof".into())))
-}
-
-/// The lookups of `tables` as the backend folds them ([`Table::lookups`])
-/// and as Plonky3's own `ProverData::from_airs_and_degrees` derives them,
-/// serialized, for tests (the folding skips Plonky3's symbolic degree
-/// inference, so the two must be shown equal).
-#[doc(hidden)]
-pub fn lookups_both_ways<A: Table>(settings: &Settings, tables: &Tables<'_, A>) -> (Vec<u8>, Vec<u8>) {
-    let ours = A::lookups(tables.airs);
-    let theirs =
-        ProverData::from_airs_and_degrees(&settings.stark_config_seeded(Vec::new()), tables.airs, &tables.log_heights)
-            .expect("no preprocessed columns")
-            .common
-            .lookups;
-    (postcard::to_allocvec(&ours).expect("serializable"), postcard::to_allocvec(&theirs).expect("serializable"))
 }
