@@ -17,24 +17,8 @@ use crate::input::decode;
 use crate::scheme::{ProofSettings, Scheme, with_provable};
 use sigagg_lamport::ParameterSet;
 
-/// What a proof answers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ProofKind {
-    /// Every entry of an aggregate statement was signed ([`crate::aggregate()`]).
-    Aggregate,
-    /// At least t members of a group signed one message ([`crate::prove_threshold`]).
-    Threshold,
-}
-
-impl ProofKind {
-    /// `"aggregate"` or `"threshold"`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            ProofKind::Aggregate => "aggregate",
-            ProofKind::Threshold => "threshold",
-        }
-    }
-}
+/// What a proof answers: the aggregators' shared kind.
+pub use sigagg_xmss_agg::ProofKind;
 
 /// What a proof's encoding says about it, before any verification: none of
 /// it is trusted until the proof verifies under [`ProofInfo::settings`].
@@ -57,11 +41,7 @@ pub struct ProofInfo {
 pub fn inspect(scheme: Scheme, proof: &[u8]) -> Result<ProofInfo> {
     with_provable!(scheme, "proof inspection", seed001 => {
         let p = decode(proof, sigagg_xmss_agg::Proof::from_bytes)?;
-        let kind = match p.kind {
-            sigagg_xmss_agg::ProofKind::Aggregate => ProofKind::Aggregate,
-            sigagg_xmss_agg::ProofKind::Threshold => ProofKind::Threshold,
-        };
-        Ok(ProofInfo { kind, count: p.count, settings: sigagg_xmss_agg::named(&p.settings) })
+        Ok(ProofInfo { kind: p.kind, count: p.count, settings: sigagg_xmss_agg::named(&p.settings) })
     }, S => lamport_info::<S>(proof))
 }
 
@@ -71,11 +51,7 @@ fn lamport_info<S: ParameterSet>(proof: &[u8]) -> Result<ProofInfo> {
     if p.set_id != S::ID {
         return Err(Error::new(ErrorKind::Decode, format!("not a {} proof", S::NAME)));
     }
-    let kind = match p.kind {
-        sigagg_lamport_agg::ProofKind::Aggregate => ProofKind::Aggregate,
-        sigagg_lamport_agg::ProofKind::Threshold => ProofKind::Threshold,
-    };
-    Ok(ProofInfo { kind, count: p.count, settings: sigagg_lamport_agg::named(&p.settings) })
+    Ok(ProofInfo { kind: p.kind, count: p.count, settings: sigagg_lamport_agg::named(&p.settings) })
 }
 
 /// The shape of a statement, which the security of a proof depends on

@@ -21,24 +21,8 @@ pub const PROOF_VERSION: u8 = 13;
 /// Leading bytes of every encoded proof.
 pub const MAGIC: &[u8; 6] = b"SGLPAG";
 
-/// Which statement a proof answers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum ProofKind {
-    /// N signatures on N distinct messages.
-    Aggregate,
-    /// t-of-n signatures of one message by members of a group.
-    Threshold,
-}
-
-impl ProofKind {
-    /// Name used in messages.
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Aggregate => "aggregate",
-            Self::Threshold => "threshold",
-        }
-    }
-}
+/// Which statement a proof answers (shared by every aggregator).
+pub use sigagg_prover::ProofKind;
 
 /// A Lamport+ aggregate or threshold proof.
 ///

@@ -30,24 +30,8 @@ pub const THRESHOLD_PROOF_VERSION: u8 = 13;
 /// First bytes of an encoded threshold proof.
 pub const THRESHOLD_PROOF_MAGIC: &[u8; 6] = b"SGXTHR";
 
-/// Which statement a proof answers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ProofKind {
-    /// N signatures, each under its own key, epoch and message.
-    Aggregate,
-    /// t-of-n signatures of one message at one epoch by members of a group.
-    Threshold,
-}
-
-impl ProofKind {
-    /// Name used in messages.
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Aggregate => "aggregate",
-            Self::Threshold => "threshold",
-        }
-    }
-}
+/// Which statement a proof answers (shared by every aggregator).
+pub use sigagg_prover::ProofKind;
 
 /// An XMSS aggregate or threshold proof.
 ///
