@@ -10,8 +10,12 @@ use sigagg_bytes::{
     AggregateStatement, ProofSettings, Scheme, Signer, StatefulKey, ThresholdStatement, aggregate, atms, bls, cert,
     group, lamport, prove_threshold, xmss,
 };
-use sigagg_horn::HornParams;
-use sigagg_horn::sim::{SimConfig, SimRound, simulate};
+use sigagg_bls::bitfield::Bitfield;
+use sigagg_bls::{KeyRegistry, SecretKey};
+use sigagg_horn::{
+    Collection, Collector, HornParams, HornValidators, MultiplicityAggregate, SubcommitteeAggregate, verify_collection,
+    verify_multiplicity_aggregate,
+};
 
 /// The proof settings of every proof here (insecure, fast).
 pub const TEST: ProofSettings = ProofSettings::Test;
@@ -289,19 +293,72 @@ pub fn horn_params() -> HornParams {
     HornParams::new(2, 128, 64).unwrap()
 }
 
-/// A simulated Horn round on [`horn_params`].
-pub fn horn() -> &'static SimRound {
-    static CELL: OnceLock<SimRound> = OnceLock::new();
+/// Real Horn messages of one slot, signed by independent keys.
+///
+/// Not `sigagg_horn::sim`: its keys are `a + i * b` (a benchmark shortcut),
+/// so distinct signer sets or counts with the same sums share an aggregate
+/// key and "verify"; only independent keys stand for the real property.
+pub struct Horn {
+    pub validators: HornValidators,
+    pub message: Vec<u8>,
+    /// Every subcommittee's aggregate (a fixed pattern of signers).
+    pub aggregates: Vec<SubcommitteeAggregate>,
+    /// Per committee, the collection of its two aggregates.
+    pub collections: Vec<Collection>,
+    /// Per committee, its collection with its first aggregate merged once
+    /// more (counts 1 and 2).
+    pub multiplicities: Vec<MultiplicityAggregate>,
+}
+
+pub fn horn() -> &'static Horn {
+    static CELL: OnceLock<Horn> = OnceLock::new();
     CELL.get_or_init(|| {
-        simulate(&SimConfig {
-            params: horn_params(),
-            participation: 0.9,
-            aggregators: 2,
-            collectors: 2,
-            aggregator_coverage: 0.9,
-            delivery: 0.9,
-            seed: 3,
-        })
-        .unwrap()
+        let params = horn_params();
+        let n = params.committees() * params.committee_size();
+        let sks: Vec<SecretKey> = (0..n as u32)
+            .map(|i| SecretKey::from_key_material(&[&i.to_le_bytes()[..], &[0x48; 28]].concat()).unwrap())
+            .collect();
+        let registry = KeyRegistry::from_keys_unchecked(sks.iter().map(SecretKey::public_key).collect()).unwrap();
+        let validators = HornValidators::contiguous(params, &registry).unwrap();
+        let message = b"slot 7".to_vec();
+        let (size, sub) = (params.committee_size(), params.subcommittee_size());
+        let mut aggregates = Vec::new();
+        for c in 0..params.committees() {
+            for s in 0..params.subcommittees() {
+                let mut bits = Bitfield::new(sub);
+                let mut sigs = Vec::new();
+                for j in (0..sub).filter(|j| (j * 7 + c * 3 + s) % 5 != 0) {
+                    bits.set(j).unwrap();
+                    sigs.push(sks[c * size + s * sub + j].sign(&message));
+                }
+                let signature = sigagg_bls::aggregate(&sigs).unwrap();
+                aggregates.push(SubcommitteeAggregate { committee: c as u32, subcommittee: s as u32, bits, signature });
+            }
+        }
+        let mut collections = Vec::new();
+        let mut multiplicities = Vec::new();
+        for c in 0..params.committees() as u32 {
+            let mut collector = Collector::new(params, c).unwrap();
+            let own: Vec<&SubcommitteeAggregate> = aggregates.iter().filter(|a| a.committee == c).collect();
+            for a in &own {
+                collector.offer_verified((*a).clone(), &validators, &message).unwrap();
+            }
+            let collection = collector.collection().unwrap();
+            let mut m = MultiplicityAggregate::from_collection(&collection);
+            m.merge_subcommittee_aggregate(&params, own[0]).unwrap();
+            collections.push(collection);
+            multiplicities.push(m);
+        }
+        let h = Horn { validators, message, aggregates, collections, multiplicities };
+        for a in &h.aggregates {
+            a.verify(&h.validators, &h.message).unwrap();
+        }
+        for c in &h.collections {
+            verify_collection(&h.validators, &h.message, c).unwrap();
+        }
+        for m in &h.multiplicities {
+            verify_multiplicity_aggregate(&h.validators, &h.message, m).unwrap();
+        }
+        h
     })
 }

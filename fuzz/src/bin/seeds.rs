@@ -88,7 +88,7 @@ fn main() {
     let round = fixtures::horn();
     let aggregate = round.aggregates[0].to_bytes();
     let collection = round.collections[0].to_bytes();
-    let multiplicity = round.multiplicity_aggregates().unwrap()[0].to_bytes();
+    let multiplicity = round.multiplicities[0].to_bytes();
     write("decode_horn_wire", Some(0), "subcommittee-aggregate", &aggregate);
     write("decode_horn_wire", Some(1), "collection", &collection);
     write("decode_horn_wire", Some(2), "multiplicity-aggregate", &multiplicity);
