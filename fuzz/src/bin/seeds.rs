@@ -4,7 +4,10 @@
 //! byte for the targets that cover several decoders. Deterministic: the
 //! same objects every run (`fixtures`).
 //!
-//! `cargo +nightly run --release --bin seeds` (from `fuzz/`).
+//! After `cargo +nightly fuzz build`, from `fuzz/`:
+//! `../target/x86_64-unknown-linux-gnu/release/seeds [DIR] [FAMILY]` (under
+//! `$CARGO_TARGET_DIR` if set), where `FAMILY` (one of `bls`, `hash`, `cert`,
+//! `horn`, `proofs`) writes only that family's seeds.
 
 // Linked for its sanitizer-coverage callbacks only: `cargo fuzz build`
 // instruments every binary of this crate, this one included.
@@ -19,8 +22,11 @@ use sigagg_horn::wire;
 fn main() {
     let root = std::env::args()
         .nth(1)
+        .filter(|dir| !dir.is_empty())
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("corpus"));
+    let family = std::env::args().nth(2);
+    let want = |f: &str| family.as_deref().is_none_or(|x| x == f);
     let write = |target: &str, selector: Option<u8>, name: &str, bytes: &[u8]| {
         let dir = root.join(target);
         fs::create_dir_all(&dir).unwrap();
@@ -30,6 +36,27 @@ fn main() {
         println!("{target}/seed-{name}: {} bytes", data.len());
     };
 
+    if want("bls") {
+        bls_seeds(&write);
+    }
+    if want("hash") {
+        hash_seeds(&write);
+    }
+    if want("cert") {
+        cert_seeds(&write);
+    }
+    if want("horn") {
+        horn_seeds(&write);
+    }
+    if want("proofs") {
+        proof_seeds(&write);
+    }
+}
+
+/// Writes `bytes`, prefixed with `selector` if any, to `corpus/<target>/seed-<name>`.
+type Write<'a> = dyn Fn(&str, Option<u8>, &str, &[u8]) + 'a;
+
+fn bls_seeds(write: &Write<'_>) {
     let b = fixtures::bls();
     for (s, name, bytes) in [
         (0, "public-key", &b.public_key),
@@ -58,7 +85,9 @@ fn main() {
     ] {
         write("verify_bls", Some(s), name, bytes);
     }
+}
 
+fn hash_seeds(write: &Write<'_>) {
     let h = fixtures::hash_sigs();
     let [pk, sig, sk] = &h.xmss_test;
     write("decode_xmss", Some(0), "test-public-key", pk);
@@ -72,7 +101,9 @@ fn main() {
         write("decode_lamport", Some(base + 1), &format!("{set}-signature"), sig);
         write("decode_lamport", Some(base + 2), &format!("{set}-secret-key"), sk);
     }
+}
 
+fn cert_seeds(write: &Write<'_>) {
     let c = fixtures::cert();
     write("decode_certificate", None, "accountable", &c.accountable);
     write("decode_certificate", None, "counting", &c.counting);
@@ -84,7 +115,9 @@ fn main() {
     write("decode_setup", Some(0), "ceremony", &c.setup);
     write("decode_setup", Some(1), "ceremony-checksum-fixed", &c.setup);
     write("decode_setup", Some(0), "development", &c.development_setup);
+}
 
+fn horn_seeds(write: &Write<'_>) {
     let round = fixtures::horn();
     let aggregate = round.aggregates[0].to_bytes();
     let collection = round.collections[0].to_bytes();
@@ -96,7 +129,9 @@ fn main() {
     write("verify_horn", Some(0), "subcommittee-aggregate", &aggregate);
     write("verify_horn", Some(1), "collection", &collection);
     write("verify_horn", Some(2), "multiplicity-aggregate", &multiplicity);
+}
 
+fn proof_seeds(write: &Write<'_>) {
     let xa = fixtures::xmss_aggregate();
     write("decode_xmss_aggregate_proof", None, "three", &xa.proof);
     write("verify_xmss_aggregate", None, "three", &xa.proof);
