@@ -14,13 +14,9 @@ fuzz_target!(|data: &[u8]| {
     let Some((which, data)) = select(data, 4) else { return };
     let p = horn_params();
     match which {
-        0 => canonical("subcommittee aggregate", data, |b| SubcommitteeAggregate::from_bytes(&p, b), |v| {
-            v.to_bytes()
-        }),
+        0 => canonical("subcommittee aggregate", data, |b| SubcommitteeAggregate::from_bytes(&p, b), |v| v.to_bytes()),
         1 => canonical("collection", data, |b| Collection::from_bytes(&p, b), Collection::to_bytes),
-        2 => canonical("multiplicity aggregate", data, |b| MultiplicityAggregate::from_bytes(&p, b), |v| {
-            v.to_bytes()
-        }),
+        2 => canonical("multiplicity aggregate", data, |b| MultiplicityAggregate::from_bytes(&p, b), |v| v.to_bytes()),
         _ => {
             if let Ok(c) = wire::collection_from_compressed(&p, data) {
                 assert_eq!(Collection::from_bytes(&p, &c.to_bytes()).as_ref(), Ok(&c));

@@ -6,5 +6,10 @@ use libfuzzer_sys::fuzz_target;
 use sigagg_fuzz::canonical;
 
 fuzz_target!(|data: &[u8]| {
-    canonical("XMSS aggregate proof", data, sigagg_xmss_agg::AggregateProof::from_bytes, sigagg_xmss_agg::AggregateProof::to_bytes);
+    canonical(
+        "XMSS aggregate proof",
+        data,
+        sigagg_xmss_agg::AggregateProof::from_bytes,
+        sigagg_xmss_agg::AggregateProof::to_bytes,
+    );
 });

@@ -6,5 +6,10 @@ use libfuzzer_sys::fuzz_target;
 use sigagg_fuzz::canonical;
 
 fuzz_target!(|data: &[u8]| {
-    canonical("XMSS threshold proof", data, sigagg_xmss_agg::threshold::ThresholdProof::from_bytes, sigagg_xmss_agg::threshold::ThresholdProof::to_bytes);
+    canonical(
+        "XMSS threshold proof",
+        data,
+        sigagg_xmss_agg::threshold::ThresholdProof::from_bytes,
+        sigagg_xmss_agg::threshold::ThresholdProof::to_bytes,
+    );
 });

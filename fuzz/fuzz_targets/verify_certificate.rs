@@ -9,6 +9,10 @@ use sigagg_fuzz::fixtures;
 fuzz_target!(|data: &[u8]| {
     let c = fixtures::cert();
     if c.verify(data).is_ok() {
-        assert!(data == c.accountable || data == c.counting, "a mutated certificate of {} bytes was accepted", data.len());
+        assert!(
+            data == c.accountable || data == c.counting,
+            "a mutated certificate of {} bytes was accepted",
+            data.len()
+        );
     }
 });

@@ -6,7 +6,9 @@
 
 use libfuzzer_sys::fuzz_target;
 use sigagg_fuzz::{fixtures, select};
-use sigagg_horn::{Collection, MultiplicityAggregate, SubcommitteeAggregate, verify_collection, verify_multiplicity_aggregate};
+use sigagg_horn::{
+    Collection, MultiplicityAggregate, SubcommitteeAggregate, verify_collection, verify_multiplicity_aggregate,
+};
 
 fuzz_target!(|data: &[u8]| {
     let Some((which, data)) = select(data, 3) else { return };

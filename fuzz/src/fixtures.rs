@@ -5,13 +5,13 @@
 
 use std::sync::OnceLock;
 
+use sigagg_bls::bitfield::Bitfield;
 use sigagg_bls::msp::MspSigningKey;
+use sigagg_bls::{KeyRegistry, SecretKey};
 use sigagg_bytes::{
     AggregateStatement, ProofSettings, Scheme, Signer, StatefulKey, ThresholdStatement, aggregate, atms, bls, cert,
     group, lamport, prove_threshold, xmss,
 };
-use sigagg_bls::bitfield::Bitfield;
-use sigagg_bls::{KeyRegistry, SecretKey};
 use sigagg_horn::{
     Collection, Collector, HornParams, HornValidators, MultiplicityAggregate, SubcommitteeAggregate, verify_collection,
     verify_multiplicity_aggregate,
@@ -191,8 +191,12 @@ pub const THRESHOLD: u32 = 2;
 impl Threshold {
     /// Verifies `proof` against this statement.
     pub fn verify(&self, proof: &[u8]) -> sigagg_bytes::Result<sigagg_bytes::Certificate> {
-        let statement =
-            ThresholdStatement { group_key: &self.group_key, threshold: THRESHOLD, message: &self.message, epoch: self.epoch };
+        let statement = ThresholdStatement {
+            group_key: &self.group_key,
+            threshold: THRESHOLD,
+            message: &self.message,
+            epoch: self.epoch,
+        };
         sigagg_bytes::verify_threshold(self.scheme, TEST, &statement, proof)
     }
 }
