@@ -19,8 +19,9 @@
 //! Proofs use the insecure `test` settings and XMSS keys the insecure
 //! `test` set where the operation allows it, so the whole file runs in
 //! seconds in release mode (`cargo test --release --test mutation`).
-//! Horn wire messages are not part of the byte-level API and are not
-//! covered here.
+//! Horn wire messages are not part of the byte-level API: their mutation
+//! test is `crates/horn/tests/mutation.rs`. The cargo-fuzz targets of
+//! every decoder are in `fuzz/` (nightly; fuzz/README.md).
 
 use std::collections::BTreeSet;
 use std::fmt::Debug;

@@ -1,0 +1,15 @@
+//! XMSS aggregate proofs (`sigagg_prover::codec`: one encoding per value):
+//! no panic, canonical re-encoding.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use sigagg_fuzz::canonical;
+
+fuzz_target!(|data: &[u8]| {
+    canonical(
+        "XMSS aggregate proof",
+        data,
+        sigagg_xmss_agg::AggregateProof::from_bytes,
+        sigagg_xmss_agg::AggregateProof::to_bytes,
+    );
+});
