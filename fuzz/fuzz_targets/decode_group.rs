@@ -4,7 +4,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use sigagg_fuzz::{canonical, select};
-use sigagg_xmss_agg::group::{GroupKey, MembershipPath};
+use sigagg_xmss::group::{GroupKey, MembershipPath};
 
 fuzz_target!(|data: &[u8]| {
     let Some((which, data)) = select(data, 4) else { return };

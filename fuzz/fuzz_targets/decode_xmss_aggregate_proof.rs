@@ -9,7 +9,7 @@ fuzz_target!(|data: &[u8]| {
     canonical(
         "XMSS aggregate proof",
         data,
-        sigagg_xmss_agg::AggregateProof::from_bytes,
-        sigagg_xmss_agg::AggregateProof::to_bytes,
+        sigagg_xmss_agg::Proof::from_bytes,
+        sigagg_xmss_agg::Proof::to_bytes,
     );
 });

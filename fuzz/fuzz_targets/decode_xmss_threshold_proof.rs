@@ -9,7 +9,7 @@ fuzz_target!(|data: &[u8]| {
     canonical(
         "XMSS threshold proof",
         data,
-        sigagg_xmss_agg::threshold::ThresholdProof::from_bytes,
-        sigagg_xmss_agg::threshold::ThresholdProof::to_bytes,
+        sigagg_xmss_agg::Proof::from_bytes,
+        sigagg_xmss_agg::Proof::to_bytes,
     );
 });
