@@ -19,10 +19,10 @@ use sigagg_xmss::{ParameterSet, Seed001, Signature, VerifyError};
 use p3_air::BaseAir;
 
 use crate::air::chain::ChainAir;
-use crate::air::digits::{DigitAir, col as dcol, limb_coefficient, range_check_at};
+use crate::air::digits::{DigitAir, DigitCols, col as dcol, limb_coefficient, range_check_at};
 use crate::air::hash24::HashAir;
 use crate::air::sig::SigAir;
-use crate::air::{chain::col as ccol, digits, hash24, hash24::col as hcol, range};
+use crate::air::{chain::col as ccol, hash24, hash24::col as hcol, range};
 use crate::config::Settings;
 use crate::config::Val;
 use crate::layout::*;
@@ -201,41 +201,38 @@ fn digit_block(air: &DigitAir, s: usize, slot: &Slot<'_>, block: &mut [Val]) -> 
             debug_assert_eq!(limb + (carry << 12), product + prev);
             sum += digits.iter().sum::<u64>();
         }
-        row[dcol::SIG] = Val::from_usize(s);
-        for (t, &x) in digits.iter().enumerate() {
-            row[dcol::BITS + 2 * t] = Val::from_u64(x & 1);
-            row[dcol::BITS + 2 * t + 1] = Val::from_u64(x >> 1);
-        }
-        row[dcol::C] = Val::from_u64(carry);
-        row[dcol::PC] = Val::from_u64(if r < LIMBS { prev } else { 0 });
-        row[dcol::S] = Val::from_u64(sum);
-        for (j, &limb) in limbs.iter().enumerate() {
-            row[dcol::F + j] = Val::from_u32(limb);
-        }
-        row[dcol::PARAM_..dcol::PARAM_ + PARAM].copy_from_slice(&slot.public.param);
-        row[dcol::A] = Val::from_u32(a);
-        row[dcol::B] = Val::from_u32(b);
-        for k in 0..3 {
-            row[dcol::BETA + k] = Val::from_bool(beta[k]);
-            row[dcol::T1 + k] = Val::from_u32(a) - Val::from_bool(r == 0 && beta[k]);
-        }
-        if r < MSG_HASH {
+        let (flag, inv) = if r < MSG_HASH {
             let top = Val::from_u32(limbs[3 * r + 2]) - Val::from_u32(127);
-            row[dcol::FLAG] = Val::from_bool(top == Val::ZERO);
-            row[dcol::INV] = top.try_inverse().unwrap_or(Val::ZERO);
+            (Val::from_bool(top == Val::ZERO), top.try_inverse().unwrap_or(Val::ZERO))
+        } else {
+            (Val::ZERO, Val::ZERO)
+        };
+        let rc: [u32; 3] = core::array::from_fn(|slot_index| match range_check_at(r, slot_index) {
+            Some(None) => carry as u32,
+            Some(Some((k, a, scale))) => limbs[3 * k + a] * scale,
+            None => 0,
+        });
+        checked.extend(rc);
+        let periodic = air.periodic_row(r);
+        DigitCols {
+            sig: Val::from_usize(s),
+            m: periodic.m,
+            is_io: periodic.is_io,
+            bits: core::array::from_fn(|b| Val::from_u64((digits[b / 2] >> (b % 2)) & 1)),
+            carry: Val::from_u64(carry),
+            prev_carry: Val::from_u64(if r < LIMBS { prev } else { 0 }),
+            sum: Val::from_u64(sum),
+            f: limbs.map(Val::from_u32),
+            param: slot.public.param,
+            a: Val::from_u32(a),
+            b: Val::from_u32(b),
+            beta: beta.map(Val::from_bool),
+            t1: core::array::from_fn(|k| Val::from_u32(a) - Val::from_bool(r == 0 && beta[k])),
+            flag,
+            inv,
+            rc: rc.map(Val::from_u32),
         }
-        for slot_index in 0..3 {
-            let value = match range_check_at(r, slot_index) {
-                Some(None) => carry as u32,
-                Some(Some((k, a, scale))) => limbs[3 * k + a] * scale,
-                None => 0,
-            };
-            checked.push(value);
-            row[dcol::RC + slot_index] = Val::from_u32(value);
-        }
-        for (col, pcol) in digits::MIRRORS {
-            row[col] = air.periodic(pcol, r);
-        }
+        .write_to(row);
     }
     debug_assert_eq!(carry, 0);
     debug_assert_eq!(sum, TARGET_SUM as u64);

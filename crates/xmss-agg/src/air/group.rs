@@ -12,46 +12,74 @@ use p3_field::PrimeCharacteristicRing;
 use p3_lookup::{Count, InteractionBuilder};
 use sigagg_koalabear::poseidon2::{PARTIAL_24, hashsig_constants24};
 
+use super::row::typed_row;
 use crate::bus;
 use crate::config::Val;
 use crate::layout::{DIGEST, PARAM};
 use crate::paired::Poseidon2Block;
 use sigagg_xmss::group::{GROUP_DIGEST, GroupKey, TAG_LEAF, TAG_NODE};
 
-/// Committed columns after the permutation's 18 input columns (lanes 18..24
-/// are zero in every row, a constant tail); the permutation's
-/// round columns follow [`col::WIDTH`] (their number depends on the stride,
-/// see [`crate::paired`]).
-pub mod col {
-    use super::*;
-    pub const SIG: usize = 18;
-    /// The member index (constant over the block).
-    pub const IDX: usize = SIG + 1;
-    /// Index bits accumulated so far.
-    pub const ACC: usize = IDX + 1;
-    /// Direction bit of this level: 1 when the running node is the right child.
-    pub const BIT: usize = ACC + 1;
-    /// Compression output `(perm(in) + in)[0..8]`.
-    pub const DIG: usize = BIT + 1;
-    /// Copy of the periodic leaf-row flag (bus counts must be committed).
-    pub const IS_LEAF: usize = DIG + GROUP_DIGEST;
-    pub const WIDTH: usize = IS_LEAF + 1;
+/// Permutation input lanes at the start of every row (lanes 18..24 are
+/// zero in every row, a constant tail).
+pub const INPUT_LANES: usize = 18;
+
+typed_row! {
+    /// The committed columns of one row; the permutation's round columns
+    /// follow [`col::WIDTH`] (their number depends on the stride, see
+    /// [`crate::paired`]).
+    pub struct GroupCols<T> {
+        /// Permutation input: `[pk root | pk parameter | TAG_LEAF | 0...]`
+        /// on the leaf row, `[left | right | level | TAG_NODE]` on a node row.
+        pub input: [T; INPUT_LANES],
+        /// Slot counter.
+        pub sig: T,
+        /// The member index (constant over the block).
+        pub idx: T,
+        /// Index bits accumulated so far.
+        pub acc: T,
+        /// Direction bit of this level: 1 when the running node is the right child.
+        pub bit: T,
+        /// Compression output `(perm(in) + in)[0..8]`.
+        pub dig: [T; GROUP_DIGEST],
+        /// Copy of the periodic leaf-row flag (bus counts must be committed).
+        pub is_leaf: T,
+    }
 }
 
-mod pc {
-    use super::*;
-    pub const IS_LEAF: usize = 0;
-    pub const IS_NODE: usize = 1;
-    pub const LEVEL: usize = 2;
-    pub const IS_TOP: usize = 3;
-    /// The next row is a node.
-    pub const BEFORE_NODE: usize = 4;
-    /// Weight of the next row's bit in the index: `2^(level - 1)`.
-    pub const NEXT_WEIGHT: usize = 5;
-    pub const IS_BLOCK_END: usize = 6;
-    /// The group root (the same on every row).
-    pub const ROOT: usize = 7;
-    pub const WIDTH: usize = ROOT + GROUP_DIGEST;
+typed_row! {
+    /// The periodic columns of one block row.
+    pub(crate) struct GroupPeriodic<T> {
+        /// Row 0: the leaf compression.
+        pub is_leaf: T,
+        /// Rows `1..=depth`: node compressions.
+        pub is_node: T,
+        /// The level of a node row.
+        pub level: T,
+        /// Row `depth`: the root.
+        pub is_top: T,
+        /// The next row is a node.
+        pub before_node: T,
+        /// Weight of the next row's bit in the index: `2^(level - 1)`.
+        pub next_weight: T,
+        /// The block's last row.
+        pub is_block_end: T,
+        /// The group root (the same on every row).
+        pub root: [T; GROUP_DIGEST],
+    }
+}
+
+/// Committed column offsets, from [`GroupCols`] (trace corruptions in the
+/// tests use them).
+pub mod col {
+    use super::GroupCols;
+    use core::mem::offset_of;
+    pub const SIG: usize = offset_of!(GroupCols<u8>, sig);
+    pub const IDX: usize = offset_of!(GroupCols<u8>, idx);
+    pub const ACC: usize = offset_of!(GroupCols<u8>, acc);
+    pub const BIT: usize = offset_of!(GroupCols<u8>, bit);
+    pub const DIG: usize = offset_of!(GroupCols<u8>, dig);
+    pub const IS_LEAF: usize = offset_of!(GroupCols<u8>, is_leaf);
+    pub const WIDTH: usize = GroupCols::<u8>::WIDTH;
 }
 
 // Both inputs end before the constant zero tail: the leaf's tag lane and
@@ -82,16 +110,18 @@ impl GroupAir {
     pub fn new(group: &GroupKey, stride: usize) -> Self {
         let depth = group.depth();
         let block = block_rows(depth);
-        let columns = super::periodic_table(block, pc::WIDTH, |r, row| {
-            let next = (r + 1) % block;
-            row[pc::IS_LEAF] = Val::from_bool(r == 0);
-            row[pc::IS_NODE] = Val::from_bool((1..=depth).contains(&r));
-            row[pc::LEVEL] = Val::from_usize(if r <= depth { r } else { 0 });
-            row[pc::IS_TOP] = Val::from_bool(r == depth);
-            row[pc::BEFORE_NODE] = Val::from_bool((1..=depth).contains(&next));
-            row[pc::NEXT_WEIGHT] = if (1..=depth).contains(&next) { Val::from_u32(1 << (next - 1)) } else { Val::ZERO };
-            row[pc::IS_BLOCK_END] = Val::from_bool(r == block - 1);
-            row[pc::ROOT..pc::ROOT + GROUP_DIGEST].copy_from_slice(&group.root);
+        let columns = super::periodic_table(block, GroupPeriodic::<Val>::WIDTH, |r, row| {
+            GroupPeriodic::update(row, |p| {
+                let next = (r + 1) % block;
+                p.is_leaf = Val::from_bool(r == 0);
+                p.is_node = Val::from_bool((1..=depth).contains(&r));
+                p.level = Val::from_usize(if r <= depth { r } else { 0 });
+                p.is_top = Val::from_bool(r == depth);
+                p.before_node = Val::from_bool((1..=depth).contains(&next));
+                p.next_weight = if (1..=depth).contains(&next) { Val::from_u32(1 << (next - 1)) } else { Val::ZERO };
+                p.is_block_end = Val::from_bool(r == block - 1);
+                p.root = group.root;
+            });
         });
         Self {
             // Every row is a compression truncated to the group digest.
@@ -122,7 +152,7 @@ impl BaseAir<Val> for GroupAir {
     }
 
     fn num_periodic_columns(&self) -> usize {
-        pc::WIDTH
+        GroupPeriodic::<Val>::WIDTH
     }
 
     fn periodic_columns(&self) -> Cow<'_, [Vec<Val>]> {
@@ -137,58 +167,119 @@ impl BaseAir<Val> for GroupAir {
 }
 
 impl<AB: InteractionBuilder<F = Val>> Air<AB> for GroupAir {
+    /// The permutation, then the gadgets below, in this order (the order
+    /// fixes the constraints' and messages' positions, hence the proof bytes).
     fn eval(&self, builder: &mut AB) {
         self.perm.eval(builder);
         let main = builder.main();
-        let (loc, nxt) = (main.current_slice(), main.next_slice());
-        let l = |c: usize| -> AB::Expr { loc[c].into() };
-        let n = |c: usize| -> AB::Expr { nxt[c].into() };
-        let out = |j: usize| -> AB::Expr { loc[self.perm.output(j)].into() };
-        let p: Vec<AB::Expr> = builder.periodic_values().iter().map(|&v| v.into()).collect();
-        let one = AB::Expr::ONE;
+        let (cur, next) = (main.current_slice(), main.next_slice());
+        let exprs = |row: &[AB::Var]| -> Vec<AB::Expr> { row[..col::WIDTH].iter().map(|&v| v.into()).collect() };
+        let (loc, nxt) = (GroupCols::from_slice(&exprs(cur)), GroupCols::from_slice(&exprs(next)));
+        let out: [AB::Expr; GROUP_DIGEST] = core::array::from_fn(|j| cur[self.perm.output(j)].into());
+        let periodic: Vec<AB::Expr> = builder.periodic_values().iter().map(|&v| v.into()).collect();
+        let p = GroupPeriodic::from_slice(&periodic);
 
-        // Every row is a compression.
-        for j in 0..GROUP_DIGEST {
-            builder.assert_eq(l(col::DIG + j), out(j) + l(j));
-        }
-        builder.assert_bool(l(col::BIT));
-        builder.assert_eq(l(col::IS_LEAF), p[pc::IS_LEAF].clone());
-        // Leaf input: [pk root | pk parameter | TAG_LEAF | 0...].
-        let leaf_tag = DIGEST + PARAM;
-        builder.assert_zero(p[pc::IS_LEAF].clone() * (l(leaf_tag) - AB::Expr::from_u32(TAG_LEAF)));
-        // Lanes 18..24 are the permutation's constant zero tail.
-        for j in leaf_tag + 1..col::SIG {
-            builder.assert_zero(p[pc::IS_LEAF].clone() * l(j));
-        }
-        builder.assert_zero(p[pc::IS_LEAF].clone() * l(col::ACC));
-        // Node input: [left | right | level | TAG_NODE | 0...] (the zeros are
-        // the constant tail).
-        let at = 2 * GROUP_DIGEST;
-        builder.assert_zero(p[pc::IS_NODE].clone() * (l(at) - p[pc::LEVEL].clone()));
-        builder.assert_zero(p[pc::IS_NODE].clone() * (l(at + 1) - AB::Expr::from_u32(TAG_NODE)));
-        // The top: the group root, reached along the committed index.
-        for j in 0..GROUP_DIGEST {
-            builder.assert_zero(p[pc::IS_TOP].clone() * (l(col::DIG + j) - p[pc::ROOT + j].clone()));
-        }
-        builder.assert_zero(p[pc::IS_TOP].clone() * (l(col::ACC) - l(col::IDX)));
-        builder.when_first_row().assert_zero(l(col::SIG));
+        eval_compression(builder, &loc, &out);
+        eval_flags(builder, &loc, &p);
+        eval_leaf_input(builder, &loc, &p);
+        eval_node_input(builder, &loc, &p);
+        eval_top(builder, &loc, &p);
+        eval_climb(builder, &loc, &nxt, &p);
+        receive_member(builder, &loc);
+    }
+}
 
-        let mut t = builder.when_transition();
-        t.assert_eq(n(col::SIG), l(col::SIG) + p[pc::IS_BLOCK_END].clone());
-        t.assert_zero((one.clone() - p[pc::IS_BLOCK_END].clone()) * (n(col::IDX) - l(col::IDX)));
-        let before = p[pc::BEFORE_NODE].clone();
-        t.assert_zero(before.clone() * (n(col::ACC) - l(col::ACC) - p[pc::NEXT_WEIGHT].clone() * n(col::BIT)));
-        for j in 0..GROUP_DIGEST {
-            let node = l(col::DIG + j);
-            t.assert_zero(before.clone() * (one.clone() - n(col::BIT)) * (n(j) - node.clone()));
-            t.assert_zero(before.clone() * n(col::BIT) * (n(GROUP_DIGEST + j) - node));
-        }
+/// Every row is a compression: `dig = perm(input)[0..8] + input[0..8]`.
+fn eval_compression<AB: AirBuilder>(builder: &mut AB, loc: &GroupCols<AB::Expr>, out: &[AB::Expr; GROUP_DIGEST]) {
+    for ((dig, out), input) in loc.dig.iter().zip(out).zip(&loc.input) {
+        builder.assert_eq(dig.clone(), out.clone() + input.clone());
+    }
+}
 
-        // Bus: the leaf row receives the member key and index from the statement table.
-        let sig = l(col::SIG);
-        let root: [AB::Expr; DIGEST] = core::array::from_fn(&l);
-        let param: [AB::Expr; PARAM] = core::array::from_fn(|j| l(DIGEST + j));
-        builder.push_interaction(bus::MAIN, bus::member_a(sig.clone(), root), Count::bounded(l(col::IS_LEAF), 1));
-        builder.push_interaction(bus::MAIN, bus::member_b(sig, param, l(col::IDX)), Count::bounded(l(col::IS_LEAF), 1));
+/// The direction bit is a bit; the committed leaf flag copies the periodic one.
+fn eval_flags<AB: AirBuilder>(builder: &mut AB, loc: &GroupCols<AB::Expr>, p: &GroupPeriodic<AB::Expr>) {
+    builder.assert_bool(loc.bit.clone());
+    builder.assert_eq(loc.is_leaf.clone(), p.is_leaf.clone());
+}
+
+/// Leaf input: `[pk root | pk parameter | TAG_LEAF | 0...]` (lanes 18..24
+/// are the permutation's constant zero tail), and no index bits yet.
+fn eval_leaf_input<AB: AirBuilder>(builder: &mut AB, loc: &GroupCols<AB::Expr>, p: &GroupPeriodic<AB::Expr>) {
+    let leaf_tag = DIGEST + PARAM;
+    builder.assert_zero(p.is_leaf.clone() * (loc.input[leaf_tag].clone() - AB::Expr::from_u32(TAG_LEAF)));
+    for lane in &loc.input[leaf_tag + 1..] {
+        builder.assert_zero(p.is_leaf.clone() * lane.clone());
+    }
+    builder.assert_zero(p.is_leaf.clone() * loc.acc.clone());
+}
+
+/// Node input: `[left | right | level | TAG_NODE | 0...]` (the zeros are
+/// the constant tail; left and right are placed by [`eval_climb`]).
+fn eval_node_input<AB: AirBuilder>(builder: &mut AB, loc: &GroupCols<AB::Expr>, p: &GroupPeriodic<AB::Expr>) {
+    let at = 2 * GROUP_DIGEST;
+    builder.assert_zero(p.is_node.clone() * (loc.input[at].clone() - p.level.clone()));
+    builder.assert_zero(p.is_node.clone() * (loc.input[at + 1].clone() - AB::Expr::from_u32(TAG_NODE)));
+}
+
+/// The top row's digest is the group root, reached along the committed
+/// index.
+fn eval_top<AB: AirBuilder>(builder: &mut AB, loc: &GroupCols<AB::Expr>, p: &GroupPeriodic<AB::Expr>) {
+    for j in 0..GROUP_DIGEST {
+        builder.assert_zero(p.is_top.clone() * (loc.dig[j].clone() - p.root[j].clone()));
+    }
+    builder.assert_zero(p.is_top.clone() * (loc.acc.clone() - loc.idx.clone()));
+}
+
+/// From row to row: the slot counter steps at block ends, the index stays
+/// constant over the block, and before a node row the index accumulates
+/// the next direction bit, which places the running digest as the next
+/// row's left or right child.
+fn eval_climb<AB: AirBuilder>(
+    builder: &mut AB,
+    loc: &GroupCols<AB::Expr>,
+    nxt: &GroupCols<AB::Expr>,
+    p: &GroupPeriodic<AB::Expr>,
+) {
+    let one = AB::Expr::ONE;
+    builder.when_first_row().assert_zero(loc.sig.clone());
+    let mut t = builder.when_transition();
+    t.assert_eq(nxt.sig.clone(), loc.sig.clone() + p.is_block_end.clone());
+    t.assert_zero((one.clone() - p.is_block_end.clone()) * (nxt.idx.clone() - loc.idx.clone()));
+    let before = p.before_node.clone();
+    t.assert_zero(before.clone() * (nxt.acc.clone() - loc.acc.clone() - p.next_weight.clone() * nxt.bit.clone()));
+    for j in 0..GROUP_DIGEST {
+        let node = loc.dig[j].clone();
+        t.assert_zero(before.clone() * (one.clone() - nxt.bit.clone()) * (nxt.input[j].clone() - node.clone()));
+        t.assert_zero(before.clone() * nxt.bit.clone() * (nxt.input[GROUP_DIGEST + j].clone() - node));
+    }
+}
+
+/// The leaf row receives the member key and index from the statement table.
+fn receive_member<AB: InteractionBuilder<F = Val>>(builder: &mut AB, loc: &GroupCols<AB::Expr>) {
+    let sig = loc.sig.clone();
+    let root: [AB::Expr; DIGEST] = core::array::from_fn(|j| loc.input[j].clone());
+    let param: [AB::Expr; PARAM] = core::array::from_fn(|j| loc.input[DIGEST + j].clone());
+    let is_leaf = loc.is_leaf.clone();
+    builder.push_interaction(bus::MAIN, bus::member_a(sig.clone(), root), Count::bounded(is_leaf.clone(), 1));
+    builder.push_interaction(bus::MAIN, bus::member_b(sig, param, loc.idx.clone()), Count::bounded(is_leaf, 1));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The typed rows keep the offsets the integer modules had.
+    #[test]
+    fn typed_rows_keep_the_former_offsets() {
+        let iota: Vec<usize> = (0..GroupCols::<usize>::WIDTH).collect();
+        let row = GroupCols::from_slice(&iota);
+        assert_eq!((row.input[0], row.sig, row.idx, row.acc, row.bit, row.dig[0]), (0, 18, 19, 20, 21, 22));
+        assert_eq!((row.is_leaf, GroupCols::<usize>::WIDTH), (22 + GROUP_DIGEST, 23 + GROUP_DIGEST));
+        assert_eq!((col::SIG, col::DIG, col::IS_LEAF, col::WIDTH), (18, 22, 22 + GROUP_DIGEST, 23 + GROUP_DIGEST));
+        let iota: Vec<usize> = (0..GroupPeriodic::<usize>::WIDTH).collect();
+        let p = GroupPeriodic::from_slice(&iota);
+        assert_eq!((p.is_leaf, p.is_node, p.level, p.is_top, p.before_node), (0, 1, 2, 3, 4));
+        assert_eq!((p.next_weight, p.is_block_end, p.root[0]), (5, 6, 7));
+        assert_eq!(GroupPeriodic::<usize>::WIDTH, 7 + GROUP_DIGEST);
     }
 }

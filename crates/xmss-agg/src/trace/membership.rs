@@ -2,7 +2,7 @@
 //! index gaps, and the membership table (group-tree paths).
 
 use super::*;
-use crate::air::group::{GroupAir, block_rows, col as gcol};
+use crate::air::group::{GroupAir, GroupCols, block_rows};
 use crate::air::sig::{GAP, IDX, public_values};
 use sigagg_xmss::group::{GROUP_DIGEST, GroupKey, MembershipPath, leaf_input, node_input};
 
@@ -103,17 +103,19 @@ fn group_trace(group: &GroupKey, members: &[(&AggregateEntry, &MembershipPath)],
                 let row = &mut rows[lane];
                 let bit = if (1..=depth).contains(&r) { (path.index >> (r - 1)) & 1 } else { 0 };
                 let known_bits = r.min(depth);
-                row[gcol::IDX] = Val::from_u32(path.index);
-                row[gcol::ACC] = Val::from_u32(path.index & ((1u32 << known_bits) - 1));
-                row[gcol::BIT] = Val::from_u32(bit);
-                row[gcol::DIG..gcol::DIG + GROUP_DIGEST].copy_from_slice(&node[lane]);
-                row[gcol::IS_LEAF] = Val::from_bool(r == 0);
+                GroupCols::update(row, |c| {
+                    c.idx = Val::from_u32(path.index);
+                    c.acc = Val::from_u32(path.index & ((1u32 << known_bits) - 1));
+                    c.bit = Val::from_u32(bit);
+                    c.dig = node[lane];
+                    c.is_leaf = Val::from_bool(r == 0);
+                });
             }
         }
     });
     values.par_chunks_mut(block * width).enumerate().for_each(|(s, rows)| {
         for row in rows.chunks_mut(width) {
-            row[gcol::SIG] = Val::from_usize(s);
+            GroupCols::update(row, |c| c.sig = Val::from_usize(s));
         }
     });
     RowMajorMatrix::new(values, width)
