@@ -76,6 +76,7 @@ pub mod next_row;
 pub mod paired;
 mod poly;
 pub mod poseidon;
+pub mod row;
 pub mod security;
 pub mod skip_stark;
 pub mod table;

@@ -27,10 +27,10 @@ use p3_air::{Air, AirBuilder, BaseAir, WindowAccess};
 use p3_field::PrimeCharacteristicRing;
 use p3_lookup::{Count, InteractionBuilder};
 
-use super::row::typed_row;
 use crate::bus;
 use crate::config::Val;
 use crate::layout::{DIGIT_BLOCK, DIGITS_PER_LIMB, IO_ROW, LIMBS, MSG_HASH, PARAM, TARGET_SUM};
+use sigagg_prover::typed_row;
 
 typed_row! {
     /// The committed columns of one row.

@@ -12,11 +12,11 @@ use p3_field::PrimeCharacteristicRing;
 use p3_lookup::{Count, InteractionBuilder};
 use sigagg_koalabear::poseidon2::{PARTIAL_24, hashsig_constants24};
 
-use super::row::typed_row;
 use crate::bus;
 use crate::config::Val;
 use crate::layout::{DIGEST, PARAM};
 use crate::paired::Poseidon2Block;
+use sigagg_prover::typed_row;
 use sigagg_xmss::group::{GROUP_DIGEST, GroupKey, TAG_LEAF, TAG_NODE};
 
 /// Permutation input lanes at the start of every row (lanes 18..24 are

@@ -18,7 +18,6 @@ pub mod digits;
 pub mod group;
 pub mod hash24;
 pub mod range;
-pub(crate) mod row;
 pub mod sig;
 
 use std::sync::OnceLock;

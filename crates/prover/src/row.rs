@@ -6,7 +6,7 @@
 //! # Why copies, not a borrowed view
 //!
 //! Plonky3 borrows the struct straight out of the row slice with
-//! `align_to`, which needs `unsafe`; this crate forbids unsafe code. A
+//! `align_to`, which needs `unsafe`; the aggregators forbid unsafe code. A
 //! [`typed_row!`] struct is instead *read* from the slice by
 //! `from_slice` (one clone per cell; the AIR reads its window as
 //! expressions, the trace generator as field elements) and *written* back
@@ -58,6 +58,7 @@ impl<T: Clone, const N: usize, const M: usize> Cells<T> for [[T; N]; M] {
 
 /// Declares a `#[repr(C)]` row struct generic over its cell type `T`, with
 /// `WIDTH`, `from_slice`, `write_to` and `update` (see the module docs).
+#[macro_export]
 macro_rules! typed_row {
     (
         $(#[$meta:meta])*
@@ -82,7 +83,7 @@ macro_rules! typed_row {
             pub fn from_slice(row: &[T]) -> Self {
                 let row = &row[..Self::WIDTH];
                 Self {
-                    $( $field: <$ty as $crate::air::row::Cells<T>>::read(
+                    $( $field: <$ty as $crate::row::Cells<T>>::read(
                         &row[core::mem::offset_of!($name<u8>, $field)..],
                     ), )*
                 }
@@ -91,7 +92,7 @@ macro_rules! typed_row {
             /// Writes the row to the first [`Self::WIDTH`] cells of `row`.
             pub fn write_to(&self, row: &mut [T]) {
                 let row = &mut row[..Self::WIDTH];
-                $( $crate::air::row::Cells::<T>::write(
+                $( $crate::row::Cells::<T>::write(
                     &self.$field,
                     &mut row[core::mem::offset_of!($name<u8>, $field)..],
                 ); )*
@@ -107,11 +108,9 @@ macro_rules! typed_row {
     };
 }
 
-pub(crate) use typed_row;
-
 #[cfg(test)]
 mod tests {
-    typed_row! {
+    crate::typed_row! {
         struct Example<T> {
             a: T,
             b: [T; 3],
