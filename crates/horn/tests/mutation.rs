@@ -4,7 +4,7 @@
 //!
 //! One slot signed by independent keys ([`slot`]) gives real subcommittee
 //! aggregates, collections and multiplicity aggregates; a fixed, deterministic set of mutants of each
-//! encoding ([`mutants`]: bit flips at a spread of positions, truncations,
+//! encoding (`sigagg_testkit::mutants`: bit flips at a spread of positions, truncations,
 //! extensions, runs overwritten with `0x00` and `0xff`), and of a
 //! collection's Snappy-compressed form, goes to its decoder. For every
 //! mutant:
@@ -17,7 +17,6 @@
 //!    to the original message (only possible for the compressed form,
 //!    which has several spellings).
 
-use std::collections::BTreeSet;
 use std::fmt::Debug;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
@@ -27,56 +26,7 @@ use sigagg_horn::{
     Collection, Collector, HornError, HornParams, HornValidators, MultiplicityAggregate, SubcommitteeAggregate,
     verify_collection, verify_multiplicity_aggregate, wire,
 };
-
-/// The deterministic mutants of `bytes` (the same set as the byte-level
-/// API's mutation test): one bit flipped at a spread of positions (every
-/// byte of a short object; otherwise the first and last 32 bytes and 64
-/// strided ones; every bit of the first and last 4 bytes), truncations (0,
-/// 1, half, all but one), extensions (`0x00`, `0xff`, a copy of itself)
-/// and runs of 4 and 32 bytes overwritten with `0x00` and `0xff`. Mutants
-/// equal to `bytes` are left out.
-fn mutants(bytes: &[u8]) -> Vec<(String, Vec<u8>)> {
-    let len = bytes.len();
-    let mut out: Vec<(String, Vec<u8>)> = Vec::new();
-    let mut flip = |at: usize, bit: usize| {
-        let mut m = bytes.to_vec();
-        m[at] ^= 1 << bit;
-        out.push((format!("flip byte {at} bit {bit}"), m));
-    };
-    let positions: BTreeSet<usize> = if len <= 128 {
-        (0..len).collect()
-    } else {
-        (0..32).chain(len - 32..len).chain((0..64).map(|k| k * len / 64)).collect()
-    };
-    for &at in &positions {
-        flip(at, at % 8);
-    }
-    let edges: BTreeSet<usize> = (0..len.min(4)).chain(len.saturating_sub(4)..len).collect();
-    for &at in &edges {
-        for bit in (0..8).filter(|&bit| bit != at % 8) {
-            flip(at, bit);
-        }
-    }
-    let cuts: BTreeSet<usize> = [0, 1, len / 2, len.saturating_sub(1)].into_iter().filter(|&n| n < len).collect();
-    for n in cuts {
-        out.push((format!("truncate to {n} bytes"), bytes[..n].to_vec()));
-    }
-    out.push(("append 0x00".into(), [bytes, &[0x00]].concat()));
-    out.push(("append 0xff".into(), [bytes, &[0xff]].concat()));
-    out.push(("append a copy".into(), bytes.repeat(2)));
-    for run in [4, 32].into_iter().filter(|&run| run <= len) {
-        let starts: BTreeSet<usize> = [0, len / 4, len / 2, len - run].into_iter().map(|s| s.min(len - run)).collect();
-        for start in starts {
-            for fill in [0x00u8, 0xff] {
-                let mut m = bytes.to_vec();
-                m[start..start + run].fill(fill);
-                out.push((format!("fill {run} bytes at {start} with {fill:#04x}"), m));
-            }
-        }
-    }
-    out.retain(|(_, m)| m != bytes);
-    out
-}
+use sigagg_testkit::mutants;
 
 /// Real messages of one slot on two committees of 128 validators
 /// (subcommittees of 64), signed by independent keys.
