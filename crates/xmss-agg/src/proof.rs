@@ -67,36 +67,23 @@ impl core::fmt::Debug for Proof {
     }
 }
 
-/// The aggregate encoding's body, field for field.
-#[derive(Serialize)]
-struct AggregateBody<'a> {
-    settings: &'a Settings,
+/// The aggregate encoding's body, field for field: of references to
+/// encode a proof, of owned values when one is decoded (serde writes both
+/// alike).
+#[derive(Serialize, Deserialize)]
+struct AggregateBody<S, P> {
+    settings: S,
     count: u32,
-    stark: &'a StarkProof,
+    stark: P,
 }
 
-#[derive(Deserialize, Serialize)]
-struct AggregateOwned {
-    settings: Settings,
+/// The threshold encoding's body, field for field (as [`AggregateBody`]).
+#[derive(Serialize, Deserialize)]
+struct ThresholdBody<S, L, P> {
+    settings: S,
     count: u32,
-    stark: StarkProof,
-}
-
-/// The threshold encoding's body, field for field.
-#[derive(Serialize)]
-struct ThresholdBody<'a> {
-    settings: &'a Settings,
-    count: u32,
-    signers: &'a Option<Vec<u32>>,
-    stark: &'a StarkProof,
-}
-
-#[derive(Deserialize, Serialize)]
-struct ThresholdOwned {
-    settings: Settings,
-    count: u32,
-    signers: Option<Vec<u32>>,
-    stark: StarkProof,
+    signers: L,
+    stark: P,
 }
 
 impl Proof {
@@ -119,7 +106,7 @@ impl Proof {
     /// magic says which). Never panics.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, VerifyError> {
         if bytes.starts_with(THRESHOLD_PROOF_MAGIC) {
-            let p: ThresholdOwned =
+            let p: ThresholdBody<Settings, Option<Vec<u32>>, StarkProof> =
                 codec::decode(THRESHOLD_PROOF_MAGIC, THRESHOLD_PROOF_VERSION, bytes, "threshold proof")
                     .map_err(VerifyError::Malformed)?;
             let proof = Proof {
@@ -131,7 +118,7 @@ impl Proof {
             };
             return Ok(proof);
         }
-        let p: AggregateOwned =
+        let p: AggregateBody<Settings, StarkProof> =
             codec::decode(PROOF_MAGIC, PROOF_VERSION, bytes, "aggregate proof").map_err(VerifyError::Malformed)?;
         Ok(Proof { kind: ProofKind::Aggregate, settings: p.settings, count: p.count, signers: None, stark: p.stark })
     }
