@@ -172,9 +172,11 @@ error_from! {
 fn stark_prove_kind(e: &sigagg_xmss_agg::ProveError) -> ErrorKind {
     use sigagg_xmss_agg::ProveError as E;
     match e {
-        E::Statement(_) | E::CountMismatch { .. } | E::TooManyForSettings { .. } | E::UnsupportedMerkleHash(_) => {
-            Argument
-        }
+        E::Statement(_)
+        | E::InvalidSettings(_)
+        | E::CountMismatch { .. }
+        | E::TooManyForSettings { .. }
+        | E::UnsupportedMerkleHash(_) => Argument,
         E::InvalidSignature { .. }
         | E::NotAMember { .. }
         | E::DuplicateSigner { .. }
@@ -186,7 +188,9 @@ fn stark_prove_kind(e: &sigagg_xmss_agg::ProveError) -> ErrorKind {
 fn stark_verify_kind(e: &sigagg_xmss_agg::VerifyError) -> ErrorKind {
     use sigagg_xmss_agg::VerifyError as E;
     match e {
-        E::Statement(_) | E::TooManyForSettings { .. } | E::UnsupportedMerkleHash(_) => Argument,
+        E::Statement(_) | E::InvalidSettings(_) | E::TooManyForSettings { .. } | E::UnsupportedMerkleHash(_) => {
+            Argument
+        }
         E::Malformed(_) => Decode,
         _ => Verify,
     }
@@ -203,7 +207,7 @@ fn stark_group_kind(e: &sigagg_xmss::group::GroupError) -> ErrorKind {
 fn lamport_prove_kind(e: &sigagg_lamport_agg::ProveError) -> ErrorKind {
     use sigagg_lamport_agg::ProveError as E;
     match e {
-        E::Statement(_) | E::CountMismatch { .. } => Argument,
+        E::Statement(_) | E::InvalidSettings(_) | E::CountMismatch { .. } => Argument,
         _ => Prove,
     }
 }
@@ -211,7 +215,7 @@ fn lamport_prove_kind(e: &sigagg_lamport_agg::ProveError) -> ErrorKind {
 fn lamport_verify_kind(e: &sigagg_lamport_agg::VerifyError) -> ErrorKind {
     use sigagg_lamport_agg::VerifyError as E;
     match e {
-        E::Statement(_) => Argument,
+        E::Statement(_) | E::InvalidSettings(_) => Argument,
         E::Malformed(_) => Decode,
         _ => Verify,
     }

@@ -263,10 +263,10 @@ impl ProofRun {
     ) -> serde_json::Value {
         let mut out = head;
         let common = serde_json::json!({
-            "backend": settings.backend.name(),
-            "log_blowup": settings.log_blowup,
-            "num_queries": settings.num_queries,
-            "query_pow_bits": settings.query_pow_bits,
+            "backend": settings.backend().name(),
+            "log_blowup": settings.log_blowup(),
+            "num_queries": settings.fri().map_or(0, |f| f.num_queries),
+            "query_pow_bits": settings.fri().map_or_else(|| settings.whir().map_or(0, |w| w.query_pow_bits), |f| f.query_pow_bits),
             "security_bits": bits.0,
             "security_bits_conjectured": bits.1,
             "threads": threads(),

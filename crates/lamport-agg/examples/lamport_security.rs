@@ -7,7 +7,7 @@
 //! ```
 
 use sigagg_lamport::{LamportPlus, ParameterSet};
-use sigagg_lamport_agg::config::Settings;
+use sigagg_lamport_agg::config::{FriSettings, Settings};
 use sigagg_lamport_agg::named;
 use sigagg_lamport_agg::security::{ProofShape, security_level};
 
@@ -38,9 +38,10 @@ fn main() {
         for pow in [20usize, 22, 24, 26, 28] {
             // Each rate with its own named setting's Merkle hash.
             let named = if log_blowup == 1 { named::FAST } else { named::COMPACT };
-            let base = Settings { log_blowup, query_pow_bits: pow, ..named };
+            let base = FriSettings { log_blowup, query_pow_bits: pow, ..*named.fri().expect("FRI settings") };
             let queries = (10..400).find(|&q| {
-                security_level(&Settings { num_queries: q, ..base }, subkeys, threshold).proven_bits >= target
+                let settings = Settings::Fri(FriSettings { num_queries: q, ..base });
+                security_level(&settings, subkeys, threshold).proven_bits >= target
             });
             println!(
                 "log_blowup {log_blowup}, query pow {pow}: {queries:?} queries for {target} proven bits (threshold, n={N})"

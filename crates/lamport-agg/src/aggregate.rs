@@ -30,6 +30,7 @@ pub fn prove<S: ParameterSet>(
     statement: &AggregateStatement<S>,
     signatures: &[Signature<S>],
 ) -> Result<Proof, ProveError> {
+    settings.validate()?;
     let (instance, traces) = witness(settings, statement, signatures)?;
     let stark = system::prove(settings, &instance, traces.tables)?;
     Ok(proof::<S>(settings, statement, signatures, stark))
@@ -185,6 +186,7 @@ pub fn verify<S: ParameterSet>(
     statement: &AggregateStatement<S>,
     proof: &Proof,
 ) -> Result<(), VerifyError> {
+    settings.validate()?;
     let instance = instance(settings, statement, proof)?;
     system::verify(settings, &instance, &proof.stark)
 }

@@ -57,6 +57,10 @@ pub enum ProveError {
     /// The statement is invalid.
     #[error(transparent)]
     Statement(#[from] StatementError),
+    /// The settings are out of range for their backend
+    /// ([`sigagg_prover::Settings::validate`]).
+    #[error(transparent)]
+    InvalidSettings(#[from] sigagg_prover::InvalidSettings),
     /// Not one signature per statement entry.
     #[error("{signatures} signatures for {entries} entries")]
     CountMismatch {
@@ -118,6 +122,10 @@ pub enum VerifyError {
     /// The statement is invalid.
     #[error(transparent)]
     Statement(#[from] StatementError),
+    /// The settings are out of range for their backend
+    /// ([`sigagg_prover::Settings::validate`]).
+    #[error(transparent)]
+    InvalidSettings(#[from] sigagg_prover::InvalidSettings),
     /// The proof bytes do not decode.
     #[error("malformed proof: {0}")]
     Malformed(String),

@@ -4,29 +4,13 @@
 //! (checked by [`crate::security`]'s tests), so the FRI query counts differ
 //! from the XMSS aggregator's.
 
-use crate::config::{Backend, MerkleHash, Settings};
+use crate::config::{FriSettings, Settings};
 pub use sigagg_prover::named::{Named, UnknownName};
 
 /// The fast setting: rate 1/2, 170 queries, 20 bits of query grinding and
 /// 16 bits at each other grinding site. About 104 proven bits at n = 1024
 /// (see [`crate::security`]).
-pub const FAST: Settings = Settings {
-    backend: Backend::Fri,
-    log_blowup: 1,
-    num_queries: 170,
-    query_pow_bits: 20,
-    commit_pow_bits: 0,
-    batch_pow_bits: 16,
-    lookup_pow_bits: 16,
-    ood_pow_bits: 16,
-    max_log_arity: 3,
-    log_final_poly_len: 7,
-    cap_height: 0,
-    merkle: MerkleHash::Sha256,
-    first_log_arity: 0,
-    rate_step: 0,
-    target_bits: 0,
-};
+pub const FAST: Settings = Settings::Fri(FriSettings { num_queries: 170, ..FriSettings::FAST });
 
 /// The compact setting: rate 1/8, fewer queries, smaller proofs, at least
 /// 100 proven bits, the registry's floor for `compact` (see
@@ -35,26 +19,10 @@ pub const FAST: Settings = Settings {
 /// degree-9 constraints, so the permutation tables use the paired layout
 /// ([`crate::poseidon::Rounds::Paired`]): 40% fewer permutation columns.
 /// Full-width SHA-256 Merkle trees: a 24-byte truncation would cap the
-/// level at 96 bits (proofs made with it before, `Settings { merkle:
-/// MerkleHash::Sha256Trunc24, num_queries: 49, ..COMPACT }`, still verify
-/// under those settings).
-pub const COMPACT: Settings = Settings {
-    backend: Backend::Fri,
-    log_blowup: 3,
-    num_queries: 52,
-    query_pow_bits: 24,
-    commit_pow_bits: 0,
-    batch_pow_bits: 16,
-    lookup_pow_bits: 16,
-    ood_pow_bits: 16,
-    max_log_arity: 3,
-    log_final_poly_len: 7,
-    cap_height: 0,
-    merkle: MerkleHash::Sha256,
-    first_log_arity: 0,
-    rate_step: 0,
-    target_bits: 0,
-};
+/// level at 96 bits (proofs made before with 24-byte digests and 49
+/// queries still verify under those settings).
+pub const COMPACT: Settings =
+    Settings::Fri(FriSettings { num_queries: 52, query_pow_bits: 24, ..FriSettings::COMPACT });
 
 /// Settings for functional tests (the prover's `INSECURE_TEST`). **Not secure** (about 20 bits): 40
 /// queries and no grinding; a corrupted trace or proof is still caught with

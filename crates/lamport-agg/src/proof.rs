@@ -97,8 +97,8 @@ impl Proof {
         if self.set_id != S::ID {
             return Err(VerifyError::WrongParameterSet { expected: S::ID, found: self.set_id });
         }
-        if self.settings.backend != settings.backend {
-            return Err(VerifyError::WrongBackend { expected: settings.backend, found: self.settings.backend });
+        if self.settings.backend() != settings.backend() {
+            return Err(VerifyError::WrongBackend { expected: settings.backend(), found: self.settings.backend() });
         }
         if self.settings != *settings {
             return Err(VerifyError::SettingsMismatch);

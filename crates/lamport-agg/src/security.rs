@@ -114,7 +114,7 @@ mod tests {
     /// states, and the registry's floor (100) is below it.
     #[test]
     fn compact_level_is_its_fri_term() {
-        assert_eq!(COMPACT.merkle, MerkleHash::Sha256);
+        assert_eq!(COMPACT.merkle(), MerkleHash::Sha256);
         for shape in shapes(&[1, 127, 1024]) {
             let level = security_level(&COMPACT, LamportPlus::NUM_SUBKEYS, shape);
             assert!(level.proven_bits >= 100.0 && level.proven_bits < 128.0, "{shape:?}: {level:?}");

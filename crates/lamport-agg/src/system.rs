@@ -182,7 +182,7 @@ impl Instance {
     /// verifier makes the same one.
     pub fn for_backend(self, settings: &Settings) -> Self {
         let instance = self.with_exclusive_buses(settings.exclusive_buses());
-        match settings.backend {
+        match settings.backend() {
             Backend::Fri => instance.with_outputs(Outputs::Committed),
             Backend::Skip => instance.with_outputs(Outputs::None),
             Backend::Whir => instance
@@ -267,6 +267,7 @@ pub fn verify(settings: &Settings, instance: &Instance, proof: &StarkProof) -> R
         match e {
             E::WrongBackend { expected, found } => VerifyError::WrongBackend { expected, found },
             E::WrongMerkleHash { .. } => VerifyError::SettingsMismatch,
+            E::InvalidSettings(e) => VerifyError::InvalidSettings(e),
             E::ShapeMismatch => VerifyError::ShapeMismatch,
             E::Invalid(reason) => VerifyError::Invalid(reason),
         }

@@ -75,6 +75,7 @@ pub fn prove<S: ParameterSet>(
     signers: &[Signer<S>],
     disclosure: Disclosure,
 ) -> Result<Proof, ProveError> {
+    settings.validate()?;
     let mut w = witness(settings, statement, signers, disclosure)?;
     let tables = std::mem::take(&mut w.traces.tables);
     let stark = system::prove(settings, &w.instance, tables)?;
@@ -238,6 +239,7 @@ pub fn verify<S: ParameterSet>(
     statement: &ThresholdStatement<S>,
     proof: &Proof,
 ) -> Result<(), VerifyError> {
+    settings.validate()?;
     let instance = instance(settings, statement, proof)?;
     system::verify(settings, &instance, &proof.stark)
 }

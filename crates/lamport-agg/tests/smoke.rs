@@ -68,8 +68,9 @@ fn named_settings_fit_the_final_polynomial() {
     let signers = common::signers(&tree, &pks, &mut sks, &[0], b"block 9");
     let tst = ThresholdStatement::new(tree.key(), b"block 9".to_vec(), 1).unwrap();
     for settings in [named::FAST, named::COMPACT] {
-        assert_eq!(settings.fitted(4).log_final_poly_len, 3);
-        assert_eq!(settings.fitted(8).log_final_poly_len, 7);
+        let fri = settings.fri().expect("FRI settings");
+        assert_eq!(fri.fitted(4).log_final_poly_len, 3);
+        assert_eq!(fri.fitted(8).log_final_poly_len, 7);
         let proof = aggregate::prove(&settings, &st, &sigs).unwrap();
         aggregate::verify(&settings, &st, &proof).unwrap();
         assert!(aggregate::verify(&settings, &other, &proof).is_err());

@@ -269,14 +269,14 @@ fn multilinear_proves_both_kinds(whir: config::Settings) {
     for n in [1usize, 3] {
         let (st, sigs) = common::aggregate_batch::<LamportPlus>(60 + n as u8, n);
         let proof = aggregate::prove(&whir, &st, &sigs).unwrap();
-        assert_eq!(proof.stark.backend(), whir.backend);
+        assert_eq!(proof.stark.backend(), whir.backend());
         let bytes = proof.to_bytes();
         aggregate::verify(&whir, &st, &Proof::from_bytes(&bytes).unwrap()).unwrap();
         let (other, _) = common::aggregate_batch::<LamportPlus>(70 + n as u8, n);
         assert!(aggregate::verify(&whir, &other, &proof).is_err(), "n = {n}");
         assert_eq!(
             aggregate::verify(&T, &st, &proof),
-            Err(VerifyError::WrongBackend { expected: config::Backend::Fri, found: whir.backend })
+            Err(VerifyError::WrongBackend { expected: config::Backend::Fri, found: whir.backend() })
         );
         if n == 3 {
             assert_tampering_rejected(&bytes, |p| aggregate::verify(&whir, &st, p));
@@ -288,7 +288,7 @@ fn multilinear_proves_both_kinds(whir: config::Settings) {
     };
     assert_eq!(
         aggregate::verify(&whir, &fri.1, &fri.0),
-        Err(VerifyError::WrongBackend { expected: whir.backend, found: config::Backend::Fri })
+        Err(VerifyError::WrongBackend { expected: whir.backend(), found: config::Backend::Fri })
     );
     // Thresholds, both parameter sets (the plain set has a tree table).
     let (_, st, signers) = setup::<LamportPlus>(81, 7, &[6, 1, 3], 3);
@@ -395,7 +395,7 @@ fn a_sponge_row_continues_the_previous_capacity() {
         let (instance, mut traces) = aggregate::testing::traces(&settings, &st, &sigs);
         let air = instance.main_air();
         let p24 = air.p24();
-        let chained = usize::from(settings.backend.is_multilinear());
+        let chained = usize::from(settings.backend().is_multilinear());
         assert_eq!(air.degree(), air.spec().rounds.max_degree() + chained);
         let table = &mut traces.tables[system::MAIN];
         let width = table.width();
@@ -408,7 +408,7 @@ fn a_sponge_row_continues_the_previous_capacity() {
         rows.extend(scratch.chunks_mut(p24.cols()));
         p24.write(&mut rows, &vec![input; lanes]);
         let proved = || aggregate::testing::prove_traces(&settings, &st, &sigs, &instance, &traces);
-        assert!(rejected(proved, |p| aggregate::verify(&settings, &st, p)), "{}", settings.backend.name());
+        assert!(rejected(proved, |p| aggregate::verify(&settings, &st, p)), "{}", settings.backend().name());
     }
 }
 
@@ -674,7 +674,7 @@ fn threshold_trace_corruptions_fail_verification() {
         assert!(
             failures.is_empty(),
             "{}, mined = {mined}: accepted corruptions (table, row, column) {failures:?}",
-            settings.backend.name()
+            settings.backend().name()
         );
     }
 }
@@ -798,9 +798,9 @@ fn node_table_edits_fail_verification() {
             threshold::testing::prove_witness(&settings, w)
         };
         // The rewrite itself changes nothing.
-        assert!(!rejected(|| prove(rewrite_nodes(&honest, |_, _, _| {})), verify), "{}", settings.backend.name());
+        assert!(!rejected(|| prove(rewrite_nodes(&honest, |_, _, _| {})), verify), "{}", settings.backend().name());
         for (what, edit) in &edits {
-            assert!(rejected(|| prove(rewrite_nodes(&honest, edit)), verify), "{}: {what}", settings.backend.name());
+            assert!(rejected(|| prove(rewrite_nodes(&honest, edit)), verify), "{}: {what}", settings.backend().name());
         }
         // The slot table: a counted slot's leaf withheld, or another key sent.
         let slot = honest.instance.slot_air().leaf_cols().expect("leaf columns");
@@ -808,7 +808,7 @@ fn node_table_edits_fail_verification() {
             let mut bad = honest.traces.clone();
             let w = bad.tables[0].width();
             bad.tables[0].values[w + cell] += if cell == slot.counted { -one } else { one };
-            assert!(rejected(|| prove(bad), verify), "{}: {what}", settings.backend.name());
+            assert!(rejected(|| prove(bad), verify), "{}: {what}", settings.backend().name());
         }
     }
 }
@@ -854,7 +854,7 @@ fn overflowing_thresholds_prove_and_reject_corruptions() {
 
         let (tables, failures) = corrupt_threshold(&settings, &st, &signers);
         assert_eq!(tables, 4);
-        assert!(failures.is_empty(), "{}: accepted corruptions {failures:?}", settings.backend.name());
+        assert!(failures.is_empty(), "{}: accepted corruptions {failures:?}", settings.backend().name());
         // Every overflow column on an active row, and a randomizer lane of
         // a sponge row's width-16 input.
         let main = &honest.traces.tables[1];
@@ -868,7 +868,7 @@ fn overflowing_thresholds_prove_and_reject_corruptions() {
         for cell in
             (0..of.width()).step_by(7).chain([of.width() - 1]).map(|c| (overflow, 0, c)).chain([(1, 40, p16 + 9)])
         {
-            assert!(corruption_refused(&honest.traces, cell, prove, verify), "{}: {cell:?}", settings.backend.name());
+            assert!(corruption_refused(&honest.traces, cell, prove, verify), "{}: {cell:?}", settings.backend().name());
         }
         // Row 40 of slots 0 and 1: both sponge rows with an active hash.
         let mut swapped = honest.traces.clone();
@@ -878,7 +878,7 @@ fn overflowing_thresholds_prove_and_reject_corruptions() {
         }
         assert_eq!(main.values[a + active], Val::ONE);
         assert_ne!(main.values[a + p16 + 8], main.values[b + p16 + 8], "two slots, two randomizers");
-        assert!(rejected(|| prove(swapped), verify), "{}: swapped width-16 rows", settings.backend.name());
+        assert!(rejected(|| prove(swapped), verify), "{}: swapped width-16 rows", settings.backend().name());
     }
 }
 
@@ -966,7 +966,7 @@ fn paired_layout_proves_and_verifies() {
     // such proofs still verify under their own settings); a proof
     // relabelled as full-width (and checked under such settings) is refused
     // before any STARK check.
-    let tc24 = Settings { merkle: config::MerkleHash::Sha256Trunc24, ..TC };
+    let tc24 = TC.with_merkle(config::MerkleHash::Sha256Trunc24);
     let proof24 = aggregate::prove(&tc24, &st, &sigs).unwrap();
     assert_eq!(proof24.stark.merkle(), config::MerkleHash::Sha256Trunc24);
     let bytes24 = proof24.to_bytes();

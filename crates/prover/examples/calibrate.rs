@@ -25,7 +25,7 @@ use p3_koala_bear::GenericPoseidon2LinearLayersKoalaBear;
 use p3_poseidon2_air::{RoundConstants, VectorizedPoseidon2Air};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
-use sigagg_prover::config::Settings;
+use sigagg_prover::config::FriSettings;
 use sigagg_prover::config::Val;
 
 /// Plonky3's Poseidon2 AIR over KoalaBear, `WIDTH` wide (16 with 20 partial
@@ -75,7 +75,7 @@ fn run<const WIDTH: usize, const PARTIAL: usize, const PER_ROW: usize, SC>(
 /// it cannot reach 100 proven bits).
 #[allow(clippy::type_complexity)]
 fn quartic_config(
-    settings: &Settings,
+    settings: &FriSettings,
 ) -> p3_uni_stark::StarkConfig<
     p3_fri::TwoAdicFriPcs<
         Val,
@@ -91,16 +91,7 @@ fn quartic_config(
     sigagg_prover::config::Challenger,
 > {
     let mmcs = sigagg_prover::config::val_mmcs(settings.cap_height);
-    let fri = p3_fri::FriParameters {
-        log_blowup: settings.log_blowup,
-        log_final_poly_len: settings.log_final_poly_len,
-        max_log_arity: settings.max_log_arity,
-        num_queries: settings.num_queries,
-        batch_proof_of_work_bits: settings.batch_pow_bits,
-        commit_proof_of_work_bits: settings.commit_pow_bits,
-        query_proof_of_work_bits: settings.query_pow_bits,
-        mmcs: p3_commit::ExtensionMmcs::new(mmcs),
-    };
+    let fri = settings.fri_parameters(p3_commit::ExtensionMmcs::new(mmcs));
     let pcs = p3_fri::TwoAdicFriPcs::new(Default::default(), mmcs, fri);
     p3_uni_stark::StarkConfig::new(pcs, sigagg_prover::config::transcript(vec![]))
 }
@@ -122,12 +113,12 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let log_perms: usize = args.first().map_or(19, |a| a.parse().expect("log2 of permutations"));
     let settings = match args.get(2).map(String::as_str) {
-        None | Some("fast") => Settings::FAST,
-        Some("compact") => Settings::COMPACT,
+        None | Some("fast") => FriSettings::FAST,
+        Some("compact") => FriSettings::COMPACT,
         // Rate 1/4 with the fast setting's grinding and the queries that
         // keep about its level (a query at rate 2^-r is worth about r/2
         // proven bits): the same bytes per query as fast at twice the width.
-        Some("quarter") => Settings { log_blowup: 2, num_queries: 84, ..Settings::FAST },
+        Some("quarter") => FriSettings { log_blowup: 2, num_queries: 84, ..FriSettings::FAST },
         Some(other) => panic!("unknown settings {other:?}: fast, quarter or compact"),
     };
     let config = settings.stark_config_seeded(b"calibrate".to_vec());

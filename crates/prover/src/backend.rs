@@ -84,7 +84,8 @@ impl StarkProof {
     }
 }
 /// Proves `traces` (one per table, in batch order, of the heights `tables`
-/// names) with the backend `settings` name. Nothing is checked first: a
+/// names) with the backend `settings` name. The settings are validated
+/// ([`Settings::validate`]); the traces are not: a
 /// trace that breaks its constraints gives a proof the verifier refuses
 /// (the FRI prover checks nothing in any build; debug builds of the
 /// multilinear provers may panic on it instead). The traces are
@@ -98,10 +99,11 @@ pub fn prove<A: Table>(
     tables: &Tables<'_, A>,
     traces: Vec<RowMajorMatrix<Val>>,
 ) -> Result<StarkProof, ProveError> {
-    match settings.backend {
-        Backend::Fri => fri::prove(settings, tables, traces).map(StarkProof::Fri),
-        Backend::Whir => whir::prove(settings, tables, traces).map(StarkProof::Whir),
-        Backend::Skip => skip_stark::prove(settings, tables, traces).map(StarkProof::Skip),
+    settings.validate().map_err(|e| ProveError(e.to_string()))?;
+    match settings {
+        Settings::Fri(s) => fri::prove(s, tables, traces).map(StarkProof::Fri),
+        Settings::Whir(s) => whir::prove(s, tables, traces).map(StarkProof::Whir),
+        Settings::Skip(s) => skip_stark::prove(s, tables, traces).map(StarkProof::Skip),
     }
 }
 
@@ -109,23 +111,25 @@ pub fn prove<A: Table>(
 /// backend or Merkle hash, or of other table heights, is refused before
 /// any check. Never panics on a malformed proof.
 pub fn verify<A: Table>(settings: &Settings, tables: &Tables<'_, A>, proof: &StarkProof) -> Result<(), VerifyError> {
-    if proof.backend() != settings.backend {
-        return Err(VerifyError::WrongBackend { expected: settings.backend, found: proof.backend() });
-    }
-    match proof {
-        StarkProof::Fri(p) => fri::verify(settings, tables, p),
-        StarkProof::Whir(p) => whir::verify(settings, tables, p),
-        StarkProof::Skip(p) => skip_stark::verify(settings, tables, p),
+    settings.validate().map_err(VerifyError::InvalidSettings)?;
+    match (settings, proof) {
+        (Settings::Fri(s), StarkProof::Fri(p)) => fri::verify(s, tables, p),
+        (Settings::Whir(s), StarkProof::Whir(p)) => whir::verify(s, tables, p),
+        (Settings::Skip(s), StarkProof::Skip(p)) => skip_stark::verify(s, tables, p),
+        _ => Err(VerifyError::WrongBackend { expected: settings.backend(), found: proof.backend() }),
     }
 }
 /// The security of proofs of `tables` under `settings`, as the backend the
 /// settings name states it (computed from the actual tables, grinding
 /// counted). The digest and public values of `tables` do not matter.
 pub fn security_level<A: Table>(settings: &Settings, tables: &Tables<'_, A>) -> SecurityLevel {
-    match settings.backend {
-        Backend::Fri => fri::security::level(settings, tables),
-        Backend::Whir => whir::level(settings, tables),
-        Backend::Skip => skip_stark::level(settings, tables),
+    if let Err(e) = settings.validate() {
+        return SecurityLevel::none(e.to_string());
+    }
+    match settings {
+        Settings::Fri(s) => fri::security::level(s, tables),
+        Settings::Whir(s) => whir::level(s, tables),
+        Settings::Skip(s) => skip_stark::level(s, tables),
     }
 }
 
@@ -136,6 +140,7 @@ mod tests {
     use p3_lookup::{Count, InteractionBuilder};
 
     use super::*;
+    use crate::config::{FriSettings, InvalidSettings, WhirSettings};
     use crate::table::transcript_seed;
 
     /// Two toy tables on one bus: a counter `0, 1, ..` that receives each
@@ -228,7 +233,7 @@ mod tests {
         let proof = prove_toy(settings, &traces());
         assert_eq!(
             (proof.backend(), proof.merkle(), proof.degree_bits()),
-            (settings.backend, settings.merkle, &[4, 3][..])
+            (settings.backend(), settings.merkle(), &[4, 3][..])
         );
         verify(settings, &tables(1), &proof).unwrap();
         let bytes = codec::encode(b"SGTEST", 1, &proof);
@@ -304,7 +309,8 @@ mod tests {
         let settings = Settings::INSECURE_TEST;
         let (toy, proof) = (tables(1), prove_toy(&settings, &traces()));
         let StarkProof::Fri(crate::fri::FriProof::Sha256(proof)) = proof else { panic!("a FRI SHA-256 proof") };
-        let config = settings.fitted_to(&toy.log_heights).stark_config_seeded(toy.transcript_seed(&settings));
+        let config =
+            FriSettings::INSECURE_TEST.fitted_to(&toy.log_heights).stark_config_seeded(toy.transcript_seed(&settings));
         let check = |chunks: &[usize], public_values: &[Vec<Val>]| {
             let common = CommonData::new(None, Toy::lookups(&AIRS));
             verify_batch_with_chunks(&config, &AIRS, &proof, public_values, &common, chunks)
@@ -329,7 +335,8 @@ mod tests {
         use crate::fri::verifier::{log_quotient_chunks, verify_batch_with_chunks};
         let settings = Settings::INSECURE_TEST;
         let toy = tables(1);
-        let config = settings.fitted_to(&toy.log_heights).stark_config_seeded(toy.transcript_seed(&settings));
+        let config =
+            FriSettings::INSECURE_TEST.fitted_to(&toy.log_heights).stark_config_seeded(toy.transcript_seed(&settings));
         let chunks: Vec<usize> = AIRS.iter().map(|a| log_quotient_chunks(a.degree())).collect();
         let verdicts = |proof: &FriProof| {
             let FriProof::Sha256(p) = proof else { panic!("a SHA-256 proof") };
@@ -365,7 +372,7 @@ mod tests {
     #[test]
     fn proves_and_verifies_in_both_hashes() {
         for merkle in [MerkleHash::Sha256, MerkleHash::Sha256Trunc24] {
-            round_trip(&Settings { merkle, ..Settings::INSECURE_TEST });
+            round_trip(&Settings::INSECURE_TEST.with_merkle(merkle));
         }
     }
 
@@ -377,7 +384,7 @@ mod tests {
     #[test]
     fn whir_proves_in_both_of_its_hashes() {
         let full = Settings::INSECURE_TEST_WHIR;
-        let short = Settings { merkle: MerkleHash::Sha256Trunc31, ..full };
+        let short = full.with_merkle(MerkleHash::Sha256Trunc31);
         let ((full_proof, full_len), (short_proof, short_len)) = (round_trip(&full), round_trip(&short));
         assert!(short_len < full_len, "31-byte digests shorten the proof: {short_len} vs {full_len}");
         let (t24, t31) = (MerkleHash::Sha256Trunc24, MerkleHash::Sha256Trunc31);
@@ -389,11 +396,12 @@ mod tests {
             verify(&full, &tables(1), &short_proof),
             Err(VerifyError::WrongMerkleHash { expected: MerkleHash::Sha256, found: t31 })
         );
-        let whir24 = Settings { merkle: t24, ..full };
+        let whir24 = full.with_merkle(t24);
+        let unsupported = InvalidSettings::UnsupportedMerkleHash { backend: Backend::Whir, merkle: t24 };
         assert!(prove(&whir24, &tables(1), traces().to_vec()).is_err());
-        assert!(matches!(verify(&whir24, &tables(1), &full_proof), Err(VerifyError::WrongMerkleHash { .. })));
+        assert_eq!(verify(&whir24, &tables(1), &full_proof), Err(VerifyError::InvalidSettings(unsupported)));
         assert_eq!(security_level(&whir24, &tables(1)).proven_bits, 0.0);
-        let fri31 = Settings { merkle: t31, ..Settings::INSECURE_TEST };
+        let fri31 = Settings::INSECURE_TEST.with_merkle(t31);
         assert!(prove(&fri31, &tables(1), traces().to_vec()).is_err());
     }
 
@@ -408,7 +416,7 @@ mod tests {
         assert!(matches!(verify(&settings, &other_domain, &proof), Err(VerifyError::Invalid(_))));
         let taller = Tables::new(&AIRS, vec![5, 3], DOMAIN, [1; 32]);
         assert_eq!(verify(&settings, &taller, &proof), Err(VerifyError::ShapeMismatch));
-        let short = Settings { merkle: MerkleHash::Sha256Trunc24, ..settings };
+        let short = settings.with_merkle(MerkleHash::Sha256Trunc24);
         assert_eq!(
             verify(&short, &tables(1), &proof),
             Err(VerifyError::WrongMerkleHash { expected: MerkleHash::Sha256Trunc24, found: MerkleHash::Sha256 })
@@ -442,9 +450,9 @@ mod tests {
     /// backend refuse each other's proofs, and it states its security.
     #[test]
     fn skip_proves_and_the_backends_refuse_each_other() {
-        let skip = Settings { backend: Backend::Skip, ..Settings::INSECURE_TEST_WHIR };
+        let skip = Settings::INSECURE_TEST_SKIP;
         multilinear_proves_and_refuses(skip);
-        round_trip(&Settings { merkle: MerkleHash::Sha256Trunc31, ..skip });
+        round_trip(&skip.with_merkle(MerkleHash::Sha256Trunc31));
         let whir = Settings::INSECURE_TEST_WHIR;
         let (skip_proof, whir_proof) = (prove_toy(&skip, &traces()), prove_toy(&whir, &traces()));
         assert_eq!(
@@ -455,9 +463,9 @@ mod tests {
             verify(&whir, &tables(1), &skip_proof),
             Err(VerifyError::WrongBackend { expected: Backend::Whir, found: Backend::Skip })
         );
-        let level = security_level(&Settings { backend: Backend::Skip, ..Settings::WHIR }, &tables(1));
+        let level = security_level(&Settings::Skip(WhirSettings::WHIR), &tables(1));
         assert!(level.proven_bits > 100.0, "{level:?}");
-        let t24 = Settings { merkle: MerkleHash::Sha256Trunc24, ..skip };
+        let t24 = skip.with_merkle(MerkleHash::Sha256Trunc24);
         assert!(prove(&t24, &tables(1), traces().to_vec()).is_err());
         assert_eq!(security_level(&t24, &tables(1)).proven_bits, 0.0);
     }
@@ -466,7 +474,7 @@ mod tests {
     /// multilinear backend `settings` name.
     fn multilinear_proves_and_refuses(whir: Settings) {
         let proof = prove_toy(&whir, &traces());
-        assert_eq!((proof.backend(), proof.degree_bits()), (whir.backend, &[4, 3][..]));
+        assert_eq!((proof.backend(), proof.degree_bits()), (whir.backend(), &[4, 3][..]));
         verify(&whir, &tables(1), &proof).unwrap();
         let bytes = codec::encode(b"SGTEST", 1, &proof);
         let decoded: StarkProof = codec::decode(b"SGTEST", 1, &bytes, "test proof").unwrap();
@@ -479,11 +487,11 @@ mod tests {
         let fri = prove_toy(&Settings::INSECURE_TEST, &traces());
         assert_eq!(
             verify(&whir, &tables(1), &fri),
-            Err(VerifyError::WrongBackend { expected: whir.backend, found: Backend::Fri })
+            Err(VerifyError::WrongBackend { expected: whir.backend(), found: Backend::Fri })
         );
         assert_eq!(
             verify(&Settings::INSECURE_TEST, &tables(1), &proof),
-            Err(VerifyError::WrongBackend { expected: Backend::Fri, found: whir.backend })
+            Err(VerifyError::WrongBackend { expected: Backend::Fri, found: whir.backend() })
         );
 
         for at in (7..bytes.len()).step_by(bytes.len() / 50) {

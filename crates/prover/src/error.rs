@@ -3,7 +3,7 @@
 
 use thiserror::Error;
 
-use crate::config::{Backend, MerkleHash};
+use crate::config::{Backend, InvalidSettings, MerkleHash};
 
 /// The proof system failed (never expected with valid inputs).
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
@@ -29,6 +29,9 @@ pub enum VerifyError {
         /// The proof's.
         found: MerkleHash,
     },
+    /// The verifier's settings are out of range ([`crate::Settings::validate`]).
+    #[error("invalid settings: {0}")]
+    InvalidSettings(InvalidSettings),
     /// The proof's table heights are not the statement's.
     #[error("table heights do not match the statement")]
     ShapeMismatch,

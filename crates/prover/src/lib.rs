@@ -78,6 +78,7 @@ mod poly;
 pub mod poseidon;
 pub mod row;
 pub mod security;
+pub mod settings;
 pub mod skip_stark;
 pub mod table;
 pub mod whir;
@@ -89,6 +90,7 @@ pub use error::{ProveError, VerifyError};
 pub use kind::ProofKind;
 pub use named::Named;
 pub use security::SecurityLevel;
+pub use settings::{FriSettings, InvalidSettings, WhirSettings};
 pub use table::{Table, Tables, transcript_seed};
 
 use p3_air::Air;
@@ -143,7 +145,7 @@ pub mod __private {
 #[cfg(any(test, feature = "testing"))]
 #[doc(hidden)]
 pub mod testing {
-    use crate::config::{MerkleHash, Settings};
+    use crate::config::{FriSettings, MerkleHash, Settings, WhirSettings};
 
     pub use crate::fri::compare::{lookups_both_ways, proofs_both_ways, quotient_chunks_both_ways};
 
@@ -154,24 +156,36 @@ pub mod testing {
     /// the development examples, never in the library.
     pub fn settings_from_env(base: Settings) -> Settings {
         let env = |k: &str, v: usize| std::env::var(k).map_or(v, |s| s.parse().expect("a number"));
-        Settings {
-            log_blowup: env("LOG_BLOWUP", base.log_blowup),
-            num_queries: env("QUERIES", base.num_queries),
-            query_pow_bits: env("QUERY_POW", base.query_pow_bits),
-            log_final_poly_len: env("FINAL_POLY", base.log_final_poly_len),
-            max_log_arity: env("ARITY", base.max_log_arity),
-            cap_height: env("CAP", base.cap_height),
-            first_log_arity: env("FIRST_ARITY", base.first_log_arity),
-            rate_step: env("RATE_STEP", base.rate_step),
-            target_bits: env("TARGET", base.target_bits),
-            merkle: match env("DIGEST", base.merkle.digest_bytes()) {
-                24 => MerkleHash::Sha256Trunc24,
-                31 => MerkleHash::Sha256Trunc31,
-                32 => MerkleHash::Sha256,
-                other => panic!("DIGEST={other}: use 24, 31 or 32"),
-            },
-            ..base
-        }
+        let merkle = match env("DIGEST", base.merkle().digest_bytes()) {
+            24 => MerkleHash::Sha256Trunc24,
+            31 => MerkleHash::Sha256Trunc31,
+            32 => MerkleHash::Sha256,
+            other => panic!("DIGEST={other}: use 24, 31 or 32"),
+        };
+        let whir = |w: WhirSettings| WhirSettings {
+            log_blowup: env("LOG_BLOWUP", w.log_blowup),
+            query_pow_bits: env("QUERY_POW", w.query_pow_bits),
+            max_log_arity: env("ARITY", w.max_log_arity),
+            first_log_arity: env("FIRST_ARITY", w.first_log_arity),
+            rate_step: env("RATE_STEP", w.rate_step),
+            target_bits: env("TARGET", w.target_bits),
+            merkle,
+        };
+        let settings = match base {
+            Settings::Fri(f) => Settings::Fri(FriSettings {
+                log_blowup: env("LOG_BLOWUP", f.log_blowup),
+                num_queries: env("QUERIES", f.num_queries),
+                query_pow_bits: env("QUERY_POW", f.query_pow_bits),
+                log_final_poly_len: env("FINAL_POLY", f.log_final_poly_len),
+                max_log_arity: env("ARITY", f.max_log_arity),
+                cap_height: env("CAP", f.cap_height),
+                merkle,
+                ..f
+            }),
+            Settings::Whir(w) => Settings::Whir(whir(w)),
+            Settings::Skip(w) => Settings::Skip(whir(w)),
+        };
+        Settings::new(settings).unwrap_or_else(|e| panic!("settings from the environment: {e}"))
     }
 
     /// Checks an aggregator's name mapping against the registry: every name
@@ -189,7 +203,8 @@ pub mod testing {
             assert_eq!(named(&settings(n)), Some(n));
             assert!(n.is_kept_by(&settings(n)), "{n}");
         }
-        let custom = Settings { num_queries: 7, ..settings(crate::Named::Fast) };
+        let Settings::Fri(fast) = settings(crate::Named::Fast) else { panic!("fast is a FRI setting") };
+        let custom = Settings::Fri(FriSettings { num_queries: 7, ..fast });
         assert_eq!(named(&custom), None);
     }
 

@@ -169,9 +169,9 @@ impl Named {
     /// aggregator's tests check it for its own mapping, the floor itself by
     /// its security tests.
     pub fn is_kept_by(self, settings: &Settings) -> bool {
-        settings.backend == self.backend()
-            && settings.log_blowup == self.log_blowup()
-            && (self.is_insecure() || settings.merkle.collision_bits() >= self.floor_bits())
+        settings.backend() == self.backend()
+            && settings.log_blowup() == self.log_blowup()
+            && (self.is_insecure() || settings.merkle().collision_bits() >= self.floor_bits())
     }
 
     /// The name an aggregator's mapping `settings_of` gives `settings`, or
@@ -239,7 +239,7 @@ mod tests {
             (Named::TestWhirSkip, Settings::INSECURE_TEST_SKIP),
         ] {
             assert!(named.is_kept_by(&settings), "{named}: {settings:?}");
-            assert!(named.is_insecure() || settings.merkle == named.merkle(), "{named}");
+            assert!(named.is_insecure() || settings.merkle() == named.merkle(), "{named}");
         }
     }
 
@@ -248,17 +248,17 @@ mod tests {
     /// the reverse lookup finds only exact settings.
     #[test]
     fn contracts_are_broken_by_other_backends_rates_and_weak_hashes() {
-        use crate::config::{Backend, MerkleHash};
-        let weak = Settings { merkle: MerkleHash::Sha256Trunc24, ..Settings::COMPACT };
-        assert!(!Named::Compact.is_kept_by(&weak));
-        assert!(Named::TestCompact.is_kept_by(&Settings { num_queries: 20, ..weak }));
-        assert!(!Named::Fast.is_kept_by(&Settings { log_blowup: 2, ..Settings::FAST }));
-        assert!(!Named::Whir.is_kept_by(&Settings { backend: Backend::Skip, ..Settings::WHIR }));
+        use crate::config::{FriSettings, MerkleHash, WhirSettings};
+        let weak = FriSettings { merkle: MerkleHash::Sha256Trunc24, ..FriSettings::COMPACT };
+        assert!(!Named::Compact.is_kept_by(&Settings::Fri(weak)));
+        assert!(Named::TestCompact.is_kept_by(&Settings::Fri(FriSettings { num_queries: 20, ..weak })));
+        assert!(!Named::Fast.is_kept_by(&Settings::Fri(FriSettings { log_blowup: 2, ..FriSettings::FAST })));
+        assert!(!Named::Whir.is_kept_by(&Settings::Skip(WhirSettings::WHIR)));
         let prover = |n: Named| match n {
             Named::Fast => Settings::FAST,
             _ => Settings::COMPACT,
         };
         assert_eq!(Named::find(&Settings::FAST, prover), Some(Named::Fast));
-        assert_eq!(Named::find(&Settings { num_queries: 7, ..Settings::FAST }, prover), None);
+        assert_eq!(Named::find(&Settings::Fri(FriSettings { num_queries: 7, ..FriSettings::FAST }), prover), None);
     }
 }

@@ -46,7 +46,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::codec;
 use crate::config::{
-    Challenge, Challenger, MerkleHash, Settings, Val, ValMmcs, ValMmcs31, transcript, val_mmcs, val_mmcs31,
+    Challenge, Challenger, MerkleHash, Settings, Val, ValMmcs, ValMmcs31, WhirSettings, transcript, val_mmcs,
+    val_mmcs31,
 };
 use crate::error::{ProveError, VerifyError};
 use crate::security::SecurityLevel;
@@ -283,7 +284,7 @@ pub fn stacked_log_size(shapes: &[(usize, usize)]) -> usize {
 /// If WHIR has no parameters for this shape (a stacked polynomial too large
 /// for KoalaBear's two-adic domain at the settings' rate).
 fn config<A: Table, M: Mmcs<Val>>(
-    settings: &Settings,
+    settings: &WhirSettings,
     tables: &Tables<'_, A>,
     mmcs: M,
 ) -> Result<WhirStark<M>, String> {
@@ -301,7 +302,7 @@ fn config<A: Table, M: Mmcs<Val>>(
 /// As [`whir_pcs`].
 #[cfg(any(test, feature = "testing"))]
 #[doc(hidden)]
-pub fn sha256_config(settings: &Settings, shapes: &[(usize, usize)]) -> Result<WhirStark<ValMmcs>, String> {
+pub fn sha256_config(settings: &WhirSettings, shapes: &[(usize, usize)]) -> Result<WhirStark<ValMmcs>, String> {
     let (pcs, first_log_arity) = whir_pcs(settings, shapes, val_mmcs(0))?;
     Ok(WhirStark { pcs, merkle: MerkleHash::Sha256, first_log_arity })
 }
@@ -315,7 +316,7 @@ pub fn sha256_config(settings: &Settings, shapes: &[(usize, usize)]) -> Result<W
 /// If WHIR has no parameters for this shape (a stacked polynomial too large
 /// for KoalaBear's two-adic domain at the settings' rate).
 pub(crate) fn whir_pcs<M: Mmcs<Val>, L: Layout<Val, Challenge>>(
-    settings: &Settings,
+    settings: &WhirSettings,
     shapes: &[(usize, usize)],
     mmcs: M,
 ) -> Result<(Pcs<M, L>, usize), String> {
@@ -346,7 +347,7 @@ pub(crate) fn unsupported(merkle: MerkleHash) -> String {
 /// seeded by [`Tables::transcript_seed`], committed with the settings'
 /// Merkle hash.
 pub(crate) fn prove<A: Table>(
-    settings: &Settings,
+    settings: &WhirSettings,
     tables: &Tables<'_, A>,
     traces: Vec<RowMajorMatrix<Val>>,
 ) -> Result<WhirProof, ProveError> {
@@ -359,7 +360,7 @@ pub(crate) fn prove<A: Table>(
 
 /// [`prove`] with the Merkle trees `mmcs`.
 fn prove_with<A: Table, M>(
-    settings: &Settings,
+    settings: &WhirSettings,
     tables: &Tables<'_, A>,
     traces: Vec<RowMajorMatrix<Val>>,
     mmcs: M,
@@ -389,7 +390,7 @@ where
                 ProverInstance::new(air, TraceTable::new(trace.transpose()), &pk, public_values)
             })
             .collect();
-        let mut challenger = transcript(tables.transcript_seed(settings));
+        let mut challenger = transcript(tables.transcript_seed(&Settings::Whir(*settings)));
         p3_multi_stark::prove(&config, ProverInstances::new(instances), 0, &mut challenger)
     }));
     match outcome {
@@ -420,7 +421,7 @@ pub const UNBALANCED_BUS: &str = "fraction GKR input fractions must sum to zero"
 /// and a panic of the verifier on some unforeseen malformed input is
 /// caught and reported as [`VerifyError::Invalid`].
 pub(crate) fn verify<A: Table>(
-    settings: &Settings,
+    settings: &WhirSettings,
     tables: &Tables<'_, A>,
     proof: &WhirProof,
 ) -> Result<(), VerifyError> {
@@ -435,7 +436,7 @@ pub(crate) fn verify<A: Table>(
 
 /// [`verify`] of a body committed with the Merkle trees `mmcs`.
 fn verify_with<A: Table, M>(
-    settings: &Settings,
+    settings: &WhirSettings,
     tables: &Tables<'_, A>,
     body: &WhirBody<M>,
     mmcs: M,
@@ -450,7 +451,7 @@ where
     let config = config(settings, tables, mmcs).map_err(VerifyError::Invalid)?;
     let outcome = catch_unwind(AssertUnwindSafe(|| {
         with_verifier_instances(&config, tables, |instances| {
-            let mut challenger = transcript(tables.transcript_seed(settings));
+            let mut challenger = transcript(tables.transcript_seed(&Settings::Whir(*settings)));
             p3_multi_stark::verify(&config, instances, &body.proof, 0, &mut challenger).map_err(|e| format!("{e:?}"))
         })
         .and_then(|checked| checked)
@@ -490,10 +491,10 @@ where
 /// model for SHA-256 and its Fiat-Shamir transcript). No separate
 /// conjectured figure is computed: the conjectured level is at least the
 /// proven one, and is reported as such.
-pub(crate) fn level<A: Table>(settings: &Settings, tables: &Tables<'_, A>) -> SecurityLevel {
+pub(crate) fn level<A: Table>(settings: &WhirSettings, tables: &Tables<'_, A>) -> SecurityLevel {
     // The report depends on the hash only through its collision term.
     fn report<A: Table, M>(
-        settings: &Settings,
+        settings: &WhirSettings,
         tables: &Tables<'_, A>,
         mmcs: M,
     ) -> Result<MultiStarkSecurityReport, String>
@@ -520,18 +521,8 @@ pub(crate) fn level<A: Table>(settings: &Settings, tables: &Tables<'_, A>) -> Se
                 .iter()
                 .min_by(|a, b| a.bits.bits().total_cmp(&b.bits.bits()))
                 .map_or_else(|| "none".to_string(), |t| t.label.to_string());
-            SecurityLevel {
-                proven_bits: bits,
-                proven_binding: binding,
-                conjectured_bits: bits,
-                conjectured_binding: "at least the proven level (not computed separately)".into(),
-            }
+            SecurityLevel::proven_only(bits, binding)
         }
-        Err(reason) => SecurityLevel {
-            proven_bits: 0.0,
-            proven_binding: reason,
-            conjectured_bits: 0.0,
-            conjectured_binding: "no configuration".into(),
-        },
+        Err(reason) => SecurityLevel::none(reason),
     }
 }

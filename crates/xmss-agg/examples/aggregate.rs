@@ -60,7 +60,7 @@ fn main() {
     let level = sigagg_xmss_agg::security::security_level(&settings, n);
     println!(
         "backend {}: proven {:.1} bits ({}), conjectured {:.1}",
-        settings.backend.name(),
+        settings.backend().name(),
         level.proven_bits,
         level.proven_binding,
         level.conjectured_bits

@@ -1,5 +1,6 @@
 //! Prints the proven and conjectured security of the named settings, and
 //! the fewest FRI queries that reach 100 proven bits at each blowup.
+use sigagg_xmss_agg::config::FriSettings;
 use sigagg_xmss_agg::security::security_level;
 use sigagg_xmss_agg::{Settings, max_signatures};
 
@@ -21,14 +22,10 @@ fn main() {
         }
     }
     for (log_blowup, pow) in [(1usize, 20usize), (2, 20), (3, 22), (4, 22)] {
-        let mut s = Settings { log_blowup, query_pow_bits: pow, ..Settings::FAST };
-        s.num_queries = (20..400)
-            .find(|&q| security_level(&Settings { num_queries: q, ..s }, max_signatures(&s)).proven_bits >= 100.0)
-            .unwrap();
-        println!(
-            "log_blowup {log_blowup}, query pow {pow}: {} queries for 100 proven bits at {} signatures",
-            s.num_queries,
-            max_signatures(&s)
-        );
+        let base = FriSettings { log_blowup, query_pow_bits: pow, ..FriSettings::FAST };
+        let with = |num_queries| Settings::Fri(FriSettings { num_queries, ..base });
+        let max = max_signatures(&with(base.num_queries));
+        let queries = (20..400).find(|&q| security_level(&with(q), max).proven_bits >= 100.0).unwrap();
+        println!("log_blowup {log_blowup}, query pow {pow}: {queries} queries for 100 proven bits at {max} signatures");
     }
 }

@@ -50,9 +50,9 @@ fn main() {
     let shapes: Vec<(usize, usize)> = heights.iter().copied().zip(widths.iter().copied()).collect();
     let seed = || transcript(b"skip stark example".to_vec());
 
-    let ours = SkipStark::new(&settings, &heights, &widths, skip, val_mmcs(0)).unwrap();
+    let ours = SkipStark::new(settings.whir().unwrap(), &heights, &widths, skip, val_mmcs(0)).unwrap();
     let (bits, _) = ours.security(&airs).unwrap();
-    let config = sha256_config(&settings, &shapes).unwrap();
+    let config = sha256_config(settings.whir().unwrap(), &shapes).unwrap();
     let wrapped: Vec<NoBus<'_>> = airs.iter().map(|&a| NoBus(a)).collect();
     let wrapped_refs: Vec<&NoBus<'_>> = wrapped.iter().collect();
     let (pk, vk) = p3_multi_stark::setup(&config, &wrapped_refs, &mut transcript(Vec::new())).unwrap();
@@ -114,7 +114,7 @@ fn full(n: usize, skip: usize, runs: usize) {
     let widths: Vec<usize> = matrices.iter().map(|t| t.width).collect();
     let shapes: Vec<(usize, usize)> = heights.iter().copied().zip(widths.iter().copied()).collect();
     let seed = || transcript(b"skip stark example".to_vec());
-    let ours = SkipStark::new(&settings, &heights, &widths, skip, val_mmcs(0)).unwrap();
+    let ours = SkipStark::new(settings.whir().unwrap(), &heights, &widths, skip, val_mmcs(0)).unwrap();
     let (bits, _) = ours.security(&airs).unwrap();
     for run in 0..runs {
         let t = Instant::now();

@@ -25,6 +25,7 @@ pub fn prove(
     statement: &AggregateStatement,
     signatures: &[Signature<Seed001>],
 ) -> Result<Proof, ProveError> {
+    settings.validate()?;
     settings.check_collision_bits(crate::MIN_COLLISION_BITS).map_err(ProveError::UnsupportedMerkleHash)?;
     if signatures.len() != statement.len() {
         return Err(ProveError::CountMismatch { entries: statement.len(), signatures: signatures.len() });
@@ -51,6 +52,7 @@ fn prove_traces(
 
 /// Verifies an aggregate proof for `statement` under `settings`.
 pub fn verify(settings: &Settings, statement: &AggregateStatement, proof: &Proof) -> Result<(), VerifyError> {
+    settings.validate()?;
     settings.check_collision_bits(crate::MIN_COLLISION_BITS).map_err(VerifyError::UnsupportedMerkleHash)?;
     if statement.padded_len() > max_signatures(settings) {
         return Err(VerifyError::TooManyForSettings { count: statement.len(), max: max_signatures(settings) });
@@ -186,8 +188,9 @@ pub mod testing {
         prove: impl FnOnce() -> Result<P, E>,
         verify: impl FnOnce(&P) -> Result<(), VerifyError>,
     ) {
-        let unbalanced =
-            |e: &E| settings.backend.is_multilinear() && format!("{e:?}").contains(sigagg_prover::whir::UNBALANCED_BUS);
+        let unbalanced = |e: &E| {
+            settings.backend().is_multilinear() && format!("{e:?}").contains(sigagg_prover::whir::UNBALANCED_BUS)
+        };
         match std::panic::catch_unwind(std::panic::AssertUnwindSafe(prove)) {
             Err(_) if cfg!(debug_assertions) => {}
             Err(_) => panic!("a release prover panicked on a tampered trace"),
@@ -251,7 +254,7 @@ mod tests {
                     sigagg_prover::whir::stacked_log_size(&shapes(chosen)),
                     sigagg_prover::whir::stacked_log_size(&shapes(paired)),
                     "{}, {padded} slots",
-                    settings.backend.name()
+                    settings.backend().name()
                 );
             }
             assert!(switched > 0, "no size switches layout");

@@ -30,6 +30,10 @@ pub enum ProveError {
     /// The statement is invalid.
     #[error(transparent)]
     Statement(#[from] StatementError),
+    /// The settings are out of range for their backend
+    /// ([`sigagg_prover::Settings::validate`]).
+    #[error(transparent)]
+    InvalidSettings(#[from] sigagg_prover::InvalidSettings),
     /// More signatures than the settings' domain can hold.
     #[error("{count} signatures exceed the maximum of {max} for these settings")]
     TooManyForSettings { count: usize, max: usize },
@@ -65,6 +69,10 @@ pub enum VerifyError {
     /// The statement is invalid.
     #[error(transparent)]
     Statement(#[from] StatementError),
+    /// The settings are out of range for their backend
+    /// ([`sigagg_prover::Settings::validate`]).
+    #[error(transparent)]
+    InvalidSettings(#[from] sigagg_prover::InvalidSettings),
     /// The proof bytes are malformed.
     #[error("malformed proof: {0}")]
     Malformed(String),
@@ -103,6 +111,7 @@ impl From<sigagg_prover::VerifyError> for VerifyError {
         match e {
             E::WrongBackend { expected, found } => VerifyError::WrongBackend { expected, found },
             E::WrongMerkleHash { found, .. } => VerifyError::UnsupportedMerkleHash(found),
+            E::InvalidSettings(e) => VerifyError::InvalidSettings(e),
             E::ShapeMismatch => VerifyError::Invalid(E::ShapeMismatch.to_string()),
             E::Invalid(reason) => VerifyError::Invalid(reason),
         }

@@ -143,8 +143,8 @@ impl Proof {
         if self.kind != kind {
             return Err(VerifyError::WrongKind { expected: kind.name(), found: self.kind.name() });
         }
-        if self.settings.backend != settings.backend {
-            return Err(VerifyError::WrongBackend { expected: settings.backend, found: self.settings.backend });
+        if self.settings.backend() != settings.backend() {
+            return Err(VerifyError::WrongBackend { expected: settings.backend(), found: self.settings.backend() });
         }
         if self.settings != *settings {
             return Err(VerifyError::HeaderMismatch("the proof was made with other settings".into()));

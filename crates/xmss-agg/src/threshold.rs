@@ -209,6 +209,7 @@ pub fn prove(
     signers: &[Signer],
     disclosure: Disclosure,
 ) -> Result<Proof, ProveError> {
+    settings.validate()?;
     settings.check_collision_bits(crate::MIN_COLLISION_BITS).map_err(ProveError::UnsupportedMerkleHash)?;
     let count = signers.len();
     if count < statement.threshold as usize {
@@ -260,6 +261,7 @@ fn witness_signer<'a>(statement: &ThresholdStatement, s: &'a Signer) -> trace::S
 /// Verifies a threshold proof for `statement` under `settings`; on success
 /// returns what it certifies.
 pub fn verify(settings: &Settings, statement: &ThresholdStatement, proof: &Proof) -> Result<Certificate, VerifyError> {
+    settings.validate()?;
     settings.check_collision_bits(crate::MIN_COLLISION_BITS).map_err(VerifyError::UnsupportedMerkleHash)?;
     proof.check_header(ProofKind::Threshold, settings)?;
     let (count, size) = (proof.count, statement.group.size);
@@ -406,7 +408,7 @@ mod tests {
                     assert!(
                         missing.is_empty(),
                         "{}: {air:?} reads undeclared next-row columns {missing:?}",
-                        settings.backend.name()
+                        settings.backend().name()
                     );
                 }
             }

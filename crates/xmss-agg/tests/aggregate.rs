@@ -22,7 +22,7 @@ use sigagg_xmss_agg::{
 const SETTINGS: Settings = Settings::INSECURE_TEST;
 /// The insecure settings at rate 1/8: Poseidon2 tables in the paired
 /// layout (every second full round committed, degree 9).
-const PAIRED: Settings = Settings { log_blowup: 3, num_queries: 20, ..Settings::INSECURE_TEST };
+const PAIRED: Settings = Settings::INSECURE_TEST_COMPACT;
 /// The insecure multilinear (WHIR) settings.
 const WHIR: Settings = Settings::INSECURE_TEST_WHIR;
 /// Our own multilinear prover's insecure settings.
@@ -75,9 +75,9 @@ fn valid_batches_prove_and_verify() {
             let decoded = Proof::from_bytes(&bytes).unwrap();
             assert_eq!(decoded.to_bytes(), bytes, "serialization is canonical");
             assert_eq!(bytes, legacy_aggregate_bytes(&proof), "the encoding of the former AggregateProof");
-            assert_eq!(decoded.stark.backend(), settings.backend);
+            assert_eq!(decoded.stark.backend(), settings.backend());
             verify(&settings, &statement, &decoded)
-                .unwrap_or_else(|e| panic!("{}, n = {n}: {e}", settings.backend.name()));
+                .unwrap_or_else(|e| panic!("{}, n = {n}: {e}", settings.backend().name()));
         }
     }
 }
@@ -202,10 +202,35 @@ fn other_settings_are_rejected() {
     );
     // The XMSS proofs commit with full-width SHA-256 only: settings naming
     // the truncated hash are a typed error on both sides, before any work.
-    let short = Settings { merkle: sigagg_xmss_agg::config::MerkleHash::Sha256Trunc24, ..SETTINGS };
+    let short = SETTINGS.with_merkle(sigagg_xmss_agg::config::MerkleHash::Sha256Trunc24);
     let unsupported = sigagg_xmss_agg::config::MerkleHash::Sha256Trunc24;
     assert_eq!(aggregate(&short, &statement, &sigs).unwrap_err(), ProveError::UnsupportedMerkleHash(unsupported));
     assert_eq!(verify(&short, &statement, &proof).unwrap_err(), VerifyError::UnsupportedMerkleHash(unsupported));
+}
+
+/// A proof names its settings, and decoding refuses settings out of their
+/// backend's range: a header asking for 31 bits of grinding (where
+/// Plonky3's challenger panics) or for no FRI query never reaches a
+/// verifier that takes its settings from the proof (the CLI does).
+#[test]
+fn proofs_naming_invalid_settings_do_not_decode() {
+    use sigagg_xmss_agg::config::FriSettings;
+    let (statement, sigs) = batch(31, 1, true, &[3]);
+    let proof = prove(&SETTINGS, &statement, &sigs);
+    let fri = *SETTINGS.fri().unwrap();
+    for settings in [
+        Settings::Fri(FriSettings { query_pow_bits: 31, ..fri }),
+        Settings::Fri(FriSettings { num_queries: 0, ..fri }),
+        Settings::Fri(FriSettings { log_blowup: 0, ..fri }),
+    ] {
+        let mut forged = Proof::from_bytes(&proof.to_bytes()).unwrap();
+        forged.settings = settings;
+        assert!(matches!(Proof::from_bytes(&forged.to_bytes()), Err(VerifyError::Malformed(_))), "{settings:?}");
+        assert_eq!(
+            verify(&settings, &statement, &proof).unwrap_err(),
+            VerifyError::InvalidSettings(settings.validate().unwrap_err())
+        );
+    }
 }
 
 /// The size breakdown covers the whole proof: its parts add up to the
@@ -557,9 +582,9 @@ fn verifier_lookups_match_plonky3s_derivation() {
     let (statement, _) = batch(80, 3, false, &[1, 2, 3]);
     for settings in [SETTINGS, PAIRED] {
         let (ours, theirs) = testing::lookups_both_ways(&settings, &statement);
-        assert_eq!(ours, theirs, "log blowup {}", settings.log_blowup);
+        assert_eq!(ours, theirs, "log blowup {}", settings.log_blowup());
         let (declared, inferred) = testing::quotient_chunks_both_ways(&settings, &statement);
-        assert_eq!(declared, inferred, "log blowup {}", settings.log_blowup);
+        assert_eq!(declared, inferred, "log blowup {}", settings.log_blowup());
     }
 }
 
@@ -571,7 +596,7 @@ fn fri_prover_matches_plonky3_byte_for_byte() {
     let (statement, sigs) = batch(81, 3, false, &[1, 2, 3]);
     for settings in [SETTINGS, PAIRED] {
         let (ours, theirs) = testing::proofs_both_ways(&settings, &statement, &sigs);
-        assert_eq!(ours, theirs, "log blowup {}", settings.log_blowup);
+        assert_eq!(ours, theirs, "log blowup {}", settings.log_blowup());
     }
     let (other, other_sigs) = batch(82, 3, false, &[1, 2, 3]);
     let (ours, _) = testing::proofs_both_ways(&SETTINGS, &statement, &sigs);

@@ -36,7 +36,7 @@ fn legacy_threshold_bytes(proof: &Proof) -> Vec<u8> {
     sigagg_xmss_agg::codec::encode(sigagg_xmss_agg::proof::THRESHOLD_PROOF_MAGIC, 13, &legacy)
 }
 /// The insecure settings at rate 1/8: Poseidon2 tables in the paired layout.
-const PAIRED: Settings = Settings { log_blowup: 3, num_queries: 20, ..Settings::INSECURE_TEST };
+const PAIRED: Settings = Settings::INSECURE_TEST_COMPACT;
 /// The insecure multilinear (WHIR) settings.
 const WHIR: Settings = Settings::INSECURE_TEST_WHIR;
 /// Our own multilinear prover's insecure settings.
@@ -286,17 +286,21 @@ fn forged_counts_and_signer_lists_are_rejected_by(settings: &Settings) {
     let proof = prove_threshold(settings, &statement, &group.signers(&[1, 4, 5]), Disclosure::Signers).unwrap();
     verify_threshold(settings, &statement, &proof).unwrap();
     // Settings naming the truncated Merkle hash are a typed error on both
-    // sides (the XMSS proofs commit with full-width SHA-256 only).
+    // sides (the XMSS proofs commit with full-width SHA-256 only; the
+    // multilinear backends have no 24-byte trees at all, so for them the
+    // settings themselves are invalid).
     let truncated = sigagg_xmss_agg::config::MerkleHash::Sha256Trunc24;
-    let short = Settings { merkle: truncated, ..*settings };
+    let short = settings.with_merkle(truncated);
+    let (prove_err, verify_err) = match short.validate() {
+        Ok(()) => (ProveError::UnsupportedMerkleHash(truncated), VerifyError::UnsupportedMerkleHash(truncated)),
+        Err(e) => (ProveError::InvalidSettings(e.clone()), VerifyError::InvalidSettings(e)),
+    };
+    assert_eq!(settings.backend() != sigagg_xmss_agg::Backend::Fri, short.validate().is_err());
     assert_eq!(
         prove_threshold(&short, &statement, &group.signers(&[1, 4, 5]), Disclosure::Signers).unwrap_err(),
-        ProveError::UnsupportedMerkleHash(truncated)
+        prove_err
     );
-    assert_eq!(
-        verify_threshold(&short, &statement, &proof).unwrap_err(),
-        VerifyError::UnsupportedMerkleHash(truncated)
-    );
+    assert_eq!(verify_threshold(&short, &statement, &proof).unwrap_err(), verify_err);
     // Each forgery names the check that must catch it: a header check
     // (`HeaderMismatch`) where the header alone is inconsistent, the STARK
     // (`Invalid`) where only the proof can tell.
@@ -320,7 +324,7 @@ fn forged_counts_and_signer_lists_are_rejected_by(settings: &Settings) {
     reject(&proof, &|p| p.signers = None, &stark, "a hidden signer list");
     reject(&proof, &|p| p.settings = Settings::FAST, &|e| header(e) || backend(e), "other settings");
     // Settings of the other backend: refused as such, before the header.
-    let other = if settings.backend == sigagg_xmss_agg::Backend::Fri { WHIR } else { SETTINGS };
+    let other = if settings.backend() == sigagg_xmss_agg::Backend::Fri { WHIR } else { SETTINGS };
     reject(&proof, &|p| p.settings = other, &backend, "the other backend's settings");
     // A count-only proof: the header cannot check the count, the STARK must.
     let hidden = prove_threshold(settings, &statement, &group.signers(&[1, 4, 5]), Disclosure::CountOnly).unwrap();
@@ -374,9 +378,9 @@ fn verifier_lookups_match_plonky3s_derivation() {
     let group = Group::new(80, 5);
     for settings in [SETTINGS, PAIRED] {
         let (ours, theirs) = testing::lookups_both_ways(&settings, &group.statement(1), 3);
-        assert_eq!(ours, theirs, "log blowup {}", settings.log_blowup);
+        assert_eq!(ours, theirs, "log blowup {}", settings.log_blowup());
         let (declared, inferred) = testing::quotient_chunks_both_ways(&settings, &group.statement(1), 3);
-        assert_eq!(declared, inferred, "log blowup {}", settings.log_blowup);
+        assert_eq!(declared, inferred, "log blowup {}", settings.log_blowup());
     }
 }
 

@@ -72,10 +72,11 @@ pub fn bench_settings(
         return args::parse_named(name).map(settings_of);
     }
     let [fast, compact] = [ProofSettings::Fast, ProofSettings::Compact].map(settings_of);
-    [fast, compact].into_iter().find(|s| s.log_blowup == log_blowup).ok_or_else(|| {
+    [fast, compact].into_iter().find(|s| s.log_blowup() == log_blowup).ok_or_else(|| {
         CliError::usage(format!(
             "--log-blowup {log_blowup}: use {} (fast) or {} (compact)",
-            fast.log_blowup, compact.log_blowup
+            fast.log_blowup(),
+            compact.log_blowup()
         ))
     })
 }

@@ -22,7 +22,7 @@ use crate::config::Challenge;
 /// its constraints and lookups at its height: the security level, which
 /// counts the declared degree, would be overstated.
 pub fn quotient_chunks_both_ways<A: Table>(settings: &Settings, tables: &Tables<'_, A>) -> (Vec<usize>, Vec<usize>) {
-    let config = settings.stark_config_seeded(Vec::new());
+    let config = fri_of(settings).stark_config_seeded(Vec::new());
     let lookups = A::lookups(tables.airs);
     let theirs = tables
         .airs
@@ -53,8 +53,9 @@ pub fn proofs_both_ways<A: Table>(
     tables: &Tables<'_, A>,
     traces: Vec<RowMajorMatrix<Val>>,
 ) -> (Vec<u8>, Vec<u8>) {
-    assert_eq!(settings.merkle, MerkleHash::Sha256, "compared under full-width SHA-256");
-    let config = settings.fitted_to(&tables.log_heights).stark_config_seeded(tables.transcript_seed(settings));
+    let fri = fri_of(settings);
+    assert_eq!(fri.merkle, MerkleHash::Sha256, "compared under full-width SHA-256");
+    let config = fri.fitted_to(&tables.log_heights).stark_config_seeded(tables.transcript_seed(settings));
     let instances: Vec<StarkInstance<'_, _, A>> = tables
         .airs
         .iter()
@@ -65,7 +66,7 @@ pub fn proofs_both_ways<A: Table>(
     let data =
         ProverData { common: CommonData::new(None, A::lookups(tables.airs)), prover_only: ProverOnlyData::empty() };
     let theirs = prove_batch(&config, &instances, &data).expect("Plonky3's proof");
-    let ours = match prove(settings, tables, traces.clone()).expect("our proof") {
+    let ours = match prove(fri, tables, traces.clone()).expect("our proof") {
         FriProof::Sha256(p) => p,
         FriProof::Sha256Trunc24(_) => unreachable!("proved under SHA-256"),
     };
@@ -78,10 +79,21 @@ pub fn proofs_both_ways<A: Table>(
 /// inference, so the two must be shown equal).
 pub fn lookups_both_ways<A: Table>(settings: &Settings, tables: &Tables<'_, A>) -> (Vec<u8>, Vec<u8>) {
     let ours = A::lookups(tables.airs);
-    let theirs =
-        ProverData::from_airs_and_degrees(&settings.stark_config_seeded(Vec::new()), tables.airs, &tables.log_heights)
-            .expect("no preprocessed columns")
-            .common
-            .lookups;
+    let theirs = ProverData::from_airs_and_degrees(
+        &fri_of(settings).stark_config_seeded(Vec::new()),
+        tables.airs,
+        &tables.log_heights,
+    )
+    .expect("no preprocessed columns")
+    .common
+    .lookups;
     (postcard::to_allocvec(&ours).expect("serializable"), postcard::to_allocvec(&theirs).expect("serializable"))
+}
+
+/// The FRI parameters of `settings`, which the comparisons need.
+///
+/// # Panics
+/// If the settings are not FRI's.
+fn fri_of(settings: &Settings) -> &FriSettings {
+    settings.fri().expect("Plonky3's batch STARK is compared under FRI settings")
 }

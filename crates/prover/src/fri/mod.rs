@@ -30,7 +30,7 @@ use serde::{Deserialize, Serialize};
 
 use self::prover::prove_batch_owned;
 use self::verifier::{log_quotient_chunks, verify_batch_with_chunks};
-use crate::config::{AggConfig, AggConfig24, MerkleHash, Settings, Val};
+use crate::config::{AggConfig, AggConfig24, FriSettings, MerkleHash, Settings, Val};
 use crate::error::{ProveError, VerifyError};
 use crate::table::{Table, Tables};
 
@@ -84,16 +84,16 @@ impl FriProof {
 
 /// One batch proof of `traces` against `tables`, with the transcript
 /// seeded by [`Tables::transcript_seed`] and the final FRI polynomial
-/// fitted to the shortest table ([`Settings::fitted_to`]).
+/// fitted to the shortest table ([`FriSettings::fitted_to`]).
 pub(crate) fn prove<A: Table>(
-    settings: &Settings,
+    settings: &FriSettings,
     tables: &Tables<'_, A>,
     traces: Vec<RowMajorMatrix<Val>>,
 ) -> Result<FriProof, ProveError> {
     let heights: Vec<usize> = traces.iter().map(|t| log2_strict_usize(t.height())).collect();
     assert_eq!(heights, tables.log_heights, "one trace per table, at the statement's heights");
     let fitted = settings.fitted_to(&tables.log_heights);
-    let seed = tables.transcript_seed(settings);
+    let seed = tables.transcript_seed(&Settings::Fri(*settings));
     let lookups = A::lookups(tables.airs);
     let (airs, public_values, chunks) = (tables.airs, &tables.public_values, &declared_log_chunks(tables.airs));
     // The two arms differ only in the configuration's Merkle hash.
@@ -157,7 +157,7 @@ fn declared_log_chunks<A: Table>(airs: &[A]) -> Vec<usize> {
 /// is still caught and reported as [`VerifyError::Invalid`], so untrusted
 /// bytes never abort the caller.
 pub(crate) fn verify<A: Table>(
-    settings: &Settings,
+    settings: &FriSettings,
     tables: &Tables<'_, A>,
     proof: &FriProof,
 ) -> Result<(), VerifyError> {
@@ -168,7 +168,7 @@ pub(crate) fn verify<A: Table>(
         return Err(VerifyError::ShapeMismatch);
     }
     let fitted = settings.fitted_to(&tables.log_heights);
-    let seed = tables.transcript_seed(settings);
+    let seed = tables.transcript_seed(&Settings::Fri(*settings));
     let (airs, public_values) = (tables.airs, &tables.public_values);
     let outcome = catch_unwind(AssertUnwindSafe(|| {
         let (lookups, chunks) = (A::lookups(airs), declared_log_chunks(airs));

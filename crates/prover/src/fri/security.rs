@@ -14,7 +14,6 @@ use p3_air::BaseAir;
 use p3_air::symbolic::AirLayout;
 use p3_batch_stark::num_batched_openings;
 use p3_field::Field;
-use p3_fri::FriParameters;
 use p3_lookup::InteractionSymbolicBuilder;
 use p3_security::grinding::GrindingSites;
 use p3_security::logup::{self, LogUpAir};
@@ -22,7 +21,7 @@ use p3_security::shape::{InstanceShape, StarkAirParams};
 use p3_security::stark::{conjectured_security_report, proven_security_report};
 use p3_uni_stark::OpeningShape;
 
-use crate::config::{Challenge, Settings, Val};
+use crate::config::{Challenge, FriSettings, Val};
 use crate::security::SecurityLevel;
 use crate::table::{Table, Tables};
 
@@ -30,7 +29,7 @@ use crate::table::{Table, Tables};
 const CHALLENGE_DIM: usize = 5;
 
 /// The security level of `settings` for proofs of `tables`.
-pub(crate) fn level<A: Table>(settings: &Settings, tables: &Tables<'_, A>) -> SecurityLevel {
+pub(crate) fn level<A: Table>(settings: &FriSettings, tables: &Tables<'_, A>) -> SecurityLevel {
     let airs = tables.airs;
     // The largest degree over the tables (9 with paired Poseidon2 tables),
     // and its quotient chunks for every table (conservative for the rest).
@@ -65,16 +64,7 @@ pub(crate) fn level<A: Table>(settings: &Settings, tables: &Tables<'_, A>) -> Se
         );
         interactions += lookups.iter().map(|l| l.elements.len()).sum::<usize>();
     }
-    let fri = FriParameters {
-        log_blowup: settings.log_blowup,
-        log_final_poly_len: settings.log_final_poly_len,
-        max_log_arity: settings.max_log_arity,
-        num_queries: settings.num_queries,
-        batch_proof_of_work_bits: settings.batch_pow_bits,
-        commit_proof_of_work_bits: settings.commit_pow_bits,
-        query_proof_of_work_bits: settings.query_pow_bits,
-        mmcs: (),
-    };
+    let fri = settings.fri_parameters(());
     let regime = fri.security_regime();
     let grinding = GrindingSites {
         out_of_domain: settings.ood_pow_bits,

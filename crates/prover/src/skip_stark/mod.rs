@@ -52,7 +52,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::codec;
 use crate::config::{
-    Challenge, Challenger, MerkleHash, Settings, Val, ValMmcs, ValMmcs31, transcript, val_mmcs, val_mmcs31,
+    Challenge, Challenger, MerkleHash, Settings, Val, ValMmcs, ValMmcs31, WhirSettings, transcript, val_mmcs,
+    val_mmcs31,
 };
 use crate::error::{ProveError, VerifyError};
 use crate::logup::{self, LogUpError, LogUpProof};
@@ -154,7 +155,7 @@ where
     /// the skip or WHIR's first folding (which pads such a table and moves
     /// its successor row into the pad).
     pub fn new(
-        settings: &Settings,
+        settings: &WhirSettings,
         log_heights: &[usize],
         widths: &[usize],
         skip: usize,
@@ -305,7 +306,7 @@ fn skip_for(log_heights: &[usize]) -> usize {
 }
 
 /// The backend's configuration for `tables` under `settings`.
-fn stark_for<A: Table, M>(settings: &Settings, tables: &Tables<'_, A>, mmcs: M) -> Result<SkipStark<M>, String>
+fn stark_for<A: Table, M>(settings: &WhirSettings, tables: &Tables<'_, A>, mmcs: M) -> Result<SkipStark<M>, String>
 where
     M: Mmcs<Val>,
     M::ProverData<RowMajorMatrix<Val>>: Clone,
@@ -320,12 +321,12 @@ where
 
 /// One proof of `traces` against `tables` ([`crate::prove`]).
 pub(crate) fn prove<A: Table>(
-    settings: &Settings,
+    settings: &WhirSettings,
     tables: &Tables<'_, A>,
     traces: Vec<RowMajorMatrix<Val>>,
 ) -> Result<SkipProof, ProveError> {
     fn with<A: Table, M>(
-        settings: &Settings,
+        settings: &WhirSettings,
         tables: &Tables<'_, A>,
         traces: &[RowMajorMatrix<Val>],
         mmcs: M,
@@ -337,7 +338,7 @@ pub(crate) fn prove<A: Table>(
     {
         let stark = stark_for(settings, tables, mmcs).map_err(ProveError)?;
         let airs: Vec<&A> = tables.airs.iter().collect();
-        let mut challenger = transcript(tables.transcript_seed(settings));
+        let mut challenger = transcript(tables.transcript_seed(&Settings::Skip(*settings)));
         let proof = stark.prove(&airs, traces, &mut challenger).map_err(ProveError)?;
         Ok(SkipBody { log_heights: tables.log_heights.clone(), proof })
     }
@@ -353,12 +354,12 @@ pub(crate) fn prove<A: Table>(
 /// of a dependency's verifier on some unforeseen malformed input is caught
 /// and reported as [`VerifyError::Invalid`].
 pub(crate) fn verify<A: Table>(
-    settings: &Settings,
+    settings: &WhirSettings,
     tables: &Tables<'_, A>,
     proof: &SkipProof,
 ) -> Result<(), VerifyError> {
     fn with<A: Table, M>(
-        settings: &Settings,
+        settings: &WhirSettings,
         tables: &Tables<'_, A>,
         body: &SkipBody<M>,
         mmcs: M,
@@ -374,7 +375,7 @@ pub(crate) fn verify<A: Table>(
         let stark = stark_for(settings, tables, mmcs).map_err(VerifyError::Invalid)?;
         let airs: Vec<&A> = tables.airs.iter().collect();
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            stark.verify(&airs, &body.proof, &mut transcript(tables.transcript_seed(settings)))
+            stark.verify(&airs, &body.proof, &mut transcript(tables.transcript_seed(&Settings::Skip(*settings))))
         }));
         match outcome {
             Ok(Ok(())) => Ok(()),
@@ -395,7 +396,7 @@ pub(crate) fn verify<A: Table>(
 /// ([`SkipStark::security`] with the Merkle hash's collision bound; a
 /// proven bound in the random-oracle model, Johnson-bound WHIR). No
 /// separate conjectured figure is computed.
-pub(crate) fn level<A: Table>(settings: &Settings, tables: &Tables<'_, A>) -> SecurityLevel {
+pub(crate) fn level<A: Table>(settings: &WhirSettings, tables: &Tables<'_, A>) -> SecurityLevel {
     let airs: Vec<&A> = tables.airs.iter().collect();
     let report = match settings.merkle {
         MerkleHash::Sha256 | MerkleHash::Sha256Trunc31 => {
@@ -414,19 +415,9 @@ pub(crate) fn level<A: Table>(settings: &Settings, tables: &Tables<'_, A>) -> Se
                 .iter()
                 .min_by(|a, b| a.bits.bits().total_cmp(&b.bits.bits()))
                 .map_or_else(|| "none".to_string(), |t| t.label.to_string());
-            SecurityLevel {
-                proven_bits: bits,
-                proven_binding: binding,
-                conjectured_bits: bits,
-                conjectured_binding: "at least the proven level (not computed separately)".into(),
-            }
+            SecurityLevel::proven_only(bits, binding)
         }
-        Err(reason) => SecurityLevel {
-            proven_bits: 0.0,
-            proven_binding: reason,
-            conjectured_bits: 0.0,
-            conjectured_binding: "no configuration".into(),
-        },
+        Err(reason) => SecurityLevel::none(reason),
     }
 }
 

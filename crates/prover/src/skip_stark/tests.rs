@@ -5,13 +5,13 @@ use super::prover::{Witnesses, partial_evaluations};
 use p3_field::PrimeCharacteristicRing;
 
 use super::*;
-use crate::config::{ValMmcs, transcript, val_mmcs};
+use crate::config::{ValMmcs, WhirSettings, transcript, val_mmcs};
 use crate::poly::lagrange;
 use crate::zerocheck::ZerocheckPoint;
 use crate::zerocheck::toy::TestAir;
 
-fn settings() -> Settings {
-    Settings { first_log_arity: 4, ..Settings::WHIR }
+fn settings() -> WhirSettings {
+    WhirSettings { first_log_arity: 4, ..WhirSettings::WHIR }
 }
 
 fn stark(log_heights: &[usize], skip: usize) -> SkipStark<ValMmcs> {

@@ -39,7 +39,7 @@ use crate::config::{Backend, Settings};
 /// BENCHMARKS.md, with the width-24 table in two lanes too (faster still,
 /// but its wider rows cost the fast proof 0.26 MB and the verifier 17 ms).
 pub fn lanes(settings: &Settings) -> usize {
-    match settings.backend {
+    match settings.backend() {
         Backend::Fri => 2,
         Backend::Whir | Backend::Skip => 1,
     }
@@ -62,7 +62,7 @@ pub const WHIR_HASH_ROUNDS_FROM: usize = 1024;
 /// aggregates that switch keep their commitment's size. The chain table always stays
 /// paired under WHIR for the same reason.
 pub fn hash_stride(settings: &Settings, aggregate_slots: Option<usize>) -> usize {
-    match (settings.backend, aggregate_slots) {
+    match (settings.backend(), aggregate_slots) {
         (backend, Some(slots)) if backend.is_multilinear() && slots >= WHIR_HASH_ROUNDS_FROM => 1,
         _ => settings.stride(),
     }
