@@ -143,6 +143,10 @@ pub enum MithrilError {
     /// The batch Merkle path does not lead to the committed root (`BatchPathInvalid`).
     #[error("the batch Merkle path is invalid")]
     BatchPathInvalid,
+    /// A signature's `signer_index` is not the leaf its entry is proven at
+    /// (mithril-stm does not look at `signer_index` in a certificate).
+    #[error("a signer index does not match its Merkle leaf")]
+    SignerIndexMismatch,
     /// The MSP.B aggregate of the certificate does not verify
     /// (`AggregateSignatureInvalid` / `SignatureInvalid(mu)`).
     #[error("the aggregate signature does not verify")]

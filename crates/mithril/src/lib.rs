@@ -54,7 +54,8 @@
 //! * a claimed index must be below `m` (mithril-stm accepts `index = m`),
 //!   and a single signature must claim at least one index, none twice;
 //! * a batch path must have strictly increasing indices below the leaf
-//!   count and no unused values;
+//!   count and no unused values, and each signature's `signer_index` must
+//!   be the leaf index its entry is proven at;
 //! * the clerk drops a second copy of the same signature from the same
 //!   party instead of letting it strip the first copy of all its indices.
 

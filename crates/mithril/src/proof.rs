@@ -45,7 +45,8 @@ impl ConcatenationProof {
     /// Verifies the certificate for `msg` against `avk` under `params`, in
     /// mithril-stm's order: each signature's indices (below `m`, won in
     /// the lottery with its entry's stake), all indices distinct, at least
-    /// `k` of them, the entries in the Merkle tree, then one MSP.B check of
+    /// `k` of them, the entries in the Merkle tree (and, beyond mithril-stm,
+    /// each signature's `signer_index` equal to its leaf index), then one MSP.B check of
     /// all the σ's on `msg ‖ root`. The σ's are checked only through the
     /// aggregate, as in mithril-stm.
     pub fn verify(&self, msg: &[u8], avk: &AggregateVerificationKey, params: &Parameters) -> Result<(), MithrilError> {
@@ -66,6 +67,9 @@ impl ConcatenationProof {
         }
         let leaves: Vec<Hash> = self.signatures.iter().map(|s| s.entry.leaf_hash()).collect();
         self.batch_path.verify(&leaves, &avk.root, avk.nr_leaves)?;
+        if self.signatures.iter().zip(&self.batch_path.indices).any(|(s, &i)| s.sig.signer_index != i) {
+            return Err(MithrilError::SignerIndexMismatch);
+        }
         let vks: Vec<MspVerificationKey> = self.signatures.iter().map(|s| *s.entry.vk.msp()).collect();
         let sigs: Vec<MspSignature> = self.signatures.iter().map(|s| *s.sig.sigma.msp()).collect();
         let (ivk, mu) = msp::aggregate(&vks, &sigs).map_err(|_| MithrilError::AggregateInvalid)?;
