@@ -99,6 +99,15 @@ pub enum MithrilError {
     /// (`ConcatenationKeyInvalid`): a possible rogue key.
     #[error("the proof of possession does not verify")]
     InvalidProofOfPossession,
+    /// A stake above the total stake: no registration has one (mithril-stm
+    /// would run its lottery series on it, slowly, and refuse it later).
+    #[error("stake {stake} is above the total stake {total_stake}")]
+    StakeAboveTotal {
+        /// The stake.
+        stake: u64,
+        /// The total stake.
+        total_stake: u64,
+    },
     /// The key is already registered (`EntryAlreadyRegistered`).
     #[error("the verification key is already registered")]
     AlreadyRegistered,

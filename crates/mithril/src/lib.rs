@@ -51,6 +51,8 @@
 //!   (no legacy big-endian layouts, no 0.12 array-form `proof_bytes`, no
 //!   trailing bytes); points must be in the subgroup when read, including
 //!   the proof of possession's `k1` and `k2`;
+//! * a stake above the total stake is refused before the lottery series
+//!   (mithril-stm spends about a minute on it, see [`lottery`]);
 //! * a claimed index must be below `m` (mithril-stm accepts `index = m`),
 //!   and a single signature must claim at least one index, none twice;
 //! * a batch path must have strictly increasing indices below the leaf

@@ -24,6 +24,13 @@
 //! otherwise `phi_f` must be in `(0, 1]`. A stake of 0 gives `x = 0`, and
 //! never wins. `ln` is Rust's `f64::ln`, as in mithril-stm.
 //!
+//! One input is refused before the series, unlike in mithril-stm: a stake
+//! above the total stake (impossible in a registration, whose total is the
+//! sum of its stakes). mithril-stm runs its 1000 terms for it, and with
+//! `x` in the billions the terms grow to gigabit rationals: a forged
+//! certificate entry would cost a verifier a minute before its Merkle path
+//! is even looked at.
+//!
 //! The bounds `S_n ± err_n` depend only on `x`, so [`Lottery`] computes
 //! them once per signer and compares each `q` against the cached list.
 
@@ -79,6 +86,9 @@ impl Lottery {
     pub fn new(phi_f: f64, stake: u64, total_stake: u64) -> Result<Lottery, MithrilError> {
         if total_stake == 0 {
             return Err(MithrilError::ZeroTotalStake);
+        }
+        if stake > total_stake {
+            return Err(MithrilError::StakeAboveTotal { stake, total_stake });
         }
         if (phi_f - 1.0).abs() < f64::EPSILON {
             return Ok(Lottery { rule: Rule::Always });
