@@ -241,7 +241,10 @@ impl VerificationKeyPop {
     /// Reads the JSON shape of [`VerificationKeyPop::to_json`].
     pub fn from_json(json: &str) -> Result<VerificationKeyPop, MithrilError> {
         let w: VkPopWire = codec::from_json(json, Item::VerificationKeyPop)?;
-        Ok(VerificationKeyPop { vk: VerificationKey::from_bytes(&w.vk.0)?, pop: ProofOfPossession::from_bytes(&w.pop.0)? })
+        Ok(VerificationKeyPop {
+            vk: VerificationKey::from_bytes(&w.vk.0)?,
+            pop: ProofOfPossession::from_bytes(&w.pop.0)?,
+        })
     }
 }
 

@@ -28,7 +28,7 @@
 //!   [`SignedEntry`], [`BatchPath`], [`AggregateVerificationKey`],
 //!   [`ConcatenationProof`] and [`AggregateSignature`]: mithril-stm 0.13's
 //!   `0x01 ‖ CBOR`, byte for byte (written with `ciborium` from the same serde
-//!   shapes; see [`codec`](crate::codec) for the rules).
+//!   shapes; see [`codec`] for the rules).
 //! * `to_json` of the same objects where mithril-stm has a serde shape
 //!   (the certificate, single signature, key with PoP, AVK, parameters):
 //!   what mithril-common sends, hex-encoded, on the network.

@@ -68,7 +68,7 @@ enum Rule {
     /// `phi_f` is 1 (within `f64::EPSILON`): every index wins.
     Always,
     /// The exact series.
-    Series(Series),
+    Series(Box<Series>),
 }
 
 #[derive(Clone, Debug)]
@@ -99,14 +99,8 @@ impl Lottery {
         let c = BigRational::from_float((1.0 - phi_f).ln()).ok_or(MithrilError::PhiFOutOfRange(phi_f))?;
         let w = BigRational::new(BigInt::from(stake), BigInt::from(total_stake));
         let x = -(w * c);
-        let series = Series {
-            term: x.clone(),
-            x,
-            bounds: Vec::new(),
-            sum: BigRational::one(),
-            divisor: BigInt::one(),
-        };
-        Ok(Lottery { rule: Rule::Series(series) })
+        let series = Series { term: x.clone(), x, bounds: Vec::new(), sum: BigRational::one(), divisor: BigInt::one() };
+        Ok(Lottery { rule: Rule::Series(Box::new(series)) })
     }
 
     /// Whether `ev` (64 bytes, little-endian) wins.

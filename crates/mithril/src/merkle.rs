@@ -125,7 +125,11 @@ pub(crate) struct BatchPathWire {
 
 impl BatchPath {
     pub(crate) fn wire(&self) -> BatchPathWire {
-        BatchPathWire { values: self.values.iter().map(|v| Fixed(*v)).collect(), indices: self.indices.clone(), hasher: Null }
+        BatchPathWire {
+            values: self.values.iter().map(|v| Fixed(*v)).collect(),
+            indices: self.indices.clone(),
+            hasher: Null,
+        }
     }
 
     pub(crate) fn from_wire(w: BatchPathWire) -> BatchPath {
@@ -174,7 +178,7 @@ impl BatchPath {
             while i < level.len() {
                 let v = level[i];
                 next_level.push(parent(v));
-                if v % 2 == 0 {
+                if v.is_multiple_of(2) {
                     next_hashes.push(node(values.next().ok_or_else(bad)?, &hashes[i]));
                 } else if level.get(i + 1) == Some(&(v + 1)) {
                     next_hashes.push(node(&hashes[i], &hashes[i + 1]));

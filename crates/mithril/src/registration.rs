@@ -195,7 +195,11 @@ impl AggregateVerificationKey {
     }
 
     fn from_wire(w: AvkWire) -> AggregateVerificationKey {
-        AggregateVerificationKey { root: w.mt_commitment.root.0, nr_leaves: w.mt_commitment.nr_leaves, total_stake: w.total_stake }
+        AggregateVerificationKey {
+            root: w.mt_commitment.root.0,
+            nr_leaves: w.mt_commitment.nr_leaves,
+            total_stake: w.total_stake,
+        }
     }
 
     /// `0x01 ‖ CBOR {"mt_commitment": {"root", "nr_leaves", "hasher": null}, "total_stake"}`.

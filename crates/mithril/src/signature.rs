@@ -101,7 +101,11 @@ impl SingleSignature {
     }
 
     pub(crate) fn from_wire(w: SigWireIn) -> Result<SingleSignature, MithrilError> {
-        Ok(SingleSignature { sigma: Signature::from_bytes(&w.sigma.0)?, indexes: w.indexes, signer_index: w.signer_index })
+        Ok(SingleSignature {
+            sigma: Signature::from_bytes(&w.sigma.0)?,
+            indexes: w.indexes,
+            signer_index: w.signer_index,
+        })
     }
 
     /// Checks σ on `msg ‖ root` under `vk`, then each claimed index

@@ -6,8 +6,8 @@ mod common;
 use common::{D, IkmRng, World, ikm, ours_from_theirs, stm_params, their_vk, theirs_from_ours};
 use mithril_stm_013 as stm;
 use sigagg_mithril::{
-    AggregateSignature, AggregateVerificationKey, Clerk, ConcatenationProof, Parameters, RegistrationEntry, SignedEntry,
-    SigningKey, SingleSignature, VerificationKeyPop,
+    AggregateSignature, AggregateVerificationKey, Clerk, ConcatenationProof, Parameters, RegistrationEntry,
+    SignedEntry, SigningKey, SingleSignature, VerificationKeyPop,
 };
 
 const MSG: &[u8] = b"mithril: epoch 612, immutable file 4211, digest 5a1e...";
@@ -26,7 +26,8 @@ fn keys_and_proofs_of_possession_are_mithril_bytes() {
         // Each side reads and accepts the other's.
         VerificationKeyPop::from_bytes(&their_pop.to_canonical_bytes()).unwrap().verify().unwrap();
         VerificationKeyPop::from_json(&serde_json::to_string(&their_pop).unwrap()).unwrap().verify().unwrap();
-        let back = stm::VerificationKeyProofOfPossessionForConcatenation::from_canonical_bytes(&vk_pop.to_bytes()).unwrap();
+        let back =
+            stm::VerificationKeyProofOfPossessionForConcatenation::from_canonical_bytes(&vk_pop.to_bytes()).unwrap();
         stm::KeyRegistration::initialize().register(1, &back).unwrap();
     }
 }
@@ -58,10 +59,7 @@ fn registration_order_and_aggregate_key_are_mithril_bytes() {
     // One party: the root is its leaf hash.
     let one = World::new(2, params, &[9]);
     assert_eq!(one.avk().root, one.ours.entries()[0].leaf_hash());
-    assert_eq!(
-        one.avk().to_bytes(),
-        one.their_avk().to_concatenation_aggregate_verification_key().to_bytes().unwrap()
-    );
+    assert_eq!(one.avk().to_bytes(), one.their_avk().to_concatenation_aggregate_verification_key().to_bytes().unwrap());
 }
 
 #[test]
@@ -108,7 +106,12 @@ fn single_signatures_are_mithril_bytes_and_verify_both_ways() {
 
 /// Builds a certificate on both sides from the same signatures (in
 /// `order`), compares bytes and JSON, and checks each verifies on the other side.
-fn certificate_round(w: &World, ours: &[SingleSignature], theirs: &[stm::SingleSignature], msg: &[u8]) -> ConcatenationProof {
+fn certificate_round(
+    w: &World,
+    ours: &[SingleSignature],
+    theirs: &[stm::SingleSignature],
+    msg: &[u8],
+) -> ConcatenationProof {
     let clerk = Clerk::new(w.params, w.ours.clone());
     let proof = clerk.aggregate(ours, msg).unwrap();
     let their_cert = w.their_aggregate(theirs, msg).unwrap();
@@ -120,7 +123,10 @@ fn certificate_round(w: &World, ours: &[SingleSignature], theirs: &[stm::SingleS
     // Theirs verifies here (bytes and JSON), ours there.
     let from_theirs = AggregateSignature::from_bytes(&their_cert.to_bytes().unwrap()).unwrap();
     from_theirs.verify(msg, &w.avk(), &w.params).unwrap();
-    AggregateSignature::from_json(&serde_json::to_string(&their_cert).unwrap()).unwrap().verify(msg, &w.avk(), &w.params).unwrap();
+    AggregateSignature::from_json(&serde_json::to_string(&their_cert).unwrap())
+        .unwrap()
+        .verify(msg, &w.avk(), &w.params)
+        .unwrap();
     w.their_verify_bytes(&cert.to_bytes(), msg).unwrap();
     let back: stm::AggregateSignature<D> = serde_json::from_str(&cert.to_json()).unwrap();
     back.verify(msg, &w.their_avk(), &stm_params(&w.params), None, None).unwrap();
@@ -198,7 +204,8 @@ fn golden_certificate_of_mithril_stm_0_13() {
          da41597c5157488d7724e03fb8d84a376a43b8f41518a11cc387b669b2ee6586",
     )
     .unwrap();
-    let keys: Vec<SigningKey> = (0..2).map(|i| SigningKey::from_key_material(&stream[32 * i..32 * i + 32]).unwrap()).collect();
+    let keys: Vec<SigningKey> =
+        (0..2).map(|i| SigningKey::from_key_material(&stream[32 * i..32 * i + 32]).unwrap()).collect();
     assert_eq!(hex::encode(&keys[0].verification_key().to_bytes()[..3]), "8fa1ff");
     assert_eq!(hex::encode(&keys[1].verification_key().to_bytes()[..3]), "9138af");
     let params = Parameters { m: 10, k: 5, phi_f: 0.8 };

@@ -29,12 +29,18 @@ fn setup(phi_f: f64, m: u64, k: u64) -> Setup {
 
 impl Setup {
     /// Verifies a tampered proof on both sides; returns (ours, theirs).
-    fn check(&self, proof: &ConcatenationProof, msg: &[u8], params: &Parameters) -> (Result<(), MithrilError>, Result<(), String>) {
+    fn check(
+        &self,
+        proof: &ConcatenationProof,
+        msg: &[u8],
+        params: &Parameters,
+    ) -> (Result<(), MithrilError>, Result<(), String>) {
         let ours = proof.verify(msg, &self.w.avk(), params);
         let bytes = AggregateSignature::Concatenation(proof.clone()).to_bytes();
-        let theirs = mithril_stm_013::AggregateSignature::<D>::from_bytes(&bytes)
-            .map_err(|e| format!("{e:#}"))
-            .and_then(|s| s.verify(msg, &self.w.their_avk(), &stm_params(params), None, None).map_err(|e| format!("{e:#}")));
+        let theirs =
+            mithril_stm_013::AggregateSignature::<D>::from_bytes(&bytes).map_err(|e| format!("{e:#}")).and_then(|s| {
+                s.verify(msg, &self.w.their_avk(), &stm_params(params), None, None).map_err(|e| format!("{e:#}"))
+            });
         (ours, theirs)
     }
 
@@ -68,14 +74,22 @@ fn index_not_won_is_refused() {
     let mut p = s.proof.clone();
     let j = s.unwon_index(0);
     p.signatures[0].sig.indexes.push(j);
-    s.both_refuse(&p, |e| *e == MithrilError::LotteryLost(0) || matches!(e, MithrilError::LotteryLost(_)), "unwon index");
+    s.both_refuse(
+        &p,
+        |e| *e == MithrilError::LotteryLost(0) || matches!(e, MithrilError::LotteryLost(_)),
+        "unwon index",
+    );
     // The single signature alone, too.
     let mut sig = p.signatures[0].sig.clone();
     sig.indexes = vec![j];
     let e = p.signatures[0].entry;
     assert_eq!(sig.verify(&s.w.params, &e.vk, e.stake, &s.w.avk(), MSG), Err(MithrilError::LotteryLost(j)));
     let i = s.w.keys.iter().position(|k| k.verification_key() == e.vk).unwrap();
-    assert!(theirs_from_ours(&sig).verify::<D>(&stm_params(&s.w.params), &their_vk(&s.w, i), &e.stake, &s.w.their_avk(), MSG).is_err());
+    assert!(
+        theirs_from_ours(&sig)
+            .verify::<D>(&stm_params(&s.w.params), &their_vk(&s.w, i), &e.stake, &s.w.their_avk(), MSG)
+            .is_err()
+    );
 }
 
 #[test]
@@ -125,10 +139,15 @@ fn indices_at_or_above_m_are_refused() {
     let mut sig = w.signer(0).sign(MSG).unwrap();
     sig.indexes.push(6);
     let e = w.ours.entry(sig.signer_index).unwrap();
-    assert_eq!(sig.verify(&w.params, &e.vk, e.stake, &w.avk(), MSG), Err(MithrilError::IndexOutOfBound { index: 6, m: 6 }));
+    assert_eq!(
+        sig.verify(&w.params, &e.vk, e.stake, &w.avk(), MSG),
+        Err(MithrilError::IndexOutOfBound { index: 6, m: 6 })
+    );
     let i = w.keys.iter().position(|k| k.verification_key() == e.vk).unwrap();
     assert!(
-        theirs_from_ours(&sig).verify::<D>(&stm_params(&w.params), &their_vk(&w, i), &e.stake, &w.their_avk(), MSG).is_ok(),
+        theirs_from_ours(&sig)
+            .verify::<D>(&stm_params(&w.params), &their_vk(&w, i), &e.stake, &w.their_avk(), MSG)
+            .is_ok(),
         "mithril-stm 0.13 accepts index = m"
     );
 }
@@ -150,9 +169,16 @@ fn another_message_is_refused() {
     // A single signature checked against another message.
     let sig = &sigs[0];
     let e = w.ours.entry(sig.signer_index).unwrap();
-    assert_eq!(sig.verify(&w.params, &e.vk, e.stake, &w.avk(), b"another message"), Err(MithrilError::SignatureInvalid));
+    assert_eq!(
+        sig.verify(&w.params, &e.vk, e.stake, &w.avk(), b"another message"),
+        Err(MithrilError::SignatureInvalid)
+    );
     let j = w.keys.iter().position(|k| k.verification_key() == e.vk).unwrap();
-    assert!(theirs_from_ours(sig).verify::<D>(&stm_params(&w.params), &their_vk(&w, j), &e.stake, &w.their_avk(), b"another message").is_err());
+    assert!(
+        theirs_from_ours(sig)
+            .verify::<D>(&stm_params(&w.params), &their_vk(&w, j), &e.stake, &w.their_avk(), b"another message")
+            .is_err()
+    );
 }
 
 #[test]
@@ -172,7 +198,10 @@ fn signers_outside_the_registration_are_refused() {
     p.signatures[0].entry.vk = outsider.verification_key();
     s.both_refuse(&p, |e| matches!(e, MithrilError::BatchPathInvalid | MithrilError::LotteryLost(_)), "outsider key");
     // The outsider cannot make a signer either.
-    assert_eq!(sigagg_mithril::Signer::new(outsider, stake, &s.w.ours, s.w.params).unwrap_err(), MithrilError::NotRegistered);
+    assert_eq!(
+        sigagg_mithril::Signer::new(outsider, stake, &s.w.ours, s.w.params).unwrap_err(),
+        MithrilError::NotRegistered
+    );
 }
 
 #[test]
@@ -187,7 +216,9 @@ fn wrong_stakes_are_refused() {
             |e| {
                 matches!(
                     e,
-                    MithrilError::BatchPathInvalid | MithrilError::LotteryLost(_) | MithrilError::StakeAboveTotal { .. }
+                    MithrilError::BatchPathInvalid
+                        | MithrilError::LotteryLost(_)
+                        | MithrilError::StakeAboveTotal { .. }
                 )
             },
             "stake",
@@ -286,6 +317,21 @@ fn mutants_agree(
     assert!(refused > 0, "{name}: no mutant refused");
 }
 
+/// Mutants of a pure encoding: whatever is read re-encodes to exactly the
+/// bytes read; the rest is a decoding (or point) error.
+fn reads_canonically(name: &str, bytes: &[u8], decode: impl Fn(&[u8]) -> Result<Vec<u8>, MithrilError>) {
+    assert_eq!(decode(bytes).unwrap(), bytes, "{name}");
+    let mut refused = 0;
+    for (label, m) in sigagg_testkit::mutants(bytes) {
+        match decode(&m) {
+            Ok(again) => assert_eq!(again, m, "{name}, {label}: read but not canonical"),
+            Err(MithrilError::Decode { .. } | MithrilError::Bls { .. }) => refused += 1,
+            Err(other) => panic!("{name}, {label}: unexpected {other:?}"),
+        }
+    }
+    assert!(refused > 0);
+}
+
 #[test]
 fn byte_mutants_of_every_encoding_are_refused() {
     let s = setup(0.4, 150, 25);
@@ -357,23 +403,11 @@ fn byte_mutants_of_every_encoding_are_refused() {
         false,
     );
     // Pure encodings: whatever is read re-encodes to exactly the bytes read.
-    let canonical = |name: &str, bytes: &[u8], decode: &dyn Fn(&[u8]) -> Result<Vec<u8>, MithrilError>| {
-        assert_eq!(decode(bytes).unwrap(), bytes, "{name}");
-        let mut refused = 0;
-        for (label, m) in sigagg_testkit::mutants(bytes) {
-            match decode(&m) {
-                Ok(again) => assert_eq!(again, m, "{name}, {label}: read but not canonical"),
-                Err(MithrilError::Decode { .. } | MithrilError::Bls { .. }) => refused += 1,
-                Err(other) => panic!("{name}, {label}: unexpected {other:?}"),
-            }
-        }
-        assert!(refused > 0);
-    };
-    canonical("parameters", &w.params.to_bytes(), &|b| Parameters::from_bytes(b).map(|x| x.to_bytes()));
-    canonical("avk", &avk.to_bytes(), &|b| AggregateVerificationKey::from_bytes(b).map(|x| x.to_bytes()));
-    canonical("batch path", &s.proof.batch_path.to_bytes(), &|b| BatchPath::from_bytes(b).map(|x| x.to_bytes()));
-    canonical("single signature", &sig.to_bytes(), &|b| SingleSignature::from_bytes(b).map(|x| x.to_bytes()));
-    canonical("certificate", &cert, &|b| AggregateSignature::from_bytes(b).map(|x| x.to_bytes()));
+    reads_canonically("parameters", &w.params.to_bytes(), |b| Parameters::from_bytes(b).map(|x| x.to_bytes()));
+    reads_canonically("avk", &avk.to_bytes(), |b| AggregateVerificationKey::from_bytes(b).map(|x| x.to_bytes()));
+    reads_canonically("batch path", &s.proof.batch_path.to_bytes(), |b| BatchPath::from_bytes(b).map(|x| x.to_bytes()));
+    reads_canonically("single signature", &sig.to_bytes(), |b| SingleSignature::from_bytes(b).map(|x| x.to_bytes()));
+    reads_canonically("certificate", &cert, |b| AggregateSignature::from_bytes(b).map(|x| x.to_bytes()));
 }
 
 #[test]
@@ -402,7 +436,10 @@ fn decoding_errors_are_typed() {
     assert!(mithril_stm_013::AggregateSignature::<D>::from_bytes(&v012).is_ok(), "mithril-stm reads 0.12's form");
     assert!(AggregateSignature::from_bytes(&v012).is_err());
     // JSON: malformed text and points off the curve.
-    assert!(matches!(ConcatenationProof::from_json("{"), Err(MithrilError::Decode { reason: DecodeError::Json(_), .. })));
+    assert!(matches!(
+        ConcatenationProof::from_json("{"),
+        Err(MithrilError::Decode { reason: DecodeError::Json(_), .. })
+    ));
     let json = s.proof.to_json().replacen("\"sigma\":[1", "\"sigma\":[0", 1);
     if json != s.proof.to_json() {
         assert!(ConcatenationProof::from_json(&json).is_err());

@@ -5,8 +5,8 @@
 
 use mithril_stm_013 as stm;
 use sigagg_mithril::{
-    AggregateSignature, AggregateVerificationKey, ClosedRegistration, KeyRegistration, Parameters, Signer,
-    SigningKey, SingleSignature,
+    AggregateSignature, AggregateVerificationKey, ClosedRegistration, KeyRegistration, Parameters, Signer, SigningKey,
+    SingleSignature,
 };
 
 /// mithril-stm's membership digest (Blake2b-256).
@@ -134,7 +134,11 @@ impl World {
         stm::Clerk::<D>::new_clerk_from_closed_key_registration(&stm_params(&self.params), &self.theirs)
     }
 
-    pub fn their_aggregate(&self, sigs: &[stm::SingleSignature], msg: &[u8]) -> Result<stm::AggregateSignature<D>, String> {
+    pub fn their_aggregate(
+        &self,
+        sigs: &[stm::SingleSignature],
+        msg: &[u8],
+    ) -> Result<stm::AggregateSignature<D>, String> {
         self.their_clerk()
             .aggregate_signatures_with_type(
                 sigs,
