@@ -445,3 +445,72 @@ fn decoding_errors_are_typed() {
         assert!(ConcatenationProof::from_json(&json).is_err());
     }
 }
+
+#[test]
+fn registration_refusals_match_mithril_stm() {
+    use common::{IkmRng, ikm};
+    use mithril_stm_013 as stm;
+    let params = Parameters { m: 10, k: 2, phi_f: 0.2 };
+    let keys: Vec<SigningKey> = (0..3).map(|i| SigningKey::from_key_material(&ikm(9, i)).unwrap()).collect();
+    let theirs: Vec<_> = (0..3)
+        .map(|i| {
+            stm::Initializer::new(stm_params(&params), 1, &mut IkmRng::new(ikm(9, i)))
+                .get_verification_key_proof_of_possession_for_concatenation()
+        })
+        .collect();
+    // Another key's proof of possession (rebuilt from bytes: key 0, proof of key 1).
+    let mixed = [&keys[0].verification_key().to_bytes()[..], &keys[1].proof_of_possession().to_bytes()[..]].concat();
+    let ours_mixed = VerificationKeyPop::from_bytes(&mixed).unwrap();
+    let mut reg = sigagg_mithril::KeyRegistration::new();
+    assert_eq!(reg.register(1, &ours_mixed), Err(MithrilError::InvalidProofOfPossession));
+    let their_mixed = stm::VerificationKeyProofOfPossessionForConcatenation::from_canonical_bytes(&mixed).unwrap();
+    assert!(stm::KeyRegistration::initialize().register(1, &their_mixed).is_err());
+    // k1 alone swapped (k2 right): refused on both sides too.
+    let mut k1_swapped = keys[0].verification_key_pop().to_bytes();
+    k1_swapped[96..144].copy_from_slice(&keys[1].proof_of_possession().to_bytes()[..48]);
+    assert_eq!(
+        sigagg_mithril::KeyRegistration::new().register(1, &VerificationKeyPop::from_bytes(&k1_swapped).unwrap()),
+        Err(MithrilError::InvalidProofOfPossession)
+    );
+    let t = stm::VerificationKeyProofOfPossessionForConcatenation::from_canonical_bytes(&k1_swapped).unwrap();
+    assert!(stm::KeyRegistration::initialize().register(1, &t).is_err());
+    // The same key twice.
+    reg.register(1, &keys[2].verification_key_pop()).unwrap();
+    assert_eq!(reg.register(5, &keys[2].verification_key_pop()), Err(MithrilError::AlreadyRegistered));
+    let mut their_reg = stm::KeyRegistration::initialize();
+    their_reg.register(1, &theirs[2]).unwrap();
+    assert!(their_reg.register(5, &theirs[2]).is_err());
+    // Zero and overflowing totals.
+    for (stakes, expected) in
+        [([0u64, 0], MithrilError::ZeroTotalStake), ([u64::MAX, 1], MithrilError::TotalStakeOverflow)]
+    {
+        let mut reg = sigagg_mithril::KeyRegistration::new();
+        let mut their_reg = stm::KeyRegistration::initialize();
+        for i in 0..2 {
+            reg.register(stakes[i], &keys[i].verification_key_pop()).unwrap();
+            their_reg.register(stakes[i], &theirs[i]).unwrap();
+        }
+        assert_eq!(reg.close().unwrap_err(), expected);
+        assert!(their_reg.close_registration(&stm_params(&params)).is_err());
+    }
+}
+
+#[test]
+fn a_repeated_submission_does_not_strip_its_signer() {
+    // mithril-stm's clerk lets a second copy of a signature take every index
+    // from the first (the copies are equal, and `<` keeps neither), leaving
+    // the signer with none; sigagg drops the copy. With k at the number of
+    // distinct indices, mithril-stm then falls short and sigagg does not.
+    let w = World::new(31, Parameters { m: 60, k: 1, phi_f: 0.5 }, &[3, 5, 7, 11]);
+    let (ours, theirs) = w.sign_all(MSG);
+    let mut distinct: Vec<u64> = ours.iter().flat_map(|s| s.indexes.clone()).collect();
+    distinct.sort_unstable();
+    distinct.dedup();
+    let w = World::new(31, Parameters { m: 60, k: distinct.len() as u64, phi_f: 0.5 }, &[3, 5, 7, 11]);
+    let clerk = Clerk::new(w.params, w.ours.clone());
+    let once = clerk.aggregate(&ours, MSG).unwrap();
+    let twice = clerk.aggregate(&[&ours[..], &ours[..1]].concat(), MSG).unwrap();
+    assert_eq!(once, twice);
+    assert!(w.their_aggregate(&theirs, MSG).is_ok());
+    assert!(w.their_aggregate(&[&theirs[..], &theirs[..1]].concat(), MSG).is_err());
+}
