@@ -163,6 +163,16 @@ pub enum MithrilError {
     /// A certificate with no signature.
     #[error("the certificate holds no signature")]
     EmptyCertificate,
+    /// Poseidon parameters the generator cannot use (a value too wide for
+    /// the Grain seed, an odd `R_F`, `t < 2`, `α < 3`), or a state of the wrong width.
+    #[error("Poseidon: {0}")]
+    PoseidonParameters(&'static str),
+    /// `phi_f` for which the 64-bit quantised lottery is not defined: it
+    /// must satisfy `0 < phi_f` and `−ln(1 − phi_f) < 2` (so `phi_f < 0.8646`),
+    /// the range where the exact series decides `φ` against every 64-bit
+    /// threshold; `phi_f = 1` (always win) has no 64-bit target.
+    #[error("phi_f = {0} cannot be quantised (need 0 < phi_f and -ln(1 - phi_f) < 2)")]
+    PhiFUnquantisable(f64),
 }
 
 impl MithrilError {

@@ -70,9 +70,11 @@ mod keys;
 pub mod lottery;
 mod merkle;
 mod params;
+pub mod poseidon;
 mod proof;
 mod registration;
 mod signature;
+pub mod snark_lottery;
 
 pub use clerk::Clerk;
 pub use error::{DecodeError, Item, MithrilError};
