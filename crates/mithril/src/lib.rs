@@ -45,6 +45,16 @@
 //! for a nonzero stake. `phi_f` within `f64::EPSILON` of 1 wins every index.
 //! Details in [`lottery`].
 //!
+//! ## The succinct certificate's lottery
+//! [`snark_lottery`] defines the lottery of the (future) succinct
+//! certificate: `ev = Poseidon(TAG·2^64 + j, prefix(msgp), x(σ))` over
+//! BLS12-381's base field with the instance pinned in [`poseidon`]
+//! (t = 3, x^5, R_F = 8, R_P = 56, Grain constants), won when
+//! `floor(ev·2^64/q)` is below the signer's 64-bit target
+//! `floor(φ(w)·2^64)`, which moves each index's win probability by less
+//! than `2^-64`. It is not mithril-stm's lottery and does not replace
+//! [`lottery`] in the native STM.
+//!
 //! ## Where sigagg is stricter than mithril-stm
 //! Each of these refuses only inputs an honest mithril-stm never produces:
 //! * decoding reads only the CBOR form 0.13 writes, and only its exact bytes

@@ -39,9 +39,12 @@
 //!   `n = 381`, `t = 3`, `R_F = 8`, `R_P = 56`), generated at first use: no
 //!   constant is copied from anywhere. The generator is checked against
 //!   published instances on other fields (BN254 and BLS12-381's scalar
-//!   field with the reference `x5_254_3`/`x5_255_3` test vectors) and against
+//!   field with the reference script's `x5_254_3`/`x5_255_3` test vectors,
+//!   Pallas with halo2's `P128Pow5T3` constants and test vector), against
 //!   the published round constants of this very instance (lambdaworks'
-//!   `bls12381/t3`); see `tests/poseidon.rs`.
+//!   `bls12381/t3`), and against an independent Python implementation
+//!   (`scripts/poseidon_ref.py`); see `tests/poseidon.rs`. No MDS matrix or
+//!   permutation output of this exact instance is published that we found.
 //!
 //! ## The permutation
 //! `R_F/2` full rounds, `R_P` partial rounds, `R_F/2` full rounds; each round
@@ -113,7 +116,10 @@ pub fn satisfies_bounds(p: &BigUint, t: usize, full: usize, partial: usize, alph
     let groebner_1 = log_alpha_2 * mf.min(lp) - rp;
     let groebner_2 = tf - 1.0 + log_alpha_2 * (mf / (tf + 1.0)).min(lp / 2.0) - rp;
     let groebner_3 = (tf - 2.0 + mf / (2.0 * af.log2()) - rp) / (tf - 1.0);
-    let rf_min = [statistical, interpolation, groebner_1, groebner_2, groebner_3].into_iter().map(f64::ceil).fold(f64::MIN, f64::max);
+    let rf_min = [statistical, interpolation, groebner_1, groebner_2, groebner_3]
+        .into_iter()
+        .map(f64::ceil)
+        .fold(f64::MIN, f64::max);
     if rf < rf_min {
         return false;
     }
@@ -245,7 +251,7 @@ impl<F: PrimeField> Poseidon<F> {
     /// (redrawn when two coincide or some `x_i + y_j = 0`), redrawn while
     /// [`mds_is_secure`] refuses it.
     pub fn generate(width: usize, alpha: u64, full_rounds: usize, partial_rounds: usize) -> Result<Self, MithrilError> {
-        if width < 2 || full_rounds % 2 != 0 || alpha < 3 {
+        if width < 2 || !full_rounds.is_multiple_of(2) || alpha < 3 {
             return Err(MithrilError::PoseidonParameters("need t >= 2, an even R_F and alpha >= 3"));
         }
         let p: BigUint = F::MODULUS.into();
@@ -379,7 +385,9 @@ fn identity<F: PrimeField>(t: usize) -> Vec<Vec<F>> {
 }
 
 fn matmul<F: PrimeField>(a: &[Vec<F>], b: &[Vec<F>]) -> Vec<Vec<F>> {
-    a.iter().map(|row| (0..b[0].len()).map(|j| row.iter().zip(b).map(|(x, brow)| *x * brow[j]).sum()).collect()).collect()
+    a.iter()
+        .map(|row| (0..b[0].len()).map(|j| row.iter().zip(b).map(|(x, brow)| *x * brow[j]).sum()).collect())
+        .collect()
 }
 
 fn matvec<F: PrimeField>(a: &[Vec<F>], v: &[F]) -> Vec<F> {
@@ -580,10 +588,7 @@ fn algorithm_1<F: PrimeField>(m: &[Vec<F>]) -> bool {
             (1..t).map(|k| (0..t).map(|j| if j == k { F::one() } else { F::zero() }).collect()).collect()
         } else {
             let rows: Vec<Vec<F>> = (1..i).map(|k| matpow(m, k)[0][1..].to_vec()).collect();
-            kernel(&rows, t - 1)
-                .into_iter()
-                .map(|v| std::iter::once(F::zero()).chain(v).collect())
-                .collect()
+            kernel(&rows, t - 1).into_iter().map(|v| std::iter::once(F::zero()).chain(v).collect()).collect()
         };
         if eigenvector_in(&s, &mi) {
             return false;
