@@ -466,6 +466,15 @@ def vectors(inst, alpha):
     t = target(1, 2, 0.2)
     won = [j for j in range(64) if top64(ev(inst, prefix(b"msg"), int(pts[1]["x"], 16), j)) < t]
     out["won"] = {"msgp": b"msg".hex(), "sigma_x": pts[1]["x"], "target": t, "m": 64, "indices": won}
+    # Tiny fields where the MDS checks refuse a candidate (151: algorithm 2,
+    # 167: algorithm 3), so that the rejection path is compared too.
+    small = []
+    for p in (151, 167):
+        a = smallest_alpha(p)
+        rc2, m2 = generate(p, 3, 8, 56)
+        small.append({"p": p, "alpha": a, "round_constants_head": rc2[:6], "mds": m2,
+                      "perm_012": permute([0, 1, 2], p, 3, a, 8, 56, rc2, m2)})
+    out["small_fields"] = small
     return out
 
 

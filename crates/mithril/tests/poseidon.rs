@@ -219,3 +219,74 @@ fn grain_bits_are_the_self_shrunk_lfsr() {
     let ones: u32 = (0..4096).map(|_| u32::from(a.bit())).sum();
     assert!((1900..2200).contains(&ones), "{ones}");
 }
+
+/// GF(151), only to exercise the MDS rejection path.
+#[derive(MontConfig)]
+#[modulus = "151"]
+#[generator = "6"]
+struct F151Config;
+type F151 = ark_ff::Fp64<MontBackend<F151Config, 1>>;
+
+/// GF(167), likewise.
+#[derive(MontConfig)]
+#[modulus = "167"]
+#[generator = "5"]
+struct F167Config;
+type F167 = ark_ff::Fp64<MontBackend<F167Config, 1>>;
+
+/// The well-formed Cauchy candidates (distinct draws, no zero `x_i + y_j`)
+/// the generator draws after the round constants, up to and including `until`.
+fn mds_candidates<F: PrimeField>(t: usize, full: usize, partial: usize, until: &[Vec<F>]) -> Vec<Vec<Vec<F>>> {
+    let p = modulus::<F>();
+    let n = F::MODULUS_BIT_SIZE as usize;
+    let mut g = Grain::new(n, t, full, partial).unwrap();
+    for _ in 0..(full + partial) * t {
+        while g.integer(n) >= p {}
+    }
+    let mut out = Vec::new();
+    while out.last().is_none_or(|m: &Vec<Vec<F>>| m != until) && out.len() < 1000 {
+        let draws: Vec<F> = (0..2 * t).map(|_| F::from(g.integer(n))).collect();
+        if (0..draws.len()).any(|i| (0..i).any(|j| draws[i] == draws[j])) {
+            continue;
+        }
+        let (xs, ys) = draws.split_at(t);
+        if xs.iter().any(|x| ys.iter().any(|y| (*x + y).is_zero())) {
+            continue;
+        }
+        out.push(xs.iter().map(|x| ys.iter().map(|y| ark_ff::Field::inverse(&(*x + y)).unwrap()).collect()).collect());
+    }
+    out
+}
+
+fn check_small_field<F: PrimeField>(case: &Value) {
+    let alpha = case["alpha"].as_u64().unwrap();
+    assert_eq!(smallest_alpha(&modulus::<F>()), alpha);
+    let p = Poseidon::<F>::generate(3, alpha, 8, 56).unwrap();
+    let num = |v: &Value| F::from(v.as_u64().unwrap());
+    let head: Vec<F> = case["round_constants_head"].as_array().unwrap().iter().map(num).collect();
+    assert_eq!(&p.round_constants()[..head.len()], &head[..]);
+    let mds: Vec<Vec<F>> =
+        case["mds"].as_array().unwrap().iter().map(|row| row.as_array().unwrap().iter().map(num).collect()).collect();
+    assert_eq!(p.mds(), &mds[..]);
+    // A well-formed candidate before the chosen one was refused by the
+    // checks, here as in the Python reference.
+    let candidates = mds_candidates::<F>(3, 8, 56, &mds);
+    let (chosen, earlier) = candidates.split_last().unwrap();
+    assert_eq!(chosen, &mds);
+    assert!(mds_is_secure(chosen));
+    assert!(!earlier.is_empty() && earlier.iter().all(|m| !mds_is_secure(m)));
+    let mut s = [F::from(0u8), F::from(1u8), F::from(2u8)];
+    p.permute(&mut s).unwrap();
+    let want: Vec<F> = case["perm_012"].as_array().unwrap().iter().map(num).collect();
+    assert_eq!(&s[..], &want[..]);
+}
+
+#[test]
+fn mds_rejection_agrees_with_the_python_reference_on_tiny_fields() {
+    let v = vectors();
+    let cases = v["small_fields"].as_array().unwrap();
+    assert_eq!(cases[0]["p"].as_u64().unwrap(), 151);
+    assert_eq!(cases[1]["p"].as_u64().unwrap(), 167);
+    check_small_field::<F151>(&cases[0]);
+    check_small_field::<F167>(&cases[1]);
+}
