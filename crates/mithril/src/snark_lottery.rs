@@ -129,7 +129,7 @@ pub fn ev(prefix: Fq, sigma_x: Fq, index: u64) -> Fq {
 /// `−ln(1 − phi_f) ≥ 2` (including `phi_f = 1`), where mithril-stm's series
 /// can stop early on the wrong side; below that bound its decisions are exact.
 /// (Its one remaining caveat, a loss after 1000 terms, would need `φ` within
-/// `3·2^1000/1000! < 10^-2200` of a multiple of `2^-64`; the result would then be one
+/// `6·2^1000/1000! < 10^-2200` of a multiple of `2^-64`; the result would then be one
 /// too low, never too high.)
 pub fn target(stake: u64, total_stake: u64, phi_f: f64) -> Result<u64, MithrilError> {
     let mut lottery = Lottery::new(phi_f, stake, total_stake)?;
