@@ -88,8 +88,8 @@ fn round_numbers_follow_from_the_paper_bounds() {
 #[test]
 fn grain_reproduces_the_reference_bn254_and_bls12_381_fr_instances() {
     // The reference script's test vectors (hadeshash code/test_vectors.txt,
-    // reproduced e.g. in argumentcomputer/Poseidon.lean and powdr's
-    // poseidon_bn254 tests): poseidonperm_x5_254_3 and poseidonperm_x5_255_3,
+    // reproduced e.g. in arkworks-rs/nimue, nimue-poseidon/src/tests.rs):
+    // poseidonperm_x5_254_3 and poseidonperm_x5_255_3,
     // both t = 3, x^5, R_F = 8, R_P = 57, permutation of (0, 1, 2).
     let bn = Poseidon::<Bn254Fr>::generate(3, 5, 8, 57).unwrap();
     let mut s = [Bn254Fr::from(0u8), Bn254Fr::from(1u8), Bn254Fr::from(2u8)];
