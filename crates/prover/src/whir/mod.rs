@@ -21,7 +21,12 @@
 //!   the backend states is the composed one of `p3-multi-stark`'s
 //!   security report (AIR, LogUp, opening and collision terms together).
 
-use std::panic::{AssertUnwindSafe, catch_unwind};
+mod prover;
+mod verifier;
+
+pub use prover::UNBALANCED_BUS;
+pub(crate) use prover::{panic_message, prove};
+pub(crate) use verifier::verify;
 
 use std::borrow::Cow;
 
@@ -30,15 +35,12 @@ use p3_challenger::CanObserve;
 use p3_commit::Mmcs;
 use p3_dft::Radix2DFTSmallBatch;
 use p3_field::ExtensionField;
-use p3_matrix::Matrix;
 use p3_matrix::dense::RowMajorMatrix;
 use p3_multi_stark::config::MultiStarkConfig;
 use p3_multi_stark::{
-    MultiStarkProof, MultiStarkSecurityReport, ProverInstance, ProverInstances, VerifierInstance, VerifierInstances,
-    security_report, setup,
+    MultiStarkProof, MultiStarkSecurityReport, VerifierInstance, VerifierInstances, security_report, setup,
 };
 use p3_sumcheck::layout::{Layout, PrefixProver, Table as TraceTable, TableShape, Witness, plan_stacked_layout};
-use p3_util::log2_strict_usize;
 use p3_whir::{
     FoldingFactor, ProtocolParameters, QueryOpenings, SecurityAssumption, WhirConfig, WhirProver, WhirProverData,
 };
@@ -46,10 +48,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::codec;
 use crate::config::{
-    Challenge, Challenger, MerkleHash, Settings, Val, ValMmcs, ValMmcs31, WhirSettings, transcript, val_mmcs,
-    val_mmcs31,
+    Challenge, Challenger, MerkleHash, Val, ValMmcs, ValMmcs31, WhirSettings, transcript, val_mmcs, val_mmcs31,
 };
-use crate::error::{ProveError, VerifyError};
 use crate::security::SecurityLevel;
 use crate::table::{Table, Tables};
 
@@ -341,126 +341,6 @@ pub(crate) fn whir_pcs<M: Mmcs<Val>, L: Layout<Val, Challenge>>(
 /// refuse settings naming `merkle`.
 pub(crate) fn unsupported(merkle: MerkleHash) -> String {
     format!("the multilinear backends commit with SHA-256 or its 31-byte truncation, not {merkle:?}")
-}
-
-/// One multilinear proof of `traces` against `tables`, with the transcript
-/// seeded by [`Tables::transcript_seed`], committed with the settings'
-/// Merkle hash.
-pub(crate) fn prove<A: Table>(
-    settings: &WhirSettings,
-    tables: &Tables<'_, A>,
-    traces: Vec<RowMajorMatrix<Val>>,
-) -> Result<WhirProof, ProveError> {
-    match settings.merkle {
-        MerkleHash::Sha256 => prove_with(settings, tables, traces, val_mmcs(0)).map(WhirProof::Sha256),
-        MerkleHash::Sha256Trunc31 => prove_with(settings, tables, traces, val_mmcs31(0)).map(WhirProof::Sha256Trunc31),
-        other => Err(ProveError(unsupported(other))),
-    }
-}
-
-/// [`prove`] with the Merkle trees `mmcs`.
-fn prove_with<A: Table, M>(
-    settings: &WhirSettings,
-    tables: &Tables<'_, A>,
-    traces: Vec<RowMajorMatrix<Val>>,
-    mmcs: M,
-) -> Result<WhirBody<M>, ProveError>
-where
-    M: Mmcs<Val>,
-    M::ProverData<RowMajorMatrix<Val>>: Clone,
-    Challenger: CanObserve<M::Commitment>,
-{
-    let heights: Vec<usize> = traces.iter().map(|t| log2_strict_usize(t.height())).collect();
-    assert_eq!(heights, tables.log_heights, "one trace per table, at the statement's heights");
-    let config = config(settings, tables, mmcs).map_err(ProveError)?;
-    let tables_ml = multilinear(tables);
-    let airs: Vec<&Multilinear<'_, A>> = tables_ml.iter().collect();
-    // `p3-multi-stark` checks that every bus balances before it proves the
-    // fractional sums, and panics where one does not (a witness that no
-    // proof exists for), as it does on an AIR it cannot prove: those are
-    // refusals, not crashes.
-    let outcome = catch_unwind(AssertUnwindSafe(|| {
-        let (pk, _) = setup(&config, &airs, &mut transcript(Vec::new()))?;
-        // Column-major copies, each row-major trace dropped once copied.
-        let instances = tables_ml
-            .iter()
-            .zip(traces)
-            .zip(&tables.public_values)
-            .map(|((air, trace), public_values)| {
-                ProverInstance::new(air, TraceTable::new(trace.transpose()), &pk, public_values)
-            })
-            .collect();
-        let mut challenger = transcript(tables.transcript_seed(&Settings::Whir(*settings)));
-        p3_multi_stark::prove(&config, ProverInstances::new(instances), 0, &mut challenger)
-    }));
-    match outcome {
-        Ok(Ok(proof)) => Ok(WhirBody { log_heights: heights, proof }),
-        Ok(Err(e)) => Err(ProveError(format!("{e:?}"))),
-        Err(panic) => Err(ProveError(format!("the prover refused the witness: {}", panic_message(&*panic)))),
-    }
-}
-
-/// The message of a caught panic.
-pub(crate) fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
-    panic
-        .downcast_ref::<String>()
-        .cloned()
-        .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_string()))
-        .unwrap_or_else(|| "unknown reason".into())
-}
-
-/// The message of the multilinear prover's refusal of a witness whose
-/// buses do not balance, inside its [`ProveError`] (for soundness tests:
-/// such a witness cannot be forced past this prover, whose proofs carry
-/// the root of the fractional sums).
-#[doc(hidden)]
-pub const UNBALANCED_BUS: &str = "fraction GKR input fractions must sum to zero";
-
-/// Checks a multilinear proof against `tables`: a proof committed with
-/// another Merkle hash than the settings name is refused before any check,
-/// and a panic of the verifier on some unforeseen malformed input is
-/// caught and reported as [`VerifyError::Invalid`].
-pub(crate) fn verify<A: Table>(
-    settings: &WhirSettings,
-    tables: &Tables<'_, A>,
-    proof: &WhirProof,
-) -> Result<(), VerifyError> {
-    if proof.merkle() != settings.merkle {
-        return Err(VerifyError::WrongMerkleHash { expected: settings.merkle, found: proof.merkle() });
-    }
-    match proof {
-        WhirProof::Sha256(b) => verify_with(settings, tables, b, val_mmcs(0)),
-        WhirProof::Sha256Trunc31(b) => verify_with(settings, tables, b, val_mmcs31(0)),
-    }
-}
-
-/// [`verify`] of a body committed with the Merkle trees `mmcs`.
-fn verify_with<A: Table, M>(
-    settings: &WhirSettings,
-    tables: &Tables<'_, A>,
-    body: &WhirBody<M>,
-    mmcs: M,
-) -> Result<(), VerifyError>
-where
-    M: Mmcs<Val>,
-    Challenger: CanObserve<M::Commitment>,
-{
-    if body.log_heights != tables.log_heights {
-        return Err(VerifyError::ShapeMismatch);
-    }
-    let config = config(settings, tables, mmcs).map_err(VerifyError::Invalid)?;
-    let outcome = catch_unwind(AssertUnwindSafe(|| {
-        with_verifier_instances(&config, tables, |instances| {
-            let mut challenger = transcript(tables.transcript_seed(&Settings::Whir(*settings)));
-            p3_multi_stark::verify(&config, instances, &body.proof, 0, &mut challenger).map_err(|e| format!("{e:?}"))
-        })
-        .and_then(|checked| checked)
-    }));
-    match outcome {
-        Ok(Ok(())) => Ok(()),
-        Ok(Err(reason)) => Err(VerifyError::Invalid(reason)),
-        Err(_) => Err(VerifyError::Invalid("the verifier rejected a malformed proof".into())),
-    }
 }
 
 /// Runs `f` on the verifier's view of `tables`: their AIRs, heights and
