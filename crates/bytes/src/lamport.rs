@@ -85,7 +85,7 @@ pub fn verify_member(scheme: Scheme, group_key: &[u8], public_key: &[u8], path: 
         let group = decode(group_key, sigagg_lamport::GroupKey::from_bytes).map_err(|e| e.context("group key"))?;
         let pk = decode(public_key, PublicKey::<S>::from_bytes)?;
         let path = decode(path, sigagg_lamport::MembershipProof::from_bytes).map_err(|e| e.context("path"))?;
-        sigagg_lamport::verify_member(&group, &pk, &path).map_err(|e| Error::from(e).with_kind(ErrorKind::Verify))
+        path.verify(&group, &pk).map_err(|e| Error::from(e).with_kind(ErrorKind::Verify))
     })
 }
 

@@ -8,7 +8,7 @@
 //! who signed.
 
 use sigagg_lamport::ParameterSet;
-use sigagg_xmss::group::{GroupKey, GroupTree, MembershipPath};
+use sigagg_xmss::group::{GroupKey, GroupTree, MembershipProof};
 use sigagg_xmss::{PublicKey, Seed001, Signature};
 use sigagg_xmss_agg::Proof as XmssProof;
 use sigagg_xmss_agg::threshold as xmss_threshold;
@@ -69,7 +69,7 @@ pub fn group(scheme: Scheme, public_keys: &[&[u8]]) -> Result<Group> {
     with_provable!(scheme, "groups", seed001 => {
         let keys = decode_each(public_keys, "public key", PublicKey::<Seed001>::from_bytes)?;
         let tree = GroupTree::new(keys)?;
-        let paths = (0..tree.key().size).map(|i| Ok(tree.path(i)?.to_bytes())).collect::<Result<_>>()?;
+        let paths = (0..tree.key().size()).map(|i| Ok(tree.prove(i)?.to_bytes())).collect::<Result<_>>()?;
         Ok(Group { key: tree.key().to_bytes(), paths })
     }, S => {
         let keys = decode_each(public_keys, "public key", sigagg_lamport::PublicKey::<S>::from_bytes)?;
@@ -185,7 +185,7 @@ fn xmss_signers(signers: &[Signer<'_>]) -> Result<Vec<xmss_threshold::Signer>> {
     let parts = split(signers);
     let keys = decode_each(&parts.keys, "signer public key", PublicKey::<Seed001>::from_bytes)?;
     let sigs = decode_each(&parts.signatures, "signer signature", Signature::<Seed001>::from_bytes)?;
-    let paths = decode_each(&parts.paths, "signer path", MembershipPath::from_bytes)?;
+    let paths = decode_each(&parts.paths, "signer path", MembershipProof::from_bytes)?;
     let witness = keys.into_iter().zip(sigs).zip(paths);
     Ok(witness.map(|((public_key, signature), path)| xmss_threshold::Signer { public_key, path, signature }).collect())
 }

@@ -184,3 +184,5 @@ pub enum VerifyError {
     #[error("invalid proof: {0}")]
     Invalid(String),
 }
+
+sigagg_prover::impl_from_backend_refusal!(VerifyError);

@@ -262,16 +262,7 @@ pub fn prove(
 /// is caught and reported as [`VerifyError::Invalid`], so untrusted bytes
 /// never abort the caller.
 pub fn verify(settings: &Settings, instance: &Instance, proof: &StarkProof) -> Result<(), VerifyError> {
-    sigagg_prover::verify(settings, &instance.tables(), proof).map_err(|e| {
-        use sigagg_prover::VerifyError as E;
-        match e {
-            E::WrongBackend { expected, found } => VerifyError::WrongBackend { expected, found },
-            E::WrongMerkleHash { .. } => VerifyError::SettingsMismatch,
-            E::InvalidSettings(e) => VerifyError::InvalidSettings(e),
-            E::ShapeMismatch => VerifyError::ShapeMismatch,
-            E::Invalid(reason) => VerifyError::Invalid(reason),
-        }
-    })
+    Ok(sigagg_prover::verify(settings, &instance.tables(), proof)?)
 }
 
 impl Table for AggAir {

@@ -17,7 +17,7 @@
 //! could count twice).
 
 use rayon::prelude::*;
-use sigagg_lamport::{GroupTree, MembershipProof, ParameterSet, PublicKey, Signature, codeword, verify_member};
+use sigagg_lamport::{GroupTree, MembershipProof, ParameterSet, PublicKey, Signature, codeword};
 
 use crate::config::Settings;
 use crate::error::{ProveError, StatementError, VerifyError};
@@ -121,7 +121,7 @@ fn witness<S: ParameterSet>(
         .par_iter()
         .enumerate()
         .map(|(index, s)| {
-            verify_member(group, &s.public_key, &s.path).map_err(|reason| ProveError::NotAMember { index, reason })?;
+            s.path.verify(group, &s.public_key).map_err(|reason| ProveError::NotAMember { index, reason })?;
             sigagg_lamport::verify(&s.public_key, message, &s.signature)
                 .map_err(|reason| ProveError::InvalidSignature { index, reason })
         })

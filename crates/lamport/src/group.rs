@@ -115,6 +115,12 @@ impl MembershipProof {
         &self.siblings
     }
 
+    /// Whether `pk` is the member at [`Self::index`] of `group`
+    /// ([`verify_membership`] of its digest).
+    pub fn verify<S: ParameterSet>(&self, group: &GroupKey, pk: &PublicKey<S>) -> Result<(), GroupError> {
+        verify_membership(group, pk.digest(), self)
+    }
+
     /// The root this path implies for `leaf`, and every node input on the
     /// way (what a STARK trace of the path contains).
     pub fn trace(&self, leaf: &Digest) -> (Vec<[F; 24]>, Digest) {
@@ -147,15 +153,6 @@ pub fn verify_membership(group: &GroupKey, leaf: &Digest, proof: &MembershipProo
     } else {
         Err(GroupError::NotAMember { index: u64::from(proof.index) })
     }
-}
-
-/// [`verify_membership`] for a typed public key.
-pub fn verify_member<S: ParameterSet>(
-    group: &GroupKey,
-    pk: &PublicKey<S>,
-    proof: &MembershipProof,
-) -> Result<(), GroupError> {
-    verify_membership(group, pk.digest(), proof)
 }
 
 /// The whole tree of a group, for the aggregator who builds paths.

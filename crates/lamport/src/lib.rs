@@ -47,7 +47,7 @@ pub use batch::{KeyPair, keygen_from_seeds, keygen_many, sign_all, sign_many, ve
 pub use codeword::{Codeword, Representative, codeword, mine, representative};
 pub use error::{BatchError, DecodeError, GroupError, SignError, VerifyError};
 pub use field::{DIGEST_LEN, Digest, F};
-pub use group::{GroupKey, GroupTree, MembershipProof, verify_member, verify_membership};
+pub use group::{GroupKey, GroupTree, MembershipProof, verify_membership};
 pub use keys::{PublicKey, SecretKey, keygen, keygen_from_seed, sign};
 pub use params::{LamportPlus, LamportPlusMined, ParameterSet};
 pub use prf::{Randomizer, SEED_LEN, Seed};

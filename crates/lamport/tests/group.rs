@@ -7,7 +7,7 @@ use sigagg_lamport::field::{F, ZERO_DIGEST};
 use sigagg_lamport::group::{MAX_GROUP_SIZE, depth_for};
 use sigagg_lamport::{
     DecodeError, GroupError, GroupKey, GroupTree, LamportPlus, MembershipProof, PublicKey, keygen_from_seeds,
-    verify_member, verify_membership,
+    verify_membership,
 };
 
 fn keys(n: usize, salt: u8) -> Vec<PublicKey<LamportPlus>> {
@@ -33,17 +33,17 @@ fn members_prove_and_outsiders_do_not() {
         for (i, pk) in pks.iter().enumerate() {
             let proof = tree.prove(i as u32).unwrap();
             assert_eq!(proof.siblings().len(), group.depth());
-            assert_eq!(verify_member(&group, pk, &proof), Ok(()));
+            assert_eq!(proof.verify(&group, pk), Ok(()));
             // A path encodes and decodes to itself.
             assert_eq!(MembershipProof::from_bytes(&proof.to_bytes()).unwrap(), proof);
             // An outsider cannot use a member's path.
             for o in &outsiders {
-                assert_eq!(verify_member(&group, o, &proof), Err(GroupError::NotAMember { index: i as u64 }));
+                assert_eq!(proof.verify(&group, o), Err(GroupError::NotAMember { index: i as u64 }));
             }
             // Every other member fails at this index (positions are bound).
             for (j, other) in pks.iter().enumerate() {
                 if j != i {
-                    assert!(verify_member(&group, other, &proof).is_err());
+                    assert!(proof.verify(&group, other).is_err());
                 }
             }
         }
@@ -65,23 +65,23 @@ fn tampered_paths_and_keys_rejected() {
             let mut sib = proof.siblings().to_vec();
             sib[s][k] += F::ONE;
             let bad = MembershipProof::new(5, sib);
-            assert_eq!(verify_member(&group, &pks[5], &bad), Err(GroupError::NotAMember { index: 5 }), "{s} {k}");
+            assert_eq!(bad.verify(&group, &pks[5]), Err(GroupError::NotAMember { index: 5 }), "{s} {k}");
         }
     }
     // Right key, path of a neighbour's index.
-    assert!(verify_member(&group, &pks[5], &MembershipProof::new(4, proof.siblings().to_vec())).is_err());
+    assert!(MembershipProof::new(4, proof.siblings().to_vec()).verify(&group, &pks[5]).is_err());
     // Too short or too long a path.
     let short = MembershipProof::new(5, proof.siblings()[1..].to_vec());
-    assert_eq!(verify_member(&group, &pks[5], &short), Err(GroupError::PathLength { expected: 3, actual: 2 }));
+    assert_eq!(short.verify(&group, &pks[5]), Err(GroupError::PathLength { expected: 3, actual: 2 }));
     let mut long_sibs = proof.siblings().to_vec();
     long_sibs.push(ZERO_DIGEST);
     let long = MembershipProof::new(5, long_sibs);
-    assert_eq!(verify_member(&group, &pks[5], &long), Err(GroupError::PathLength { expected: 3, actual: 4 }));
+    assert_eq!(long.verify(&group, &pks[5]), Err(GroupError::PathLength { expected: 3, actual: 4 }));
     // A tampered root, or a size that changes the depth.
     let mut root = *group.root();
     root[0] += F::ONE;
-    assert!(verify_member(&GroupKey::new(root, 7).unwrap(), &pks[5], &proof).is_err());
-    assert!(verify_member(&GroupKey::new(*group.root(), 9).unwrap(), &pks[5], &proof).is_err());
+    assert!(proof.verify(&GroupKey::new(root, 7).unwrap(), &pks[5]).is_err());
+    assert!(proof.verify(&GroupKey::new(*group.root(), 9).unwrap(), &pks[5]).is_err());
 }
 
 #[test]

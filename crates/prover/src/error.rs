@@ -39,3 +39,28 @@ pub enum VerifyError {
     #[error("invalid proof: {0}")]
     Invalid(String),
 }
+
+/// Implements `From<sigagg_prover::VerifyError>` for an aggregator's
+/// `VerifyError`, so that every aggregator reports the backend's refusals
+/// alike. The type must have the variants `WrongBackend { expected, found }`,
+/// `InvalidSettings(InvalidSettings)`, `SettingsMismatch` (a proof body
+/// committed with another hash than the settings, which the aggregator's
+/// header check already compared: only a forged proof gets here),
+/// `ShapeMismatch` and `Invalid(String)`.
+#[macro_export]
+macro_rules! impl_from_backend_refusal {
+    ($error:ty) => {
+        impl From<$crate::VerifyError> for $error {
+            fn from(e: $crate::VerifyError) -> Self {
+                use $crate::VerifyError as E;
+                match e {
+                    E::WrongBackend { expected, found } => Self::WrongBackend { expected, found },
+                    E::WrongMerkleHash { .. } => Self::SettingsMismatch,
+                    E::InvalidSettings(e) => Self::InvalidSettings(e),
+                    E::ShapeMismatch => Self::ShapeMismatch,
+                    E::Invalid(reason) => Self::Invalid(reason),
+                }
+            }
+        }
+    };
+}

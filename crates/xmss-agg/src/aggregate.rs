@@ -59,7 +59,7 @@ pub fn verify(settings: &Settings, statement: &AggregateStatement, proof: &Proof
     }
     proof.check_header(ProofKind::Aggregate, settings)?;
     if proof.count as usize != statement.len() {
-        return Err(VerifyError::HeaderMismatch(format!(
+        return Err(VerifyError::PublicMismatch(format!(
             "the proof covers {} entries, the statement has {}",
             proof.count,
             statement.len()

@@ -90,30 +90,22 @@ pub enum VerifyError {
     /// An aggregate proof given for a threshold statement, or the reverse.
     #[error("the proof is a {found} proof, expected {expected}")]
     WrongKind { expected: &'static str, found: &'static str },
-    /// The proof was made for another statement size or other settings.
-    #[error("proof header mismatch: {0}")]
-    HeaderMismatch(String),
-    /// The proof does not verify.
+    /// The proof was made with other proof-system settings.
+    #[error("the proof was made with other settings")]
+    SettingsMismatch,
+    /// The public values carried by the proof (entry or signer count, the
+    /// disclosed signers) do not fit the statement.
+    #[error("public values do not fit the statement: {0}")]
+    PublicMismatch(String),
+    /// The proven count is below the threshold.
+    #[error("the proof counts {count} signers, below the threshold {threshold}")]
+    ThresholdNotReached { count: u32, threshold: u32 },
+    /// The proof's table heights are not the statement's.
+    #[error("table heights do not match the statement")]
+    ShapeMismatch,
+    /// The STARK does not verify.
     #[error("invalid proof: {0}")]
     Invalid(String),
-    /// A threshold proof with fewer signers than the statement requires.
-    #[error("the proof certifies {count} signers, the threshold is {threshold}")]
-    BelowThreshold { count: u32, threshold: u32 },
 }
 
-impl From<sigagg_prover::VerifyError> for VerifyError {
-    /// The backend's refusals, as this crate has always reported them: a
-    /// proof of other table heights is an invalid proof, and one that
-    /// commits with another hash than the settings' full-width SHA-256 uses
-    /// a hash the XMSS proofs do not support.
-    fn from(e: sigagg_prover::VerifyError) -> Self {
-        use sigagg_prover::VerifyError as E;
-        match e {
-            E::WrongBackend { expected, found } => VerifyError::WrongBackend { expected, found },
-            E::WrongMerkleHash { found, .. } => VerifyError::UnsupportedMerkleHash(found),
-            E::InvalidSettings(e) => VerifyError::InvalidSettings(e),
-            E::ShapeMismatch => VerifyError::Invalid(E::ShapeMismatch.to_string()),
-            E::Invalid(reason) => VerifyError::Invalid(reason),
-        }
-    }
-}
+sigagg_prover::impl_from_backend_refusal!(VerifyError);

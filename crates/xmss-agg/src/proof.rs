@@ -147,7 +147,7 @@ impl Proof {
             return Err(VerifyError::WrongBackend { expected: settings.backend(), found: self.settings.backend() });
         }
         if self.settings != *settings {
-            return Err(VerifyError::HeaderMismatch("the proof was made with other settings".into()));
+            return Err(VerifyError::SettingsMismatch);
         }
         Ok(())
     }

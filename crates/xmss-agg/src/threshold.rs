@@ -40,7 +40,7 @@ use crate::error::{ProveError, StatementError, VerifyError};
 use crate::proof::{Proof, ProofKind};
 use crate::statement::{AggregateEntry, MIN_PADDED, SlotPublic, max_signatures};
 use crate::{system, trace};
-use sigagg_xmss::group::{GroupError, GroupKey, GroupTree, MAX_GROUP_DEPTH, MembershipPath, depth_for};
+use sigagg_xmss::group::{GroupError, GroupKey, GroupTree, MAX_GROUP_DEPTH, MembershipProof, depth_for};
 
 /// What a threshold certificate claims: at least `threshold` members of
 /// `group` signed `message` at `epoch`.
@@ -97,7 +97,7 @@ pub struct Signer {
     /// The member's public key.
     pub public_key: PublicKey<Seed001>,
     /// Its path in the group tree (holds its index).
-    pub path: MembershipPath,
+    pub path: MembershipProof,
     /// Its signature on the statement's message and epoch.
     pub signature: Signature<Seed001>,
 }
@@ -105,14 +105,14 @@ pub struct Signer {
 impl Signer {
     /// Member `index` of `tree`, with its signature.
     pub fn from_tree(tree: &GroupTree, index: u32, signature: Signature<Seed001>) -> Result<Self, GroupError> {
-        let path = tree.path(index)?;
+        let path = tree.prove(index)?;
         let public_key = *tree.member(index).expect("path exists, so the member does");
         Ok(Self { public_key, path, signature })
     }
 
     /// The member index.
     pub fn index(&self) -> u32 {
-        self.path.index
+        self.path.index()
     }
 }
 
@@ -266,10 +266,10 @@ pub fn verify(settings: &Settings, statement: &ThresholdStatement, proof: &Proof
     proof.check_header(ProofKind::Threshold, settings)?;
     let (count, size) = (proof.count, statement.group.size);
     if count < statement.threshold {
-        return Err(VerifyError::BelowThreshold { count, threshold: statement.threshold });
+        return Err(VerifyError::ThresholdNotReached { count, threshold: statement.threshold });
     }
     if count > size {
-        return Err(VerifyError::HeaderMismatch(format!("{count} signers in a group of {size}")));
+        return Err(VerifyError::PublicMismatch(format!("{count} signers in a group of {size}")));
     }
     if padded(count as usize) > max_signatures(settings) {
         return Err(VerifyError::TooManyForSettings { count: count as usize, max: max_signatures(settings) });
@@ -277,7 +277,7 @@ pub fn verify(settings: &Settings, statement: &ThresholdStatement, proof: &Proof
     if let Some(list) = &proof.signers {
         let ascending = list.windows(2).all(|w| w[0] < w[1]);
         if list.len() != count as usize || !ascending || list.last().is_some_and(|&i| i >= size) {
-            return Err(VerifyError::HeaderMismatch(
+            return Err(VerifyError::PublicMismatch(
                 "the disclosed signers are not `count` ascending indices inside the group".into(),
             ));
         }

@@ -11,7 +11,7 @@ use p3_field::PrimeCharacteristicRing;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
-use sigagg_xmss::group::{GroupError, GroupKey, GroupTree};
+use sigagg_xmss::group::{GroupError, GroupKey, GroupTree, MembershipProof};
 use sigagg_xmss::{PublicKey, Seed001, Signature, single_epoch_key_and_signature};
 use sigagg_xmss_agg::config::Val;
 use sigagg_xmss_agg::threshold::{
@@ -152,7 +152,7 @@ fn too_few_signers_are_refused_and_rejected() {
     let proof = prove_threshold(&SETTINGS, &group.statement(3), &signers, Disclosure::CountOnly).unwrap();
     assert_eq!(
         verify_threshold(&SETTINGS, &group.statement(4), &proof).unwrap_err(),
-        VerifyError::BelowThreshold { count: 3, threshold: 4 }
+        VerifyError::ThresholdNotReached { count: 3, threshold: 4 }
     );
     // ... but it does certify any lower one.
     verify_threshold(&SETTINGS, &group.statement(2), &proof).unwrap();
@@ -219,17 +219,17 @@ fn outsiders_are_refused() {
     // An index past the group (errors name the signer's place in the
     // caller's list, here the first).
     let mut signers = group.signers(&[1, 0]);
-    signers[0].path.index = 7;
+    signers[0].path = MembershipProof::new(7, signers[0].path.siblings().to_vec());
     assert!(matches!(
         prove_threshold(&SETTINGS, &statement, &signers, Disclosure::Signers),
         Err(ProveError::NotAMember { index: 0, reason: GroupError::IndexOutOfRange { .. } })
     ));
     // A member's key and path under another index.
     let mut signers = group.signers(&[0, 1]);
-    signers[1].path.index = 2;
+    signers[1].path = MembershipProof::new(2, signers[1].path.siblings().to_vec());
     assert!(matches!(
         prove_threshold(&SETTINGS, &statement, &signers, Disclosure::Signers),
-        Err(ProveError::NotAMember { index: 1, .. })
+        Err(ProveError::NotAMember { index: 1, reason: GroupError::NotAMember { index: 2 } })
     ));
 }
 
@@ -302,9 +302,9 @@ fn forged_counts_and_signer_lists_are_rejected_by(settings: &Settings) {
     );
     assert_eq!(verify_threshold(&short, &statement, &proof).unwrap_err(), verify_err);
     // Each forgery names the check that must catch it: a header check
-    // (`HeaderMismatch`) where the header alone is inconsistent, the STARK
-    // (`Invalid`) where only the proof can tell.
-    let header = |e: &VerifyError| matches!(e, VerifyError::HeaderMismatch(_));
+    // (`PublicMismatch`, `SettingsMismatch`) where the header alone is
+    // inconsistent, the STARK (`Invalid`) where only the proof can tell.
+    let header = |e: &VerifyError| matches!(e, VerifyError::PublicMismatch(_) | VerifyError::SettingsMismatch);
     let stark = |e: &VerifyError| matches!(e, VerifyError::Invalid(_));
     let backend = |e: &VerifyError| matches!(e, VerifyError::WrongBackend { .. });
     let reject = |proof: &Proof, edit: &dyn Fn(&mut Proof), by: &dyn Fn(&VerifyError) -> bool, what: &str| {

@@ -49,6 +49,12 @@ pub enum GroupError {
     /// A member index past the group.
     #[error("index {index} is outside a group of {size}")]
     IndexOutOfRange { index: u64, size: u64 },
+    /// A membership path of another depth than the group's.
+    #[error("membership path has {actual} siblings, the group needs {expected}")]
+    PathLength { expected: usize, actual: usize },
+    /// The path does not lead from the key to the group root.
+    #[error("the key is not the group member at index {index}")]
+    NotAMember { index: u64 },
     /// Malformed encoding.
     #[error("malformed group key: {0}")]
     Malformed(&'static str),
@@ -64,6 +70,16 @@ pub struct GroupKey {
 }
 
 impl GroupKey {
+    /// The Merkle root over the members' leaf hashes.
+    pub fn root(&self) -> &GroupDigest {
+        &self.root
+    }
+
+    /// The number of members.
+    pub fn size(&self) -> u32 {
+        self.size
+    }
+
     /// Depth of the tree: `ceil(log2 size)`, at least 1.
     pub fn depth(&self) -> usize {
         depth_for(self.size as usize)
@@ -138,16 +154,31 @@ pub fn node_hash(level: usize, left: &GroupDigest, right: &GroupDigest) -> Group
     compress(node_input(level, left, right))
 }
 
-/// A member's authentication path: one sibling per level, from the leaves up.
+/// A member's authentication path: one sibling per level, from the leaves
+/// up (the same shape as `sigagg_lamport::MembershipProof`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MembershipPath {
-    /// The member's index.
-    pub index: u32,
-    /// Siblings, level 0 first.
-    pub siblings: Vec<GroupDigest>,
+pub struct MembershipProof {
+    index: u32,
+    siblings: Vec<GroupDigest>,
 }
 
-impl MembershipPath {
+impl MembershipProof {
+    /// Assembles a path (its shape is checked against a group key on
+    /// verification).
+    pub fn new(index: u32, siblings: Vec<GroupDigest>) -> Self {
+        Self { index, siblings }
+    }
+
+    /// The member's index.
+    pub fn index(&self) -> u32 {
+        self.index
+    }
+
+    /// The siblings, level 0 first.
+    pub fn siblings(&self) -> &[GroupDigest] {
+        &self.siblings
+    }
+
     /// The root this path leads to from `pk`.
     pub fn root_from(&self, pk: &PublicKey<Seed001>) -> GroupDigest {
         let mut node = leaf_hash(pk);
@@ -173,7 +204,7 @@ impl MembershipPath {
         out
     }
 
-    /// Strict decoding of [`MembershipPath::to_bytes`]: exact length,
+    /// Strict decoding of [`MembershipProof::to_bytes`]: exact length,
     /// canonical field elements, depth between 1 and [`MAX_GROUP_DEPTH`],
     /// and an index that fits the depth.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, GroupError> {
@@ -193,13 +224,16 @@ impl MembershipPath {
         Ok(Self { index, siblings })
     }
 
-    /// Whether `pk` is member `self.index` of `group`.
+    /// Whether `pk` is member `self.index()` of `group`.
     pub fn verify(&self, group: &GroupKey, pk: &PublicKey<Seed001>) -> Result<(), GroupError> {
         if self.index >= group.size {
             return Err(GroupError::IndexOutOfRange { index: u64::from(self.index), size: u64::from(group.size) });
         }
-        if self.siblings.len() != group.depth() || self.root_from(pk) != group.root {
-            return Err(GroupError::Malformed("path does not lead to the group root"));
+        if self.siblings.len() != group.depth() {
+            return Err(GroupError::PathLength { expected: group.depth(), actual: self.siblings.len() });
+        }
+        if self.root_from(pk) != group.root {
+            return Err(GroupError::NotAMember { index: u64::from(self.index) });
         }
         Ok(())
     }
@@ -251,13 +285,13 @@ impl GroupTree {
         self.keys.get(index as usize)
     }
 
-    /// Index of `pk`, if it is a member.
-    pub fn index_of(&self, pk: &PublicKey<Seed001>) -> Option<u32> {
+    /// The index of `pk`, `None` for a non-member.
+    pub fn position(&self, pk: &PublicKey<Seed001>) -> Option<u32> {
         self.keys.iter().position(|k| k == pk).map(|i| i as u32)
     }
 
-    /// Member `index`'s authentication path.
-    pub fn path(&self, index: u32) -> Result<MembershipPath, GroupError> {
+    /// The membership path of the member at `index`.
+    pub fn prove(&self, index: u32) -> Result<MembershipProof, GroupError> {
         if index as usize >= self.keys.len() {
             return Err(GroupError::IndexOutOfRange { index: u64::from(index), size: self.keys.len() as u64 });
         }
@@ -266,7 +300,7 @@ impl GroupTree {
             .enumerate()
             .map(|(l, layer)| layer[((index >> l) ^ 1) as usize])
             .collect();
-        Ok(MembershipPath { index, siblings })
+        Ok(MembershipProof { index, siblings })
     }
 }
 
@@ -296,16 +330,16 @@ mod tests {
             let group = tree.key();
             assert_eq!(group.depth(), depth_for(n));
             for i in 0..n as u32 {
-                let path = tree.path(i).unwrap();
+                let path = tree.prove(i).unwrap();
                 path.verify(&group, &ks[i as usize]).unwrap();
                 if n > 1 {
                     let other = &ks[(i as usize + 1) % n];
                     assert!(path.verify(&group, other).is_err());
                 }
             }
-            assert!(tree.path(n as u32).is_err());
+            assert!(tree.prove(n as u32).is_err());
             let outsider = keys(100)[0];
-            assert!(tree.path(0).unwrap().verify(&group, &outsider).is_err());
+            assert!(tree.prove(0).unwrap().verify(&group, &outsider).is_err());
             assert_eq!(GroupKey::from_bytes(&group.to_bytes()).unwrap(), group);
         }
     }
@@ -327,41 +361,41 @@ mod tests {
         let tree = GroupTree::new(keys(5)).unwrap();
         let group = tree.key();
         for i in 0..5 {
-            let path = tree.path(i).unwrap();
+            let path = tree.prove(i).unwrap();
             let bytes = path.to_bytes();
             assert_eq!(bytes.len(), 5 + 32 * group.depth());
-            let back = MembershipPath::from_bytes(&bytes).unwrap();
+            let back = MembershipProof::from_bytes(&bytes).unwrap();
             assert_eq!(back, path);
             back.verify(&group, tree.member(i).unwrap()).unwrap();
         }
-        let bytes = tree.path(3).unwrap().to_bytes();
+        let bytes = tree.prove(3).unwrap().to_bytes();
         for len in 0..bytes.len() {
-            assert!(MembershipPath::from_bytes(&bytes[..len]).is_err(), "truncated to {len}");
+            assert!(MembershipProof::from_bytes(&bytes[..len]).is_err(), "truncated to {len}");
         }
         let mut long = bytes.clone();
         long.push(0);
-        assert!(MembershipPath::from_bytes(&long).is_err());
+        assert!(MembershipProof::from_bytes(&long).is_err());
         let mut depth0 = bytes.clone();
         depth0[4] = 0;
-        assert!(MembershipPath::from_bytes(&depth0).is_err());
+        assert!(MembershipProof::from_bytes(&depth0).is_err());
         let mut deep = bytes.clone();
         deep[4] = 30;
-        assert!(MembershipPath::from_bytes(&deep).is_err());
+        assert!(MembershipProof::from_bytes(&deep).is_err());
         let mut big_index = bytes.clone();
         big_index[..4].copy_from_slice(&8u32.to_le_bytes());
         assert!(matches!(
-            MembershipPath::from_bytes(&big_index),
+            MembershipProof::from_bytes(&big_index),
             Err(GroupError::IndexOutOfRange { index: 8, size: 8 })
         ));
         let mut non_canonical = bytes;
         non_canonical[5..9].copy_from_slice(&u32::MAX.to_le_bytes());
-        assert_eq!(MembershipPath::from_bytes(&non_canonical), Err(GroupError::Malformed("field element")));
+        assert_eq!(MembershipProof::from_bytes(&non_canonical), Err(GroupError::Malformed("field element")));
         // Random bytes never panic.
         let mut rng = StdRng::seed_from_u64(7);
         for len in [0usize, 5, 37, 101, 200] {
             let mut junk = vec![0u8; len];
             rand::Rng::fill_bytes(&mut rng, &mut junk);
-            let _ = MembershipPath::from_bytes(&junk);
+            let _ = MembershipProof::from_bytes(&junk);
         }
     }
 }

@@ -7,7 +7,7 @@
 //! After `cargo +nightly fuzz build`, from `fuzz/`:
 //! `../target/x86_64-unknown-linux-gnu/release/seeds [DIR] [FAMILY]` (under
 //! `$CARGO_TARGET_DIR` if set), where `FAMILY` (one of `bls`, `hash`, `cert`,
-//! `horn`, `proofs`) writes only that family's seeds.
+//! `horn`, `proofs`, `mithril`) writes only that family's seeds.
 
 // Linked for its sanitizer-coverage callbacks only: `cargo fuzz build`
 // instruments every binary of this crate, this one included.
@@ -50,6 +50,9 @@ fn main() {
     }
     if want("proofs") {
         proof_seeds(&write);
+    }
+    if want("mithril") {
+        mithril_seeds(&write);
     }
 }
 
@@ -148,4 +151,35 @@ fn proof_seeds(write: &Write<'_>) {
     write("verify_lamport_threshold", None, "three-of-four", &lt.proof);
     write("decode_group", Some(2), "lamport-group-key", &lt.group_key);
     write("decode_group", Some(3), "lamport-path", &lt.paths[1]);
+}
+
+/// A small Mithril STM world (four parties, k = 3 of m = 20, phi_f = 0.5):
+/// every encoding `decode_mithril` reads, from one certificate.
+fn mithril_seeds(write: &Write<'_>) {
+    use sigagg_mithril::{AggregateSignature, Clerk, KeyRegistration, Parameters, Signer, SigningKey};
+    let params = Parameters { m: 20, k: 3, phi_f: 0.5 };
+    let stakes = [40u64, 30, 20, 10];
+    let keys: Vec<SigningKey> =
+        (0..stakes.len()).map(|i| SigningKey::from_key_material(&[0x5a ^ i as u8; 32]).unwrap()).collect();
+    let mut registration = KeyRegistration::new();
+    for (key, &stake) in keys.iter().zip(&stakes) {
+        registration.register(stake, &key.verification_key_pop()).unwrap();
+    }
+    let closed = registration.close().unwrap();
+    let msg = b"fuzz seed";
+    let sigs: Vec<_> = keys
+        .iter()
+        .zip(&stakes)
+        .filter_map(|(key, &stake)| Signer::new(key.clone(), stake, &closed, params).unwrap().sign(msg).ok())
+        .collect();
+    let avk = closed.aggregate_verification_key();
+    let proof = Clerk::new(params, closed).aggregate(&sigs, msg).unwrap();
+    let certificate = AggregateSignature::Concatenation(proof.clone());
+    write("decode_mithril", Some(0), "parameters", &params.to_bytes());
+    write("decode_mithril", Some(1), "key-pop", &keys[0].verification_key_pop().to_bytes());
+    write("decode_mithril", Some(3), "avk", &avk.to_bytes());
+    write("decode_mithril", Some(4), "single-signature", &sigs[0].to_bytes());
+    write("decode_mithril", Some(7), "concatenation-proof", &proof.to_bytes());
+    write("decode_mithril", Some(8), "certificate", &certificate.to_bytes());
+    write("decode_mithril", Some(9), "certificate-json", certificate.to_json().as_bytes());
 }

@@ -4,7 +4,7 @@
 use super::*;
 use crate::air::group::{GroupAir, GroupCols, block_rows};
 use crate::air::sig::{GAP, IDX, public_values};
-use sigagg_xmss::group::{GROUP_DIGEST, GroupKey, MembershipPath, leaf_input, node_input};
+use sigagg_xmss::group::{GROUP_DIGEST, GroupKey, MembershipProof, leaf_input, node_input};
 
 /// One real signer of a threshold proof, as the trace needs it.
 pub struct Signer<'a> {
@@ -13,7 +13,7 @@ pub struct Signer<'a> {
     /// The signature.
     pub signature: &'a Signature<Seed001>,
     /// The signer's path in the group tree.
-    pub path: &'a MembershipPath,
+    pub path: &'a MembershipProof,
 }
 
 /// Builds the six traces of a threshold proof over `padded` slots; the
@@ -35,7 +35,7 @@ pub fn generate_threshold(
     let (chain, hash) = crate::air::poseidon_airs(settings, None);
     let tables = signature_tables(&slots, &chain, &hash).map_err(|(s, e)| (s.min(last), e))?;
 
-    let indices: Vec<u32> = (0..padded).map(|s| at(s).path.index).collect();
+    let indices: Vec<u32> = (0..padded).map(|s| at(s).path.index()).collect();
     let gaps: Vec<u32> = (0..padded)
         .map(|s| match s {
             // Wrapping: a tampered witness (tests) gets a gap no range check accepts.
@@ -48,7 +48,7 @@ pub fn generate_threshold(
     let mut range_values = tables.range_values;
     range_values.extend(gaps.iter().flat_map(|&g| [g & 0xffff, g >> 16, (g >> 16).wrapping_mul(8)]));
     let range = range_trace(&range_values);
-    let paths: Vec<(&AggregateEntry, &MembershipPath)> = (0..padded).map(|s| (&at(s).entry, at(s).path)).collect();
+    let paths: Vec<(&AggregateEntry, &MembershipProof)> = (0..padded).map(|s| (&at(s).entry, at(s).path)).collect();
     let group_trace = group_trace(group, &paths, settings.stride());
     Ok(Traces { sig, digits: tables.digits, chain: tables.chain, hash: tables.hash, range, group: Some(group_trace) })
 }
@@ -71,7 +71,11 @@ fn threshold_sig_trace(slots: &[Slot<'_>], indices: &[u32], gaps: &[u32]) -> Row
 
 /// The membership table: per slot, the leaf compression then one node
 /// compression per level; rows past the top hash zeros.
-fn group_trace(group: &GroupKey, members: &[(&AggregateEntry, &MembershipPath)], stride: usize) -> RowMajorMatrix<Val> {
+fn group_trace(
+    group: &GroupKey,
+    members: &[(&AggregateEntry, &MembershipProof)],
+    stride: usize,
+) -> RowMajorMatrix<Val> {
     let depth = group.depth();
     let block = block_rows(depth);
     let air = GroupAir::new(group, stride);
@@ -87,8 +91,8 @@ fn group_trace(group: &GroupKey, members: &[(&AggregateEntry, &MembershipPath)],
                 .map(|lane| match group.get(lane) {
                     Some((entry, _)) if r == 0 => leaf_input(&entry.public_key),
                     Some((_, path)) if r <= depth => {
-                        let sibling = &path.siblings[r - 1];
-                        if (path.index >> (r - 1)) & 1 == 0 {
+                        let sibling = &path.siblings()[r - 1];
+                        if (path.index() >> (r - 1)) & 1 == 0 {
                             node_input(r, &node[lane], sibling)
                         } else {
                             node_input(r, sibling, &node[lane])
@@ -101,11 +105,11 @@ fn group_trace(group: &GroupKey, members: &[(&AggregateEntry, &MembershipPath)],
             for (lane, &(_, path)) in group.iter().enumerate() {
                 node[lane] = core::array::from_fn(|j| outputs[lane][j] + inputs[lane][j]);
                 let row = &mut rows[lane];
-                let bit = if (1..=depth).contains(&r) { (path.index >> (r - 1)) & 1 } else { 0 };
+                let bit = if (1..=depth).contains(&r) { (path.index() >> (r - 1)) & 1 } else { 0 };
                 let known_bits = r.min(depth);
                 GroupCols::update(row, |c| {
-                    c.idx = Val::from_u32(path.index);
-                    c.acc = Val::from_u32(path.index & ((1u32 << known_bits) - 1));
+                    c.idx = Val::from_u32(path.index());
+                    c.acc = Val::from_u32(path.index() & ((1u32 << known_bits) - 1));
                     c.bit = Val::from_u32(bit);
                     c.dig = node[lane];
                     c.is_leaf = Val::from_bool(r == 0);
