@@ -422,6 +422,8 @@ impl BaseAir<Val> for HashAir {
 }
 
 impl<AB: InteractionBuilder<F = Val>> Air<AB> for HashAir {
+    /// The permutations, then the gadgets below, in this order (the order
+    /// fixes the constraints' and messages' positions, hence the proof bytes).
     fn eval(&self, builder: &mut AB) {
         // The permutations hold on every row (padding rows carry any valid
         // permutation): degree-3 constraints that must not be multiplied by
@@ -430,132 +432,183 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for HashAir {
         let output16 = self.cols.p16.zip(self.p16.as_ref()).map(|(base, perm)| perm.eval(builder, base));
 
         let main = builder.main();
-        let (loc, nxt) = (main.current_slice(), main.next_slice());
-        let l = |c: usize| -> AB::Expr { loc[c].into() };
-        let n = |c: usize| -> AB::Expr { nxt[c].into() };
+        let exprs = |row: &[AB::Var]| -> Vec<AB::Expr> { row.iter().map(|&v| v.into()).collect() };
+        let (loc, nxt) = (exprs(main.current_slice()), exprs(main.next_slice()));
         let p: Vec<AB::Expr> = builder.periodic_values().iter().map(|&v| v.into()).collect();
-        let out = |j: usize| -> AB::Expr { output[j].clone() };
-        let k = |v: u32| AB::Expr::from_u32(v);
+        let rows = Rows { loc: &loc, nxt: &nxt, p: &p, out: &output };
 
-        // Slot counter: 0 on the first row, +1 after each block's last row.
-        // It names the slot in every message, so blocks cannot swap data.
-        let slot = l(self.cols.slot);
-        builder.when_first_row().assert_zero(slot.clone());
-        builder.when_transition().assert_eq(n(self.cols.slot), slot.clone() + p[pc::IS_BLOCK_END].clone());
-
-        let s = self.cols.sponge;
-        let r: [AB::Expr; RANDOMIZER_LEN] = core::array::from_fn(|i| l(s.r + i));
-        // First block: the capacity is [r | n | TAG_PUBKEY | 0]
-        // (`pubkey_initial_capacity`), binding the randomizer and the
-        // parameter set into the key.
-        let first = p[pc::IS_FIRST].clone();
-        for (i, ri) in r.iter().enumerate() {
-            builder.assert_zero(first.clone() * (l(SPONGE_RATE + i) - ri.clone()));
-        }
-        builder.assert_zero(first.clone() * (l(SPONGE_RATE + RANDOMIZER_LEN) - AB::Expr::from_usize(self.num_subkeys)));
-        builder.assert_zero(first.clone() * (l(WIDE_TAG_LANE) - k(TAG_PUBKEY)));
-        builder.assert_zero(first * l(23));
-        // Overwrite-mode sponge: the next block's capacity is this
-        // block's output capacity (its rate is the next pair of y's, free
-        // here and tied to the codeword through the bus). The randomizer
-        // stays the same over the key's sponge rows.
-        let cont = p[pc::NEXT_CONT].clone();
-        for j in SPONGE_RATE..24 {
-            builder.assert_zero(cont.clone() * (n(j) - out(j)));
-        }
-        for (i, ri) in r.iter().enumerate().take(RANDOMIZER_LEN) {
-            builder.assert_zero(cont.clone() * (n(s.r + i) - ri.clone()));
-        }
-        // Committed copies of the periodic values the bus reads (the
-        // lookup trace generator cannot read periodic columns).
-        builder.assert_eq(l(s.j2), p[pc::J2].clone());
-        builder.assert_eq(l(s.is_last), p[pc::IS_LAST].clone());
-        match s.chunk {
-            None => {
-                builder.assert_eq(l(s.bit0), p[pc::BIT0].clone());
-                builder.assert_eq(l(s.bit1), p[pc::BIT1].clone());
-            }
-            Some(c) => eval_chunks(builder, &s, c, &p),
-        }
-
+        self.eval_slot_counter(builder, &rows);
+        self.eval_sponge(builder, &rows);
+        self.eval_copies(builder, &rows);
         if let Some(t) = self.cols.tree {
-            let is_tree = p[pc::IS_TREE].clone();
-            let bit = l(t.bit);
-            // Node input layout `node_input(level, index, left, right)`:
-            // the level is the row's (public), lanes 18..22 and 23 are zero,
-            // the tag lane holds TAG_GROUP_NODE.
-            builder.assert_zero(is_tree.clone() * l(NODE_LEVEL_LANE) - p[pc::LEVEL].clone());
-            // Lanes 18..24 hold the node's constants: the permutation's
-            // constant tail in the node table, columns asserted here beside
-            // a sponge.
-            for j in NODE_TAIL_START..self.p24.input_cols() {
-                builder.assert_zero(is_tree.clone() * (l(j) - AB::Expr::from(NODE_TAIL[j - NODE_TAIL_START])));
-            }
-            builder.assert_bool(bit.clone());
-            // The running node is the left child when the bit is 0, the
-            // right child when it is 1 (the other child, the sibling, is free).
-            for j in 0..DIGEST_LEN {
-                let chosen = l(j) + bit.clone() * (l(DIGEST_LEN + j) - l(j));
-                builder.assert_zero(is_tree.clone() * (l(t.cur + j) - chosen));
-            }
-            // The next level's running node is this level's digest,
-            // Trunc_8(Perm24(x) + x).
-            let up = p[pc::NEXT_UP].clone();
-            for j in 0..DIGEST_LEN {
-                builder.assert_zero(up.clone() * (n(t.cur + j) - out(j) - l(j)));
-            }
-            // Index lane: level l holds idx >> l, so level l's value is twice
-            // level l+1's plus level l+1's bit; the top level's is 0. Hence
-            // the bits are idx's binary digits and idx < 2^depth.
-            builder.assert_zero(up * (l(NODE_INDEX_LANE) - n(NODE_INDEX_LANE) * AB::Expr::TWO - n(t.bit)));
-            let top = p[pc::IS_TOP].clone();
-            builder.assert_zero(top.clone() * l(NODE_INDEX_LANE));
-            // The top digest is the group root.
-            for j in 0..DIGEST_LEN {
-                builder.assert_zero(top.clone() * (out(j) + l(j) - AB::Expr::from(self.root[j])));
-            }
-            builder.assert_eq(l(t.is_bottom), p[pc::IS_BOTTOM].clone());
+            self.eval_tree_input(builder, &rows, t);
+            self.eval_tree_climb(builder, &rows, t);
         }
-
         if let Some(active) = self.cols.active {
             eval_sub_key_hash(builder, active);
         }
-
-        // Bus.
-        let digest = |start: usize| -> [AB::Expr; DIGEST_LEN] { core::array::from_fn(|j| l(start + j)) };
-        let y0 = bus::sub_key(r.clone(), l(s.j2), digest(0));
-        let y1 = bus::sub_key(r, l(s.j2) + AB::Expr::ONE, digest(DIGEST_LEN));
-        match self.cols.tree {
-            // Sponge and tree rows never coincide: share the columns.
-            Some(t) => {
-                let leaf = bus::key(slot.clone(), digest(t.cur));
-                let idx = bus::index(slot.clone(), l(NODE_INDEX_LANE) * AB::Expr::TWO + l(t.bit));
-                sigagg_prover::bus::push_branches(
-                    builder,
-                    self.exclusive,
-                    bus::MAIN,
-                    [(l(s.bit0), Count::from(-1), y0), (l(t.is_bottom), Count::from(-1), leaf)],
-                );
-                sigagg_prover::bus::push_branches(
-                    builder,
-                    self.exclusive,
-                    bus::MAIN,
-                    [(l(s.bit1), Count::from(-1), y1), (l(t.is_bottom), Count::from(1), idx)],
-                );
-            }
-            None => {
-                builder.push_interaction(bus::MAIN, y0, -Count::bounded(l(s.bit0), 1));
-                builder.push_interaction(bus::MAIN, y1, -Count::bounded(l(s.bit1), 1));
-            }
-        }
-        let key: [AB::Expr; DIGEST_LEN] = core::array::from_fn(out);
-        builder.push_interaction(bus::MAIN, bus::key(slot.clone(), key), Count::bounded(l(s.is_last), 1));
-        if let Some(c) = s.chunk {
-            let code = bus::code(slot.clone(), l(s.j2), l(c.acc));
-            builder.push_interaction(bus::MAIN, code, Count::bounded(l(c.end), 1));
-        }
+        self.send_messages(builder, &rows);
         if let (Some(base), Some(active), Some(output)) = (self.cols.p16, self.cols.active, output16) {
             send_sub_key(builder, base, &output, active);
+        }
+    }
+}
+
+/// What the gadgets read: this row and the next as expressions, the
+/// periodic values and the width-24 permutation's output.
+struct Rows<'a, E> {
+    loc: &'a [E],
+    nxt: &'a [E],
+    p: &'a [E],
+    out: &'a [E; 24],
+}
+
+impl<E: Clone> Rows<'_, E> {
+    /// Column `c` of this row.
+    fn l(&self, c: usize) -> E {
+        self.loc[c].clone()
+    }
+
+    /// Column `c` of the next row.
+    fn n(&self, c: usize) -> E {
+        self.nxt[c].clone()
+    }
+
+    /// Periodic column `c`.
+    fn p(&self, c: usize) -> E {
+        self.p[c].clone()
+    }
+
+    /// `DIGEST_LEN` columns from `start` of this row.
+    fn digest(&self, start: usize) -> [E; DIGEST_LEN] {
+        core::array::from_fn(|j| self.l(start + j))
+    }
+}
+
+impl HashAir {
+    /// The sponge's randomizer columns of this row.
+    fn randomizer<E: Clone>(&self, rows: &Rows<'_, E>) -> [E; RANDOMIZER_LEN] {
+        core::array::from_fn(|i| rows.l(self.cols.sponge.r + i))
+    }
+
+    /// Slot counter: 0 on the first row, +1 after each block's last row.
+    /// It names the slot in every message, so blocks cannot swap data.
+    fn eval_slot_counter<AB: AirBuilder>(&self, builder: &mut AB, rows: &Rows<'_, AB::Expr>) {
+        let slot = rows.l(self.cols.slot);
+        builder.when_first_row().assert_zero(slot.clone());
+        builder.when_transition().assert_eq(rows.n(self.cols.slot), slot + rows.p(pc::IS_BLOCK_END));
+    }
+
+    /// The sponge's capacity. On the first block it is
+    /// `[r | n | TAG_PUBKEY | 0]` (`pubkey_initial_capacity`), binding the
+    /// randomizer and the parameter set into the key. Overwrite mode: the
+    /// next block's capacity is this block's output capacity (its rate is
+    /// the next pair of y's, free here and tied to the codeword through
+    /// the bus). The randomizer stays the same over the key's sponge rows.
+    fn eval_sponge<AB: AirBuilder>(&self, builder: &mut AB, rows: &Rows<'_, AB::Expr>) {
+        let (r, s) = (self.randomizer(rows), self.cols.sponge);
+        let first = rows.p(pc::IS_FIRST);
+        for (i, ri) in r.iter().enumerate() {
+            builder.assert_zero(first.clone() * (rows.l(SPONGE_RATE + i) - ri.clone()));
+        }
+        let n = AB::Expr::from_usize(self.num_subkeys);
+        builder.assert_zero(first.clone() * (rows.l(SPONGE_RATE + RANDOMIZER_LEN) - n));
+        builder.assert_zero(first.clone() * (rows.l(WIDE_TAG_LANE) - AB::Expr::from_u32(TAG_PUBKEY)));
+        builder.assert_zero(first * rows.l(23));
+        let cont = rows.p(pc::NEXT_CONT);
+        for j in SPONGE_RATE..24 {
+            builder.assert_zero(cont.clone() * (rows.n(j) - rows.out[j].clone()));
+        }
+        for (i, ri) in r.iter().enumerate().take(RANDOMIZER_LEN) {
+            builder.assert_zero(cont.clone() * (rows.n(s.r + i) - ri.clone()));
+        }
+    }
+
+    /// Committed copies of the periodic values the bus reads (the lookup
+    /// trace generator cannot read periodic columns); per-slot codeword
+    /// bits are witness instead ([`eval_chunks`]).
+    fn eval_copies<AB: InteractionBuilder<F = Val>>(&self, builder: &mut AB, rows: &Rows<'_, AB::Expr>) {
+        let s = self.cols.sponge;
+        builder.assert_eq(rows.l(s.j2), rows.p(pc::J2));
+        builder.assert_eq(rows.l(s.is_last), rows.p(pc::IS_LAST));
+        match s.chunk {
+            None => {
+                builder.assert_eq(rows.l(s.bit0), rows.p(pc::BIT0));
+                builder.assert_eq(rows.l(s.bit1), rows.p(pc::BIT1));
+            }
+            Some(c) => eval_chunks(builder, &s, c, rows.p),
+        }
+    }
+
+    /// A tree row's input is `node_input(level, index, left, right)`: the
+    /// level is the row's (public); lanes 18..24 hold the node's constants
+    /// (zeros and TAG_GROUP_NODE; the permutation's constant tail in the
+    /// node table, columns asserted here beside a sponge). The running
+    /// node is the left child when the bit is 0, the right child when it
+    /// is 1 (the other child, the sibling, is free).
+    fn eval_tree_input<AB: AirBuilder<F = Val>>(&self, builder: &mut AB, rows: &Rows<'_, AB::Expr>, t: TreeCols) {
+        let (is_tree, bit) = (rows.p(pc::IS_TREE), rows.l(t.bit));
+        builder.assert_zero(is_tree.clone() * rows.l(NODE_LEVEL_LANE) - rows.p(pc::LEVEL));
+        for j in NODE_TAIL_START..self.p24.input_cols() {
+            builder.assert_zero(is_tree.clone() * (rows.l(j) - AB::Expr::from(NODE_TAIL[j - NODE_TAIL_START])));
+        }
+        builder.assert_bool(bit.clone());
+        for j in 0..DIGEST_LEN {
+            let chosen = rows.l(j) + bit.clone() * (rows.l(DIGEST_LEN + j) - rows.l(j));
+            builder.assert_zero(is_tree.clone() * (rows.l(t.cur + j) - chosen));
+        }
+    }
+
+    /// Up the tree: the next level's running node is this level's digest
+    /// `Trunc_8(Perm24(x) + x)`. Level `l`'s index lane holds `idx >> l`:
+    /// twice level `l + 1`'s plus its bit, and 0 at the top, so the bits
+    /// are idx's binary digits and `idx < 2^depth`. The top digest is the
+    /// group root.
+    fn eval_tree_climb<AB: AirBuilder<F = Val>>(&self, builder: &mut AB, rows: &Rows<'_, AB::Expr>, t: TreeCols) {
+        let up = rows.p(pc::NEXT_UP);
+        for j in 0..DIGEST_LEN {
+            builder.assert_zero(up.clone() * (rows.n(t.cur + j) - rows.out[j].clone() - rows.l(j)));
+        }
+        let index = rows.l(NODE_INDEX_LANE);
+        builder.assert_zero(up * (index.clone() - rows.n(NODE_INDEX_LANE) * AB::Expr::TWO - rows.n(t.bit)));
+        let top = rows.p(pc::IS_TOP);
+        builder.assert_zero(top.clone() * index);
+        for j in 0..DIGEST_LEN {
+            builder.assert_zero(top.clone() * (rows.out[j].clone() + rows.l(j) - AB::Expr::from(self.root[j])));
+        }
+        builder.assert_eq(rows.l(t.is_bottom), rows.p(pc::IS_BOTTOM));
+    }
+
+    /// The rows' messages: a sponge row receives the sub-keys its
+    /// codeword bits ask for; with tree rows, the leaf row receives the
+    /// key and sends the leaf index (sponge and tree rows never coincide,
+    /// so they share the columns); the last sponge row sends the key, a
+    /// chunk's last row its codeword chunk.
+    fn send_messages<AB: InteractionBuilder<F = Val>>(&self, builder: &mut AB, rows: &Rows<'_, AB::Expr>) {
+        let (s, slot) = (self.cols.sponge, rows.l(self.cols.slot));
+        let y0 = bus::sub_key(self.randomizer(rows), rows.l(s.j2), rows.digest(0));
+        let y1 = bus::sub_key(self.randomizer(rows), rows.l(s.j2) + AB::Expr::ONE, rows.digest(DIGEST_LEN));
+        match self.cols.tree {
+            Some(t) => {
+                let leaf = bus::key(slot.clone(), rows.digest(t.cur));
+                let idx = bus::index(slot.clone(), rows.l(NODE_INDEX_LANE) * AB::Expr::TWO + rows.l(t.bit));
+                let (bit0, bit1, bottom) = (rows.l(s.bit0), rows.l(s.bit1), rows.l(t.is_bottom));
+                let push = |builder: &mut AB, branches| {
+                    sigagg_prover::bus::push_branches(builder, self.exclusive, bus::MAIN, branches);
+                };
+                push(builder, [(bit0, Count::from(-1), y0), (bottom.clone(), Count::from(-1), leaf)]);
+                push(builder, [(bit1, Count::from(-1), y1), (bottom, Count::from(1), idx)]);
+            }
+            None => {
+                builder.push_interaction(bus::MAIN, y0, -Count::bounded(rows.l(s.bit0), 1));
+                builder.push_interaction(bus::MAIN, y1, -Count::bounded(rows.l(s.bit1), 1));
+            }
+        }
+        let key: [AB::Expr; DIGEST_LEN] = core::array::from_fn(|j| rows.out[j].clone());
+        builder.push_interaction(bus::MAIN, bus::key(slot.clone(), key), Count::bounded(rows.l(s.is_last), 1));
+        if let Some(c) = s.chunk {
+            let code = bus::code(slot, rows.l(s.j2), rows.l(c.acc));
+            builder.push_interaction(bus::MAIN, code, Count::bounded(rows.l(c.end), 1));
         }
     }
 }
