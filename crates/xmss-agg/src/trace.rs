@@ -21,8 +21,9 @@ use p3_air::BaseAir;
 use crate::air::chain::{ChainAir, ChainCols};
 use crate::air::digits::{DigitAir, DigitCols, col as dcol, limb_coefficient, range_check_at};
 use crate::air::hash24::{HashAir, HashCols};
+use crate::air::range::RangeCols;
 use crate::air::sig::{SigAir, SigCols};
-use crate::air::{chain::col as ccol, hash24::col as hcol, range};
+use crate::air::{chain::col as ccol, hash24::col as hcol};
 use crate::config::Settings;
 use crate::config::Val;
 use crate::layout::*;
@@ -412,14 +413,14 @@ fn hash_trace(slots: &[Slot<'_>], ends: &[Vec<[Val; DIGEST]>], air: &HashAir) ->
                     }
                     Role::Sponge(k) => {
                         let (v0, e0) = window(k);
-                        let w = &mut row.w;
+                        let mut w = [Val::ZERO; 3 * DIGEST];
                         for s in 0..3 {
                             let v = v0 + s;
                             w[DIGEST * s..DIGEST * (s + 1)].copy_from_slice(&stream_end(slot, &ends[lane], v));
                             let free = (1..STREAM_ENDS).contains(&v) && usize::from(slot.digits[v - 1]) == BASE - 1;
                             row.flags[s] = Val::from_bool(free);
                         }
-                        let w = row.w;
+                        row.w = w;
                         let mut input = [Val::ZERO; 24];
                         for t in 0..RATE {
                             let absorbed = if k == 0 { Val::ZERO } else { prev_out[lane][t] };
@@ -453,9 +454,9 @@ fn hash_trace(slots: &[Slot<'_>], ends: &[Vec<[Val; DIGEST]>], air: &HashAir) ->
             }
         }
     });
+    let periodic: Vec<_> = (0..P24_BLOCK).map(|r| air.periodic_row(r)).collect();
     values.par_chunks_mut(P24_BLOCK * width).enumerate().for_each(|(s, block)| {
-        for (r, row) in block.chunks_mut(width).enumerate() {
-            let p = air.periodic_row(r);
+        for (row, p) in block.chunks_mut(width).zip(&periodic) {
             HashCols::update(row, |c| {
                 c.sig = Val::from_usize(s);
                 (c.is_msg, c.is_sponge, c.is_tree, c.is_top) = (p.is_msg, p.is_sponge, p.is_tree, p.is_top);
@@ -476,12 +477,12 @@ fn range_trace(checked: &[u32]) -> RowMajorMatrix<Val> {
             *c += 1;
         }
     }
-    let mut values = Val::zero_vec(height * 2);
-    for (r, row) in values.chunks_mut(2).enumerate() {
-        row[range::VALUE] = Val::from_usize(r);
-        row[range::MULT] = Val::from_u32(counts[r]);
+    let width = RangeCols::<Val>::WIDTH;
+    let mut values = Val::zero_vec(height * width);
+    for (r, row) in values.chunks_mut(width).enumerate() {
+        RangeCols { value: Val::from_usize(r), mult: Val::from_u32(counts[r]) }.write_to(row);
     }
-    RowMajorMatrix::new(values, 2)
+    RowMajorMatrix::new(values, width)
 }
 
 /// Heights of the five tables for a padded statement of `n` slots under

@@ -454,6 +454,9 @@ fn eval_mirrors<AB: AirBuilder>(builder: &mut AB, loc: &HashCols<AB::Expr>, p: &
     builder.assert_eq(loc.has_c.clone(), p.has_c.clone());
 }
 
+/// A bus message live on the rows `flag` selects: `(flag, count, message)`.
+type Branch<E> = (E, Count<E>, Vec<E>);
+
 /// The row's bus messages, in three auxiliary columns; on every row at
 /// most one branch of each is live. The message-hash row receives its
 /// inputs and sends the hash; a sponge row receives the window's chain
@@ -465,7 +468,7 @@ fn send_messages<AB: InteractionBuilder<F = Val>>(builder: &mut AB, exclusive: b
     let (msg, tree) = (MsgInput::from_slice(&loc.input), TreeInput::from_slice(&loc.input));
     let [t0, t1] = tree.tweak;
     let level = bus::level(sig.clone(), loc.level.clone(), t0, t1, loc.bit.clone(), tree.param);
-    type Branch<E> = (E, Count<E>, Vec<E>);
+    let hash: [AB::Expr; MSG_HASH] = core::array::from_fn(|j| loc.dig[j].clone());
     let push = |builder: &mut AB, branches: Vec<Branch<AB::Expr>>| {
         sigagg_prover::bus::push_branches(builder, exclusive, bus::MAIN, branches);
     };
@@ -473,11 +476,7 @@ fn send_messages<AB: InteractionBuilder<F = Val>>(builder: &mut AB, exclusive: b
         builder,
         vec![
             (loc.is_msg.clone(), Count::from(1), bus::statement_a(sig.clone(), msg.param, msg.tweak)),
-            (
-                loc.is_sponge.clone(),
-                Count::bounded(loc.recv_a.clone() * not_flag(0), 1),
-                bus::end(sig.clone(), v0.clone(), window_slot(&loc.w, 0)),
-            ),
+            receive_end(loc, 0, v0.clone(), loc.recv_a.clone() * not_flag(0)),
             (loc.is_tree.clone(), Count::from(1), level),
         ],
     );
@@ -485,26 +484,23 @@ fn send_messages<AB: InteractionBuilder<F = Val>>(builder: &mut AB, exclusive: b
         builder,
         vec![
             (loc.is_msg.clone(), Count::from(1), bus::statement_b(sig.clone(), msg.msg)),
-            (
-                loc.is_sponge.clone(),
-                Count::bounded(not_flag(1), 1),
-                bus::end(sig.clone(), v0.clone() + one.clone(), window_slot(&loc.w, 1)),
-            ),
+            receive_end(loc, 1, v0.clone() + one.clone(), not_flag(1)),
             (loc.is_top.clone(), Count::from(1), bus::root(sig.clone(), loc.dig.clone())),
         ],
     );
-    let hash: [AB::Expr; MSG_HASH] = core::array::from_fn(|j| loc.dig[j].clone());
     push(
         builder,
         vec![
-            (loc.is_msg.clone(), Count::from(-1), bus::message_hash(sig.clone(), hash)),
-            (
-                loc.is_sponge.clone(),
-                Count::bounded(loc.has_c.clone() * not_flag(2), 1),
-                bus::end(sig, v0 + AB::Expr::TWO, window_slot(&loc.w, 2)),
-            ),
+            (loc.is_msg.clone(), Count::from(-1), bus::message_hash(sig, hash)),
+            receive_end(loc, 2, v0 + AB::Expr::TWO, loc.has_c.clone() * not_flag(2)),
         ],
     );
+}
+
+/// The sponge row's branch receiving window slot `s` as virtual end `v`,
+/// `count` (0 or 1) times.
+fn receive_end<E: PrimeCharacteristicRing>(loc: &HashCols<E>, s: usize, v: E, count: E) -> Branch<E> {
+    (loc.is_sponge.clone(), Count::bounded(count, 1), bus::end(loc.sig.clone(), v, window_slot(&loc.w, s)))
 }
 
 #[cfg(test)]
