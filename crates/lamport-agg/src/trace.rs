@@ -20,7 +20,7 @@ use sigagg_lamport::hash::{SPONGE_CAPACITY, SPONGE_RATE, pubkey_block_input, pub
 use sigagg_lamport::prf::{RANDOMIZER_LEN, Randomizer};
 
 use crate::air::hash::{HashAir, Role, pc};
-use crate::air::node::NodeAir;
+use crate::air::node::{NodeAir, NodeFlags};
 use crate::air::slot::{self, SlotKind};
 use crate::config::Val;
 use crate::layout::BLOCK;
@@ -311,16 +311,14 @@ fn node_trace(
         }
     }
     let width = BaseAir::<Val>::width(air);
-    let (cols, perm_cols) = (air.cols(), air.perm().cols());
+    let (flags_at, perm_cols) = (air.flags_at(), air.perm().cols());
     let mut values = Val::zero_vec(rows * width);
     let mut inputs = vec![air.perm().idle_input(); rows];
     for (r, ((Reverse(level), index), (children, received))) in nodes.into_iter().take(rows).enumerate() {
         inputs[r] = node_input(level as u32, index, &children[0], &children[1]);
         let row = &mut values[r * width..(r + 1) * width];
-        row[cols.left_in] = Val::from_bool(received[0]);
-        row[cols.right_in] = Val::from_bool(received[1]);
-        row[cols.real] = Val::ONE;
-        row[cols.root] = Val::from_bool(r == 0);
+        let [left_in, right_in] = received.map(Val::from_bool);
+        NodeFlags { left_in, right_in, real: Val::ONE, root: Val::from_bool(r == 0) }.write_to(&mut row[flags_at..]);
     }
     let lanes = PackedF::WIDTH;
     for (chunk, inputs) in values.chunks_mut(lanes * width).zip(inputs.chunks(lanes)) {

@@ -18,11 +18,12 @@ use sigagg_xmss::{ParameterSet, Seed001, Signature, VerifyError};
 
 use p3_air::BaseAir;
 
-use crate::air::chain::ChainAir;
+use crate::air::chain::{ChainAir, ChainCols};
 use crate::air::digits::{DigitAir, DigitCols, col as dcol, limb_coefficient, range_check_at};
-use crate::air::hash24::HashAir;
-use crate::air::sig::SigAir;
-use crate::air::{chain::col as ccol, hash24, hash24::col as hcol, range};
+use crate::air::hash24::{HashAir, HashCols};
+use crate::air::range::RangeCols;
+use crate::air::sig::{SigAir, SigCols};
+use crate::air::{chain::col as ccol, hash24::col as hcol};
 use crate::config::Settings;
 use crate::config::Val;
 use crate::layout::*;
@@ -114,19 +115,22 @@ pub fn generate(
         (0..entries.len()).map(|s| &signatures[s.min(signatures.len() - 1)]).collect();
     let last = statement.len() - 1;
     let slots = slots(&entries, &signatures).map_err(|(s, e)| (s.min(last), e))?;
-    let sig_air = SigAir::new(statement);
-    let sig = RowMajorMatrix::new(
-        sig_air
-            .public_rows()
-            .enumerate()
-            .flat_map(|(s, row)| core::iter::once(Val::from_usize(s)).chain(row))
-            .collect(),
-        BaseAir::<Val>::width(&sig_air),
-    );
+    let sig = sig_trace(&SigAir::new(statement));
     let (chain, hash) = crate::air::poseidon_airs(settings, Some(statement.padded_len()));
     let tables = signature_tables(&slots, &chain, &hash).map_err(|(s, e)| (s.min(last), e))?;
     let range = range_trace(&tables.range_values);
     Ok(Traces { sig, digits: tables.digits, chain: tables.chain, hash: tables.hash, range, group: None })
+}
+
+/// The statement table of an aggregation.
+fn sig_trace(air: &SigAir) -> RowMajorMatrix<Val> {
+    let width = BaseAir::<Val>::width(air);
+    let rows: Vec<SigCols<Val>> = air.rows().collect();
+    let mut values = Val::zero_vec(rows.len() * width);
+    for (row, cells) in rows.iter().zip(values.chunks_mut(width)) {
+        row.write_to(cells);
+    }
+    RowMajorMatrix::new(values, width)
 }
 
 /// The witness of every slot; a failing slot is reported by its index
@@ -164,8 +168,7 @@ fn signature_tables(
 /// The digest of slot `s`'s top tree row.
 fn top_digest(hash: &RowMajorMatrix<Val>, s: usize) -> [Val; DIGEST] {
     let row = s * P24_BLOCK + TREE_ROW + DEPTH - 1;
-    let start = row * hash.width + hcol::DIG;
-    core::array::from_fn(|j| hash.values[start + j])
+    HashCols::from_slice(&hash.values[row * hash.width..]).dig
 }
 
 fn digit_trace(slots: &[Slot<'_>]) -> (RowMajorMatrix<Val>, Vec<u32>) {
@@ -326,15 +329,14 @@ fn chain_trace(slots: &[Slot<'_>], air: &ChainAir) -> (RowMajorMatrix<Val>, Vec<
                 let param = &slot.entry.public_key.parameter;
                 inputs[lane] = chain_input::<Seed001>(param, slot.entry.epoch, i as u8, pos, &x);
                 let (a, b, beta) = chain_tweak_parts(slot.entry.epoch);
-                let row = &mut rows[lane];
-                row[ccol::I] = Val::from_usize(i);
-                row[ccol::POS] = Val::from_u8(pos);
-                row[ccol::FIRST] = Val::from_bool(first);
-                row[ccol::LAST] = Val::from_bool(last);
-                row[ccol::K0] = Val::from_u32(b) * Val::from_u32(1 << 24) - Val::from_u32(a) + Val::from_usize(i << 16);
-                for k in 0..3 {
-                    row[ccol::T1 + k] = Val::from_u32(a) - Val::from_bool(i == 0 && beta[k]);
-                }
+                ChainCols::update(rows[lane], |c| {
+                    c.i = Val::from_usize(i);
+                    c.pos = Val::from_u8(pos);
+                    c.first = Val::from_bool(first);
+                    c.last = Val::from_bool(last);
+                    c.k0 = Val::from_u32(b) * Val::from_u32(1 << 24) - Val::from_u32(a) + Val::from_usize(i << 16);
+                    c.t1 = core::array::from_fn(|k| Val::from_u32(a) - Val::from_bool(i == 0 && beta[k]));
+                });
             }
             let outputs = air.perm().write(&mut rows, &inputs);
             for lane in 0..lanes {
@@ -353,7 +355,7 @@ fn chain_trace(slots: &[Slot<'_>], air: &ChainAir) -> (RowMajorMatrix<Val>, Vec<
     values.par_chunks_mut(P16_BLOCK * width * per_row).enumerate().for_each(|(b, block)| {
         for row in block.chunks_mut(width * per_row) {
             for (lane, cols) in row.chunks_mut(width).enumerate() {
-                cols[ccol::SIG] = Val::from_usize(b * per_row + lane);
+                ChainCols::update(cols, |c| c.sig = Val::from_usize(b * per_row + lane));
             }
         }
     });
@@ -404,7 +406,7 @@ fn hash_trace(slots: &[Slot<'_>], ends: &[Vec<[Val; DIGEST]>], air: &HashAir) ->
             for (lane, slot) in group.iter().enumerate() {
                 let param = &slot.entry.public_key.parameter;
                 let epoch = slot.entry.epoch;
-                let row = &mut rows[lane];
+                let mut row = HashCols::from_slice(rows[lane]);
                 match role(r) {
                     Role::Message => {
                         inputs[lane] = message_input::<Seed001>(param, epoch, slot.sig.rho(), &slot.entry.message);
@@ -416,9 +418,9 @@ fn hash_trace(slots: &[Slot<'_>], ends: &[Vec<[Val; DIGEST]>], air: &HashAir) ->
                             let v = v0 + s;
                             w[DIGEST * s..DIGEST * (s + 1)].copy_from_slice(&stream_end(slot, &ends[lane], v));
                             let free = (1..STREAM_ENDS).contains(&v) && usize::from(slot.digits[v - 1]) == BASE - 1;
-                            row[hcol::FLAGS + s] = Val::from_bool(free);
+                            row.flags[s] = Val::from_bool(free);
                         }
-                        row[hcol::W..hcol::W + 3 * DIGEST].copy_from_slice(&w);
+                        row.w = w;
                         let mut input = [Val::ZERO; 24];
                         for t in 0..RATE {
                             let absorbed = if k == 0 { Val::ZERO } else { prev_out[lane][t] };
@@ -435,28 +437,31 @@ fn hash_trace(slots: &[Slot<'_>], ends: &[Vec<[Val; DIGEST]>], air: &HashAir) ->
                         let node = prev_dig[lane];
                         let (left, right) = if bit == 0 { (node, sibling) } else { (sibling, node) };
                         inputs[lane] = tree_input::<Seed001>(param, level as u8, epoch >> level, &left, &right);
-                        row[hcol::BIT] = Val::from_u32(bit);
+                        row.bit = Val::from_u32(bit);
                     }
                     Role::Pad => {}
                 }
+                row.write_to(rows[lane]);
             }
             let outputs = air.perm().write(&mut rows, &inputs);
             let compress = matches!(role(r), Role::Message | Role::Tree(_));
             for lane in 0..lanes {
                 let dig: [Val; DIGEST] =
                     core::array::from_fn(|j| outputs[lane][j] + if compress { inputs[lane][j] } else { Val::ZERO });
-                rows[lane][hcol::DIG..hcol::DIG + DIGEST].copy_from_slice(&dig);
+                HashCols::update(rows[lane], |c| c.dig = dig);
                 prev_out[lane] = outputs[lane];
                 prev_dig[lane] = dig;
             }
         }
     });
+    let periodic: Vec<_> = (0..P24_BLOCK).map(|r| air.periodic_row(r)).collect();
     values.par_chunks_mut(P24_BLOCK * width).enumerate().for_each(|(s, block)| {
-        for (r, row) in block.chunks_mut(width).enumerate() {
-            row[hcol::SIG] = Val::from_usize(s);
-            for (col, pcol) in hash24::MIRRORS {
-                row[col] = air.periodic(pcol, r);
-            }
+        for (row, p) in block.chunks_mut(width).zip(&periodic) {
+            HashCols::update(row, |c| {
+                c.sig = Val::from_usize(s);
+                (c.is_msg, c.is_sponge, c.is_tree, c.is_top) = (p.is_msg, p.is_sponge, p.is_tree, p.is_top);
+                (c.v0, c.level, c.recv_a, c.has_c) = (p.v0, p.level, p.recv_a, p.has_c);
+            });
         }
     });
     RowMajorMatrix::new(values, width)
@@ -472,12 +477,12 @@ fn range_trace(checked: &[u32]) -> RowMajorMatrix<Val> {
             *c += 1;
         }
     }
-    let mut values = Val::zero_vec(height * 2);
-    for (r, row) in values.chunks_mut(2).enumerate() {
-        row[range::VALUE] = Val::from_usize(r);
-        row[range::MULT] = Val::from_u32(counts[r]);
+    let width = RangeCols::<Val>::WIDTH;
+    let mut values = Val::zero_vec(height * width);
+    for (r, row) in values.chunks_mut(width).enumerate() {
+        RangeCols { value: Val::from_usize(r), mult: Val::from_u32(counts[r]) }.write_to(row);
     }
-    RowMajorMatrix::new(values, 2)
+    RowMajorMatrix::new(values, width)
 }
 
 /// Heights of the five tables for a padded statement of `n` slots under

@@ -38,6 +38,7 @@ use crate::bus;
 use crate::config::Val;
 use crate::layout::HashSpec;
 use crate::poseidon::{NODE_TAIL, NODE_TAIL_START, Outputs, Perm16, Perm24, perm16, perm24};
+use sigagg_prover::typed_row;
 
 /// Columns of the sponge role.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -135,40 +136,78 @@ impl HashCols {
     }
 }
 
-/// Periodic column indices.
+typed_row! {
+    /// The periodic columns every main table has; the codeword's follow
+    /// ([`SharedBits`] or [`ChunkFlags`], by [`Codewords`]).
+    pub struct HashPeriodic<T> {
+        /// First sponge row of the block.
+        pub is_first: T,
+        /// The next row continues this row's sponge.
+        pub next_cont: T,
+        /// Last sponge row.
+        pub is_last: T,
+        /// `2j` on sponge row `j`.
+        pub j2: T,
+        /// A tree row.
+        pub is_tree: T,
+        /// The row's tree level (1-based).
+        pub level: T,
+        /// The top level (its digest is the root).
+        pub is_top: T,
+        /// The next row is the next tree level.
+        pub next_up: T,
+        /// The leaf level.
+        pub is_bottom: T,
+        /// The block's last row.
+        pub is_block_end: T,
+    }
+}
+
+typed_row! {
+    /// Shared codeword: the periodic bits sponge row `j` absorbs.
+    pub struct SharedBits<T> {
+        /// Bit `2j`.
+        pub bit0: T,
+        /// Bit `2j + 1`.
+        pub bit1: T,
+    }
+}
+
+typed_row! {
+    /// Per-slot codewords: where the chunks of sponge rows start and end.
+    pub struct ChunkFlags<T> {
+        /// The first row of a chunk.
+        pub start: T,
+        /// The next row is in the same chunk.
+        pub cont: T,
+        /// The last row of a chunk.
+        pub end: T,
+    }
+}
+
+/// Periodic column indices, from [`HashPeriodic`], [`SharedBits`] and
+/// [`ChunkFlags`] (the trace generator reads the values the committed
+/// copies hold by them).
 pub mod pc {
-    /// First sponge row of the block.
-    pub const IS_FIRST: usize = 0;
-    /// The next row continues this row's sponge.
-    pub const NEXT_CONT: usize = 1;
-    /// Last sponge row.
-    pub const IS_LAST: usize = 2;
-    /// `2j` on sponge row `j`.
-    pub const J2: usize = 3;
-    /// A tree row.
-    pub const IS_TREE: usize = 4;
-    /// The row's tree level (1-based).
-    pub const LEVEL: usize = 5;
-    /// The top level (its digest is the root).
-    pub const IS_TOP: usize = 6;
-    /// The next row is the next tree level.
-    pub const NEXT_UP: usize = 7;
-    /// The leaf level.
-    pub const IS_BOTTOM: usize = 8;
-    /// The block's last row.
-    pub const IS_BLOCK_END: usize = 9;
+    use super::{ChunkFlags, HashPeriodic, SharedBits};
+    use core::mem::offset_of;
+    pub const IS_FIRST: usize = offset_of!(HashPeriodic<u8>, is_first);
+    pub const NEXT_CONT: usize = offset_of!(HashPeriodic<u8>, next_cont);
+    pub const IS_LAST: usize = offset_of!(HashPeriodic<u8>, is_last);
+    pub const J2: usize = offset_of!(HashPeriodic<u8>, j2);
+    pub const IS_TREE: usize = offset_of!(HashPeriodic<u8>, is_tree);
+    pub const LEVEL: usize = offset_of!(HashPeriodic<u8>, level);
+    pub const IS_TOP: usize = offset_of!(HashPeriodic<u8>, is_top);
+    pub const NEXT_UP: usize = offset_of!(HashPeriodic<u8>, next_up);
+    pub const IS_BOTTOM: usize = offset_of!(HashPeriodic<u8>, is_bottom);
+    pub const IS_BLOCK_END: usize = offset_of!(HashPeriodic<u8>, is_block_end);
     /// Columns every table has.
-    pub const STRUCTURE: usize = 10;
-    /// Shared codeword: bit `2j` on sponge row `j`.
-    pub const BIT0: usize = 10;
-    /// Shared codeword: bit `2j + 1`.
-    pub const BIT1: usize = 11;
-    /// Per-slot codewords: the first row of a chunk.
-    pub const CHUNK_START: usize = 10;
-    /// Per-slot codewords: the next row is in the same chunk.
-    pub const CHUNK_CONT: usize = 11;
-    /// Per-slot codewords: the last row of a chunk.
-    pub const CHUNK_END: usize = 12;
+    pub const STRUCTURE: usize = HashPeriodic::<u8>::WIDTH;
+    pub const BIT0: usize = STRUCTURE + offset_of!(SharedBits<u8>, bit0);
+    pub const BIT1: usize = STRUCTURE + offset_of!(SharedBits<u8>, bit1);
+    pub const CHUNK_START: usize = STRUCTURE + offset_of!(ChunkFlags<u8>, start);
+    pub const CHUNK_CONT: usize = STRUCTURE + offset_of!(ChunkFlags<u8>, cont);
+    pub const CHUNK_END: usize = STRUCTURE + offset_of!(ChunkFlags<u8>, end);
 }
 
 /// Sponge rows per codeword chunk: 2 bits per row, so a chunk's value is
@@ -269,38 +308,46 @@ impl HashAir {
     pub fn new(spec: HashSpec, num_subkeys: usize, codewords: Codewords<'_>, root: Digest) -> Self {
         let block = spec.block;
         let chunked = matches!(codewords, Codewords::PerSlot);
-        let width = pc::STRUCTURE + if chunked { 3 } else { 2 };
-        let columns = super::periodic_table(block, width, |r, row| {
-            match spec.role(r) {
-                Role::Sponge(j) => {
-                    row[pc::IS_FIRST] = Val::from_bool(j == 0);
-                    row[pc::NEXT_CONT] = Val::from_bool(j + 1 < spec.sponge_rows);
-                    row[pc::IS_LAST] = Val::from_bool(j + 1 == spec.sponge_rows);
-                    row[pc::J2] = Val::from_usize(2 * j);
-                    match codewords {
-                        // Sponge row j absorbs codeword bits 2j and 2j + 1.
-                        Codewords::Shared(cw) => {
-                            row[pc::BIT0] = Val::from_bool(cw.get(2 * j).copied().unwrap_or(false));
-                            row[pc::BIT1] = Val::from_bool(cw.get(2 * j + 1).copied().unwrap_or(false));
+        let codeword_width = if chunked { ChunkFlags::<Val>::WIDTH } else { SharedBits::<Val>::WIDTH };
+        let columns = super::periodic_table(block, pc::STRUCTURE + codeword_width, |r, row| {
+            let (fixed, codeword) = row.split_at_mut(pc::STRUCTURE);
+            HashPeriodic::update(fixed, |p| {
+                match spec.role(r) {
+                    Role::Sponge(j) => {
+                        p.is_first = Val::from_bool(j == 0);
+                        p.next_cont = Val::from_bool(j + 1 < spec.sponge_rows);
+                        p.is_last = Val::from_bool(j + 1 == spec.sponge_rows);
+                        p.j2 = Val::from_usize(2 * j);
+                    }
+                    Role::Tree(l) => {
+                        p.is_tree = Val::ONE;
+                        p.level = Val::from_usize(l);
+                        p.is_top = Val::from_bool(l == spec.depth);
+                        p.next_up = Val::from_bool(l < spec.depth);
+                        p.is_bottom = Val::from_bool(l == 1);
+                    }
+                    Role::Pad => {}
+                }
+                p.is_block_end = Val::from_bool(r + 1 == block);
+            });
+            if let Role::Sponge(j) = spec.role(r) {
+                match codewords {
+                    // Sponge row j absorbs codeword bits 2j and 2j + 1.
+                    Codewords::Shared(cw) => {
+                        let bit = |i: usize| Val::from_bool(cw.get(i).copied().unwrap_or(false));
+                        SharedBits { bit0: bit(2 * j), bit1: bit(2 * j + 1) }.write_to(codeword);
+                    }
+                    Codewords::PerSlot => {
+                        let (q, last) = (j % CHUNK_ROWS, j + 1 == spec.sponge_rows);
+                        ChunkFlags {
+                            start: Val::from_bool(q == 0),
+                            cont: Val::from_bool(q + 1 < CHUNK_ROWS && !last),
+                            end: Val::from_bool(q + 1 == CHUNK_ROWS || last),
                         }
-                        Codewords::PerSlot => {
-                            let (q, last) = (j % CHUNK_ROWS, j + 1 == spec.sponge_rows);
-                            row[pc::CHUNK_START] = Val::from_bool(q == 0);
-                            row[pc::CHUNK_CONT] = Val::from_bool(q + 1 < CHUNK_ROWS && !last);
-                            row[pc::CHUNK_END] = Val::from_bool(q + 1 == CHUNK_ROWS || last);
-                        }
+                        .write_to(codeword);
                     }
                 }
-                Role::Tree(l) => {
-                    row[pc::IS_TREE] = Val::ONE;
-                    row[pc::LEVEL] = Val::from_usize(l);
-                    row[pc::IS_TOP] = Val::from_bool(l == spec.depth);
-                    row[pc::NEXT_UP] = Val::from_bool(l < spec.depth);
-                    row[pc::IS_BOTTOM] = Val::from_bool(l == 1);
-                }
-                Role::Pad => {}
             }
-            row[pc::IS_BLOCK_END] = Val::from_bool(r + 1 == block);
         });
         let p24 = perm24(spec.rounds, true, Outputs::Committed);
         let p16 = spec.p16.then(|| perm16(spec.rounds, Outputs::Committed));
@@ -422,6 +469,8 @@ impl BaseAir<Val> for HashAir {
 }
 
 impl<AB: InteractionBuilder<F = Val>> Air<AB> for HashAir {
+    /// The permutations, then the gadgets below, in this order (the order
+    /// fixes the constraints' and messages' positions, hence the proof bytes).
     fn eval(&self, builder: &mut AB) {
         // The permutations hold on every row (padding rows carry any valid
         // permutation): degree-3 constraints that must not be multiplied by
@@ -430,132 +479,182 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for HashAir {
         let output16 = self.cols.p16.zip(self.p16.as_ref()).map(|(base, perm)| perm.eval(builder, base));
 
         let main = builder.main();
-        let (loc, nxt) = (main.current_slice(), main.next_slice());
-        let l = |c: usize| -> AB::Expr { loc[c].into() };
-        let n = |c: usize| -> AB::Expr { nxt[c].into() };
-        let p: Vec<AB::Expr> = builder.periodic_values().iter().map(|&v| v.into()).collect();
-        let out = |j: usize| -> AB::Expr { output[j].clone() };
-        let k = |v: u32| AB::Expr::from_u32(v);
+        let exprs = |row: &[AB::Var]| -> Vec<AB::Expr> { row.iter().map(|&v| v.into()).collect() };
+        let (loc, nxt) = (exprs(main.current_slice()), exprs(main.next_slice()));
+        let periodic: Vec<AB::Expr> = builder.periodic_values().iter().map(|&v| v.into()).collect();
+        let (p, codeword) = (HashPeriodic::from_slice(&periodic), &periodic[pc::STRUCTURE..]);
+        let rows = Rows { loc: &loc, nxt: &nxt, p, codeword, out: &output };
 
-        // Slot counter: 0 on the first row, +1 after each block's last row.
-        // It names the slot in every message, so blocks cannot swap data.
-        let slot = l(self.cols.slot);
-        builder.when_first_row().assert_zero(slot.clone());
-        builder.when_transition().assert_eq(n(self.cols.slot), slot.clone() + p[pc::IS_BLOCK_END].clone());
-
-        let s = self.cols.sponge;
-        let r: [AB::Expr; RANDOMIZER_LEN] = core::array::from_fn(|i| l(s.r + i));
-        // First block: the capacity is [r | n | TAG_PUBKEY | 0]
-        // (`pubkey_initial_capacity`), binding the randomizer and the
-        // parameter set into the key.
-        let first = p[pc::IS_FIRST].clone();
-        for (i, ri) in r.iter().enumerate() {
-            builder.assert_zero(first.clone() * (l(SPONGE_RATE + i) - ri.clone()));
-        }
-        builder.assert_zero(first.clone() * (l(SPONGE_RATE + RANDOMIZER_LEN) - AB::Expr::from_usize(self.num_subkeys)));
-        builder.assert_zero(first.clone() * (l(WIDE_TAG_LANE) - k(TAG_PUBKEY)));
-        builder.assert_zero(first * l(23));
-        // Overwrite-mode sponge: the next block's capacity is this
-        // block's output capacity (its rate is the next pair of y's, free
-        // here and tied to the codeword through the bus). The randomizer
-        // stays the same over the key's sponge rows.
-        let cont = p[pc::NEXT_CONT].clone();
-        for j in SPONGE_RATE..24 {
-            builder.assert_zero(cont.clone() * (n(j) - out(j)));
-        }
-        for (i, ri) in r.iter().enumerate().take(RANDOMIZER_LEN) {
-            builder.assert_zero(cont.clone() * (n(s.r + i) - ri.clone()));
-        }
-        // Committed copies of the periodic values the bus reads (the
-        // lookup trace generator cannot read periodic columns).
-        builder.assert_eq(l(s.j2), p[pc::J2].clone());
-        builder.assert_eq(l(s.is_last), p[pc::IS_LAST].clone());
-        match s.chunk {
-            None => {
-                builder.assert_eq(l(s.bit0), p[pc::BIT0].clone());
-                builder.assert_eq(l(s.bit1), p[pc::BIT1].clone());
-            }
-            Some(c) => eval_chunks(builder, &s, c, &p),
-        }
-
+        self.eval_slot_counter(builder, &rows);
+        self.eval_sponge(builder, &rows);
+        self.eval_copies(builder, &rows);
         if let Some(t) = self.cols.tree {
-            let is_tree = p[pc::IS_TREE].clone();
-            let bit = l(t.bit);
-            // Node input layout `node_input(level, index, left, right)`:
-            // the level is the row's (public), lanes 18..22 and 23 are zero,
-            // the tag lane holds TAG_GROUP_NODE.
-            builder.assert_zero(is_tree.clone() * l(NODE_LEVEL_LANE) - p[pc::LEVEL].clone());
-            // Lanes 18..24 hold the node's constants: the permutation's
-            // constant tail in the node table, columns asserted here beside
-            // a sponge.
-            for j in NODE_TAIL_START..self.p24.input_cols() {
-                builder.assert_zero(is_tree.clone() * (l(j) - AB::Expr::from(NODE_TAIL[j - NODE_TAIL_START])));
-            }
-            builder.assert_bool(bit.clone());
-            // The running node is the left child when the bit is 0, the
-            // right child when it is 1 (the other child, the sibling, is free).
-            for j in 0..DIGEST_LEN {
-                let chosen = l(j) + bit.clone() * (l(DIGEST_LEN + j) - l(j));
-                builder.assert_zero(is_tree.clone() * (l(t.cur + j) - chosen));
-            }
-            // The next level's running node is this level's digest,
-            // Trunc_8(Perm24(x) + x).
-            let up = p[pc::NEXT_UP].clone();
-            for j in 0..DIGEST_LEN {
-                builder.assert_zero(up.clone() * (n(t.cur + j) - out(j) - l(j)));
-            }
-            // Index lane: level l holds idx >> l, so level l's value is twice
-            // level l+1's plus level l+1's bit; the top level's is 0. Hence
-            // the bits are idx's binary digits and idx < 2^depth.
-            builder.assert_zero(up * (l(NODE_INDEX_LANE) - n(NODE_INDEX_LANE) * AB::Expr::TWO - n(t.bit)));
-            let top = p[pc::IS_TOP].clone();
-            builder.assert_zero(top.clone() * l(NODE_INDEX_LANE));
-            // The top digest is the group root.
-            for j in 0..DIGEST_LEN {
-                builder.assert_zero(top.clone() * (out(j) + l(j) - AB::Expr::from(self.root[j])));
-            }
-            builder.assert_eq(l(t.is_bottom), p[pc::IS_BOTTOM].clone());
+            self.eval_tree_input(builder, &rows, t);
+            self.eval_tree_climb(builder, &rows, t);
         }
-
         if let Some(active) = self.cols.active {
             eval_sub_key_hash(builder, active);
         }
-
-        // Bus.
-        let digest = |start: usize| -> [AB::Expr; DIGEST_LEN] { core::array::from_fn(|j| l(start + j)) };
-        let y0 = bus::sub_key(r.clone(), l(s.j2), digest(0));
-        let y1 = bus::sub_key(r, l(s.j2) + AB::Expr::ONE, digest(DIGEST_LEN));
-        match self.cols.tree {
-            // Sponge and tree rows never coincide: share the columns.
-            Some(t) => {
-                let leaf = bus::key(slot.clone(), digest(t.cur));
-                let idx = bus::index(slot.clone(), l(NODE_INDEX_LANE) * AB::Expr::TWO + l(t.bit));
-                sigagg_prover::bus::push_branches(
-                    builder,
-                    self.exclusive,
-                    bus::MAIN,
-                    [(l(s.bit0), Count::from(-1), y0), (l(t.is_bottom), Count::from(-1), leaf)],
-                );
-                sigagg_prover::bus::push_branches(
-                    builder,
-                    self.exclusive,
-                    bus::MAIN,
-                    [(l(s.bit1), Count::from(-1), y1), (l(t.is_bottom), Count::from(1), idx)],
-                );
-            }
-            None => {
-                builder.push_interaction(bus::MAIN, y0, -Count::bounded(l(s.bit0), 1));
-                builder.push_interaction(bus::MAIN, y1, -Count::bounded(l(s.bit1), 1));
-            }
-        }
-        let key: [AB::Expr; DIGEST_LEN] = core::array::from_fn(out);
-        builder.push_interaction(bus::MAIN, bus::key(slot.clone(), key), Count::bounded(l(s.is_last), 1));
-        if let Some(c) = s.chunk {
-            let code = bus::code(slot.clone(), l(s.j2), l(c.acc));
-            builder.push_interaction(bus::MAIN, code, Count::bounded(l(c.end), 1));
-        }
+        self.send_messages(builder, &rows);
         if let (Some(base), Some(active), Some(output)) = (self.cols.p16, self.cols.active, output16) {
             send_sub_key(builder, base, &output, active);
+        }
+    }
+}
+
+/// What the gadgets read: this row and the next as expressions, the
+/// periodic values and the width-24 permutation's output.
+struct Rows<'a, E> {
+    loc: &'a [E],
+    nxt: &'a [E],
+    p: HashPeriodic<E>,
+    /// The codeword's periodic columns ([`SharedBits`] or [`ChunkFlags`]).
+    codeword: &'a [E],
+    out: &'a [E; 24],
+}
+
+impl<E: Clone> Rows<'_, E> {
+    /// Column `c` of this row.
+    fn l(&self, c: usize) -> E {
+        self.loc[c].clone()
+    }
+
+    /// Column `c` of the next row.
+    fn n(&self, c: usize) -> E {
+        self.nxt[c].clone()
+    }
+
+    /// `DIGEST_LEN` columns from `start` of this row.
+    fn digest(&self, start: usize) -> [E; DIGEST_LEN] {
+        core::array::from_fn(|j| self.l(start + j))
+    }
+}
+
+impl HashAir {
+    /// The sponge's randomizer columns of this row.
+    fn randomizer<E: Clone>(&self, rows: &Rows<'_, E>) -> [E; RANDOMIZER_LEN] {
+        core::array::from_fn(|i| rows.l(self.cols.sponge.r + i))
+    }
+
+    /// Slot counter: 0 on the first row, +1 after each block's last row.
+    /// It names the slot in every message, so blocks cannot swap data.
+    fn eval_slot_counter<AB: AirBuilder>(&self, builder: &mut AB, rows: &Rows<'_, AB::Expr>) {
+        let slot = rows.l(self.cols.slot);
+        builder.when_first_row().assert_zero(slot.clone());
+        builder.when_transition().assert_eq(rows.n(self.cols.slot), slot + rows.p.is_block_end.clone());
+    }
+
+    /// The sponge's capacity. On the first block it is
+    /// `[r | n | TAG_PUBKEY | 0]` (`pubkey_initial_capacity`), binding the
+    /// randomizer and the parameter set into the key. Overwrite mode: the
+    /// next block's capacity is this block's output capacity (its rate is
+    /// the next pair of y's, free here and tied to the codeword through
+    /// the bus). The randomizer stays the same over the key's sponge rows.
+    fn eval_sponge<AB: AirBuilder>(&self, builder: &mut AB, rows: &Rows<'_, AB::Expr>) {
+        let (r, s) = (self.randomizer(rows), self.cols.sponge);
+        let first = rows.p.is_first.clone();
+        for (i, ri) in r.iter().enumerate() {
+            builder.assert_zero(first.clone() * (rows.l(SPONGE_RATE + i) - ri.clone()));
+        }
+        let n = AB::Expr::from_usize(self.num_subkeys);
+        builder.assert_zero(first.clone() * (rows.l(SPONGE_RATE + RANDOMIZER_LEN) - n));
+        builder.assert_zero(first.clone() * (rows.l(WIDE_TAG_LANE) - AB::Expr::from_u32(TAG_PUBKEY)));
+        builder.assert_zero(first * rows.l(23));
+        let cont = rows.p.next_cont.clone();
+        for j in SPONGE_RATE..24 {
+            builder.assert_zero(cont.clone() * (rows.n(j) - rows.out[j].clone()));
+        }
+        for (i, ri) in r.iter().enumerate().take(RANDOMIZER_LEN) {
+            builder.assert_zero(cont.clone() * (rows.n(s.r + i) - ri.clone()));
+        }
+    }
+
+    /// Committed copies of the periodic values the bus reads (the lookup
+    /// trace generator cannot read periodic columns); per-slot codeword
+    /// bits are witness instead ([`eval_chunks`]).
+    fn eval_copies<AB: InteractionBuilder<F = Val>>(&self, builder: &mut AB, rows: &Rows<'_, AB::Expr>) {
+        let s = self.cols.sponge;
+        builder.assert_eq(rows.l(s.j2), rows.p.j2.clone());
+        builder.assert_eq(rows.l(s.is_last), rows.p.is_last.clone());
+        match s.chunk {
+            None => {
+                let bits = SharedBits::from_slice(rows.codeword);
+                builder.assert_eq(rows.l(s.bit0), bits.bit0);
+                builder.assert_eq(rows.l(s.bit1), bits.bit1);
+            }
+            Some(c) => eval_chunks(builder, &s, c, &rows.p, &ChunkFlags::from_slice(rows.codeword)),
+        }
+    }
+
+    /// A tree row's input is `node_input(level, index, left, right)`: the
+    /// level is the row's (public); lanes 18..24 hold the node's constants
+    /// (zeros and TAG_GROUP_NODE; the permutation's constant tail in the
+    /// node table, columns asserted here beside a sponge). The running
+    /// node is the left child when the bit is 0, the right child when it
+    /// is 1 (the other child, the sibling, is free).
+    fn eval_tree_input<AB: AirBuilder<F = Val>>(&self, builder: &mut AB, rows: &Rows<'_, AB::Expr>, t: TreeCols) {
+        let (is_tree, bit) = (rows.p.is_tree.clone(), rows.l(t.bit));
+        builder.assert_zero(is_tree.clone() * rows.l(NODE_LEVEL_LANE) - rows.p.level.clone());
+        for j in NODE_TAIL_START..self.p24.input_cols() {
+            builder.assert_zero(is_tree.clone() * (rows.l(j) - AB::Expr::from(NODE_TAIL[j - NODE_TAIL_START])));
+        }
+        builder.assert_bool(bit.clone());
+        for j in 0..DIGEST_LEN {
+            let chosen = rows.l(j) + bit.clone() * (rows.l(DIGEST_LEN + j) - rows.l(j));
+            builder.assert_zero(is_tree.clone() * (rows.l(t.cur + j) - chosen));
+        }
+    }
+
+    /// Up the tree: the next level's running node is this level's digest
+    /// `Trunc_8(Perm24(x) + x)`. Level `l`'s index lane holds `idx >> l`:
+    /// twice level `l + 1`'s plus its bit, and 0 at the top, so the bits
+    /// are idx's binary digits and `idx < 2^depth`. The top digest is the
+    /// group root.
+    fn eval_tree_climb<AB: AirBuilder<F = Val>>(&self, builder: &mut AB, rows: &Rows<'_, AB::Expr>, t: TreeCols) {
+        let up = rows.p.next_up.clone();
+        for j in 0..DIGEST_LEN {
+            builder.assert_zero(up.clone() * (rows.n(t.cur + j) - rows.out[j].clone() - rows.l(j)));
+        }
+        let index = rows.l(NODE_INDEX_LANE);
+        builder.assert_zero(up * (index.clone() - rows.n(NODE_INDEX_LANE) * AB::Expr::TWO - rows.n(t.bit)));
+        let top = rows.p.is_top.clone();
+        builder.assert_zero(top.clone() * index);
+        for j in 0..DIGEST_LEN {
+            builder.assert_zero(top.clone() * (rows.out[j].clone() + rows.l(j) - AB::Expr::from(self.root[j])));
+        }
+        builder.assert_eq(rows.l(t.is_bottom), rows.p.is_bottom.clone());
+    }
+
+    /// The rows' messages: a sponge row receives the sub-keys its
+    /// codeword bits ask for; with tree rows, the leaf row receives the
+    /// key and sends the leaf index (sponge and tree rows never coincide,
+    /// so they share the columns); the last sponge row sends the key, a
+    /// chunk's last row its codeword chunk.
+    fn send_messages<AB: InteractionBuilder<F = Val>>(&self, builder: &mut AB, rows: &Rows<'_, AB::Expr>) {
+        let (s, slot) = (self.cols.sponge, rows.l(self.cols.slot));
+        let y0 = bus::sub_key(self.randomizer(rows), rows.l(s.j2), rows.digest(0));
+        let y1 = bus::sub_key(self.randomizer(rows), rows.l(s.j2) + AB::Expr::ONE, rows.digest(DIGEST_LEN));
+        match self.cols.tree {
+            Some(t) => {
+                let leaf = bus::key(slot.clone(), rows.digest(t.cur));
+                let idx = bus::index(slot.clone(), rows.l(NODE_INDEX_LANE) * AB::Expr::TWO + rows.l(t.bit));
+                let (bit0, bit1, bottom) = (rows.l(s.bit0), rows.l(s.bit1), rows.l(t.is_bottom));
+                let push = |builder: &mut AB, branches| {
+                    sigagg_prover::bus::push_branches(builder, self.exclusive, bus::MAIN, branches);
+                };
+                push(builder, [(bit0, Count::from(-1), y0), (bottom.clone(), Count::from(-1), leaf)]);
+                push(builder, [(bit1, Count::from(-1), y1), (bottom, Count::from(1), idx)]);
+            }
+            None => {
+                builder.push_interaction(bus::MAIN, y0, -Count::bounded(rows.l(s.bit0), 1));
+                builder.push_interaction(bus::MAIN, y1, -Count::bounded(rows.l(s.bit1), 1));
+            }
+        }
+        let key: [AB::Expr; DIGEST_LEN] = core::array::from_fn(|j| rows.out[j].clone());
+        builder.push_interaction(bus::MAIN, bus::key(slot.clone(), key), Count::bounded(rows.l(s.is_last), 1));
+        if let Some(c) = s.chunk {
+            let code = bus::code(slot, rows.l(s.j2), rows.l(c.acc));
+            builder.push_interaction(bus::MAIN, code, Count::bounded(rows.l(c.end), 1));
         }
     }
 }
@@ -571,22 +670,28 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for HashAir {
 /// * `end` copies the periodic chunk-end flag, the count of the
 ///   `Code(slot, 2j, acc)` message the slot table receives with the
 ///   statement's value (degree 2 throughout).
-fn eval_chunks<AB: InteractionBuilder<F = Val>>(builder: &mut AB, s: &SpongeCols, c: ChunkCols, p: &[AB::Expr]) {
+fn eval_chunks<AB: InteractionBuilder<F = Val>>(
+    builder: &mut AB,
+    s: &SpongeCols,
+    c: ChunkCols,
+    p: &HashPeriodic<AB::Expr>,
+    chunk: &ChunkFlags<AB::Expr>,
+) {
     let main = builder.main();
     let (loc, nxt) = (main.current_slice(), main.next_slice());
     let l = |c: usize| -> AB::Expr { loc[c].into() };
     let n = |c: usize| -> AB::Expr { nxt[c].into() };
-    let sponge = p[pc::NEXT_CONT].clone() + p[pc::IS_LAST].clone();
+    let sponge = p.next_cont.clone() + p.is_last.clone();
     let off = AB::Expr::ONE - sponge;
     builder.assert_bools([l(s.bit0), l(s.bit1)]);
     builder.assert_zero(off.clone() * l(s.bit0));
     builder.assert_zero(off * l(s.bit1));
     let digit = |v: &dyn Fn(usize) -> AB::Expr| v(s.bit0) + v(s.bit1) * AB::Expr::TWO;
-    builder.assert_zero(p[pc::CHUNK_START].clone() * (l(c.acc) - digit(&l)));
+    builder.assert_zero(chunk.start.clone() * (l(c.acc) - digit(&l)));
     builder
         .when_transition()
-        .assert_zero(p[pc::CHUNK_CONT].clone() * (n(c.acc) - l(c.acc) * AB::Expr::from_u32(4) - digit(&n)));
-    builder.assert_eq(l(c.end), p[pc::CHUNK_END].clone());
+        .assert_zero(chunk.cont.clone() * (n(c.acc) - l(c.acc) * AB::Expr::from_u32(4) - digit(&n)));
+    builder.assert_eq(l(c.end), chunk.end.clone());
 }
 
 /// Constraints of a free sub-key hash row: `active` is a bit. The input's
@@ -642,6 +747,19 @@ mod tests {
         // Without width-16 rows there is nothing to read.
         let bare = HashCols::new(&HashSpec { p16: false, ..spec }, false, 200, 100);
         assert!(!bare.sponge.r_in_p16);
+    }
+
+    /// The typed periodic rows keep the offsets the integer module had.
+    #[test]
+    fn typed_periodic_rows_keep_the_former_offsets() {
+        let iota: Vec<usize> = (0..HashPeriodic::<usize>::WIDTH).collect();
+        let p = HashPeriodic::from_slice(&iota);
+        assert_eq!((p.is_first, p.next_cont, p.is_last, p.j2, p.is_tree), (0, 1, 2, 3, 4));
+        assert_eq!((p.level, p.is_top, p.next_up, p.is_bottom, p.is_block_end), (5, 6, 7, 8, 9));
+        assert_eq!((pc::STRUCTURE, pc::BIT0, pc::BIT1, pc::CHUNK_START, pc::CHUNK_END), (10, 10, 11, 10, 12));
+        assert_eq!((pc::IS_FIRST, pc::NEXT_CONT, pc::IS_LAST, pc::J2, pc::IS_TREE), (0, 1, 2, 3, 4));
+        assert_eq!((pc::LEVEL, pc::IS_TOP, pc::NEXT_UP, pc::IS_BOTTOM, pc::IS_BLOCK_END), (5, 6, 7, 8, 9));
+        assert_eq!((pc::CHUNK_CONT, ChunkFlags::<usize>::WIDTH, SharedBits::<usize>::WIDTH), (11, 3, 2));
     }
 
     #[test]

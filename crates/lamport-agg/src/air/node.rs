@@ -40,9 +40,26 @@ use sigagg_lamport::group::{NODE_INDEX_LANE, NODE_LEVEL_LANE};
 use crate::bus;
 use crate::config::Val;
 use crate::poseidon::{Outputs, Perm24, Rounds, perm24};
+use core::mem::offset_of;
+use sigagg_prover::typed_row;
 
-/// Columns after the permutation's: whether the row received its left
-/// child, its right child, either (`real`), and whether it is the root row.
+typed_row! {
+    /// The columns after the permutation's: whether the row received its
+    /// left child, its right child, either (`real`), and whether it is the
+    /// root row.
+    pub struct NodeFlags<T> {
+        /// 1: the left child is received.
+        pub left_in: T,
+        /// 1: the right child is received.
+        pub right_in: T,
+        /// `left_in OR right_in`: the row's digest is sent (unless it is the root).
+        pub real: T,
+        /// 1 on the first row only.
+        pub root: T,
+    }
+}
+
+/// Where the [`NodeFlags`] columns sit (trace edits in the tests use them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NodeCols {
     /// 1: the left child is received.
@@ -57,7 +74,7 @@ pub struct NodeCols {
 
 /// The node table's AIR. Columns: the width-24 permutation's (the input
 /// lanes `[left | right | level | index]`, the node's constant lanes
-/// having none), then [`NodeCols`].
+/// having none), then [`NodeFlags`].
 #[derive(Clone)]
 pub struct NodeAir {
     perm: Perm24,
@@ -97,8 +114,18 @@ impl NodeAir {
 
     /// The flag columns.
     pub fn cols(&self) -> NodeCols {
-        let at = self.perm.cols();
-        NodeCols { left_in: at, right_in: at + 1, real: at + 2, root: at + 3 }
+        let at = self.flags_at();
+        NodeCols {
+            left_in: at + offset_of!(NodeFlags<u8>, left_in),
+            right_in: at + offset_of!(NodeFlags<u8>, right_in),
+            real: at + offset_of!(NodeFlags<u8>, real),
+            root: at + offset_of!(NodeFlags<u8>, root),
+        }
+    }
+
+    /// The first [`NodeFlags`] column (after the permutation's).
+    pub fn flags_at(&self) -> usize {
+        self.perm.cols()
     }
 
     /// The largest constraint degree: the permutation's, one more where
@@ -110,7 +137,7 @@ impl NodeAir {
 
 impl BaseAir<Val> for NodeAir {
     fn width(&self) -> usize {
-        self.cols().root + 1
+        self.flags_at() + NodeFlags::<Val>::WIDTH
     }
 
     /// Only the root flag: every other constraint and message reads one row.
@@ -120,42 +147,80 @@ impl BaseAir<Val> for NodeAir {
 }
 
 impl<AB: InteractionBuilder<F = Val>> Air<AB> for NodeAir {
+    /// The permutation on every row (padding rows of any input), then the
+    /// gadgets below, in this order (the order fixes the constraints' and
+    /// messages' positions, hence the proof bytes).
     fn eval(&self, builder: &mut AB) {
-        // Every row holds a valid permutation (padding rows of any input).
         let output = self.perm.eval(builder, 0);
-        let c = self.cols();
         let main = builder.main();
         let (loc, nxt) = (main.current_slice(), main.next_slice());
-        let l = |i: usize| -> AB::Expr { loc[i].into() };
-        let (left_in, right_in, real, root) = (l(c.left_in), l(c.right_in), l(c.real), l(c.root));
-        builder.assert_bools([left_in.clone(), right_in.clone(), root.clone()]);
-        builder.assert_eq(real.clone(), left_in.clone() + right_in.clone() - left_in.clone() * right_in.clone());
-        // The root flag is 1 on the first row and 0 on every other.
-        builder.when_first_row().assert_one(root.clone());
-        builder.when_transition().assert_zero(nxt[c.root].into());
-        // The root row: node (depth, 0), a received child, the group root.
-        let (level, index) = (l(NODE_LEVEL_LANE), l(NODE_INDEX_LANE));
-        builder.assert_zero(root.clone() * (AB::Expr::ONE - real.clone()));
-        builder.assert_zero(root.clone() * (level.clone() - AB::Expr::from_usize(self.depth)));
-        builder.assert_zero(root.clone() * index.clone());
-        let digest: [AB::Expr; DIGEST_LEN] = core::array::from_fn(|j| output[j].clone() + l(j));
+        let exprs = |row: &[AB::Var]| -> Vec<AB::Expr> { row.iter().map(|&v| v.into()).collect() };
+        let (cur, next) = (exprs(loc), exprs(nxt));
+        let at = self.flags_at();
+        let (flags, next_flags) = (NodeFlags::from_slice(&cur[at..]), NodeFlags::from_slice(&next[at..]));
+        // The node's digest, Trunc_8(Perm24(x) + x).
+        let digest: [AB::Expr; DIGEST_LEN] = core::array::from_fn(|j| output[j].clone() + cur[j].clone());
+
+        eval_flags(builder, &flags, &next_flags);
+        self.eval_root(builder, &cur, &flags, &digest);
+        send_nodes(builder, &cur, &flags, digest);
+    }
+}
+
+/// The flags are bits, `real` is `left_in OR right_in`, and the root flag
+/// is 1 on the first row and 0 on every other.
+fn eval_flags<AB: AirBuilder>(builder: &mut AB, flags: &NodeFlags<AB::Expr>, next: &NodeFlags<AB::Expr>) {
+    let NodeFlags { left_in, right_in, real, root } = flags.clone();
+    builder.assert_bools([left_in.clone(), right_in.clone(), root.clone()]);
+    builder.assert_eq(real, left_in.clone() + right_in.clone() - left_in * right_in);
+    builder.when_first_row().assert_one(root);
+    builder.when_transition().assert_zero(next.root.clone());
+}
+
+impl NodeAir {
+    /// The root row is node `(depth, 0)`, has a received child, and its
+    /// digest is the group root.
+    fn eval_root<AB: AirBuilder<F = Val>>(
+        &self,
+        builder: &mut AB,
+        cur: &[AB::Expr],
+        flags: &NodeFlags<AB::Expr>,
+        digest: &[AB::Expr; DIGEST_LEN],
+    ) {
+        let (root, level, index) = (flags.root.clone(), cur[NODE_LEVEL_LANE].clone(), cur[NODE_INDEX_LANE].clone());
+        builder.assert_zero(root.clone() * (AB::Expr::ONE - flags.real.clone()));
+        builder.assert_zero(root.clone() * (level - AB::Expr::from_usize(self.depth)));
+        builder.assert_zero(root.clone() * index);
         for (d, r) in digest.iter().zip(self.root) {
             builder.assert_zero(root.clone() * (d.clone() - AB::Expr::from(r)));
         }
-        // The children received, and the node sent to its parent.
-        let child = |side: usize| -> [AB::Expr; DIGEST_LEN] { core::array::from_fn(|j| l(side * DIGEST_LEN + j)) };
-        let below = level.clone() - AB::Expr::ONE;
-        let twice = index.clone() * AB::Expr::TWO;
-        builder.push_interaction(
-            bus::MAIN,
-            bus::node(below.clone(), twice.clone(), child(0)),
-            -Count::bounded(left_in, 1),
-        );
-        builder.push_interaction(
-            bus::MAIN,
-            bus::node(below, twice + AB::Expr::ONE, child(1)),
-            -Count::bounded(right_in, 1),
-        );
-        builder.push_interaction(bus::MAIN, bus::node(level, index, digest), Count::bounded(real - root, 1));
     }
+}
+
+/// Receives the children `Node(level - 1, 2 index + side, child)` the
+/// flags name, and sends the node `Node(level, index, digest)` to its
+/// parent if it received one, except from the root row.
+fn send_nodes<AB: InteractionBuilder<F = Val>>(
+    builder: &mut AB,
+    cur: &[AB::Expr],
+    flags: &NodeFlags<AB::Expr>,
+    digest: [AB::Expr; DIGEST_LEN],
+) {
+    let (level, index) = (cur[NODE_LEVEL_LANE].clone(), cur[NODE_INDEX_LANE].clone());
+    let child =
+        |side: usize| -> [AB::Expr; DIGEST_LEN] { core::array::from_fn(|j| cur[side * DIGEST_LEN + j].clone()) };
+    let below = level.clone() - AB::Expr::ONE;
+    let twice = index.clone() * AB::Expr::TWO;
+    builder.push_interaction(
+        bus::MAIN,
+        bus::node(below.clone(), twice.clone(), child(0)),
+        -Count::bounded(flags.left_in.clone(), 1),
+    );
+    builder.push_interaction(
+        bus::MAIN,
+        bus::node(below, twice + AB::Expr::ONE, child(1)),
+        -Count::bounded(flags.right_in.clone(), 1),
+    );
+    let count = Count::bounded(flags.real.clone() - flags.root.clone(), 1);
+    builder.push_interaction(bus::MAIN, bus::node(level, index, digest), count);
 }

@@ -194,64 +194,87 @@ impl BaseAir<Val> for SlotAir {
 }
 
 impl<AB: InteractionBuilder<F = Val>> Air<AB> for SlotAir {
+    /// The slot counter, then the kind's gadgets below (their order fixes
+    /// the constraints' and messages' positions, hence the proof bytes).
     fn eval(&self, builder: &mut AB) {
         let main = builder.main();
-        let (loc, nxt) = (main.current_slice(), main.next_slice());
-        let l = |c: usize| -> AB::Expr { loc[c].into() };
-        let n = |c: usize| -> AB::Expr { nxt[c].into() };
+        let exprs = |row: &[AB::Var]| -> Vec<AB::Expr> { row.iter().map(|&v| v.into()).collect() };
+        let (loc, nxt) = (exprs(main.current_slice()), exprs(main.next_slice()));
         let p: Vec<AB::Expr> = builder.periodic_values().iter().map(|&v| v.into()).collect();
 
         // Slot counter 0, 1, 2, ...: the slot named in every message.
-        builder.when_first_row().assert_zero(l(SLOT));
-        builder.when_transition().assert_eq(n(SLOT), l(SLOT) + AB::Expr::ONE);
+        builder.when_first_row().assert_zero(loc[SLOT].clone());
+        builder.when_transition().assert_eq(nxt[SLOT].clone(), loc[SLOT].clone() + AB::Expr::ONE);
 
         match self.kind {
-            SlotKind::Aggregate { chunks, sponge_rows } => {
-                // The committed key and chunks are the statement's (bus
-                // values must be committed).
-                for (j, pj) in p.iter().enumerate() {
-                    builder.assert_eq(l(PK + j), pj.clone());
-                }
-                let key: [AB::Expr; DIGEST_LEN] = core::array::from_fn(|j| l(PK + j));
-                builder.push_interaction(bus::MAIN, bus::key(l(SLOT), key), -1);
-                for c in 0..chunks {
-                    let j2 = AB::Expr::from_usize(chunk_end_j2(c, sponge_rows));
-                    builder.push_interaction(bus::MAIN, bus::code(l(SLOT), j2, l(CODE + c)), -1);
-                }
-            }
+            SlotKind::Aggregate { chunks, sponge_rows } => eval_statement_slot(builder, &loc, &p, chunks, sponge_rows),
             SlotKind::Threshold { depth, size, revealed, .. } => {
-                let mut gap = AB::Expr::ZERO;
-                for b in 0..depth {
-                    builder.assert_bool(l(GAP + b));
-                    gap += l(GAP + b) * AB::Expr::from_u32(1 << b);
-                }
-                // next - idx - 1 = gap with 0 <= gap < 2^depth, where next is
-                // the next counted index or the group size. Not a transition
-                // constraint: on the table's last row HAS_NEXT is 0, so the
-                // wrapped-around next row is never read.
-                let idx = l(IDX);
-                let one = AB::Expr::ONE;
-                builder.assert_zero(
-                    p[pc::HAS_NEXT].clone() * (n(IDX) - idx.clone() - one.clone() - gap.clone())
-                        + p[pc::IS_LAST_REAL].clone() * (AB::Expr::from_u32(size) - idx.clone() - one - gap),
-                );
+                let idx = loc[IDX].clone();
+                eval_index_order(builder, &loc, &nxt, &p, depth, size);
                 if revealed {
                     builder.assert_eq(idx.clone(), p[pc::PIDX].clone());
                 }
                 match self.leaf_cols() {
-                    None => builder.push_interaction(bus::MAIN, bus::index(l(SLOT), idx), -1),
-                    // Every slot's key arrives here; a counted slot's goes
-                    // on to the node table as its leaf.
-                    Some(c) => {
-                        let key: [AB::Expr; DIGEST_LEN] = core::array::from_fn(|j| l(c.key + j));
-                        let counted = p[pc::HAS_NEXT].clone() + p[pc::IS_LAST_REAL].clone();
-                        builder.assert_eq(l(c.counted), counted);
-                        builder.push_interaction(bus::MAIN, bus::key(l(SLOT), key.clone()), -1);
-                        let leaf = bus::node(AB::Expr::ZERO, idx, key);
-                        builder.push_interaction(bus::MAIN, leaf, Count::bounded(l(c.counted), 1));
-                    }
+                    None => builder.push_interaction(bus::MAIN, bus::index(loc[SLOT].clone(), idx), -1),
+                    Some(c) => send_leaf(builder, &loc, &p, c),
                 }
             }
         }
     }
+}
+
+/// Aggregate: the committed key and chunks are the statement's (bus
+/// values must be committed); the row receives the key from the slot's
+/// last sponge row and each chunk from the chunk's last sponge row.
+fn eval_statement_slot<AB: InteractionBuilder<F = Val>>(
+    builder: &mut AB,
+    loc: &[AB::Expr],
+    p: &[AB::Expr],
+    chunks: usize,
+    sponge_rows: usize,
+) {
+    for (j, pj) in p.iter().enumerate() {
+        builder.assert_eq(loc[PK + j].clone(), pj.clone());
+    }
+    let key: [AB::Expr; DIGEST_LEN] = core::array::from_fn(|j| loc[PK + j].clone());
+    builder.push_interaction(bus::MAIN, bus::key(loc[SLOT].clone(), key), -1);
+    for c in 0..chunks {
+        let j2 = AB::Expr::from_usize(chunk_end_j2(c, sponge_rows));
+        builder.push_interaction(bus::MAIN, bus::code(loc[SLOT].clone(), j2, loc[CODE + c].clone()), -1);
+    }
+}
+
+/// Threshold: `next - idx - 1 = gap` with `0 <= gap < 2^depth` (bits),
+/// where `next` is the next counted index or the group size. Not a
+/// transition constraint: on the table's last row `HAS_NEXT` is 0, so the
+/// wrapped-around next row is never read.
+fn eval_index_order<AB: AirBuilder>(
+    builder: &mut AB,
+    loc: &[AB::Expr],
+    nxt: &[AB::Expr],
+    p: &[AB::Expr],
+    depth: usize,
+    size: u32,
+) {
+    let mut gap = AB::Expr::ZERO;
+    for b in 0..depth {
+        builder.assert_bool(loc[GAP + b].clone());
+        gap += loc[GAP + b].clone() * AB::Expr::from_u32(1 << b);
+    }
+    let (idx, one) = (loc[IDX].clone(), AB::Expr::ONE);
+    builder.assert_zero(
+        p[pc::HAS_NEXT].clone() * (nxt[IDX].clone() - idx.clone() - one.clone() - gap.clone())
+            + p[pc::IS_LAST_REAL].clone() * (AB::Expr::from_u32(size) - idx - one - gap),
+    );
+}
+
+/// Threshold with a node table: every slot's key arrives here; a counted
+/// slot's goes on to the node table as its leaf `Node(0, idx, pk)`.
+fn send_leaf<AB: InteractionBuilder<F = Val>>(builder: &mut AB, loc: &[AB::Expr], p: &[AB::Expr], c: LeafCols) {
+    let key: [AB::Expr; DIGEST_LEN] = core::array::from_fn(|j| loc[c.key + j].clone());
+    let counted = p[pc::HAS_NEXT].clone() + p[pc::IS_LAST_REAL].clone();
+    builder.assert_eq(loc[c.counted].clone(), counted);
+    builder.push_interaction(bus::MAIN, bus::key(loc[SLOT].clone(), key.clone()), -1);
+    let leaf = bus::node(AB::Expr::ZERO, loc[IDX].clone(), key);
+    builder.push_interaction(bus::MAIN, leaf, Count::bounded(loc[c.counted].clone(), 1));
 }

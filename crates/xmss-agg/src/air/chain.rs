@@ -33,38 +33,86 @@ use crate::bus;
 use crate::config::Val;
 use crate::layout::{CHAIN_STEPS, DIGEST, P16_BLOCK, PARAM};
 use crate::paired::Poseidon2Block;
+use core::mem::offset_of;
+use sigagg_prover::typed_row;
 
-/// Committed columns after the permutation's 14 input columns; the permutation's
-/// round columns follow [`col::WIDTH`] (their number depends on the stride,
-/// see [`crate::paired`]).
+typed_row! {
+    /// The committed columns of one lane's row: the permutation's 14 input
+    /// columns, then the step's own. The permutation's round columns follow
+    /// [`col::WIDTH`] (their number depends on the stride, see
+    /// [`crate::paired`]); input lanes 14 and 15 are the constant zero tail
+    /// of every chain input (`Poseidon2Block::with_constant_tail`).
+    pub struct ChainCols<T> {
+        /// Input: the hash parameter.
+        pub param: [T; PARAM],
+        /// Input: the chain tweak `(t0, t1)`.
+        pub tweak: [T; 2],
+        /// Input: the chained digest.
+        pub x: [T; DIGEST],
+        /// Slot counter.
+        pub sig: T,
+        /// Chain index.
+        pub i: T,
+        /// The position this step reaches.
+        pub pos: T,
+        /// The chain's first step.
+        pub first: T,
+        /// The chain's last step (`pos = 3`).
+        pub last: T,
+        /// Position-free part of the first tweak digit: `t0 = k0 + 256 pos`.
+        pub k0: T,
+        /// The second tweak digit at positions 1, 2, 3.
+        pub t1: [T; 3],
+    }
+}
+
+typed_row! {
+    /// The periodic columns of one block row (period [`P16_BLOCK`]).
+    pub(crate) struct ChainPeriodic<T> {
+        /// Rows past the chain steps.
+        pub is_pad: T,
+        /// The block's first row.
+        pub is_block_start: T,
+        /// The block's last row.
+        pub is_block_end: T,
+        /// The last chain step.
+        pub is_last_real: T,
+        /// The next row is a real chain step.
+        pub next_real: T,
+    }
+}
+
+/// Committed column offsets of a lane, from [`ChainCols`] (trace
+/// corruptions in the tests use them).
 pub mod col {
-    /// After the 14 input columns: lanes 14 and 15 are the constant zero
-    /// tail of every chain input (`Poseidon2Block::with_constant_tail`).
-    pub const SIG: usize = 14;
-    pub const I: usize = SIG + 1;
-    pub const POS: usize = I + 1;
-    pub const FIRST: usize = POS + 1;
-    pub const LAST: usize = FIRST + 1;
-    pub const K0: usize = LAST + 1;
-    pub const T1: usize = K0 + 1;
-    pub const WIDTH: usize = T1 + 3;
+    use super::ChainCols;
+    use core::mem::offset_of;
+    pub const SIG: usize = offset_of!(ChainCols<u8>, sig);
+    pub const I: usize = offset_of!(ChainCols<u8>, i);
+    pub const POS: usize = offset_of!(ChainCols<u8>, pos);
+    pub const FIRST: usize = offset_of!(ChainCols<u8>, first);
+    pub const LAST: usize = offset_of!(ChainCols<u8>, last);
+    pub const K0: usize = offset_of!(ChainCols<u8>, k0);
+    pub const T1: usize = offset_of!(ChainCols<u8>, t1);
+    pub const WIDTH: usize = ChainCols::<u8>::WIDTH;
 }
 
 /// Input positions of the width-16 state.
-pub const TWEAK0: usize = PARAM;
+pub const TWEAK0: usize = offset_of!(ChainCols<u8>, tweak);
 /// Second tweak digit.
-pub const TWEAK1: usize = PARAM + 1;
+pub const TWEAK1: usize = TWEAK0 + 1;
 /// The chained digest.
-pub const X: usize = PARAM + 2;
+pub const X: usize = offset_of!(ChainCols<u8>, x);
 
-mod pc {
-    pub const IS_PAD: usize = 0;
-    pub const IS_BLOCK_START: usize = 1;
-    pub const IS_BLOCK_END: usize = 2;
-    pub const IS_LAST_REAL: usize = 3;
-    /// The next row is a real chain step.
-    pub const NEXT_REAL: usize = 4;
-    pub const WIDTH: usize = 5;
+/// Permutation input lanes held in columns (the rest is the constant tail).
+const INPUT_LANES: usize = PARAM + 2 + DIGEST;
+
+impl<T: Clone> ChainCols<T> {
+    /// The permutation input held in columns: `[param | t0 t1 | x]`.
+    fn input(&self) -> [T; INPUT_LANES] {
+        let lanes: Vec<T> = self.param.iter().chain(&self.tweak).chain(&self.x).cloned().collect();
+        core::array::from_fn(|j| lanes[j].clone())
+    }
 }
 
 /// The chain table's AIR.
@@ -90,12 +138,15 @@ impl ChainAir {
     /// If `lanes` is zero.
     pub fn new(stride: usize, lanes: usize) -> Self {
         assert!(lanes > 0, "a chain table has at least one lane");
-        let columns = super::periodic_table(P16_BLOCK, pc::WIDTH, |r, row| {
-            row[pc::IS_PAD] = Val::from_bool(r >= CHAIN_STEPS);
-            row[pc::IS_BLOCK_START] = Val::from_bool(r == 0);
-            row[pc::IS_BLOCK_END] = Val::from_bool(r == P16_BLOCK - 1);
-            row[pc::IS_LAST_REAL] = Val::from_bool(r == CHAIN_STEPS - 1);
-            row[pc::NEXT_REAL] = Val::from_bool(r + 1 < CHAIN_STEPS);
+        let columns = super::periodic_table(P16_BLOCK, ChainPeriodic::<Val>::WIDTH, |r, row| {
+            ChainPeriodic {
+                is_pad: Val::from_bool(r >= CHAIN_STEPS),
+                is_block_start: Val::from_bool(r == 0),
+                is_block_end: Val::from_bool(r == P16_BLOCK - 1),
+                is_last_real: Val::from_bool(r == CHAIN_STEPS - 1),
+                next_real: Val::from_bool(r + 1 < CHAIN_STEPS),
+            }
+            .write_to(row);
         });
         let block = |at: usize| {
             // Only the digest lanes of the output are read (`y = out[..7] + x`).
@@ -138,63 +189,116 @@ impl ChainAir {
         col::WIDTH + self.perm().round_cols()
     }
 
-    /// The constraints and bus messages of lane `lane`.
+    /// The constraints and bus messages of lane `lane`: its permutation,
+    /// then the gadgets below, in this order (the order fixes the
+    /// constraints' and messages' positions, hence the proof bytes).
     fn eval_lane<AB: InteractionBuilder<F = Val>>(&self, builder: &mut AB, lane: usize) {
         let perm = &self.perms[lane];
         perm.eval(builder);
         let at = lane * self.lane_width();
         let main = builder.main();
-        let (loc, nxt) = (main.current_slice(), main.next_slice());
-        let l = |c: usize| -> AB::Expr { loc[at + c].into() };
-        let n = |c: usize| -> AB::Expr { nxt[at + c].into() };
-        let output = |j: usize| -> AB::Expr { loc[perm.output(j)].into() };
-        let p: Vec<AB::Expr> = builder.periodic_values().iter().map(|&v| v.into()).collect();
-        let one = AB::Expr::ONE;
-        let real = one.clone() - p[pc::IS_PAD].clone();
+        let (cur, next) = (main.current_slice(), main.next_slice());
+        let exprs = |row: &[AB::Var]| -> Vec<AB::Expr> { row[at..at + col::WIDTH].iter().map(|&v| v.into()).collect() };
+        let (loc, nxt) = (ChainCols::from_slice(&exprs(cur)), ChainCols::from_slice(&exprs(next)));
+        let out: [AB::Expr; DIGEST] = core::array::from_fn(|j| cur[perm.output(j)].into());
+        let periodic: Vec<AB::Expr> = builder.periodic_values().iter().map(|&v| v.into()).collect();
+        let p = ChainPeriodic::from_slice(&periodic);
+        let basis = lagrange123(loc.pos.clone());
 
-        // Input layout (the zero tail is the block's constants): tweak
-        // from (k0, pos) and the per-position t1.
-        builder.assert_eq(l(TWEAK0), l(col::K0) + l(col::POS) * AB::Expr::from_u32(256));
-        let basis = lagrange123(l(col::POS));
-        let t1: AB::Expr = (0..3).map(|k| l(col::T1 + k) * basis[k].clone()).sum();
-        builder.assert_eq(l(TWEAK1), t1);
-
-        // Chain boundaries: the last step is the one reaching position 3.
-        builder.assert_bools([l(col::FIRST), l(col::LAST)]);
-        builder.assert_zero(real.clone() * (l(col::LAST) - basis[2].clone()));
-        builder.assert_zero(p[pc::IS_PAD].clone() * l(col::FIRST));
-        builder.assert_zero(p[pc::IS_PAD].clone() * l(col::LAST));
-        builder.assert_zero(p[pc::IS_BLOCK_START].clone() * (l(col::FIRST) - one.clone()));
-        builder.assert_zero(p[pc::IS_LAST_REAL].clone() * (l(col::LAST) - one.clone()));
-        // Lane `l` of block `b` is slot `L b + l`.
-        builder.when_first_row().assert_eq(l(col::SIG), AB::Expr::from_usize(lane));
-
-        let mut t = builder.when_transition();
-        t.assert_eq(n(col::SIG), l(col::SIG) + p[pc::IS_BLOCK_END].clone() * AB::Expr::from_usize(self.lanes()));
-        let next_real = p[pc::NEXT_REAL].clone();
-        t.assert_zero(next_real.clone() * (n(col::FIRST) - l(col::LAST)));
-        // Inside a chain: same chain data and parameter, next position, chained digest.
-        let cont = next_real * (one.clone() - l(col::LAST));
-        for c in [col::I, col::K0, col::T1, col::T1 + 1, col::T1 + 2].into_iter().chain(0..PARAM) {
-            t.assert_zero(cont.clone() * (n(c) - l(c)));
-        }
-        t.assert_zero(cont.clone() * (n(col::POS) - l(col::POS) - one.clone()));
-        for j in 0..DIGEST {
-            t.assert_zero(cont.clone() * (n(X + j) - output(j) - l(j)));
-        }
-
-        // Bus: a chain's first step receives its start, its last step sends the end.
-        let sig = l(col::SIG);
-        let param: [AB::Expr; PARAM] = core::array::from_fn(&l);
-        let t1s: [AB::Expr; 3] = core::array::from_fn(|k| l(col::T1 + k));
-        builder.push_interaction(
-            bus::MAIN,
-            bus::chain_start(sig.clone(), l(col::I), l(col::POS), param, l(col::K0), t1s),
-            Count::bounded(l(col::FIRST), 1),
-        );
-        let y: [AB::Expr; DIGEST] = core::array::from_fn(|j| output(j) + l(j));
-        builder.push_interaction(bus::MAIN, bus::end(sig, l(col::I) + one, y), -Count::bounded(l(col::LAST), 1));
+        eval_tweak(builder, &loc, &basis);
+        eval_boundaries(builder, &loc, &p, &basis, lane);
+        eval_steps(builder, &loc, &nxt, &out, &p, self.lanes());
+        send_chain(builder, &loc, &out);
     }
+}
+
+/// The input's tweak: `t0 = k0 + 256 pos`, and `t1` the committed digit of
+/// the position (`basis`: the Lagrange basis at `pos`). The zero tail is
+/// the permutation block's constants.
+fn eval_tweak<AB: AirBuilder>(builder: &mut AB, loc: &ChainCols<AB::Expr>, basis: &[AB::Expr; 3]) {
+    let [t0, t1] = loc.tweak.clone();
+    builder.assert_eq(t0, loc.k0.clone() + loc.pos.clone() * AB::Expr::from_u32(256));
+    let selected: AB::Expr = (0..3).map(|k| loc.t1[k].clone() * basis[k].clone()).sum();
+    builder.assert_eq(t1, selected);
+}
+
+/// Chain boundaries: the flags are bits, the last step is the one
+/// reaching position 3, padding rows start and end nothing, a block's
+/// first row starts a chain and its last real step ends one; lane `l` of
+/// block `b` is slot `L b + l`.
+fn eval_boundaries<AB: AirBuilder>(
+    builder: &mut AB,
+    loc: &ChainCols<AB::Expr>,
+    p: &ChainPeriodic<AB::Expr>,
+    basis: &[AB::Expr; 3],
+    lane: usize,
+) {
+    let one = AB::Expr::ONE;
+    let real = one.clone() - p.is_pad.clone();
+    builder.assert_bools([loc.first.clone(), loc.last.clone()]);
+    builder.assert_zero(real * (loc.last.clone() - basis[2].clone()));
+    builder.assert_zero(p.is_pad.clone() * loc.first.clone());
+    builder.assert_zero(p.is_pad.clone() * loc.last.clone());
+    builder.assert_zero(p.is_block_start.clone() * (loc.first.clone() - one.clone()));
+    builder.assert_zero(p.is_last_real.clone() * (loc.last.clone() - one));
+    builder.when_first_row().assert_eq(loc.sig.clone(), AB::Expr::from_usize(lane));
+}
+
+/// From row to row: the slot counter steps by the lanes at block ends, a
+/// chain starts right after one ends, and inside a chain the next step
+/// keeps the chain data and parameter, reaches the next position and
+/// takes this step's output `y = out + input` as its `x`.
+fn eval_steps<AB: AirBuilder>(
+    builder: &mut AB,
+    loc: &ChainCols<AB::Expr>,
+    nxt: &ChainCols<AB::Expr>,
+    out: &[AB::Expr; DIGEST],
+    p: &ChainPeriodic<AB::Expr>,
+    lanes: usize,
+) {
+    let one = AB::Expr::ONE;
+    let mut t = builder.when_transition();
+    t.assert_eq(nxt.sig.clone(), loc.sig.clone() + p.is_block_end.clone() * AB::Expr::from_usize(lanes));
+    let next_real = p.next_real.clone();
+    t.assert_zero(next_real.clone() * (nxt.first.clone() - loc.last.clone()));
+    let cont = next_real * (one.clone() - loc.last.clone());
+    // In column order: i, k0, t1, then the parameter.
+    let kept = |row: &ChainCols<AB::Expr>| -> Vec<AB::Expr> {
+        [&row.i, &row.k0].into_iter().chain(&row.t1).chain(&row.param).cloned().collect()
+    };
+    for (n, l) in kept(nxt).into_iter().zip(kept(loc)) {
+        t.assert_zero(cont.clone() * (n - l));
+    }
+    t.assert_zero(cont.clone() * (nxt.pos.clone() - loc.pos.clone() - one));
+    let input = loc.input();
+    for j in 0..DIGEST {
+        t.assert_zero(cont.clone() * (nxt.x[j].clone() - out[j].clone() - input[j].clone()));
+    }
+}
+
+/// A chain's first step receives its start from the digit table; its last
+/// step sends the chain end `y` to the leaf sponge.
+fn send_chain<AB: InteractionBuilder<F = Val>>(builder: &mut AB, loc: &ChainCols<AB::Expr>, out: &[AB::Expr; DIGEST]) {
+    let sig = loc.sig.clone();
+    builder.push_interaction(
+        bus::MAIN,
+        bus::chain_start(
+            sig.clone(),
+            loc.i.clone(),
+            loc.pos.clone(),
+            loc.param.clone(),
+            loc.k0.clone(),
+            loc.t1.clone(),
+        ),
+        Count::bounded(loc.first.clone(), 1),
+    );
+    let input = loc.input();
+    let y: [AB::Expr; DIGEST] = core::array::from_fn(|j| out[j].clone() + input[j].clone());
+    builder.push_interaction(
+        bus::MAIN,
+        bus::end(sig, loc.i.clone() + AB::Expr::ONE, y),
+        -Count::bounded(loc.last.clone(), 1),
+    );
 }
 
 impl BaseAir<Val> for ChainAir {
@@ -203,7 +307,7 @@ impl BaseAir<Val> for ChainAir {
     }
 
     fn num_periodic_columns(&self) -> usize {
-        pc::WIDTH
+        ChainPeriodic::<Val>::WIDTH
     }
 
     fn periodic_columns(&self) -> Cow<'_, [Vec<Val>]> {
@@ -221,5 +325,21 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for ChainAir {
         for lane in 0..self.lanes() {
             self.eval_lane(builder, lane);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The typed rows keep the offsets the integer modules had.
+    #[test]
+    fn typed_rows_keep_the_former_offsets() {
+        assert_eq!((TWEAK0, TWEAK1, X, col::SIG, col::I, col::POS), (PARAM, PARAM + 1, PARAM + 2, 14, 15, 16));
+        assert_eq!((col::FIRST, col::LAST, col::K0, col::T1, col::WIDTH), (17, 18, 19, 20, 23));
+        let iota: Vec<usize> = (0..ChainPeriodic::<usize>::WIDTH).collect();
+        let p = ChainPeriodic::from_slice(&iota);
+        assert_eq!((p.is_pad, p.is_block_start, p.is_block_end, p.is_last_real, p.next_real), (0, 1, 2, 3, 4));
+        assert_eq!(ChainPeriodic::<usize>::WIDTH, 5);
     }
 }

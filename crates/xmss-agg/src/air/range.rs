@@ -8,11 +8,23 @@ use p3_lookup::{Count, InteractionBuilder};
 
 use crate::bus;
 use crate::config::Val;
+use core::mem::offset_of;
+use sigagg_prover::typed_row;
+
+typed_row! {
+    /// The committed columns of one row.
+    pub struct RangeCols<T> {
+        /// The counter.
+        pub value: T,
+        /// How often the value was looked up.
+        pub mult: T,
+    }
+}
 
 /// Column of the counter.
-pub const VALUE: usize = 0;
+pub const VALUE: usize = offset_of!(RangeCols<u8>, value);
 /// Column of the multiplicities.
-pub const MULT: usize = 1;
+pub const MULT: usize = offset_of!(RangeCols<u8>, mult);
 
 /// The range table's AIR.
 #[derive(Clone, Copy, Debug, Default)]
@@ -20,7 +32,7 @@ pub struct RangeAir;
 
 impl BaseAir<Val> for RangeAir {
     fn width(&self) -> usize {
-        2
+        RangeCols::<Val>::WIDTH
     }
 
     fn main_next_row_columns(&self) -> Vec<usize> {
@@ -31,11 +43,11 @@ impl BaseAir<Val> for RangeAir {
 impl<AB: InteractionBuilder<F = Val>> Air<AB> for RangeAir {
     fn eval(&self, builder: &mut AB) {
         let main = builder.main();
-        let value: AB::Expr = main.current(VALUE).expect("column").into();
-        let next: AB::Expr = main.next(VALUE).expect("column").into();
-        let mult: AB::Expr = main.current(MULT).expect("column").into();
-        builder.when_first_row().assert_zero(value.clone());
-        builder.when_transition().assert_eq(next, value.clone() + AB::Expr::ONE);
-        builder.push_interaction(bus::RANGE, [value], Count::provided(mult));
+        let exprs = |row: &[AB::Var]| -> Vec<AB::Expr> { row.iter().map(|&v| v.into()).collect() };
+        let loc = RangeCols::from_slice(&exprs(main.current_slice()));
+        let next = RangeCols::from_slice(&exprs(main.next_slice()));
+        builder.when_first_row().assert_zero(loc.value.clone());
+        builder.when_transition().assert_eq(next.value, loc.value.clone() + AB::Expr::ONE);
+        builder.push_interaction(bus::RANGE, [loc.value], Count::provided(loc.mult));
     }
 }

@@ -24,39 +24,79 @@ use crate::bus;
 use crate::config::Val;
 use crate::layout::{DEPTH, DIGEST, MSG, PARAM};
 use crate::statement::{AggregateStatement, SlotPublic};
+use core::mem::offset_of;
+use sigagg_prover::typed_row;
 
-/// Periodic column indices (statement values, in the order of the committed copies).
-mod pc {
-    use super::*;
-    pub const PARAM_: usize = 0;
-    pub const MTWEAK: usize = PARAM_ + PARAM;
-    pub const MSG_: usize = MTWEAK + 2;
-    pub const LEAF_TWEAK: usize = MSG_ + MSG;
-    pub const A: usize = LEAF_TWEAK + 2;
-    pub const B: usize = A + 1;
-    pub const BETA: usize = B + 1;
-    pub const ROOT: usize = BETA + 3;
-    pub const LEVELS: usize = ROOT + DIGEST;
-    pub const WIDTH: usize = LEVELS + 3 * DEPTH;
-    // Threshold mode only, after the statement values:
-    /// The next slot is a real signer too.
-    pub const NEXT_REAL: usize = WIDTH;
-    /// The last real signer.
-    pub const IS_LAST: usize = WIDTH + 1;
-    /// The group size.
-    pub const SIZE: usize = WIDTH + 2;
-    /// The revealed member indices (only when the signers are revealed).
-    pub const INDEX: usize = WIDTH + 3;
+typed_row! {
+    /// The statement values of one slot: the periodic columns, and their
+    /// committed copies after the slot counter, in this order.
+    pub struct SlotValues<T> {
+        /// Hash parameter.
+        pub param: [T; PARAM],
+        /// Message-hash tweak.
+        pub mtweak: [T; 2],
+        /// The message as base-p digits.
+        pub msg: [T; MSG],
+        /// Leaf tweak.
+        pub leaf_tweak: [T; 2],
+        /// Chain-tweak part `a` (see `statement::chain_tweak_parts`).
+        pub a: T,
+        /// Chain-tweak part `b`.
+        pub b: T,
+        /// Chain-tweak borrow bits.
+        pub beta: [T; 3],
+        /// The key's Merkle root.
+        pub root: [T; DIGEST],
+        /// Per tree level: tweak digits and the direction bit.
+        pub levels: [[T; 3]; DEPTH],
+    }
+}
+
+typed_row! {
+    /// The committed columns of a row; in threshold mode [`ThresholdCols`]
+    /// follow.
+    pub struct SigCols<T> {
+        /// Slot counter.
+        pub sig: T,
+        /// Committed copies of the slot's [`SlotValues`].
+        pub public: [T; SlotValues::<u8>::WIDTH],
+    }
+}
+
+typed_row! {
+    /// Threshold mode: the committed columns after [`SigCols`].
+    pub struct ThresholdCols<T> {
+        /// The member index.
+        pub idx: T,
+        /// Low (16-bit) and high (13-bit) limbs of the index gap.
+        pub gap: [T; 2],
+    }
+}
+
+typed_row! {
+    /// Threshold mode: the periodic columns after the statement values
+    /// (the revealed member index follows when the signers are revealed).
+    pub(crate) struct ThresholdPeriodic<T> {
+        /// The next slot is a real signer too.
+        pub next_real: T,
+        /// The last real signer.
+        pub is_last: T,
+        /// The group size.
+        pub size: T,
+    }
 }
 
 /// Column of the slot counter; the public values follow it, in periodic order.
-pub const SIG: usize = 0;
+pub const SIG: usize = offset_of!(SigCols<u8>, sig);
 /// First committed copy of a statement value.
-pub const PUBLIC: usize = 1;
+pub const PUBLIC: usize = offset_of!(SigCols<u8>, public);
 /// Threshold mode: the member index.
-pub const IDX: usize = PUBLIC + pc::WIDTH;
+pub const IDX: usize = SigCols::<u8>::WIDTH + offset_of!(ThresholdCols<u8>, idx);
 /// Threshold mode: low and high 16-bit limbs of the index gap.
-pub const GAP: usize = IDX + 1;
+pub const GAP: usize = SigCols::<u8>::WIDTH + offset_of!(ThresholdCols<u8>, gap);
+
+/// Threshold mode: periodic column of the revealed member index.
+const REVEALED_INDEX: usize = SlotValues::<u8>::WIDTH + ThresholdPeriodic::<u8>::WIDTH;
 
 /// How the table is used.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -77,27 +117,35 @@ pub struct SigAir {
     mode: Mode,
 }
 
-/// The statement values of one slot, in periodic-column order (also the
-/// committed copies in the trace).
-pub fn public_values(p: &SlotPublic) -> Vec<Val> {
-    let mut row = vec![Val::default(); pc::WIDTH];
-    row[pc::PARAM_..pc::PARAM_ + PARAM].copy_from_slice(&p.param);
-    row[pc::MTWEAK..pc::MTWEAK + 2].copy_from_slice(&p.mtweak);
-    row[pc::MSG_..pc::MSG_ + MSG].copy_from_slice(&p.msg);
-    row[pc::LEAF_TWEAK..pc::LEAF_TWEAK + 2].copy_from_slice(&p.leaf_tweak);
-    row[pc::A] = p.a;
-    row[pc::B] = p.b;
-    row[pc::BETA..pc::BETA + 3].copy_from_slice(&p.beta);
-    row[pc::ROOT..pc::ROOT + DIGEST].copy_from_slice(&p.root);
-    for (l, level) in p.levels.iter().enumerate() {
-        row[pc::LEVELS + 3 * l..pc::LEVELS + 3 * l + 3].copy_from_slice(level);
+impl From<&SlotPublic> for SlotValues<Val> {
+    fn from(p: &SlotPublic) -> Self {
+        Self {
+            param: p.param,
+            mtweak: p.mtweak,
+            msg: p.msg,
+            leaf_tweak: p.leaf_tweak,
+            a: p.a,
+            b: p.b,
+            beta: p.beta,
+            root: p.root,
+            levels: p.levels,
+        }
     }
-    row
+}
+
+impl SigCols<Val> {
+    /// The row of slot `s`: its counter and the committed copies of its
+    /// statement values `p`.
+    pub fn slot(s: usize, p: &SlotPublic) -> Self {
+        let mut public = [Val::ZERO; SlotValues::<u8>::WIDTH];
+        SlotValues::from(p).write_to(&mut public);
+        Self { sig: Val::from_usize(s), public }
+    }
 }
 
 fn statement_columns(publics: &[SlotPublic], extra: usize) -> Vec<Vec<Val>> {
-    super::periodic_table(publics.len(), pc::WIDTH + extra, |r, row| {
-        row[..pc::WIDTH].copy_from_slice(&public_values(&publics[r]));
+    super::periodic_table(publics.len(), SlotValues::<Val>::WIDTH + extra, |r, row| {
+        SlotValues::from(&publics[r]).write_to(row);
     })
 }
 
@@ -128,16 +176,21 @@ impl SigAir {
     /// group size and (optionally) the revealed indices.
     pub fn threshold(shape: &ThresholdShape<'_>) -> Self {
         let reveal = shape.signers.is_some();
-        let extra = 3 + usize::from(reveal);
-        let mut columns = statement_columns(&vec![shape.shared; shape.padded], extra);
-        for s in 0..shape.padded {
-            columns[pc::NEXT_REAL][s] = Val::from_bool(s + 1 < shape.count);
-            columns[pc::IS_LAST][s] = Val::from_bool(s + 1 == shape.count);
-            columns[pc::SIZE][s] = Val::from_u32(shape.size);
-            if let Some(signers) = shape.signers {
-                columns[pc::INDEX][s] = Val::from_u32(signers[s.min(shape.count - 1)]);
+        let extra = ThresholdPeriodic::<Val>::WIDTH + usize::from(reveal);
+        let shared = SlotValues::from(&shape.shared);
+        let columns = super::periodic_table(shape.padded, SlotValues::<Val>::WIDTH + extra, |s, row| {
+            shared.write_to(row);
+            let rest = &mut row[SlotValues::<Val>::WIDTH..];
+            ThresholdPeriodic {
+                next_real: Val::from_bool(s + 1 < shape.count),
+                is_last: Val::from_bool(s + 1 == shape.count),
+                size: Val::from_u32(shape.size),
             }
-        }
+            .write_to(rest);
+            if let Some(signers) = shape.signers {
+                row[REVEALED_INDEX] = Val::from_u32(signers[s.min(shape.count - 1)]);
+            }
+        });
         Self { columns, mode: Mode::Threshold { reveal } }
     }
 
@@ -145,13 +198,20 @@ impl SigAir {
     /// public values: for computing the constraint system's shape (security
     /// level), never for proving.
     pub fn placeholder(n: usize) -> Self {
-        Self { columns: vec![vec![Val::default(); n]; pc::WIDTH], mode: Mode::Aggregate }
+        Self { columns: vec![vec![Val::default(); n]; SlotValues::<Val>::WIDTH], mode: Mode::Aggregate }
     }
 
-    /// The committed copies of the statement values, as trace rows.
-    pub fn public_rows(&self) -> impl Iterator<Item = Vec<Val>> + '_ {
+    /// The trace rows of an aggregation: each slot's counter and the
+    /// committed copies of its statement values.
+    pub fn rows(&self) -> impl Iterator<Item = SigCols<Val>> + '_ {
         let n = self.columns.first().map_or(0, Vec::len);
-        (0..n).map(move |r| self.columns[..pc::WIDTH].iter().map(|c| c[r]).collect())
+        (0..n).map(move |r| {
+            let mut public = [Val::ZERO; SlotValues::<u8>::WIDTH];
+            for (value, column) in public.iter_mut().zip(&self.columns) {
+                *value = column[r];
+            }
+            SigCols { sig: Val::from_usize(r), public }
+        })
     }
 
     fn is_threshold(&self) -> bool {
@@ -161,7 +221,7 @@ impl SigAir {
 
 impl BaseAir<Val> for SigAir {
     fn width(&self) -> usize {
-        if self.is_threshold() { GAP + 2 } else { PUBLIC + pc::WIDTH }
+        if self.is_threshold() { SigCols::<Val>::WIDTH + ThresholdCols::<Val>::WIDTH } else { SigCols::<Val>::WIDTH }
     }
 
     fn main_next_row_columns(&self) -> Vec<usize> {
@@ -178,76 +238,124 @@ impl BaseAir<Val> for SigAir {
 }
 
 impl<AB: InteractionBuilder<F = Val>> Air<AB> for SigAir {
+    /// The gadgets below, in this order (the order fixes the constraints'
+    /// and messages' positions, hence the proof bytes).
     fn eval(&self, builder: &mut AB) {
         let main = builder.main();
-        let (loc, nxt) = (main.current_slice(), main.next_slice());
-        let sig: AB::Expr = loc[SIG].into();
-        builder.when_first_row().assert_zero(sig.clone());
-        builder.when_transition().assert_eq(nxt[SIG], sig.clone() + AB::Expr::ONE);
-
-        // Pin the committed statement values to the verifier's periodic
-        // columns; in threshold mode the key fields are the signer's witness.
+        let exprs = |row: &[AB::Var]| -> Vec<AB::Expr> { row.iter().map(|&v| v.into()).collect() };
+        let (cur, next) = (exprs(main.current_slice()), exprs(main.next_slice()));
+        let (loc, nxt) = (SigCols::from_slice(&cur), SigCols::from_slice(&next));
         let periodic: Vec<AB::Expr> = builder.periodic_values().iter().map(|&v| v.into()).collect();
-        let p: Vec<AB::Expr> = loc[PUBLIC..PUBLIC + pc::WIDTH].iter().map(|&v| v.into()).collect();
-        let is_key =
-            |c: usize| (pc::PARAM_..pc::PARAM_ + PARAM).contains(&c) || (pc::ROOT..pc::ROOT + DIGEST).contains(&c);
-        for (c, (value, want)) in p.iter().zip(&periodic).enumerate() {
+
+        eval_counter(builder, &loc, &nxt);
+        self.pin_values(builder, &loc, &periodic);
+        let values = SlotValues::from_slice(&loc.public);
+        send_statement(builder, &loc.sig, &values);
+        if let Mode::Threshold { reveal } = self.mode {
+            let width = SigCols::<AB::Expr>::WIDTH;
+            let (th, th_next) = (ThresholdCols::from_slice(&cur[width..]), ThresholdCols::from_slice(&next[width..]));
+            let p = ThresholdPeriodic::from_slice(&periodic[SlotValues::<AB::Expr>::WIDTH..]);
+            eval_gaps(builder, &th, &th_next, &p);
+            if reveal {
+                builder.assert_eq(th.idx.clone(), periodic[REVEALED_INDEX].clone());
+            }
+            send_member(builder, &loc.sig, &values, &th);
+        }
+    }
+}
+
+impl SigAir {
+    /// The committed statement values equal the verifier's periodic
+    /// columns; in threshold mode the key fields (parameter and root) are
+    /// the signer's witness, tied to the group by the member messages.
+    fn pin_values<AB: AirBuilder>(&self, builder: &mut AB, loc: &SigCols<AB::Expr>, periodic: &[AB::Expr]) {
+        let param = offset_of!(SlotValues<u8>, param);
+        let root = offset_of!(SlotValues<u8>, root);
+        let is_key = |c: usize| (param..param + PARAM).contains(&c) || (root..root + DIGEST).contains(&c);
+        for (c, (value, want)) in loc.public.iter().zip(periodic).enumerate() {
             if !(self.is_threshold() && is_key(c)) {
                 builder.assert_eq(value.clone(), want.clone());
             }
         }
-        let arr = |start: usize| -> [AB::Expr; PARAM] { core::array::from_fn(|i| p[start + i].clone()) };
-        let param = arr(pc::PARAM_);
-        let two = |start: usize| -> [AB::Expr; 2] { [p[start].clone(), p[start + 1].clone()] };
-        let msg: [AB::Expr; MSG] = core::array::from_fn(|i| p[pc::MSG_ + i].clone());
-        let root: [AB::Expr; DIGEST] = core::array::from_fn(|i| p[pc::ROOT + i].clone());
-        let leaf_tweak = two(pc::LEAF_TWEAK);
-        let first_end: [AB::Expr; DIGEST] =
-            core::array::from_fn(|i| if i < PARAM { param[i].clone() } else { leaf_tweak[i - PARAM].clone() });
-        let beta = [p[pc::BETA].clone(), p[pc::BETA + 1].clone(), p[pc::BETA + 2].clone()];
+    }
+}
 
-        let send = |builder: &mut AB, msg: Vec<AB::Expr>| builder.push_interaction(bus::MAIN, msg, -1);
-        send(builder, bus::statement_a(sig.clone(), param.clone(), two(pc::MTWEAK)));
-        send(builder, bus::statement_b(sig.clone(), msg));
-        send(builder, bus::end(sig.clone(), AB::Expr::ZERO, first_end));
-        send(builder, bus::context(sig.clone(), param.clone(), p[pc::A].clone(), p[pc::B].clone(), beta));
-        send(builder, bus::root(sig.clone(), root.clone()));
-        for l in 0..DEPTH {
-            let at = pc::LEVELS + 3 * l;
-            let level = AB::Expr::from_u32(l as u32 + 1);
-            send(
-                builder,
-                bus::level(sig.clone(), level, p[at].clone(), p[at + 1].clone(), p[at + 2].clone(), param.clone()),
-            );
-        }
+/// The slot counter starts at 0 and steps by one per row.
+fn eval_counter<AB: AirBuilder>(builder: &mut AB, loc: &SigCols<AB::Expr>, nxt: &SigCols<AB::Expr>) {
+    builder.when_first_row().assert_zero(loc.sig.clone());
+    builder.when_transition().assert_eq(nxt.sig.clone(), loc.sig.clone() + AB::Expr::ONE);
+}
 
-        if let Mode::Threshold { reveal } = self.mode {
-            let idx: AB::Expr = loc[IDX].into();
-            let next_idx: AB::Expr = nxt[IDX].into();
-            let (g0, g1): (AB::Expr, AB::Expr) = (loc[GAP].into(), loc[GAP + 1].into());
-            let gap = g0.clone() + g1.clone() * AB::Expr::from_u32(1 << 16);
-            let next_real = periodic[pc::NEXT_REAL].clone();
-            let is_last = periodic[pc::IS_LAST].clone();
-            // Real signers have strictly increasing indices: the gap to the
-            // next one, minus one, is an integer below 2^29 (limbs of 16 and
-            // 13 bits). The last one is below the group size. Indices are
-            // below 2^29 (membership bits), so a decreasing or equal pair
-            // wraps to at least p - 2^29 > 2^29 and fails the range check.
-            builder
-                .when_transition()
-                .assert_zero(next_real.clone() * (gap.clone() - (next_idx - idx.clone() - AB::Expr::ONE)));
-            builder.assert_zero(
-                is_last.clone() * (gap.clone() - (periodic[pc::SIZE].clone() - AB::Expr::ONE - idx.clone())),
-            );
-            builder.assert_zero((AB::Expr::ONE - next_real - is_last) * gap);
-            if reveal {
-                builder.assert_eq(idx.clone(), periodic[pc::INDEX].clone());
-            }
-            send(builder, bus::member_a(sig.clone(), root));
-            send(builder, bus::member_b(sig, param, idx));
-            builder.push_interaction(bus::RANGE, [g0], -1);
-            builder.push_interaction(bus::RANGE, [g1.clone()], -1);
-            builder.push_interaction(bus::RANGE, [g1 * AB::Expr::from_u32(8)], -1);
-        }
+/// Sends every statement value once per slot: the message-hash inputs,
+/// the leaf's first virtual end `[param | leaf tweak]`, the chain-tweak
+/// context, the key's root and the tree levels.
+fn send_statement<AB: InteractionBuilder<F = Val>>(builder: &mut AB, sig: &AB::Expr, v: &SlotValues<AB::Expr>) {
+    let first_end: [AB::Expr; DIGEST] =
+        core::array::from_fn(|i| if i < PARAM { v.param[i].clone() } else { v.leaf_tweak[i - PARAM].clone() });
+    let send = |builder: &mut AB, msg: Vec<AB::Expr>| builder.push_interaction(bus::MAIN, msg, -1);
+    send(builder, bus::statement_a(sig.clone(), v.param.clone(), v.mtweak.clone()));
+    send(builder, bus::statement_b(sig.clone(), v.msg.clone()));
+    send(builder, bus::end(sig.clone(), AB::Expr::ZERO, first_end));
+    send(builder, bus::context(sig.clone(), v.param.clone(), v.a.clone(), v.b.clone(), v.beta.clone()));
+    send(builder, bus::root(sig.clone(), v.root.clone()));
+    for (l, [t0, t1, bit]) in v.levels.iter().cloned().enumerate() {
+        let level = AB::Expr::from_u32(l as u32 + 1);
+        send(builder, bus::level(sig.clone(), level, t0, t1, bit, v.param.clone()));
+    }
+}
+
+/// Real signers have strictly increasing indices: the gap to the next
+/// one, minus one, is an integer below 2^29 (limbs of 16 and 13 bits).
+/// The last one is below the group size. Indices are below 2^29
+/// (membership bits), so a decreasing or equal pair wraps to at least
+/// p - 2^29 > 2^29 and fails the range check. Past the last signer the
+/// gap is zero.
+fn eval_gaps<AB: AirBuilder>(
+    builder: &mut AB,
+    th: &ThresholdCols<AB::Expr>,
+    th_next: &ThresholdCols<AB::Expr>,
+    p: &ThresholdPeriodic<AB::Expr>,
+) {
+    let (idx, [g0, g1]) = (th.idx.clone(), th.gap.clone());
+    let gap = g0 + g1 * AB::Expr::from_u32(1 << 16);
+    let (next_real, is_last) = (p.next_real.clone(), p.is_last.clone());
+    builder
+        .when_transition()
+        .assert_zero(next_real.clone() * (gap.clone() - (th_next.idx.clone() - idx.clone() - AB::Expr::ONE)));
+    builder.assert_zero(is_last.clone() * (gap.clone() - (p.size.clone() - AB::Expr::ONE - idx)));
+    builder.assert_zero((AB::Expr::ONE - next_real - is_last) * gap);
+}
+
+/// Sends the signer's key and index to the membership table, and the gap
+/// limbs to the range table (the high limb also times 8: below 2^13).
+fn send_member<AB: InteractionBuilder<F = Val>>(
+    builder: &mut AB,
+    sig: &AB::Expr,
+    v: &SlotValues<AB::Expr>,
+    th: &ThresholdCols<AB::Expr>,
+) {
+    builder.push_interaction(bus::MAIN, bus::member_a(sig.clone(), v.root.clone()), -1);
+    builder.push_interaction(bus::MAIN, bus::member_b(sig.clone(), v.param.clone(), th.idx.clone()), -1);
+    let [g0, g1] = th.gap.clone();
+    builder.push_interaction(bus::RANGE, [g0], -1);
+    builder.push_interaction(bus::RANGE, [g1.clone()], -1);
+    builder.push_interaction(bus::RANGE, [g1 * AB::Expr::from_u32(8)], -1);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The typed rows keep the offsets the integer modules had.
+    #[test]
+    fn typed_rows_keep_the_former_offsets() {
+        let iota: Vec<usize> = (0..SlotValues::<usize>::WIDTH).collect();
+        let v = SlotValues::from_slice(&iota);
+        assert_eq!((v.param[0], v.mtweak[0], v.msg[0], v.leaf_tweak[0]), (0, PARAM, PARAM + 2, PARAM + 2 + MSG));
+        let a = PARAM + 4 + MSG;
+        assert_eq!((v.a, v.b, v.beta[0], v.root[0], v.levels[0][0]), (a, a + 1, a + 2, a + 5, a + 5 + DIGEST));
+        let width = a + 5 + DIGEST + 3 * DEPTH;
+        assert_eq!((v.levels[1][0], SlotValues::<usize>::WIDTH), (a + 8 + DIGEST, width));
+        assert_eq!((SIG, PUBLIC, IDX, GAP, REVEALED_INDEX), (0, 1, 1 + width, 2 + width, width + 3));
     }
 }

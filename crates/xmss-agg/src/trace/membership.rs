@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::air::group::{GroupAir, GroupCols, block_rows};
-use crate::air::sig::{GAP, IDX, public_values};
+use crate::air::sig::{SigCols, ThresholdCols};
 use sigagg_xmss::group::{GROUP_DIGEST, GroupKey, MembershipProof, leaf_input, node_input};
 
 /// One real signer of a threshold proof, as the trace needs it.
@@ -56,15 +56,13 @@ pub fn generate_threshold(
 /// Statement rows: slot counter, the slot's values (with its signer's
 /// key), member index and the two gap limbs.
 fn threshold_sig_trace(slots: &[Slot<'_>], indices: &[u32], gaps: &[u32]) -> RowMajorMatrix<Val> {
-    let width = GAP + 2;
-    let mut values = Vec::with_capacity(slots.len() * width);
-    for (s, slot) in slots.iter().enumerate() {
-        values.push(Val::from_usize(s));
-        values.extend(public_values(&slot.public));
-        debug_assert_eq!(values.len() % width, IDX);
-        values.push(Val::from_u32(indices[s]));
-        values.push(Val::from_u32(gaps[s] & 0xffff));
-        values.push(Val::from_u32(gaps[s] >> 16));
+    let fixed = SigCols::<Val>::WIDTH;
+    let width = fixed + ThresholdCols::<Val>::WIDTH;
+    let mut values = Val::zero_vec(slots.len() * width);
+    for (s, (slot, row)) in slots.iter().zip(values.chunks_mut(width)).enumerate() {
+        SigCols::slot(s, &slot.public).write_to(row);
+        let gap = [gaps[s] & 0xffff, gaps[s] >> 16].map(Val::from_u32);
+        ThresholdCols { idx: Val::from_u32(indices[s]), gap }.write_to(&mut row[fixed..]);
     }
     RowMajorMatrix::new(values, width)
 }
