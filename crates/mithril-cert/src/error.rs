@@ -1,0 +1,52 @@
+//! Typed errors of the succinct Mithril certificate's gadgets.
+
+use thiserror::Error;
+
+/// Why a gadget refused its input or a check failed.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub enum McertError {
+    /// A periodic column's period does not divide the domain's size.
+    #[error("a period of {period} rows does not divide the domain's {size} rows")]
+    PeriodMismatch {
+        /// The column's period.
+        period: usize,
+        /// The domain's size.
+        size: usize,
+    },
+    /// A periodic column was given no values.
+    #[error("a periodic column needs at least one value")]
+    EmptyPeriod,
+    /// The number of permutations is not the number of blocks of the domain.
+    #[error("{given} permutations for a domain of {blocks} blocks")]
+    BlockCount {
+        /// Permutations given.
+        given: usize,
+        /// Blocks in the domain.
+        blocks: usize,
+    },
+    /// A column has the wrong number of rows.
+    #[error("a column has {len} rows, the domain {size}")]
+    ColumnLength {
+        /// The column's length.
+        len: usize,
+        /// The domain's size.
+        size: usize,
+    },
+    /// No domain of this size exists (it must divide 214 038).
+    #[error("no evaluation domain of {0} rows")]
+    NoDomain(usize),
+    /// A constraint does not vanish on a row of the domain.
+    #[error("constraint {constraint} does not vanish on row {row}")]
+    Unsatisfied {
+        /// The row.
+        row: usize,
+        /// The constraint's number.
+        constraint: usize,
+    },
+    /// The evaluation point lies in the domain (probability `N/q`).
+    #[error("the evaluation point lies in the domain")]
+    PointInDomain,
+    /// The quotient identity `C(ζ) = Q(ζ)·Z_H(ζ)` fails.
+    #[error("the quotient identity fails at the evaluation point")]
+    QuotientIdentity,
+}

@@ -1,0 +1,183 @@
+//! # sigagg-mithril-cert: the succinct Mithril certificate (issue 43, item 3)
+//!
+//! **Status.** This crate holds the design of one succinct proof of a whole
+//! Mithril certificate, and the first gadget built on it:
+//!
+//! * built and tested: the Poseidon permutation of the SNARK lottery as PIOP
+//!   constraints ([`poseidon`]): column layout, periodic fixed columns
+//!   ([`periodic`]), a trace filled from `sigagg_mithril::poseidon`, the
+//!   constraints checked row by row over the domain and at a point outside it
+//!   through the quotient identity ([`quotient`]), with targeted corruptions;
+//! * **not built**: the KZG commitments and openings of these columns (the
+//!   quotient identity is checked with the polynomials in the clear), the
+//!   comparison `ev < B`, the subgroup test, the Horner ladders of MSP.B, the
+//!   membership lookup, the index ordering, the certificate, its encoding
+//!   and its verifier. Nothing below that is not in the list above exists yet.
+//!
+//! Everything is over `F = F_q`, BLS12-381's base field, the scalar field of
+//! BW6-767 on which `sigagg-bls-cert` commits: a G1 coordinate is one native
+//! field element.
+//!
+//! ## The statement
+//! Public: the committee key (commitments to the committee's columns, made
+//! once at registration), `msg`, `k`, `m`, and in the certificate the points
+//! `μ, κ ∈ G1`, `Y ∈ G2`. The proof shows that there are `k` won indices
+//! `j_0 < j_1 < … < j_{k-1} < m`, each with a committee member `i_b` and a
+//! point `σ_b`, such that
+//! 1. `(i_b, k2_{i_b}, B_{i_b})` is a row of the committee ("membership");
+//! 2. `σ_b ∈ G1` (the prime-order subgroup);
+//! 3. `ev_b = Poseidon(TAG·2^64 + j_b, prefix(msgp), x(σ_b))[1] < B_{i_b}`
+//!    (`sigagg_mithril::snark_lottery`: `B(T) = ⌈T·q/2^64⌉`, `T` the signer's
+//!    64-bit target);
+//! 4. `μ = Σ_b ρ̂^b σ_b` and `κ = Σ_b ρ̂^b k2_{i_b}` for the transcript's `ρ̂`.
+//!
+//! The verifier then checks natively, with one product of two BLS12-381
+//! pairings, `e(μ + c·κ, g2) = e(H(msgp) + c·g1, Y)` for a transcript
+//! challenge `c` drawn after `μ, κ, Y`.
+//!
+//! ## Layout: blocks of 66 rows
+//! `F*` has two-adicity 1, so `sigagg-bls-cert` uses domains of order
+//! `N | 2·3²·11·23·47 = 214 038` ([`sigagg_bls_cert::domain`]). One won
+//! index occupies one **block** of `P = 66 = 2·3·11` rows: 64 Poseidon
+//! rounds, its output row, one spare row. `66 | N` for
+//! `N = 66·1081 = 71 346` (1081 blocks, enough for `k ≤ 1081`, so for
+//! `k = 1024`) and `N = 66·3243 = 214 038` (mainnet's `k = 1944`). Every
+//! column that is the same in each block (round constants, round-type
+//! selectors, the bits of the fixed scalars of the ladders) is **periodic**:
+//! its polynomial is `p(X) = p̂(X^{N/P})` with `p̂` of degree below `P`, so the
+//! verifier evaluates it at `ζ` in `O(P)` ([`periodic`]) and it is neither
+//! committed nor opened. Blocks past `k` are switched off by a fixed
+//! committed column `live` (1 on the rows of the first `k` blocks).
+//!
+//! ## Columns
+//! *Committee (fixed, committed once in the committee key):* the row's
+//! member index `i`; `k2 = sk·g1` from the proof of possession, affine
+//! `(k2x, k2y)` (checked at registration: `e(g1, mvk) = e(k2, g2)`, `k2 ∈ G1`);
+//! the bound `B(T_i)` as two limbs `B = B1·2^192 + B0` (`B < q` since
+//! `T < 2^64`); the 16-bit range table `0..2^16` (`2^16 ≤ N`); `live`.
+//!
+//! *Per block `b` (witness, committed):* constant over the block (transition
+//! constraints `v' = v` on non-final rows): `j_b`, `i_b`, `k2x, k2y, B0, B1`
+//! of the signer's row, `σ_b = (σx, σy)`; the Poseidon trace `s0, s1, s2` and
+//! squares `q0, q1, q2` ([`poseidon`]); two subgroup-test ladders and two
+//! Horner ladders (below); the 16-bit limb column and its recomposition; the
+//! log-derivative lookup columns.
+//!
+//! ## Constraints and why each is sound
+//! **Membership.** A log-derivative lookup (one random `γ` compresses the
+//! tuple, one random `β`): `Σ_b live_b/(β − t_b) = Σ_r mult_r/(β − T_r)`
+//! with `t_b = i_b + γ k2x_b + γ² k2y_b + γ³ B0_b + γ⁴ B1_b` on the first
+//! row of each block and `T_r` the same combination of the committee's row
+//! `r`; inverses are committed columns (`h·(β − t) = live`), the running sum
+//! of the two sides is one column with boundary cells 0 and 0. Sound: both
+//! sides are rational functions of `β` with at most `N` poles each; if the
+//! multisets differ, equality holds for at most `2N` values of `β`, and a
+//! tuple outside the table survives the compression for at most 4 values of
+//! `γ` (a nonzero polynomial of degree 4); `q > 2^380`. So `k2_b` **is** the
+//! committed key of member `i_b`, and `B_b` is its committed bound.
+//!
+//! **σ in G1.** On-curve at the block's first row: `σy² = σx³ + 4`. Then
+//! Scott's test (eprint 2021/1130, §6, for BLS12 G1): `σ ∈ G1` iff
+//! `φ(σ) = [−u²]σ` with `φ(x, y) = (βx, y)`, `β` the cube root of unity of
+//! eigenvalue `−u² mod r`, `u = −0xd201000000010000`. Two double-and-add
+//! ladders by `|u|` (64 bits, 6 ones: periodic add flags) give
+//! `[u²]σ = [|u|]([|u|]σ)`; the constraint is `[u²]σ = −φ(σ)`, i.e.
+//! `(x, y) = (β·σx, −σy)` on the ladder's last row. (Sign and `β` are fixed
+//! by a test against `blst`'s subgroup check when the gadget is built.)
+//!
+//! **The ladders' incomplete formulas, every exceptional case.** Doubling
+//! `2R` with slope `λ`: `2R_y·λ = 3R_x²`; exceptional only for `R_y = 0`, a
+//! point of order 2, and `#E(F_q) = h·r` is odd: there is none, so `λ` is
+//! unique. Addition `D + P` with slope `λ`: `λ(D_x − P_x) = D_y − P_y`;
+//! exceptional for `D_x = P_x` (`D = ±P`), where the constraint would leave
+//! the result free. It is **excluded by a committed inverse**
+//! `inv·(D_x − P_x) = 1` on every row that adds, so each ladder row is an
+//! exact group operation on `E(F_q)` whatever the witness: a cheating prover
+//! gains nothing from exceptional inputs, it only cannot finish the proof.
+//! The identity never appears: outputs are affine by construction, the
+//! doubling of an affine point is affine (no 2-torsion) and `D + P` with
+//! `D ≠ −P` is affine. Completeness: an honest ladder meets `D = ±P` only if
+//! a partial multiple `[a ± 1]P = 0` with `|a ± 1| < 2^128 < r`, impossible
+//! for `P ∈ G1 \ {0}`; in the Horner ladders (scalars `a + b·λ`, below)
+//! only for a GLV-lattice vector of length below `2^65`, and that lattice's
+//! nonzero vectors are about `2^128` long; an accumulator equal to the
+//! identity happens with probability `≤ k/2^126` over `ρ̂` (then the honest
+//! prover fails; no false statement passes).
+//!
+//! **The lottery.** The Poseidon rows are [`poseidon`]'s constraints; the
+//! first row of a block binds the input `(TAG·2^64 + j_b, prefix, σx)`
+//! (`prefix` public, computed by the verifier from `msgp`), the output row
+//! gives `ev_b = s1`. Comparison: `ev = e1·2^192 + e0` and
+//! `D = B − 1 − (e1·2^192 + e0) = D1·2^192 + D0` with limb equations
+//! `D0 = B0 − 1 − e0 + 2^192·c`, `D1 = B1 − e1 − c`, `c·(1 − c) = 0`, and
+//! `e0, D0 < 2^192`, `e1, D1 < 2^189` by 16-bit limbs looked up in the range
+//! table (about 48 limbs per block). Every limb equation involves integers
+//! below `2^194 ≪ q`, so it holds over the integers; then
+//! `int = e1·2^192 + e0 ≡ ev (mod q)` with `0 ≤ int < 2^381`, and
+//! `int ≤ B − 1 < q`, so `int` is `ev`'s canonical value and `ev < B`. A
+//! non-canonical decomposition (`int = ev + q`) would need `int ≥ q ≥ B`: it
+//! can only lose.
+//!
+//! **Indices.** `j_{b+1} − j_b − 1`, `j_0` and `m − 1 − j_{k−1}` are 16-bit
+//! limbs (`m ≤ 2^16`; mainnet's `m = 16 948`): strictly increasing, so `k`
+//! distinct indices, all below `m`.
+//!
+//! **MSP.B, and why each σ_b is the unique valid signature.** After the
+//! `σ` columns are committed the transcript gives `ρ̂ = a + b·λ_r` with
+//! `a, b ∈ [2^63, 2^64)` (`λ_r` the eigenvalue of `φ` on G1): `ρ̂·A` is the
+//! joint ladder `[a]A + [b]φ(A)`, 64 rows, `φ(A) = (βA_x, A_y)` free, the
+//! bits of `a, b` periodic. Horner: `acc_{b+1} = ρ̂·acc_b + σ_b` (and the same
+//! for `k2_b`), so `μ = Σ ρ̂^{k−1−b} σ_b`, `κ = Σ ρ̂^{k−1−b} k2_b` (any fixed
+//! power assignment will do). The verifier's equation for a random `c`
+//! drawn after `(μ, κ, Y)` implies, except with probability `2^-128`, both
+//! `e(κ, g2) = e(g1, Y)` and `e(μ, g2) = e(H(msgp), Y)`. The first gives
+//! `Y = s·g2` with `s = Σ ρ̂^{…} sk_{i_b}` (each `k2 = sk·g1`, membership), the
+//! second `μ = s·H(msgp) = Σ ρ̂^{…} σ*_b` with `σ*_b = sk_{i_b}·H(msgp)`, the
+//! unique valid signature. So `Σ_b ρ̂^{…} δ_b = 0` for `δ_b = σ_b − σ*_b ∈ G1`
+//! (σ_b in G1 by the subgroup test). The `σ_b` were committed before `ρ̂`;
+//! for a fixed nonzero `(δ_b)` the left side is a nonzero polynomial of
+//! degree `< k` in `ρ̂ mod r`, and the `2^126` values of `ρ̂` are distinct
+//! mod `r` (`λ_r` is `u² − 1` or `−u²`, so the integers `a ± b·|λ_r|` are
+//! distinct and lie in an interval shorter than `2^193 < r`), so it vanishes with probability `≤ (k − 1)/2^126`. Hence
+//! every `σ_b = σ*_b`. **Nothing cancels:** `(σ_1 + Δ, σ_2 − Δ)` is
+//! `δ = (Δ, −Δ, 0, …)`, the nonzero polynomial `Δ·(ρ̂^{e_1} − ρ̂^{e_2})`. A
+//! point of order 3 added to a σ is refused earlier, by the subgroup test
+//! (without it, `Σ ρ̂^e T_b` in `E[3]` would vanish with probability ~1/3).
+//!
+//! ## Budget for k = 1024, m = 4096 (estimate, nothing measured)
+//! `N = 71 346` rows (1081 blocks of 66). Committed witness columns: 6
+//! Poseidon, 10 subgroup test (2 ladders × `R_x, R_y, λ_dbl, λ_add, inv`, the
+//! doubling's output substituted), 18 Horner (2 × those 5 + `A_x, A_y`,
+//! `S = A + φ(A)` and its slope/inverse on the spare rows), 8 block constants
+//! (`j, i, k2x, k2y, B0, B1, σx, σy`), 5 range/comparison (limb,
+//! recomposition, inverse, table multiplicity, running sum), 2 membership
+//! (inverse, multiplicity): **about 49 columns, 3.5 M cells**; constraints of
+//! degree ≤ 4, so 3 quotient chunks. Committee key: 7 fixed commitments.
+//! * **Proof:** 49 commitments × 97 B + ~57 evaluations × 48 B + 3 quotient
+//!   chunks + 2 openings + `μ, κ` (2 × 48 B) + `Y` (96 B) ≈ **8.1 KB**, over
+//!   the 6 KB target. Folding into period 198 (`N = 214 038`, three
+//!   sub-blocks, the ladders one step per row) gives about 20 columns and
+//!   ≈ 4.5 KB, at the same number of cells.
+//! * **Prove:** `sigagg-bls-cert` measured ≈ 31 µs per committed cell
+//!   (7 polynomials of 35 673 rows in 7.7 s on 2 threads, BENCHMARKS.md), so
+//!   ≈ 110 s for the columns plus ≈ 20–40 s for the constraints on `3N`
+//!   coset points: **≈ 2–2.5 min, about 4–5× over the 30 s target**; memory
+//!   ≈ 50 columns × 4 evaluation vectors × 71 346 × 48 B ≈ 0.7 GB (target
+//!   2 GiB). Mainnet (`k = 1944`, `N = 214 038`): ≈ 3× that, ≈ 6–7 min
+//!   (target 60 s), ≈ 2 GB (target 4 GiB). The EC ladders are ~80 % of the
+//!   cells; the target needs a cheaper MSP.B binding than in-circuit
+//!   Horner, not a faster Poseidon.
+//! * **Verify:** ≈ 60 BW6-767 points decoded (subgroup checks) and one MSM,
+//!   one 2-pairing BW6-767 check, periodic columns in `O(66)` each, one
+//!   hash to G1 and a 2-pairing BLS12-381 check: ≈ 20–25 ms on 2 threads
+//!   (bls-cert: 14 ms with 12 points), at the 20 ms target.
+
+#![forbid(unsafe_code)]
+
+pub mod error;
+pub mod periodic;
+
+pub use error::McertError;
+
+/// The field of the columns: BLS12-381's base field, BW6-767's scalar field.
+pub type F = sigagg_bls_cert::field::F;
