@@ -176,6 +176,8 @@
 
 pub mod error;
 pub mod periodic;
+pub mod poseidon;
+pub mod quotient;
 
 pub use error::McertError;
 
