@@ -49,4 +49,15 @@ pub enum McertError {
     /// The quotient identity `C(ζ) = Q(ζ)·Z_H(ζ)` fails.
     #[error("the quotient identity fails at the evaluation point")]
     QuotientIdentity,
+    /// The setup has fewer powers than the domain has rows.
+    #[error("the setup has {powers} powers, the domain needs {needed}")]
+    SetupTooSmall {
+        /// Powers in the setup.
+        powers: usize,
+        /// Rows of the domain.
+        needed: usize,
+    },
+    /// The KZG pairing check of a proof fails.
+    #[error("the proof's openings do not verify")]
+    ProofRejected,
 }

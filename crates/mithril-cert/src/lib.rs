@@ -6,13 +6,16 @@
 //! * built and tested: the Poseidon permutation of the SNARK lottery as PIOP
 //!   constraints ([`poseidon`]): column layout, periodic fixed columns
 //!   ([`periodic`]), a trace filled from `sigagg_mithril::poseidon`, the
-//!   constraints checked row by row over the domain and at a point outside it
-//!   through the quotient identity ([`quotient`]), with targeted corruptions;
-//! * **not built**: the KZG commitments and openings of these columns (the
-//!   quotient identity is checked with the polynomials in the clear), the
-//!   comparison `ev < B`, the subgroup test, the Horner ladders of MSP.B, the
-//!   membership lookup, the index ordering, the certificate, its encoding
-//!   and its verifier. Nothing below that is not in the list above exists yet.
+//!   constraints checked row by row over the domain and through the quotient
+//!   identity at a point outside it ([`quotient`]), with targeted
+//!   corruptions; and a batch of permutations proven and verified end to end
+//!   with KZG on BW6-767 through `sigagg-bls-cert`'s setup, MSM and
+//!   transcript ([`kzg`]), with every part of the proof tampered;
+//! * **not built**: the comparison `ev < B`, the subgroup test, the Horner
+//!   ladders of MSP.B, the membership lookup, the index ordering, the
+//!   binding of the Poseidon input to `j`, `prefix` and `σx` columns, the
+//!   certificate, its encoding and its verifier. Nothing described below
+//!   beyond the list above exists yet.
 //!
 //! Everything is over `F = F_q`, BLS12-381's base field, the scalar field of
 //! BW6-767 on which `sigagg-bls-cert` commits: a G1 coordinate is one native
@@ -175,6 +178,7 @@
 #![forbid(unsafe_code)]
 
 pub mod error;
+pub mod kzg;
 pub mod periodic;
 pub mod poseidon;
 pub mod quotient;
