@@ -60,4 +60,10 @@ pub enum McertError {
     /// The KZG pairing check of a proof fails.
     #[error("the proof's openings do not verify")]
     ProofRejected,
+    /// A lottery value is not below its bound: the index was not won.
+    #[error("block {block}: the lottery value is not below the signer's bound")]
+    NotBelowBound {
+        /// The block.
+        block: usize,
+    },
 }
