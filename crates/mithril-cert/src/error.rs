@@ -66,4 +66,7 @@ pub enum McertError {
         /// The block.
         block: usize,
     },
+    /// A ladder met an exceptional case of the incomplete formulas.
+    #[error("the point meets an exceptional case of the incomplete addition formulas")]
+    ExceptionalPoint,
 }

@@ -15,7 +15,13 @@
 //!   limbs and a borrow chain ([`compare`]), row by row and through the
 //!   quotient identity in the clear, with losing, non-canonical and
 //!   non-bit witnesses forced (not yet under KZG);
-//! * **not built**: the subgroup test, the Horner
+//! * built and tested: the subgroup test `σ ∈ G1` (Scott's `[u²]σ = −φ(σ)`
+//!   with two 63-step double-and-add lanes, inverse-guarded incomplete
+//!   formulas) ([`subgroup`]), row by row and through the quotient identity
+//!   in the clear: G1 points pass, a point plus one of order 3, points off
+//!   the subgroup, off the curve and forged ladder cells fail (not yet
+//!   under KZG);
+//! * **not built**: the Horner
 //!   ladders of MSP.B, the membership lookup, the index ordering, the
 //!   binding of the Poseidon input to `j`, `prefix` and `σx` columns, the
 //!   certificate, its encoding and its verifier. Nothing described below
@@ -187,6 +193,7 @@ pub mod kzg;
 pub mod periodic;
 pub mod poseidon;
 pub mod quotient;
+pub mod subgroup;
 
 pub use error::McertError;
 
