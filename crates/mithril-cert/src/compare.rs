@@ -48,7 +48,8 @@
 //!
 //! Cost per block: 12 witness columns (768 bits), against an estimated 5
 //! with 16-bit limbs in a log-derivative range lookup (the crate docs'
-//! budget); the lookup is not built.
+//! budget); the lookup is not built. Proven with KZG in
+//! [`crate::kzg::CompareBatch`].
 
 use ark_ff::{AdditiveGroup, BigInteger, Field, PrimeField};
 use sigagg_bls_cert::domain::Domain;
@@ -223,17 +224,25 @@ pub fn verify_in_clear(
         return Err(McertError::BlockCount { given: claims.len(), blocks });
     }
     let mut cur = at_zeta.to_vec();
+    cur.extend(verifier_columns_at(domain, claims, zeta)?);
+    check_identity(domain, zeta, combined(&cur, at_shifted, alphas), quotient_at_zeta)
+}
+
+/// The verifier's periodic and public columns at `z` (`O(66)` and
+/// `O(blocks)` each).
+pub fn verifier_columns_at(domain: &Domain, claims: &[Claim], z: F) -> Result<Vec<F>, McertError> {
+    let mut out = Vec::with_capacity(PERIODIC_COLUMNS + PUBLIC_COLUMNS);
     for p in periodic_columns() {
-        cur.push(p.evaluate(domain, zeta)?);
+        out.push(p.evaluate(domain, z)?);
     }
     let at_end = |f: &dyn Fn(&Claim) -> F| -> Vec<(usize, F)> {
         claims.iter().enumerate().map(|(b, c)| (b * BLOCK + END_ROW, f(c))).collect()
     };
-    cur.push(sparse_column_at(domain, &at_end(&|c| c.ev), zeta)?);
+    out.push(sparse_column_at(domain, &at_end(&|c| c.ev), z)?);
     for i in 0..LIMBS {
-        cur.push(sparse_column_at(domain, &at_end(&|c| F::from(limbs(c.bound)[i])), zeta)?);
+        out.push(sparse_column_at(domain, &at_end(&|c| F::from(limbs(c.bound)[i])), z)?);
     }
-    check_identity(domain, zeta, combined(&cur, at_shifted, alphas), quotient_at_zeta)
+    Ok(out)
 }
 
 #[cfg(test)]

@@ -69,4 +69,7 @@ pub enum McertError {
     /// A ladder met an exceptional case of the incomplete formulas.
     #[error("the point meets an exceptional case of the incomplete addition formulas")]
     ExceptionalPoint,
+    /// A proof's parts do not have the gadget's numbers of columns.
+    #[error("the proof does not have the gadget's shape")]
+    MalformedProof,
 }

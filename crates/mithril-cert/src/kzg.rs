@@ -1,20 +1,22 @@
-//! A batch of Poseidon permutations proven end to end with KZG on BW6-767,
-//! on `sigagg-bls-cert`'s machinery: its [`Setup`], window-table MSM
-//! ([`FixedBaseMsm`]), verifier MSM ([`small_msm`]), SHA-256 transcript and
-//! domains. The statement is the list of (input, output cell 1) of the
-//! permutations, one per 66-row block; it is a test bed for the PIOP of the
-//! certificate, not the certificate (no encoding, no committee).
+//! One gadget's batch (one instance per 66-row block) proven end to end
+//! with KZG on BW6-767, on `sigagg-bls-cert`'s machinery: its [`Setup`],
+//! window-table MSM ([`FixedBaseMsm`]), verifier MSM ([`small_msm`]),
+//! SHA-256 transcript and domains. A [`Gadget`] names its witness columns,
+//! its constraints and the columns the verifier computes itself (periodic
+//! and public); [`PoseidonBatch`], [`CompareBatch`] and [`SubgroupBatch`]
+//! are the three built. It is a test bed for the PIOP of the certificate,
+//! not the certificate (no encoding, no committee, one gadget per proof).
 //!
 //! ## Protocol
-//! 1. Transcript: protocol label, `N`, every input and output.
-//! 2. Prover commits the six witness columns `s0..s2, q0..q2`; the
-//!    transcript gives `α_1..α_10`.
+//! 1. Transcript: protocol and gadget labels, `N`, the statement.
+//! 2. Prover commits the `W` witness columns; the transcript gives one `α`
+//!    per constraint.
 //! 3. Prover commits the quotient's chunks `Q0, Q1, Q2` ([`crate::quotient`]);
 //!    the transcript gives `ζ`.
-//! 4. Prover sends the witness columns at `ζ` and `s0..s2` at `ζω`; the
-//!    transcript gives `ν_1..ν_7` (the six columns and the composed
-//!    quotient `Q0 + ζ^N Q1 + ζ^{2N} Q2`, whose commitment the verifier
-//!    forms from the chunks') and `ν'_1..ν'_3` for the three states at `ζω`.
+//! 4. Prover sends the witness columns at `ζ` and at `ζω`; the transcript
+//!    gives `ν_1..ν_{W+1}` (the columns and the composed quotient
+//!    `Q0 + ζ^N Q1 + ζ^{2N} Q2`, whose commitment the verifier forms from the
+//!    chunks') and `ν'_1..ν'_W` for the values at `ζω`.
 //! 5. Prover sends the KZG proofs `W1` (the ν-combination at `ζ`) and `W2`
 //!    (the ν'-combination at `ζω`); the transcript gives `r`.
 //!
@@ -38,23 +40,120 @@ use sigagg_bls_cert::piop::prover::horner;
 use sigagg_bls_cert::setup::{Setup, SetupKey};
 use sigagg_bls_cert::transcript::Transcript;
 
-use crate::poseidon::{self, BLOCK, CONSTRAINTS, Columns, Io, WIDTH, WITNESS_COLUMNS};
-use crate::quotient::CHUNKS;
-use crate::{F, McertError};
+use crate::poseidon::{self, BLOCK, Io};
+use crate::quotient::{CHUNKS, quotient};
+use crate::{F, McertError, compare, subgroup};
 
-const PROTOCOL: &[u8] = b"sigagg-mithril-cert/v0/poseidon-batch";
+const PROTOCOL: &[u8] = b"sigagg-mithril-cert/v0/gadget-batch";
 
-/// A proof for a batch of permutations.
+/// A PIOP gadget over 66-row blocks: its columns are the witness columns
+/// first, then the columns the verifier evaluates itself.
+pub trait Gadget {
+    /// What the verifier knows: one instance per block.
+    type Statement: ?Sized;
+    /// Domain separation in the transcript.
+    const LABEL: &'static [u8];
+    /// Number of witness (committed) columns.
+    const WITNESS: usize;
+    /// Number of constraints.
+    const CONSTRAINTS: usize;
+    /// Instances (blocks) in a statement.
+    fn blocks(statement: &Self::Statement) -> usize;
+    /// Absorbs the statement.
+    fn absorb(statement: &Self::Statement, t: &mut Transcript);
+    /// `Σ α_k C_k` at a row (`cur`: all columns; `next`: at least the witness).
+    fn combined(cur: &[F], next: &[F], alphas: &[F]) -> F;
+    /// The verifier's non-witness columns at `z`.
+    fn known_at(domain: &Domain, statement: &Self::Statement, z: F) -> Result<Vec<F>, McertError>;
+}
+
+/// Batches of Poseidon permutations ([`poseidon`]).
+pub struct PoseidonBatch;
+/// Batches of comparisons `ev < B` ([`compare`]).
+pub struct CompareBatch;
+/// Batches of subgroup tests ([`subgroup`]).
+pub struct SubgroupBatch;
+
+impl Gadget for PoseidonBatch {
+    type Statement = [Io];
+    const LABEL: &'static [u8] = b"poseidon";
+    const WITNESS: usize = poseidon::WITNESS_COLUMNS;
+    const CONSTRAINTS: usize = poseidon::CONSTRAINTS;
+    fn blocks(statement: &[Io]) -> usize {
+        statement.len()
+    }
+    fn absorb(statement: &[Io], t: &mut Transcript) {
+        for io in statement {
+            for v in io.input.iter().chain([&io.output]) {
+                t.absorb_value(b"io", v);
+            }
+        }
+    }
+    fn combined(cur: &[F], next: &[F], alphas: &[F]) -> F {
+        let row =
+            poseidon::Row { columns: std::array::from_fn(|k| cur[k]), next_state: std::array::from_fn(|k| next[k]) };
+        poseidon::combined(&poseidon::mds(), &row, alphas)
+    }
+    fn known_at(domain: &Domain, statement: &[Io], z: F) -> Result<Vec<F>, McertError> {
+        Ok(poseidon::verifier_columns_at(domain, statement, z)?.to_vec())
+    }
+}
+
+impl Gadget for CompareBatch {
+    type Statement = [compare::Claim];
+    const LABEL: &'static [u8] = b"compare";
+    const WITNESS: usize = compare::WITNESS_COLUMNS;
+    const CONSTRAINTS: usize = compare::CONSTRAINTS;
+    fn blocks(statement: &[compare::Claim]) -> usize {
+        statement.len()
+    }
+    fn absorb(statement: &[compare::Claim], t: &mut Transcript) {
+        for c in statement {
+            t.absorb_value(b"ev", &c.ev);
+            t.absorb_value(b"bound", &c.bound);
+        }
+    }
+    fn combined(cur: &[F], next: &[F], alphas: &[F]) -> F {
+        compare::combined(cur, next, alphas)
+    }
+    fn known_at(domain: &Domain, statement: &[compare::Claim], z: F) -> Result<Vec<F>, McertError> {
+        compare::verifier_columns_at(domain, statement, z)
+    }
+}
+
+impl Gadget for SubgroupBatch {
+    type Statement = [subgroup::Affine];
+    const LABEL: &'static [u8] = b"subgroup";
+    const WITNESS: usize = subgroup::WITNESS_COLUMNS;
+    const CONSTRAINTS: usize = subgroup::CONSTRAINTS;
+    fn blocks(statement: &[subgroup::Affine]) -> usize {
+        statement.len()
+    }
+    fn absorb(statement: &[subgroup::Affine], t: &mut Transcript) {
+        for (x, y) in statement {
+            t.absorb_value(b"x", x);
+            t.absorb_value(b"y", y);
+        }
+    }
+    fn combined(cur: &[F], next: &[F], alphas: &[F]) -> F {
+        subgroup::combined(cur, next, alphas)
+    }
+    fn known_at(domain: &Domain, statement: &[subgroup::Affine], z: F) -> Result<Vec<F>, McertError> {
+        subgroup::verifier_columns_at(domain, statement, z)
+    }
+}
+
+/// A proof for one gadget's batch.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BatchProof {
-    /// Commitments to `s0..s2, q0..q2`.
-    pub columns: [G1; WITNESS_COLUMNS],
+    /// Commitments to the witness columns.
+    pub columns: Vec<G1>,
     /// Commitments to `Q0, Q1, Q2`.
     pub quotient: [G1; CHUNKS],
-    /// `s0..s2, q0..q2` at `ζ`.
-    pub at_zeta: [F; WITNESS_COLUMNS],
-    /// `s0..s2` at `ζω`.
-    pub at_shifted: [F; WIDTH],
+    /// The witness columns at `ζ`.
+    pub at_zeta: Vec<F>,
+    /// The witness columns at `ζω`.
+    pub at_shifted: Vec<F>,
     /// KZG proof at `ζ`.
     pub opening_at_zeta: G1,
     /// KZG proof at `ζω`.
@@ -68,7 +167,7 @@ pub struct ProverKey {
 }
 
 impl ProverKey {
-    /// A key for batches of `blocks` permutations (`N = 66·blocks`, which
+    /// A key for batches of `blocks` instances (`N = 66·blocks`, which
     /// must be a domain size); the setup needs at least `N` powers.
     pub fn new(setup: &Setup, blocks: usize) -> Result<ProverKey, McertError> {
         let n = BLOCK * blocks;
@@ -90,102 +189,104 @@ impl ProverKey {
     }
 }
 
-fn statement(domain: &Domain, ios: &[Io]) -> Transcript {
+fn transcript_for<G: Gadget>(domain: &Domain, s: &G::Statement) -> Transcript {
     let mut t = Transcript::new(PROTOCOL);
+    t.absorb(b"gadget", G::LABEL);
     t.absorb(b"rows", &(domain.size() as u64).to_be_bytes());
-    for io in ios {
-        for v in io.input.iter().chain([&io.output]) {
-            t.absorb_value(b"io", v);
-        }
-    }
+    G::absorb(s, &mut t);
     t
 }
 
-/// Proves that the columns satisfy the Poseidon constraints for `ios`. Does
-/// not check the witness: an unsatisfying one gives a proof that fails
-/// verification (the tests rely on this).
-pub fn prove(key: &ProverKey, columns: &Columns, ios: &[Io]) -> Result<BatchProof, McertError> {
+/// Proves that `columns` (all of the gadget's columns over the domain, the
+/// witness first) satisfy its constraints for `statement`. Does not check
+/// the witness: an unsatisfying one gives a proof that fails verification.
+pub fn prove<G: Gadget>(
+    key: &ProverKey,
+    columns: &[Vec<F>],
+    statement: &G::Statement,
+) -> Result<BatchProof, McertError> {
     let domain = &key.domain;
-    let mut t = statement(domain, ios);
-    let fft = domain.fft();
     let n = domain.size();
-    if let Some(bad) = columns.values.iter().find(|c| c.len() != n) {
+    if G::blocks(statement) * BLOCK != n {
+        return Err(McertError::BlockCount { given: G::blocks(statement), blocks: n / BLOCK });
+    }
+    if let Some(bad) = columns.iter().find(|c| c.len() != n) {
         return Err(McertError::ColumnLength { len: bad.len(), size: n });
     }
-    let witness: Vec<Vec<F>> = columns.values[..WITNESS_COLUMNS].iter().map(|v| fft.interpolate(v)).collect();
-    let commitments: [G1; WITNESS_COLUMNS] = std::array::from_fn(|k| key.commit(&witness[k]));
+    let mut t = transcript_for::<G>(domain, statement);
+    let fft = domain.fft();
+    let witness: Vec<Vec<F>> = columns[..G::WITNESS].iter().map(|v| fft.interpolate(v)).collect();
+    let commitments: Vec<G1> = witness.iter().map(|w| key.commit(w)).collect();
     for c in &commitments {
         t.absorb_value(b"column", c);
     }
-    let alphas = t.challenges(b"alpha", CONSTRAINTS);
-    let q = poseidon::prove_in_clear(domain, columns, &alphas)?;
+    let alphas = t.challenges(b"alpha", G::CONSTRAINTS);
+    let q = quotient(domain, columns, |cur, next| G::combined(cur, next, &alphas))?;
     let quotient: [G1; CHUNKS] = std::array::from_fn(|j| key.commit(&q.chunks[j]));
     for c in &quotient {
         t.absorb_value(b"quotient", c);
     }
     let zeta = t.challenge(b"zeta");
     let shifted = zeta * domain.omega();
-    let at_zeta: [F; WITNESS_COLUMNS] = std::array::from_fn(|k| horner(&witness[k], zeta));
-    let at_shifted: [F; WIDTH] = std::array::from_fn(|k| horner(&witness[k], shifted));
+    let at_zeta: Vec<F> = witness.iter().map(|w| horner(w, zeta)).collect();
+    let at_shifted: Vec<F> = witness.iter().map(|w| horner(w, shifted)).collect();
     for v in at_zeta.iter().chain(&at_shifted) {
         t.absorb_value(b"evaluation", v);
     }
-    let nus = t.challenges(b"nu", WITNESS_COLUMNS + 1);
-    let nus_shifted = t.challenges(b"nu-shifted", WIDTH);
+    let nus = t.challenges(b"nu", G::WITNESS + 1);
+    let nus_shifted = t.challenges(b"nu-shifted", G::WITNESS);
     let z_n = domain.pow_size(zeta);
     let mut composed = q.chunks[0].clone();
     for (i, c) in composed.iter_mut().enumerate() {
         *c += z_n * q.chunks[1][i] + z_n * z_n * q.chunks[2][i];
     }
     let mut at_zeta_terms: Vec<(F, &[F])> =
-        nus[..WITNESS_COLUMNS].iter().zip(&witness).map(|(nu, w)| (*nu, &w[..])).collect();
-    at_zeta_terms.push((nus[WITNESS_COLUMNS], &composed));
+        nus[..G::WITNESS].iter().zip(&witness).map(|(nu, w)| (*nu, &w[..])).collect();
+    at_zeta_terms.push((nus[G::WITNESS], &composed));
     let shifted_terms: Vec<(F, &[F])> = nus_shifted.iter().zip(&witness).map(|(nu, w)| (*nu, &w[..])).collect();
     let opening_at_zeta = key.commit(&divide_by_linear(&combine(n, &at_zeta_terms), zeta));
     let opening_at_shifted = key.commit(&divide_by_linear(&combine(n, &shifted_terms), shifted));
     Ok(BatchProof { columns: commitments, quotient, at_zeta, at_shifted, opening_at_zeta, opening_at_shifted })
 }
 
-/// Verifies a batch proof for `ios` (one per block of a domain of
-/// `66·ios.len()` rows) under a setup key.
-pub fn verify(setup: &SetupKey, ios: &[Io], proof: &BatchProof) -> Result<(), McertError> {
-    let n = BLOCK * ios.len();
+/// Verifies a batch proof for `statement` (one instance per block of a
+/// domain of `66·blocks` rows) under a setup key.
+pub fn verify<G: Gadget>(setup: &SetupKey, statement: &G::Statement, proof: &BatchProof) -> Result<(), McertError> {
+    if proof.columns.len() != G::WITNESS || proof.at_zeta.len() != G::WITNESS || proof.at_shifted.len() != G::WITNESS {
+        return Err(McertError::MalformedProof);
+    }
+    let n = BLOCK * G::blocks(statement);
     let domain = Domain::new(n).ok_or(McertError::NoDomain(n))?;
-    let mut t = statement(&domain, ios);
+    let mut t = transcript_for::<G>(&domain, statement);
     for c in &proof.columns {
         t.absorb_value(b"column", c);
     }
-    let alphas = t.challenges(b"alpha", CONSTRAINTS);
+    let alphas = t.challenges(b"alpha", G::CONSTRAINTS);
     for c in &proof.quotient {
         t.absorb_value(b"quotient", c);
     }
     let zeta = t.challenge(b"zeta");
     let vanishing = domain.pow_size(zeta) - F::ONE;
     let vanishing_inv = vanishing.inverse().ok_or(McertError::PointInDomain)?;
-    let known = poseidon::verifier_columns_at(&domain, ios, zeta)?;
-    let mut row = poseidon::Row { columns: [F::ZERO; poseidon::ALL_COLUMNS], next_state: proof.at_shifted };
-    row.columns[..WITNESS_COLUMNS].copy_from_slice(&proof.at_zeta);
-    row.columns[WITNESS_COLUMNS..].copy_from_slice(&known);
-    let quotient_at_zeta = poseidon::combined(&poseidon::mds(), &row, &alphas) * vanishing_inv;
+    let mut cur = proof.at_zeta.clone();
+    cur.extend(G::known_at(&domain, statement, zeta)?);
+    let quotient_at_zeta = G::combined(&cur, &proof.at_shifted, &alphas) * vanishing_inv;
     for v in proof.at_zeta.iter().chain(&proof.at_shifted) {
         t.absorb_value(b"evaluation", v);
     }
-    let nus = t.challenges(b"nu", WITNESS_COLUMNS + 1);
-    let nus_shifted = t.challenges(b"nu-shifted", WIDTH);
+    let nus = t.challenges(b"nu", G::WITNESS + 1);
+    let nus_shifted = t.challenges(b"nu-shifted", G::WITNESS);
     t.absorb_value(b"opening", &proof.opening_at_zeta);
     t.absorb_value(b"opening", &proof.opening_at_shifted);
     let r = t.challenge(b"batch");
 
     let z_n = domain.pow_size(zeta);
     let shifted = zeta * domain.omega();
-    let nu_q = nus[WITNESS_COLUMNS];
+    let nu_q = nus[G::WITNESS];
     let y: F = proof.at_zeta.iter().zip(&nus).map(|(v, nu)| *v * nu).sum::<F>() + nu_q * quotient_at_zeta;
     let y_shifted: F = proof.at_shifted.iter().zip(&nus_shifted).map(|(v, nu)| *v * nu).sum();
-    let mut bases: Vec<G1> = proof.columns.to_vec();
-    let mut scalars: Vec<F> = nus[..WITNESS_COLUMNS].to_vec();
-    for (s, nu) in scalars.iter_mut().zip(&nus_shifted) {
-        *s += r * nu;
-    }
+    let mut bases: Vec<G1> = proof.columns.clone();
+    let mut scalars: Vec<F> = nus[..G::WITNESS].iter().zip(&nus_shifted).map(|(nu, nu_s)| *nu + r * nu_s).collect();
     bases.extend(proof.quotient);
     scalars.extend([nu_q, nu_q * z_n, nu_q * z_n * z_n]);
     bases.extend([setup.g1, proof.opening_at_zeta, proof.opening_at_shifted]);
@@ -225,83 +326,155 @@ fn divide_by_linear(p: &[F], x: F) -> Vec<F> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ark_bls12_381::{Fr, G1Projective as BlsG1};
+    use ark_ec::PrimeGroup;
+    use ark_ff::UniformRand;
+    use ark_std::test_rng;
     use sigagg_mithril::snark_lottery;
 
-    fn batch(blocks: usize) -> (Setup, ProverKey, Columns, Vec<Io>) {
+    fn setup(blocks: usize) -> (Setup, ProverKey) {
         let setup = Setup::insecure_development(BLOCK * blocks).unwrap();
         let key = ProverKey::new(&setup, blocks).unwrap();
-        let inputs: Vec<[F; WIDTH]> = (0..blocks as u64)
+        (setup, key)
+    }
+
+    fn poseidon_batch(key: &ProverKey, blocks: usize) -> (Vec<Vec<F>>, Vec<Io>) {
+        let inputs: Vec<[F; poseidon::WIDTH]> = (0..blocks as u64)
             .map(|j| [snark_lottery::capacity(j), snark_lottery::prefix(b"msgp"), F::from(11 * j + 5)])
             .collect();
         let (columns, ios) = poseidon::honest_columns(key.domain(), &inputs).unwrap();
-        (setup, key, columns, ios)
+        (columns.values, ios)
+    }
+
+    /// Every commitment, evaluation and opening of `proof` altered in turn.
+    fn tampered(proof: &BatchProof, other: G1) -> Vec<(String, BatchProof)> {
+        let mut out = Vec::new();
+        for k in 0..proof.columns.len() {
+            let mut p = proof.clone();
+            p.columns[k] = other;
+            out.push((format!("column commitment {k}"), p));
+            let mut p = proof.clone();
+            p.at_zeta[k] += F::ONE;
+            out.push((format!("column {k} at zeta"), p));
+            let mut p = proof.clone();
+            p.at_shifted[k] += F::ONE;
+            out.push((format!("column {k} at zeta*omega"), p));
+        }
+        for k in 0..CHUNKS {
+            let mut p = proof.clone();
+            p.quotient[k] = other;
+            out.push((format!("quotient chunk {k}"), p));
+        }
+        let mut p = proof.clone();
+        p.opening_at_zeta = other;
+        out.push(("opening at zeta".into(), p));
+        let mut p = proof.clone();
+        p.opening_at_shifted = proof.opening_at_zeta;
+        out.push(("opening at zeta*omega".into(), p));
+        out
     }
 
     #[test]
-    fn an_honest_batch_proves_and_verifies() {
-        let (setup, key, columns, ios) = batch(3);
-        let proof = prove(&key, &columns, &ios).unwrap();
-        verify(&setup.key(), &ios, &proof).unwrap();
-        // The outputs are the SNARK lottery's values.
+    fn an_honest_poseidon_batch_proves_and_verifies() {
+        let (setup, key) = setup(3);
+        let (columns, ios) = poseidon_batch(&key, 3);
+        let proof = prove::<PoseidonBatch>(&key, &columns, &ios).unwrap();
+        verify::<PoseidonBatch>(&setup.key(), &ios, &proof).unwrap();
         for (j, io) in ios.iter().enumerate() {
             assert_eq!(io.output, snark_lottery::ev(io.input[1], io.input[2], j as u64));
         }
     }
 
     #[test]
-    fn every_part_of_a_tampered_proof_is_refused() {
-        let (setup, key, columns, ios) = batch(1);
-        let proof = prove(&key, &columns, &ios).unwrap();
-        let vk = setup.key();
+    fn every_part_of_a_tampered_poseidon_proof_is_refused() {
+        let (setup, key) = setup(1);
+        let (columns, ios) = poseidon_batch(&key, 1);
+        let proof = prove::<PoseidonBatch>(&key, &columns, &ios).unwrap();
         let other = (proof.opening_at_zeta + setup.key().g1).into_affine();
-        let mut tampered: Vec<(String, BatchProof)> = Vec::new();
-        for k in 0..WITNESS_COLUMNS {
-            let mut p = proof.clone();
-            p.columns[k] = other;
-            tampered.push((format!("column commitment {k}"), p));
-            let mut p = proof.clone();
-            p.at_zeta[k] += F::ONE;
-            tampered.push((format!("column {k} at zeta"), p));
+        for (what, p) in tampered(&proof, other) {
+            assert_eq!(verify::<PoseidonBatch>(&setup.key(), &ios, &p), Err(McertError::ProofRejected), "{what}");
         }
-        for k in 0..CHUNKS {
-            let mut p = proof.clone();
-            p.quotient[k] = other;
-            tampered.push((format!("quotient chunk {k}"), p));
-        }
-        for k in 0..WIDTH {
-            let mut p = proof.clone();
-            p.at_shifted[k] += F::ONE;
-            tampered.push((format!("state {k} at zeta*omega"), p));
-        }
-        let mut p = proof.clone();
-        p.opening_at_zeta = other;
-        tampered.push(("opening at zeta".into(), p));
-        let mut p = proof.clone();
-        p.opening_at_shifted = proof.opening_at_zeta;
-        tampered.push(("opening at zeta*omega".into(), p));
-        for (what, p) in tampered {
-            assert_eq!(verify(&vk, &ios, &p), Err(McertError::ProofRejected), "{what}");
-        }
+        let mut short = proof.clone();
+        short.columns.pop();
+        assert_eq!(verify::<PoseidonBatch>(&setup.key(), &ios, &short), Err(McertError::MalformedProof));
     }
 
     #[test]
-    fn a_cheating_witness_or_another_statement_is_refused() {
-        let (setup, key, columns, ios) = batch(3);
+    fn a_cheating_poseidon_witness_or_another_statement_is_refused() {
+        let (setup, key) = setup(3);
         let vk = setup.key();
+        let (columns, ios) = poseidon_batch(&key, 3);
         // A wrong S-box output in block 1, forced past any check.
         let mut bad = columns.clone();
-        bad.values[0][BLOCK + 20] += F::ONE;
-        let proof = prove(&key, &bad, &ios).unwrap();
-        assert_eq!(verify(&vk, &ios, &proof), Err(McertError::ProofRejected));
+        bad[0][BLOCK + 20] += F::ONE;
+        let proof = prove::<PoseidonBatch>(&key, &bad, &ios).unwrap();
+        assert_eq!(verify::<PoseidonBatch>(&vk, &ios, &proof), Err(McertError::ProofRejected));
         // An honest proof checked against another claimed lottery value.
-        let proof = prove(&key, &columns, &ios).unwrap();
+        let proof = prove::<PoseidonBatch>(&key, &columns, &ios).unwrap();
         let mut claims = ios.clone();
         claims[2].output += F::ONE;
-        assert_eq!(verify(&vk, &claims, &proof), Err(McertError::ProofRejected));
+        assert_eq!(verify::<PoseidonBatch>(&vk, &claims, &proof), Err(McertError::ProofRejected));
         // Another setup.
         let other = Setup::ceremony_start(BLOCK * 3).unwrap();
-        assert_eq!(verify(&other.key(), &ios, &proof), Err(McertError::ProofRejected));
+        assert_eq!(verify::<PoseidonBatch>(&other.key(), &ios, &proof), Err(McertError::ProofRejected));
         // A batch size with no domain.
-        assert_eq!(verify(&vk, &ios[..2], &proof), Err(McertError::NoDomain(2 * BLOCK)));
+        assert_eq!(verify::<PoseidonBatch>(&vk, &ios[..2], &proof), Err(McertError::NoDomain(2 * BLOCK)));
+    }
+
+    fn compare_claims() -> Vec<compare::Claim> {
+        let prefix = snark_lottery::prefix(b"kzg compare");
+        (0..3u64)
+            .map(|j| {
+                let ev = snark_lottery::ev(prefix, F::from(40 + j), j);
+                compare::Claim { ev, bound: snark_lottery::bound(snark_lottery::top64(ev) + 1) }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn comparisons_prove_and_verify_and_a_forced_loss_is_refused() {
+        let (setup, key) = setup(3);
+        let vk = setup.key();
+        let claims = compare_claims();
+        let columns = compare::honest_columns(key.domain(), &claims).unwrap();
+        let proof = prove::<CompareBatch>(&key, &columns, &claims).unwrap();
+        verify::<CompareBatch>(&vk, &claims, &proof).unwrap();
+        let other = (proof.opening_at_zeta + vk.g1).into_affine();
+        for (what, p) in tampered(&proof, other) {
+            assert_eq!(verify::<CompareBatch>(&vk, &claims, &p), Err(McertError::ProofRejected), "{what}");
+        }
+        // The largest losing bound for block 0, with a wrapped difference.
+        let mut losing = claims.clone();
+        losing[0].bound = snark_lottery::bound(snark_lottery::top64(losing[0].ev));
+        let columns = compare::columns_from_limbs(key.domain(), &losing, |b| {
+            let c = &losing[b];
+            let mut d = ark_ff::PrimeField::into_bigint(c.bound);
+            ark_ff::BigInteger::sub_with_borrow(&mut d, &ark_ff::PrimeField::into_bigint(c.ev));
+            ark_ff::BigInteger::sub_with_borrow(&mut d, &1u64.into());
+            (compare::limbs(c.ev), d.0)
+        })
+        .unwrap();
+        let proof = prove::<CompareBatch>(&key, &columns, &losing).unwrap();
+        assert_eq!(verify::<CompareBatch>(&vk, &losing, &proof), Err(McertError::ProofRejected));
+    }
+
+    #[test]
+    fn subgroup_tests_prove_and_verify_and_an_order_three_shift_is_refused() {
+        let (setup, key) = setup(1);
+        let vk = setup.key();
+        let p = (BlsG1::generator() * Fr::rand(&mut test_rng())).into_affine();
+        let points = [(p.x, p.y)];
+        let columns = subgroup::columns(key.domain(), &points).unwrap();
+        let proof = prove::<SubgroupBatch>(&key, &columns, &points).unwrap();
+        verify::<SubgroupBatch>(&vk, &points, &proof).unwrap();
+        let other = (proof.opening_at_zeta + vk.g1).into_affine();
+        for (what, p) in tampered(&proof, other) {
+            assert_eq!(verify::<SubgroupBatch>(&vk, &points, &p), Err(McertError::ProofRejected), "{what}");
+        }
+        let shifted = (p + subgroup::tests_support::order_three()).into_affine();
+        let points = [(shifted.x, shifted.y)];
+        let columns = subgroup::columns(key.domain(), &points).unwrap();
+        let proof = prove::<SubgroupBatch>(&key, &columns, &points).unwrap();
+        assert_eq!(verify::<SubgroupBatch>(&vk, &points, &proof), Err(McertError::ProofRejected));
     }
 }

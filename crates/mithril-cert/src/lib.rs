@@ -10,17 +10,18 @@
 //!   identity at a point outside it ([`quotient`]), with targeted
 //!   corruptions; and a batch of permutations proven and verified end to end
 //!   with KZG on BW6-767 through `sigagg-bls-cert`'s setup, MSM and
-//!   transcript ([`kzg`]), with every part of the proof tampered;
+//!   transcript ([`kzg`], generic over a [`kzg::Gadget`]), with every part
+//!   of the proof tampered;
 //! * built and tested: the comparison `ev < B` by bit-decomposed 64-bit
 //!   limbs and a borrow chain ([`compare`]), row by row and through the
 //!   quotient identity in the clear, with losing, non-canonical and
-//!   non-bit witnesses forced (not yet under KZG);
+//!   non-bit witnesses forced, and under KZG ([`kzg::CompareBatch`]);
 //! * built and tested: the subgroup test `σ ∈ G1` (Scott's `[u²]σ = −φ(σ)`
 //!   with two 63-step double-and-add lanes, inverse-guarded incomplete
 //!   formulas) ([`subgroup`]), row by row and through the quotient identity
 //!   in the clear: G1 points pass, a point plus one of order 3, points off
-//!   the subgroup, off the curve and forged ladder cells fail (not yet
-//!   under KZG);
+//!   the subgroup, off the curve and forged ladder cells fail, and under
+//!   KZG ([`kzg::SubgroupBatch`]);
 //! * **not built**: the Horner
 //!   ladders of MSP.B, the membership lookup, the index ordering, the
 //!   binding of the Poseidon input to `j`, `prefix` and `σx` columns, the

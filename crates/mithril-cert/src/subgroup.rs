@@ -55,6 +55,7 @@
 //! `[u²]σ = −φ(σ)` for an on-curve σ, so σ ∈ G1 by Scott's theorem.
 //! Completeness: for σ ∈ G1 \ {0}, `D = ±P` would mean `[a ± 1]P = 0` for a
 //! partial multiple `a < 2^64`, impossible below `r`. Degree at most 4.
+//! Proven with KZG in [`crate::kzg::SubgroupBatch`].
 
 use std::sync::OnceLock;
 
@@ -255,27 +256,15 @@ pub fn verifier_columns_at(domain: &Domain, points: &[(F, F)], z: F) -> Result<V
     Ok(out)
 }
 
+/// Test helpers shared with other modules' tests.
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests_support {
     use super::*;
-    use crate::quotient::{check_identity, quotient};
     use ark_bls12_381::{Fr, G1Affine, G1Projective};
-    use ark_ec::PrimeGroup;
-    use ark_ff::{PrimeField, UniformRand, Zero};
-    use ark_std::test_rng;
-
-    fn xy(p: G1Projective) -> (F, F) {
-        let a = p.into_affine();
-        (a.x().unwrap(), a.y().unwrap())
-    }
-
-    fn in_g1(count: usize) -> Vec<(F, F)> {
-        let rng = &mut test_rng();
-        (0..count).map(|_| xy(G1Projective::generator() * Fr::rand(rng))).collect()
-    }
+    use ark_ff::{PrimeField, Zero};
 
     /// A point of order 3 on E(F_q).
-    fn order_three() -> G1Projective {
+    pub(crate) fn order_three() -> G1Projective {
         let mut x = F::from(1u64);
         loop {
             if let Some(p) = G1Affine::get_point_from_x_unchecked(x, true) {
@@ -288,6 +277,26 @@ mod tests {
             }
             x += F::ONE;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::quotient::{check_identity, quotient};
+    use ark_bls12_381::{Fr, G1Affine, G1Projective};
+    use ark_ec::PrimeGroup;
+    use ark_ff::UniformRand;
+    use ark_std::test_rng;
+
+    fn xy(p: G1Projective) -> (F, F) {
+        let a = p.into_affine();
+        (a.x().unwrap(), a.y().unwrap())
+    }
+
+    fn in_g1(count: usize) -> Vec<(F, F)> {
+        let rng = &mut test_rng();
+        (0..count).map(|_| xy(G1Projective::generator() * Fr::rand(rng))).collect()
     }
 
     fn run(values: &[Vec<F>], points: &[(F, F)]) -> Result<(), McertError> {
@@ -326,7 +335,7 @@ mod tests {
     fn a_point_with_an_order_three_component_fails() {
         let mut points = in_g1(3);
         let (x, y) = points[1];
-        points[1] = xy(G1Affine::new(x, y) + order_three());
+        points[1] = xy(G1Affine::new(x, y) + tests_support::order_three());
         let values = columns(&Domain::new(3 * BLOCK).unwrap(), &points).unwrap();
         let final_x = 2 * 7 + 1 + 4 + 2;
         assert_eq!(
