@@ -192,7 +192,13 @@ pub fn honest_columns(domain: &Domain, claims: &[Claim]) -> Result<Vec<Vec<F>>, 
 
 /// Every constraint on every row of `H`.
 pub fn check_on_domain(values: &[Vec<F>]) -> Result<(), McertError> {
+    if values.len() != ALL_COLUMNS {
+        return Err(McertError::ColumnCount { got: values.len(), expected: ALL_COLUMNS });
+    }
     let n = values[0].len();
+    if let Some(bad) = values.iter().find(|c| c.len() != n) {
+        return Err(McertError::ColumnLength { len: bad.len(), size: n });
+    }
     for i in 0..n {
         let cur: Vec<F> = values.iter().map(|c| c[i]).collect();
         let next: Vec<F> = values.iter().map(|c| c[(i + 1) % n]).collect();

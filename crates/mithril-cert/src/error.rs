@@ -72,4 +72,12 @@ pub enum McertError {
     /// A proof's parts do not have the gadget's numbers of columns.
     #[error("the proof does not have the gadget's shape")]
     MalformedProof,
+    /// A gadget was given the wrong number of columns.
+    #[error("{got} columns where the gadget has {expected}")]
+    ColumnCount {
+        /// Columns given.
+        got: usize,
+        /// Columns of the gadget.
+        expected: usize,
+    },
 }

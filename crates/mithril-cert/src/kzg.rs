@@ -55,6 +55,8 @@ pub trait Gadget {
     const LABEL: &'static [u8];
     /// Number of witness (committed) columns.
     const WITNESS: usize;
+    /// Number of columns in all (witness, periodic, public).
+    const ALL: usize;
     /// Number of constraints.
     const CONSTRAINTS: usize;
     /// Instances (blocks) in a statement.
@@ -78,6 +80,7 @@ impl Gadget for PoseidonBatch {
     type Statement = [Io];
     const LABEL: &'static [u8] = b"poseidon";
     const WITNESS: usize = poseidon::WITNESS_COLUMNS;
+    const ALL: usize = poseidon::ALL_COLUMNS;
     const CONSTRAINTS: usize = poseidon::CONSTRAINTS;
     fn blocks(statement: &[Io]) -> usize {
         statement.len()
@@ -103,6 +106,7 @@ impl Gadget for CompareBatch {
     type Statement = [compare::Claim];
     const LABEL: &'static [u8] = b"compare";
     const WITNESS: usize = compare::WITNESS_COLUMNS;
+    const ALL: usize = compare::ALL_COLUMNS;
     const CONSTRAINTS: usize = compare::CONSTRAINTS;
     fn blocks(statement: &[compare::Claim]) -> usize {
         statement.len()
@@ -125,6 +129,7 @@ impl Gadget for SubgroupBatch {
     type Statement = [subgroup::Affine];
     const LABEL: &'static [u8] = b"subgroup";
     const WITNESS: usize = subgroup::WITNESS_COLUMNS;
+    const ALL: usize = subgroup::ALL_COLUMNS;
     const CONSTRAINTS: usize = subgroup::CONSTRAINTS;
     fn blocks(statement: &[subgroup::Affine]) -> usize {
         statement.len()
@@ -209,6 +214,9 @@ pub fn prove<G: Gadget>(
     let n = domain.size();
     if G::blocks(statement) * BLOCK != n {
         return Err(McertError::BlockCount { given: G::blocks(statement), blocks: n / BLOCK });
+    }
+    if columns.len() != G::ALL {
+        return Err(McertError::ColumnCount { got: columns.len(), expected: G::ALL });
     }
     if let Some(bad) = columns.iter().find(|c| c.len() != n) {
         return Err(McertError::ColumnLength { len: bad.len(), size: n });
@@ -397,6 +405,14 @@ mod tests {
         let mut short = proof.clone();
         short.columns.pop();
         assert_eq!(verify::<PoseidonBatch>(&setup.key(), &ios, &short), Err(McertError::MalformedProof));
+        let mut short = proof.clone();
+        short.at_shifted.push(F::ONE);
+        assert_eq!(verify::<PoseidonBatch>(&setup.key(), &ios, &short), Err(McertError::MalformedProof));
+        // The prover refuses a wrong number of columns instead of panicking.
+        assert_eq!(
+            prove::<PoseidonBatch>(&key, &columns[..5], &ios),
+            Err(McertError::ColumnCount { got: 5, expected: poseidon::ALL_COLUMNS })
+        );
     }
 
     #[test]
@@ -476,5 +492,30 @@ mod tests {
         let columns = subgroup::columns(key.domain(), &points).unwrap();
         let proof = prove::<SubgroupBatch>(&key, &columns, &points).unwrap();
         assert_eq!(verify::<SubgroupBatch>(&vk, &points, &proof), Err(McertError::ProofRejected));
+    }
+
+    /// Timing of one Poseidon batch: `MCERT_BLOCKS` blocks (default 47,
+    /// `N = 3102`). `cargo test --release -p sigagg-mithril-cert -- --ignored --nocapture`.
+    #[test]
+    #[ignore = "timing, run in release by hand"]
+    fn timing_poseidon_batch() {
+        let blocks: usize = std::env::var("MCERT_BLOCKS").ok().and_then(|v| v.parse().ok()).unwrap_or(47);
+        let start = std::time::Instant::now();
+        let (setup, key) = setup(blocks);
+        let tables = start.elapsed();
+        let (columns, ios) = poseidon_batch(&key, blocks);
+        let start = std::time::Instant::now();
+        let proof = prove::<PoseidonBatch>(&key, &columns, &ios).unwrap();
+        let proving = start.elapsed();
+        let start = std::time::Instant::now();
+        verify::<PoseidonBatch>(&setup.key(), &ios, &proof).unwrap();
+        let verifying = start.elapsed();
+        let n = BLOCK * blocks;
+        let committed = PoseidonBatch::WITNESS + CHUNKS;
+        println!(
+            "poseidon batch: {blocks} permutations, N = {n}: setup+tables {tables:?}, prove {proving:?} \
+             ({:.1} us per committed cell, {committed} polynomials), verify {verifying:?}",
+            proving.as_secs_f64() * 1e6 / (n * committed) as f64
+        );
     }
 }

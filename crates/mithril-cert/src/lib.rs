@@ -96,8 +96,8 @@
 //! eigenvalue `−u² mod r`, `u = −0xd201000000010000`. Two double-and-add
 //! ladders by `|u|` (64 bits, 6 ones: periodic add flags) give
 //! `[u²]σ = [|u|]([|u|]σ)`; the constraint is `[u²]σ = −φ(σ)`, i.e.
-//! `(x, y) = (β·σx, −σy)` on the ladder's last row. (Sign and `β` are fixed
-//! by a test against `blst`'s subgroup check when the gadget is built.)
+//! `(x, y) = (β·σx, −σy)` on the ladder's last row ([`subgroup`], built;
+//! `β` is picked on the generator, and the sign checked on other points).
 //!
 //! **The ladders' incomplete formulas, every exceptional case.** Doubling
 //! `2R` with slope `λ`: `2R_y·λ = 3R_x²`; exceptional only for `R_y = 0`, a
@@ -121,16 +121,15 @@
 //! **The lottery.** The Poseidon rows are [`poseidon`]'s constraints; the
 //! first row of a block binds the input `(TAG·2^64 + j_b, prefix, σx)`
 //! (`prefix` public, computed by the verifier from `msgp`), the output row
-//! gives `ev_b = s1`. Comparison: `ev = e1·2^192 + e0` and
-//! `D = B − 1 − (e1·2^192 + e0) = D1·2^192 + D0` with limb equations
-//! `D0 = B0 − 1 − e0 + 2^192·c`, `D1 = B1 − e1 − c`, `c·(1 − c) = 0`, and
-//! `e0, D0 < 2^192`, `e1, D1 < 2^189` by 16-bit limbs looked up in the range
-//! table (about 48 limbs per block). Every limb equation involves integers
-//! below `2^194 ≪ q`, so it holds over the integers; then
-//! `int = e1·2^192 + e0 ≡ ev (mod q)` with `0 ≤ int < 2^381`, and
-//! `int ≤ B − 1 < q`, so `int` is `ev`'s canonical value and `ev < B`. A
-//! non-canonical decomposition (`int = ev + q`) would need `int ≥ q ≥ B`: it
-//! can only lose.
+//! gives `ev_b = s1`. The comparison ([`compare`], built): `ev` and
+//! `D = B − 1 − ev` in six 64-bit limbs each, bit-decomposed over the
+//! block's rows, `ev` recomposed on the output row and a borrow chain with
+//! no borrow out of the top limb. Every limb equation involves integers
+//! below `2^66 ≪ q`, so it holds over the integers; the recomposed
+//! `int ≡ ev (mod q)` with `0 ≤ int ≤ B − 1 < q` is `ev`'s canonical value,
+//! so `ev < B`; a non-canonical decomposition (`int = ev + t·q`) would need
+//! `int ≥ q ≥ B`: it can only lose. (Cheaper, not built: 16-bit limbs in a
+//! log-derivative range lookup against the committee's range table.)
 //!
 //! **Indices.** `j_{b+1} − j_b − 1`, `j_0` and `m − 1 − j_{k−1}` are 16-bit
 //! limbs (`m ≤ 2^16`; mainnet's `m = 16 948`): strictly increasing, so `k`
@@ -140,7 +139,12 @@
 //! `σ` columns are committed the transcript gives `ρ̂ = a + b·λ_r` with
 //! `a, b ∈ [2^63, 2^64)` (`λ_r` the eigenvalue of `φ` on G1): `ρ̂·A` is the
 //! joint ladder `[a]A + [b]φ(A)`, 64 rows, `φ(A) = (βA_x, A_y)` free, the
-//! bits of `a, b` periodic. Horner: `acc_{b+1} = ρ̂·acc_b + σ_b` (and the same
+//! bits of `a, b` periodic columns that the verifier derives from the
+//! transcript and evaluates at `ζ` in `O(66)`. The PIOP has two commitment
+//! phases: first every column that fixes the `σ_b` and the lottery (block
+//! constants, Poseidon, comparison, subgroup test), then `ρ̂` and the lookup
+//! challenges `γ, β`, then the Horner ladders and the lookup's inverse and
+//! running-sum columns, then `α`. Horner: `acc_{b+1} = ρ̂·acc_b + σ_b` (and the same
 //! for `k2_b`), so `μ = Σ ρ̂^{k−1−b} σ_b`, `κ = Σ ρ̂^{k−1−b} k2_b` (any fixed
 //! power assignment will do). The verifier's equation for a random `c`
 //! drawn after `(μ, κ, Y)` implies, except with probability `2^-128`, both
@@ -158,33 +162,42 @@
 //! point of order 3 added to a σ is refused earlier, by the subgroup test
 //! (without it, `Σ ρ̂^e T_b` in `E[3]` would vanish with probability ~1/3).
 //!
-//! ## Budget for k = 1024, m = 4096 (estimate, nothing measured)
-//! `N = 71 346` rows (1081 blocks of 66). Committed witness columns: 6
-//! Poseidon, 10 subgroup test (2 ladders × `R_x, R_y, λ_dbl, λ_add, inv`, the
-//! doubling's output substituted), 18 Horner (2 × those 5 + `A_x, A_y`,
-//! `S = A + φ(A)` and its slope/inverse on the spare rows), 8 block constants
-//! (`j, i, k2x, k2y, B0, B1, σx, σy`), 5 range/comparison (limb,
-//! recomposition, inverse, table multiplicity, running sum), 2 membership
-//! (inverse, multiplicity): **about 49 columns, 3.5 M cells**; constraints of
-//! degree ≤ 4, so 3 quotient chunks. Committee key: 7 fixed commitments.
-//! * **Proof:** 49 commitments × 97 B + ~57 evaluations × 48 B + 3 quotient
-//!   chunks + 2 openings + `μ, κ` (2 × 48 B) + `Y` (96 B) ≈ **8.1 KB**, over
-//!   the 6 KB target. Folding into period 198 (`N = 214 038`, three
-//!   sub-blocks, the ladders one step per row) gives about 20 columns and
-//!   ≈ 4.5 KB, at the same number of cells.
-//! * **Prove:** `sigagg-bls-cert` measured ≈ 31 µs per committed cell
-//!   (7 polynomials of 35 673 rows in 7.7 s on 2 threads, BENCHMARKS.md), so
-//!   ≈ 110 s for the columns plus ≈ 20–40 s for the constraints on `3N`
-//!   coset points: **≈ 2–2.5 min, about 4–5× over the 30 s target**; memory
-//!   ≈ 50 columns × 4 evaluation vectors × 71 346 × 48 B ≈ 0.7 GB (target
-//!   2 GiB). Mainnet (`k = 1944`, `N = 214 038`): ≈ 3× that, ≈ 6–7 min
-//!   (target 60 s), ≈ 2 GB (target 4 GiB). The EC ladders are ~80 % of the
-//!   cells; the target needs a cheaper MSP.B binding than in-circuit
-//!   Horner, not a faster Poseidon.
-//! * **Verify:** ≈ 60 BW6-767 points decoded (subgroup checks) and one MSM,
-//!   one 2-pairing BW6-767 check, periodic columns in `O(66)` each, one
-//!   hash to G1 and a 2-pairing BLS12-381 check: ≈ 20–25 ms on 2 threads
-//!   (bls-cert: 14 ms with 12 points), at the 20 ms target.
+//! ## Budget for k = 1024, m = 4096 (an estimate; see the measured figure)
+//! `N = 71 346` rows (1081 blocks of 66). Committed witness columns, with
+//! the three built gadgets at their real widths: 6 Poseidon ([`poseidon`]),
+//! 12 comparison ([`compare`], bits; about 5 with a 16-bit lookup instead),
+//! 14 subgroup test ([`subgroup`]: `σ`, lane 2's base, 2 × 5 ladder
+//! columns); not built: 18 Horner (2 × (5 ladder columns, `A`, `S = A + φ(A)`
+//! and the spare rows' slope/inverse)), 10 block constants
+//! (`j, i, k2x, k2y` and the bound's six limbs, all bound by the membership
+//! lookup), 2 membership (inverse, multiplicity), 1 index ordering:
+//! **about 63 columns (56 with a range lookup), 4.5 M cells**; constraints
+//! of degree ≤ 4, so 3 quotient chunks. Committee key: about 10 fixed
+//! commitments (`i, k2x, k2y`, 6 bound limbs, `live`; the range table with a
+//! lookup).
+//! * **Proof:** with `sigagg-bls-cert`'s linearization (one value at `ζω`),
+//!   63 commitments × 97 B + ~73 evaluations × 48 B + 3 quotient chunks + 2
+//!   openings + `μ, κ` (2 × 48 B) + `Y` (96 B) ≈ **10.3 KB** (≈ 9.3 KB with
+//!   the lookup), over the 6 KB target. Folding three blocks into period 198
+//!   (`N = 214 038`, each lane one step per row over three times the rows)
+//!   divides the column count by about 3: ≈ 4 KB at the same cells. ([`kzg`]
+//!   as built opens every witness column at `ζω` too: 48 B more per column.)
+//! * **Prove:** `sigagg-bls-cert` measured ≈ 31 µs per committed cell on 2
+//!   threads (7 polynomials of 35 673 rows in 7.7 s, BENCHMARKS.md), so
+//!   ≈ 145 s for the 66 committed polynomials plus ≈ 30–50 s for the
+//!   constraints on `3N` coset points: **≈ 3 min, about 6× over the 30 s
+//!   target**; memory ≈ 66 polynomials × 4 vectors × 71 346 × 48 B ≈ 0.9 GB
+//!   (target 2 GiB).
+//!   Mainnet (`k = 1944`, `N = 214 038`): ≈ 3× that, ≈ 9 min (target 60 s),
+//!   ≈ 2.6 GB (target 4 GiB). The EC ladders (subgroup test and Horner) are
+//!   about 60 % of the cells: meeting the target needs a cheaper MSP.B
+//!   binding and subgroup test than in-circuit ladders, not a faster
+//!   Poseidon.
+//! * **Verify:** ≈ 75 BW6-767 points decoded (subgroup checks) and one MSM,
+//!   one 2-pairing BW6-767 check, periodic columns in `O(66)` each (the
+//!   certificate has no per-block public values: `prefix` is one constant),
+//!   one hash to G1 and a 2-pairing BLS12-381 check: ≈ 25–30 ms on 2 threads (bls-cert: 14 ms with 12 points), over
+//!   the 20 ms target unless decoding is batched.
 
 #![forbid(unsafe_code)]
 

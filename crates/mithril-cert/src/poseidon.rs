@@ -246,6 +246,9 @@ pub fn honest_columns(domain: &Domain, inputs: &[[F; WIDTH]]) -> Result<(Columns
 /// Checks every constraint on every row of `H`; the first failure is the
 /// error.
 pub fn check_on_domain(columns: &Columns) -> Result<(), McertError> {
+    if columns.values.len() != ALL_COLUMNS {
+        return Err(McertError::ColumnCount { got: columns.values.len(), expected: ALL_COLUMNS });
+    }
     let n = columns.values[0].len();
     if let Some(bad) = columns.values.iter().find(|c| c.len() != n) {
         return Err(McertError::ColumnLength { len: bad.len(), size: n });
