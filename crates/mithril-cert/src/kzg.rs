@@ -42,7 +42,7 @@ use sigagg_bls_cert::transcript::Transcript;
 
 use crate::poseidon::{self, BLOCK, Io};
 use crate::quotient::{CHUNKS, quotient};
-use crate::{F, McertError, compare, subgroup};
+use crate::{F, McertError, compare, lottery, subgroup};
 
 const PROTOCOL: &[u8] = b"sigagg-mithril-cert/v0/gadget-batch";
 
@@ -75,6 +75,32 @@ pub struct PoseidonBatch;
 pub struct CompareBatch;
 /// Batches of subgroup tests ([`subgroup`]).
 pub struct SubgroupBatch;
+/// Batches of whole lottery blocks, `σ` hidden ([`lottery`]).
+pub struct LotteryBatch;
+
+impl Gadget for LotteryBatch {
+    type Statement = [lottery::Instance];
+    const LABEL: &'static [u8] = b"lottery";
+    const WITNESS: usize = lottery::WITNESS_COLUMNS;
+    const ALL: usize = lottery::ALL_COLUMNS;
+    const CONSTRAINTS: usize = lottery::CONSTRAINTS;
+    fn blocks(statement: &[lottery::Instance]) -> usize {
+        statement.len()
+    }
+    fn absorb(statement: &[lottery::Instance], t: &mut Transcript) {
+        for i in statement {
+            t.absorb(b"index", &i.index.to_be_bytes());
+            t.absorb_value(b"prefix", &i.prefix);
+            t.absorb_value(b"bound", &i.bound);
+        }
+    }
+    fn combined(cur: &[F], next: &[F], alphas: &[F]) -> F {
+        lottery::combined(cur, next, alphas)
+    }
+    fn known_at(domain: &Domain, statement: &[lottery::Instance], z: F) -> Result<Vec<F>, McertError> {
+        lottery::verifier_columns_at(domain, statement, z)
+    }
+}
 
 impl Gadget for PoseidonBatch {
     type Statement = [Io];
@@ -517,5 +543,99 @@ mod tests {
              ({:.1} us per committed cell, {committed} polynomials), verify {verifying:?}",
             proving.as_secs_f64() * 1e6 / (n * committed) as f64
         );
+    }
+
+    fn lottery_blocks(count: usize) -> Vec<(subgroup::Affine, lottery::Instance)> {
+        let rng = &mut test_rng();
+        let prefix = snark_lottery::prefix(b"msg || root");
+        (0..count as u64)
+            .map(|j| {
+                let p = (BlsG1::generator() * Fr::rand(rng)).into_affine();
+                let ev = snark_lottery::ev(prefix, p.x, 3 * j);
+                let bound = snark_lottery::bound(snark_lottery::top64(ev) + 1);
+                ((p.x, p.y), lottery::Instance { index: 3 * j, prefix, bound })
+            })
+            .collect()
+    }
+
+    #[test]
+    fn whole_lottery_blocks_prove_and_verify_with_sigma_hidden() {
+        let (setup, key) = setup(3);
+        let vk = setup.key();
+        let blocks = lottery_blocks(3);
+        let instances: Vec<lottery::Instance> = blocks.iter().map(|(_, i)| *i).collect();
+        let columns = lottery::honest_columns(key.domain(), &blocks).unwrap();
+        lottery::check_on_domain(&columns).unwrap();
+        let proof = prove::<LotteryBatch>(&key, &columns, &instances).unwrap();
+        verify::<LotteryBatch>(&vk, &instances, &proof).unwrap();
+        // Another index, prefix or bound in the statement.
+        for change in 0..3 {
+            let mut other = instances.clone();
+            match change {
+                0 => other[1].index += 1,
+                1 => other[0].prefix += F::ONE,
+                _ => other[2].bound += F::ONE,
+            }
+            assert_eq!(verify::<LotteryBatch>(&vk, &other, &proof), Err(McertError::ProofRejected), "change {change}");
+        }
+        let other = (proof.opening_at_zeta + vk.g1).into_affine();
+        for (what, p) in tampered(&proof, other).into_iter().step_by(7) {
+            assert_eq!(verify::<LotteryBatch>(&vk, &instances, &p), Err(McertError::ProofRejected), "{what}");
+        }
+    }
+
+    #[test]
+    fn cheating_lottery_blocks_are_refused() {
+        let (setup, key) = setup(1);
+        let vk = setup.key();
+        let mut blocks = lottery_blocks(1);
+        // sigma plus a point of order 3, with a generous bound: the hash and
+        // the comparison pass, the subgroup test does not.
+        let (x, y) = blocks[0].0;
+        let shifted = (ark_bls12_381::G1Affine::new(x, y) + subgroup::tests_support::order_three()).into_affine();
+        blocks[0].0 = (shifted.x, shifted.y);
+        blocks[0].1.bound = snark_lottery::bound(u64::MAX);
+        let instances = [blocks[0].1];
+        let columns = lottery::honest_columns(key.domain(), &blocks).unwrap();
+        let final_x = poseidon::CONSTRAINTS + compare::CONSTRAINTS + 2 * 7 + 1 + 4 + 2;
+        assert_eq!(
+            lottery::check_on_domain(&columns),
+            Err(McertError::Unsatisfied { row: subgroup::LAST_ROW, constraint: final_x })
+        );
+        let proof = prove::<LotteryBatch>(&key, &columns, &instances).unwrap();
+        assert_eq!(verify::<LotteryBatch>(&vk, &instances, &proof), Err(McertError::ProofRejected));
+
+        // The hash of one point, the subgroup test of another (both in G1):
+        // the binding s2 = sigma_x fails.
+        let blocks = lottery_blocks(1);
+        let instances = [blocks[0].1];
+        let mut columns = lottery::honest_columns(key.domain(), &blocks).unwrap();
+        let other = lottery_blocks(2)[1].0;
+        let other_cols = subgroup::columns(key.domain(), &[other]).unwrap();
+        let start = poseidon::WITNESS_COLUMNS + compare::WITNESS_COLUMNS;
+        columns[start..start + subgroup::WITNESS_COLUMNS].clone_from_slice(&other_cols[..subgroup::WITNESS_COLUMNS]);
+        let input_binding = 2 * poseidon::WIDTH + 2;
+        assert_eq!(
+            lottery::check_on_domain(&columns),
+            Err(McertError::Unsatisfied { row: 0, constraint: input_binding })
+        );
+        let proof = prove::<LotteryBatch>(&key, &columns, &instances).unwrap();
+        assert_eq!(verify::<LotteryBatch>(&vk, &instances, &proof), Err(McertError::ProofRejected));
+
+        // A lost index (the largest losing bound), forced with a wrapped difference.
+        let mut blocks = lottery_blocks(1);
+        let ev = snark_lottery::ev(blocks[0].1.prefix, blocks[0].0.0, blocks[0].1.index);
+        blocks[0].1.bound = snark_lottery::bound(snark_lottery::top64(ev));
+        let instances = [blocks[0].1];
+        assert_eq!(lottery::honest_columns(key.domain(), &blocks), Err(McertError::NotBelowBound { block: 0 }));
+        let columns = lottery::columns_with(key.domain(), &blocks, |_, c| {
+            let mut d = ark_ff::PrimeField::into_bigint(c.bound);
+            ark_ff::BigInteger::sub_with_borrow(&mut d, &ark_ff::PrimeField::into_bigint(c.ev));
+            ark_ff::BigInteger::sub_with_borrow(&mut d, &1u64.into());
+            (compare::limbs(c.ev), d.0)
+        })
+        .unwrap();
+        let proof = prove::<LotteryBatch>(&key, &columns, &instances).unwrap();
+        assert_eq!(verify::<LotteryBatch>(&vk, &instances, &proof), Err(McertError::ProofRejected));
     }
 }

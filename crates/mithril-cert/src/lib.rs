@@ -1,7 +1,9 @@
 //! # sigagg-mithril-cert: the succinct Mithril certificate (issue 43, item 3)
 //!
 //! **Status.** This crate holds the design of one succinct proof of a whole
-//! Mithril certificate, and the first gadget built on it:
+//! Mithril certificate, and the first three gadgets built on it, proven
+//! each on its own and wired together into one lottery block per won index
+//! with `σ` hidden ([`lottery`]):
 //!
 //! * built and tested: the Poseidon permutation of the SNARK lottery as PIOP
 //!   constraints ([`poseidon`]): column layout, periodic fixed columns
@@ -22,10 +24,17 @@
 //!   in the clear: G1 points pass, a point plus one of order 3, points off
 //!   the subgroup, off the curve and forged ladder cells fail, and under
 //!   KZG ([`kzg::SubgroupBatch`]);
-//! * **not built**: the Horner
-//!   ladders of MSP.B, the membership lookup, the index ordering, the
-//!   binding of the Poseidon input to `j`, `prefix` and `σx` columns, the
-//!   certificate, its encoding and its verifier. Nothing described below
+//! * built and tested: the three wired into one block ([`lottery`],
+//!   [`kzg::LotteryBatch`]): `σ ∈ G1` and
+//!   `Poseidon(TAG·2^64 + j, prefix, σx)[1] < B` with `σ` a witness, the
+//!   hashed `x` bound to the tested point and the compared value to the
+//!   hash output; `j`, `prefix` and `B` are still public per block;
+//! * **not built**: the Horner ladders of MSP.B (so nothing yet ties `σ` to
+//!   a signature), the membership lookup (so `B` and `k2` are not yet taken
+//!   from the committee), the index ordering, the `live` column, the
+//!   certificate, its encoding and its verifier; [`kzg`] opens every witness
+//!   column at `ζω` instead of linearizing, and its proofs have no byte
+//!   encoding. Nothing described below
 //!   beyond the list above exists yet.
 //!
 //! Everything is over `F = F_q`, BLS12-381's base field, the scalar field of
@@ -34,7 +43,8 @@
 //!
 //! ## The statement
 //! Public: the committee key (commitments to the committee's columns, made
-//! once at registration), `msg`, `k`, `m`, and in the certificate the points
+//! once at registration, and the registration's Merkle root, so that
+//! `msgp = msg ‖ root` as in Mithril), `msg`, `k`, `m`, and in the certificate the points
 //! `μ, κ ∈ G1`, `Y ∈ G2`. The proof shows that there are `k` won indices
 //! `j_0 < j_1 < … < j_{k-1} < m`, each with a committee member `i_b` and a
 //! point `σ_b`, such that
@@ -43,7 +53,8 @@
 //! 3. `ev_b = Poseidon(TAG·2^64 + j_b, prefix(msgp), x(σ_b))[1] < B_{i_b}`
 //!    (`sigagg_mithril::snark_lottery`: `B(T) = ⌈T·q/2^64⌉`, `T` the signer's
 //!    64-bit target);
-//! 4. `μ = Σ_b ρ̂^b σ_b` and `κ = Σ_b ρ̂^b k2_{i_b}` for the transcript's `ρ̂`.
+//! 4. `μ = Σ_b ρ̂^{k−1−b} σ_b` and `κ = Σ_b ρ̂^{k−1−b} k2_{i_b}` (Horner
+//!    order) for the transcript's `ρ̂`.
 //!
 //! The verifier then checks natively, with one product of two BLS12-381
 //! pairings, `e(μ + c·κ, g2) = e(H(msgp) + c·g1, Y)` for a transcript
@@ -204,6 +215,7 @@
 pub mod compare;
 pub mod error;
 pub mod kzg;
+pub mod lottery;
 pub mod periodic;
 pub mod poseidon;
 pub mod quotient;
