@@ -80,4 +80,10 @@ pub enum McertError {
         /// Columns of the gadget.
         expected: usize,
     },
+    /// The won indices are not strictly increasing and below `m`.
+    #[error("block {block}: the index is not below the next one (or m)")]
+    BadIndices {
+        /// The block.
+        block: usize,
+    },
 }

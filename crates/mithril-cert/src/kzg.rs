@@ -42,7 +42,7 @@ use sigagg_bls_cert::transcript::Transcript;
 
 use crate::poseidon::{self, BLOCK, Io};
 use crate::quotient::{CHUNKS, quotient};
-use crate::{F, McertError, compare, lottery, subgroup};
+use crate::{F, McertError, compare, lottery, order, subgroup};
 
 const PROTOCOL: &[u8] = b"sigagg-mithril-cert/v0/gadget-batch";
 
@@ -77,6 +77,38 @@ pub struct CompareBatch;
 pub struct SubgroupBatch;
 /// Batches of whole lottery blocks, `σ` hidden ([`lottery`]).
 pub struct LotteryBatch;
+/// Hidden increasing indices below `m` ([`order`]).
+pub struct OrderBatch;
+
+/// The statement of an [`OrderBatch`]: `m` and the number of indices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OrderStatement {
+    /// Lottery indices.
+    pub m: u64,
+    /// Won indices (blocks).
+    pub k: usize,
+}
+
+impl Gadget for OrderBatch {
+    type Statement = OrderStatement;
+    const LABEL: &'static [u8] = b"order";
+    const WITNESS: usize = order::WITNESS_COLUMNS;
+    const ALL: usize = order::ALL_COLUMNS;
+    const CONSTRAINTS: usize = order::CONSTRAINTS;
+    fn blocks(statement: &OrderStatement) -> usize {
+        statement.k
+    }
+    fn absorb(statement: &OrderStatement, t: &mut Transcript) {
+        t.absorb(b"m", &statement.m.to_be_bytes());
+        t.absorb(b"k", &(statement.k as u64).to_be_bytes());
+    }
+    fn combined(cur: &[F], next: &[F], alphas: &[F]) -> F {
+        order::combined(cur, next, alphas)
+    }
+    fn known_at(domain: &Domain, statement: &OrderStatement, z: F) -> Result<Vec<F>, McertError> {
+        order::verifier_columns_at(domain, statement.m, z)
+    }
+}
 
 impl Gadget for LotteryBatch {
     type Statement = [lottery::Instance];
@@ -637,5 +669,24 @@ mod tests {
         .unwrap();
         let proof = prove::<LotteryBatch>(&key, &columns, &instances).unwrap();
         assert_eq!(verify::<LotteryBatch>(&vk, &instances, &proof), Err(McertError::ProofRejected));
+    }
+
+    #[test]
+    fn hidden_indices_prove_and_verify_and_a_repeat_is_refused() {
+        let (setup, key) = setup(3);
+        let vk = setup.key();
+        let statement = OrderStatement { m: 4096, k: 3 };
+        let columns = order::honest_columns(key.domain(), 4096, &[2, 900, 4095]).unwrap();
+        let proof = prove::<OrderBatch>(&key, &columns, &statement).unwrap();
+        verify::<OrderBatch>(&vk, &statement, &proof).unwrap();
+        let smaller = OrderStatement { m: 4095, k: 3 };
+        assert_eq!(verify::<OrderBatch>(&vk, &smaller, &proof), Err(McertError::ProofRejected));
+        let other = (proof.opening_at_zeta + vk.g1).into_affine();
+        for (what, p) in tampered(&proof, other) {
+            assert_eq!(verify::<OrderBatch>(&vk, &statement, &p), Err(McertError::ProofRejected), "{what}");
+        }
+        let repeated = order::columns_from(key.domain(), 4096, &[900, 900, 4095], &[0, 3194, 0]).unwrap();
+        let proof = prove::<OrderBatch>(&key, &repeated, &statement).unwrap();
+        assert_eq!(verify::<OrderBatch>(&vk, &statement, &proof), Err(McertError::ProofRejected));
     }
 }

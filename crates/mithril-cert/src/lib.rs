@@ -29,9 +29,14 @@
 //!   `Poseidon(TAG·2^64 + j, prefix, σx)[1] < B` with `σ` a witness, the
 //!   hashed `x` bound to the tested point and the compared value to the
 //!   hash output; `j`, `prefix` and `B` are still public per block;
+//! * built and tested: hidden indices strictly increasing and below `m`
+//!   ([`order`], [`kzg::OrderBatch`]): bit-range-checked indices and gaps
+//!   chained from block to block; not yet wired into the lottery block's
+//!   capacity cell (where the index is still public);
 //! * **not built**: the Horner ladders of MSP.B (so nothing yet ties `σ` to
 //!   a signature), the membership lookup (so `B` and `k2` are not yet taken
-//!   from the committee), the index ordering, the `live` column, the
+//!   from the committee), the wiring of [`order`] into [`lottery`], the
+//!   `live` column, the
 //!   certificate, its encoding and its verifier; [`kzg`] opens every witness
 //!   column at `ζω` instead of linearizing, and its proofs have no byte
 //!   encoding. Nothing described below
@@ -216,6 +221,7 @@ pub mod compare;
 pub mod error;
 pub mod kzg;
 pub mod lottery;
+pub mod order;
 pub mod periodic;
 pub mod poseidon;
 pub mod quotient;
