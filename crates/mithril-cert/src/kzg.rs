@@ -111,17 +111,17 @@ impl Gadget for OrderBatch {
 }
 
 impl Gadget for LotteryBatch {
-    type Statement = [lottery::Instance];
+    type Statement = lottery::Statement;
     const LABEL: &'static [u8] = b"lottery";
     const WITNESS: usize = lottery::WITNESS_COLUMNS;
     const ALL: usize = lottery::ALL_COLUMNS;
     const CONSTRAINTS: usize = lottery::CONSTRAINTS;
-    fn blocks(statement: &[lottery::Instance]) -> usize {
-        statement.len()
+    fn blocks(statement: &lottery::Statement) -> usize {
+        statement.blocks.len()
     }
-    fn absorb(statement: &[lottery::Instance], t: &mut Transcript) {
-        for i in statement {
-            t.absorb(b"index", &i.index.to_be_bytes());
+    fn absorb(statement: &lottery::Statement, t: &mut Transcript) {
+        t.absorb(b"m", &statement.m.to_be_bytes());
+        for i in &statement.blocks {
             t.absorb_value(b"prefix", &i.prefix);
             t.absorb_value(b"bound", &i.bound);
         }
@@ -129,7 +129,7 @@ impl Gadget for LotteryBatch {
     fn combined(cur: &[F], next: &[F], alphas: &[F]) -> F {
         lottery::combined(cur, next, alphas)
     }
-    fn known_at(domain: &Domain, statement: &[lottery::Instance], z: F) -> Result<Vec<F>, McertError> {
+    fn known_at(domain: &Domain, statement: &lottery::Statement, z: F) -> Result<Vec<F>, McertError> {
         lottery::verifier_columns_at(domain, statement, z)
     }
 }
@@ -590,30 +590,56 @@ mod tests {
             .collect()
     }
 
+    const M: u64 = 4096;
+
+    fn statement_of(blocks: &[(subgroup::Affine, lottery::Instance)]) -> lottery::Statement {
+        lottery::Statement { m: M, blocks: blocks.iter().map(|(_, i)| i.public()).collect() }
+    }
+
     #[test]
-    fn whole_lottery_blocks_prove_and_verify_with_sigma_hidden() {
+    fn whole_lottery_blocks_prove_and_verify_with_sigma_and_indices_hidden() {
         let (setup, key) = setup(3);
         let vk = setup.key();
         let blocks = lottery_blocks(3);
-        let instances: Vec<lottery::Instance> = blocks.iter().map(|(_, i)| *i).collect();
-        let columns = lottery::honest_columns(key.domain(), &blocks).unwrap();
+        let statement = statement_of(&blocks);
+        let columns = lottery::honest_columns(key.domain(), M, &blocks).unwrap();
         lottery::check_on_domain(&columns).unwrap();
-        let proof = prove::<LotteryBatch>(&key, &columns, &instances).unwrap();
-        verify::<LotteryBatch>(&vk, &instances, &proof).unwrap();
-        // Another index, prefix or bound in the statement.
+        let proof = prove::<LotteryBatch>(&key, &columns, &statement).unwrap();
+        verify::<LotteryBatch>(&vk, &statement, &proof).unwrap();
+        // Another m, prefix or bound in the statement.
         for change in 0..3 {
-            let mut other = instances.clone();
+            let mut other = statement.clone();
             match change {
-                0 => other[1].index += 1,
-                1 => other[0].prefix += F::ONE,
-                _ => other[2].bound += F::ONE,
+                0 => other.m -= 1,
+                1 => other.blocks[0].prefix += F::ONE,
+                _ => other.blocks[2].bound += F::ONE,
             }
             assert_eq!(verify::<LotteryBatch>(&vk, &other, &proof), Err(McertError::ProofRejected), "change {change}");
         }
         let other = (proof.opening_at_zeta + vk.g1).into_affine();
         for (what, p) in tampered(&proof, other).into_iter().step_by(7) {
-            assert_eq!(verify::<LotteryBatch>(&vk, &instances, &p), Err(McertError::ProofRejected), "{what}");
+            assert_eq!(verify::<LotteryBatch>(&vk, &statement, &p), Err(McertError::ProofRejected), "{what}");
         }
+    }
+
+    #[test]
+    fn a_repeated_hidden_index_is_refused() {
+        let (setup, key) = setup(3);
+        let vk = setup.key();
+        let mut blocks = lottery_blocks(3);
+        // Block 1 reuses block 0's index, with a bound it wins.
+        blocks[1].1.index = blocks[0].1.index;
+        let ev = snark_lottery::ev(blocks[1].1.prefix, blocks[1].0.0, blocks[1].1.index);
+        blocks[1].1.bound = snark_lottery::bound(snark_lottery::top64(ev) + 1);
+        let statement = statement_of(&blocks);
+        assert_eq!(lottery::honest_columns(key.domain(), M, &blocks), Err(McertError::BadIndices { block: 0 }));
+        let columns = lottery::columns_with(key.domain(), M, &blocks, |_, c| {
+            (compare::limbs(c.ev), compare::difference(c).unwrap())
+        })
+        .unwrap();
+        assert!(lottery::check_on_domain(&columns).is_err());
+        let proof = prove::<LotteryBatch>(&key, &columns, &statement).unwrap();
+        assert_eq!(verify::<LotteryBatch>(&vk, &statement, &proof), Err(McertError::ProofRejected));
     }
 
     #[test]
@@ -627,21 +653,21 @@ mod tests {
         let shifted = (ark_bls12_381::G1Affine::new(x, y) + subgroup::tests_support::order_three()).into_affine();
         blocks[0].0 = (shifted.x, shifted.y);
         blocks[0].1.bound = snark_lottery::bound(u64::MAX);
-        let instances = [blocks[0].1];
-        let columns = lottery::honest_columns(key.domain(), &blocks).unwrap();
+        let statement = statement_of(&blocks);
+        let columns = lottery::honest_columns(key.domain(), M, &blocks).unwrap();
         let final_x = poseidon::CONSTRAINTS + compare::CONSTRAINTS + 2 * 7 + 1 + 4 + 2;
         assert_eq!(
             lottery::check_on_domain(&columns),
             Err(McertError::Unsatisfied { row: subgroup::LAST_ROW, constraint: final_x })
         );
-        let proof = prove::<LotteryBatch>(&key, &columns, &instances).unwrap();
-        assert_eq!(verify::<LotteryBatch>(&vk, &instances, &proof), Err(McertError::ProofRejected));
+        let proof = prove::<LotteryBatch>(&key, &columns, &statement).unwrap();
+        assert_eq!(verify::<LotteryBatch>(&vk, &statement, &proof), Err(McertError::ProofRejected));
 
         // The hash of one point, the subgroup test of another (both in G1):
         // the binding s2 = sigma_x fails.
         let blocks = lottery_blocks(1);
-        let instances = [blocks[0].1];
-        let mut columns = lottery::honest_columns(key.domain(), &blocks).unwrap();
+        let statement = statement_of(&blocks);
+        let mut columns = lottery::honest_columns(key.domain(), M, &blocks).unwrap();
         let other = lottery_blocks(2)[1].0;
         let other_cols = subgroup::columns(key.domain(), &[other]).unwrap();
         let start = poseidon::WITNESS_COLUMNS + compare::WITNESS_COLUMNS;
@@ -651,24 +677,24 @@ mod tests {
             lottery::check_on_domain(&columns),
             Err(McertError::Unsatisfied { row: 0, constraint: input_binding })
         );
-        let proof = prove::<LotteryBatch>(&key, &columns, &instances).unwrap();
-        assert_eq!(verify::<LotteryBatch>(&vk, &instances, &proof), Err(McertError::ProofRejected));
+        let proof = prove::<LotteryBatch>(&key, &columns, &statement).unwrap();
+        assert_eq!(verify::<LotteryBatch>(&vk, &statement, &proof), Err(McertError::ProofRejected));
 
         // A lost index (the largest losing bound), forced with a wrapped difference.
         let mut blocks = lottery_blocks(1);
         let ev = snark_lottery::ev(blocks[0].1.prefix, blocks[0].0.0, blocks[0].1.index);
         blocks[0].1.bound = snark_lottery::bound(snark_lottery::top64(ev));
-        let instances = [blocks[0].1];
-        assert_eq!(lottery::honest_columns(key.domain(), &blocks), Err(McertError::NotBelowBound { block: 0 }));
-        let columns = lottery::columns_with(key.domain(), &blocks, |_, c| {
+        let statement = statement_of(&blocks);
+        assert_eq!(lottery::honest_columns(key.domain(), M, &blocks), Err(McertError::NotBelowBound { block: 0 }));
+        let columns = lottery::columns_with(key.domain(), M, &blocks, |_, c| {
             let mut d = ark_ff::PrimeField::into_bigint(c.bound);
             ark_ff::BigInteger::sub_with_borrow(&mut d, &ark_ff::PrimeField::into_bigint(c.ev));
             ark_ff::BigInteger::sub_with_borrow(&mut d, &1u64.into());
             (compare::limbs(c.ev), d.0)
         })
         .unwrap();
-        let proof = prove::<LotteryBatch>(&key, &columns, &instances).unwrap();
-        assert_eq!(verify::<LotteryBatch>(&vk, &instances, &proof), Err(McertError::ProofRejected));
+        let proof = prove::<LotteryBatch>(&key, &columns, &statement).unwrap();
+        assert_eq!(verify::<LotteryBatch>(&vk, &statement, &proof), Err(McertError::ProofRejected));
     }
 
     #[test]

@@ -1,9 +1,9 @@
 //! # sigagg-mithril-cert: the succinct Mithril certificate (issue 43, item 3)
 //!
 //! **Status.** This crate holds the design of one succinct proof of a whole
-//! Mithril certificate, and the first three gadgets built on it, proven
-//! each on its own and wired together into one lottery block per won index
-//! with `σ` hidden ([`lottery`]):
+//! Mithril certificate, and four gadgets built on it, proven each on its
+//! own and wired together into one lottery block per won index with `σ`
+//! and the index hidden ([`lottery`]):
 //!
 //! * built and tested: the Poseidon permutation of the SNARK lottery as PIOP
 //!   constraints ([`poseidon`]): column layout, periodic fixed columns
@@ -24,19 +24,20 @@
 //!   in the clear: G1 points pass, a point plus one of order 3, points off
 //!   the subgroup, off the curve and forged ladder cells fail, and under
 //!   KZG ([`kzg::SubgroupBatch`]);
-//! * built and tested: the three wired into one block ([`lottery`],
-//!   [`kzg::LotteryBatch`]): `σ ∈ G1` and
-//!   `Poseidon(TAG·2^64 + j, prefix, σx)[1] < B` with `σ` a witness, the
-//!   hashed `x` bound to the tested point and the compared value to the
-//!   hash output; `j`, `prefix` and `B` are still public per block;
 //! * built and tested: hidden indices strictly increasing and below `m`
 //!   ([`order`], [`kzg::OrderBatch`]): bit-range-checked indices and gaps
-//!   chained from block to block; not yet wired into the lottery block's
-//!   capacity cell (where the index is still public);
+//!   chained from block to block;
+//! * built and tested: the four wired into one block per won index
+//!   ([`lottery`], [`kzg::LotteryBatch`]): for hidden `j_0 < … < j_{k−1} < m`
+//!   and hidden `σ_b`, `σ_b ∈ G1` and
+//!   `Poseidon(TAG·2^64 + j_b, prefix, x(σ_b))[1] < B_b`, the capacity cell
+//!   bound to the ordered index, the hashed `x` to the tested point and the
+//!   compared value to the hash output; `prefix` and `B_b` are still public
+//!   per block (sparse columns);
 //! * **not built**: the Horner ladders of MSP.B (so nothing yet ties `σ` to
 //!   a signature), the membership lookup (so `B` and `k2` are not yet taken
-//!   from the committee), the wiring of [`order`] into [`lottery`], the
-//!   `live` column, the
+//!   from the committee, and the verifier still reads them per block), the
+//!   `live` column (every block of the domain is a won index), the
 //!   certificate, its encoding and its verifier; [`kzg`] opens every witness
 //!   column at `ζω` instead of linearizing, and its proofs have no byte
 //!   encoding. Nothing described below

@@ -27,8 +27,7 @@
 //! `j_{k−1} = m − 1 − g_{k−1} ≤ m − 1`, with `j_0 ≥ 0` from 2. So the `k`
 //! indices are distinct and all below `m`. Degree at most 3. With
 //! `j < 2^64`, the Poseidon capacity cell `TAG·2^64 + j` encodes `j`
-//! uniquely. (Wiring `J` into the lottery block's capacity cell, in place
-//! of the public index of [`crate::lottery`], is not done yet.)
+//! uniquely; [`crate::lottery`] binds the Poseidon capacity cell to `J`.
 
 use ark_ff::{AdditiveGroup, Field};
 use sigagg_bls_cert::domain::Domain;
