@@ -38,10 +38,11 @@
 //!   a signature), the membership lookup (so `B` and `k2` are not yet taken
 //!   from the committee, and the verifier still reads them per block), the
 //!   `live` column (every block of the domain is a won index), the
-//!   certificate, its encoding and its verifier; [`kzg`] opens every witness
-//!   column at `ζω` instead of linearizing, and its proofs have no byte
-//!   encoding. Nothing described below
-//!   beyond the list above exists yet.
+//!   certificate, its encoding and its verifier. [`kzg`] has one commitment
+//!   phase (the lookup and the Horner ladders need a second, after `ρ̂, γ,
+//!   β`), opens every witness column at `ζω` instead of linearizing, and its
+//!   proofs have no byte encoding. Nothing described below beyond the list
+//!   above exists yet.
 //!
 //! Everything is over `F = F_q`, BLS12-381's base field, the scalar field of
 //! BW6-767 on which `sigagg-bls-cert` commits: a G1 coordinate is one native
@@ -50,8 +51,8 @@
 //! ## The statement
 //! Public: the committee key (commitments to the committee's columns, made
 //! once at registration, and the registration's Merkle root, so that
-//! `msgp = msg ‖ root` as in Mithril), `msg`, `k`, `m`, and in the certificate the points
-//! `μ, κ ∈ G1`, `Y ∈ G2`. The proof shows that there are `k` won indices
+//! `msgp = msg ‖ root` as in Mithril), `msg`, `k`, `m`, and in the
+//! certificate the points `μ, κ ∈ G1`, `Y ∈ G2`. The proof shows that there are `k` won indices
 //! `j_0 < j_1 < … < j_{k-1} < m`, each with a committee member `i_b` and a
 //! point `σ_b`, such that
 //! 1. `(i_b, k2_{i_b}, B_{i_b})` is a row of the committee ("membership");
@@ -84,27 +85,30 @@
 //! *Committee (fixed, committed once in the committee key):* the row's
 //! member index `i`; `k2 = sk·g1` from the proof of possession, affine
 //! `(k2x, k2y)` (checked at registration: `e(g1, mvk) = e(k2, g2)`, `k2 ∈ G1`);
-//! the bound `B(T_i)` as two limbs `B = B1·2^192 + B0` (`B < q` since
-//! `T < 2^64`); the 16-bit range table `0..2^16` (`2^16 ≤ N`); `live`.
+//! the bound `B(T_i)` as six 64-bit limbs `B0..B5` (`B < q` since
+//! `T < 2^64`); `live`; with the cheaper comparison, a 16-bit range table
+//! `0..2^16` (`2^16 ≤ N`).
 //!
 //! *Per block `b` (witness, committed):* constant over the block (transition
-//! constraints `v' = v` on non-final rows): `j_b`, `i_b`, `k2x, k2y, B0, B1`
-//! of the signer's row, `σ_b = (σx, σy)`; the Poseidon trace `s0, s1, s2` and
-//! squares `q0, q1, q2` ([`poseidon`]); two subgroup-test ladders and two
-//! Horner ladders (below); the 16-bit limb column and its recomposition; the
-//! log-derivative lookup columns.
+//! constraints `v' = v` on non-final rows): `j_b` ([`order`], with its bit
+//! and gap accumulators), `i_b`, `k2x, k2y, B0..B5` of the signer's row,
+//! `σ_b = (σx, σy)`; the Poseidon trace `s0, s1, s2` and squares
+//! `q0, q1, q2` ([`poseidon`]); the comparison's twelve bit accumulators
+//! ([`compare`]); two subgroup-test ladders ([`subgroup`]) and two Horner
+//! ladders (below); the log-derivative lookup columns.
 //!
 //! ## Constraints and why each is sound
 //! **Membership.** A log-derivative lookup (one random `γ` compresses the
 //! tuple, one random `β`): `Σ_b live_b/(β − t_b) = Σ_r mult_r/(β − T_r)`
-//! with `t_b = i_b + γ k2x_b + γ² k2y_b + γ³ B0_b + γ⁴ B1_b` on the first
+//! with `t_b = i_b + γ k2x_b + γ² k2y_b + Σ_l γ^{3+l} B_l,b` on the first
 //! row of each block and `T_r` the same combination of the committee's row
 //! `r`; inverses are committed columns (`h·(β − t) = live`), the running sum
 //! of the two sides is one column with boundary cells 0 and 0. Sound: both
 //! sides are rational functions of `β` with at most `N` poles each; if the
 //! multisets differ, equality holds for at most `2N` values of `β`, and a
-//! tuple outside the table survives the compression for at most 4 values of
-//! `γ` (a nonzero polynomial of degree 4); `q > 2^380`. So `k2_b` **is** the
+//! tuple outside the table survives the compression against one table row
+//! for at most 8 values of `γ` (a nonzero polynomial of degree 8), so for at
+//! most `8n` in all; `q > 2^380`. So `k2_b` **is** the
 //! committed key of member `i_b`, and `B_b` is its committed bound.
 //!
 //! **σ in G1.** On-curve at the block's first row: `σy² = σx³ + 4`. Then
@@ -148,14 +152,18 @@
 //! `int ≥ q ≥ B`: it can only lose. (Cheaper, not built: 16-bit limbs in a
 //! log-derivative range lookup against the committee's range table.)
 //!
-//! **Indices.** `j_{b+1} − j_b − 1`, `j_0` and `m − 1 − j_{k−1}` are 16-bit
-//! limbs (`m ≤ 2^16`; mainnet's `m = 16 948`): strictly increasing, so `k`
-//! distinct indices, all below `m`.
+//! **Indices** ([`order`], built). Each `j_b` and each gap
+//! `g_b = j_{b+1} − j_b − 1` (with `j_k := m`) is bit-decomposed into 64
+//! bits, and the chain `j_{b+1} = j_b + 1 + g_b`, `j_{k−1} + 1 + g_{k−1} = m`
+//! holds over the integers (terms below `2^66`): `0 ≤ j_0 < … < j_{k−1} < m`,
+//! so `k` distinct indices, all below `m`.
 //!
 //! **MSP.B, and why each σ_b is the unique valid signature.** After the
 //! `σ` columns are committed the transcript gives `ρ̂ = a + b·λ_r` with
 //! `a, b ∈ [2^63, 2^64)` (`λ_r` the eigenvalue of `φ` on G1): `ρ̂·A` is the
-//! joint ladder `[a]A + [b]φ(A)`, 64 rows, `φ(A) = (βA_x, A_y)` free, the
+//! joint ladder `[a]A + [b]φ(A)`, 64 rows, `φ(A) = (βA_x, A_y)` free (the
+//! accumulators are sums of subgroup-tested `σ`'s or registered `k2`'s, so
+//! they lie in G1, where `φ` acts as `λ_r`), the
 //! bits of `a, b` periodic columns that the verifier derives from the
 //! transcript and evaluates at `ζ` in `O(66)`. The PIOP has two commitment
 //! phases: first every column that fixes the `σ_b` and the lottery (block
@@ -173,37 +181,37 @@
 //! for a fixed nonzero `(δ_b)` the left side is a nonzero polynomial of
 //! degree `< k` in `ρ̂ mod r`, and the `2^126` values of `ρ̂` are distinct
 //! mod `r` (`λ_r` is `u² − 1` or `−u²`, so the integers `a ± b·|λ_r|` are
-//! distinct and lie in an interval shorter than `2^193 < r`), so it vanishes with probability `≤ (k − 1)/2^126`. Hence
-//! every `σ_b = σ*_b`. **Nothing cancels:** `(σ_1 + Δ, σ_2 − Δ)` is
+//! distinct and lie in an interval shorter than `2^193 < r`), so it
+//! vanishes with probability `≤ (k − 1)/2^126`. Hence every `σ_b = σ*_b`. **Nothing cancels:** `(σ_1 + Δ, σ_2 − Δ)` is
 //! `δ = (Δ, −Δ, 0, …)`, the nonzero polynomial `Δ·(ρ̂^{e_1} − ρ̂^{e_2})`. A
 //! point of order 3 added to a σ is refused earlier, by the subgroup test
 //! (without it, `Σ ρ̂^e T_b` in `E[3]` would vanish with probability ~1/3).
 //!
 //! ## Budget for k = 1024, m = 4096 (an estimate; one measured figure below)
 //! `N = 71 346` rows (1081 blocks of 66). Committed witness columns, with
-//! the three built gadgets at their real widths: 6 Poseidon ([`poseidon`]),
+//! the four built gadgets at their real widths: 6 Poseidon ([`poseidon`]),
 //! 12 comparison ([`compare`], bits; about 5 with a 16-bit lookup instead),
 //! 14 subgroup test ([`subgroup`]: `σ`, lane 2's base, 2 × 5 ladder
 //! columns); not built: 18 Horner (2 × (5 ladder columns, `A`, `S = A + φ(A)`
-//! and the spare rows' slope/inverse)), 10 block constants
-//! (`j, i, k2x, k2y` and the bound's six limbs, all bound by the membership
-//! lookup), 2 membership (inverse, multiplicity), 1 index ordering:
-//! **about 63 columns (56 with a range lookup), 4.5 M cells**; constraints
+//! and the spare rows' slope/inverse)), 9 block constants (`i, k2x, k2y`
+//! and the bound's six limbs, all bound by the membership lookup), 2
+//! membership (inverse, multiplicity); built: 3 index ordering ([`order`]:
+//! `J, R, G`): **about 64 columns (57 with a range lookup), 4.6 M cells**; constraints
 //! of degree ≤ 4, so 3 quotient chunks. Committee key: about 10 fixed
 //! commitments (`i, k2x, k2y`, 6 bound limbs, `live`; the range table with a
 //! lookup).
 //! * **Proof:** with `sigagg-bls-cert`'s linearization (one value at `ζω`),
-//!   63 commitments × 97 B + ~73 evaluations × 48 B + 3 quotient chunks + 2
-//!   openings + `μ, κ` (2 × 48 B) + `Y` (96 B) ≈ **10.3 KB** (≈ 9.3 KB with
+//!   64 commitments × 97 B + ~74 evaluations × 48 B + 3 quotient chunks + 2
+//!   openings + `μ, κ` (2 × 48 B) + `Y` (96 B) ≈ **10.4 KB** (≈ 9.4 KB with
 //!   the lookup), over the 6 KB target. Folding three blocks into period 198
 //!   (`N = 214 038`, each lane one step per row over three times the rows)
 //!   divides the column count by about 3: ≈ 4 KB at the same cells. ([`kzg`]
 //!   as built opens every witness column at `ζω` too: 48 B more per column.)
 //! * **Prove:** `sigagg-bls-cert` measured ≈ 31 µs per committed cell on 2
 //!   threads (7 polynomials of 35 673 rows in 7.7 s, BENCHMARKS.md), so
-//!   ≈ 145 s for the 66 committed polynomials plus ≈ 30–50 s for the
+//!   ≈ 150 s for the 67 committed polynomials plus ≈ 30–50 s for the
 //!   constraints on `3N` coset points: **≈ 3 min, about 6× over the 30 s
-//!   target**; memory ≈ 66 polynomials × 4 vectors × 71 346 × 48 B ≈ 0.9 GB
+//!   target**; memory ≈ 67 polynomials × 4 vectors × 71 346 × 48 B ≈ 0.9 GB
 //!   (target 2 GiB).
 //!   Mainnet (`k = 1944`, `N = 214 038`): ≈ 3× that, ≈ 9 min (target 60 s),
 //!   ≈ 2.6 GB (target 4 GiB). The EC ladders (subgroup test and Horner) are
