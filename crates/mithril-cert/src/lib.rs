@@ -182,8 +182,8 @@
 //! degree `< k` in `ρ̂ mod r`, and the `2^126` values of `ρ̂` are distinct
 //! mod `r` (`λ_r` is `u² − 1` or `−u²`, so the integers `a ± b·|λ_r|` are
 //! distinct and lie in an interval shorter than `2^193 < r`), so it
-//! vanishes with probability `≤ (k − 1)/2^126`. Hence every `σ_b = σ*_b`. **Nothing cancels:** `(σ_1 + Δ, σ_2 − Δ)` is
-//! `δ = (Δ, −Δ, 0, …)`, the nonzero polynomial `Δ·(ρ̂^{e_1} − ρ̂^{e_2})`. A
+//! vanishes with probability `≤ (k − 1)/2^126`. Hence every `σ_b = σ*_b`.
+//! **Nothing cancels:** `(σ_1 + Δ, σ_2 − Δ)` is `δ = (Δ, −Δ, 0, …)`, the nonzero polynomial `Δ·(ρ̂^{e_1} − ρ̂^{e_2})`. A
 //! point of order 3 added to a σ is refused earlier, by the subgroup test
 //! (without it, `Σ ρ̂^e T_b` in `E[3]` would vanish with probability ~1/3).
 //!
