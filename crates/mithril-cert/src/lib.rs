@@ -112,7 +112,7 @@
 //! committed key of member `i_b`, and `B_b` is its committed bound.
 //!
 //! **σ in G1.** On-curve at the block's first row: `σy² = σx³ + 4`. Then
-//! Scott's test (eprint 2021/1130, §6, for BLS12 G1): `σ ∈ G1` iff
+//! Scott's test (eprint 2021/1130, for BLS12 G1; the section was not rechecked here): `σ ∈ G1` iff
 //! `φ(σ) = [−u²]σ` with `φ(x, y) = (βx, y)`, `β` the cube root of unity of
 //! eigenvalue `−u² mod r`, `u = −0xd201000000010000`. Two double-and-add
 //! ladders by `|u|` (64 bits, 6 ones: periodic add flags) give

@@ -5,7 +5,7 @@
 //! the cofactor `h = (u − 1)²/3` odd and `r` the prime order of G1. The
 //! endomorphism `φ(x, y) = (βx, y)` (`β` a cube root of unity) acts on G1 as
 //! multiplication by a cube root of unity mod `r`, and `−u²` is one
-//! (`r = u⁴ − u² + 1`). Scott (eprint 2021/1130, §6) shows for BLS12-381
+//! (`r = u⁴ − u² + 1`). Scott (eprint 2021/1130; the section was not rechecked here) shows for BLS12-381
 //! that a point `P ∈ E(F_q)` lies in G1 **iff** `[u²]P = −φ(P)` for the
 //! matching `β` ([`beta`] picks it on the generator; the tests also check
 //! points with a component of order 3 and points off the subgroup fail).
