@@ -232,25 +232,18 @@ pub fn verifier_columns_at(domain: &Domain, statement: &Statement, z: F) -> Resu
 
 /// Every constraint on every row of `H`.
 pub fn check_on_domain(values: &[Vec<F>]) -> Result<(), McertError> {
-    if values.len() != ALL_COLUMNS {
-        return Err(McertError::ColumnCount { got: values.len(), expected: ALL_COLUMNS });
-    }
-    let n = values[0].len();
-    let mut alphas = vec![F::ZERO; CONSTRAINTS];
-    for i in 0..n {
-        let cur: Vec<F> = values.iter().map(|c| c[i]).collect();
-        let next: Vec<F> = values.iter().map(|c| c[(i + 1) % n]).collect();
-        // Each constraint on its own: one unit vector of α at a time.
-        for k in 0..CONSTRAINTS {
-            alphas[k] = F::from(1u64);
-            let v = combined(&cur, &next, &alphas);
-            alphas[k] = F::ZERO;
-            if v != F::ZERO {
-                return Err(McertError::Unsatisfied { row: i, constraint: k });
-            }
-        }
-    }
-    Ok(())
+    // Each constraint on its own: one unit vector of α at a time.
+    crate::quotient::check_rows(values, ALL_COLUMNS, |cur, next| {
+        let mut alphas = vec![F::ZERO; CONSTRAINTS];
+        (0..CONSTRAINTS)
+            .map(|k| {
+                alphas[k] = F::from(1u64);
+                let v = combined(cur, next, &alphas);
+                alphas[k] = F::ZERO;
+                v
+            })
+            .collect::<Vec<F>>()
+    })
 }
 
 #[cfg(test)]

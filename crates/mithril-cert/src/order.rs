@@ -149,18 +149,7 @@ pub fn verifier_columns_at(domain: &Domain, m: u64, z: F) -> Result<Vec<F>, Mcer
 
 /// Every constraint on every row of `H`.
 pub fn check_on_domain(values: &[Vec<F>]) -> Result<(), McertError> {
-    if values.len() != ALL_COLUMNS {
-        return Err(McertError::ColumnCount { got: values.len(), expected: ALL_COLUMNS });
-    }
-    let n = values[0].len();
-    for i in 0..n {
-        let cur: Vec<F> = values.iter().map(|c| c[i]).collect();
-        let next: Vec<F> = values.iter().map(|c| c[(i + 1) % n]).collect();
-        if let Some(k) = constraints(&cur, &next).iter().position(|c| *c != F::ZERO) {
-            return Err(McertError::Unsatisfied { row: i, constraint: k });
-        }
-    }
-    Ok(())
+    crate::quotient::check_rows(values, ALL_COLUMNS, constraints)
 }
 
 #[cfg(test)]

@@ -126,3 +126,30 @@ pub fn check_identity(domain: &Domain, zeta: F, combined_at_zeta: F, quotient_at
     }
     if combined_at_zeta == quotient_at_zeta * vanishing { Ok(()) } else { Err(McertError::QuotientIdentity) }
 }
+
+/// Checks every constraint on every row of the domain, in the clear (the
+/// gadgets' witness checks): `values` must be `width` columns of one
+/// length, and `constraints(cur, next)` gives each constraint's value on a
+/// row and the next one (cyclically). The first violated constraint is
+/// reported with its row.
+pub fn check_rows<R: AsRef<[F]>>(
+    values: &[Vec<F>],
+    width: usize,
+    constraints: impl Fn(&[F], &[F]) -> R,
+) -> Result<(), McertError> {
+    if values.len() != width {
+        return Err(McertError::ColumnCount { got: values.len(), expected: width });
+    }
+    let n = values[0].len();
+    if let Some(bad) = values.iter().find(|c| c.len() != n) {
+        return Err(McertError::ColumnLength { len: bad.len(), size: n });
+    }
+    for i in 0..n {
+        let cur: Vec<F> = values.iter().map(|c| c[i]).collect();
+        let next: Vec<F> = values.iter().map(|c| c[(i + 1) % n]).collect();
+        if let Some(k) = constraints(&cur, &next).as_ref().iter().position(|c| *c != F::ZERO) {
+            return Err(McertError::Unsatisfied { row: i, constraint: k });
+        }
+    }
+    Ok(())
+}

@@ -232,21 +232,7 @@ pub fn columns(domain: &Domain, points: &[(F, F)]) -> Result<Vec<Vec<F>>, McertE
 
 /// Every constraint on every row of `H`.
 pub fn check_on_domain(values: &[Vec<F>]) -> Result<(), McertError> {
-    if values.len() != ALL_COLUMNS {
-        return Err(McertError::ColumnCount { got: values.len(), expected: ALL_COLUMNS });
-    }
-    let n = values[0].len();
-    if let Some(bad) = values.iter().find(|c| c.len() != n) {
-        return Err(McertError::ColumnLength { len: bad.len(), size: n });
-    }
-    for i in 0..n {
-        let cur: Vec<F> = values.iter().map(|c| c[i]).collect();
-        let next: Vec<F> = values.iter().map(|c| c[(i + 1) % n]).collect();
-        if let Some(k) = constraints(&cur, &next).iter().position(|c| *c != F::ZERO) {
-            return Err(McertError::Unsatisfied { row: i, constraint: k });
-        }
-    }
-    Ok(())
+    crate::quotient::check_rows(values, ALL_COLUMNS, constraints)
 }
 
 /// The verifier's values of the periodic and public columns at `z`.
