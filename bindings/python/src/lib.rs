@@ -635,6 +635,82 @@ fn cert_verify<'py>(
     Ok(out)
 }
 
+// ------------------------------------------------------- Mithril STM
+
+/// Mithril parameters `(k, m, phi_f)` in mithril-stm's encoding (mainnet:
+/// 1944, 16948, 0.2); needs `1 <= k <= m` and `0 < phi_f <= 1`.
+#[pyfunction]
+fn mithril_parameters(py: Python<'_>, k: u64, m: u64, phi_f: f64) -> PyResult<Vec<u8>> {
+    run(py, || api::mithril::parameters(k, m, phi_f))
+}
+
+/// A signing key and its verification key with proof of possession (192
+/// bytes, to register): `(signing_key, key)`. `seed`: at least 32 bytes
+/// for a deterministic key; random without.
+#[pyfunction]
+#[pyo3(signature = (seed=None))]
+fn mithril_keygen(py: Python<'_>, seed: Option<Vec<u8>>) -> PyResult<(Vec<u8>, Vec<u8>)> {
+    let (sk, key) = run(py, || api::mithril::keygen(seed.as_deref()))?;
+    Ok((sk.to_vec(), key.to_vec()))
+}
+
+/// Registers `(key, stake)` parties (each key's proof of possession is
+/// checked) and closes the registration: returns `(registration, avk)`,
+/// for signers and the clerk, and for verifiers.
+#[pyfunction]
+fn mithril_register(py: Python<'_>, parties: Vec<(Vec<u8>, u64)>) -> PyResult<(Vec<u8>, Vec<u8>)> {
+    let (keys, stakes): (Vec<Vec<u8>>, Vec<u64>) = parties.into_iter().unzip();
+    let reg = run(py, || api::mithril::register(&views(&keys), &stakes))?;
+    Ok((reg.registration, reg.avk))
+}
+
+/// Signs `message` with a registered signing key: the single signature, or
+/// `None` if it wins no lottery index (as mithril-stm's `sign`).
+#[pyfunction]
+fn mithril_sign(
+    py: Python<'_>,
+    params: Vec<u8>,
+    registration: Vec<u8>,
+    signing_key: Vec<u8>,
+    message: Vec<u8>,
+) -> PyResult<Option<Vec<u8>>> {
+    let signed = run(py, || api::mithril::sign(&params, &registration, &signing_key, &message))?;
+    Ok(match signed {
+        api::mithril::Signed::Won(sig) => Some(sig),
+        api::mithril::Signed::NoIndexWon => None,
+    })
+}
+
+/// The clerk's concatenation certificate on `message` from single
+/// signatures (invalid ones skipped; too few indices raises `ProveError`).
+#[pyfunction]
+fn mithril_aggregate(
+    py: Python<'_>,
+    params: Vec<u8>,
+    registration: Vec<u8>,
+    message: Vec<u8>,
+    signatures: Vec<Vec<u8>>,
+) -> PyResult<Vec<u8>> {
+    run(py, || api::mithril::aggregate(&params, &registration, &message, &views(&signatures)))
+}
+
+/// Verifies a certificate against the aggregate verification key; returns
+/// `{"signatures", "indices"}`.
+#[pyfunction]
+fn mithril_verify<'py>(
+    py: Python<'py>,
+    params: Vec<u8>,
+    avk: Vec<u8>,
+    message: Vec<u8>,
+    certificate: Vec<u8>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let v = run(py, || api::mithril::verify(&params, &avk, &message, &certificate))?;
+    let out = PyDict::new(py);
+    out.set_item("signatures", v.signatures)?;
+    out.set_item("indices", v.indices)?;
+    Ok(out)
+}
+
 /// sigagg: aggregate hash-based (XMSS, Lamport+) and BLS signatures, on bytes.
 #[pymodule(name = "_native")]
 fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -686,5 +762,11 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(cert_certify, m)?)?;
     m.add_function(wrap_pyfunction!(cert_certify_aggregate, m)?)?;
     m.add_function(wrap_pyfunction!(cert_verify, m)?)?;
+    m.add_function(wrap_pyfunction!(mithril_parameters, m)?)?;
+    m.add_function(wrap_pyfunction!(mithril_keygen, m)?)?;
+    m.add_function(wrap_pyfunction!(mithril_register, m)?)?;
+    m.add_function(wrap_pyfunction!(mithril_sign, m)?)?;
+    m.add_function(wrap_pyfunction!(mithril_aggregate, m)?)?;
+    m.add_function(wrap_pyfunction!(mithril_verify, m)?)?;
     Ok(())
 }

@@ -167,6 +167,7 @@ error_from! {
     sigagg_bls::atms::AtmsError => atms_kind;
     sigagg_bls_cert::CertError => cert_kind;
     sigagg_bls_cert::SetupError => setup_kind;
+    sigagg_mithril::MithrilError => mithril_kind;
 }
 
 fn stark_prove_kind(e: &sigagg_xmss_agg::ProveError) -> ErrorKind {
@@ -310,6 +311,38 @@ fn setup_kind(e: &sigagg_bls_cert::SetupError) -> ErrorKind {
     }
 }
 
+/// The kind of a Mithril STM error where nothing better is known at the
+/// call site: the byte-level calls narrow it (every refusal of a
+/// certificate is [`Verify`], every failure of the clerk [`Prove`]).
+fn mithril_kind(e: &sigagg_mithril::MithrilError) -> ErrorKind {
+    use sigagg_mithril::MithrilError as E;
+    match e {
+        E::Decode { .. } => Decode,
+        E::Bls { source, .. } => bls_kind(source),
+        E::PhiFOutOfRange(_)
+        | E::ZeroTotalStake
+        | E::TotalStakeOverflow
+        | E::StakeAboveTotal { .. }
+        | E::AlreadyRegistered
+        | E::NotRegistered
+        | E::PoseidonParameters(_)
+        | E::PhiFUnquantisable(_) => Argument,
+        E::NoIndexWon => Sign,
+        E::InvalidProofOfPossession
+        | E::UnregisteredIndex(_)
+        | E::LotteryLost(_)
+        | E::IndexOutOfBound { .. }
+        | E::NoIndex
+        | E::IndexNotUnique
+        | E::NotEnoughSignatures { .. }
+        | E::SignatureInvalid
+        | E::BatchPathInvalid
+        | E::SignerIndexMismatch
+        | E::AggregateInvalid
+        | E::EmptyCertificate => Verify,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -350,5 +383,9 @@ mod tests {
         assert_eq!(Error::from(sigagg_lamport::SignError::KeyAlreadyUsed).kind(), ErrorKind::Sign);
         let atms = sigagg_bls::atms::AtmsError::Bls(BlsError::NotOnCurve { what: sigagg_bls::Object::PublicKey });
         assert_eq!(Error::from(atms).kind(), ErrorKind::Decode);
+        use sigagg_mithril::MithrilError;
+        assert_eq!(Error::from(MithrilError::PhiFOutOfRange(2.0)).kind(), ErrorKind::Argument);
+        assert_eq!(Error::from(MithrilError::AggregateInvalid).kind(), ErrorKind::Verify);
+        assert_eq!(Error::from(MithrilError::InvalidProofOfPossession).kind(), ErrorKind::Verify);
     }
 }

@@ -17,6 +17,7 @@
 //! | [`bls`] | BLS keys, sign, verify, proofs of possession, aggregate, (fast) aggregate verify, batch verify |
 //! | [`atms`] | ATMS aggregate keys, signing and verification |
 //! | [`cert`] | succinct BLS threshold certificates: setup ceremony, committees, certify, verify |
+//! | [`mithril`] | Mithril STM (mithril-stm 0.13 encodings): parameters, keys with proofs of possession, registration, lottery signing, the concatenation certificate, its verification |
 //!
 //! ```
 //! use sigagg_bytes::{Scheme, xmss};
@@ -66,6 +67,7 @@ pub mod cert;
 mod error;
 mod input;
 pub mod lamport;
+pub mod mithril;
 pub mod proof;
 mod scheme;
 mod state;

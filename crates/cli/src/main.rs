@@ -24,6 +24,7 @@ mod cert;
 mod demo;
 mod io;
 mod lamport;
+mod mithril;
 mod proofs;
 mod verify;
 mod xmss;
@@ -88,6 +89,9 @@ enum Command {
     /// Lamport+ one-time signatures (seed 004).
     #[command(subcommand, after_help = example!("lamport keygen --count 3 --out l"))]
     Lamport(lamport::LamportCommand),
+    /// Mithril stake-based threshold signatures (STM, byte compatible with mithril-stm 0.13).
+    #[command(subcommand, after_help = example!("mithril keygen --sk a.sk --vk a.vk"))]
+    Mithril(mithril::MithrilCommand),
     /// Benchmarks; each prints one JSON object on standard output.
     #[command(subcommand, after_help = example!("bench xmss-agg --n 1024 --json"))]
     Bench(bench::BenchCommand),
@@ -111,6 +115,7 @@ fn main() {
         Command::Threshold(args) => proofs::threshold(args),
         Command::Bls(cmd) => bls::run(cmd),
         Command::Lamport(cmd) => lamport::run(cmd),
+        Command::Mithril(cmd) => mithril::run(cmd),
         Command::Bench(cmd) => bench::run(cmd),
     };
     if let Err(err) = result {

@@ -1,7 +1,7 @@
 /*
  * sigagg from C: XMSS keys and signatures, a Seed001 aggregate proof, a
  * Lamport+ threshold certificate, BLS, ATMS, a succinct BLS threshold
- * certificate, and the error paths.
+ * certificate, a Mithril STM certificate, and the error paths.
  *
  * Build (from the repository root, after `cargo build --release -p sigagg-ffi`):
  *   cc -Icrates/ffi/include crates/ffi/examples/demo.c target/release/libsigagg_ffi.a \
@@ -219,6 +219,47 @@ static void bls_and_atms(void) {
   sigagg_bytes_free(signers);
 }
 
+/* Mithril STM: four parties with stakes 10..40, each signing where the
+ * lottery lets it, the clerk's certificate and its verification against
+ * the aggregate verification key alone. */
+static void mithril(void) {
+  enum { N = 4 };
+  uint8_t sk[N][SIGAGG_MITHRIL_SIGNING_KEY_BYTES], key[N][SIGAGG_MITHRIL_KEY_BYTES];
+  sigagg_slice keys[N], sigs[N];
+  sigagg_bytes sig[N];
+  const uint64_t stakes[N] = {10, 20, 30, 40};
+  const uint8_t message[] = "snapshot 12";
+  sigagg_slice msg = view(message, sizeof message - 1);
+  sigagg_bytes params, registration, avk, cert;
+  OK(sigagg_mithril_parameters(5, 40, 0.9, &params));
+  for (int i = 0; i < N; i++) {
+    uint8_t seed[32];
+    memset(seed, 0x60 + i, sizeof seed);
+    OK(sigagg_mithril_keygen(view(seed, sizeof seed), sk[i], key[i]));
+    keys[i] = view(key[i], SIGAGG_MITHRIL_KEY_BYTES);
+  }
+  OK(sigagg_mithril_register(keys, stakes, N, &registration, &avk));
+  int signed_count = 0;
+  for (int i = 0; i < N; i++) {
+    bool won = false;
+    OK(sigagg_mithril_sign(of(params), of(registration), view(sk[i], 32), msg, &sig[i], &won));
+    if (won) sigs[signed_count++] = of(sig[i]);
+  }
+  OK(sigagg_mithril_aggregate(of(params), of(registration), msg, sigs, signed_count, &cert));
+  sigagg_mithril_info info;
+  OK(sigagg_mithril_verify(of(params), of(avk), msg, of(cert), &info));
+  printf("mithril: %d of %d parties won; certificate of %llu signatures, %llu indices, %zu bytes verified\n",
+         signed_count, N, (unsigned long long)info.signatures, (unsigned long long)info.indices, cert.len);
+  const uint8_t other[] = "snapshot 13";
+  EXPECT(sigagg_mithril_verify(of(params), of(avk), view(other, sizeof other - 1), of(cert), NULL), SIGAGG_ERR_VERIFY);
+  printf("mithril: another message: %s\n", sigagg_status_name(SIGAGG_ERR_VERIFY));
+  for (int i = 0; i < N; i++) sigagg_bytes_free(sig[i]);
+  sigagg_bytes_free(params);
+  sigagg_bytes_free(registration);
+  sigagg_bytes_free(avk);
+  sigagg_bytes_free(cert);
+}
+
 static void misuse(void) {
   uint8_t message[32] = {0};
   int32_t status = sigagg_xmss_verify(SIGAGG_SCHEME_TEST, view(NULL, 5), 0, view(message, 32), view(message, 32));
@@ -240,6 +281,7 @@ int main(void) {
   seed001_aggregate();
   lamport_threshold();
   bls_and_atms();
+  mithril();
   misuse();
   printf("done\n");
   return 0;

@@ -1,7 +1,8 @@
 /*
  * sigagg.h: the C ABI of sigagg (crate sigagg-ffi; link libsigagg_ffi.a or
  * libsigagg_ffi.so). Hash-based signatures (XMSS, Lamport+) with STARK
- * aggregate and threshold proofs, BLS12-381 signatures and ATMS, on bytes.
+ * aggregate and threshold proofs, BLS12-381 signatures and ATMS, succinct
+ * BLS certificates, Mithril STM certificates, on bytes.
  *
  * ERRORS. Every function that can fail returns an int32_t status:
  * SIGAGG_OK (0) or one of the SIGAGG_ERR_* codes. The message of the last
@@ -128,6 +129,13 @@
 // Bytes of an ATMS aggregate key.
 #define SIGAGG_ATMS_AGGREGATE_KEY_BYTES 88
 
+// Bytes of a Mithril signing key.
+#define SIGAGG_MITHRIL_SIGNING_KEY_BYTES 32
+
+// Bytes of a Mithril verification key with its proof of possession
+// (mvk in G2, k1 and k2 in G1, compressed).
+#define SIGAGG_MITHRIL_KEY_BYTES 192
+
 // Bytes of a key-generation seed.
 #define SIGAGG_SEED_BYTES 32
 
@@ -175,6 +183,14 @@ typedef struct sigagg_cert_info {
   // it with the published ceremony file's.
   uint8_t setup_digest[32];
 } sigagg_cert_info;
+
+// What a verified Mithril certificate holds.
+typedef struct sigagg_mithril_info {
+  // Signatures (distinct signers) in the certificate.
+  uint64_t signatures;
+  // Distinct lottery indices they won (at least k).
+  uint64_t indices;
+} sigagg_mithril_info;
 
 // What an aggregate proof claims: entry `i` is (`public_keys[i]`,
 // `messages[i]`, `epochs[i]`) and was signed. `messages` holds
@@ -506,6 +522,81 @@ int32_t sigagg_lamport_verify(uint32_t scheme,
                               struct sigagg_slice public_key,
                               struct sigagg_slice message,
                               struct sigagg_slice signature);
+
+// Mithril parameters: `k` distinct lottery indices out of `m` make a
+// certificate; a party with all the stake wins an index with probability
+// `phi_f` (mainnet: 1944, 16948, 0.2). Needs 1 <= k <= m and 0 < phi_f
+// <= 1. Writes mithril-stm's encoding to `params`.
+//
+// # Safety
+// Pointers as the header's rules say.
+int32_t sigagg_mithril_parameters(uint64_t k,
+                                  uint64_t m,
+                                  double phi_f,
+                                  struct sigagg_bytes *params);
+
+// A Mithril signing key and its verification key with proof of
+// possession. `seed`: at least 32 bytes of key material for a
+// deterministic key, or a NULL `ptr` for the operating system's
+// randomness. Writes SIGAGG_MITHRIL_SIGNING_KEY_BYTES to `signing_key`
+// and SIGAGG_MITHRIL_KEY_BYTES (mvk, k1, k2) to `key`.
+//
+// # Safety
+// Pointers as the header's rules say.
+int32_t sigagg_mithril_keygen(struct sigagg_slice seed, uint8_t *signing_key, uint8_t *key);
+
+// Registers the `count` parties (`keys[i]`: a verification key with its
+// proof of possession, checked here; `stakes[i]`: its stake) and closes
+// the registration. Writes the closed registration (for signers and the
+// clerk) to `registration` and the aggregate verification key (for
+// verifiers) to `avk`.
+//
+// # Safety
+// Pointers as the header's rules say.
+int32_t sigagg_mithril_register(const struct sigagg_slice *keys,
+                                const uint64_t *stakes,
+                                size_t count,
+                                struct sigagg_bytes *registration,
+                                struct sigagg_bytes *avk);
+
+// Signs `message` with a registered signing key. A signature that wins
+// at least one lottery index is written to `signature` with `*won` set
+// to true; one that wins none is not an error in Mithril: SIGAGG_OK,
+// `*won` false and `signature` set to an empty buffer (NULL, 0).
+//
+// # Safety
+// Pointers as the header's rules say.
+int32_t sigagg_mithril_sign(struct sigagg_slice params,
+                            struct sigagg_slice registration,
+                            struct sigagg_slice signing_key,
+                            struct sigagg_slice message,
+                            struct sigagg_bytes *signature,
+                            bool *won);
+
+// The clerk: a concatenation certificate on `message` from the `count`
+// single signatures (any order; invalid ones skipped). Too few indices
+// is SIGAGG_ERR_PROVE. Writes the certificate.
+//
+// # Safety
+// Pointers as the header's rules say.
+int32_t sigagg_mithril_aggregate(struct sigagg_slice params,
+                                 struct sigagg_slice registration,
+                                 struct sigagg_slice message,
+                                 const struct sigagg_slice *signatures,
+                                 size_t count,
+                                 struct sigagg_bytes *certificate);
+
+// Verifies a concatenation `certificate` on `message` against the
+// aggregate verification key `avk` and `params`. Unless `info` is NULL,
+// writes what the certificate holds there.
+//
+// # Safety
+// Pointers as the header's rules say.
+int32_t sigagg_mithril_verify(struct sigagg_slice params,
+                              struct sigagg_slice avk,
+                              struct sigagg_slice message,
+                              struct sigagg_slice certificate,
+                              struct sigagg_mithril_info *info);
 
 // Proves with `scheme` (Seed001 or Lamport+) and `settings` (a
 // `SIGAGG_SETTINGS_*` code) that `signatures[i]` (`signature_count` of

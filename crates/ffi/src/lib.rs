@@ -25,6 +25,7 @@ pub mod bls;
 pub mod boundary;
 pub mod cert;
 pub mod lamport;
+pub mod mithril;
 pub mod proofs;
 pub mod xmss;
 
@@ -99,6 +100,11 @@ pub const SIGAGG_BLS_PUBLIC_KEY_BYTES: usize = 48;
 pub const SIGAGG_BLS_SIGNATURE_BYTES: usize = 96;
 /// Bytes of an ATMS aggregate key.
 pub const SIGAGG_ATMS_AGGREGATE_KEY_BYTES: usize = 88;
+/// Bytes of a Mithril signing key.
+pub const SIGAGG_MITHRIL_SIGNING_KEY_BYTES: usize = 32;
+/// Bytes of a Mithril verification key with its proof of possession
+/// (mvk in G2, k1 and k2 in G1, compressed).
+pub const SIGAGG_MITHRIL_KEY_BYTES: usize = 192;
 /// Bytes of a key-generation seed.
 pub const SIGAGG_SEED_BYTES: usize = 32;
 
@@ -241,6 +247,12 @@ mod tests {
             assert_eq!(name(boundary::code(kind)), kind.name());
         }
         assert_eq!(name(99), "unknown");
+    }
+
+    #[test]
+    fn mithril_sizes_are_the_byte_level_ones() {
+        assert_eq!(SIGAGG_MITHRIL_SIGNING_KEY_BYTES, api::mithril::SIGNING_KEY_BYTES);
+        assert_eq!(SIGAGG_MITHRIL_KEY_BYTES, api::mithril::KEY_BYTES);
     }
 
     #[test]

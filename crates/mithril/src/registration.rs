@@ -120,6 +120,27 @@ pub struct ClosedRegistration {
 }
 
 impl ClosedRegistration {
+    /// A closed registration of `entries` whose keys' proofs of possession
+    /// were checked before (by [`KeyRegistration::register`]), as stored by
+    /// whoever closed it: the entries must be in leaf order (strictly
+    /// increasing by `(stake, key bytes)`), no key twice, the stakes summing
+    /// to a nonzero `u64`. No proof of possession is checked here: build
+    /// the registration with [`KeyRegistration`] from keys with proofs you
+    /// received from others, or compare its aggregate verification key
+    /// with one you trust.
+    pub fn from_trusted_entries(entries: Vec<RegistrationEntry>) -> Result<ClosedRegistration, MithrilError> {
+        if entries.windows(2).any(|w| w[0] >= w[1]) {
+            return Err(MithrilError::value(Item::RegistrationEntry, "entries not in strictly increasing leaf order"));
+        }
+        if entries.iter().map(|e| e.vk).collect::<BTreeSet<_>>().len() != entries.len() {
+            return Err(MithrilError::AlreadyRegistered);
+        }
+        let mut registration = KeyRegistration::new();
+        registration.keys = entries.iter().map(|e| e.vk).collect();
+        registration.entries = entries.into_iter().collect();
+        registration.close()
+    }
+
     /// The entries, in signer-index order.
     pub fn entries(&self) -> &[RegistrationEntry] {
         &self.entries

@@ -174,3 +174,16 @@ def cert_verify(
     stake_threshold: Optional[int] = None,
     allow_insecure_setup: bool = False,
 ) -> CertificateInfo: ...
+
+class MithrilInfo(TypedDict):
+    signatures: int
+    indices: int
+
+def mithril_parameters(k: int, m: int, phi_f: float) -> bytes: ...
+def mithril_keygen(seed: Optional[Bytes] = None) -> Tuple[bytes, bytes]: ...
+def mithril_register(parties: Sequence[Tuple[Bytes, int]]) -> Tuple[bytes, bytes]:
+    """Returns ``(registration, avk)``: for signers and the clerk, and for verifiers."""
+def mithril_sign(params: Bytes, registration: Bytes, signing_key: Bytes, message: Bytes) -> Optional[bytes]:
+    """The single signature, or ``None`` if it wins no lottery index (not an error in Mithril)."""
+def mithril_aggregate(params: Bytes, registration: Bytes, message: Bytes, signatures: Sequence[Bytes]) -> bytes: ...
+def mithril_verify(params: Bytes, avk: Bytes, message: Bytes, certificate: Bytes) -> MithrilInfo: ...

@@ -11,6 +11,7 @@ pub mod cert;
 pub mod horn;
 pub mod lamport;
 pub mod lamport_agg;
+pub mod mithril;
 pub mod msp;
 pub mod xmss;
 pub mod xmss_agg;
@@ -45,6 +46,13 @@ pub enum BenchCommand {
     /// One succinct BLS threshold certificate, beside the native ATMS signature of the same statement.
     #[command(after_help = example!("bench cert --n 2001 --t 1602 --mode counting --json", "bench cert --n 32768 --stake --mode accountable --json"))]
     Cert(cert::BenchArgs),
+    /// Mithril STM: keygen, registration, signing, the native concatenation certificate and its verification.
+    ///
+    /// Prints keygen_s, register_s, sign_s (all signers), aggregate_s, certificate_bytes,
+    /// verify_s, peak_rss_bytes, the parameters and the signer count. The succinct Mithril
+    /// certificate does not exist yet: its prove_s and proof_bytes are not printed.
+    #[command(after_help = example!("bench mithril --k 1944 --m 16948 --n 3000 --json", "bench mithril --k 8 --m 64 --phi-f 0.5 --n 16 --json"))]
+    Mithril(mithril::BenchArgs),
 }
 
 pub fn run(cmd: BenchCommand) -> CliResult {
@@ -57,6 +65,7 @@ pub fn run(cmd: BenchCommand) -> CliResult {
         BenchCommand::Horn(a) => horn::bench(&a),
         BenchCommand::Msp(a) => msp::bench(&a),
         BenchCommand::Cert(a) => cert::bench(&a),
+        BenchCommand::Mithril(a) => mithril::bench(&a),
     }
 }
 
