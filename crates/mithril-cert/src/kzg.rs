@@ -36,7 +36,7 @@ use ark_ff::{AdditiveGroup, Field, Zero};
 use sigagg_bls_cert::domain::Domain;
 use sigagg_bls_cert::field::{Bw6, G1, G1Projective};
 use sigagg_bls_cert::msm::{FixedBaseMsm, small_msm};
-use sigagg_bls_cert::piop::prover::horner;
+use sigagg_bls_cert::piop::prover::{divide_by_linear, horner};
 use sigagg_bls_cert::setup::{Setup, SetupKey};
 use sigagg_bls_cert::transcript::Transcript;
 
@@ -376,17 +376,6 @@ fn combine(n: usize, terms: &[(F, &[F])]) -> Vec<F> {
         }
     }
     out
-}
-
-/// The quotient of `p(X) − p(x)` by `X − x` (synthetic division).
-fn divide_by_linear(p: &[F], x: F) -> Vec<F> {
-    let mut quotient = vec![F::ZERO; p.len().saturating_sub(1)];
-    let mut carry = F::ZERO;
-    for i in (1..p.len()).rev() {
-        carry = p[i] + carry * x;
-        quotient[i - 1] = carry;
-    }
-    quotient
 }
 
 #[cfg(test)]

@@ -161,6 +161,14 @@ const fn in_range(
     }
 }
 
+/// Returns [`in_range`]'s error for the first `field in min..=max` that
+/// `settings.field` misses (a `const fn` cannot loop over a table).
+macro_rules! check_ranges {
+    ($backend:expr, $settings:expr, $($field:ident in $min:literal..=$max:expr),* $(,)?) => {
+        $(if let Err(e) = in_range($backend, stringify!($field), $settings.$field, $min, $max) { return Err(e); })*
+    };
+}
+
 impl FriSettings {
     /// Rate 1/2 and many queries: the XMSS aggregator's `fast` setting (at
     /// least 100 proven bits for every Seed001 statement it accepts,
@@ -209,12 +217,7 @@ impl FriSettings {
     /// commits with.
     pub const fn validate(&self) -> Result<(), InvalidSettings> {
         let b = Backend::Fri;
-        macro_rules! check {
-            ($($field:ident in $min:literal..=$max:expr),* $(,)?) => {
-                $(if let Err(e) = in_range(b, stringify!($field), self.$field, $min, $max) { return Err(e); })*
-            };
-        }
-        check!(
+        check_ranges!(b, self,
             log_blowup in 1..=6,
             num_queries in 1..=1024,
             query_pow_bits in 0..=MAX_POW_BITS,
@@ -328,12 +331,7 @@ impl WhirSettings {
     /// commits with; `backend` is the multilinear prover they are for.
     pub const fn validate(&self, backend: Backend) -> Result<(), InvalidSettings> {
         let b = backend;
-        macro_rules! check {
-            ($($field:ident in $min:literal..=$max:expr),* $(,)?) => {
-                $(if let Err(e) = in_range(b, stringify!($field), self.$field, $min, $max) { return Err(e); })*
-            };
-        }
-        check!(
+        check_ranges!(b, self,
             log_blowup in 1..=4,
             query_pow_bits in 0..=MAX_POW_BITS,
             max_log_arity in 1..=6,
@@ -478,7 +476,10 @@ impl Settings {
 
     /// [`Self::fitted`] to the shortest of tables of `2^log_heights[i]` rows.
     pub fn fitted_to(&self, log_heights: &[usize]) -> Settings {
-        self.fitted(log_heights.iter().copied().min().unwrap_or(0))
+        match self {
+            Settings::Fri(f) => Settings::Fri(f.fitted_to(log_heights)),
+            other => *other,
+        }
     }
 
     /// Every how many full rounds the Poseidon2 tables commit a state: 2

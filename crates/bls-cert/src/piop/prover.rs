@@ -371,8 +371,9 @@ fn open(key: &FixedBaseMsm, p: Vec<F>, x: F) -> G1 {
     commit_coeffs(key, &divide_by_linear(&p, x))
 }
 
-/// The quotient of `p(X) - p(x)` by `X - x`.
-fn divide_by_linear(p: &[F], x: F) -> Vec<F> {
+/// The quotient of `p(X) - p(x)` by `X - x` (synthetic division), `p` and
+/// the quotient as coefficients, lowest first.
+pub fn divide_by_linear(p: &[F], x: F) -> Vec<F> {
     let mut quotient = vec![F::ZERO; p.len().saturating_sub(1)];
     let mut carry = F::ZERO;
     for i in (1..p.len()).rev() {
