@@ -25,6 +25,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod aggregated;
 pub mod error;
 pub mod group;
 pub mod hash;
@@ -41,6 +42,7 @@ pub mod tweak;
 /// signatures and the bindings name their elements `sigagg_xmss::field::F`.
 pub use sigagg_koalabear::field;
 
+pub use aggregated::{AggregatedSignatureProof, ContainerError, Participants};
 pub use error::{DecodeError, EncodingError, KeygenError, SignError, VerifyError};
 pub use hash::MESSAGE_LEN;
 pub use keys::{PublicKey, SecretKey, keygen};
