@@ -98,6 +98,11 @@ fn hash_seeds(write: &Write<'_>) {
     write("decode_xmss", Some(2), "test-secret-key", sk);
     write("decode_xmss", Some(3), "seed001-public-key", &h.xmss_seed001[0]);
     write("decode_xmss", Some(4), "seed001-signature", &h.xmss_seed001[1]);
+    let participants = sigagg_xmss::Participants::from_indices(&[0, 3, 9, 100]).expect("within the limit");
+    let container = sigagg_xmss::AggregatedSignatureProof::new(participants.clone(), h.xmss_seed001[1].clone())
+        .expect("within the limit");
+    write("decode_lean_aggregate", Some(0), "container", &container.to_bytes());
+    write("decode_lean_aggregate", Some(1), "participants", &participants.to_bytes());
     for (set, [pk, sig, sk]) in ["plain", "mined"].iter().zip(&h.lamport) {
         let base = if *set == "plain" { 0 } else { 3 };
         write("decode_lamport", Some(base), &format!("{set}-public-key"), pk);
