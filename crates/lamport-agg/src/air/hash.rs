@@ -366,7 +366,7 @@ impl HashAir {
 
     /// The same table with its exclusive bus groups sent as one exclusive
     /// interaction each (`true`, the FRI backend) or as plain interactions
-    /// (`false`, the multilinear backend: `sigagg_prover::bus::push_branches`).
+    /// (`false`, the multilinear backend: `sigagg_prover::gadgets::bus::push_branches`).
     pub fn with_exclusive_buses(self, exclusive: bool) -> Self {
         Self { exclusive, ..self }
     }
@@ -640,7 +640,7 @@ impl HashAir {
                 let idx = bus::index(slot.clone(), rows.l(NODE_INDEX_LANE) * AB::Expr::TWO + rows.l(t.bit));
                 let (bit0, bit1, bottom) = (rows.l(s.bit0), rows.l(s.bit1), rows.l(t.is_bottom));
                 let push = |builder: &mut AB, branches| {
-                    sigagg_prover::bus::push_branches(builder, self.exclusive, bus::MAIN, branches);
+                    sigagg_prover::gadgets::bus::push_branches(builder, self.exclusive, bus::MAIN, branches);
                 };
                 push(builder, [(bit0, Count::from(-1), y0), (bottom.clone(), Count::from(-1), leaf)]);
                 push(builder, [(bit1, Count::from(-1), y1), (bottom, Count::from(1), idx)]);

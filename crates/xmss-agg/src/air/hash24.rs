@@ -470,7 +470,7 @@ fn send_messages<AB: InteractionBuilder<F = Val>>(builder: &mut AB, exclusive: b
     let level = bus::level(sig.clone(), loc.level.clone(), t0, t1, loc.bit.clone(), tree.param);
     let hash: [AB::Expr; MSG_HASH] = core::array::from_fn(|j| loc.dig[j].clone());
     let push = |builder: &mut AB, branches: Vec<Branch<AB::Expr>>| {
-        sigagg_prover::bus::push_branches(builder, exclusive, bus::MAIN, branches);
+        sigagg_prover::gadgets::bus::push_branches(builder, exclusive, bus::MAIN, branches);
     };
     push(
         builder,
