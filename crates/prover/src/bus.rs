@@ -1,10 +1,9 @@
-//! Bus plumbing every aggregator shares: fixed-width messages and groups of
-//! mutually exclusive sends. Each aggregator's own `bus` module names its
-//! message kinds and their payloads; how a message is laid out on a bus
-//! and how a group of branches is sent is the same for all of them.
+//! Bus plumbing every aggregator shares: fixed-width messages. Each
+//! aggregator's own `bus` module names its message kinds and their
+//! payloads; how a message is laid out on a bus is the same for all of
+//! them. Sending under selectors is a gadget ([`crate::gadgets::bus`]).
 
 use p3_field::PrimeCharacteristicRing;
-use p3_lookup::{Count, InteractionBuilder};
 
 /// A message of exactly `width` elements: `head` (the elements that name
 /// the message's kind and place), then `payload`, zero-padded.
@@ -27,32 +26,6 @@ pub fn message<E: PrimeCharacteristicRing + Clone>(
     assert!(m.len() <= width, "message of {} elements exceeds the bus width {width}", m.len());
     m.resize(width, E::ZERO);
     m
-}
-
-/// Sends a group of bus messages whose flags are boolean and mutually
-/// exclusive (at most one fires per row), each `(flag, count, message)`.
-///
-/// With `exclusive`, the group is one exclusive interaction: the FRI
-/// backend multiplexes it into one LogUp column. Otherwise every branch is
-/// its own interaction of count `flag * count`, for backends that commit
-/// no LogUp columns (the multilinear backend's fractional GKR, which does
-/// not take exclusive groups). The two send the same messages with the
-/// same multiplicities on every row where the flags are boolean and
-/// exclusive, which the caller's AIR must enforce either way.
-pub fn push_branches<AB: InteractionBuilder>(
-    builder: &mut AB,
-    exclusive: bool,
-    bus: &str,
-    branches: impl IntoIterator<Item = (AB::Expr, Count<AB::Expr>, Vec<AB::Expr>)>,
-) {
-    if exclusive {
-        builder.push_exclusive_interaction(bus, branches);
-    } else {
-        for (flag, count, message) in branches {
-            let (count, weight) = count.into_parts();
-            builder.push_interaction(bus, message, Count::bounded(flag * count, weight));
-        }
-    }
 }
 
 #[cfg(test)]

@@ -59,6 +59,8 @@
 //!   lays out its own parts ([`StarkProof::body_layout`]).
 //! * The paired Poseidon2 block ([`paired`], [`poseidon`]), the DFT
 //!   ([`dft`]) and the next-row read check ([`next_row`]).
+//! * The constraint gadgets the aggregators' tables share ([`gadgets`]):
+//!   sponge, Merkle path step, bits and range lookups, bus branches.
 
 pub mod backend;
 pub mod bus;
@@ -67,6 +69,7 @@ pub mod config;
 pub mod dft;
 pub mod error;
 pub mod fri;
+pub mod gadgets;
 pub mod kind;
 pub mod logup;
 pub mod merkle_hash;

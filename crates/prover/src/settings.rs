@@ -499,7 +499,7 @@ impl Settings {
     }
 
     /// Whether tables may send mutually exclusive bus messages as one
-    /// exclusive group ([`crate::bus::push_branches`]): the FRI backend commits
+    /// exclusive group ([`crate::gadgets::bus::push_branches`]): the FRI backend commits
     /// one LogUp column per group; the multilinear backend commits none
     /// and takes only plain interactions.
     pub const fn exclusive_buses(&self) -> bool {

@@ -38,7 +38,12 @@ use crate::bus;
 use crate::config::Val;
 use crate::layout::HashSpec;
 use crate::poseidon::{NODE_TAIL, NODE_TAIL_START, Outputs, Perm16, Perm24, perm16, perm24};
+use sigagg_prover::gadgets::bus::{once, push_branches};
+use sigagg_prover::gadgets::{merkle, range, sponge};
 use sigagg_prover::typed_row;
+
+// The first capacity `[r | n | TAG_PUBKEY | 0]` fills the lanes after the rate.
+const _: () = assert!(WIDE_TAG_LANE == SPONGE_RATE + RANDOMIZER_LEN + 1 && WIDE_TAG_LANE + 2 == 24);
 
 /// Columns of the sponge role.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -366,7 +371,7 @@ impl HashAir {
 
     /// The same table with its exclusive bus groups sent as one exclusive
     /// interaction each (`true`, the FRI backend) or as plain interactions
-    /// (`false`, the multilinear backend: `sigagg_prover::bus::push_branches`).
+    /// (`false`, the multilinear backend: `sigagg_prover::gadgets::bus::push_branches`).
     pub fn with_exclusive_buses(self, exclusive: bool) -> Self {
         Self { exclusive, ..self }
     }
@@ -552,18 +557,11 @@ impl HashAir {
     /// the bus). The randomizer stays the same over the key's sponge rows.
     fn eval_sponge<AB: AirBuilder>(&self, builder: &mut AB, rows: &Rows<'_, AB::Expr>) {
         let (r, s) = (self.randomizer(rows), self.cols.sponge);
-        let first = rows.p.is_first.clone();
-        for (i, ri) in r.iter().enumerate() {
-            builder.assert_zero(first.clone() * (rows.l(SPONGE_RATE + i) - ri.clone()));
-        }
-        let n = AB::Expr::from_usize(self.num_subkeys);
-        builder.assert_zero(first.clone() * (rows.l(SPONGE_RATE + RANDOMIZER_LEN) - n));
-        builder.assert_zero(first.clone() * (rows.l(WIDE_TAG_LANE) - AB::Expr::from_u32(TAG_PUBKEY)));
-        builder.assert_zero(first * rows.l(23));
+        let (n, tag) = (AB::Expr::from_usize(self.num_subkeys), AB::Expr::from_u32(TAG_PUBKEY));
+        let capacity = r.iter().cloned().chain([n, tag, AB::Expr::ZERO]);
+        sponge::start(builder, &rows.p.is_first, &rows.loc[SPONGE_RATE..24], capacity);
         let cont = rows.p.next_cont.clone();
-        for j in SPONGE_RATE..24 {
-            builder.assert_zero(cont.clone() * (rows.n(j) - rows.out[j].clone()));
-        }
+        sponge::carry_capacity(builder, &cont, &rows.nxt[SPONGE_RATE..24], &rows.out[SPONGE_RATE..]);
         for (i, ri) in r.iter().enumerate().take(RANDOMIZER_LEN) {
             builder.assert_zero(cont.clone() * (rows.n(s.r + i) - ri.clone()));
         }
@@ -599,10 +597,8 @@ impl HashAir {
             builder.assert_zero(is_tree.clone() * (rows.l(j) - AB::Expr::from(NODE_TAIL[j - NODE_TAIL_START])));
         }
         builder.assert_bool(bit.clone());
-        for j in 0..DIGEST_LEN {
-            let chosen = rows.l(j) + bit.clone() * (rows.l(DIGEST_LEN + j) - rows.l(j));
-            builder.assert_zero(is_tree.clone() * (rows.l(t.cur + j) - chosen));
-        }
+        let (left, right) = rows.loc[..2 * DIGEST_LEN].split_at(DIGEST_LEN);
+        merkle::select_node(builder, &is_tree, &bit, &rows.loc[t.cur..t.cur + DIGEST_LEN], left, right);
     }
 
     /// Up the tree: the next level's running node is this level's digest
@@ -619,9 +615,8 @@ impl HashAir {
         builder.assert_zero(up * (index.clone() - rows.n(NODE_INDEX_LANE) * AB::Expr::TWO - rows.n(t.bit)));
         let top = rows.p.is_top.clone();
         builder.assert_zero(top.clone() * index);
-        for j in 0..DIGEST_LEN {
-            builder.assert_zero(top.clone() * (rows.out[j].clone() + rows.l(j) - AB::Expr::from(self.root[j])));
-        }
+        let digest: [AB::Expr; DIGEST_LEN] = core::array::from_fn(|j| rows.out[j].clone() + rows.l(j));
+        merkle::root(builder, &top, &digest, self.root.map(AB::Expr::from));
         builder.assert_eq(rows.l(t.is_bottom), rows.p.is_bottom.clone());
     }
 
@@ -640,21 +635,21 @@ impl HashAir {
                 let idx = bus::index(slot.clone(), rows.l(NODE_INDEX_LANE) * AB::Expr::TWO + rows.l(t.bit));
                 let (bit0, bit1, bottom) = (rows.l(s.bit0), rows.l(s.bit1), rows.l(t.is_bottom));
                 let push = |builder: &mut AB, branches| {
-                    sigagg_prover::bus::push_branches(builder, self.exclusive, bus::MAIN, branches);
+                    push_branches(builder, self.exclusive, bus::MAIN, branches);
                 };
                 push(builder, [(bit0, Count::from(-1), y0), (bottom.clone(), Count::from(-1), leaf)]);
                 push(builder, [(bit1, Count::from(-1), y1), (bottom, Count::from(1), idx)]);
             }
             None => {
-                builder.push_interaction(bus::MAIN, y0, -Count::bounded(rows.l(s.bit0), 1));
-                builder.push_interaction(bus::MAIN, y1, -Count::bounded(rows.l(s.bit1), 1));
+                builder.push_interaction(bus::MAIN, y0, -once(rows.l(s.bit0)));
+                builder.push_interaction(bus::MAIN, y1, -once(rows.l(s.bit1)));
             }
         }
         let key: [AB::Expr; DIGEST_LEN] = core::array::from_fn(|j| rows.out[j].clone());
-        builder.push_interaction(bus::MAIN, bus::key(slot.clone(), key), Count::bounded(rows.l(s.is_last), 1));
+        builder.push_interaction(bus::MAIN, bus::key(slot.clone(), key), once(rows.l(s.is_last)));
         if let Some(c) = s.chunk {
             let code = bus::code(slot, rows.l(s.j2), rows.l(c.acc));
-            builder.push_interaction(bus::MAIN, code, Count::bounded(rows.l(c.end), 1));
+            builder.push_interaction(bus::MAIN, code, once(rows.l(c.end)));
         }
     }
 }
@@ -683,14 +678,14 @@ fn eval_chunks<AB: InteractionBuilder<F = Val>>(
     let n = |c: usize| -> AB::Expr { nxt[c].into() };
     let sponge = p.next_cont.clone() + p.is_last.clone();
     let off = AB::Expr::ONE - sponge;
-    builder.assert_bools([l(s.bit0), l(s.bit1)]);
+    let digit = range::bits(builder, [l(s.bit0), l(s.bit1)]);
     builder.assert_zero(off.clone() * l(s.bit0));
     builder.assert_zero(off * l(s.bit1));
-    let digit = |v: &dyn Fn(usize) -> AB::Expr| v(s.bit0) + v(s.bit1) * AB::Expr::TWO;
-    builder.assert_zero(chunk.start.clone() * (l(c.acc) - digit(&l)));
+    builder.assert_zero(chunk.start.clone() * (l(c.acc) - digit));
+    let next_digit = range::recompose([n(s.bit0), n(s.bit1)], 1);
     builder
         .when_transition()
-        .assert_zero(chunk.cont.clone() * (n(c.acc) - l(c.acc) * AB::Expr::from_u32(4) - digit(&n)));
+        .assert_zero(chunk.cont.clone() * (n(c.acc) - l(c.acc) * AB::Expr::from_u32(4) - next_digit));
     builder.assert_eq(l(c.end), chunk.end.clone());
 }
 
@@ -719,7 +714,7 @@ pub(crate) fn send_sub_key<AB: InteractionBuilder<F = Val>>(
     let l = |c: usize| -> AB::Expr { loc[c].into() };
     let r: [AB::Expr; RANDOMIZER_LEN] = core::array::from_fn(|i| l(base + DIGEST_LEN + i));
     let y: [AB::Expr; DIGEST_LEN] = core::array::from_fn(|j| output[j].clone() + l(base + j));
-    builder.push_interaction(bus::MAIN, bus::sub_key(r, l(base + SUBKEY_INDEX_LANE), y), Count::bounded(l(active), 1));
+    builder.push_interaction(bus::MAIN, bus::sub_key(r, l(base + SUBKEY_INDEX_LANE), y), once(l(active)));
 }
 
 #[cfg(test)]

@@ -33,7 +33,7 @@
 
 use p3_air::{Air, AirBuilder, BaseAir, WindowAccess};
 use p3_field::PrimeCharacteristicRing;
-use p3_lookup::{Count, InteractionBuilder};
+use p3_lookup::InteractionBuilder;
 use sigagg_lamport::field::{DIGEST_LEN, Digest};
 use sigagg_lamport::group::{NODE_INDEX_LANE, NODE_LEVEL_LANE};
 
@@ -41,6 +41,8 @@ use crate::bus;
 use crate::config::Val;
 use crate::poseidon::{Outputs, Perm24, Rounds, perm24};
 use core::mem::offset_of;
+use sigagg_prover::gadgets::bus::once;
+use sigagg_prover::gadgets::merkle;
 use sigagg_prover::typed_row;
 
 typed_row! {
@@ -191,9 +193,7 @@ impl NodeAir {
         builder.assert_zero(root.clone() * (AB::Expr::ONE - flags.real.clone()));
         builder.assert_zero(root.clone() * (level - AB::Expr::from_usize(self.depth)));
         builder.assert_zero(root.clone() * index);
-        for (d, r) in digest.iter().zip(self.root) {
-            builder.assert_zero(root.clone() * (d.clone() - AB::Expr::from(r)));
-        }
+        merkle::root(builder, &root, digest, self.root.map(AB::Expr::from));
     }
 }
 
@@ -214,13 +214,13 @@ fn send_nodes<AB: InteractionBuilder<F = Val>>(
     builder.push_interaction(
         bus::MAIN,
         bus::node(below.clone(), twice.clone(), child(0)),
-        -Count::bounded(flags.left_in.clone(), 1),
+        -once(flags.left_in.clone()),
     );
     builder.push_interaction(
         bus::MAIN,
         bus::node(below, twice + AB::Expr::ONE, child(1)),
-        -Count::bounded(flags.right_in.clone(), 1),
+        -once(flags.right_in.clone()),
     );
-    let count = Count::bounded(flags.real.clone() - flags.root.clone(), 1);
+    let count = once(flags.real.clone() - flags.root.clone());
     builder.push_interaction(bus::MAIN, bus::node(level, index, digest), count);
 }

@@ -24,12 +24,14 @@ use std::borrow::Cow;
 
 use p3_air::{Air, AirBuilder, BaseAir, WindowAccess};
 use p3_field::PrimeCharacteristicRing;
-use p3_lookup::{Count, InteractionBuilder};
+use p3_lookup::InteractionBuilder;
 use sigagg_lamport::field::{DIGEST_LEN, Digest};
 
 use crate::air::hash::{chunk_end_j2, num_chunks};
 use crate::bus;
 use crate::config::Val;
+use sigagg_prover::gadgets::bus::once;
+use sigagg_prover::gadgets::range;
 
 /// Column of the slot counter.
 pub const SLOT: usize = 0;
@@ -256,11 +258,7 @@ fn eval_index_order<AB: AirBuilder>(
     depth: usize,
     size: u32,
 ) {
-    let mut gap = AB::Expr::ZERO;
-    for b in 0..depth {
-        builder.assert_bool(loc[GAP + b].clone());
-        gap += loc[GAP + b].clone() * AB::Expr::from_u32(1 << b);
-    }
+    let gap = range::bits(builder, loc[GAP..GAP + depth].iter().cloned());
     let (idx, one) = (loc[IDX].clone(), AB::Expr::ONE);
     builder.assert_zero(
         p[pc::HAS_NEXT].clone() * (nxt[IDX].clone() - idx.clone() - one.clone() - gap.clone())
@@ -276,5 +274,5 @@ fn send_leaf<AB: InteractionBuilder<F = Val>>(builder: &mut AB, loc: &[AB::Expr]
     builder.assert_eq(loc[c.counted].clone(), counted);
     builder.push_interaction(bus::MAIN, bus::key(loc[SLOT].clone(), key.clone()), -1);
     let leaf = bus::node(AB::Expr::ZERO, loc[IDX].clone(), key);
-    builder.push_interaction(bus::MAIN, leaf, Count::bounded(loc[c.counted].clone(), 1));
+    builder.push_interaction(bus::MAIN, leaf, once(loc[c.counted].clone()));
 }

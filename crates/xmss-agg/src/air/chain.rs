@@ -26,7 +26,7 @@ use std::borrow::Cow;
 
 use p3_air::{Air, AirBuilder, BaseAir, WindowAccess};
 use p3_field::PrimeCharacteristicRing;
-use p3_lookup::{Count, InteractionBuilder};
+use p3_lookup::InteractionBuilder;
 use sigagg_koalabear::poseidon2::{PARTIAL_16, hashsig_constants16};
 
 use crate::bus;
@@ -34,6 +34,7 @@ use crate::config::Val;
 use crate::layout::{CHAIN_STEPS, DIGEST, P16_BLOCK, PARAM};
 use crate::paired::Poseidon2Block;
 use core::mem::offset_of;
+use sigagg_prover::gadgets::bus::once;
 use sigagg_prover::typed_row;
 
 typed_row! {
@@ -290,15 +291,11 @@ fn send_chain<AB: InteractionBuilder<F = Val>>(builder: &mut AB, loc: &ChainCols
             loc.k0.clone(),
             loc.t1.clone(),
         ),
-        Count::bounded(loc.first.clone(), 1),
+        once(loc.first.clone()),
     );
     let input = loc.input();
     let y: [AB::Expr; DIGEST] = core::array::from_fn(|j| out[j].clone() + input[j].clone());
-    builder.push_interaction(
-        bus::MAIN,
-        bus::end(sig, loc.i.clone() + AB::Expr::ONE, y),
-        -Count::bounded(loc.last.clone(), 1),
-    );
+    builder.push_interaction(bus::MAIN, bus::end(sig, loc.i.clone() + AB::Expr::ONE, y), -once(loc.last.clone()));
 }
 
 impl BaseAir<Val> for ChainAir {

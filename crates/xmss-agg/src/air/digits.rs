@@ -25,11 +25,13 @@ use std::borrow::Cow;
 
 use p3_air::{Air, AirBuilder, BaseAir, WindowAccess};
 use p3_field::PrimeCharacteristicRing;
-use p3_lookup::{Count, InteractionBuilder};
+use p3_lookup::InteractionBuilder;
 
 use crate::bus;
 use crate::config::Val;
 use crate::layout::{DIGIT_BLOCK, DIGITS_PER_LIMB, IO_ROW, LIMBS, MSG_HASH, PARAM, TARGET_SUM};
+use sigagg_prover::gadgets::bus::once;
+use sigagg_prover::gadgets::range::recompose;
 use sigagg_prover::typed_row;
 
 typed_row! {
@@ -245,7 +247,7 @@ impl BaseAir<Val> for DigitAir {
 
 /// Digit `t` of a row: `bits[2t] + 2 bits[2t + 1]`.
 fn digit<E: PrimeCharacteristicRing>(row: &DigitCols<E>, t: usize) -> E {
-    row.bits[2 * t].clone() + row.bits[2 * t + 1].double()
+    recompose([row.bits[2 * t].clone(), row.bits[2 * t + 1].clone()], 1)
 }
 
 /// The sum of a row's digits.
@@ -298,7 +300,7 @@ fn eval_digits<AB: AirBuilder>(builder: &mut AB, loc: &DigitCols<AB::Expr>, p: &
 /// (the module docs), with no carry into the first limb and none out of
 /// the last.
 fn eval_limbs<AB: AirBuilder>(builder: &mut AB, loc: &DigitCols<AB::Expr>, p: &DigitPeriodic<AB::Expr>) {
-    let limb: AB::Expr = (0..DIGITS_PER_LIMB).map(|t| digit(loc, t) * AB::Expr::from_u32(1 << (2 * t))).sum();
+    let limb = recompose((0..DIGITS_PER_LIMB).map(|t| digit(loc, t)), 2);
     let product: AB::Expr = p.coef.iter().zip(&loc.f).map(|(c, f)| c.clone() * f.clone()).sum();
     builder.assert_zero(
         p.is_limb.clone() * (limb + loc.carry.clone() * AB::Expr::from_u32(1 << 12) - product - loc.prev_carry.clone()),
@@ -356,7 +358,7 @@ fn eval_canonical<AB: AirBuilder>(builder: &mut AB, loc: &DigitCols<AB::Expr>, p
     for k in 0..MSG_HASH {
         let sel = p.canon[k].clone();
         let top = loc.f[3 * k + 2].clone() - AB::Expr::from_u32(127);
-        let low = loc.f[3 * k].clone() + loc.f[3 * k + 1].clone() * AB::Expr::from_u32(1 << 12);
+        let low = recompose([loc.f[3 * k].clone(), loc.f[3 * k + 1].clone()], 12);
         builder.assert_zero(sel.clone() * top.clone() * loc.flag.clone());
         builder.assert_zero(sel.clone() * (top * loc.inv.clone() - one.clone() + loc.flag.clone()));
         builder.assert_zero(sel * loc.flag.clone() * low);
@@ -385,7 +387,7 @@ fn start_chains<AB: InteractionBuilder<F = Val>>(builder: &mut AB, loc: &DigitCo
         builder.push_interaction(
             bus::MAIN,
             bus::chain_start(loc.sig.clone(), i, digit(loc, t) + one.clone(), loc.param.clone(), k0, t1),
-            -Count::bounded(starts, 1),
+            -once(starts),
         );
     }
 }
@@ -393,17 +395,13 @@ fn start_chains<AB: InteractionBuilder<F = Val>>(builder: &mut AB, loc: &DigitCo
 /// The I/O row receives the slot's message hash (reassembled from its
 /// limbs) from the hash table and its context from the statement table.
 fn receive_slot<AB: InteractionBuilder<F = Val>>(builder: &mut AB, loc: &DigitCols<AB::Expr>) {
-    let fe: [AB::Expr; MSG_HASH] = core::array::from_fn(|k| {
-        loc.f[3 * k].clone()
-            + loc.f[3 * k + 1].clone() * AB::Expr::from_u32(1 << 12)
-            + loc.f[3 * k + 2].clone() * AB::Expr::from_u32(1 << 24)
-    });
+    let fe: [AB::Expr; MSG_HASH] = core::array::from_fn(|k| recompose(loc.f[3 * k..3 * k + 3].iter().cloned(), 12));
     let (sig, param, beta) = (loc.sig.clone(), loc.param.clone(), loc.beta.clone());
-    builder.push_interaction(bus::MAIN, bus::message_hash(sig.clone(), fe), Count::bounded(loc.is_io.clone(), 1));
+    builder.push_interaction(bus::MAIN, bus::message_hash(sig.clone(), fe), once(loc.is_io.clone()));
     builder.push_interaction(
         bus::MAIN,
         bus::context(sig, param, loc.a.clone(), loc.b.clone(), beta),
-        Count::bounded(loc.is_io.clone(), 1),
+        once(loc.is_io.clone()),
     );
 }
 

@@ -9,13 +9,15 @@ use std::borrow::Cow;
 
 use p3_air::{Air, AirBuilder, BaseAir, WindowAccess};
 use p3_field::PrimeCharacteristicRing;
-use p3_lookup::{Count, InteractionBuilder};
+use p3_lookup::InteractionBuilder;
 use sigagg_koalabear::poseidon2::{PARTIAL_24, hashsig_constants24};
 
 use crate::bus;
 use crate::config::Val;
 use crate::layout::{DIGEST, PARAM};
 use crate::paired::Poseidon2Block;
+use sigagg_prover::gadgets::bus::once;
+use sigagg_prover::gadgets::merkle;
 use sigagg_prover::typed_row;
 use sigagg_xmss::group::{GROUP_DIGEST, GroupKey, TAG_LEAF, TAG_NODE};
 
@@ -224,9 +226,7 @@ fn eval_node_input<AB: AirBuilder>(builder: &mut AB, loc: &GroupCols<AB::Expr>, 
 /// The top row's digest is the group root, reached along the committed
 /// index.
 fn eval_top<AB: AirBuilder>(builder: &mut AB, loc: &GroupCols<AB::Expr>, p: &GroupPeriodic<AB::Expr>) {
-    for j in 0..GROUP_DIGEST {
-        builder.assert_zero(p.is_top.clone() * (loc.dig[j].clone() - p.root[j].clone()));
-    }
+    merkle::root(builder, &p.is_top, &loc.dig, p.root.clone());
     builder.assert_zero(p.is_top.clone() * (loc.acc.clone() - loc.idx.clone()));
 }
 
@@ -247,11 +247,8 @@ fn eval_climb<AB: AirBuilder>(
     t.assert_zero((one.clone() - p.is_block_end.clone()) * (nxt.idx.clone() - loc.idx.clone()));
     let before = p.before_node.clone();
     t.assert_zero(before.clone() * (nxt.acc.clone() - loc.acc.clone() - p.next_weight.clone() * nxt.bit.clone()));
-    for j in 0..GROUP_DIGEST {
-        let node = loc.dig[j].clone();
-        t.assert_zero(before.clone() * (one.clone() - nxt.bit.clone()) * (nxt.input[j].clone() - node.clone()));
-        t.assert_zero(before.clone() * nxt.bit.clone() * (nxt.input[GROUP_DIGEST + j].clone() - node));
-    }
+    let (left, right) = nxt.input[..2 * GROUP_DIGEST].split_at(GROUP_DIGEST);
+    merkle::place_node(&mut t, &before, &nxt.bit, &loc.dig, left, right);
 }
 
 /// The leaf row receives the member key and index from the statement table.
@@ -260,8 +257,8 @@ fn receive_member<AB: InteractionBuilder<F = Val>>(builder: &mut AB, loc: &Group
     let root: [AB::Expr; DIGEST] = core::array::from_fn(|j| loc.input[j].clone());
     let param: [AB::Expr; PARAM] = core::array::from_fn(|j| loc.input[DIGEST + j].clone());
     let is_leaf = loc.is_leaf.clone();
-    builder.push_interaction(bus::MAIN, bus::member_a(sig.clone(), root), Count::bounded(is_leaf.clone(), 1));
-    builder.push_interaction(bus::MAIN, bus::member_b(sig, param, loc.idx.clone()), Count::bounded(is_leaf, 1));
+    builder.push_interaction(bus::MAIN, bus::member_a(sig.clone(), root), once(is_leaf.clone()));
+    builder.push_interaction(bus::MAIN, bus::member_b(sig, param, loc.idx.clone()), once(is_leaf));
 }
 
 #[cfg(test)]

@@ -30,6 +30,8 @@ use crate::layout::{
     receiving_slots, shares_first_slot, window,
 };
 use crate::paired::Poseidon2Block;
+use sigagg_prover::gadgets::bus::{Branch, once, push_branches};
+use sigagg_prover::gadgets::{merkle, sponge};
 use sigagg_prover::typed_row;
 
 typed_row! {
@@ -379,13 +381,9 @@ fn eval_message_input<AB: AirBuilder>(builder: &mut AB, loc: &HashCols<AB::Expr>
 /// the capacity the domain separator; the last chunk's third window slot
 /// is zero padding.
 fn eval_first_chunk<AB: AirBuilder<F = Val>>(builder: &mut AB, loc: &HashCols<AB::Expr>, p: &HashPeriodic<AB::Expr>) {
-    let input = SpongeInput::from_slice(&loc.input);
-    for (t, rate) in input.rate.iter().enumerate() {
-        builder.assert_zero(p.is_sponge_first.clone() * (rate.clone() - chunk(&loc.w, &p.sel, t)));
-    }
-    for (lane, &c) in input.capacity.iter().zip(Seed001::leaf_capacity().iter()) {
-        builder.assert_zero(p.is_sponge_first.clone() * (lane.clone() - AB::Expr::from(c)));
-    }
+    let first_chunk = (0..RATE).map(|t| chunk(&loc.w, &p.sel, t));
+    let separator = Seed001::leaf_capacity().iter().map(|&c| AB::Expr::from(c));
+    sponge::start(builder, &p.is_sponge_first, &loc.input, first_chunk.chain(separator));
     for element in window_slot(&loc.w, 2) {
         builder.assert_zero(p.is_last_chunk.clone() * element);
     }
@@ -410,13 +408,9 @@ fn eval_chaining<AB: AirBuilder>(
 ) {
     let mut t = builder.when_transition();
     t.assert_eq(nxt.sig.clone(), loc.sig.clone() + p.is_block_end.clone());
-    let lanes = nxt.input.iter().zip(out);
-    for (j, (next, out)) in lanes.clone().enumerate().take(RATE) {
-        t.assert_zero(p.next_cont.clone() * (next.clone() - out.clone() - chunk(&nxt.w, &p.nsel, j)));
-    }
-    for (next, out) in lanes.skip(RATE) {
-        t.assert_zero(p.next_cont.clone() * (next.clone() - out.clone()));
-    }
+    let next_chunk = (0..RATE).map(|j| chunk(&nxt.w, &p.nsel, j));
+    sponge::absorb_add(&mut t, &p.next_cont, &nxt.input[..RATE], &out[..RATE], next_chunk);
+    sponge::carry_capacity(&mut t, &p.next_cont, &nxt.input[RATE..], &out[RATE..]);
     for (next, carried) in window_slot(&nxt.w, 0).into_iter().zip(window_slot(&loc.w, 2)) {
         t.assert_zero(p.share_next.clone() * (next - carried));
     }
@@ -430,15 +424,9 @@ fn eval_climb<AB: AirBuilder>(
     nxt: &HashCols<AB::Expr>,
     p: &HashPeriodic<AB::Expr>,
 ) {
-    let one = AB::Expr::ONE;
     let next = TreeInput::from_slice(&nxt.input);
     let mut t = builder.when_transition();
-    for j in 0..DIGEST {
-        let node = loc.dig[j].clone();
-        let before = p.before_tree.clone();
-        t.assert_zero(before.clone() * (one.clone() - nxt.bit.clone()) * (next.left[j].clone() - node.clone()));
-        t.assert_zero(before * nxt.bit.clone() * (next.right[j].clone() - node));
-    }
+    merkle::place_node(&mut t, &p.before_tree, &nxt.bit, &loc.dig, &next.left, &next.right);
 }
 
 /// The committed copies equal the periodic values the bus reads (bus
@@ -454,9 +442,6 @@ fn eval_mirrors<AB: AirBuilder>(builder: &mut AB, loc: &HashCols<AB::Expr>, p: &
     builder.assert_eq(loc.has_c.clone(), p.has_c.clone());
 }
 
-/// A bus message live on the rows `flag` selects: `(flag, count, message)`.
-type Branch<E> = (E, Count<E>, Vec<E>);
-
 /// The row's bus messages, in three auxiliary columns; on every row at
 /// most one branch of each is live. The message-hash row receives its
 /// inputs and sends the hash; a sponge row receives the window's chain
@@ -470,7 +455,7 @@ fn send_messages<AB: InteractionBuilder<F = Val>>(builder: &mut AB, exclusive: b
     let level = bus::level(sig.clone(), loc.level.clone(), t0, t1, loc.bit.clone(), tree.param);
     let hash: [AB::Expr; MSG_HASH] = core::array::from_fn(|j| loc.dig[j].clone());
     let push = |builder: &mut AB, branches: Vec<Branch<AB::Expr>>| {
-        sigagg_prover::bus::push_branches(builder, exclusive, bus::MAIN, branches);
+        push_branches(builder, exclusive, bus::MAIN, branches);
     };
     push(
         builder,
@@ -500,7 +485,7 @@ fn send_messages<AB: InteractionBuilder<F = Val>>(builder: &mut AB, exclusive: b
 /// The sponge row's branch receiving window slot `s` as virtual end `v`,
 /// `count` (0 or 1) times.
 fn receive_end<E: PrimeCharacteristicRing>(loc: &HashCols<E>, s: usize, v: E, count: E) -> Branch<E> {
-    (loc.is_sponge.clone(), Count::bounded(count, 1), bus::end(loc.sig.clone(), v, window_slot(&loc.w, s)))
+    (loc.is_sponge.clone(), once(count), bus::end(loc.sig.clone(), v, window_slot(&loc.w, s)))
 }
 
 #[cfg(test)]

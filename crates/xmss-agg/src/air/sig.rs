@@ -18,13 +18,14 @@ use std::borrow::Cow;
 
 use p3_air::{Air, AirBuilder, BaseAir, WindowAccess};
 use p3_field::PrimeCharacteristicRing;
-use p3_lookup::InteractionBuilder;
+use p3_lookup::{Count, InteractionBuilder};
 
 use crate::bus;
 use crate::config::Val;
 use crate::layout::{DEPTH, DIGEST, MSG, PARAM};
 use crate::statement::{AggregateStatement, SlotPublic};
 use core::mem::offset_of;
+use sigagg_prover::gadgets::range::{lookup_below, recompose};
 use sigagg_prover::typed_row;
 
 typed_row! {
@@ -317,7 +318,7 @@ fn eval_gaps<AB: AirBuilder>(
     p: &ThresholdPeriodic<AB::Expr>,
 ) {
     let (idx, [g0, g1]) = (th.idx.clone(), th.gap.clone());
-    let gap = g0 + g1 * AB::Expr::from_u32(1 << 16);
+    let gap = recompose([g0, g1], 16);
     let (next_real, is_last) = (p.next_real.clone(), p.is_last.clone());
     builder
         .when_transition()
@@ -337,9 +338,8 @@ fn send_member<AB: InteractionBuilder<F = Val>>(
     builder.push_interaction(bus::MAIN, bus::member_a(sig.clone(), v.root.clone()), -1);
     builder.push_interaction(bus::MAIN, bus::member_b(sig.clone(), v.param.clone(), th.idx.clone()), -1);
     let [g0, g1] = th.gap.clone();
-    builder.push_interaction(bus::RANGE, [g0], -1);
-    builder.push_interaction(bus::RANGE, [g1.clone()], -1);
-    builder.push_interaction(bus::RANGE, [g1 * AB::Expr::from_u32(8)], -1);
+    lookup_below(builder, bus::RANGE, g0, 16, 16, Count::from(-1));
+    lookup_below(builder, bus::RANGE, g1, 13, 16, Count::from(-1));
 }
 
 #[cfg(test)]
