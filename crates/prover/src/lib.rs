@@ -2,7 +2,7 @@
 //! for Seed001 XMSS, `sigagg-lamport-agg` for Lamport+): one interface to
 //! the proof systems ([`backend`]), the field and its challenge extension,
 //! the settings and their Merkle hash ([`config`]), the proof framing
-//! ([`codec`]), the paired Poseidon2 block ([`paired`], [`poseidon`]), the
+//! ([`codec`]), the Poseidon2 and Poseidon1 block ([`paired`], [`poseidon`]), the
 //! width-dependent DFT ([`dft`]), truncated SHA-256 trees ([`merkle_hash`])
 //! and lookup folding ([`fold_lookups`]).
 //!
@@ -57,7 +57,7 @@
 //! * The packed proof codec, [`codec`] (framing and the bit-packed serde
 //!   format of [`codec::bits`]), which knows no backend: each proof type
 //!   lays out its own parts ([`StarkProof::body_layout`]).
-//! * The paired Poseidon2 block ([`paired`], [`poseidon`]), the DFT
+//! * The Poseidon2 and Poseidon1 block ([`paired`], [`poseidon`]), the DFT
 //!   ([`dft`]) and the next-row read check ([`next_row`]).
 //! * The constraint gadgets the aggregators' tables share ([`gadgets`]):
 //!   sponge, Merkle path step, bits and range lookups, bus branches.

@@ -444,6 +444,9 @@ impl<AB: AirBuilder<F = Val>, R: PoseidonRounds<W>, const W: usize, const P: usi
 mod poseidon1_tests;
 
 #[cfg(test)]
+mod proof_tests;
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use crate::poseidon::write_packed;
