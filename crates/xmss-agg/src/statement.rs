@@ -14,6 +14,8 @@ use sigagg_koalabear::field::{FeArray, bytes_to_base_p};
 use sigagg_xmss::tweak::{message_tweak, tree_tweak};
 use sigagg_xmss::{ParameterSet, PublicKey, Seed001};
 
+use crate::scheme::AggScheme;
+
 use crate::config::{Settings, Val};
 use crate::error::StatementError;
 
@@ -39,41 +41,53 @@ pub const fn max_signatures(settings: &Settings) -> usize {
 /// ([`crate::Settings::fitted`] shortens it to fit).
 pub const MIN_PADDED: usize = 16;
 
-/// One statement entry: a public key, an epoch and a 32-byte message.
+/// One statement entry: a public key, an epoch and a 32-byte message,
+/// for the parameter set `S` (Seed001 unless named).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct AggregateEntry {
+pub struct AggregateEntry<S: AggScheme = Seed001> {
     /// The signer's public key.
-    pub public_key: PublicKey<Seed001>,
+    pub public_key: PublicKey<S>,
     /// The epoch the signature was made at.
     pub epoch: u32,
     /// The signed message (a 32-byte signing root).
     pub message: [u8; 32],
 }
 
-/// A validated, non-empty list of entries.
+/// A validated, non-empty list of entries of one parameter set (Seed001
+/// unless named).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AggregateStatement {
-    entries: Vec<AggregateEntry>,
+pub struct AggregateStatement<S: AggScheme = Seed001> {
+    entries: Vec<AggregateEntry<S>>,
 }
 
-impl AggregateStatement {
+impl AggregateStatement<Seed001> {
+    /// A Seed001 statement ([`Self::from_entries`]); the set is Seed001 so
+    /// that `AggregateStatement::new(vec![])` still names a type (as
+    /// `HashMap::new` names its hasher).
+    pub fn new(entries: Vec<AggregateEntry<Seed001>>) -> Result<Self, StatementError> {
+        Self::from_entries(entries)
+    }
+}
+
+impl<S: AggScheme> AggregateStatement<S> {
     /// Checks the entries: at least one, at most [`MAX_SIGNATURES`], every
-    /// epoch inside the lifetime.
-    pub fn new(entries: Vec<AggregateEntry>) -> Result<Self, StatementError> {
+    /// epoch inside the set's lifetime (below `2^32` for LeanSigProd: every
+    /// `u32`).
+    pub fn from_entries(entries: Vec<AggregateEntry<S>>) -> Result<Self, StatementError> {
         if entries.is_empty() {
             return Err(StatementError::Empty);
         }
         if entries.len() > MAX_SIGNATURES {
             return Err(StatementError::TooMany { count: entries.len(), max: MAX_SIGNATURES });
         }
-        if let Some((index, e)) = entries.iter().enumerate().find(|(_, e)| u64::from(e.epoch) >= Seed001::lifetime()) {
+        if let Some((index, e)) = entries.iter().enumerate().find(|(_, e)| u64::from(e.epoch) >= S::lifetime()) {
             return Err(StatementError::EpochOutOfRange { index, epoch: e.epoch });
         }
         Ok(Self { entries })
     }
 
     /// The entries, in order.
-    pub fn entries(&self) -> &[AggregateEntry] {
+    pub fn entries(&self) -> &[AggregateEntry<S>] {
         &self.entries
     }
 
@@ -94,15 +108,17 @@ impl AggregateStatement {
     }
 
     /// The entry occupying circuit slot `slot` (padding repeats the last entry).
-    pub fn slot(&self, slot: usize) -> &AggregateEntry {
+    pub fn slot(&self, slot: usize) -> &AggregateEntry<S> {
         &self.entries[slot.min(self.entries.len() - 1)]
     }
 
     /// A 32-byte digest binding every entry, in order: what the proof's
-    /// transcript commits to before any challenge is drawn.
+    /// transcript commits to before any challenge is drawn. The domain
+    /// names the parameter set ([`AggScheme::STATEMENT_DOMAIN`]; Seed001's
+    /// is the one it always had), so equal bytes under two sets differ.
     pub fn digest(&self) -> [u8; 32] {
         let mut h = Sha3_256::new();
-        h.update(b"sigagg/xmss-aggregation/statement/v1");
+        h.update(S::STATEMENT_DOMAIN);
         h.update((self.entries.len() as u64).to_le_bytes());
         for e in &self.entries {
             h.update(e.public_key.to_bytes());
