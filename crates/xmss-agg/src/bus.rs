@@ -66,7 +66,7 @@ pub fn key<E: PrimeCharacteristicRing>(tag: Tag, sig: E, index: E) -> E {
 }
 
 /// A message: key, then the payload, zero-padded to [`WIDTH`].
-fn message<E: PrimeCharacteristicRing + Clone>(
+pub(crate) fn message<E: PrimeCharacteristicRing + Clone>(
     tag: Tag,
     sig: E,
     index: E,

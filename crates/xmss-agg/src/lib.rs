@@ -43,6 +43,7 @@ pub mod air;
 pub mod bus;
 pub mod error;
 pub mod layout;
+pub mod leansig;
 pub mod named;
 pub mod proof;
 pub mod scheme;

@@ -1,0 +1,13 @@
+//! The tables for the leanSig family of parameter sets
+//! ([`sigagg_xmss::LeanSigProd`], the small [`sigagg_xmss::Test`]):
+//! Poseidon1, 8-element digests, chains of length 8, the capacity-first
+//! replacement sponge and the aborting hypercube message hash
+//! ([`layout::LeanFamily`]).
+//!
+//! Status (issue 41 item 1, in progress): the geometry ([`layout`]), the
+//! bus messages ([`bus`]) and the slot values ([`slot`]) are fixed; the
+//! tables are being built against them.
+
+pub mod bus;
+pub mod layout;
+pub mod slot;
