@@ -6,7 +6,7 @@
 //! function of its position and enters the constraints as periodic
 //! columns, as in the Seed001 tables ([`crate::layout`]).
 
-use sigagg_xmss::{LeanSigProd, ParameterSet, Test};
+use sigagg_xmss::{LeanSigProd, Test};
 
 use crate::scheme::{AggScheme, DigitTable};
 

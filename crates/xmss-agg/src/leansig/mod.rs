@@ -11,3 +11,7 @@
 pub mod bus;
 pub mod layout;
 pub mod slot;
+
+#[cfg(test)]
+#[allow(dead_code)] // used by the tables' tests as they land
+pub(crate) mod testing;

@@ -9,7 +9,7 @@ use sigagg_koalabear::field::{FeArray, bytes_to_base_p};
 use sigagg_koalabear::mode::compress;
 use sigagg_xmss::hash::{codeword, message_input, walk_chain};
 use sigagg_xmss::tweak::{message_tweak, tree_tweak};
-use sigagg_xmss::{ParameterSet, PublicKey, Signature};
+use sigagg_xmss::{PublicKey, Signature};
 
 use super::layout::{BASE, DIGEST, LeanFamily, MSG, PARAM, RHO, Shape};
 use crate::config::Val;
