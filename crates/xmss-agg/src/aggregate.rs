@@ -7,7 +7,7 @@
 //! ([`crate::air`]) prove it: the statement table, the message hash's
 //! digits, the chain steps, the width-24 hashes and the range table.
 
-use sigagg_xmss::{Seed001, Signature};
+use sigagg_xmss::{ParameterSet, Seed001, Signature};
 
 use crate::air::{AggAir, digits::DigitAir, range::RangeAir, sig::SigAir};
 use crate::config::Settings;
@@ -47,7 +47,14 @@ fn prove_traces(
 ) -> Result<Proof, ProveError> {
     let stark = system::prove_airs(settings, &statement.digest(), &airs(settings, statement), traces)
         .map_err(ProveError::Prover)?;
-    Ok(Proof { kind: ProofKind::Aggregate, settings: *settings, count: statement.len() as u32, signers: None, stark })
+    Ok(Proof {
+        kind: ProofKind::Aggregate,
+        set: Seed001::ID,
+        settings: *settings,
+        count: statement.len() as u32,
+        signers: None,
+        stark,
+    })
 }
 
 /// Verifies an aggregate proof for `statement` under `settings`.
@@ -57,7 +64,7 @@ pub fn verify(settings: &Settings, statement: &AggregateStatement, proof: &Proof
     if statement.padded_len() > max_signatures(settings) {
         return Err(VerifyError::TooManyForSettings { count: statement.len(), max: max_signatures(settings) });
     }
-    proof.check_header(ProofKind::Aggregate, settings)?;
+    proof.check_header(ProofKind::Aggregate, Seed001::ID, settings)?;
     if proof.count as usize != statement.len() {
         return Err(VerifyError::PublicMismatch(format!(
             "the proof covers {} entries, the statement has {}",

@@ -14,7 +14,7 @@ pub enum StatementError {
     #[error("{count} entries exceed the maximum of {max}")]
     TooMany { count: usize, max: usize },
     /// An epoch outside the Seed001 lifetime.
-    #[error("entry {index}: epoch {epoch} is outside the lifetime 2^20")]
+    #[error("entry {index}: epoch {epoch} is outside the parameter set's lifetime")]
     EpochOutOfRange { index: usize, epoch: u32 },
     /// A threshold of zero or above the group size.
     #[error("threshold {threshold} is not between 1 and the group size {size}")]
@@ -90,6 +90,9 @@ pub enum VerifyError {
     /// An aggregate proof given for a threshold statement, or the reverse.
     #[error("the proof is a {found} proof, expected {expected}")]
     WrongKind { expected: &'static str, found: &'static str },
+    /// The proof is of another parameter set than the statement's.
+    #[error("the proof is of parameter set {found}, the statement of {expected}")]
+    WrongSet { expected: u8, found: u8 },
     /// The proof was made with other proof-system settings.
     #[error("the proof was made with other settings")]
     SettingsMismatch,

@@ -6,6 +6,10 @@
 //!
 //! * aggregate: `"SGXAGG" || version || body(settings, count, stark)`;
 //! * threshold: `"SGXTHR" || version || body(settings, count, signers, stark)`;
+//! * aggregate of another parameter set than Seed001:
+//!   `"SGXAGS" || version || body(set, settings, count, stark)`, `set` the
+//!   set's [`sigagg_xmss::ParameterSet::ID`] (Seed001's proofs keep the
+//!   untagged encoding, byte for byte);
 //!
 //! with the framing and canonical body of `sigagg_prover::codec`: a proof
 //! re-encodes to the same bytes; decoding rejects trailing bytes and
@@ -29,6 +33,12 @@ pub const PROOF_MAGIC: &[u8; 6] = b"SGXAGG";
 pub const THRESHOLD_PROOF_VERSION: u8 = 13;
 /// First bytes of an encoded threshold proof.
 pub const THRESHOLD_PROOF_MAGIC: &[u8; 6] = b"SGXTHR";
+/// Version of the set-tagged aggregate encoding (CHANGELOG.md).
+pub const TAGGED_PROOF_VERSION: u8 = 1;
+/// First bytes of an encoded aggregate proof of a set other than Seed001.
+pub const TAGGED_PROOF_MAGIC: &[u8; 6] = b"SGXAGS";
+/// The set of the untagged encodings.
+const SEED001: u8 = <sigagg_xmss::Seed001 as sigagg_xmss::ParameterSet>::ID;
 
 /// Which statement a proof answers (shared by every aggregator).
 pub use sigagg_prover::ProofKind;
@@ -42,6 +52,8 @@ pub use sigagg_prover::ProofKind;
 pub struct Proof {
     /// What the proof answers.
     pub kind: ProofKind,
+    /// The parameter set of the signatures ([`sigagg_xmss::ParameterSet::ID`]).
+    pub set: u8,
     /// The settings it was made with (must equal the verifier's).
     pub settings: Settings,
     /// Aggregate: the number of entries. Threshold: the number of distinct
@@ -58,6 +70,7 @@ impl core::fmt::Debug for Proof {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Proof")
             .field("kind", &self.kind)
+            .field("set", &self.set)
             .field("settings", &self.settings)
             .field("count", &self.count)
             .field("signers", &self.signers)
@@ -77,6 +90,15 @@ struct AggregateBody<S, P> {
     stark: P,
 }
 
+/// The set-tagged aggregate encoding's body, field for field.
+#[derive(Serialize, Deserialize)]
+struct TaggedBody<S, P> {
+    set: u8,
+    settings: S,
+    count: u32,
+    stark: P,
+}
+
 /// The threshold encoding's body, field for field (as [`AggregateBody`]).
 #[derive(Serialize, Deserialize)]
 struct ThresholdBody<S, L, P> {
@@ -91,6 +113,11 @@ impl Proof {
     pub fn to_bytes(&self) -> Vec<u8> {
         let (settings, count, stark) = (&self.settings, self.count, &self.stark);
         match self.kind {
+            ProofKind::Aggregate if self.set != SEED001 => codec::encode(
+                TAGGED_PROOF_MAGIC,
+                TAGGED_PROOF_VERSION,
+                &TaggedBody { set: self.set, settings, count, stark },
+            ),
             ProofKind::Aggregate => {
                 codec::encode(PROOF_MAGIC, PROOF_VERSION, &AggregateBody { settings, count, stark })
             }
@@ -111,6 +138,7 @@ impl Proof {
                     .map_err(VerifyError::Malformed)?;
             let proof = Proof {
                 kind: ProofKind::Threshold,
+                set: SEED001,
                 settings: p.settings,
                 count: p.count,
                 signers: p.signers,
@@ -118,9 +146,20 @@ impl Proof {
             };
             return Ok(proof);
         }
+        if bytes.starts_with(TAGGED_PROOF_MAGIC) {
+            let p: TaggedBody<Settings, StarkProof> =
+                codec::decode(TAGGED_PROOF_MAGIC, TAGGED_PROOF_VERSION, bytes, "aggregate proof")
+                    .map_err(VerifyError::Malformed)?;
+            if p.set == SEED001 {
+                return Err(VerifyError::Malformed("a Seed001 proof in the set-tagged encoding".into()));
+            }
+            let (settings, count, stark) = (p.settings, p.count, p.stark);
+            return Ok(Proof { kind: ProofKind::Aggregate, set: p.set, settings, count, signers: None, stark });
+        }
         let p: AggregateBody<Settings, StarkProof> =
             codec::decode(PROOF_MAGIC, PROOF_VERSION, bytes, "aggregate proof").map_err(VerifyError::Malformed)?;
-        Ok(Proof { kind: ProofKind::Aggregate, settings: p.settings, count: p.count, signers: None, stark: p.stark })
+        let (settings, count, stark) = (p.settings, p.count, p.stark);
+        Ok(Proof { kind: ProofKind::Aggregate, set: SEED001, settings, count, signers: None, stark })
     }
 
     /// The bit of [`Proof::to_bytes`] at which the STARK starts (framing
@@ -130,6 +169,9 @@ impl Proof {
     pub fn stark_start_bit(&self) -> usize {
         let (settings, count, stark) = (&self.settings, self.count, &self.stark);
         match self.kind {
+            ProofKind::Aggregate if self.set != SEED001 => {
+                codec::last_field_start(&TaggedBody { set: self.set, settings, count, stark }, stark)
+            }
             ProofKind::Aggregate => codec::last_field_start(&AggregateBody { settings, count, stark }, stark),
             ProofKind::Threshold => {
                 codec::last_field_start(&ThresholdBody { settings, count, signers: &self.signers, stark }, stark)
@@ -137,11 +179,14 @@ impl Proof {
         }
     }
 
-    /// Checks the kind and settings against what the verifier expects:
-    /// the backend first (its error names both), then the rest.
-    pub(crate) fn check_header(&self, kind: ProofKind, settings: &Settings) -> Result<(), VerifyError> {
+    /// Checks the kind, set and settings against what the verifier
+    /// expects: the backend first (its error names both), then the rest.
+    pub(crate) fn check_header(&self, kind: ProofKind, set: u8, settings: &Settings) -> Result<(), VerifyError> {
         if self.kind != kind {
             return Err(VerifyError::WrongKind { expected: kind.name(), found: self.kind.name() });
+        }
+        if self.set != set {
+            return Err(VerifyError::WrongSet { expected: set, found: self.set });
         }
         if self.settings.backend() != settings.backend() {
             return Err(VerifyError::WrongBackend { expected: settings.backend(), found: self.settings.backend() });

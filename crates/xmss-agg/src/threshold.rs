@@ -228,7 +228,14 @@ pub fn prove(
     let airs = airs(settings, statement, count as u32, revealed.as_deref());
     let digest = digest(statement, count as u32, revealed.as_deref());
     let stark = system::prove_airs(settings, &digest, &airs, traces).map_err(ProveError::Prover)?;
-    Ok(Proof { kind: ProofKind::Threshold, settings: *settings, count: count as u32, signers: revealed, stark })
+    Ok(Proof {
+        kind: ProofKind::Threshold,
+        set: Seed001::ID,
+        settings: *settings,
+        count: count as u32,
+        signers: revealed,
+        stark,
+    })
 }
 
 /// The signers with their positions in the caller's list, sorted by
@@ -263,7 +270,7 @@ fn witness_signer<'a>(statement: &ThresholdStatement, s: &'a Signer) -> trace::S
 pub fn verify(settings: &Settings, statement: &ThresholdStatement, proof: &Proof) -> Result<Certificate, VerifyError> {
     settings.validate()?;
     settings.check_collision_bits(crate::MIN_COLLISION_BITS).map_err(VerifyError::UnsupportedMerkleHash)?;
-    proof.check_header(ProofKind::Threshold, settings)?;
+    proof.check_header(ProofKind::Threshold, Seed001::ID, settings)?;
     let (count, size) = (proof.count, statement.group.size);
     if count < statement.threshold {
         return Err(VerifyError::ThresholdNotReached { count, threshold: statement.threshold });
@@ -335,7 +342,7 @@ pub mod testing {
     ) -> Result<Proof, String> {
         let airs = airs(settings, statement, count, signers.as_deref());
         let stark = system::prove_airs(settings, &digest(statement, count, signers.as_deref()), &airs, traces.clone())?;
-        Ok(Proof { kind: ProofKind::Threshold, settings: *settings, count, signers, stark })
+        Ok(Proof { kind: ProofKind::Threshold, set: Seed001::ID, settings: *settings, count, signers, stark })
     }
 
     /// The STARK check of `proof` (whose header must be valid for

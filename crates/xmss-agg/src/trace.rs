@@ -467,7 +467,7 @@ fn hash_trace(slots: &[Slot<'_>], ends: &[Vec<[Val; DIGEST]>], air: &HashAir) ->
     RowMajorMatrix::new(values, width)
 }
 
-fn range_trace(checked: &[u32]) -> RowMajorMatrix<Val> {
+pub(crate) fn range_trace(checked: &[u32]) -> RowMajorMatrix<Val> {
     let height = 1usize << RANGE_BITS;
     let mut counts = vec![0u32; height];
     // A value outside the table (only from a tampered witness) is left

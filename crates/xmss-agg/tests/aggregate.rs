@@ -82,6 +82,30 @@ fn valid_batches_prove_and_verify() {
     }
 }
 
+/// A proof names its parameter set: relabelled as another set it takes
+/// the set-tagged encoding, round-trips, and a Seed001 verifier refuses it
+/// before any STARK work; the tagged encoding cannot carry Seed001.
+#[test]
+fn proofs_name_their_parameter_set() {
+    let settings = BACKENDS[0];
+    let (statement, sigs) = batch(3, 1, true, &[9]);
+    let proof = prove(&settings, &statement, &sigs);
+    assert_eq!(proof.set, 1);
+    let mut relabelled = Proof::from_bytes(&proof.to_bytes()).unwrap();
+    relabelled.set = 2;
+    let bytes = relabelled.to_bytes();
+    assert!(bytes.starts_with(sigagg_xmss_agg::proof::TAGGED_PROOF_MAGIC));
+    let decoded = Proof::from_bytes(&bytes).unwrap();
+    assert_eq!((decoded.set, decoded.to_bytes()), (2, bytes.clone()));
+    assert!(matches!(verify(&settings, &statement, &decoded), Err(VerifyError::WrongSet { expected: 1, found: 2 })));
+    // Seed001 in the tagged encoding: the set is the body's first byte,
+    // after the magic and the version.
+    let mut seed001_tagged = bytes.clone();
+    assert_eq!(seed001_tagged[7], 2);
+    seed001_tagged[7] = 1;
+    assert!(matches!(Proof::from_bytes(&seed001_tagged), Err(VerifyError::Malformed(_))));
+}
+
 #[test]
 fn mixed_shared_and_distinct_messages() {
     let (a, sa) = batch(10, 2, true, &[7]);

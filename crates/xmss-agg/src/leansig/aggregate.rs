@@ -1,0 +1,164 @@
+//! Aggregate proofs for the leanSig family: one proof that `N` signatures
+//! of a set `S` ([`LeanFamily`]) are valid, each under its own key, at its
+//! own epoch (any `u32` for LeanSigProd), over its own message.
+//!
+//! Five tables prove it ([`super::air`]): the statement, the hypercube
+//! digits, the chain steps, the width-24 hashes and the 16-bit range table.
+
+use p3_air::BaseAir;
+use p3_field::PrimeCharacteristicRing;
+use p3_matrix::Matrix;
+use p3_matrix::dense::RowMajorMatrix;
+use p3_util::log2_strict_usize;
+use rayon::prelude::*;
+use sigagg_xmss::{Signature, VerifyError as SignatureError};
+
+use super::air::{chain::ChainAir, digits::DigitAir, hash24::HashAir, sig::SigAir};
+use super::layout::{LeanFamily, Shape};
+use super::slot::SlotWitness;
+use super::system::{LeanAir, tables};
+use crate::air::range::RangeAir;
+use crate::config::{Settings, Val};
+use crate::error::{ProveError, VerifyError};
+use crate::proof::{Proof, ProofKind};
+use crate::statement::{AggregateStatement, MAX_SIGNATURES};
+
+/// The most slots a proof of `S` can hold under `settings`: its tallest
+/// table must fit the settings' largest height.
+pub fn max_signatures<S: LeanFamily>(settings: &Settings) -> usize {
+    let shape = Shape::of::<S>();
+    let tallest = shape.chain_block.max(shape.hash_block).max(shape.digit_block);
+    let n = 1usize << settings.max_log_height().saturating_sub(log2_strict_usize(tallest));
+    n.min(MAX_SIGNATURES)
+}
+
+/// The five AIRs of `statement` under `settings`, in batch order.
+pub fn airs<S: LeanFamily>(settings: &Settings, statement: &AggregateStatement<S>) -> Vec<LeanAir> {
+    with_sig_air::<S>(settings, SigAir::new(statement))
+}
+
+/// AIRs of the right shape for `padded` slots (for the security calculator).
+pub fn airs_for_shape<S: LeanFamily>(settings: &Settings, padded: usize) -> Vec<LeanAir> {
+    with_sig_air::<S>(settings, SigAir::placeholder(&Shape::of::<S>(), padded))
+}
+
+fn with_sig_air<S: LeanFamily>(settings: &Settings, sig: SigAir) -> Vec<LeanAir> {
+    let shape = Shape::of::<S>();
+    vec![
+        LeanAir::Sig(sig),
+        LeanAir::Digits(DigitAir::new(shape)),
+        LeanAir::Chain(ChainAir::new(shape, settings.stride())),
+        LeanAir::Hash(HashAir::new::<S>(settings.stride())),
+        LeanAir::Range(RangeAir),
+    ]
+}
+
+/// log2 of the five tables' heights for `padded` slots of `S`.
+pub fn log_heights<S: LeanFamily>(padded: usize) -> Vec<usize> {
+    let shape = Shape::of::<S>();
+    [padded, padded * shape.digit_block, padded * shape.chain_block, padded * shape.hash_block, 1 << 16]
+        .iter()
+        .map(|&h| log2_strict_usize(h))
+        .collect()
+}
+
+/// Proves that `signatures[i]` is a valid signature for `statement.entries()[i]`.
+///
+/// Witness generation runs every step of verification, so an invalid
+/// signature is reported with its index instead of producing a proof.
+pub fn prove<S: LeanFamily>(
+    settings: &Settings,
+    statement: &AggregateStatement<S>,
+    signatures: &[Signature<S>],
+) -> Result<Proof, ProveError> {
+    settings.validate()?;
+    settings.check_collision_bits(crate::MIN_COLLISION_BITS).map_err(ProveError::UnsupportedMerkleHash)?;
+    if signatures.len() != statement.len() {
+        return Err(ProveError::CountMismatch { entries: statement.len(), signatures: signatures.len() });
+    }
+    if statement.padded_len() > max_signatures::<S>(settings) {
+        return Err(ProveError::TooManyForSettings { count: statement.len(), max: max_signatures::<S>(settings) });
+    }
+    let airs = airs(settings, statement);
+    let traces = tracing::info_span!("generate traces")
+        .in_scope(|| generate(&airs, statement, signatures))
+        .map_err(|(index, reason)| ProveError::InvalidSignature { index, reason })?;
+    prove_traces(settings, statement, &airs, traces)
+}
+
+/// Proves already generated traces (no validity checks).
+fn prove_traces<S: LeanFamily>(
+    settings: &Settings,
+    statement: &AggregateStatement<S>,
+    airs: &[LeanAir],
+    traces: Vec<RowMajorMatrix<Val>>,
+) -> Result<Proof, ProveError> {
+    let log_heights: Vec<usize> = traces.iter().map(|m| log2_strict_usize(m.height())).collect();
+    let stark = sigagg_prover::prove(settings, &tables(airs, log_heights, &statement.digest()), traces)
+        .map_err(|e| ProveError::Prover(e.0))?;
+    Ok(Proof { kind: ProofKind::Aggregate, set: S::ID, settings: *settings, count: statement.len() as u32, signers: None, stark })
+}
+
+/// Verifies an aggregate proof of `statement` under `settings`.
+pub fn verify<S: LeanFamily>(
+    settings: &Settings,
+    statement: &AggregateStatement<S>,
+    proof: &Proof,
+) -> Result<(), VerifyError> {
+    settings.validate()?;
+    settings.check_collision_bits(crate::MIN_COLLISION_BITS).map_err(VerifyError::UnsupportedMerkleHash)?;
+    if statement.padded_len() > max_signatures::<S>(settings) {
+        return Err(VerifyError::TooManyForSettings { count: statement.len(), max: max_signatures::<S>(settings) });
+    }
+    proof.check_header(ProofKind::Aggregate, S::ID, settings)?;
+    if proof.count as usize != statement.len() {
+        return Err(VerifyError::PublicMismatch(format!(
+            "the proof covers {} entries, the statement has {}",
+            proof.count,
+            statement.len()
+        )));
+    }
+    let airs = airs(settings, statement);
+    let expected = log_heights::<S>(statement.padded_len());
+    Ok(sigagg_prover::verify(settings, &tables(&airs, expected, &statement.digest()), &proof.stark)?)
+}
+
+/// Every trace, in batch order. `signatures[i]` should sign
+/// `statement.entries()[i]`; padded slots repeat the last entry and
+/// signature. Fails with the first slot whose signature does not verify.
+fn generate<S: LeanFamily>(
+    airs: &[LeanAir],
+    statement: &AggregateStatement<S>,
+    signatures: &[Signature<S>],
+) -> Result<Vec<RowMajorMatrix<Val>>, (usize, SignatureError)> {
+    let [LeanAir::Sig(sig), LeanAir::Digits(digits), LeanAir::Chain(chain), LeanAir::Hash(hash), LeanAir::Range(_)] =
+        airs
+    else {
+        unreachable!("the five tables of an aggregate, in batch order")
+    };
+    let last = statement.len() - 1;
+    let witnesses: Vec<SlotWitness> = (0..=last)
+        .into_par_iter()
+        .map(|s| {
+            let (entry, signature) = (&statement.entries()[s], &signatures[s]);
+            sigagg_xmss::verify(&entry.public_key, entry.epoch, &entry.message, signature).map_err(|e| (s, e))?;
+            SlotWitness::new(entry, signature).ok_or((s, SignatureError::RootMismatch))
+        })
+        .collect::<Result<_, _>>()?;
+    let slot = |s: usize| &witnesses[s.min(last)];
+    let n = statement.padded_len();
+    let blocks = |width: usize, block: usize, fill: &(dyn Fn(usize, &SlotWitness, &mut [Val]) + Sync)| {
+        let mut values = Val::zero_vec(n * block * width);
+        values.par_chunks_mut(block * width).enumerate().for_each(|(s, rows)| fill(s, slot(s), rows));
+        RowMajorMatrix::new(values, width)
+    };
+    let shape = Shape::of::<S>();
+    let digits_trace = blocks(BaseAir::<Val>::width(digits), shape.digit_block, &|s, w, rows| digits.fill(s, w, rows));
+    let chain_trace = blocks(BaseAir::<Val>::width(chain), shape.chain_block, &|s, w, rows| chain.fill(s, w, rows));
+    let hash_trace = blocks(BaseAir::<Val>::width(hash), shape.hash_block, &|s, w, rows| hash.fill(s, w, rows));
+    let mut checked = digits.range_values(&digits_trace);
+    checked.extend(chain.range_values(&chain_trace));
+    let range = crate::trace::range_trace(&checked);
+    Ok(vec![sig.trace(), digits_trace, chain_trace, hash_trace, range])
+}
+

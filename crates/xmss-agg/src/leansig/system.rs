@@ -1,0 +1,77 @@
+//! The family's tables as the backends see them: one AIR enum, its lookups,
+//! and the transcript domain of its proofs.
+
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
+
+use p3_lookup::Lookups;
+use sigagg_prover::{Table, Tables, fold_lookups};
+
+use super::air::{chain, digits, hash24, sig};
+use crate::air::range;
+use crate::config::Val;
+
+/// Domain separator of the family's transcript seeds (the statement digest
+/// that follows names the parameter set, [`crate::scheme::AggScheme::STATEMENT_DOMAIN`]).
+pub const TRANSCRIPT_DOMAIN: &[u8] = b"sigagg/xmss-agg/leansig/transcript/v1";
+
+sigagg_prover::air_enum! {
+    /// One AIR of a leanSig-family batch.
+    #[derive(Clone, Debug)]
+    pub enum LeanAir {
+        /// Statement table.
+        Sig(sig::SigAir),
+        /// Digit table.
+        Digits(digits::DigitAir),
+        /// Chain-step table.
+        Chain(chain::ChainAir),
+        /// Width-24 hash table.
+        Hash(hash24::HashAir),
+        /// Range table.
+        Range(range::RangeAir),
+    }
+}
+
+impl LeanAir {
+    /// The largest constraint degree: 3, or the Poseidon1 blocks' when
+    /// they commit every second full round.
+    pub fn degree(&self) -> usize {
+        match self {
+            LeanAir::Chain(a) => a.perm().degree(),
+            LeanAir::Hash(a) => a.perm().degree(),
+            _ => 3,
+        }
+    }
+}
+
+impl Table for LeanAir {
+    const BUS_WIDTH: usize = crate::bus::WIDTH;
+
+    fn degree(&self) -> usize {
+        LeanAir::degree(self)
+    }
+
+    /// The lookups depend on the tables' shapes only (the set's depth and
+    /// chains, the stride), not on the statement's values: folded once per
+    /// process and shape.
+    fn lookups(airs: &[Self]) -> Vec<Lookups<Val>> {
+        type Cache = Mutex<HashMap<Vec<usize>, Vec<Lookups<Val>>>>;
+        static CACHE: OnceLock<Cache> = OnceLock::new();
+        let key: Vec<usize> = airs
+            .iter()
+            .flat_map(|a| [p3_air::BaseAir::<Val>::width(a), a.degree(), p3_air::BaseAir::<Val>::num_periodic_columns(a)])
+            .collect();
+        let cache = CACHE.get_or_init(Default::default);
+        if let Some(found) = cache.lock().expect("lookup cache").get(&key) {
+            return found.clone();
+        }
+        let folded = fold_lookups(airs, LeanAir::degree);
+        cache.lock().expect("lookup cache").insert(key, folded.clone());
+        folded
+    }
+}
+
+/// The tables of a statement for the backends.
+pub fn tables<'a>(airs: &'a [LeanAir], log_heights: Vec<usize>, statement_digest: &[u8; 32]) -> Tables<'a, LeanAir> {
+    Tables::new(airs, log_heights, TRANSCRIPT_DOMAIN, *statement_digest)
+}
