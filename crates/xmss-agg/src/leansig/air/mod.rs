@@ -1,1 +1,2 @@
+pub mod digits;
 pub mod sig;
