@@ -418,8 +418,11 @@ mod tests {
     use std::collections::{BTreeSet, HashMap};
     use std::ops::RangeInclusive;
 
+    use p3_air::symbolic::AirLayout;
+    use p3_lookup::InteractionSymbolicBuilder;
     use p3_matrix::dense::RowMajorMatrix;
     use sigagg_koalabear::field::{FeArray, P};
+    use sigagg_prover::config::Challenge;
     use sigagg_prover::next_row::next_row_reads;
     use sigagg_xmss::hash::chain_input;
     use sigagg_xmss::{LeanSigProd, Test};
@@ -503,7 +506,7 @@ mod tests {
     /// Honest slots: the constraints hold, the messages are exactly the
     /// expected ones, and every real row's input columns are the native
     /// chain input's lanes `0..15` (lane 15 is zero).
-    fn honest<S: LeanFamily>(epochs: [u32; 2], stride: usize) {
+    fn honest<S: LeanFamily>(epochs: [u32; 2], stride: usize) -> Vec<SlotWitness> {
         let shape = Shape::of::<S>();
         let air = ChainAir::new(shape, stride);
         let slots = two_slots::<S>(epochs);
@@ -521,6 +524,7 @@ mod tests {
                 assert_eq!(native[INPUT_COLS], Val::ZERO);
             }
         }
+        slots
     }
 
     #[test]
@@ -531,7 +535,9 @@ mod tests {
 
     #[test]
     fn lean_sig_prod_slots_hold_and_send_the_expected_messages() {
-        honest::<LeanSigProd>([5, u32::MAX - 1], 2);
+        let slots = honest::<LeanSigProd>([5, u32::MAX - 1], 2);
+        // A chain without steps is skipped.
+        assert!(slots.iter().any(|w| w.digits.contains(&(TOP as u8))));
     }
 
     /// Padding slots repeat a real slot's witness under their own counters.
@@ -553,6 +559,23 @@ mod tests {
         let air = ChainAir::new(Shape::of::<Test>(), 2);
         let declared: BTreeSet<usize> = air.main_next_row_columns().into_iter().collect();
         assert_eq!(next_row_reads(&air), declared);
+    }
+
+    /// The table's own constraints have degree 3, so the permutation's
+    /// stride alone sets the AIR's degree.
+    #[test]
+    fn the_stride_sets_the_degree() {
+        for stride in [1, 2] {
+            let air = ChainAir::new(Shape::of::<Test>(), stride);
+            let layout = AirLayout {
+                main_width: air.width(),
+                num_periodic_columns: air.num_periodic_columns(),
+                ..Default::default()
+            };
+            let builder = InteractionSymbolicBuilder::<Val, Challenge>::from_air(&air, layout);
+            let degree = builder.base_constraints().iter().map(|c| c.degree_multiple()).max();
+            assert_eq!(degree, Some(air.perm().degree()), "stride {stride}");
+        }
     }
 
     /// How a corrupted trace is caught.
