@@ -756,6 +756,7 @@ mod tests {
     #[test]
     fn test_set_corruptions_are_caught() {
         corruptions::<Test>([3, 200], 2);
+        corruptions::<Test>([3, 200], 1);
     }
 
     #[test]
