@@ -1,2 +1,3 @@
+pub mod chain;
 pub mod digits;
 pub mod sig;
