@@ -8,6 +8,7 @@
 //! bus messages ([`bus`]) and the slot values ([`slot`]) are fixed; the
 //! tables are being built against them.
 
+pub mod air;
 pub mod bus;
 pub mod layout;
 pub mod slot;
