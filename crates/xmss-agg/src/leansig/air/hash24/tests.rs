@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 
+use p3_air::check_all_constraints;
 use p3_matrix::dense::RowMajorMatrix;
 use sigagg_xmss::{LeanSigProd, Test};
 
@@ -91,10 +92,18 @@ impl Case {
         *self.air.shape()
     }
 
-    /// Slot 1's block edited by `edit` breaks a constraint.
+    /// Slot 1's block edited by `edit` breaks a constraint of the table's
+    /// own (not the permutation's: the edited rows' permutations are
+    /// recomputed, as a deviating prover would), on slot 1's rows.
     fn breaks(&self, what: &str, edit: impl FnMut(usize, &mut HashCols<Val>)) {
         let t = trace_with(&self.air, &self.ws, 1, edit);
         assert!(!holds(&self.air, &t), "{what}: the constraints still hold");
+        let report = check_all_constraints(&self.air, &t, &[], None);
+        let (perm, block) = (perm_constraints(&self.air, &t), self.shape().hash_block);
+        for failure in &report.failures {
+            assert!(failure.constraint >= perm, "{what}: the permutation fails ({failure} on row {})", failure.row);
+            assert!((block - 1..2 * block).contains(&failure.row), "{what}: row {} fails", failure.row);
+        }
     }
 
     /// Slot 1's block edited by `edit` still holds, but its messages are
@@ -112,6 +121,13 @@ impl Case {
         t.values[at] += Val::ONE;
         assert!(!holds(&self.air, &t), "{what}: the constraints still hold");
     }
+}
+
+/// Constraints per row of the permutation alone (the table asserts them first).
+fn perm_constraints(air: &HashAir, t: &RowMajorMatrix<Val>) -> usize {
+    let n = check_all_constraints(air.perm(), t, &[], Some(1)).total_constraints_per_row;
+    assert!(n > 24, "the permutation's constraints");
+    n
 }
 
 /// Honest traces hold and send exactly the expected messages.
