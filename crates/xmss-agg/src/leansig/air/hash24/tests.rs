@@ -384,3 +384,14 @@ fn roles_follow_the_shape() {
         assert!(role(&shape, shape.hash_block - 1) == Role::Pad);
     }
 }
+
+/// The column budget: 58 own columns (24 inputs, counter, 24-cell window,
+/// 3 free flags, bit, 5 mirrors) and the permutation's rounds with only
+/// output lanes `0..17` kept; the input layouts are 24 lanes each.
+#[test]
+fn widths() {
+    assert_eq!((col::SIG, col::W, col::FREE, col::BIT, col::WIDTH), (24, 25, 49, 52, 58));
+    assert_eq!((MsgInput::<u8>::WIDTH, SpongeInput::<u8>::WIDTH, TreeInput::<u8>::WIDTH), (24, 24, 24));
+    let width = |stride| BaseAir::<Val>::width(&HashAir::new::<LeanSigProd>(stride, true));
+    assert_eq!((width(1), width(2)), (58 + 8 * 24 + 23 - 7, 58 + 4 * 24 + 23 - 7));
+}
