@@ -395,3 +395,20 @@ fn widths() {
     let width = |stride| BaseAir::<Val>::width(&HashAir::new::<LeanSigProd>(stride, true));
     assert_eq!((width(1), width(2)), (58 + 8 * 24 + 23 - 7, 58 + 4 * 24 + 23 - 7));
 }
+
+/// With stride 1 every constraint has degree at most 3 (the module docs'
+/// claim), the permutation's included.
+#[test]
+fn stride_one_has_degree_three() {
+    use p3_air::symbolic::AirLayout;
+    use p3_lookup::symbolic::InteractionSymbolicBuilder;
+    let air = HashAir::new::<LeanSigProd>(1, true);
+    let layout = AirLayout {
+        main_width: BaseAir::<Val>::width(&air),
+        num_periodic_columns: HashPeriodic::<Val>::WIDTH,
+        ..Default::default()
+    };
+    let builder = InteractionSymbolicBuilder::<Val>::from_air(&air, layout);
+    let degree = builder.base_constraints().iter().map(|c| c.degree_multiple()).max();
+    assert_eq!(degree, Some(3));
+}
