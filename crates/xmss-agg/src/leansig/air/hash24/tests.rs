@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 
+use p3_air::check_all_constraints;
 use p3_matrix::dense::RowMajorMatrix;
 use sigagg_xmss::{LeanSigProd, Test};
 
@@ -91,10 +92,18 @@ impl Case {
         *self.air.shape()
     }
 
-    /// Slot 1's block edited by `edit` breaks a constraint.
+    /// Slot 1's block edited by `edit` breaks a constraint of the table's
+    /// own (not the permutation's: the edited rows' permutations are
+    /// recomputed, as a deviating prover would), on slot 1's rows.
     fn breaks(&self, what: &str, edit: impl FnMut(usize, &mut HashCols<Val>)) {
         let t = trace_with(&self.air, &self.ws, 1, edit);
         assert!(!holds(&self.air, &t), "{what}: the constraints still hold");
+        let report = check_all_constraints(&self.air, &t, &[], None);
+        let (perm, block) = (perm_constraints(&self.air, &t), self.shape().hash_block);
+        for failure in &report.failures {
+            assert!(failure.constraint >= perm, "{what}: the permutation fails ({failure} on row {})", failure.row);
+            assert!((block - 1..2 * block).contains(&failure.row), "{what}: row {} fails", failure.row);
+        }
     }
 
     /// Slot 1's block edited by `edit` still holds, but its messages are
@@ -112,6 +121,13 @@ impl Case {
         t.values[at] += Val::ONE;
         assert!(!holds(&self.air, &t), "{what}: the constraints still hold");
     }
+}
+
+/// Constraints per row of the permutation alone (the table asserts them first).
+fn perm_constraints(air: &HashAir, t: &RowMajorMatrix<Val>) -> usize {
+    let n = check_all_constraints(air.perm(), t, &[], Some(1)).total_constraints_per_row;
+    assert!(n > 24, "the permutation's constraints");
+    n
 }
 
 /// Honest traces hold and send exactly the expected messages.
@@ -367,4 +383,32 @@ fn roles_follow_the_shape() {
         assert_eq!(last.block_end, Val::ONE);
         assert!(role(&shape, shape.hash_block - 1) == Role::Pad);
     }
+}
+
+/// The column budget: 58 own columns (24 inputs, counter, 24-cell window,
+/// 3 free flags, bit, 5 mirrors) and the permutation's rounds with only
+/// output lanes `0..17` kept; the input layouts are 24 lanes each.
+#[test]
+fn widths() {
+    assert_eq!((col::SIG, col::W, col::FREE, col::BIT, col::WIDTH), (24, 25, 49, 52, 58));
+    assert_eq!((MsgInput::<u8>::WIDTH, SpongeInput::<u8>::WIDTH, TreeInput::<u8>::WIDTH), (24, 24, 24));
+    let width = |stride| BaseAir::<Val>::width(&HashAir::new::<LeanSigProd>(stride, true));
+    assert_eq!((width(1), width(2)), (58 + 8 * 24 + 23 - 7, 58 + 4 * 24 + 23 - 7));
+}
+
+/// With stride 1 every constraint has degree at most 3 (the module docs'
+/// claim), the permutation's included.
+#[test]
+fn stride_one_has_degree_three() {
+    use p3_air::symbolic::AirLayout;
+    use p3_lookup::symbolic::InteractionSymbolicBuilder;
+    let air = HashAir::new::<LeanSigProd>(1, true);
+    let layout = AirLayout {
+        main_width: BaseAir::<Val>::width(&air),
+        num_periodic_columns: HashPeriodic::<Val>::WIDTH,
+        ..Default::default()
+    };
+    let builder = InteractionSymbolicBuilder::<Val>::from_air(&air, layout);
+    let degree = builder.base_constraints().iter().map(|c| c.degree_multiple()).max();
+    assert_eq!(degree, Some(3));
 }
