@@ -67,3 +67,20 @@ fn every_secure_name_reaches_its_floor() {
         }
     }
 }
+
+/// LeanSigProd's tables: every secure name reaches its floor at the
+/// smallest and the largest aggregate it accepts (the tables differ from
+/// Seed001's, so the level is computed from them).
+#[test]
+fn lean_sig_prod_names_reach_their_floors() {
+    use sigagg_xmss::LeanSigProd;
+    use sigagg_xmss_agg::leansig::aggregate::{max_signatures, security_level};
+    use sigagg_xmss_agg::{Named, settings};
+    for named in Named::ALL.into_iter().filter(|n| !n.is_insecure()) {
+        let s = settings(named);
+        for n in [1, max_signatures::<LeanSigProd>(&s)] {
+            let level = security_level::<LeanSigProd>(&s, n);
+            assert!(level.proven_bits >= named.floor_bits() as f64, "{named:?} at {n}: {level:?}");
+        }
+    }
+}

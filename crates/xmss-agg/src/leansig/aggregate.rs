@@ -6,14 +6,15 @@
 //! digits, the chain steps, the width-24 hashes and the 16-bit range table.
 
 use p3_air::BaseAir;
-use p3_field::PrimeCharacteristicRing;
+use p3_field::{PrimeCharacteristicRing, PrimeField32};
 use p3_matrix::Matrix;
 use p3_matrix::dense::RowMajorMatrix;
 use p3_util::log2_strict_usize;
 use rayon::prelude::*;
 use sigagg_xmss::{Signature, VerifyError as SignatureError};
 
-use super::air::{chain::ChainAir, digits::DigitAir, hash24::HashAir, sig::SigAir};
+use super::air::chain::{self, ChainAir, ChainCols};
+use super::air::{digits::DigitAir, hash24::HashAir, sig::SigAir};
 use super::layout::{LeanFamily, Shape};
 use super::slot::SlotWitness;
 use super::system::{LeanAir, tables};
@@ -48,7 +49,7 @@ fn with_sig_air<S: LeanFamily>(settings: &Settings, sig: SigAir) -> Vec<LeanAir>
         LeanAir::Sig(sig),
         LeanAir::Digits(DigitAir::new(shape)),
         LeanAir::Chain(ChainAir::new(shape, settings.stride())),
-        LeanAir::Hash(HashAir::new::<S>(settings.stride())),
+        LeanAir::Hash(HashAir::new::<S>(settings.stride(), settings.exclusive_buses())),
         LeanAir::Range(RangeAir),
     ]
 }
@@ -96,7 +97,14 @@ fn prove_traces<S: LeanFamily>(
     let log_heights: Vec<usize> = traces.iter().map(|m| log2_strict_usize(m.height())).collect();
     let stark = sigagg_prover::prove(settings, &tables(airs, log_heights, &statement.digest()), traces)
         .map_err(|e| ProveError::Prover(e.0))?;
-    Ok(Proof { kind: ProofKind::Aggregate, set: S::ID, settings: *settings, count: statement.len() as u32, signers: None, stark })
+    Ok(Proof {
+        kind: ProofKind::Aggregate,
+        set: S::ID,
+        settings: *settings,
+        count: statement.len() as u32,
+        signers: None,
+        stark,
+    })
 }
 
 /// Verifies an aggregate proof of `statement` under `settings`.
@@ -156,9 +164,29 @@ fn generate<S: LeanFamily>(
     let digits_trace = blocks(BaseAir::<Val>::width(digits), shape.digit_block, &|s, w, rows| digits.fill(s, w, rows));
     let chain_trace = blocks(BaseAir::<Val>::width(chain), shape.chain_block, &|s, w, rows| chain.fill(s, w, rows));
     let hash_trace = blocks(BaseAir::<Val>::width(hash), shape.hash_block, &|s, w, rows| hash.fill(s, w, rows));
-    let mut checked = digits.range_values(&digits_trace);
-    checked.extend(chain.range_values(&chain_trace));
+    let checked: Vec<u32> = DigitAir::range_values(&digits_trace.values)
+        .into_iter()
+        .chain(chain_range_values(&chain_trace))
+        .map(|v| v.as_canonical_u32())
+        .collect();
     let range = crate::trace::range_trace(&checked);
     Ok(vec![sig.trace(), digits_trace, chain_trace, hash_trace, range])
 }
 
+/// The values the chain table looks up in the 16-bit range table, row by
+/// row: `w_lo`, `w_hi` and `2^8 w_hi` ([`sigagg_prover::gadgets::range::lookup_below`]).
+fn chain_range_values(trace: &RowMajorMatrix<Val>) -> impl Iterator<Item = Val> + '_ {
+    trace.values.chunks(trace.width).flat_map(|row| {
+        let cols = ChainCols::from_slice(&row[..chain::col::WIDTH]);
+        [cols.w_lo, cols.w_hi, cols.w_hi * Val::from_u32(1 << 8)]
+    })
+}
+
+/// The security level `settings` states for an aggregate of
+/// `num_signatures` signatures of `S`, computed from `S`'s tables
+/// (`sigagg_prover::security_level`).
+pub fn security_level<S: LeanFamily>(settings: &Settings, num_signatures: usize) -> sigagg_prover::SecurityLevel {
+    let padded = num_signatures.next_power_of_two().max(crate::statement::MIN_PADDED);
+    let airs = airs_for_shape::<S>(settings, padded);
+    sigagg_prover::security_level(settings, &tables(&airs, log_heights::<S>(padded), &[0; 32]))
+}

@@ -8,10 +8,12 @@
 //! bus messages ([`bus`]) and the slot values ([`slot`]) are fixed; the
 //! tables are being built against them.
 
+pub mod aggregate;
 pub mod air;
 pub mod bus;
 pub mod layout;
 pub mod slot;
+pub mod system;
 
 #[cfg(test)]
 #[allow(dead_code)] // used by the tables' tests as they land

@@ -59,7 +59,9 @@ impl Table for LeanAir {
         static CACHE: OnceLock<Cache> = OnceLock::new();
         let key: Vec<usize> = airs
             .iter()
-            .flat_map(|a| [p3_air::BaseAir::<Val>::width(a), a.degree(), p3_air::BaseAir::<Val>::num_periodic_columns(a)])
+            .flat_map(|a| {
+                [p3_air::BaseAir::<Val>::width(a), a.degree(), p3_air::BaseAir::<Val>::num_periodic_columns(a)]
+            })
             .collect();
         let cache = CACHE.get_or_init(Default::default);
         if let Some(found) = cache.lock().expect("lookup cache").get(&key) {
