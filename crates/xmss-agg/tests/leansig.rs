@@ -167,3 +167,41 @@ fn leansig_test_vectors_aggregate() {
 fn leansig_prod_vectors_aggregate() {
     vectors_aggregate::<LeanSigProd>("leansig-prod.json");
 }
+
+/// One cell of each table, changed after witness generation and proved
+/// anyway: the verifier refuses every such proof (or a debug prover
+/// catches the broken constraint first).
+#[test]
+fn tampered_traces_are_refused() {
+    use sigagg_xmss_agg::aggregate::testing::assert_tampered_rejected;
+    use sigagg_xmss_agg::config::Val;
+    use sigagg_xmss_agg::leansig::aggregate::testing::{prove_traces, traces};
+    use sigagg_xmss_agg::leansig::air::{chain, digits, hash24};
+    use sigagg_xmss_agg::leansig::layout::{SPONGE_ROW, Shape};
+    let (statement, sigs) = batch::<Test>(8, 2, false, &[30, 31]);
+    let shape = Shape::of::<Test>();
+    // (table, row, column, what the change breaks)
+    let cells = [
+        (0, 0, 1, "a statement value's committed copy"),
+        (1, 0, digits::col::R, "the hypercube split a = 127 d + r"),
+        (1, 0, digits::col::BITS, "a codeword digit"),
+        (2, 1, chain::col::X, "a chain value mid-chain"),
+        (3, SPONGE_ROW, hash24::col::W + 3, "a sponge window element"),
+        (3, shape.tree_row() + 1, hash24::col::BIT, "a Merkle direction bit"),
+        (4, 5, 1, "a range-table multiplicity"),
+    ];
+    for settings in SETTINGS {
+        let honest = traces(&settings, &statement, &sigs);
+        for (table, row, column, what) in cells {
+            let mut tampered = honest.clone();
+            let m = &mut tampered[table];
+            m.values[row * m.width + column] += <Val as p3_field::PrimeCharacteristicRing>::ONE;
+            assert_tampered_rejected(
+                &settings,
+                || prove_traces(&settings, &statement, tampered),
+                |proof| verify(&settings, &statement, proof),
+            );
+            eprintln!("{what}: refused");
+        }
+    }
+}

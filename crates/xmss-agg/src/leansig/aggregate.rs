@@ -190,3 +190,29 @@ pub fn security_level<S: LeanFamily>(settings: &Settings, num_signatures: usize)
     let airs = airs_for_shape::<S>(settings, padded);
     sigagg_prover::security_level(settings, &tables(&airs, log_heights::<S>(padded), &[0; 32]))
 }
+
+/// Hooks for soundness tests: build traces, tamper with them, prove anyway.
+#[cfg(any(test, feature = "testing"))]
+#[doc(hidden)]
+pub mod testing {
+    use super::*;
+
+    /// The traces of a statement and its signatures under `settings`, in
+    /// batch order.
+    pub fn traces<S: LeanFamily>(
+        settings: &Settings,
+        statement: &AggregateStatement<S>,
+        signatures: &[Signature<S>],
+    ) -> Vec<RowMajorMatrix<Val>> {
+        generate(&airs(settings, statement), statement, signatures).expect("valid signatures")
+    }
+
+    /// Proves (possibly tampered) traces without checking them first.
+    pub fn prove_traces<S: LeanFamily>(
+        settings: &Settings,
+        statement: &AggregateStatement<S>,
+        traces: Vec<RowMajorMatrix<Val>>,
+    ) -> Result<Proof, ProveError> {
+        super::prove_traces(settings, statement, &airs(settings, statement), traces)
+    }
+}
