@@ -3,10 +3,10 @@
 //! [`Test`] differ. Every value here is derived from, or tested against,
 //! `sigagg_xmss`'s native verification of the same set.
 //!
-//! Status: the statement is generic over the set; the tables still prove
-//! Seed001 only (issue 41 item 1 is in progress). The native helpers below
-//! ([`hypercube_split`], [`wide_chain_tweak_split`]) are the witness the
-//! leanSig tables will commit, tested against the native verifier now.
+//! The statement is generic over the set; Seed001's tables are in
+//! [`crate::air`], the leanSig family's in [`crate::leansig`], whose digit
+//! and chain tables prove [`hypercube_split`] and [`wide_chain_tweak_split`]
+//! (tested here against the native verifier).
 
 use p3_field::PrimeCharacteristicRing;
 use sigagg_koalabear::mode::SpongeMode;

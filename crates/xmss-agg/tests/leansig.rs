@@ -205,3 +205,63 @@ fn tampered_traces_are_refused() {
         }
     }
 }
+
+/// leanSpec's API: SSZ keys and signatures of one message at one slot in,
+/// `proof_data` out; bad bytes of every input are typed errors.
+#[test]
+fn leanspec_api_round_trip_and_bad_input() {
+    use sigagg_xmss_agg::leansig::leanspec::{LeanApiError, aggregate_signatures, verify_aggregated_signatures};
+    let settings = Settings::INSECURE_TEST_SKIP;
+    let slot = 77;
+    let message = [9u8; 32];
+    let mut rng = StdRng::seed_from_u64(77);
+    let (keys, sigs): (Vec<Vec<u8>>, Vec<Vec<u8>>) = (0..3)
+        .map(|_| {
+            let (pk, sig) = single_epoch_key_and_signature::<LeanSigProd, _>(&mut rng, slot, &message).unwrap();
+            (pk.to_bytes(), sig.to_bytes())
+        })
+        .unzip();
+    let keys: Vec<&[u8]> = keys.iter().map(Vec::as_slice).collect();
+    let sig_refs: Vec<&[u8]> = sigs.iter().map(Vec::as_slice).collect();
+    let proof = aggregate_signatures(&settings, &keys, &sig_refs, &message, slot).unwrap();
+    assert!(proof.len() <= 1 << 20);
+    verify_aggregated_signatures(&settings, &keys, &message, &proof, slot).unwrap();
+    // Another slot, message or key order: the STARK refuses.
+    for (m, s, k) in [
+        (message, slot + 1, keys.clone()),
+        ([8; 32], slot, keys.clone()),
+        (message, slot, vec![keys[1], keys[0], keys[2]]),
+    ] {
+        assert!(matches!(
+            verify_aggregated_signatures(&settings, &k, &m, &proof, s),
+            Err(LeanApiError::Verify(VerifyError::Invalid(_)))
+        ));
+    }
+    // Bad bytes, each named.
+    let short = &keys[0][..51];
+    assert!(matches!(
+        verify_aggregated_signatures(&settings, &[keys[0], short], &message, &proof, slot),
+        Err(LeanApiError::PublicKey { index: 1, .. })
+    ));
+    let truncated = &sig_refs[2][..100];
+    assert!(matches!(
+        aggregate_signatures(&settings, &keys, &[sig_refs[0], sig_refs[1], truncated], &message, slot),
+        Err(LeanApiError::Signature { index: 2, .. })
+    ));
+    assert!(matches!(
+        aggregate_signatures(&settings, &keys, &sig_refs[..2], &message, slot),
+        Err(LeanApiError::CountMismatch { keys: 3, signatures: 2 })
+    ));
+    assert!(matches!(
+        aggregate_signatures(&settings, &keys, &[sig_refs[1], sig_refs[0], sig_refs[2]], &message, slot),
+        Err(LeanApiError::Prove(ProveError::InvalidSignature { index: 0, .. }))
+    ));
+    assert!(matches!(
+        verify_aggregated_signatures(&settings, &keys, &message, &proof[..proof.len() - 1], slot),
+        Err(LeanApiError::Verify(VerifyError::Malformed(_)))
+    ));
+    assert!(matches!(
+        verify_aggregated_signatures(&settings, &[], &message, &proof, slot),
+        Err(LeanApiError::Statement(_))
+    ));
+}

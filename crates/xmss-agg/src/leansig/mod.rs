@@ -4,14 +4,19 @@
 //! replacement sponge and the aborting hypercube message hash
 //! ([`layout::LeanFamily`]).
 //!
-//! Status (issue 41 item 1, in progress): the geometry ([`layout`]), the
-//! bus messages ([`bus`]) and the slot values ([`slot`]) are fixed; the
-//! tables are being built against them.
+//! Aggregate proofs ([`aggregate::prove`], [`aggregate::verify`]) come
+//! from five tables ([`air`]) with the roles of Seed001's: the statement,
+//! the hypercube digits, the chain steps, the width-24 hashes and the
+//! range table. [`layout`] sizes their blocks per set, [`bus`] defines
+//! every message between them (and the 32-bit chain-tweak argument),
+//! [`slot`] computes each slot's values with `sigagg_xmss`'s native
+//! functions. Threshold proofs of these sets are not built yet.
 
 pub mod aggregate;
 pub mod air;
 pub mod bus;
 pub mod layout;
+pub mod leanspec;
 pub mod slot;
 pub mod system;
 
