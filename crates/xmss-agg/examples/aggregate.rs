@@ -5,6 +5,7 @@
 //!
 //! ```sh
 //! cargo run --release -p sigagg-xmss-agg --example aggregate -- 1024 fast
+//! SIGAGG_SET=lean-sig-prod cargo run --release -p sigagg-xmss-agg --example aggregate -- 1550 whir-skip
 //! ```
 
 use std::time::Instant;
@@ -32,6 +33,9 @@ fn main() {
     let n: usize = args.next().map_or(64, |a| a.parse().expect("N"));
     let named = args.next().and_then(|name| name.parse().ok()).map(sigagg_xmss_agg::settings);
     let settings = sigagg_xmss_agg::aggregate::testing::settings_from_env(named.unwrap_or(Settings::FAST));
+    if std::env::var("SIGAGG_SET").is_ok_and(|s| s == "lean-sig-prod") {
+        return lean_sig_prod(n, &settings);
+    }
     let message = *b"consensus message signed by all!";
     let epoch = 1234;
     let t = Instant::now();
@@ -65,4 +69,31 @@ fn main() {
         level.proven_binding,
         level.conjectured_bits
     );
+}
+
+/// The same for LeanSigProd signatures (`sigagg_xmss_agg::leansig`).
+fn lean_sig_prod(n: usize, settings: &Settings) {
+    use sigagg_xmss::LeanSigProd;
+    use sigagg_xmss_agg::leansig::aggregate as lean;
+    let message = *b"consensus message signed by all!";
+    let epoch = 1234;
+    let t = Instant::now();
+    let (entries, signatures): (Vec<_>, Vec<_>) = (0..n)
+        .into_par_iter()
+        .map(|_| {
+            let (pk, sig) =
+                single_epoch_key_and_signature::<LeanSigProd, _>(&mut rand::rng(), epoch, &message).unwrap();
+            (Entry { public_key: pk, epoch, message }, sig)
+        })
+        .unzip();
+    println!("{n} signatures made in {:.2?}", t.elapsed());
+    let statement = Statement::from_entries(entries).unwrap();
+    let t = Instant::now();
+    let proof = lean::prove(settings, &statement, &signatures).unwrap();
+    let prove = t.elapsed();
+    let bytes = proof.to_bytes();
+    println!("proved in {prove:.2?} ({:.0} sig/s), {} bytes", n as f64 / prove.as_secs_f64(), bytes.len());
+    let t = Instant::now();
+    lean::verify(settings, &statement, &Proof::from_bytes(&bytes).unwrap()).unwrap();
+    println!("decoded and verified in {:.2?}", t.elapsed());
 }

@@ -6,7 +6,7 @@
 //! digits, the chain steps, the width-24 hashes and the 16-bit range table.
 
 use p3_air::BaseAir;
-use p3_field::{PrimeCharacteristicRing, PrimeField32};
+use p3_field::{PackedValue, PrimeCharacteristicRing, PrimeField32};
 use p3_matrix::Matrix;
 use p3_matrix::dense::RowMajorMatrix;
 use p3_util::log2_strict_usize;
@@ -19,7 +19,7 @@ use super::layout::{LeanFamily, Shape};
 use super::slot::SlotWitness;
 use super::system::{LeanAir, tables};
 use crate::air::range::RangeAir;
-use crate::config::{Settings, Val};
+use crate::config::{PackedVal, Settings, Val};
 use crate::error::{ProveError, VerifyError};
 use crate::proof::{Proof, ProofKind};
 use crate::statement::{AggregateStatement, MAX_SIGNATURES};
@@ -35,21 +35,25 @@ pub fn max_signatures<S: LeanFamily>(settings: &Settings) -> usize {
 
 /// The five AIRs of `statement` under `settings`, in batch order.
 pub fn airs<S: LeanFamily>(settings: &Settings, statement: &AggregateStatement<S>) -> Vec<LeanAir> {
-    with_sig_air::<S>(settings, SigAir::new(statement))
+    with_sig_air::<S>(settings, SigAir::new(statement), statement.padded_len())
 }
 
 /// AIRs of the right shape for `padded` slots (for the security calculator).
 pub fn airs_for_shape<S: LeanFamily>(settings: &Settings, padded: usize) -> Vec<LeanAir> {
-    with_sig_air::<S>(settings, SigAir::placeholder(&Shape::of::<S>(), padded))
+    with_sig_air::<S>(settings, SigAir::placeholder(&Shape::of::<S>(), padded), padded)
 }
 
-fn with_sig_air<S: LeanFamily>(settings: &Settings, sig: SigAir) -> Vec<LeanAir> {
+/// The width-24 table commits every round in large multilinear aggregates,
+/// as Seed001's does ([`crate::air::hash_stride`], whose measurements
+/// chose the threshold).
+fn with_sig_air<S: LeanFamily>(settings: &Settings, sig: SigAir, padded: usize) -> Vec<LeanAir> {
     let shape = Shape::of::<S>();
+    let hash_stride = crate::air::hash_stride(settings, Some(padded));
     vec![
         LeanAir::Sig(sig),
         LeanAir::Digits(DigitAir::new(shape)),
         LeanAir::Chain(ChainAir::new(shape, settings.stride())),
-        LeanAir::Hash(HashAir::new::<S>(settings.stride(), settings.exclusive_buses())),
+        LeanAir::Hash(HashAir::new::<S>(hash_stride, settings.exclusive_buses())),
         LeanAir::Range(RangeAir),
     ]
 }
@@ -155,15 +159,28 @@ fn generate<S: LeanFamily>(
         .collect::<Result<_, _>>()?;
     let slot = |s: usize| &witnesses[s.min(last)];
     let n = statement.padded_len();
-    let blocks = |width: usize, block: usize, fill: &(dyn Fn(usize, &SlotWitness, &mut [Val]) + Sync)| {
+    // Groups of `PackedVal::WIDTH` slots, filled in lockstep (one SIMD
+    // permutation call per row for the group), groups in parallel.
+    type Fill<'a> = dyn Fn(usize, &[&SlotWitness], &mut [&mut [Val]]) + Sync + 'a;
+    let blocks = |width: usize, block: usize, fill: &Fill<'_>| {
+        let group = <PackedVal as PackedValue>::WIDTH;
         let mut values = Val::zero_vec(n * block * width);
-        values.par_chunks_mut(block * width).enumerate().for_each(|(s, rows)| fill(s, slot(s), rows));
+        values.par_chunks_mut(group * block * width).enumerate().for_each(|(g, rows)| {
+            let first = g * group;
+            let mut blocks: Vec<&mut [Val]> = rows.chunks_mut(block * width).collect();
+            let ws: Vec<&SlotWitness> = (first..first + blocks.len()).map(slot).collect();
+            fill(first, &ws, &mut blocks);
+        });
         RowMajorMatrix::new(values, width)
     };
     let shape = Shape::of::<S>();
-    let digits_trace = blocks(BaseAir::<Val>::width(digits), shape.digit_block, &|s, w, rows| digits.fill(s, w, rows));
-    let chain_trace = blocks(BaseAir::<Val>::width(chain), shape.chain_block, &|s, w, rows| chain.fill(s, w, rows));
-    let hash_trace = blocks(BaseAir::<Val>::width(hash), shape.hash_block, &|s, w, rows| hash.fill(s, w, rows));
+    let digits_trace = blocks(BaseAir::<Val>::width(digits), shape.digit_block, &|s0, ws, blocks| {
+        for (k, (w, rows)) in ws.iter().zip(blocks.iter_mut()).enumerate() {
+            digits.fill(s0 + k, w, rows);
+        }
+    });
+    let chain_trace = blocks(BaseAir::<Val>::width(chain), shape.chain_block, &|s0, ws, b| chain.fill_group(s0, ws, b));
+    let hash_trace = blocks(BaseAir::<Val>::width(hash), shape.hash_block, &|s0, ws, b| hash.fill_group(s0, ws, b));
     let checked: Vec<u32> = DigitAir::range_values(&digits_trace.values)
         .into_iter()
         .chain(chain_range_values(&chain_trace))

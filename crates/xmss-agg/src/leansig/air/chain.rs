@@ -210,13 +210,21 @@ impl ChainAir {
     /// If `rows` is not one block, or the witness's codeword does not have
     /// the shape's chain steps.
     pub fn fill(&self, sig: usize, w: &SlotWitness, rows: &mut [Val]) {
-        self.fill_with(sig, w, rows, |_, _| {});
+        self.fill_group(sig, &[w], &mut [rows]);
+    }
+
+    /// Fills the blocks of up to `PackedVal::WIDTH` consecutive slots
+    /// (`sig0`, `sig0 + 1`, ...) in lockstep, row by row, so that each
+    /// row's permutations take one SIMD call ([`Poseidon1Block::write`]).
+    pub fn fill_group(&self, sig0: usize, ws: &[&SlotWitness], blocks: &mut [&mut [Val]]) {
+        self.fill_group_with(sig0, ws, blocks, |_, _, _| {});
     }
 
     /// [`Self::fill`], letting `tamper` change each row's own and input
     /// columns (row index in the block) before its permutation is written;
     /// the chain goes on from the tampered row's output. The tests build
     /// consistent forgeries with it.
+    #[cfg(test)]
     fn fill_with(
         &self,
         sig: usize,
@@ -224,46 +232,71 @@ impl ChainAir {
         rows: &mut [Val],
         mut tamper: impl FnMut(usize, &mut ChainCols<Val>),
     ) {
+        self.fill_group_with(sig, &[w], &mut [rows], |_, r, c| tamper(r, c));
+    }
+
+    fn fill_group_with(
+        &self,
+        sig0: usize,
+        ws: &[&SlotWitness],
+        blocks: &mut [&mut [Val]],
+        mut tamper: impl FnMut(usize, usize, &mut ChainCols<Val>),
+    ) {
         let width = self.width();
-        assert_eq!(rows.len(), self.shape.chain_block * width, "one block of rows");
-        let steps = steps(&w.digits);
-        assert_eq!(steps.len(), self.shape.chain_steps, "the codeword's chain steps");
-        let p = &w.public;
-        let mut running = [Val::ZERO; DIGEST];
-        for (r, row) in rows.chunks_mut(width).enumerate() {
-            let mut c = ChainCols::from_slice(&[Val::ZERO; col::WIDTH]);
-            c.sig = Val::from_usize(sig);
-            if let Some(&(i, pos)) = steps.get(r) {
-                let first = pos == w.digits[i] + 1;
-                let chain = Val::from_u32((i as u32) << 16);
-                let tweak = chain_tweak(w.epoch, i as u8, pos);
-                let beta = p.a - tweak[1];
-                let pos_v = Val::from_u8(pos);
-                let wide = (Val::ONE - beta.double()) * (p.ts + chain + pos_v * Val::from_u32(256)) - beta;
-                let wide = wide.as_canonical_u32();
-                assert!(wide < 1 << 24, "epoch {}: the chain-tweak parts do not give the tweak", w.epoch);
-                c = ChainCols {
-                    x: if first { w.hashes[i] } else { running },
-                    param: p.param,
-                    tweak,
-                    sig: c.sig,
-                    i: Val::from_usize(i),
-                    pos: pos_v,
-                    first: Val::from_bool(first),
-                    k0: p.cb + chain,
-                    a: p.a,
-                    s: p.ts + chain,
-                    last: Val::from_bool(u32::from(pos) == TOP),
-                    beta,
-                    w_lo: Val::from_u32(wide & 0xffff),
-                    w_hi: Val::from_u32(wide >> 16),
-                };
+        let steps: Vec<Vec<(usize, u8)>> = ws.iter().map(|w| steps(&w.digits)).collect();
+        for (block, steps) in blocks.iter().zip(&steps) {
+            assert_eq!(block.len(), self.shape.chain_block * width, "one block of rows");
+            assert_eq!(steps.len(), self.shape.chain_steps, "the codeword's chain steps");
+        }
+        let mut running = vec![[Val::ZERO; DIGEST]; ws.len()];
+        for r in 0..self.shape.chain_block {
+            let mut rows: Vec<&mut [Val]> = blocks.iter_mut().map(|b| &mut b[r * width..(r + 1) * width]).collect();
+            let mut inputs = Vec::with_capacity(ws.len());
+            let mut xs = Vec::with_capacity(ws.len());
+            for (k, row) in rows.iter_mut().enumerate() {
+                let mut c = self.row(sig0 + k, ws[k], steps[k].get(r).copied(), running[k]);
+                tamper(k, r, &mut c);
+                c.write_to(row);
+                inputs.push(core::array::from_fn::<Val, 16, _>(|j| if j < INPUT_COLS { row[j] } else { Val::ZERO }));
+                xs.push(c.x);
             }
-            tamper(r, &mut c);
-            c.write_to(row);
-            let input: [Val; 16] = core::array::from_fn(|j| if j < INPUT_COLS { row[j] } else { Val::ZERO });
-            let out = self.perm.write(&mut [&mut *row], &[input])[0];
-            running = core::array::from_fn(|j| out[j] + c.x[j]);
+            let outs = self.perm.write(&mut rows, &inputs);
+            for ((running, out), x) in running.iter_mut().zip(outs).zip(xs) {
+                *running = core::array::from_fn(|j| out[j] + x[j]);
+            }
+        }
+    }
+
+    /// The own columns of a row of slot `sig`: the step `(chain, position
+    /// reached)`, or padding (`None`); `running` is the chain's value so far.
+    fn row(&self, sig: usize, w: &SlotWitness, step: Option<(usize, u8)>, running: [Val; DIGEST]) -> ChainCols<Val> {
+        let mut c = ChainCols::from_slice(&[Val::ZERO; col::WIDTH]);
+        c.sig = Val::from_usize(sig);
+        let Some((i, pos)) = step else { return c };
+        let p = &w.public;
+        let first = pos == w.digits[i] + 1;
+        let chain = Val::from_u32((i as u32) << 16);
+        let tweak = chain_tweak(w.epoch, i as u8, pos);
+        let beta = p.a - tweak[1];
+        let pos_v = Val::from_u8(pos);
+        let wide = (Val::ONE - beta.double()) * (p.ts + chain + pos_v * Val::from_u32(256)) - beta;
+        let wide = wide.as_canonical_u32();
+        assert!(wide < 1 << 24, "epoch {}: the chain-tweak parts do not give the tweak", w.epoch);
+        ChainCols {
+            x: if first { w.hashes[i] } else { running },
+            param: p.param,
+            tweak,
+            sig: c.sig,
+            i: Val::from_usize(i),
+            pos: pos_v,
+            first: Val::from_bool(first),
+            k0: p.cb + chain,
+            a: p.a,
+            s: p.ts + chain,
+            last: Val::from_bool(u32::from(pos) == TOP),
+            beta,
+            w_lo: Val::from_u32(wide & 0xffff),
+            w_hi: Val::from_u32(wide >> 16),
         }
     }
 }

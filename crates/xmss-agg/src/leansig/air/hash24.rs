@@ -307,13 +307,21 @@ impl HashAir {
     /// Fills slot `sig`'s block `rows` (row-major, [`BaseAir::width`]
     /// wide, [`Shape::hash_block`] rows) from its witness.
     pub fn fill(&self, sig: usize, w: &SlotWitness, rows: &mut [Val]) {
-        self.fill_with(sig, w, rows, |_, _| {});
+        self.fill_group(sig, &[w], &mut [rows]);
+    }
+
+    /// Fills the blocks of up to `PackedVal::WIDTH` consecutive slots
+    /// (`sig0`, `sig0 + 1`, ...) in lockstep, row by row, so that each
+    /// row's permutations take one SIMD call ([`Poseidon1Block::write`]).
+    pub fn fill_group(&self, sig0: usize, ws: &[&SlotWitness], blocks: &mut [&mut [Val]]) {
+        self.fill_group_with(sig0, ws, blocks, |_, _, _| {});
     }
 
     /// [`Self::fill`], letting `edit` change each row's own columns (its
     /// input included) before the permutation is written; later rows
     /// chain from the edited rows' outputs, as a prover deviating at that
     /// row would (the tests' corruptions).
+    #[cfg(test)]
     fn fill_with(
         &self,
         sig: usize,
@@ -321,73 +329,99 @@ impl HashAir {
         rows: &mut [Val],
         mut edit: impl FnMut(usize, &mut HashCols<Val>),
     ) {
+        self.fill_group_with(sig, &[w], &mut [rows], |_, r, c| edit(r, c));
+    }
+
+    fn fill_group_with(
+        &self,
+        sig0: usize,
+        ws: &[&SlotWitness],
+        blocks: &mut [&mut [Val]],
+        mut edit: impl FnMut(usize, usize, &mut HashCols<Val>),
+    ) {
         let width = BaseAir::<Val>::width(self);
-        let shape = &self.shape;
-        assert_eq!(rows.len(), shape.hash_block * width, "one block");
-        let public = &w.public;
-        let (mut prev_in, mut prev_out) = ([Val::ZERO; 24], [Val::ZERO; 24]);
-        for (r, row) in rows.chunks_mut(width).enumerate() {
-            let p = self.periodic_row(r);
-            let mut c = HashCols {
-                input: [Val::ZERO; 24],
-                sig: Val::from_usize(sig),
-                w: [Val::ZERO; SLOTS * DIGEST],
-                free: [Val::ZERO; SLOTS],
-                bit: Val::ZERO,
-                is_msg: p.is_msg,
-                is_sponge: p.is_sponge,
-                is_tree: p.is_tree,
-                is_top: p.is_top,
-                pos: p.pos,
-            };
-            match role(shape, r) {
-                Role::Message => {
-                    let input = MsgInput {
-                        msg: public.msg,
-                        param: public.param,
-                        tweak: public.mtweak,
-                        rho: w.rho,
-                        tail: [Val::ZERO],
-                    };
-                    input.write_to(&mut c.input);
-                }
-                Role::Sponge(k) => {
-                    let (v0, e0) = Shape::window(k);
-                    for s in 0..SLOTS {
-                        let v = v0 + s;
-                        let value = match v {
-                            0 => public.end0(),
-                            v if v < shape.stream_ends => w.ends[v - 1],
-                            _ => [Val::ZERO; DIGEST],
-                        };
-                        c.w[DIGEST * s..DIGEST * (s + 1)].copy_from_slice(&value);
-                        let top = v > 0 && v < shape.stream_ends && usize::from(w.digits[v - 1]) == BASE - 1;
-                        c.free[s] = Val::from_bool(!shape.receives(k, s) || top);
-                    }
-                    let capacity = if k == 0 { self.capacity } else { core::array::from_fn(|j| prev_out[j]) };
-                    let rate = core::array::from_fn(|t| c.w[e0 + t]);
-                    SpongeInput { capacity, rate }.write_to(&mut c.input);
-                }
-                Role::Tree(l) => {
-                    let node: [Val; DIGEST] = if l == 1 {
-                        core::array::from_fn(|j| prev_out[CAPACITY + j])
-                    } else {
-                        core::array::from_fn(|j| prev_out[j] + prev_in[j])
-                    };
-                    let [t0, t1, bit] = public.levels[l - 1];
-                    let sibling = w.co_path[l - 1];
-                    let (left, right) = if bit == Val::ZERO { (node, sibling) } else { (sibling, node) };
-                    TreeInput { param: public.param, tweak: [t0, t1], left, right, tail: [Val::ZERO] }
-                        .write_to(&mut c.input);
-                    c.bit = bit;
-                }
-                Role::Pad => {}
-            }
-            edit(r, &mut c);
-            c.write_to(row);
-            prev_out = self.perm.write(&mut [row], &[c.input])[0];
-            prev_in = c.input;
+        for block in blocks.iter() {
+            assert_eq!(block.len(), self.shape.hash_block * width, "one block");
         }
+        let mut prev = vec![([Val::ZERO; 24], [Val::ZERO; 24]); ws.len()];
+        for r in 0..self.shape.hash_block {
+            let mut rows: Vec<&mut [Val]> = blocks.iter_mut().map(|b| &mut b[r * width..(r + 1) * width]).collect();
+            let mut inputs = Vec::with_capacity(ws.len());
+            for (k, row) in rows.iter_mut().enumerate() {
+                let mut c = self.row(sig0 + k, ws[k], r, prev[k]);
+                edit(k, r, &mut c);
+                c.write_to(row);
+                inputs.push(c.input);
+            }
+            let outs = self.perm.write(&mut rows, &inputs);
+            for ((prev, out), input) in prev.iter_mut().zip(outs).zip(inputs) {
+                *prev = (input, out);
+            }
+        }
+    }
+
+    /// The own columns of row `r` of slot `sig`'s block; `(prev_in,
+    /// prev_out)` are the previous row's permutation input and output.
+    fn row(&self, sig: usize, w: &SlotWitness, r: usize, (prev_in, prev_out): ([Val; 24], [Val; 24])) -> HashCols<Val> {
+        let shape = &self.shape;
+        let public = &w.public;
+        let p = self.periodic_row(r);
+        let mut c = HashCols {
+            input: [Val::ZERO; 24],
+            sig: Val::from_usize(sig),
+            w: [Val::ZERO; SLOTS * DIGEST],
+            free: [Val::ZERO; SLOTS],
+            bit: Val::ZERO,
+            is_msg: p.is_msg,
+            is_sponge: p.is_sponge,
+            is_tree: p.is_tree,
+            is_top: p.is_top,
+            pos: p.pos,
+        };
+        match role(shape, r) {
+            Role::Message => {
+                let input = MsgInput {
+                    msg: public.msg,
+                    param: public.param,
+                    tweak: public.mtweak,
+                    rho: w.rho,
+                    tail: [Val::ZERO],
+                };
+                input.write_to(&mut c.input);
+            }
+            Role::Sponge(k) => {
+                let (v0, e0) = Shape::window(k);
+                for s in 0..SLOTS {
+                    let v = v0 + s;
+                    let value = match v {
+                        0 => public.end0(),
+                        v if v < shape.stream_ends => w.ends[v - 1],
+                        _ => [Val::ZERO; DIGEST],
+                    };
+                    c.w[DIGEST * s..DIGEST * (s + 1)].copy_from_slice(&value);
+                    let top = v > 0 && v < shape.stream_ends && usize::from(w.digits[v - 1]) == BASE - 1;
+                    c.free[s] = Val::from_bool(!shape.receives(k, s) || top);
+                }
+                let capacity = if k == 0 { self.capacity } else { core::array::from_fn(|j| prev_out[j]) };
+                let rate = core::array::from_fn(|t| c.w[e0 + t]);
+                SpongeInput { capacity, rate }.write_to(&mut c.input);
+            }
+            Role::Tree(l) => {
+                let node: [Val; DIGEST] = if l == 1 {
+                    core::array::from_fn(|j| prev_out[CAPACITY + j])
+                } else {
+                    core::array::from_fn(|j| prev_out[j] + prev_in[j])
+                };
+                let [t0, t1, bit] = public.levels[l - 1];
+                let sibling = w.co_path[l - 1];
+                let (left, right) = if bit == Val::ZERO { (node, sibling) } else { (sibling, node) };
+                TreeInput { param: public.param, tweak: [t0, t1], left, right, tail: [Val::ZERO] }
+                    .write_to(&mut c.input);
+                c.bit = bit;
+            }
+            Role::Pad => {}
+        }
+        c
     }
 }
 
