@@ -151,11 +151,7 @@ fn generate<S: LeanFamily>(
     let last = statement.len() - 1;
     let witnesses: Vec<SlotWitness> = (0..=last)
         .into_par_iter()
-        .map(|s| {
-            let (entry, signature) = (&statement.entries()[s], &signatures[s]);
-            sigagg_xmss::verify(&entry.public_key, entry.epoch, &entry.message, signature).map_err(|e| (s, e))?;
-            SlotWitness::new(entry, signature).ok_or((s, SignatureError::RootMismatch))
-        })
+        .map(|s| SlotWitness::new(&statement.entries()[s], &signatures[s]).map_err(|e| (s, e)))
         .collect::<Result<_, _>>()?;
     let slot = |s: usize| &witnesses[s.min(last)];
     let n = statement.padded_len();
@@ -181,6 +177,12 @@ fn generate<S: LeanFamily>(
     });
     let chain_trace = blocks(BaseAir::<Val>::width(chain), shape.chain_block, &|s0, ws, b| chain.fill_group(s0, ws, b));
     let hash_trace = blocks(BaseAir::<Val>::width(hash), shape.hash_block, &|s0, ws, b| hash.fill_group(s0, ws, b));
+    let block = shape.hash_block * hash_trace.width;
+    if let Some(s) = (0..=last)
+        .find(|&s| hash.top_digest(&hash_trace.values[s * block..(s + 1) * block]) != witnesses[s].public.root)
+    {
+        return Err((s, SignatureError::RootMismatch));
+    }
     let checked: Vec<u32> = DigitAir::range_values(&digits_trace.values)
         .into_iter()
         .chain(chain_range_values(&chain_trace))

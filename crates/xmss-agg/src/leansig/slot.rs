@@ -104,14 +104,18 @@ pub struct SlotWitness {
 }
 
 impl SlotWitness {
-    /// The witness of `signature` on `entry`, or `None` when the codeword
-    /// is invalid (the hash aborts or misses the target sum): such a
-    /// signature does not verify natively either.
-    pub fn new<S: LeanFamily>(entry: &AggregateEntry<S>, signature: &Signature<S>) -> Option<Self> {
+    /// The witness of `signature` on `entry`, or the native verifier's
+    /// error when the codeword is invalid (the hash aborts or misses the
+    /// target sum). Whether the signature leads to the key's root is
+    /// checked on the width-24 trace ([`super::air::hash24::HashAir::top_digest`]).
+    pub fn new<S: LeanFamily>(
+        entry: &AggregateEntry<S>,
+        signature: &Signature<S>,
+    ) -> Result<Self, sigagg_xmss::VerifyError> {
         let shape = Shape::of::<S>();
         let PublicKey { parameter, .. } = &entry.public_key;
         let (epoch, message) = (entry.epoch, &entry.message);
-        let digits = codeword::<S>(parameter, epoch, signature.rho(), message).ok()?;
+        let digits = codeword::<S>(parameter, epoch, signature.rho(), message)?;
         let hash = compress(S::perm24(), &message_input::<S>(parameter, epoch, signature.rho(), message));
         let ends = digits
             .iter()
@@ -121,7 +125,7 @@ impl SlotWitness {
                 fe_array(walk_chain::<S>(parameter, epoch, i as u8, x, BASE - 1 - usize::from(x), h).as_slice())
             })
             .collect();
-        Some(Self {
+        Ok(Self {
             public: SlotPublic::new(entry),
             epoch,
             rho: fe_array(signature.rho().as_slice()),

@@ -293,6 +293,16 @@ impl HashAir {
         &self.perm
     }
 
+    /// The top tree row's digest in a filled block: the root the slot's
+    /// signature leads to (the trace generator compares it with the key's).
+    pub fn top_digest(&self, block: &[Val]) -> [Val; DIGEST] {
+        let width = BaseAir::<Val>::width(self);
+        let r = self.shape.tree_row() + self.shape.depth - 1;
+        let row = &block[r * width..(r + 1) * width];
+        let c = HashCols::from_slice(&row[..col::WIDTH]);
+        core::array::from_fn(|j| row[self.perm.output(j)] + c.input[j])
+    }
+
     /// Whether the bus groups go out as exclusive interactions.
     pub fn exclusive(&self) -> bool {
         self.exclusive
