@@ -210,7 +210,9 @@ fn tampered_traces_are_refused() {
 /// `proof_data` out; bad bytes of every input are typed errors.
 #[test]
 fn leanspec_api_round_trip_and_bad_input() {
-    use sigagg_xmss_agg::leansig::leanspec::{LeanApiError, aggregate_signatures, verify_aggregated_signatures};
+    use sigagg_xmss_agg::leansig::leanspec::{
+        LeanApiError, aggregate, aggregate_signatures, verify, verify_aggregated_signatures,
+    };
     let settings = Settings::INSECURE_TEST_SKIP;
     let slot = 77;
     let message = [9u8; 32];
@@ -226,6 +228,21 @@ fn leanspec_api_round_trip_and_bad_input() {
     let proof = aggregate_signatures(&settings, &keys, &sig_refs, &message, slot).unwrap();
     assert!(proof.len() <= 1 << 20);
     verify_aggregated_signatures(&settings, &keys, &message, &proof, slot).unwrap();
+    // The SSZ container: participants 4, 9 and 4000 of the registry.
+    let participants = sigagg_xmss::Participants::from_indices(&[4, 9, 4000]).unwrap();
+    let container = aggregate(&settings, participants.clone(), &keys, &sig_refs, &message, slot).unwrap();
+    let decoded = sigagg_xmss::AggregatedSignatureProof::from_bytes(&container.to_bytes()).unwrap();
+    assert_eq!(decoded.participants().indices(), vec![4, 9, 4000]);
+    verify(&settings, &decoded, &keys, &message, slot).unwrap();
+    assert!(matches!(
+        verify(&settings, &decoded, &keys[..2], &message, slot),
+        Err(LeanApiError::ParticipantsMismatch { participants: 3, keys: 2 })
+    ));
+    let two = sigagg_xmss::Participants::from_indices(&[4, 9]).unwrap();
+    assert!(matches!(
+        aggregate(&settings, two, &keys, &sig_refs, &message, slot),
+        Err(LeanApiError::ParticipantsMismatch { participants: 2, keys: 3 })
+    ));
     // Another slot, message or key order: the STARK refuses.
     for (m, s, k) in [
         (message, slot + 1, keys.clone()),

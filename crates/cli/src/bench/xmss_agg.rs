@@ -49,7 +49,7 @@ pub struct BenchArgs {
     /// 2^20, Poseidon2) or lean-sig-prod (leanSig's production set, what
     /// lean Ethereum clients sign).
     #[arg(long, default_value = "seed001", value_parser = ["seed001", "lean-sig-prod"])]
-    pub set: String,
+    pub scheme: String,
 }
 
 /// `n` genuine Seed001 key pairs and signatures, made quickly: each key's
@@ -79,7 +79,7 @@ pub fn quick_signatures(n: usize, distinct: bool) -> (Statement, Vec<Signature<S
 const SIGNATURE_SETUP: &str = "one genuine leaf per key, other tree nodes random (single_epoch_key_and_signature)";
 
 pub fn bench(args: &BenchArgs) -> CliResult {
-    if args.set == "lean-sig-prod" {
+    if args.scheme == "lean-sig-prod" {
         return bench_lean(args);
     }
     let settings = bench_settings(args.settings.as_deref(), args.log_blowup, sigagg_xmss_agg::settings)?;
@@ -234,7 +234,7 @@ fn quick_lean_signatures<S: LeanFamily>(
     Ok((AggregateStatement::from_entries(entries).map_err(CliError::rejected)?, sigs))
 }
 
-/// `sigagg bench xmss-agg --set lean-sig-prod`: one aggregate proof of
+/// `sigagg bench xmss-agg --scheme lean-sig-prod`: one aggregate proof of
 /// LeanSigProd signatures (`sigagg_xmss_agg::leansig`).
 fn bench_lean(args: &BenchArgs) -> CliResult {
     let settings = bench_settings(args.settings.as_deref(), args.log_blowup, sigagg_xmss_agg::settings)?;

@@ -5,19 +5,23 @@
 //! (at most 1 MiB, [`PROOF_DATA_LIMIT`]).
 //!
 //! ```text
+//! aggregate(participants, public_keys, signatures, message, slot) -> AggregatedSignatureProof
+//! verify(proof, public_keys, message, slot)
 //! aggregate_signatures(public_keys, signatures, message, slot) -> proof_data
 //! verify_aggregated_signatures(public_keys, message, proof_data, slot)
 //! ```
 //!
 //! Every input is untrusted bytes: each failure is a typed
 //! [`LeanApiError`] naming the input at fault, never a panic. The
-//! participants bitlist is the caller's ([`sigagg_xmss::Participants`]);
-//! the keys passed are those of the participants, in its order.
+//! participants bitlist is the caller's ([`Participants`]); the keys
+//! passed are those of the participants, in its order.
 
 use sigagg_xmss::aggregated::PROOF_DATA_LIMIT;
-use sigagg_xmss::{DecodeError, LeanSigProd, PublicKey, Signature};
+use sigagg_xmss::{
+    AggregatedSignatureProof, ContainerError, DecodeError, LeanSigProd, Participants, PublicKey, Signature,
+};
 
-use super::aggregate::{prove, verify};
+use super::aggregate;
 use crate::config::Settings;
 use crate::error::{ProveError, StatementError, VerifyError};
 use crate::proof::Proof;
@@ -59,6 +63,17 @@ pub enum LeanApiError {
     /// The proof does not decode or does not verify.
     #[error(transparent)]
     Verify(#[from] VerifyError),
+    /// The participants bitlist does not have one bit set per key.
+    #[error("{participants} participants for {keys} public keys")]
+    ParticipantsMismatch {
+        /// Bits set.
+        participants: usize,
+        /// Keys given.
+        keys: usize,
+    },
+    /// The container cannot hold the proof.
+    #[error(transparent)]
+    Container(#[from] ContainerError),
     /// The proof exceeds leanSpec's `ByteListMiB`.
     #[error("the proof has {0} bytes, more than leanSpec's limit of 2^20")]
     TooLarge(usize),
@@ -102,7 +117,7 @@ pub fn aggregate_signatures(
         .enumerate()
         .map(|(index, bytes)| Signature::from_bytes(bytes).map_err(|source| LeanApiError::Signature { index, source }))
         .collect::<Result<Vec<_>, _>>()?;
-    let bytes = prove(settings, &statement, &signatures)?.to_bytes();
+    let bytes = aggregate::prove(settings, &statement, &signatures)?.to_bytes();
     if bytes.len() > PROOF_DATA_LIMIT {
         return Err(LeanApiError::TooLarge(bytes.len()));
     }
@@ -122,5 +137,39 @@ pub fn verify_aggregated_signatures(
     }
     let statement = statement(public_keys, message, slot)?;
     let proof = Proof::from_bytes(proof_data)?;
-    Ok(verify(settings, &statement, &proof)?)
+    Ok(aggregate::verify(settings, &statement, &proof)?)
+}
+
+/// The keys must be the participants': one per bit set.
+fn check_participants(participants: &Participants, keys: usize) -> Result<(), LeanApiError> {
+    let set = participants.bits().iter().filter(|&&b| b).count();
+    if set == keys { Ok(()) } else { Err(LeanApiError::ParticipantsMismatch { participants: set, keys }) }
+}
+
+/// [`aggregate_signatures`], wrapped in leanSpec's SSZ container with the
+/// caller's participants bitlist (one bit set per key, in order).
+pub fn aggregate(
+    settings: &Settings,
+    participants: Participants,
+    public_keys: &[&[u8]],
+    signatures: &[&[u8]],
+    message: &[u8; 32],
+    slot: u32,
+) -> Result<AggregatedSignatureProof, LeanApiError> {
+    check_participants(&participants, public_keys.len())?;
+    let proof_data = aggregate_signatures(settings, public_keys, signatures, message, slot)?;
+    Ok(AggregatedSignatureProof::new(participants, proof_data)?)
+}
+
+/// Verifies leanSpec's container against the participants' keys (one per
+/// bit set, in order).
+pub fn verify(
+    settings: &Settings,
+    proof: &AggregatedSignatureProof,
+    public_keys: &[&[u8]],
+    message: &[u8; 32],
+    slot: u32,
+) -> Result<(), LeanApiError> {
+    check_participants(proof.participants(), public_keys.len())?;
+    verify_aggregated_signatures(settings, public_keys, message, proof.proof_data(), slot)
 }
