@@ -9,11 +9,10 @@ use rayon::prelude::*;
 use serde_json::json;
 use sigagg_xmss::group::{GroupKey, GroupTree};
 use sigagg_xmss::{LeanSigProd, Seed001, Signature, single_epoch_key_and_signature};
-use sigagg_xmss_agg::AggregateStatement;
 use sigagg_xmss_agg::leansig::aggregate as lean;
-use sigagg_xmss_agg::leansig::layout::LeanFamily;
 use sigagg_xmss_agg::security::security_level;
 use sigagg_xmss_agg::threshold::{self as stark_threshold, Disclosure, Signer, ThresholdStatement};
+use sigagg_xmss_agg::{AggScheme, AggregateStatement};
 use sigagg_xmss_agg::{AggregateEntry as Entry, AggregateStatement as Statement, Proof, Settings, aggregate};
 
 use super::{ThresholdBenchArgs, bench_settings};
@@ -55,24 +54,29 @@ pub struct BenchArgs {
 /// `n` genuine Seed001 key pairs and signatures, made quickly: each key's
 /// tree has one real leaf (the signing epoch) and random siblings.
 pub fn quick_signatures(n: usize, distinct: bool) -> (Statement, Vec<Signature<Seed001>>) {
+    quick_signatures_of::<Seed001>(n, distinct)
+}
+
+/// [`quick_signatures`] for any parameter set the aggregator proves.
+fn quick_signatures_of<S: AggScheme>(n: usize, distinct: bool) -> (AggregateStatement<S>, Vec<Signature<S>>) {
     let epoch = 4242;
     let shared = *b"sigagg benchmark consensus root!";
     let bar = io::progress(n as u64, "sign");
-    let (entries, sigs): (Vec<Entry>, Vec<Signature<Seed001>>) = (0..n)
+    let (entries, sigs): (Vec<Entry<S>>, Vec<Signature<S>>) = (0..n)
         .into_par_iter()
         .map(|i| {
             let mut message = shared;
             if distinct {
                 message[..8].copy_from_slice(&(i as u64).to_le_bytes());
             }
-            let (public_key, sig) = single_epoch_key_and_signature::<Seed001, _>(&mut rand::rng(), epoch, &message)
+            let (public_key, sig) = single_epoch_key_and_signature::<S, _>(&mut rand::rng(), epoch, &message)
                 .expect("signing a fresh key succeeds");
             bar.inc(1);
             (Entry { public_key, epoch, message }, sig)
         })
         .unzip();
     bar.finish_and_clear();
-    (Statement::new(entries).expect("valid statement"), sigs)
+    (AggregateStatement::from_entries(entries).expect("valid statement"), sigs)
 }
 
 /// How the benchmarks make their XMSS signatures (printed with the results).
@@ -208,32 +212,6 @@ pub fn bench_threshold(args: &ThresholdBenchArgs) -> CliResult {
     Ok(())
 }
 
-/// `n` genuine signatures of the leanSig family set `S`, made quickly as
-/// [`quick_signatures`] makes Seed001's.
-fn quick_lean_signatures<S: LeanFamily>(
-    n: usize,
-    distinct: bool,
-) -> Result<(AggregateStatement<S>, Vec<Signature<S>>), CliError> {
-    let epoch = 4242;
-    let shared = *b"sigagg benchmark consensus root!";
-    let bar = io::progress(n as u64, "sign");
-    let (entries, sigs): (Vec<Entry<S>>, Vec<Signature<S>>) = (0..n)
-        .into_par_iter()
-        .map(|i| {
-            let mut message = shared;
-            if distinct {
-                message[..8].copy_from_slice(&(i as u64).to_le_bytes());
-            }
-            let (public_key, sig) = single_epoch_key_and_signature::<S, _>(&mut rand::rng(), epoch, &message)
-                .expect("signing a fresh key succeeds");
-            bar.inc(1);
-            (Entry { public_key, epoch, message }, sig)
-        })
-        .unzip();
-    bar.finish_and_clear();
-    Ok((AggregateStatement::from_entries(entries).map_err(CliError::rejected)?, sigs))
-}
-
 /// `sigagg bench xmss-agg --scheme lean-sig-prod`: one aggregate proof of
 /// LeanSigProd signatures (`sigagg_xmss_agg::leansig`).
 fn bench_lean(args: &BenchArgs) -> CliResult {
@@ -242,7 +220,7 @@ fn bench_lean(args: &BenchArgs) -> CliResult {
     if args.n == 0 || args.n > max {
         return Err(CliError::usage(format!("--n must be in 1..={max}")));
     }
-    let (statement, sigs) = quick_lean_signatures::<LeanSigProd>(args.n, args.distinct_messages)?;
+    let (statement, sigs) = quick_signatures_of::<LeanSigProd>(args.n, args.distinct_messages);
     let prove = || lean::prove(&settings, &statement, &sigs).map_err(CliError::rejected);
     let first_prove_s = if args.warm {
         let start = Instant::now();

@@ -242,29 +242,26 @@ impl ChainAir {
         blocks: &mut [&mut [Val]],
         mut tamper: impl FnMut(usize, usize, &mut ChainCols<Val>),
     ) {
-        let width = self.width();
         let steps: Vec<Vec<(usize, u8)>> = ws.iter().map(|w| steps(&w.digits)).collect();
-        for (block, steps) in blocks.iter().zip(&steps) {
-            assert_eq!(block.len(), self.shape.chain_block * width, "one block of rows");
+        for steps in &steps {
             assert_eq!(steps.len(), self.shape.chain_steps, "the codeword's chain steps");
         }
-        let mut running = vec![[Val::ZERO; DIGEST]; ws.len()];
-        for r in 0..self.shape.chain_block {
-            let mut rows: Vec<&mut [Val]> = blocks.iter_mut().map(|b| &mut b[r * width..(r + 1) * width]).collect();
-            let mut inputs = Vec::with_capacity(ws.len());
-            let mut xs = Vec::with_capacity(ws.len());
-            for (k, row) in rows.iter_mut().enumerate() {
-                let mut c = self.row(sig0 + k, ws[k], steps[k].get(r).copied(), running[k]);
+        // Per slot: the chain's value so far and the row's input digest.
+        let mut states = vec![([Val::ZERO; DIGEST], [Val::ZERO; DIGEST]); ws.len()];
+        super::fill_lockstep(
+            &self.perm,
+            blocks,
+            (self.shape.chain_block, self.width()),
+            &mut states,
+            |(running, x), k, r, row| {
+                let mut c = self.row(sig0 + k, ws[k], steps[k].get(r).copied(), *running);
                 tamper(k, r, &mut c);
                 c.write_to(row);
-                inputs.push(core::array::from_fn::<Val, 16, _>(|j| if j < INPUT_COLS { row[j] } else { Val::ZERO }));
-                xs.push(c.x);
-            }
-            let outs = self.perm.write(&mut rows, &inputs);
-            for ((running, out), x) in running.iter_mut().zip(outs).zip(xs) {
-                *running = core::array::from_fn(|j| out[j] + x[j]);
-            }
-        }
+                *x = c.x;
+                core::array::from_fn(|j| if j < INPUT_COLS { row[j] } else { Val::ZERO })
+            },
+            |(running, x), _, out| *running = core::array::from_fn(|j| out[j] + x[j]),
+        );
     }
 
     /// The own columns of a row of slot `sig`: the step `(chain, position

@@ -349,25 +349,21 @@ impl HashAir {
         blocks: &mut [&mut [Val]],
         mut edit: impl FnMut(usize, usize, &mut HashCols<Val>),
     ) {
-        let width = BaseAir::<Val>::width(self);
-        for block in blocks.iter() {
-            assert_eq!(block.len(), self.shape.hash_block * width, "one block");
-        }
-        let mut prev = vec![([Val::ZERO; 24], [Val::ZERO; 24]); ws.len()];
-        for r in 0..self.shape.hash_block {
-            let mut rows: Vec<&mut [Val]> = blocks.iter_mut().map(|b| &mut b[r * width..(r + 1) * width]).collect();
-            let mut inputs = Vec::with_capacity(ws.len());
-            for (k, row) in rows.iter_mut().enumerate() {
-                let mut c = self.row(sig0 + k, ws[k], r, prev[k]);
+        // Per slot: the previous row's permutation input and output.
+        let mut states = vec![([Val::ZERO; 24], [Val::ZERO; 24]); ws.len()];
+        super::fill_lockstep(
+            &self.perm,
+            blocks,
+            (self.shape.hash_block, BaseAir::<Val>::width(self)),
+            &mut states,
+            |prev, k, r, row| {
+                let mut c = self.row(sig0 + k, ws[k], r, *prev);
                 edit(k, r, &mut c);
                 c.write_to(row);
-                inputs.push(c.input);
-            }
-            let outs = self.perm.write(&mut rows, &inputs);
-            for ((prev, out), input) in prev.iter_mut().zip(outs).zip(inputs) {
-                *prev = (input, out);
-            }
-        }
+                c.input
+            },
+            |prev, input, out| *prev = (input, out),
+        );
     }
 
     /// The own columns of row `r` of slot `sig`'s block; `(prev_in,
