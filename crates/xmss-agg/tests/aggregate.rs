@@ -663,3 +663,9 @@ fn whir_aggregate_with_every_width_24_round() {
         |proof| verify(&WHIR, &statement, proof),
     );
 }
+
+/// leanSig-family aggregates (`sigagg_xmss_agg::leansig`): a module of
+/// this test binary rather than a binary of its own, so the release test
+/// build links one binary fewer.
+#[path = "aggregate/leansig.rs"]
+mod leansig;
