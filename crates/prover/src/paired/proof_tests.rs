@@ -8,7 +8,9 @@ use p3_air::{Air, AirBuilder, BaseAir};
 use p3_matrix::dense::RowMajorMatrix;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
-use sigagg_koalabear::poseidon2::{PARTIAL_16, PARTIAL_24, default_constants16, default_constants24};
+use sigagg_koalabear::poseidon2::{
+    Constants16, Constants24, PARTIAL_16, PARTIAL_24, default_constants16, default_constants24,
+};
 
 use super::*;
 use crate::{Settings, StarkProof, Table, Tables, VerifyError, codec, prove, verify};
@@ -35,11 +37,35 @@ impl<AB: AirBuilder<F = Val>, R: PoseidonRounds<W>, const W: usize, const P: usi
     }
 }
 
-impl<R: PoseidonRounds<W>, const W: usize, const P: usize> Table for PermTable<R, W, P> {
+crate::air_enum! {
+    /// The four tables the tests prove, as one type: the backends are
+    /// compiled for one table type, not four (release test build time).
+    #[derive(Clone, Debug)]
+    #[allow(clippy::large_enum_variant)] // four test tables, cloned rarely
+    enum AnyPerm {
+        P1x16(PermTable<Poseidon1Rounds<16>, 16, PARTIAL_16>),
+        P1x24(PermTable<Poseidon1Rounds<24>, 24, PARTIAL_24>),
+        P2x16(PermTable<Constants16, 16, PARTIAL_16>),
+        P2x24(PermTable<Constants24, 24, PARTIAL_24>),
+    }
+}
+
+impl AnyPerm {
+    fn degree(&self) -> usize {
+        match self {
+            Self::P1x16(t) => t.0.degree(),
+            Self::P1x24(t) => t.0.degree(),
+            Self::P2x16(t) => t.0.degree(),
+            Self::P2x24(t) => t.0.degree(),
+        }
+    }
+}
+
+impl Table for AnyPerm {
     const BUS_WIDTH: usize = 1;
 
     fn degree(&self) -> usize {
-        self.0.degree()
+        AnyPerm::degree(self)
     }
 }
 
@@ -66,12 +92,12 @@ impl<R: PoseidonRounds<W>, const W: usize, const P: usize> PermTable<R, W, P> {
 const DOMAIN: &[u8] = b"sigagg/prover-test/poseidon-block/v1";
 
 /// Proves `trace` of `air` alone at `log_rows`.
-fn prove_one<T: Table>(settings: &Settings, air: &T, trace: RowMajorMatrix<Val>, log_rows: usize) -> StarkProof {
+fn prove_one(settings: &Settings, air: &AnyPerm, trace: RowMajorMatrix<Val>, log_rows: usize) -> StarkProof {
     let airs = [air.clone()];
     prove(settings, &Tables::new(&airs, vec![log_rows], DOMAIN, [1; 32]), vec![trace]).expect("a proof")
 }
 
-fn verify_one<T: Table>(settings: &Settings, air: &T, proof: &StarkProof, log_rows: usize) -> Result<(), VerifyError> {
+fn verify_one(settings: &Settings, air: &AnyPerm, proof: &StarkProof, log_rows: usize) -> Result<(), VerifyError> {
     let airs = [air.clone()];
     verify(settings, &Tables::new(&airs, vec![log_rows], DOMAIN, [1; 32]), proof)
 }
@@ -80,7 +106,7 @@ fn verify_one<T: Table>(settings: &Settings, air: &T, proof: &StarkProof, log_ro
 /// a release build of the multilinear one (no buses here) proves it too;
 /// a debug build of the latter may panic or refuse instead, which only
 /// that build allows. Any proof it gives must be refused as invalid.
-fn assert_corrupted_rejected<T: Table>(settings: &Settings, air: &T, trace: RowMajorMatrix<Val>, log_rows: usize) {
+fn assert_corrupted_rejected(settings: &Settings, air: &AnyPerm, trace: RowMajorMatrix<Val>, log_rows: usize) {
     let proved = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| prove_one(settings, air, trace, log_rows)));
     match proved {
         Err(_) => assert!(cfg!(debug_assertions) && settings.backend().is_multilinear(), "{settings:?}"),
@@ -97,31 +123,25 @@ fn a_poseidon1_table_proves_and_a_corrupted_cell_fails() {
     const LOG_ROWS: usize = 5;
     let cases = [(Settings::INSECURE_TEST, 1), (Settings::INSECURE_TEST_COMPACT, 2), (Settings::INSECURE_TEST_SKIP, 2)];
     for (settings, stride) in cases {
-        let air = PermTable::<_, 16, PARTIAL_16>::new(Poseidon1Rounds::default16().clone(), stride);
-        let trace = air.trace(LOG_ROWS, stride as u64);
+        let table = PermTable::<_, 16, PARTIAL_16>::new(Poseidon1Rounds::default16().clone(), stride);
+        let trace = table.trace(LOG_ROWS, stride as u64);
+        let (_, partial, _) = table.0.halves();
+        let air = AnyPerm::P1x16(table);
         let proof = prove_one(&settings, &air, trace.clone(), LOG_ROWS);
         verify_one(&settings, &air, &proof, LOG_ROWS).unwrap_or_else(|e| panic!("{settings:?}: {e}"));
-        let (_, partial, _) = air.0.halves();
         let mut bad = trace;
         bad.values[9 * bad.width + partial + 4] += Val::ONE;
         assert_corrupted_rejected(&settings, &air, bad, LOG_ROWS);
     }
-    let air = PermTable::<_, 24, PARTIAL_24>::new(Poseidon1Rounds::default24().clone(), 2);
-    let proof = prove_one(&Settings::INSECURE_TEST_SKIP, &air, air.trace(LOG_ROWS, 9), LOG_ROWS);
+    let table = PermTable::<_, 24, PARTIAL_24>::new(Poseidon1Rounds::default24().clone(), 2);
+    let trace = table.trace(LOG_ROWS, 9);
+    let air = AnyPerm::P1x24(table);
+    let proof = prove_one(&Settings::INSECURE_TEST_SKIP, &air, trace, LOG_ROWS);
     verify_one(&Settings::INSECURE_TEST_SKIP, &air, &proof, LOG_ROWS).unwrap();
 }
 
 /// One measurement: the median of three proofs' times, the proof's size.
-fn measure<R: PoseidonRounds<W>, const W: usize, const P: usize>(
-    name: &str,
-    air: &PermTable<R, W, P>,
-    log_rows: usize,
-    settings: &Settings,
-) -> String
-where
-    PermTable<R, W, P>: Table,
-{
-    let trace = air.trace(log_rows, 1);
+fn measure(name: &str, air: &AnyPerm, trace: RowMajorMatrix<Val>, log_rows: usize, settings: &Settings) -> String {
     let mut times: Vec<f64> = Vec::new();
     let mut proof = None;
     for _ in 0..3 {
@@ -158,10 +178,10 @@ fn poseidon1_against_poseidon2() {
     let p1x16 = PermTable::<_, 16, PARTIAL_16>::new(Poseidon1Rounds::default16().clone(), 2);
     let p2x16 = PermTable::<_, 16, PARTIAL_16>::new(default_constants16().clone(), 2);
     let rows = [
-        measure("poseidon1-24", &p1x24, 14, &s),
-        measure("poseidon2-24", &p2x24, 14, &s),
-        measure("poseidon1-16", &p1x16, 15, &s),
-        measure("poseidon2-16", &p2x16, 15, &s),
+        measure("poseidon1-24", &AnyPerm::P1x24(p1x24.clone()), p1x24.trace(14, 1), 14, &s),
+        measure("poseidon2-24", &AnyPerm::P2x24(p2x24.clone()), p2x24.trace(14, 1), 14, &s),
+        measure("poseidon1-16", &AnyPerm::P1x16(p1x16.clone()), p1x16.trace(15, 1), 15, &s),
+        measure("poseidon2-16", &AnyPerm::P2x16(p2x16.clone()), p2x16.trace(15, 1), 15, &s),
     ];
     println!("[\n  {}\n]", rows.join(",\n  "));
 }
