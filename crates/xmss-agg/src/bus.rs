@@ -125,8 +125,9 @@ pub fn root<E: PrimeCharacteristicRing + Clone>(sig: E, root: [E; DIGEST]) -> Ve
     message(Tag::Root, sig, E::ZERO, root)
 }
 
-/// `MemberA`: slot `sig`'s signer key root (threshold proofs).
-pub fn member_a<E: PrimeCharacteristicRing + Clone>(sig: E, root: [E; DIGEST]) -> Vec<E> {
+/// `MemberA`: slot `sig`'s signer key root (threshold proofs; 7 elements
+/// for Seed001, 8 for the leanSig sets).
+pub fn member_a<E: PrimeCharacteristicRing + Clone>(sig: E, root: impl IntoIterator<Item = E>) -> Vec<E> {
     message(Tag::MemberA, sig, E::ZERO, root)
 }
 

@@ -10,6 +10,8 @@
 //!   `"SGXAGS" || version || body(set, settings, count, stark)`, `set` the
 //!   set's [`sigagg_xmss::ParameterSet::ID`] (Seed001's proofs keep the
 //!   untagged encoding, byte for byte);
+//! * threshold of another parameter set than Seed001:
+//!   `"SGXTHS" || version || body(set, settings, count, signers, stark)`;
 //!
 //! with the framing and canonical body of `sigagg_prover::codec`: a proof
 //! re-encodes to the same bytes; decoding rejects trailing bytes and
@@ -37,6 +39,9 @@ pub const THRESHOLD_PROOF_MAGIC: &[u8; 6] = b"SGXTHR";
 pub const TAGGED_PROOF_VERSION: u8 = 1;
 /// First bytes of an encoded aggregate proof of a set other than Seed001.
 pub const TAGGED_PROOF_MAGIC: &[u8; 6] = b"SGXAGS";
+/// First bytes of an encoded threshold proof of a set other than Seed001
+/// (version [`TAGGED_PROOF_VERSION`]).
+pub const TAGGED_THRESHOLD_MAGIC: &[u8; 6] = b"SGXTHS";
 /// The set of the untagged encodings.
 const SEED001: u8 = <sigagg_xmss::Seed001 as sigagg_xmss::ParameterSet>::ID;
 
@@ -99,6 +104,16 @@ struct TaggedBody<S, P> {
     stark: P,
 }
 
+/// The set-tagged threshold encoding's body, field for field.
+#[derive(Serialize, Deserialize)]
+struct TaggedThresholdBody<S, L, P> {
+    set: u8,
+    settings: S,
+    count: u32,
+    signers: L,
+    stark: P,
+}
+
 /// The threshold encoding's body, field for field (as [`AggregateBody`]).
 #[derive(Serialize, Deserialize)]
 struct ThresholdBody<S, L, P> {
@@ -121,6 +136,11 @@ impl Proof {
             ProofKind::Aggregate => {
                 codec::encode(PROOF_MAGIC, PROOF_VERSION, &AggregateBody { settings, count, stark })
             }
+            ProofKind::Threshold if self.set != SEED001 => codec::encode(
+                TAGGED_THRESHOLD_MAGIC,
+                TAGGED_PROOF_VERSION,
+                &TaggedThresholdBody { set: self.set, settings, count, signers: &self.signers, stark },
+            ),
             ProofKind::Threshold => codec::encode(
                 THRESHOLD_PROOF_MAGIC,
                 THRESHOLD_PROOF_VERSION,
@@ -145,6 +165,16 @@ impl Proof {
                 stark: p.stark,
             };
             return Ok(proof);
+        }
+        if bytes.starts_with(TAGGED_THRESHOLD_MAGIC) {
+            let p: TaggedThresholdBody<Settings, Option<Vec<u32>>, StarkProof> =
+                codec::decode(TAGGED_THRESHOLD_MAGIC, TAGGED_PROOF_VERSION, bytes, "threshold proof")
+                    .map_err(VerifyError::Malformed)?;
+            if p.set == SEED001 {
+                return Err(VerifyError::Malformed("a Seed001 proof in the set-tagged encoding".into()));
+            }
+            let (settings, count, signers, stark) = (p.settings, p.count, p.signers, p.stark);
+            return Ok(Proof { kind: ProofKind::Threshold, set: p.set, settings, count, signers, stark });
         }
         if bytes.starts_with(TAGGED_PROOF_MAGIC) {
             let p: TaggedBody<Settings, StarkProof> =
@@ -173,6 +203,10 @@ impl Proof {
                 codec::last_field_start(&TaggedBody { set: self.set, settings, count, stark }, stark)
             }
             ProofKind::Aggregate => codec::last_field_start(&AggregateBody { settings, count, stark }, stark),
+            ProofKind::Threshold if self.set != SEED001 => codec::last_field_start(
+                &TaggedThresholdBody { set: self.set, settings, count, signers: &self.signers, stark },
+                stark,
+            ),
             ProofKind::Threshold => {
                 codec::last_field_start(&ThresholdBody { settings, count, signers: &self.signers, stark }, stark)
             }

@@ -29,8 +29,12 @@
 //! assert_eq!(certificate.count, 5);
 //! ```
 
+use core::marker::PhantomData;
+
 use sha3::{Digest, Sha3_256};
 use sigagg_xmss::{ParameterSet, PublicKey, Seed001, Signature};
+
+use crate::scheme::AggScheme;
 
 use crate::air::group::GroupAir;
 use crate::air::sig::{SigAir, ThresholdShape};
@@ -43,31 +47,42 @@ use crate::{system, trace};
 use sigagg_xmss::group::{GroupError, GroupKey, GroupTree, MAX_GROUP_DEPTH, MembershipProof, depth_for};
 
 /// What a threshold certificate claims: at least `threshold` members of
-/// `group` signed `message` at `epoch`.
+/// `group` signed `message` at `epoch`, with keys of the parameter set `S`
+/// (Seed001 unless named; the leanSig sets are proven by
+/// [`crate::leansig::threshold`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ThresholdStatement {
+pub struct ThresholdStatement<S: AggScheme = Seed001> {
     group: GroupKey,
     epoch: u32,
     message: [u8; 32],
     threshold: u32,
+    set: PhantomData<S>,
 }
 
-impl ThresholdStatement {
+impl ThresholdStatement<Seed001> {
+    /// A Seed001 statement ([`Self::for_set`]); the set is Seed001 so that
+    /// `ThresholdStatement::new` names a type.
+    pub fn new(group: GroupKey, epoch: u32, message: [u8; 32], threshold: u32) -> Result<Self, StatementError> {
+        Self::for_set(group, epoch, message, threshold)
+    }
+}
+
+impl<S: AggScheme> ThresholdStatement<S> {
     /// Checks `1 <= threshold <= group.size`, that the group is at most
     /// [`sigagg_xmss::group::MAX_GROUP_DEPTH`] levels deep (its fields are public,
     /// so a key need not come from [`GroupKey::from_bytes`]) and that the
-    /// epoch is inside the Seed001 lifetime.
-    pub fn new(group: GroupKey, epoch: u32, message: [u8; 32], threshold: u32) -> Result<Self, StatementError> {
+    /// epoch is inside the set's lifetime (every `u32` for LeanSigProd).
+    pub fn for_set(group: GroupKey, epoch: u32, message: [u8; 32], threshold: u32) -> Result<Self, StatementError> {
         if threshold == 0 || threshold > group.size {
             return Err(StatementError::ThresholdOutOfRange { threshold, size: group.size });
         }
         if depth_for(group.size as usize) > MAX_GROUP_DEPTH {
             return Err(StatementError::GroupTooLarge { size: group.size, max_depth: MAX_GROUP_DEPTH });
         }
-        if u64::from(epoch) >= Seed001::lifetime() {
+        if u64::from(epoch) >= S::lifetime() {
             return Err(StatementError::EpochOutOfRange { index: 0, epoch });
         }
-        Ok(Self { group, epoch, message, threshold })
+        Ok(Self { group, epoch, message, threshold, set: PhantomData })
     }
 
     /// The group key.
@@ -89,22 +104,70 @@ impl ThresholdStatement {
     pub fn threshold(&self) -> u32 {
         self.threshold
     }
+
+    /// Signer `s`'s entry: its key, the shared epoch and message.
+    pub(crate) fn entry(&self, s: &Signer<S>) -> AggregateEntry<S> {
+        AggregateEntry { public_key: s.public_key, epoch: self.epoch, message: self.message }
+    }
+
+    /// The signers with their positions in the caller's list, sorted by
+    /// member index, once every one is a distinct member of the group.
+    pub(crate) fn checked_signers<'a>(
+        &self,
+        signers: &'a [Signer<S>],
+    ) -> Result<Vec<(usize, &'a Signer<S>)>, ProveError> {
+        let mut sorted: Vec<(usize, &Signer<S>)> = signers.iter().enumerate().collect();
+        sorted.sort_by_key(|(_, s)| s.index());
+        if let Some(pair) = sorted.windows(2).find(|w| w[0].1.index() == w[1].1.index()) {
+            return Err(ProveError::DuplicateSigner { leaf: pair[0].1.index() });
+        }
+        for &(index, s) in &sorted {
+            s.path.verify(&self.group, &s.public_key).map_err(|reason| ProveError::NotAMember { index, reason })?;
+        }
+        Ok(sorted)
+    }
+
+    /// The header checks every verifier makes before the STARK: the
+    /// count reaches the threshold and fits the group and the settings,
+    /// and disclosed signers are `count` ascending members.
+    pub(crate) fn check_claims(&self, proof: &Proof, max: usize) -> Result<(), VerifyError> {
+        let (count, size) = (proof.count, self.group.size);
+        if count < self.threshold {
+            return Err(VerifyError::ThresholdNotReached { count, threshold: self.threshold });
+        }
+        if count > size {
+            return Err(VerifyError::PublicMismatch(format!("{count} signers in a group of {size}")));
+        }
+        if padded(count as usize) > max {
+            return Err(VerifyError::TooManyForSettings { count: count as usize, max });
+        }
+        if let Some(list) = &proof.signers {
+            let ascending = list.windows(2).all(|w| w[0] < w[1]);
+            if list.len() != count as usize || !ascending || list.last().is_some_and(|&i| i >= size) {
+                return Err(VerifyError::PublicMismatch(
+                    "the disclosed signers are not `count` ascending indices inside the group".into(),
+                ));
+            }
+        }
+        Ok(())
+    }
 }
 
-/// One signer's witness: key, group path and signature.
+/// One signer's witness: key, group path and signature (Seed001 unless
+/// named).
 #[derive(Clone, Debug)]
-pub struct Signer {
+pub struct Signer<S: AggScheme = Seed001> {
     /// The member's public key.
-    pub public_key: PublicKey<Seed001>,
+    pub public_key: PublicKey<S>,
     /// Its path in the group tree (holds its index).
     pub path: MembershipProof,
     /// Its signature on the statement's message and epoch.
-    pub signature: Signature<Seed001>,
+    pub signature: Signature<S>,
 }
 
-impl Signer {
+impl<S: AggScheme> Signer<S> {
     /// Member `index` of `tree`, with its signature.
-    pub fn from_tree(tree: &GroupTree, index: u32, signature: Signature<Seed001>) -> Result<Self, GroupError> {
+    pub fn from_tree(tree: &GroupTree<S>, index: u32, signature: Signature<S>) -> Result<Self, GroupError> {
         let path = tree.prove(index)?;
         let public_key = *tree.member(index).expect("path exists, so the member does");
         Ok(Self { public_key, path, signature })
@@ -152,7 +215,7 @@ impl Certificate {
 }
 
 /// Circuit slots for `count` signers.
-fn padded(count: usize) -> usize {
+pub(crate) fn padded(count: usize) -> usize {
     count.next_power_of_two().max(MIN_PADDED)
 }
 
@@ -192,7 +255,7 @@ fn airs(settings: &Settings, statement: &ThresholdStatement, count: u32, signers
         AggAir::Chain(chain),
         AggAir::Hash(hash),
         AggAir::Range(RangeAir),
-        AggAir::Group(GroupAir::new(&statement.group, settings.stride())),
+        AggAir::Group(GroupAir::new::<Seed001>(&statement.group, settings.stride())),
     ]
 }
 
@@ -218,7 +281,7 @@ pub fn prove(
     if padded(count) > max_signatures(settings) {
         return Err(ProveError::TooManyForSettings { count, max: max_signatures(settings) });
     }
-    let sorted = checked_signers(statement, signers)?;
+    let sorted = statement.checked_signers(signers)?;
     let witness: Vec<trace::Signer<'_>> = sorted.iter().map(|&(_, s)| witness_signer(statement, s)).collect();
     let traces = tracing::info_span!("generate threshold traces")
         .in_scope(|| trace::generate_threshold(settings, &statement.group, &witness, padded(count)))
@@ -238,31 +301,10 @@ pub fn prove(
     })
 }
 
-/// The signers with their positions in the caller's list, sorted by
-/// member index, once every one is a distinct member of the group.
-fn checked_signers<'a>(
-    statement: &ThresholdStatement,
-    signers: &'a [Signer],
-) -> Result<Vec<(usize, &'a Signer)>, ProveError> {
-    let mut sorted: Vec<(usize, &Signer)> = signers.iter().enumerate().collect();
-    sorted.sort_by_key(|(_, s)| s.index());
-    if let Some(pair) = sorted.windows(2).find(|w| w[0].1.index() == w[1].1.index()) {
-        return Err(ProveError::DuplicateSigner { leaf: pair[0].1.index() });
-    }
-    for &(index, s) in &sorted {
-        s.path.verify(&statement.group, &s.public_key).map_err(|reason| ProveError::NotAMember { index, reason })?;
-    }
-    Ok(sorted)
-}
-
 /// A signer as the trace generator takes it: its entry is the statement's
 /// epoch and message under its own key.
 fn witness_signer<'a>(statement: &ThresholdStatement, s: &'a Signer) -> trace::Signer<'a> {
-    trace::Signer {
-        entry: AggregateEntry { public_key: s.public_key, epoch: statement.epoch, message: statement.message },
-        signature: &s.signature,
-        path: &s.path,
-    }
+    trace::Signer { entry: statement.entry(s), signature: &s.signature, path: &s.path }
 }
 
 /// Verifies a threshold proof for `statement` under `settings`; on success
@@ -271,24 +313,8 @@ pub fn verify(settings: &Settings, statement: &ThresholdStatement, proof: &Proof
     settings.validate()?;
     settings.check_collision_bits(crate::MIN_COLLISION_BITS).map_err(VerifyError::UnsupportedMerkleHash)?;
     proof.check_header(ProofKind::Threshold, Seed001::ID, settings)?;
-    let (count, size) = (proof.count, statement.group.size);
-    if count < statement.threshold {
-        return Err(VerifyError::ThresholdNotReached { count, threshold: statement.threshold });
-    }
-    if count > size {
-        return Err(VerifyError::PublicMismatch(format!("{count} signers in a group of {size}")));
-    }
-    if padded(count as usize) > max_signatures(settings) {
-        return Err(VerifyError::TooManyForSettings { count: count as usize, max: max_signatures(settings) });
-    }
-    if let Some(list) = &proof.signers {
-        let ascending = list.windows(2).all(|w| w[0] < w[1]);
-        if list.len() != count as usize || !ascending || list.last().is_some_and(|&i| i >= size) {
-            return Err(VerifyError::PublicMismatch(
-                "the disclosed signers are not `count` ascending indices inside the group".into(),
-            ));
-        }
-    }
+    statement.check_claims(proof, max_signatures(settings))?;
+    let count = proof.count;
     let digest = digest(statement, count, proof.signers.as_deref());
     verify_stark(settings, statement, proof, &digest)?;
     Ok(Certificate { count, signers: proof.signers.clone() })
@@ -312,7 +338,7 @@ fn verify_stark(
 /// signers in a group of `group_size`.
 pub fn security_level(settings: &Settings, count: usize, group_size: u32) -> crate::security::SecurityLevel {
     let group = GroupKey { root: [Default::default(); sigagg_xmss::group::GROUP_DIGEST], size: group_size.max(1) };
-    let statement = ThresholdStatement { group, epoch: 0, message: [0; 32], threshold: 1 };
+    let statement = ThresholdStatement { group, epoch: 0, message: [0; 32], threshold: 1, set: PhantomData };
     let count = count.max(1) as u32;
     let airs = airs(settings, &statement, count, None);
     let heights = trace::threshold_log_heights(settings, padded(count as usize), &group);
@@ -401,7 +427,7 @@ mod tests {
     #[test]
     fn next_row_declarations_cover_every_read() {
         let group = GroupKey { root: [Default::default(); sigagg_xmss::group::GROUP_DIGEST], size: 5 };
-        let statement = ThresholdStatement { group, epoch: 0, message: [0; 32], threshold: 1 };
+        let statement = ThresholdStatement { group, epoch: 0, message: [0; 32], threshold: 1, set: PhantomData };
         for settings in [Settings::FAST, Settings::COMPACT, Settings::WHIR, Settings::WHIR_COMPACT, Settings::WHIR_SKIP]
         {
             let all = [
@@ -429,7 +455,7 @@ mod tests {
     #[test]
     fn lookups_compile_for_the_fri_quotient() {
         let group = GroupKey { root: [Default::default(); sigagg_xmss::group::GROUP_DIGEST], size: 5 };
-        let statement = ThresholdStatement { group, epoch: 0, message: [0; 32], threshold: 1 };
+        let statement = ThresholdStatement { group, epoch: 0, message: [0; 32], threshold: 1, set: PhantomData };
         for settings in [Settings::FAST, Settings::COMPACT] {
             for airs in
                 [crate::aggregate::airs_for_shape(&settings, 16), airs(&settings, &statement, 3, Some(&[0, 2, 4]))]

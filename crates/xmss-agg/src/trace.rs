@@ -7,6 +7,7 @@
 //! step (rows of one block depend on each other; blocks are independent).
 
 mod membership;
+pub(crate) use membership::group_trace;
 pub use membership::{Signer, generate_threshold, threshold_heights, threshold_log_heights};
 
 use p3_field::{Field, PackedValue, PrimeCharacteristicRing, PrimeField32};

@@ -553,3 +553,6 @@ fn real_settings_prove_a_one_member_group() {
         assert!(verify_threshold(&settings, &other.unwrap(), &proof).is_err());
     }
 }
+
+#[path = "threshold/leansig.rs"]
+mod leansig;

@@ -1,10 +1,12 @@
-//! Committed validator sets: a Merkle tree over the Seed001 public keys of a
-//! group, whose root and size form the *group key* of threshold proofs.
+//! Committed validator sets: a Merkle tree over the public keys of a group
+//! (of one parameter set), whose root and size form the *group key* of
+//! threshold proofs.
 //!
 //! Hashes are compressions of hash-sig's width-24 Poseidon2 (the permutation
 //! the circuit already arithmetizes), with 8-element (248-bit) digests:
 //!
-//! * leaf: `(Perm(x) + x)[0..8]` of `[pk root (7) | pk parameter (5) | 1 | 0...]`;
+//! * leaf: `(Perm(x) + x)[0..8]` of `[pk root | pk parameter | 1 | 0...]`
+//!   (7 + 5 elements for Seed001, 8 + 5 for the leanSig sets);
 //! * node at level `l >= 1`: the same of `[left (8) | right (8) | l | 2 | 0...]`.
 //!
 //! Leaves past the group size are the zero digest, which no key hashes to.
@@ -18,8 +20,8 @@ use sigagg_koalabear::field::{FE_BYTES, fes_from_le_bytes, put_fes};
 use sigagg_koalabear::poseidon2;
 use thiserror::Error;
 
-use crate::field::F;
-use crate::{PublicKey, Seed001};
+use crate::field::{F, FeArray};
+use crate::{ParameterSet, PublicKey, Seed001};
 
 /// Field elements of a group-tree digest.
 pub const GROUP_DIGEST: usize = 8;
@@ -121,12 +123,18 @@ pub fn depth_for(size: usize) -> usize {
 }
 
 /// Compression input of a member's leaf.
-pub fn leaf_input(pk: &PublicKey<Seed001>) -> [F; 24] {
+pub fn leaf_input<S: ParameterSet>(pk: &PublicKey<S>) -> [F; 24] {
+    let (root, param) = (pk.root.as_slice(), pk.parameter.as_slice());
     let mut input = [F::ZERO; 24];
-    input[..7].copy_from_slice(&pk.root);
-    input[7..12].copy_from_slice(&pk.parameter);
-    input[12] = F::from_u32(TAG_LEAF);
+    input[..root.len()].copy_from_slice(root);
+    input[root.len()..root.len() + param.len()].copy_from_slice(param);
+    input[leaf_tag_lane::<S>()] = F::from_u32(TAG_LEAF);
     input
+}
+
+/// The lane of a leaf input holding [`TAG_LEAF`]: right after the key.
+pub fn leaf_tag_lane<S: ParameterSet>() -> usize {
+    <S::Digest as FeArray>::LEN + <S::Parameter as FeArray>::LEN
 }
 
 /// Compression input of the node at `level` from its children.
@@ -145,7 +153,7 @@ fn compress(input: [F; 24]) -> GroupDigest {
 }
 
 /// The leaf hash of a member key.
-pub fn leaf_hash(pk: &PublicKey<Seed001>) -> GroupDigest {
+pub fn leaf_hash<S: ParameterSet>(pk: &PublicKey<S>) -> GroupDigest {
     compress(leaf_input(pk))
 }
 
@@ -180,7 +188,7 @@ impl MembershipProof {
     }
 
     /// The root this path leads to from `pk`.
-    pub fn root_from(&self, pk: &PublicKey<Seed001>) -> GroupDigest {
+    pub fn root_from<S: ParameterSet>(&self, pk: &PublicKey<S>) -> GroupDigest {
         let mut node = leaf_hash(pk);
         for (l, sibling) in self.siblings.iter().enumerate() {
             node = if (self.index >> l) & 1 == 0 {
@@ -225,7 +233,7 @@ impl MembershipProof {
     }
 
     /// Whether `pk` is member `self.index()` of `group`.
-    pub fn verify(&self, group: &GroupKey, pk: &PublicKey<Seed001>) -> Result<(), GroupError> {
+    pub fn verify<S: ParameterSet>(&self, group: &GroupKey, pk: &PublicKey<S>) -> Result<(), GroupError> {
         if self.index >= group.size {
             return Err(GroupError::IndexOutOfRange { index: u64::from(self.index), size: u64::from(group.size) });
         }
@@ -241,15 +249,15 @@ impl MembershipProof {
 
 /// The full tree of a group (held by whoever proves).
 #[derive(Clone, Debug)]
-pub struct GroupTree {
-    keys: Vec<PublicKey<Seed001>>,
+pub struct GroupTree<S: ParameterSet = Seed001> {
+    keys: Vec<PublicKey<S>>,
     /// `layers[0]` are the leaves (padded to a power of two), the last is the root.
     layers: Vec<Vec<GroupDigest>>,
 }
 
-impl GroupTree {
+impl<S: ParameterSet> GroupTree<S> {
     /// Commits to `keys`, in order. Refuses an empty set and repeated keys.
-    pub fn new(keys: Vec<PublicKey<Seed001>>) -> Result<Self, GroupError> {
+    pub fn new(keys: Vec<PublicKey<S>>) -> Result<Self, GroupError> {
         if keys.is_empty() {
             return Err(GroupError::Empty);
         }
@@ -281,12 +289,12 @@ impl GroupTree {
     }
 
     /// Member `index`'s key.
-    pub fn member(&self, index: u32) -> Option<&PublicKey<Seed001>> {
+    pub fn member(&self, index: u32) -> Option<&PublicKey<S>> {
         self.keys.get(index as usize)
     }
 
     /// The index of `pk`, `None` for a non-member.
-    pub fn position(&self, pk: &PublicKey<Seed001>) -> Option<u32> {
+    pub fn position(&self, pk: &PublicKey<S>) -> Option<u32> {
         self.keys.iter().position(|k| k == pk).map(|i| i as u32)
     }
 
@@ -344,9 +352,29 @@ mod tests {
         }
     }
 
+    /// leanSig-family keys (8-element roots) form groups the same way; the
+    /// leaf puts the tag right after the longer root.
+    #[test]
+    fn lean_sig_keys_form_groups() {
+        let mut rng = StdRng::seed_from_u64(3);
+        let ks: Vec<PublicKey<crate::Test>> = (0..3)
+            .map(|_| single_epoch_key_and_signature::<crate::Test, _>(&mut rng, 0, &[0; 32]).unwrap().0)
+            .collect();
+        let input = leaf_input(&ks[0]);
+        assert_eq!((leaf_tag_lane::<crate::Test>(), leaf_tag_lane::<Seed001>()), (13, 12));
+        assert_eq!((&input[..8], &input[8..13], input[13]), (&ks[0].root[..], &ks[0].parameter[..], F::ONE));
+        assert!(input[14..].iter().all(|&x| x == F::ZERO));
+        let tree = GroupTree::new(ks.clone()).unwrap();
+        for i in 0..3u32 {
+            tree.prove(i).unwrap().verify(&tree.key(), &ks[i as usize]).unwrap();
+        }
+        assert!(tree.prove(0).unwrap().verify(&tree.key(), &ks[1]).is_err());
+        assert_eq!(tree.position(&ks[2]), Some(2));
+    }
+
     #[test]
     fn bad_groups_are_refused() {
-        assert_eq!(GroupTree::new(vec![]).unwrap_err(), GroupError::Empty);
+        assert_eq!(GroupTree::<Seed001>::new(vec![]).unwrap_err(), GroupError::Empty);
         let ks = keys(3);
         let dup = vec![ks[0], ks[1], ks[0]];
         assert_eq!(GroupTree::new(dup).unwrap_err(), GroupError::DuplicateKey { first: 0, second: 2 });

@@ -19,6 +19,8 @@ use crate::paired::Poseidon2Block;
 use sigagg_prover::gadgets::bus::once;
 use sigagg_prover::gadgets::merkle;
 use sigagg_prover::typed_row;
+use sigagg_xmss::ParameterSet;
+use sigagg_xmss::field::FeArray;
 use sigagg_xmss::group::{GROUP_DIGEST, GroupKey, TAG_LEAF, TAG_NODE};
 
 /// Permutation input lanes at the start of every row (lanes 18..24 are
@@ -86,7 +88,10 @@ pub mod col {
 
 // Both inputs end before the constant zero tail: the leaf's tag lane and
 // the node's tag lane.
-const _: () = assert!(DIGEST + PARAM < col::SIG && 2 * GROUP_DIGEST + 1 < col::SIG);
+/// The longest member-key root (the leanSig sets'): with the parameter and
+/// the tag it fits the input lanes.
+const DIGEST_MAX: usize = 8;
+const _: () = assert!(DIGEST_MAX + PARAM < col::SIG && DIGEST < DIGEST_MAX && 2 * GROUP_DIGEST + 1 < col::SIG);
 
 /// Rows per slot block for a tree of `depth` levels.
 pub fn block_rows(depth: usize) -> usize {
@@ -98,6 +103,9 @@ pub fn block_rows(depth: usize) -> usize {
 pub struct GroupAir {
     perm: Poseidon2Block<24, PARTIAL_24>,
     depth: usize,
+    /// Elements of a member key's root (7 for Seed001, 8 for the leanSig
+    /// sets): the leaf input is `[root | parameter | TAG_LEAF | 0...]`.
+    key_digest: usize,
     columns: Vec<Vec<Val>>,
 }
 
@@ -109,7 +117,9 @@ impl core::fmt::Debug for GroupAir {
 
 impl GroupAir {
     /// The AIR for membership in `group`.
-    pub fn new(group: &GroupKey, stride: usize) -> Self {
+    pub fn new<S: ParameterSet>(group: &GroupKey, stride: usize) -> Self {
+        let key_digest = <S::Digest as FeArray>::LEN;
+        assert!(key_digest <= DIGEST_MAX, "a member key fits the leaf input");
         let depth = group.depth();
         let block = block_rows(depth);
         let columns = super::periodic_table(block, GroupPeriodic::<Val>::WIDTH, |r, row| {
@@ -131,6 +141,7 @@ impl GroupAir {
                 .with_outputs(0..GROUP_DIGEST)
                 .with_constant_tail(&[Val::ZERO; 24 - col::SIG]),
             depth,
+            key_digest,
             columns,
         }
     }
@@ -183,11 +194,11 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for GroupAir {
 
         eval_compression(builder, &loc, &out);
         eval_flags(builder, &loc, &p);
-        eval_leaf_input(builder, &loc, &p);
+        eval_leaf_input(builder, &loc, &p, self.key_digest);
         eval_node_input(builder, &loc, &p);
         eval_top(builder, &loc, &p);
         eval_climb(builder, &loc, &nxt, &p);
-        receive_member(builder, &loc);
+        receive_member(builder, &loc, self.key_digest);
     }
 }
 
@@ -206,8 +217,13 @@ fn eval_flags<AB: AirBuilder>(builder: &mut AB, loc: &GroupCols<AB::Expr>, p: &G
 
 /// Leaf input: `[pk root | pk parameter | TAG_LEAF | 0...]` (lanes 18..24
 /// are the permutation's constant zero tail), and no index bits yet.
-fn eval_leaf_input<AB: AirBuilder>(builder: &mut AB, loc: &GroupCols<AB::Expr>, p: &GroupPeriodic<AB::Expr>) {
-    let leaf_tag = DIGEST + PARAM;
+fn eval_leaf_input<AB: AirBuilder>(
+    builder: &mut AB,
+    loc: &GroupCols<AB::Expr>,
+    p: &GroupPeriodic<AB::Expr>,
+    key_digest: usize,
+) {
+    let leaf_tag = key_digest + PARAM;
     builder.assert_zero(p.is_leaf.clone() * (loc.input[leaf_tag].clone() - AB::Expr::from_u32(TAG_LEAF)));
     for lane in &loc.input[leaf_tag + 1..] {
         builder.assert_zero(p.is_leaf.clone() * lane.clone());
@@ -252,10 +268,10 @@ fn eval_climb<AB: AirBuilder>(
 }
 
 /// The leaf row receives the member key and index from the statement table.
-fn receive_member<AB: InteractionBuilder<F = Val>>(builder: &mut AB, loc: &GroupCols<AB::Expr>) {
+fn receive_member<AB: InteractionBuilder<F = Val>>(builder: &mut AB, loc: &GroupCols<AB::Expr>, key_digest: usize) {
     let sig = loc.sig.clone();
-    let root: [AB::Expr; DIGEST] = core::array::from_fn(|j| loc.input[j].clone());
-    let param: [AB::Expr; PARAM] = core::array::from_fn(|j| loc.input[DIGEST + j].clone());
+    let root = loc.input[..key_digest].to_vec();
+    let param: [AB::Expr; PARAM] = core::array::from_fn(|j| loc.input[key_digest + j].clone());
     let is_leaf = loc.is_leaf.clone();
     builder.push_interaction(bus::MAIN, bus::member_a(sig.clone(), root), once(is_leaf.clone()));
     builder.push_interaction(bus::MAIN, bus::member_b(sig, param, loc.idx.clone()), once(is_leaf));

@@ -19,6 +19,7 @@ pub mod group;
 pub mod hash24;
 pub mod range;
 pub mod sig;
+pub mod signers;
 
 use std::sync::OnceLock;
 

@@ -18,14 +18,14 @@ use std::borrow::Cow;
 
 use p3_air::{Air, AirBuilder, BaseAir, WindowAccess};
 use p3_field::PrimeCharacteristicRing;
-use p3_lookup::{Count, InteractionBuilder};
+use p3_lookup::InteractionBuilder;
 
+use super::signers::{ThresholdCols, ThresholdPeriodic, eval_gaps, send_member};
 use crate::bus;
 use crate::config::Val;
 use crate::layout::{DEPTH, DIGEST, MSG, PARAM};
 use crate::statement::{AggregateStatement, SlotPublic};
 use core::mem::offset_of;
-use sigagg_prover::gadgets::range::{lookup_below, recompose};
 use sigagg_prover::typed_row;
 
 typed_row! {
@@ -61,29 +61,6 @@ typed_row! {
         pub sig: T,
         /// Committed copies of the slot's [`SlotValues`].
         pub public: [T; SlotValues::<u8>::WIDTH],
-    }
-}
-
-typed_row! {
-    /// Threshold mode: the committed columns after [`SigCols`].
-    pub struct ThresholdCols<T> {
-        /// The member index.
-        pub idx: T,
-        /// Low (16-bit) and high (13-bit) limbs of the index gap.
-        pub gap: [T; 2],
-    }
-}
-
-typed_row! {
-    /// Threshold mode: the periodic columns after the statement values
-    /// (the revealed member index follows when the signers are revealed).
-    pub(crate) struct ThresholdPeriodic<T> {
-        /// The next slot is a real signer too.
-        pub next_real: T,
-        /// The last real signer.
-        pub is_last: T,
-        /// The group size.
-        pub size: T,
     }
 }
 
@@ -182,12 +159,7 @@ impl SigAir {
         let columns = super::periodic_table(shape.padded, SlotValues::<Val>::WIDTH + extra, |s, row| {
             shared.write_to(row);
             let rest = &mut row[SlotValues::<Val>::WIDTH..];
-            ThresholdPeriodic {
-                next_real: Val::from_bool(s + 1 < shape.count),
-                is_last: Val::from_bool(s + 1 == shape.count),
-                size: Val::from_u32(shape.size),
-            }
-            .write_to(rest);
+            ThresholdPeriodic::slot(s, shape.count, shape.size).write_to(rest);
             if let Some(signers) = shape.signers {
                 row[REVEALED_INDEX] = Val::from_u32(signers[s.min(shape.count - 1)]);
             }
@@ -260,7 +232,7 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for SigAir {
             if reveal {
                 builder.assert_eq(th.idx.clone(), periodic[REVEALED_INDEX].clone());
             }
-            send_member(builder, &loc.sig, &values, &th);
+            send_member(builder, &loc.sig, &values.root, &values.param, &th);
         }
     }
 }
@@ -303,43 +275,6 @@ fn send_statement<AB: InteractionBuilder<F = Val>>(builder: &mut AB, sig: &AB::E
         let level = AB::Expr::from_u32(l as u32 + 1);
         send(builder, bus::level(sig.clone(), level, t0, t1, bit, v.param.clone()));
     }
-}
-
-/// Real signers have strictly increasing indices: the gap to the next
-/// one, minus one, is an integer below 2^29 (limbs of 16 and 13 bits).
-/// The last one is below the group size. Indices are below 2^29
-/// (membership bits), so a decreasing or equal pair wraps to at least
-/// p - 2^29 > 2^29 and fails the range check. Past the last signer the
-/// gap is zero.
-fn eval_gaps<AB: AirBuilder>(
-    builder: &mut AB,
-    th: &ThresholdCols<AB::Expr>,
-    th_next: &ThresholdCols<AB::Expr>,
-    p: &ThresholdPeriodic<AB::Expr>,
-) {
-    let (idx, [g0, g1]) = (th.idx.clone(), th.gap.clone());
-    let gap = recompose([g0, g1], 16);
-    let (next_real, is_last) = (p.next_real.clone(), p.is_last.clone());
-    builder
-        .when_transition()
-        .assert_zero(next_real.clone() * (gap.clone() - (th_next.idx.clone() - idx.clone() - AB::Expr::ONE)));
-    builder.assert_zero(is_last.clone() * (gap.clone() - (p.size.clone() - AB::Expr::ONE - idx)));
-    builder.assert_zero((AB::Expr::ONE - next_real - is_last) * gap);
-}
-
-/// Sends the signer's key and index to the membership table, and the gap
-/// limbs to the range table (the high limb also times 8: below 2^13).
-fn send_member<AB: InteractionBuilder<F = Val>>(
-    builder: &mut AB,
-    sig: &AB::Expr,
-    v: &SlotValues<AB::Expr>,
-    th: &ThresholdCols<AB::Expr>,
-) {
-    builder.push_interaction(bus::MAIN, bus::member_a(sig.clone(), v.root.clone()), -1);
-    builder.push_interaction(bus::MAIN, bus::member_b(sig.clone(), v.param.clone(), th.idx.clone()), -1);
-    let [g0, g1] = th.gap.clone();
-    lookup_below(builder, bus::RANGE, g0, 16, 16, Count::from(-1));
-    lookup_below(builder, bus::RANGE, g1, 13, 16, Count::from(-1));
 }
 
 #[cfg(test)]

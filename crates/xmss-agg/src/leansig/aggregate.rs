@@ -7,7 +7,6 @@
 
 use p3_air::BaseAir;
 use p3_field::{PackedValue, PrimeCharacteristicRing, PrimeField32};
-use p3_matrix::Matrix;
 use p3_matrix::dense::RowMajorMatrix;
 use p3_util::log2_strict_usize;
 use rayon::prelude::*;
@@ -17,7 +16,7 @@ use super::air::chain::{self, ChainAir, ChainCols};
 use super::air::{digits::DigitAir, hash24::HashAir, sig::SigAir};
 use super::layout::{LeanFamily, Shape};
 use super::slot::SlotWitness;
-use super::system::{LeanAir, tables};
+use super::system::{self, LeanAir};
 use crate::air::range::RangeAir;
 use crate::config::{PackedVal, Settings, Val};
 use crate::error::{ProveError, VerifyError};
@@ -46,7 +45,7 @@ pub fn airs_for_shape<S: LeanFamily>(settings: &Settings, padded: usize) -> Vec<
 /// The width-24 table commits every round in large multilinear aggregates,
 /// as Seed001's does ([`crate::air::hash_stride`], whose measurements
 /// chose the threshold).
-fn with_sig_air<S: LeanFamily>(settings: &Settings, sig: SigAir, padded: usize) -> Vec<LeanAir> {
+pub(super) fn with_sig_air<S: LeanFamily>(settings: &Settings, sig: SigAir, padded: usize) -> Vec<LeanAir> {
     let shape = Shape::of::<S>();
     let hash_stride = crate::air::hash_stride(settings, Some(padded));
     vec![
@@ -98,9 +97,7 @@ fn prove_traces<S: LeanFamily>(
     airs: &[LeanAir],
     traces: Vec<RowMajorMatrix<Val>>,
 ) -> Result<Proof, ProveError> {
-    let log_heights: Vec<usize> = traces.iter().map(|m| log2_strict_usize(m.height())).collect();
-    let stark = sigagg_prover::prove(settings, &tables(airs, log_heights, &statement.digest()), traces)
-        .map_err(|e| ProveError::Prover(e.0))?;
+    let stark = system::prove(settings, airs, &statement.digest(), traces)?;
     Ok(Proof {
         kind: ProofKind::Aggregate,
         set: S::ID,
@@ -132,7 +129,7 @@ pub fn verify<S: LeanFamily>(
     }
     let airs = airs(settings, statement);
     let expected = log_heights::<S>(statement.padded_len());
-    Ok(sigagg_prover::verify(settings, &tables(&airs, expected, &statement.digest()), &proof.stark)?)
+    system::verify(settings, &airs, expected, &statement.digest(), &proof.stark)
 }
 
 /// Every trace, in batch order. `signatures[i]` should sign
@@ -143,18 +140,40 @@ fn generate<S: LeanFamily>(
     statement: &AggregateStatement<S>,
     signatures: &[Signature<S>],
 ) -> Result<Vec<RowMajorMatrix<Val>>, (usize, SignatureError)> {
-    let [LeanAir::Sig(sig), LeanAir::Digits(digits), LeanAir::Chain(chain), LeanAir::Hash(hash), LeanAir::Range(_)] =
-        airs
-    else {
-        unreachable!("the five tables of an aggregate, in batch order")
-    };
-    let last = statement.len() - 1;
-    let witnesses: Vec<SlotWitness> = (0..=last)
+    let LeanAir::Sig(sig) = &airs[0] else { unreachable!("the statement table comes first") };
+    let witnesses: Vec<SlotWitness> = (0..statement.len())
         .into_par_iter()
         .map(|s| SlotWitness::new(&statement.entries()[s], &signatures[s]).map_err(|e| (s, e)))
         .collect::<Result<_, _>>()?;
+    let tables = signature_tables(airs, &witnesses, statement.padded_len(), Shape::of::<S>())?;
+    let range = crate::trace::range_trace(&tables.range_values);
+    Ok(vec![sig.trace(), tables.digits, tables.chain, tables.hash, range])
+}
+
+/// The traces of the tables that verify signatures, and the values they
+/// look up in the range table.
+pub(super) struct SignatureTables {
+    pub digits: RowMajorMatrix<Val>,
+    pub chain: RowMajorMatrix<Val>,
+    pub hash: RowMajorMatrix<Val>,
+    pub range_values: Vec<u32>,
+}
+
+/// The digit, chain and hash traces of `n` slots (`airs` in batch order,
+/// as [`airs`] gives them): slot `s` holds `witnesses[s]`, slots past them
+/// repeat the last one. Fails with the first slot whose tree does not
+/// reach its key's root.
+pub(super) fn signature_tables(
+    airs: &[LeanAir],
+    witnesses: &[SlotWitness],
+    n: usize,
+    shape: Shape,
+) -> Result<SignatureTables, (usize, SignatureError)> {
+    let [_, LeanAir::Digits(digits), LeanAir::Chain(chain), LeanAir::Hash(hash), LeanAir::Range(_), ..] = airs else {
+        unreachable!("the signature tables, in batch order")
+    };
+    let last = witnesses.len() - 1;
     let slot = |s: usize| &witnesses[s.min(last)];
-    let n = statement.padded_len();
     // Groups of `PackedVal::WIDTH` slots, filled in lockstep (one SIMD
     // permutation call per row for the group), groups in parallel.
     type Fill<'a> = dyn Fn(usize, &[&SlotWitness], &mut [&mut [Val]]) + Sync + 'a;
@@ -169,7 +188,6 @@ fn generate<S: LeanFamily>(
         });
         RowMajorMatrix::new(values, width)
     };
-    let shape = Shape::of::<S>();
     let digits_trace = blocks(BaseAir::<Val>::width(digits), shape.digit_block, &|s0, ws, blocks| {
         for (k, (w, rows)) in ws.iter().zip(blocks.iter_mut()).enumerate() {
             digits.fill(s0 + k, w, rows);
@@ -183,13 +201,12 @@ fn generate<S: LeanFamily>(
     {
         return Err((s, SignatureError::RootMismatch));
     }
-    let checked: Vec<u32> = DigitAir::range_values(&digits_trace.values)
+    let range_values: Vec<u32> = DigitAir::range_values(&digits_trace.values)
         .into_iter()
         .chain(chain_range_values(&chain_trace))
         .map(|v| v.as_canonical_u32())
         .collect();
-    let range = crate::trace::range_trace(&checked);
-    Ok(vec![sig.trace(), digits_trace, chain_trace, hash_trace, range])
+    Ok(SignatureTables { digits: digits_trace, chain: chain_trace, hash: hash_trace, range_values })
 }
 
 /// The values the chain table looks up in the 16-bit range table, row by
@@ -207,7 +224,7 @@ fn chain_range_values(trace: &RowMajorMatrix<Val>) -> impl Iterator<Item = Val> 
 pub fn security_level<S: LeanFamily>(settings: &Settings, num_signatures: usize) -> sigagg_prover::SecurityLevel {
     let padded = num_signatures.next_power_of_two().max(crate::statement::MIN_PADDED);
     let airs = airs_for_shape::<S>(settings, padded);
-    sigagg_prover::security_level(settings, &tables(&airs, log_heights::<S>(padded), &[0; 32]))
+    system::security_level(settings, &airs, log_heights::<S>(padded))
 }
 
 /// Hooks for soundness tests: build traces, tamper with them, prove anyway.

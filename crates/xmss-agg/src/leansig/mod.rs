@@ -10,7 +10,9 @@
 //! range table. [`layout`] sizes their blocks per set, [`bus`] defines
 //! every message between them (and the 32-bit chain-tweak argument),
 //! [`slot`] computes each slot's values with `sigagg_xmss`'s native
-//! functions. Threshold proofs of these sets are not built yet.
+//! functions. Threshold proofs ([`threshold::prove`],
+//! [`threshold::verify`]) add Seed001's membership table over a group of
+//! the set's keys ([`sigagg_xmss::group::GroupTree`]).
 
 pub mod aggregate;
 pub mod air;
@@ -19,6 +21,7 @@ pub mod layout;
 pub mod leanspec;
 pub mod slot;
 pub mod system;
+pub mod threshold;
 
 #[cfg(test)]
 #[allow(dead_code)] // used by the tables' tests as they land

@@ -72,6 +72,15 @@ impl SlotPublic {
         }
     }
 
+    /// The values every slot of a threshold proof shares: those of
+    /// `epoch` and `message`, with an all-zero key (the key fields are
+    /// the signers' witness there).
+    pub fn shared<S: LeanFamily>(epoch: u32, message: &[u8; 32]) -> Self {
+        let public_key =
+            PublicKey::<S> { root: FeArray::generate(|_| Val::ZERO), parameter: FeArray::generate(|_| Val::ZERO) };
+        Self::new(&AggregateEntry { public_key, epoch, message: *message })
+    }
+
     /// Virtual end 0 of the sponge stream: `[0 | parameter | leaf tweak]`.
     pub fn end0(&self) -> [Val; DIGEST] {
         let mut v = [Val::ZERO; DIGEST];

@@ -5,11 +5,15 @@ use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
 use p3_lookup::Lookups;
-use sigagg_prover::{Table, Tables, fold_lookups};
+use p3_matrix::Matrix;
+use p3_matrix::dense::RowMajorMatrix;
+use p3_util::log2_strict_usize;
+use sigagg_prover::{StarkProof, Table, Tables, fold_lookups};
 
 use super::air::{chain, digits, hash24, sig};
-use crate::air::range;
-use crate::config::Val;
+use crate::air::{group, range};
+use crate::config::{Settings, Val};
+use crate::error::{ProveError, VerifyError};
 
 /// Domain separator of the family's transcript seeds (the statement digest
 /// that follows names the parameter set, [`crate::scheme::AggScheme::STATEMENT_DOMAIN`]).
@@ -29,6 +33,8 @@ sigagg_prover::air_enum! {
         Hash(hash24::HashAir),
         /// Range table.
         Range(range::RangeAir),
+        /// Membership table (threshold proofs).
+        Group(group::GroupAir),
     }
 }
 
@@ -39,6 +45,7 @@ impl LeanAir {
         match self {
             LeanAir::Chain(a) => a.perm().degree(),
             LeanAir::Hash(a) => a.perm().degree(),
+            LeanAir::Group(a) => a.perm().degree(),
             _ => 3,
         }
     }
@@ -76,4 +83,36 @@ impl Table for LeanAir {
 /// The tables of a statement for the backends.
 pub fn tables<'a>(airs: &'a [LeanAir], log_heights: Vec<usize>, statement_digest: &[u8; 32]) -> Tables<'a, LeanAir> {
     Tables::new(airs, log_heights, TRANSCRIPT_DOMAIN, *statement_digest)
+}
+
+/// Proves `traces` (one per AIR, in batch order) for the statement bound
+/// by `statement_digest`. Not generic over the parameter set, so the
+/// backends are compiled once, here, not again in every crate that proves
+/// a set of the family.
+pub fn prove(
+    settings: &Settings,
+    airs: &[LeanAir],
+    statement_digest: &[u8; 32],
+    traces: Vec<RowMajorMatrix<Val>>,
+) -> Result<StarkProof, ProveError> {
+    let log_heights: Vec<usize> = traces.iter().map(|m| log2_strict_usize(m.height())).collect();
+    sigagg_prover::prove(settings, &tables(airs, log_heights, statement_digest), traces)
+        .map_err(|e| ProveError::Prover(e.0))
+}
+
+/// Verifies `proof` against `airs` at the heights the statement fixes
+/// (`expected`, log2), never the proof's own.
+pub fn verify(
+    settings: &Settings,
+    airs: &[LeanAir],
+    expected: Vec<usize>,
+    statement_digest: &[u8; 32],
+    proof: &StarkProof,
+) -> Result<(), VerifyError> {
+    Ok(sigagg_prover::verify(settings, &tables(airs, expected, statement_digest), proof)?)
+}
+
+/// The security level `settings` states for `airs` at `log_heights`.
+pub fn security_level(settings: &Settings, airs: &[LeanAir], log_heights: Vec<usize>) -> sigagg_prover::SecurityLevel {
+    sigagg_prover::security_level(settings, &tables(airs, log_heights, &[0; 32]))
 }

@@ -3,7 +3,8 @@
 
 use super::*;
 use crate::air::group::{GroupAir, GroupCols, block_rows};
-use crate::air::sig::{SigCols, ThresholdCols};
+use crate::air::sig::SigCols;
+use crate::air::signers::{self, ThresholdCols};
 use sigagg_xmss::group::{GROUP_DIGEST, GroupKey, MembershipProof, leaf_input, node_input};
 
 /// One real signer of a threshold proof, as the trace needs it.
@@ -36,20 +37,14 @@ pub fn generate_threshold(
     let tables = signature_tables(&slots, &chain, &hash).map_err(|(s, e)| (s.min(last), e))?;
 
     let indices: Vec<u32> = (0..padded).map(|s| at(s).path.index()).collect();
-    let gaps: Vec<u32> = (0..padded)
-        .map(|s| match s {
-            // Wrapping: a tampered witness (tests) gets a gap no range check accepts.
-            s if s + 1 < count => indices[s + 1].wrapping_sub(indices[s]).wrapping_sub(1),
-            s if s + 1 == count => group.size.wrapping_sub(1).wrapping_sub(indices[s]),
-            _ => 0,
-        })
-        .collect();
+    let gaps = signers::gaps(&indices, count, group.size);
     let sig = threshold_sig_trace(&slots, &indices, &gaps);
     let mut range_values = tables.range_values;
-    range_values.extend(gaps.iter().flat_map(|&g| [g & 0xffff, g >> 16, (g >> 16).wrapping_mul(8)]));
+    range_values.extend(signers::gap_range_values(&gaps));
     let range = range_trace(&range_values);
-    let paths: Vec<(&AggregateEntry, &MembershipProof)> = (0..padded).map(|s| (&at(s).entry, at(s).path)).collect();
-    let group_trace = group_trace(group, &paths, settings.stride());
+    let paths: Vec<([Val; 24], &MembershipProof)> =
+        (0..padded).map(|s| (leaf_input(&at(s).entry.public_key), at(s).path)).collect();
+    let group_trace = group_trace(&GroupAir::new::<Seed001>(group, settings.stride()), group, &paths);
     Ok(Traces { sig, digits: tables.digits, chain: tables.chain, hash: tables.hash, range, group: Some(group_trace) })
 }
 
@@ -61,23 +56,21 @@ fn threshold_sig_trace(slots: &[Slot<'_>], indices: &[u32], gaps: &[u32]) -> Row
     let mut values = Val::zero_vec(slots.len() * width);
     for (s, (slot, row)) in slots.iter().zip(values.chunks_mut(width)).enumerate() {
         SigCols::slot(s, &slot.public).write_to(row);
-        let gap = [gaps[s] & 0xffff, gaps[s] >> 16].map(Val::from_u32);
-        ThresholdCols { idx: Val::from_u32(indices[s]), gap }.write_to(&mut row[fixed..]);
+        ThresholdCols::slot(s, indices, gaps).write_to(&mut row[fixed..]);
     }
     RowMajorMatrix::new(values, width)
 }
 
 /// The membership table: per slot, the leaf compression then one node
 /// compression per level; rows past the top hash zeros.
-fn group_trace(
+pub(crate) fn group_trace(
+    air: &GroupAir,
     group: &GroupKey,
-    members: &[(&AggregateEntry, &MembershipProof)],
-    stride: usize,
+    members: &[([Val; 24], &MembershipProof)],
 ) -> RowMajorMatrix<Val> {
     let depth = group.depth();
     let block = block_rows(depth);
-    let air = GroupAir::new(group, stride);
-    let width = BaseAir::<Val>::width(&air);
+    let width = BaseAir::<Val>::width(air);
     let lanes = PackedF::WIDTH;
     let mut values = Val::zero_vec(members.len() * block * width);
     values.par_chunks_mut(lanes * block * width).zip(members.par_chunks(lanes)).for_each(|(chunk, group)| {
@@ -87,7 +80,7 @@ fn group_trace(
             let mut rows = lane_rows(chunk, &mut scratch, width, block, r, 1);
             let inputs: Vec<[Val; 24]> = (0..lanes)
                 .map(|lane| match group.get(lane) {
-                    Some((entry, _)) if r == 0 => leaf_input(&entry.public_key),
+                    Some((leaf, _)) if r == 0 => *leaf,
                     Some((_, path)) if r <= depth => {
                         let sibling = &path.siblings()[r - 1];
                         if (path.index() >> (r - 1)) & 1 == 0 {

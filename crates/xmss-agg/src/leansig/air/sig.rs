@@ -16,6 +16,7 @@ use p3_field::PrimeCharacteristicRing;
 use p3_lookup::InteractionBuilder;
 use sigagg_prover::typed_row;
 
+use crate::air::signers::{ThresholdCols, ThresholdPeriodic, eval_gaps, send_member};
 use crate::config::Val;
 use crate::leansig::bus;
 use crate::leansig::layout::{DIGEST, LeanFamily, MSG, PARAM, Shape};
@@ -67,11 +68,38 @@ fn values(p: &SlotPublic) -> Vec<Val> {
     row
 }
 
+/// How the table is used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    /// Every value pinned to the statement.
+    Aggregate,
+    /// The key fields (parameter and root) are each signer's witness, tied
+    /// to the group by the member messages; the threshold columns follow
+    /// ([`crate::air::signers`]).
+    Threshold { reveal: bool },
+}
+
 /// The statement table's AIR; it carries the statement's periodic columns.
 #[derive(Clone, Debug)]
 pub struct SigAir {
     depth: usize,
     columns: Vec<Vec<Val>>,
+    mode: Mode,
+}
+
+/// The public facts of a threshold proof that shape the statement table.
+#[derive(Clone, Debug)]
+pub struct ThresholdShape<'a> {
+    /// Values every slot shares (the key fields are ignored).
+    pub shared: SlotPublic,
+    /// Slots in the circuit.
+    pub padded: usize,
+    /// Real signers (the first `count` slots).
+    pub count: usize,
+    /// Group size.
+    pub size: u32,
+    /// The signers' member indices, when revealed.
+    pub signers: Option<&'a [u32]>,
 }
 
 impl SigAir {
@@ -85,7 +113,8 @@ impl SigAir {
     /// An AIR of the same shape for `n` slots with zero public values: for
     /// the security calculator, never for proving.
     pub fn placeholder(shape: &Shape, n: usize) -> Self {
-        Self { depth: shape.depth, columns: vec![vec![Val::ZERO; n]; SlotValues::<Val>::WIDTH + 3 * shape.depth] }
+        let columns = vec![vec![Val::ZERO; n]; SlotValues::<Val>::WIDTH + 3 * shape.depth];
+        Self { depth: shape.depth, columns, mode: Mode::Aggregate }
     }
 
     fn from_publics(depth: usize, publics: &[SlotPublic]) -> Self {
@@ -93,10 +122,35 @@ impl SigAir {
         let columns = sigagg_prover::periodic_table(publics.len(), width, |r, row| {
             row.copy_from_slice(&values(&publics[r]));
         });
-        Self { depth, columns }
+        Self { depth, columns, mode: Mode::Aggregate }
     }
 
-    /// The trace: each slot's counter and the committed copies of its values.
+    /// Threshold: the shared statement values on every slot, the
+    /// real-signer pattern, the group size and (optionally) the revealed
+    /// indices.
+    pub fn threshold(shape: &ThresholdShape<'_>) -> Self {
+        let depth = shape.shared.levels.len();
+        let statement = SlotValues::<Val>::WIDTH + 3 * depth;
+        let reveal = shape.signers.is_some();
+        let shared = values(&shape.shared);
+        let width = statement + ThresholdPeriodic::<Val>::WIDTH + usize::from(reveal);
+        let columns = sigagg_prover::periodic_table(shape.padded, width, |s, row| {
+            row[..statement].copy_from_slice(&shared);
+            ThresholdPeriodic::slot(s, shape.count, shape.size).write_to(&mut row[statement..]);
+            if let Some(signers) = shape.signers {
+                row[width - 1] = Val::from_u32(signers[s.min(shape.count - 1)]);
+            }
+        });
+        Self { depth, columns, mode: Mode::Threshold { reveal } }
+    }
+
+    /// Periodic columns of the statement values (the threshold ones follow).
+    fn statement_width(&self) -> usize {
+        SlotValues::<Val>::WIDTH + 3 * self.depth
+    }
+
+    /// The trace of an aggregation: each slot's counter and the committed
+    /// copies of its values.
     pub fn trace(&self) -> p3_matrix::dense::RowMajorMatrix<Val> {
         let n = self.columns.first().map_or(0, Vec::len);
         let width = BaseAir::<Val>::width(self);
@@ -107,15 +161,48 @@ impl SigAir {
         }
         p3_matrix::dense::RowMajorMatrix::new(values, width)
     }
+
+    /// The trace of a threshold proof: each slot's counter, its values
+    /// (the signer's key with the shared values), its member index and
+    /// gap limbs (`gaps`, [`crate::air::signers::gaps`]).
+    pub fn threshold_trace(
+        &self,
+        publics: &[&SlotPublic],
+        indices: &[u32],
+        gaps: &[u32],
+    ) -> p3_matrix::dense::RowMajorMatrix<Val> {
+        let width = BaseAir::<Val>::width(self);
+        let mut values = Vec::with_capacity(publics.len() * width);
+        for (s, p) in publics.iter().enumerate() {
+            values.push(Val::from_usize(s));
+            values.extend(self::values(p));
+            let mut th = [Val::ZERO; ThresholdCols::<u8>::WIDTH];
+            ThresholdCols::slot(s, indices, gaps).write_to(&mut th);
+            values.extend(th);
+        }
+        p3_matrix::dense::RowMajorMatrix::new(values, width)
+    }
+}
+
+/// Threshold mode: the first threshold column (after the counter and the
+/// statement values of a set of tree depth `depth`).
+pub fn threshold_column(depth: usize) -> usize {
+    1 + SlotValues::<u8>::WIDTH + 3 * depth
 }
 
 impl BaseAir<Val> for SigAir {
     fn width(&self) -> usize {
-        1 + self.columns.len()
+        match self.mode {
+            Mode::Aggregate => 1 + self.columns.len(),
+            Mode::Threshold { .. } => 1 + self.statement_width() + ThresholdCols::<u8>::WIDTH,
+        }
     }
 
     fn main_next_row_columns(&self) -> Vec<usize> {
-        vec![SIG]
+        match self.mode {
+            Mode::Aggregate => vec![SIG],
+            Mode::Threshold { .. } => vec![SIG, threshold_column(self.depth)],
+        }
     }
 
     fn num_periodic_columns(&self) -> usize {
@@ -133,11 +220,23 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for SigAir {
         let exprs = |row: &[AB::Var]| -> Vec<AB::Expr> { row.iter().map(|&v| v.into()).collect() };
         let (cur, next) = (exprs(main.current_slice()), exprs(main.next_slice()));
         let periodic: Vec<AB::Expr> = builder.periodic_values().iter().map(|&v| v.into()).collect();
+        let statement = self.statement_width();
         eval_counter(builder, &cur[SIG], &next[SIG]);
-        pin_values(builder, &cur[SIG + 1..], &periodic);
+        let threshold = matches!(self.mode, Mode::Threshold { .. });
+        pin_values(builder, &cur[SIG + 1..=statement], &periodic[..statement], threshold);
         let values = SlotValues::from_slice(&cur[SIG + 1..]);
-        let levels = &cur[SIG + 1 + SlotValues::<AB::Expr>::WIDTH..];
+        let levels = &cur[SIG + 1 + SlotValues::<AB::Expr>::WIDTH..=statement];
         send_statement(builder, &cur[SIG], &values, levels, self.depth);
+        if let Mode::Threshold { reveal } = self.mode {
+            let at = threshold_column(self.depth);
+            let (th, th_next) = (ThresholdCols::from_slice(&cur[at..]), ThresholdCols::from_slice(&next[at..]));
+            let p = ThresholdPeriodic::from_slice(&periodic[statement..]);
+            eval_gaps(builder, &th, &th_next, &p);
+            if reveal {
+                builder.assert_eq(th.idx.clone(), periodic[periodic.len() - 1].clone());
+            }
+            send_member(builder, &cur[SIG], &values.root, &values.param, &th);
+        }
     }
 }
 
@@ -149,10 +248,16 @@ fn eval_counter<AB: AirBuilder>(builder: &mut AB, sig: &AB::Expr, next: &AB::Exp
 }
 
 /// The committed copies equal the verifier's periodic columns: without
-/// this the prover would choose the statement.
-fn pin_values<AB: AirBuilder>(builder: &mut AB, copies: &[AB::Expr], periodic: &[AB::Expr]) {
-    for (value, want) in copies.iter().zip(periodic) {
-        builder.assert_eq(value.clone(), want.clone());
+/// this the prover would choose the statement. In threshold mode the key
+/// fields (parameter and root) are the signer's witness instead.
+fn pin_values<AB: AirBuilder>(builder: &mut AB, copies: &[AB::Expr], periodic: &[AB::Expr], threshold: bool) {
+    let param = core::mem::offset_of!(SlotValues<u8>, param);
+    let root = core::mem::offset_of!(SlotValues<u8>, root);
+    let is_key = |c: usize| (param..param + PARAM).contains(&c) || (root..root + DIGEST).contains(&c);
+    for (c, (value, want)) in copies.iter().zip(periodic).enumerate() {
+        if !(threshold && is_key(c)) {
+            builder.assert_eq(value.clone(), want.clone());
+        }
     }
 }
 
