@@ -81,6 +81,11 @@ fn lean_sig_prod_names_reach_their_floors() {
         for n in [1, max_signatures::<LeanSigProd>(&s)] {
             let level = security_level::<LeanSigProd>(&s, n);
             assert!(level.proven_bits >= named.floor_bits() as f64, "{named:?} at {n}: {level:?}");
+            // Threshold proofs (one more table), in a group of 2^29 and of n.
+            for size in [n as u32, 1 << 29] {
+                let level = sigagg_xmss_agg::leansig::threshold::security_level::<LeanSigProd>(&s, n, size);
+                assert!(level.proven_bits >= named.floor_bits() as f64, "{named:?} threshold {n} of {size}: {level:?}");
+            }
         }
     }
 }
