@@ -7,8 +7,9 @@ itself (``lean_aggregate``, ``lean_verify``). Wrong statements and damaged
 bytes raise the package's typed errors.
 
 The signatures are leanSig's own (its known-answer vectors, what leanSpec
-would hand over); a production key takes tens of seconds to generate, so
-only the opt-in test regenerates one (SIGAGG_SLOW_TESTS=1)."""
+would hand over); a production key takes about 25 s to generate in a
+release build (about 5 minutes in a debug wheel), so only the opt-in test
+regenerates one (SIGAGG_SLOW_TESTS=1)."""
 
 import json
 import os
