@@ -330,6 +330,94 @@ fn verify_aggregate(
     run(py, || api::verify_aggregate(s, set, &statement, &proof))
 }
 
+// ---------------------------------------------------------------- leanSpec
+
+/// leanSpec's `mode` argument: its prover library's parameter set, of
+/// which only `"prod"` (leanSig production signatures) is offered here.
+fn lean_mode(mode: Option<&str>) -> PyResult<()> {
+    match mode {
+        None | Some("prod") => Ok(()),
+        Some(other) => Err(to_py(api::Error::argument(format!(
+            "mode {other:?}: only \"prod\" (leanSig production signatures) is offered"
+        )))),
+    }
+}
+
+/// leanSpec's `aggregate_signatures`: one proof that `signatures[i]`
+/// (leanSig production SSZ) is `public_keys[i]`'s signature of the 32-byte
+/// `message` at `slot`. Returns the bare proof, leanSpec's `proof_data`
+/// (the container's second field). `mode` is leanSpec's: `None` or `"prod"`.
+#[pyfunction]
+#[pyo3(signature = (public_keys, signatures, message, slot, settings = "whir-skip", mode = None))]
+fn aggregate_signatures(
+    py: Python<'_>,
+    public_keys: Vec<Vec<u8>>,
+    signatures: Vec<Vec<u8>>,
+    message: Vec<u8>,
+    slot: u32,
+    settings: &str,
+    mode: Option<&str>,
+) -> PyResult<Vec<u8>> {
+    let set = parse_settings(settings)?;
+    lean_mode(mode)?;
+    run(py, || api::lean::aggregate_signatures(set, &views(&public_keys), &views(&signatures), &message, slot))
+}
+
+/// leanSpec's `verify_aggregated_signatures`: verifies `proof` (the bare
+/// `proof_data` of `aggregate_signatures`) for `public_keys` signing the
+/// 32-byte `message` at `slot`; raises `VerifyError` if it does not prove it.
+#[pyfunction]
+#[pyo3(signature = (public_keys, message, proof, slot, settings = "whir-skip", mode = None))]
+fn verify_aggregated_signatures(
+    py: Python<'_>,
+    public_keys: Vec<Vec<u8>>,
+    message: Vec<u8>,
+    proof: Vec<u8>,
+    slot: u32,
+    settings: &str,
+    mode: Option<&str>,
+) -> PyResult<()> {
+    let set = parse_settings(settings)?;
+    lean_mode(mode)?;
+    run(py, || api::lean::verify_aggregated_signatures(set, &views(&public_keys), &message, &proof, slot))
+}
+
+/// leanSpec's `AggregatedSignatureProof.aggregate`: `aggregate_signatures`
+/// wrapped in its SSZ container, whose bytes are returned. `participants`
+/// is the SSZ bitlist (one bit set per key, keys in bit order); `None`
+/// stands for all the keys.
+#[pyfunction]
+#[pyo3(signature = (participants, public_keys, signatures, message, slot, settings = "whir-skip"))]
+fn lean_aggregate(
+    py: Python<'_>,
+    participants: Option<Vec<u8>>,
+    public_keys: Vec<Vec<u8>>,
+    signatures: Vec<Vec<u8>>,
+    message: Vec<u8>,
+    slot: u32,
+    settings: &str,
+) -> PyResult<Vec<u8>> {
+    let set = parse_settings(settings)?;
+    let (pks, sigs) = (views(&public_keys), views(&signatures));
+    run(py, || api::lean::aggregate(set, participants.as_deref(), &pks, &sigs, &message, slot))
+}
+
+/// leanSpec's `AggregatedSignatureProof.verify`: verifies the SSZ container
+/// `proof` against the participants' keys (one per bit set, in order).
+#[pyfunction]
+#[pyo3(signature = (proof, public_keys, message, slot, settings = "whir-skip"))]
+fn lean_verify(
+    py: Python<'_>,
+    proof: Vec<u8>,
+    public_keys: Vec<Vec<u8>>,
+    message: Vec<u8>,
+    slot: u32,
+    settings: &str,
+) -> PyResult<()> {
+    let set = parse_settings(settings)?;
+    run(py, || api::lean::verify(set, &proof, &views(&public_keys), &message, slot))
+}
+
 /// The group of `public_keys` (in member order): `(group key, paths)`,
 /// `paths[i]` being member `i`'s membership path.
 #[pyfunction]
@@ -738,6 +826,10 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(lamport_verify, m)?)?;
     m.add_function(wrap_pyfunction!(aggregate, m)?)?;
     m.add_function(wrap_pyfunction!(verify_aggregate, m)?)?;
+    m.add_function(wrap_pyfunction!(aggregate_signatures, m)?)?;
+    m.add_function(wrap_pyfunction!(verify_aggregated_signatures, m)?)?;
+    m.add_function(wrap_pyfunction!(lean_aggregate, m)?)?;
+    m.add_function(wrap_pyfunction!(lean_verify, m)?)?;
     m.add_function(wrap_pyfunction!(group_key, m)?)?;
     m.add_function(wrap_pyfunction!(prove_threshold, m)?)?;
     m.add_function(wrap_pyfunction!(verify_threshold, m)?)?;

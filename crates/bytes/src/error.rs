@@ -151,6 +151,8 @@ error_from! {
     sigagg_xmss::KeygenError => |_| Argument;
     sigagg_xmss::SignError => |_| Sign;
     sigagg_xmss::VerifyError => |_| Verify;
+    sigagg_xmss::ContainerError => container_kind;
+    sigagg_xmss_agg::leansig::leanspec::LeanApiError => lean_kind;
     sigagg_lamport::DecodeError => |_| Decode;
     sigagg_lamport::SignError => |_| Sign;
     sigagg_lamport::VerifyError => |_| Verify;
@@ -194,6 +196,31 @@ fn stark_verify_kind(e: &sigagg_xmss_agg::VerifyError) -> ErrorKind {
         }
         E::Malformed(_) => Decode,
         _ => Verify,
+    }
+}
+
+/// leanSpec's container: too many participants is a bad argument (the
+/// caller's list), bytes that do not decode are [`Decode`].
+fn container_kind(e: &sigagg_xmss::ContainerError) -> ErrorKind {
+    use sigagg_xmss::ContainerError as E;
+    match e {
+        E::TooManyParticipants { .. } | E::ProofTooLong { .. } => Argument,
+        E::Decode(_) => Decode,
+    }
+}
+
+/// leanSpec's aggregation API (`sigagg_xmss_agg::leansig::leanspec`): the
+/// kind where nothing better is known at the call site (`lean.rs` calls a
+/// participants mismatch [`Verify`] when verifying, an oversize proof
+/// [`Prove`] when aggregating).
+fn lean_kind(e: &sigagg_xmss_agg::leansig::leanspec::LeanApiError) -> ErrorKind {
+    use sigagg_xmss_agg::leansig::leanspec::LeanApiError as E;
+    match e {
+        E::CountMismatch { .. } | E::Statement(_) | E::ParticipantsMismatch { .. } => Argument,
+        E::PublicKey { .. } | E::Signature { .. } | E::TooLarge(_) => Decode,
+        E::Prove(inner) => stark_prove_kind(inner),
+        E::Verify(inner) => stark_verify_kind(inner),
+        E::Container(inner) => container_kind(inner),
     }
 }
 

@@ -12,6 +12,7 @@
 //! | [`xmss`] | key generation, stateful secret keys, sign, verify (Seed001, LeanSigProd, Test) |
 //! | [`lamport`] | key generation, one-time secret keys, sign (mined or given counter), verify, group membership (Lamport+ plain and mined) |
 //! | [`aggregate`](mod@aggregate) | aggregate proofs and their verification (Seed001, Lamport+) |
+//! | [`lean`] | leanSpec's aggregation API for leanSig production signatures: `aggregate_signatures`, `verify_aggregated_signatures`, and its SSZ container `AggregatedSignatureProof` |
 //! | [`threshold`] | groups, t-of-n threshold proofs and their verification (Seed001, Lamport+) |
 //! | [`proof`] | what a proof says about itself (kind, count, named settings) and its settings' security |
 //! | [`bls`] | BLS keys, sign, verify, proofs of possession, aggregate, (fast) aggregate verify, batch verify |
@@ -67,6 +68,7 @@ pub mod cert;
 mod error;
 mod input;
 pub mod lamport;
+pub mod lean;
 pub mod mithril;
 pub mod proof;
 mod scheme;

@@ -28,7 +28,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use sigagg_bytes::{
     AggregateStatement, ErrorKind, ProofSettings, Result, Scheme, Signer, StatefulKey, ThresholdStatement, aggregate,
-    atms, bls, cert, group, lamport, prove_threshold, verify_aggregate, verify_threshold, xmss,
+    atms, bls, cert, group, lamport, lean, prove_threshold, verify_aggregate, verify_threshold, xmss,
 };
 
 use ErrorKind::{Argument, Decode, Prove, Verify};
@@ -338,6 +338,43 @@ fn seed001_aggregate_proofs() {
 #[test]
 fn lamport_aggregate_proofs() {
     aggregate_proofs(Scheme::LamportPlus);
+}
+
+/// leanSpec's container `AggregatedSignatureProof` (`lean::verify`), its
+/// bare `proof_data` (`lean::verify_aggregated_signatures`) and a key of
+/// the statement, for two leanSig production signatures (one-leaf keys:
+/// LeanSigProd is the only set leanSpec's API takes).
+#[test]
+fn leansig_containers_and_proof_data() {
+    use rand::SeedableRng;
+    use sigagg_xmss::{LeanSigProd, single_epoch_key_and_signature};
+
+    let settings = ProofSettings::TestWhirSkip;
+    let message = [0x42u8; 32];
+    let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+    let (pks, sigs): (Vec<Vec<u8>>, Vec<Vec<u8>>) = (0..2)
+        .map(|_| {
+            let (pk, sig) = single_epoch_key_and_signature::<LeanSigProd, _>(&mut rng, EPOCH, &message).unwrap();
+            (pk.to_bytes(), sig.to_bytes())
+        })
+        .unzip();
+    let pk_refs = refs(&pks);
+    let container = lean::aggregate(settings, None, &pk_refs, &refs(&sigs), &message, EPOCH).unwrap();
+    lean::verify(settings, &container, &pk_refs, &message, EPOCH).unwrap();
+    let proof_data = &container[9..]; // after the two offsets and the one-byte bitlist
+    lean::verify_aggregated_signatures(settings, &pk_refs, &message, proof_data, EPOCH).unwrap();
+
+    let mut f = Findings::default();
+    f.refused("leanSpec AggregatedSignatureProof", &container, REFUSED, |m| {
+        lean::verify(settings, m, &pk_refs, &message, EPOCH)
+    });
+    f.refused("leanSpec proof_data", proof_data, REFUSED, |m| {
+        lean::verify_aggregated_signatures(settings, &pk_refs, &message, m, EPOCH)
+    });
+    f.refused("leanSpec statement public key", &pks[1], REFUSED, |m| {
+        lean::verify(settings, &container, &[pk_refs[0], m], &message, EPOCH)
+    });
+    f.assert_none();
 }
 
 /// Threshold proofs, group keys and membership paths of `scheme`.

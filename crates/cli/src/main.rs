@@ -24,6 +24,7 @@ mod cert;
 mod demo;
 mod io;
 mod lamport;
+mod lean;
 mod mithril;
 mod proofs;
 mod verify;

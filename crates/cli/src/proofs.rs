@@ -18,7 +18,7 @@ use clap::Args;
 use serde_json::json;
 use sigagg_bytes::{ErrorKind, ProofKind, ProofSettings, Scheme, Shape};
 
-use crate::args::{self, MessageList, PROVABLE, per_entry};
+use crate::args::{self, AGGREGATABLE, MessageList, PROVABLE, per_entry};
 use crate::io::{self, CliError, CliResult};
 use crate::verify::VerifyArgs;
 
@@ -43,13 +43,13 @@ pub struct GroupKeyArgs {
 
 #[derive(Args)]
 pub struct AggregateArgs {
-    /// Signature scheme.
-    #[arg(long, value_parser = args::schemes(PROVABLE), default_value = "seed001")]
+    /// Signature scheme (leansig-prod: leanSpec's SSZ container AggregatedSignatureProof).
+    #[arg(long, value_parser = args::schemes(AGGREGATABLE), default_value = "seed001")]
     pub scheme: Scheme,
     /// Proof settings: fast, compact, whir, whir-compact, whir-skip, or an insecure test setting for tests
-    /// (test, test-compact, test-whir, test-whir-skip).
-    #[arg(long, default_value = "fast")]
-    pub settings: String,
+    /// (test, test-compact, test-whir, test-whir-skip). Default: fast; whir-skip for leansig-prod.
+    #[arg(long)]
+    pub settings: Option<String>,
     /// Public key files, one per entry (repeat, in order).
     #[arg(long = "pk", required = true)]
     pub pks: Vec<PathBuf>,
@@ -57,8 +57,13 @@ pub struct AggregateArgs {
     #[arg(long = "sig", required = true)]
     pub sigs: Vec<PathBuf>,
     /// Seed001: the epoch of each entry (repeat, in order), or one for all.
+    /// leansig-prod: the one slot every signer signed at.
     #[arg(long = "epoch")]
     pub epochs: Vec<u32>,
+    /// leansig-prod: the validator index of each --pk (repeat, ascending), for
+    /// the container's participants bitlist. Default: 0, 1, ... (every key).
+    #[arg(long = "participant")]
+    pub participants: Vec<u64>,
     #[command(flatten)]
     pub messages: MessageList,
     /// Proof output file.
@@ -158,7 +163,13 @@ impl AggregateFiles {
 }
 
 pub fn aggregate(args: AggregateArgs) -> CliResult {
-    let settings = args::parse_named(&args.settings)?;
+    if args.scheme == Scheme::LeanSigProd {
+        return crate::lean::aggregate(args);
+    }
+    if !args.participants.is_empty() {
+        return Err(CliError::usage("--participant applies to leansig-prod only"));
+    }
+    let settings = args::parse_named(args.settings.as_deref().unwrap_or("fast"))?;
     let files = AggregateFiles::read(args.scheme, &args.pks, &args.epochs, &args.messages)?;
     let sigs = args::read_files(&args.sigs)?;
     let t = Instant::now();
@@ -295,7 +306,7 @@ impl ChosenSettings {
 
 /// A failed verification: "invalid proof: ..." for a proof that decodes
 /// but does not verify or does not decode, as the error says otherwise.
-fn invalid(e: sigagg_bytes::Error) -> CliError {
+pub(crate) fn invalid(e: sigagg_bytes::Error) -> CliError {
     match e.kind() {
         ErrorKind::Verify | ErrorKind::Decode => CliError::rejected(format!("invalid proof: {e}")),
         _ => CliError::rejected(e),

@@ -9,7 +9,7 @@ use sigagg_bytes::Scheme;
 
 use crate::args::{self, ALL, MessageList};
 use crate::io::{CliError, CliResult};
-use crate::{proofs, xmss};
+use crate::{lean, proofs, xmss};
 
 #[derive(Args)]
 pub struct VerifyArgs {
@@ -19,7 +19,8 @@ pub struct VerifyArgs {
     /// A signature file: verify one XMSS signature (needs one --pk, --epoch, --message).
     #[arg(long, conflicts_with = "proof")]
     pub sig: Option<PathBuf>,
-    /// An aggregate or threshold proof file.
+    /// An aggregate or threshold proof file (leansig-prod: leanSpec's SSZ
+    /// container AggregatedSignatureProof, with one --epoch, the slot).
     #[arg(long)]
     pub proof: Option<PathBuf>,
     /// Demand exactly these proof settings: fast, compact, whir, whir-compact,
@@ -53,7 +54,10 @@ pub fn verify(args: VerifyArgs) -> CliResult {
     match (&args.sig, &args.proof) {
         (Some(sig), _) => verify_signature(&args, sig),
         (None, Some(_)) if args::PROVABLE.contains(&args.scheme) => proofs::verify_proof(args.scheme, &args),
-        (None, Some(_)) => Err(CliError::usage("aggregate and threshold proofs exist for seed001 and Lamport+ only")),
+        (None, Some(_)) if args.scheme == Scheme::LeanSigProd => lean::verify_proof(&args),
+        (None, Some(_)) => Err(CliError::usage(
+            "aggregate proofs exist for seed001, leansig-prod and Lamport+, threshold proofs for seed001 and Lamport+",
+        )),
         (None, None) => Err(CliError::usage("give --sig (one signature) or --proof (an aggregate or threshold proof)")),
     }
 }

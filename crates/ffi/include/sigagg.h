@@ -523,6 +523,70 @@ int32_t sigagg_lamport_verify(uint32_t scheme,
                               struct sigagg_slice message,
                               struct sigagg_slice signature);
 
+// Proves with `settings` (a `SIGAGG_SETTINGS_*` code; leanSpec's default
+// is `SIGAGG_SETTINGS_WHIR_SKIP`) that `signatures[i]` (leanSig
+// production SSZ, `signature_count` of them) is `public_keys[i]`'s
+// (`public_key_count` of them) signature of the 32-byte `message` at
+// `slot`. Writes leanSpec's SSZ container `AggregatedSignatureProof` to
+// `proof`. `participants` is its SSZ bitlist, one bit set per key in key
+// order; a NULL `participants.ptr` stands for all the keys (as many bits
+// as keys, all set). Takes seconds, on every core. An invalid signature
+// is SIGAGG_ERR_PROVE, its index in the message.
+//
+// # Safety
+// Pointers as the header's rules say.
+int32_t sigagg_lean_aggregate(uint32_t settings,
+                              struct sigagg_slice participants,
+                              const struct sigagg_slice *public_keys,
+                              size_t public_key_count,
+                              const struct sigagg_slice *signatures,
+                              size_t signature_count,
+                              struct sigagg_slice message,
+                              uint32_t slot,
+                              struct sigagg_bytes *proof);
+
+// Verifies leanSpec's SSZ container `proof` (from sigagg_lean_aggregate
+// with the same `settings`) against the participants' `public_keys` (one
+// per bit set, in order) signing the 32-byte `message` at `slot`. A
+// container that does not decode is SIGAGG_ERR_DECODE; one whose
+// participants do not count the keys, or whose proof does not prove this
+// statement, SIGAGG_ERR_VERIFY.
+//
+// # Safety
+// Pointers as the header's rules say.
+int32_t sigagg_lean_verify(uint32_t settings,
+                           struct sigagg_slice proof,
+                           const struct sigagg_slice *public_keys,
+                           size_t public_key_count,
+                           struct sigagg_slice message,
+                           uint32_t slot);
+
+// sigagg_lean_aggregate without the container: writes the bare proof,
+// leanSpec's `proof_data` (what its `aggregate_signatures` returns).
+//
+// # Safety
+// Pointers as the header's rules say.
+int32_t sigagg_lean_aggregate_signatures(uint32_t settings,
+                                         const struct sigagg_slice *public_keys,
+                                         size_t public_key_count,
+                                         const struct sigagg_slice *signatures,
+                                         size_t signature_count,
+                                         struct sigagg_slice message,
+                                         uint32_t slot,
+                                         struct sigagg_bytes *proof_data);
+
+// sigagg_lean_verify of a bare `proof_data` (leanSpec's
+// `verify_aggregated_signatures`): `public_keys` are every signer's.
+//
+// # Safety
+// Pointers as the header's rules say.
+int32_t sigagg_lean_verify_aggregated_signatures(uint32_t settings,
+                                                 const struct sigagg_slice *public_keys,
+                                                 size_t public_key_count,
+                                                 struct sigagg_slice message,
+                                                 struct sigagg_slice proof_data,
+                                                 uint32_t slot);
+
 // Mithril parameters: `k` distinct lottery indices out of `m` make a
 // certificate; a party with all the stake wins an index with probability
 // `phi_f` (mainnet: 1944, 16948, 0.2). Needs 1 <= k <= m and 0 < phi_f

@@ -25,6 +25,7 @@ pub mod bls;
 pub mod boundary;
 pub mod cert;
 pub mod lamport;
+pub mod lean;
 pub mod mithril;
 pub mod proofs;
 pub mod xmss;

@@ -93,6 +93,39 @@ def verify_aggregate(
     epochs: Union[int, Sequence[int], None] = None,
     settings: Settings = "fast",
 ) -> None: ...
+# leanSpec's aggregation API (leanSig production signatures, one message and slot):
+# the bare proof (leanSpec's proof_data) and its SSZ container AggregatedSignatureProof.
+def aggregate_signatures(
+    public_keys: Sequence[Bytes],
+    signatures: Sequence[Bytes],
+    message: Bytes,
+    slot: int,
+    settings: Settings = "whir-skip",
+    mode: Optional[str] = None,
+) -> bytes: ...
+def verify_aggregated_signatures(
+    public_keys: Sequence[Bytes],
+    message: Bytes,
+    proof: Bytes,
+    slot: int,
+    settings: Settings = "whir-skip",
+    mode: Optional[str] = None,
+) -> None: ...
+def lean_aggregate(
+    participants: Optional[Bytes],
+    public_keys: Sequence[Bytes],
+    signatures: Sequence[Bytes],
+    message: Bytes,
+    slot: int,
+    settings: Settings = "whir-skip",
+) -> bytes: ...
+def lean_verify(
+    proof: Bytes,
+    public_keys: Sequence[Bytes],
+    message: Bytes,
+    slot: int,
+    settings: Settings = "whir-skip",
+) -> None: ...
 def group_key(scheme: Scheme, public_keys: Sequence[Bytes]) -> Tuple[bytes, list[bytes]]: ...
 
 class Certificate:
