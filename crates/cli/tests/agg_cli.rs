@@ -297,3 +297,7 @@ fn benches_print_json() {
     assert_eq!(sigagg(&dir, &["bench", "lamport-agg", "--n", "2", "--log-blowup", "2"]).status.code(), Some(2));
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// leanSpec's aggregation API (a module here: one release test binary fewer to link).
+#[path = "agg_cli/lean.rs"]
+mod lean;

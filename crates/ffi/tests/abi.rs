@@ -97,3 +97,7 @@ fn accessors_tolerate_null_handles() {
         assert!(!sigagg_certificate_signers(null(), null_mut(), null_mut()));
     }
 }
+
+/// leanSpec's aggregation API (a module here: one release test binary fewer to link).
+#[path = "abi/lean.rs"]
+mod lean;

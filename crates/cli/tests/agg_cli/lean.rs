@@ -7,9 +7,7 @@
 use std::path::Path;
 use std::process::Output;
 
-mod common;
-
-use common::{ok, sigagg, tempdir};
+use super::common::{ok, sigagg, tempdir};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use sigagg_xmss::{LeanSigProd, single_epoch_key_and_signature};
