@@ -105,6 +105,29 @@ impl<S: AggScheme> ThresholdStatement<S> {
         self.threshold
     }
 
+    /// The digest of the statement and the proof's claims (`count`, the
+    /// disclosed `signers`) under `domain`, then the set's tag if any:
+    /// what seeds the transcript.
+    pub(crate) fn digest(&self, domain: &[u8], set: Option<u8>, count: u32, signers: Option<&[u32]>) -> [u8; 32] {
+        let mut h = Sha3_256::new();
+        h.update(domain);
+        if let Some(set) = set {
+            h.update([set]);
+        }
+        h.update(self.group.to_bytes());
+        h.update(self.epoch.to_le_bytes());
+        h.update(self.message);
+        h.update(count.to_le_bytes());
+        match signers {
+            None => h.update([0]),
+            Some(list) => {
+                h.update([1]);
+                list.iter().for_each(|i| h.update(i.to_le_bytes()));
+            }
+        }
+        h.finalize().into()
+    }
+
     /// Signer `s`'s entry: its key, the shared epoch and message.
     pub(crate) fn entry(&self, s: &Signer<S>) -> AggregateEntry<S> {
         AggregateEntry { public_key: s.public_key, epoch: self.epoch, message: self.message }
@@ -223,20 +246,7 @@ pub(crate) fn padded(count: usize) -> usize {
 /// constants encode, and the proof's claims (count, disclosed signers):
 /// the transcript seed ([`crate::transcript_seed`]).
 fn digest(statement: &ThresholdStatement, count: u32, signers: Option<&[u32]>) -> [u8; 32] {
-    let mut h = Sha3_256::new();
-    h.update(b"sigagg/xmss-threshold/statement/v1");
-    h.update(statement.group.to_bytes());
-    h.update(statement.epoch.to_le_bytes());
-    h.update(statement.message);
-    h.update(count.to_le_bytes());
-    match signers {
-        None => h.update([0]),
-        Some(list) => {
-            h.update([1]);
-            list.iter().for_each(|i| h.update(i.to_le_bytes()));
-        }
-    }
-    h.finalize().into()
+    statement.digest(b"sigagg/xmss-threshold/statement/v1", None, count, signers)
 }
 
 /// The six AIRs of a threshold proof, in batch order.

@@ -41,6 +41,11 @@ pub struct BenchArgs {
     /// every page (BENCHMARKS.md).
     #[arg(long)]
     pub warm: bool,
+    /// lean-sig-prod only: prove the same aggregate this many times in one
+    /// process after the timed run and report the peak RSS after the first
+    /// and after the last (a long-running node's memory must not ratchet up).
+    #[arg(long, default_value_t = 1)]
+    pub rounds: usize,
     /// Print JSON (the only output format; kept for symmetry with other benches).
     #[arg(long)]
     pub json: bool,
@@ -214,6 +219,29 @@ pub fn bench_threshold(args: &ThresholdBenchArgs) -> CliResult {
 
 /// `sigagg bench xmss-agg --scheme lean-sig-prod`: one aggregate proof of
 /// LeanSigProd signatures (`sigagg_xmss_agg::leansig`).
+/// Proves `rounds - 1` more times after the timed proof; returns the peak
+/// RSS after the first proof and after the last, and their ratio (the
+/// issue's bound: at most 1.1), or `null` for one round.
+fn memory_rounds(rounds: usize, prove: impl Fn() -> Result<Proof, CliError>) -> Result<serde_json::Value, CliError> {
+    if rounds <= 1 {
+        return Ok(serde_json::Value::Null);
+    }
+    let first = io::peak_rss_bytes();
+    let start = Instant::now();
+    for _ in 1..rounds {
+        drop(prove()?);
+    }
+    let last = io::peak_rss_bytes();
+    let ratio = first.zip(last).map(|(f, l)| l as f64 / f as f64);
+    Ok(json!({
+        "count": rounds,
+        "peak_rss_after_first": first,
+        "peak_rss_after_last": last,
+        "ratio": ratio,
+        "mean_prove_s_after_first": start.elapsed().as_secs_f64() / (rounds - 1) as f64,
+    }))
+}
+
 fn bench_lean(args: &BenchArgs) -> CliResult {
     let settings = bench_settings(args.settings.as_deref(), args.log_blowup, sigagg_xmss_agg::settings)?;
     let max = lean::max_signatures::<LeanSigProd>(&settings);
@@ -233,8 +261,10 @@ fn bench_lean(args: &BenchArgs) -> CliResult {
         let decoded = Proof::from_bytes(bytes).map_err(CliError::rejected)?;
         lean::verify(&settings, &statement, &decoded).map_err(CliError::rejected)
     })?;
+    let rounds = memory_rounds(args.rounds, prove)?;
     let security = lean::security_level::<LeanSigProd>(&settings, args.n);
     let head = json!({
+        "rounds": rounds,
         "bench": "xmss-agg",
         "scheme": "lean-sig-prod",
         "settings": report_name(sigagg_xmss_agg::named(&settings)),

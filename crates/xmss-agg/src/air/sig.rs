@@ -127,20 +127,8 @@ fn statement_columns(publics: &[SlotPublic], extra: usize) -> Vec<Vec<Val>> {
     })
 }
 
-/// The public facts of a threshold proof that shape the statement table.
-#[derive(Clone, Debug)]
-pub struct ThresholdShape<'a> {
-    /// Shared public values of every slot (the key fields are ignored).
-    pub shared: SlotPublic,
-    /// Slots in the circuit.
-    pub padded: usize,
-    /// Real signers (the first `count` slots).
-    pub count: usize,
-    /// Group size.
-    pub size: u32,
-    /// The signers' member indices, when revealed.
-    pub signers: Option<&'a [u32]>,
-}
+/// The public facts of a threshold proof that shape this statement table.
+pub type ThresholdShape<'a> = crate::air::signers::ThresholdShape<'a, crate::statement::SlotPublic>;
 
 impl SigAir {
     /// Aggregation: periodic columns for every (padded) slot of `statement`.

@@ -21,6 +21,22 @@ use crate::bus;
 use crate::config::Val;
 use crate::layout::PARAM;
 
+/// The public facts of a threshold proof that shape a statement table;
+/// `P` is the set's slot values.
+#[derive(Clone, Debug)]
+pub struct ThresholdShape<'a, P> {
+    /// Values every slot shares (the key fields are ignored).
+    pub shared: P,
+    /// Slots in the circuit.
+    pub padded: usize,
+    /// Real signers (the first `count` slots).
+    pub count: usize,
+    /// Group size.
+    pub size: u32,
+    /// The signers' member indices, when revealed.
+    pub signers: Option<&'a [u32]>,
+}
+
 typed_row! {
     /// The committed threshold columns, after the statement values.
     pub struct ThresholdCols<T> {

@@ -35,7 +35,6 @@
 use p3_matrix::dense::RowMajorMatrix;
 use p3_util::log2_strict_usize;
 use rayon::prelude::*;
-use sha3::{Digest, Sha3_256};
 use sigagg_xmss::group::{GroupKey, MembershipProof, leaf_input};
 
 use super::aggregate::{log_heights, max_signatures, signature_tables, with_sig_air};
@@ -55,21 +54,7 @@ use crate::threshold::{Certificate, Disclosure, Signer, ThresholdStatement, padd
 /// disclosed signers): the transcript seed. The domain and the set's ID
 /// keep it apart from Seed001's and from every other set's.
 fn digest<S: LeanFamily>(statement: &ThresholdStatement<S>, count: u32, signers: Option<&[u32]>) -> [u8; 32] {
-    let mut h = Sha3_256::new();
-    h.update(b"sigagg/xmss-agg/leansig/threshold/statement/v1");
-    h.update([S::ID]);
-    h.update(statement.group().to_bytes());
-    h.update(statement.epoch().to_le_bytes());
-    h.update(statement.message());
-    h.update(count.to_le_bytes());
-    match signers {
-        None => h.update([0]),
-        Some(list) => {
-            h.update([1]);
-            list.iter().for_each(|i| h.update(i.to_le_bytes()));
-        }
-    }
-    h.finalize().into()
+    statement.digest(b"sigagg/xmss-agg/leansig/threshold/statement/v1", Some(S::ID), count, signers)
 }
 
 /// The six AIRs of a threshold proof, in batch order: the aggregate's

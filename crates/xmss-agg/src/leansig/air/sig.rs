@@ -87,20 +87,8 @@ pub struct SigAir {
     mode: Mode,
 }
 
-/// The public facts of a threshold proof that shape the statement table.
-#[derive(Clone, Debug)]
-pub struct ThresholdShape<'a> {
-    /// Values every slot shares (the key fields are ignored).
-    pub shared: SlotPublic,
-    /// Slots in the circuit.
-    pub padded: usize,
-    /// Real signers (the first `count` slots).
-    pub count: usize,
-    /// Group size.
-    pub size: u32,
-    /// The signers' member indices, when revealed.
-    pub signers: Option<&'a [u32]>,
-}
+/// The public facts of a threshold proof that shape this statement table.
+pub type ThresholdShape<'a> = crate::air::signers::ThresholdShape<'a, SlotPublic>;
 
 impl SigAir {
     /// Periodic columns for every (padded) slot of `statement`.
