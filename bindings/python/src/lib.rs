@@ -456,7 +456,7 @@ fn threshold_statement<'a>(
 }
 
 /// A t-of-n proof: at least `threshold` members of the group signed
-/// `message` (Seed001: at `epoch`). `signers` are `(public key, signature,
+/// `message` (Seed001, leansig-prod: at `epoch`). `signers` are `(public key, signature,
 /// membership path)` triples; `disclose` reveals who signed.
 #[pyfunction]
 #[pyo3(signature = (scheme, group_key, threshold, message, signers, epoch = None, disclose = false, settings = "fast"))]

@@ -172,3 +172,30 @@ def test_readme_example_runs(signed):
     assert container[:9] == bytes([8, 0, 0, 0, 9, 0, 0, 0, 0b11])
     with pytest.raises(sigagg.VerifyError):
         sigagg.lean_verify(container, [pk], message, slot + 1)
+
+
+def test_leansig_prod_threshold_certificate(signed, other_key):
+    """A 1-of-2 certificate over a group of two leanSig production keys
+    (leanSig's own signature of the first), through the package's
+    threshold calls: it verifies, names its signer, and a wrong message,
+    slot or threshold is refused."""
+    pk, sig, message, slot = signed
+    group, paths = sigagg.group_key("leansig-prod", [pk, other_key])
+    proof = sigagg.prove_threshold(
+        "leansig-prod", group, 1, message, [(pk, sig, paths[0])], epoch=slot, disclose=True, settings=SETTINGS
+    )
+    cert = sigagg.verify_threshold("leansig-prod", proof, group, 1, message, epoch=slot, settings=SETTINGS)
+    assert (cert.count, cert.signers) == (1, [0])
+    with pytest.raises(sigagg.VerifyError):
+        sigagg.verify_threshold("leansig-prod", proof, group, 1, bytes(32), epoch=slot, settings=SETTINGS)
+    with pytest.raises(sigagg.VerifyError):
+        sigagg.verify_threshold("leansig-prod", proof, group, 1, message, epoch=slot + 1, settings=SETTINGS)
+    with pytest.raises(sigagg.VerifyError):
+        sigagg.verify_threshold("leansig-prod", proof, group, 2, message, epoch=slot, settings=SETTINGS)
+    with pytest.raises(sigagg.ProveError):
+        sigagg.prove_threshold(
+            "leansig-prod", group, 2, message, [(pk, sig, paths[0])], epoch=slot, settings=SETTINGS
+        )
+    # The signer's key under the other member's path is not a member there.
+    with pytest.raises(sigagg.ProveError):
+        sigagg.prove_threshold("leansig-prod", group, 1, message, [(pk, sig, paths[1])], epoch=slot, settings=SETTINGS)

@@ -39,6 +39,15 @@ pub struct ProofInfo {
 /// another scheme, or bytes that are no proof, are an
 /// [`ErrorKind::Decode`] error.
 pub fn inspect(scheme: Scheme, proof: &[u8]) -> Result<ProofInfo> {
+    if scheme == Scheme::LeanSigProd {
+        // A bare proof (a threshold certificate's; aggregates travel in
+        // leanSpec's container, `crate::lean::inspect`).
+        let p = decode(proof, sigagg_xmss_agg::Proof::from_bytes)?;
+        if p.set != <sigagg_xmss::LeanSigProd as sigagg_xmss::ParameterSet>::ID {
+            return Err(Error::new(ErrorKind::Decode, "not a leansig-prod proof"));
+        }
+        return Ok(ProofInfo { kind: p.kind, count: p.count, settings: sigagg_xmss_agg::named(&p.settings) });
+    }
     with_provable!(scheme, "proof inspection", seed001 => {
         let p = decode(proof, sigagg_xmss_agg::Proof::from_bytes)?;
         Ok(ProofInfo { kind: p.kind, count: p.count, settings: sigagg_xmss_agg::named(&p.settings) })
@@ -84,6 +93,18 @@ pub struct Security {
 /// The security of proofs of `scheme` made with `settings` for statements
 /// of `shape`, as the scheme's aggregator computes it.
 pub fn security(scheme: Scheme, settings: ProofSettings, shape: Shape) -> Result<Security> {
+    if scheme == Scheme::LeanSigProd {
+        use sigagg_xmss::LeanSigProd;
+        use sigagg_xmss_agg::leansig::{aggregate, threshold};
+        let s = sigagg_xmss_agg::settings(settings);
+        let level = match shape {
+            Shape::Aggregate { signatures } => aggregate::security_level::<LeanSigProd>(&s, signatures),
+            Shape::Threshold { signers, group_size } => {
+                threshold::security_level::<LeanSigProd>(&s, signers, group_size)
+            }
+        };
+        return Ok(Security { proven_bits: level.proven_bits, conjectured_bits: level.conjectured_bits });
+    }
     with_provable!(scheme, "proof security", seed001 => {
         let s = sigagg_xmss_agg::settings(settings);
         let level = match shape {

@@ -9,7 +9,8 @@
 
 use sigagg_lamport::ParameterSet;
 use sigagg_xmss::group::{GroupKey, GroupTree, MembershipProof};
-use sigagg_xmss::{PublicKey, Seed001, Signature};
+use sigagg_xmss::{LeanSigProd, PublicKey, Seed001, Signature};
+use sigagg_xmss_agg::AggScheme;
 use sigagg_xmss_agg::Proof as XmssProof;
 use sigagg_xmss_agg::threshold as xmss_threshold;
 
@@ -66,17 +67,24 @@ pub struct Certificate {
 /// The group of `public_keys` (in member order): its key and every
 /// member's path. Refuses an empty list and a key listed twice.
 pub fn group(scheme: Scheme, public_keys: &[&[u8]]) -> Result<Group> {
-    with_provable!(scheme, "groups", seed001 => {
-        let keys = decode_each(public_keys, "public key", PublicKey::<Seed001>::from_bytes)?;
-        let tree = GroupTree::new(keys)?;
-        let paths = (0..tree.key().size()).map(|i| Ok(tree.prove(i)?.to_bytes())).collect::<Result<_>>()?;
-        Ok(Group { key: tree.key().to_bytes(), paths })
-    }, S => {
+    if scheme == Scheme::LeanSigProd {
+        return xmss_group::<LeanSigProd>(public_keys);
+    }
+    with_provable!(scheme, "groups", seed001 => xmss_group::<Seed001>(public_keys), S => {
         let keys = decode_each(public_keys, "public key", sigagg_lamport::PublicKey::<S>::from_bytes)?;
         let tree = sigagg_lamport::GroupTree::new(&keys)?;
         let paths = (0..tree.key().size()).map(|i| Ok(tree.prove(i)?.to_bytes())).collect::<Result<_>>()?;
         Ok(Group { key: tree.key().to_bytes(), paths })
     })
+}
+
+/// The group of XMSS keys of the set `S` (Seed001 or LeanSigProd: the
+/// same group tree, over each set's keys).
+fn xmss_group<S: sigagg_xmss::ParameterSet>(public_keys: &[&[u8]]) -> Result<Group> {
+    let keys = decode_each(public_keys, "public key", PublicKey::<S>::from_bytes)?;
+    let tree = GroupTree::new(keys)?;
+    let paths = (0..tree.key().size()).map(|i| Ok(tree.prove(i)?.to_bytes())).collect::<Result<_>>()?;
+    Ok(Group { key: tree.key().to_bytes(), paths })
 }
 
 /// What a group key commits to, in a form to show people.
@@ -95,7 +103,8 @@ pub struct GroupInfo {
 /// the scheme's group key itself.
 pub fn group_info(scheme: Scheme, group_key: &[u8]) -> Result<GroupInfo> {
     match scheme {
-        Scheme::Seed001 => {
+        // The XMSS sets' group keys have one form.
+        Scheme::Seed001 | Scheme::LeanSigProd => {
             let key = decode(group_key, GroupKey::from_bytes)?;
             let mut root = [0u8; 32];
             root.copy_from_slice(&key.to_bytes()[..32]);
@@ -107,7 +116,7 @@ pub fn group_info(scheme: Scheme, group_key: &[u8]) -> Result<GroupInfo> {
             let root = sigagg_lamport::field::digest_to_bytes(key.root());
             Ok(GroupInfo { root, size: key.size(), depth: key.depth() })
         }
-        other => Err(other.unsupported("groups", "seed001, lamport-plus or lamport-plus-mined")),
+        other => Err(other.unsupported("groups", "seed001, leansig-prod, lamport-plus or lamport-plus-mined")),
     }
 }
 
@@ -122,12 +131,16 @@ pub fn prove_threshold(
     signers: &[Signer<'_>],
     disclose: bool,
 ) -> Result<Vec<u8>> {
+    let xmss_disclosure =
+        if disclose { xmss_threshold::Disclosure::Signers } else { xmss_threshold::Disclosure::CountOnly };
+    if scheme == Scheme::LeanSigProd {
+        let (st, witness) = (xmss_statement::<LeanSigProd>(statement)?, xmss_signers::<LeanSigProd>(signers)?);
+        let settings = sigagg_xmss_agg::settings(settings);
+        return Ok(sigagg_xmss_agg::leansig::threshold::prove(&settings, &st, &witness, xmss_disclosure)?.to_bytes());
+    }
     with_provable!(scheme, "threshold proofs", seed001 => {
-        let st = xmss_statement(statement)?;
-        let witness = xmss_signers(signers)?;
-        let disclosure =
-            if disclose { xmss_threshold::Disclosure::Signers } else { xmss_threshold::Disclosure::CountOnly };
-        Ok(xmss_threshold::prove(&sigagg_xmss_agg::settings(settings), &st, &witness, disclosure)?.to_bytes())
+        let (st, witness) = (xmss_statement::<Seed001>(statement)?, xmss_signers::<Seed001>(signers)?);
+        Ok(xmss_threshold::prove(&sigagg_xmss_agg::settings(settings), &st, &witness, xmss_disclosure)?.to_bytes())
     }, S => {
         let st = lamport_statement::<S>(statement)?;
         let witness = lamport_signers::<S>(signers)?;
@@ -145,8 +158,15 @@ pub fn verify_threshold(
     statement: &ThresholdStatement<'_>,
     proof: &[u8],
 ) -> Result<Certificate> {
+    if scheme == Scheme::LeanSigProd {
+        let st = xmss_statement::<LeanSigProd>(statement)?;
+        let proof = decode(proof, XmssProof::from_bytes)?;
+        let settings = sigagg_xmss_agg::settings(settings);
+        let certificate = sigagg_xmss_agg::leansig::threshold::verify(&settings, &st, &proof)?;
+        return Ok(Certificate { count: certificate.count, signers: certificate.signers });
+    }
     with_provable!(scheme, "threshold verification", seed001 => {
-        let st = xmss_statement(statement)?;
+        let st = xmss_statement::<Seed001>(statement)?;
         let proof = decode(proof, XmssProof::from_bytes)?;
         let certificate = xmss_threshold::verify(&sigagg_xmss_agg::settings(settings), &st, &proof)?;
         Ok(Certificate { count: certificate.count, signers: certificate.signers })
@@ -160,12 +180,12 @@ pub fn verify_threshold(
     })
 }
 
-/// The Seed001 threshold statement of `statement`.
-fn xmss_statement(statement: &ThresholdStatement<'_>) -> Result<xmss_threshold::ThresholdStatement> {
-    let epoch = statement.epoch.ok_or_else(|| Error::argument("a Seed001 threshold statement needs an epoch"))?;
+/// The XMSS threshold statement of `statement`, for the set `S`.
+fn xmss_statement<S: AggScheme>(statement: &ThresholdStatement<'_>) -> Result<xmss_threshold::ThresholdStatement<S>> {
+    let epoch = statement.epoch.ok_or_else(|| Error::argument("an XMSS threshold statement needs an epoch"))?;
     let group = decode(statement.group_key, GroupKey::from_bytes).map_err(|e| e.context("group key"))?;
     let message = message32(statement.message)?;
-    Ok(xmss_threshold::ThresholdStatement::new(group, epoch, message, statement.threshold)?)
+    Ok(xmss_threshold::ThresholdStatement::for_set(group, epoch, message, statement.threshold)?)
 }
 
 /// The Lamport+ threshold statement of `statement`.
@@ -180,11 +200,12 @@ fn lamport_statement<S: ParameterSet>(
     Ok(sigagg_lamport_agg::ThresholdStatement::new(group, statement.message.to_vec(), statement.threshold)?)
 }
 
-/// The Seed001 witnesses of `signers`; a malformed item names its signer.
-fn xmss_signers(signers: &[Signer<'_>]) -> Result<Vec<xmss_threshold::Signer>> {
+/// The XMSS witnesses of `signers`, of the set `S`; a malformed item names
+/// its signer.
+fn xmss_signers<S: AggScheme>(signers: &[Signer<'_>]) -> Result<Vec<xmss_threshold::Signer<S>>> {
     let parts = split(signers);
-    let keys = decode_each(&parts.keys, "signer public key", PublicKey::<Seed001>::from_bytes)?;
-    let sigs = decode_each(&parts.signatures, "signer signature", Signature::<Seed001>::from_bytes)?;
+    let keys = decode_each(&parts.keys, "signer public key", PublicKey::<S>::from_bytes)?;
+    let sigs = decode_each(&parts.signatures, "signer signature", Signature::<S>::from_bytes)?;
     let paths = decode_each(&parts.paths, "signer path", MembershipProof::from_bytes)?;
     let witness = keys.into_iter().zip(sigs).zip(paths);
     Ok(witness.map(|((public_key, signature), path)| xmss_threshold::Signer { public_key, path, signature }).collect())

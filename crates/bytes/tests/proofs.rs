@@ -18,6 +18,19 @@ fn keys(scheme: Scheme, n: u8) -> Vec<(Vec<u8>, Signing)> {
                 let (pk, sk) = xmss::keygen(scheme, 0, 1, Some(&[i + 1; 32])).unwrap();
                 (pk, Signing::Xmss(Box::new(sk)))
             }
+            // A production key's prepared window takes seconds to make: a
+            // key for one epoch, with its signature of `LEAN_MESSAGE`.
+            Scheme::LeanSigProd => {
+                use rand::SeedableRng;
+                let mut rng = rand::rngs::StdRng::seed_from_u64(u64::from(i));
+                let (pk, sig) = sigagg_xmss::single_epoch_key_and_signature::<sigagg_xmss::LeanSigProd, _>(
+                    &mut rng,
+                    EPOCH,
+                    &LEAN_MESSAGE,
+                )
+                .unwrap();
+                (pk.to_bytes(), Signing::Fixed(sig.to_bytes()))
+            }
             _ => {
                 let (pk, sk) = lamport::keygen(scheme, Some(&[i + 1; 32])).unwrap();
                 (pk, Signing::Lamport(sk))
@@ -29,15 +42,23 @@ fn keys(scheme: Scheme, n: u8) -> Vec<(Vec<u8>, Signing)> {
 enum Signing {
     Xmss(Box<xmss::XmssSecretKey>),
     Lamport(lamport::LamportSecretKey),
+    /// A signature of `LEAN_MESSAGE` at `EPOCH`, made with the key.
+    Fixed(Vec<u8>),
 }
 
 const EPOCH: u32 = 5;
+/// The message the threshold checks sign.
+const LEAN_MESSAGE: [u8; 32] = [0x17; 32];
 
 impl Signing {
     fn sign(&self, message: &[u8]) -> Vec<u8> {
         match self {
             Signing::Xmss(sk) => sk.sign(EPOCH, message).unwrap(),
             Signing::Lamport(sk) => sk.sign(message).unwrap(),
+            Signing::Fixed(sig) => {
+                assert_eq!(message, LEAN_MESSAGE, "a fixed signature signs one message");
+                sig.clone()
+            }
         }
     }
 }
@@ -115,8 +136,8 @@ fn check_threshold(scheme: Scheme) {
     let pks: Vec<Vec<u8>> = pairs.iter().map(|(pk, _)| pk.clone()).collect();
     let g = group(scheme, &refs(&pks)).unwrap();
     assert_eq!(g.paths.len(), 4);
-    let message = vec![0x17; 32];
-    let epoch = (scheme == Scheme::Seed001).then_some(EPOCH);
+    let message = LEAN_MESSAGE.to_vec();
+    let epoch = matches!(scheme, Scheme::Seed001 | Scheme::LeanSigProd).then_some(EPOCH);
     let signing = [3usize, 0, 2];
     let sigs: Vec<Vec<u8>> = signing.iter().map(|&i| pairs[i].1.sign(&message)).collect();
     let signers: Vec<Signer<'_>> = signing
@@ -160,6 +181,19 @@ fn seed001_threshold() {
     check_threshold(Scheme::Seed001);
     let g = group(Scheme::Seed001, &[&[0u8; 47]]).map(|_| ()).unwrap_err();
     assert_eq!(g.kind(), ErrorKind::Decode);
+}
+
+/// leanSig production keys (threshold certificates only: their aggregates
+/// travel in leanSpec's container, `sigagg_bytes::lean`).
+#[test]
+fn lean_sig_prod_threshold() {
+    check_threshold(Scheme::LeanSigProd);
+    let one = group(Scheme::LeanSigProd, &refs(&[keys(Scheme::LeanSigProd, 1).remove(0).0])).unwrap();
+    let info = sigagg_bytes::group_info(Scheme::LeanSigProd, &one.key).unwrap();
+    assert_eq!((info.size, info.depth), (1, 1));
+    let shape = sigagg_bytes::Shape::Threshold { signers: 1550, group_size: 1 << 20 };
+    let level = sigagg_bytes::security(Scheme::LeanSigProd, ProofSettings::WhirSkip, shape).unwrap();
+    assert!(level.proven_bits >= 120.0, "{level:?}");
 }
 
 #[test]

@@ -21,6 +21,8 @@ pub const XMSS: &[Scheme] = &[Scheme::Seed001, Scheme::LeanSigProd, Scheme::Test
 pub const LAMPORT: &[Scheme] = &[Scheme::LamportPlus, Scheme::LamportPlusMined];
 /// The schemes with aggregate and threshold proofs.
 pub const PROVABLE: &[Scheme] = &[Scheme::LamportPlus, Scheme::LamportPlusMined, Scheme::Seed001];
+/// Schemes with group keys and threshold proofs.
+pub const GROUPS: &[Scheme] = &[Scheme::LamportPlus, Scheme::LamportPlusMined, Scheme::Seed001, Scheme::LeanSigProd];
 /// The schemes with aggregate proofs (`aggregate`): those with threshold
 /// proofs, and leanSig production signatures in leanSpec's container.
 pub const AGGREGATABLE: &[Scheme] =

@@ -18,14 +18,14 @@ use clap::Args;
 use serde_json::json;
 use sigagg_bytes::{ErrorKind, ProofKind, ProofSettings, Scheme, Shape};
 
-use crate::args::{self, AGGREGATABLE, MessageList, PROVABLE, per_entry};
+use crate::args::{self, AGGREGATABLE, GROUPS, MessageList, per_entry};
 use crate::io::{self, CliError, CliResult};
 use crate::verify::VerifyArgs;
 
 #[derive(Args)]
 pub struct GroupKeyArgs {
     /// Scheme of the members' keys.
-    #[arg(long, value_parser = args::schemes(PROVABLE), default_value = "seed001")]
+    #[arg(long, value_parser = args::schemes(GROUPS), default_value = "seed001")]
     pub scheme: Scheme,
     /// Member public key files, in member order (repeat the flag).
     #[arg(long = "pk", required = true)]
@@ -74,7 +74,7 @@ pub struct AggregateArgs {
 #[derive(Args)]
 pub struct ThresholdArgs {
     /// Signature scheme.
-    #[arg(long, value_parser = args::schemes(PROVABLE), default_value = "seed001")]
+    #[arg(long, value_parser = args::schemes(GROUPS), default_value = "seed001")]
     pub scheme: Scheme,
     /// Proof settings: fast, compact, whir, whir-compact, whir-skip, or an insecure test setting for tests
     /// (test, test-compact, test-whir, test-whir-skip).
@@ -108,14 +108,18 @@ pub struct ThresholdArgs {
     pub out: PathBuf,
 }
 
-/// Seed001 statements carry epochs; Lamport+ keys are one-time and have none.
+/// XMSS statements carry epochs; Lamport+ keys are one-time and have none.
 fn is_xmss(scheme: Scheme) -> bool {
-    scheme == Scheme::Seed001
+    matches!(scheme, Scheme::Seed001 | Scheme::LeanSigProd)
 }
 
 /// Lamport+ signatures are one-time: they have no epoch.
 fn no_epochs(scheme: Scheme, epochs: &[u32]) -> CliResult {
-    if is_xmss(scheme) || epochs.is_empty() { Ok(()) } else { Err(CliError::usage("--epoch applies to seed001 only")) }
+    if is_xmss(scheme) || epochs.is_empty() {
+        Ok(())
+    } else {
+        Err(CliError::usage("--epoch applies to seed001 and leansig-prod only"))
+    }
 }
 
 pub fn group_key(args: GroupKeyArgs) -> CliResult {
@@ -199,7 +203,7 @@ impl ThresholdFiles {
     fn read(scheme: Scheme, group: &Path, epoch: Option<u32>, message: &MessageList, t: u32) -> Result<Self, CliError> {
         no_epochs(scheme, epoch.as_slice())?;
         if is_xmss(scheme) && epoch.is_none() {
-            return Err(CliError::usage("seed001 needs --epoch"));
+            return Err(CliError::usage(format!("{} needs --epoch", scheme.name())));
         }
         let message = message.read_one(is_xmss(scheme))?;
         Ok(Self { group: io::read_bytes(group)?, message, epoch, threshold: t })
@@ -332,7 +336,7 @@ pub fn verify_proof(scheme: Scheme, args: &VerifyArgs) -> CliResult {
 fn verify_threshold(scheme: Scheme, args: &VerifyArgs, proof: &[u8], own: Option<ProofSettings>) -> CliResult {
     let (Some(group), Some(t), true) = (&args.group, args.threshold, args.pks.is_empty()) else {
         return Err(CliError::usage(
-            "a threshold proof takes --group, --threshold and --message (no --pk); seed001 also --epoch",
+            "a threshold proof takes --group, --threshold and --message (no --pk); seed001 and leansig-prod also --epoch",
         ));
     };
     let epoch = match (is_xmss(scheme), &args.epochs[..]) {

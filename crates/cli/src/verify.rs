@@ -54,9 +54,14 @@ pub fn verify(args: VerifyArgs) -> CliResult {
     match (&args.sig, &args.proof) {
         (Some(sig), _) => verify_signature(&args, sig),
         (None, Some(_)) if args::PROVABLE.contains(&args.scheme) => proofs::verify_proof(args.scheme, &args),
+        // A leansig-prod threshold certificate is a bare proof; its
+        // aggregates travel in leanSpec's container.
+        (None, Some(_)) if args.scheme == Scheme::LeanSigProd && args.group.is_some() => {
+            proofs::verify_proof(args.scheme, &args)
+        }
         (None, Some(_)) if args.scheme == Scheme::LeanSigProd => lean::verify_proof(&args),
         (None, Some(_)) => Err(CliError::usage(
-            "aggregate proofs exist for seed001, leansig-prod and Lamport+, threshold proofs for seed001 and Lamport+",
+            "aggregate proofs exist for seed001, leansig-prod and Lamport+, threshold proofs for seed001, leansig-prod and Lamport+",
         )),
         (None, None) => Err(CliError::usage("give --sig (one signature) or --proof (an aggregate or threshold proof)")),
     }

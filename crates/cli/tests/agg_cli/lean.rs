@@ -114,3 +114,42 @@ fn leansig_aggregation_refuses_bad_arguments() {
     assert!(stderr.contains("one --participant per --pk"), "{stderr}");
     assert!(!dir.join("x.ssz").exists());
 }
+
+/// `group-key`, `threshold` and `verify --group` with leanSig production
+/// keys: a 2-of-3 certificate (a bare proof, not a container) verifies,
+/// and a wrong message, slot or threshold is refused with status 1.
+#[test]
+fn leansig_threshold_certificates_prove_verify_and_refuse_wrong_statements() {
+    let dir = tempdir("lean-threshold");
+    signers(&dir, 3);
+    let keys = ["--pk", "k-0.pk", "--pk", "k-1.pk", "--pk", "k-2.pk"];
+    let group = [&["group-key", "--scheme", "leansig-prod"][..], &keys, &["--out", "g.key", "--paths", "m"]].concat();
+    let info: serde_json::Value = serde_json::from_str(&ok(&sigagg(&dir, &group))).unwrap();
+    assert_eq!((info["size"].as_u64(), info["depth"].as_u64()), (Some(3), Some(2)));
+    let slot = SLOT.to_string();
+    let prove = ["threshold", "--scheme", "leansig-prod", "--settings", "test-whir-skip", "--group", "g.key"];
+    let members = ["--pk", "k-2.pk", "--sig", "s-2.sig", "--path", "m-2.path", "--pk", "k-0.pk", "--sig", "s-0.sig"];
+    let rest = ["--path", "m-0.path", "--epoch", &slot, "--message", MESSAGE, "--threshold", "2", "--bitmap"];
+    ok(&sigagg(&dir, &[&prove[..], &members, &rest, &["--out", "t.proof"]].concat()));
+    let verify = ["verify", "--scheme", "leansig-prod", "--proof", "t.proof", "--group", "g.key", "--min-bits", "0"];
+    let certificate = |extra: &[&str]| sigagg(&dir, &[&verify[..], extra].concat());
+    let out: serde_json::Value =
+        serde_json::from_str(&ok(&certificate(&["--threshold", "2", "--epoch", &slot, "--message", MESSAGE]))).unwrap();
+    assert_eq!(
+        (out["valid"].as_bool(), out["kind"].as_str(), out["count"].as_u64()),
+        (Some(true), Some("threshold"), Some(2))
+    );
+    assert_eq!(out["signers"], serde_json::json!([0, 2]));
+    let next = (SLOT + 1).to_string();
+    for wrong in [
+        ["--threshold", "2", "--epoch", &slot, "--message", OTHER],
+        ["--threshold", "2", "--epoch", &next, "--message", MESSAGE],
+        ["--threshold", "3", "--epoch", &slot, "--message", MESSAGE],
+    ] {
+        let (code, stderr) = failure(&certificate(&wrong));
+        assert_eq!(code, Some(1), "{wrong:?}: {stderr}");
+    }
+    // Without its epoch the statement is incomplete: a usage error (2).
+    let (code, _) = failure(&certificate(&["--threshold", "2", "--message", MESSAGE]));
+    assert_eq!(code, Some(2));
+}
