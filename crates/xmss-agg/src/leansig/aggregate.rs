@@ -144,6 +144,10 @@ fn generate<S: LeanFamily>(
     let witnesses: Vec<SlotWitness> = (0..statement.len())
         .into_par_iter()
         .map(|s| SlotWitness::new(&statement.entries()[s], &signatures[s]).map_err(|e| (s, e)))
+        .collect::<Vec<_>>()
+        // In order, so the error names the first invalid signature (rayon's
+        // own short-circuit would name whichever failed first in time).
+        .into_iter()
         .collect::<Result<_, _>>()?;
     let tables = signature_tables(airs, &witnesses, statement.padded_len(), Shape::of::<S>())?;
     let range = crate::trace::range_trace(&tables.range_values);

@@ -146,6 +146,8 @@ fn generate<S: LeanFamily>(
         .par_iter()
         .enumerate()
         .map(|(k, s)| SlotWitness::new(&statement.entry(s), &s.signature).map_err(|e| (k, e)))
+        .collect::<Vec<_>>()
+        .into_iter()
         .collect::<Result<_, _>>()?;
     let n = padded(count);
     let tables = signature_tables(airs, &witnesses, n, Shape::of::<S>())?;
