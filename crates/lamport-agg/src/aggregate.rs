@@ -113,6 +113,10 @@ fn build_with<S: ParameterSet>(
                 .map(|cw| cw.bits().to_vec())
                 .map_err(|reason| ProveError::InvalidSignature { index, reason })
         })
+        // In order: the error names the first failing index, not whichever
+        // failed first in time.
+        .collect::<Vec<_>>()
+        .into_iter()
         .collect::<Result<Vec<_>, _>>()?;
     let keys: Vec<_> = entries.iter().map(|e| *e.public_key.digest()).collect();
     let digest = statement.digest(settings, &counters(signatures));
@@ -172,6 +176,9 @@ fn instance<S: ParameterSet>(
                 .map(|cw| cw.bits().to_vec())
                 .map_err(|reason| VerifyError::BadCounter { index, reason })
         })
+        // In order, as the prover's.
+        .collect::<Vec<_>>()
+        .into_iter()
         .collect::<Result<Vec<_>, _>>()?;
     let keys: Vec<_> = statement.entries().iter().map(|e| *e.public_key.digest()).collect();
     let digest = statement.digest(settings, &proof.counters);

@@ -107,6 +107,29 @@ pub fn prove<A: Table>(
     }
 }
 
+/// [`prove`] from column-major traces: row `c` of `columns[t]` is column
+/// `c` of table `t` ([`RowMajorMatrix::transpose`] of its trace). The
+/// multilinear prover ([`Settings::Skip`]) commits them as they are, so a
+/// trace generator that writes columns spares the prover its
+/// transposition and the row-major copy; the other backends take rows,
+/// and get them back by one transposition each.
+///
+/// # Panics
+/// As [`prove`].
+pub fn prove_column_major<A: Table>(
+    settings: &Settings,
+    tables: &Tables<'_, A>,
+    columns: Vec<RowMajorMatrix<Val>>,
+) -> Result<StarkProof, ProveError> {
+    match settings {
+        Settings::Skip(s) => {
+            settings.validate().map_err(|e| ProveError(e.to_string()))?;
+            skip_stark::prove_column_major(s, tables, columns).map(StarkProof::Skip)
+        }
+        _ => prove(settings, tables, columns.into_iter().map(|c| c.transpose()).collect()),
+    }
+}
+
 /// Verifies `proof` of `tables` under `settings`: a proof of another
 /// backend or Merkle hash, or of other table heights, is refused before
 /// any check. Never panics on a malformed proof.

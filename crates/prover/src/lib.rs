@@ -65,6 +65,7 @@
 pub mod backend;
 pub mod bus;
 pub mod codec;
+pub mod columns;
 pub mod config;
 pub mod dft;
 pub mod error;
@@ -87,7 +88,7 @@ pub mod table;
 pub mod whir;
 pub mod zerocheck;
 
-pub use backend::{StarkProof, prove, security_level, verify};
+pub use backend::{StarkProof, prove, prove_column_major, security_level, verify};
 pub use config::{Backend, Settings};
 pub use error::{ProveError, VerifyError};
 pub use kind::ProofKind;

@@ -1,11 +1,13 @@
 //! Aggregates N freshly made Seed001 signatures on one message and verifies
 //! the proof, printing the time of each step. Settings go by name
 //! (`sigagg_xmss_agg::named`; fast when the name is unknown), changed by
-//! the environment variables of `testing::settings_from_env`.
+//! the environment variables of `testing::settings_from_env`. `SIGAGG_VERIFY_PARTS=K` times a leanSig
+//! verification's parts K more times (decoding, the statement's tables, its digest, the whole).
 //!
 //! ```sh
 //! cargo run --release -p sigagg-xmss-agg --example aggregate -- 1024 fast
 //! SIGAGG_SET=lean-sig-prod cargo run --release -p sigagg-xmss-agg --example aggregate -- 1550 whir-skip
+//! SIGAGG_SET=lean-sig-prod SIGAGG_VERIFY_PARTS=5 cargo run --release -p sigagg-xmss-agg --example aggregate -- 8192 whir-skip
 //! ```
 
 use std::time::Instant;
@@ -96,4 +98,21 @@ fn lean_sig_prod(n: usize, settings: &Settings) {
     let t = Instant::now();
     lean::verify(settings, &statement, &Proof::from_bytes(&bytes).unwrap()).unwrap();
     println!("decoded and verified in {:.2?}", t.elapsed());
+    if let Ok(rounds) = std::env::var("SIGAGG_VERIFY_PARTS") {
+        for _ in 0..rounds.parse().unwrap_or(3) {
+            let t = Instant::now();
+            let proof = Proof::from_bytes(&bytes).unwrap();
+            let decode = t.elapsed();
+            let t = Instant::now();
+            let airs = lean::airs(settings, &statement);
+            let airs_t = t.elapsed();
+            let t = Instant::now();
+            let digest = statement.digest();
+            let digest_t = t.elapsed();
+            let t = Instant::now();
+            lean::verify(settings, &statement, &proof).unwrap();
+            println!("decode {decode:.2?}, airs {airs_t:.2?}, digest {digest_t:.2?}, verify {:.2?}", t.elapsed());
+            drop((airs, digest));
+        }
+    }
 }

@@ -9,6 +9,7 @@
 //!
 //! ```sh
 //! RAYON_NUM_THREADS=2 cargo run --release -p sigagg-xmss-agg --example memory_timeline -- 8192 fast [warm]
+//! SIGAGG_SET=lean-sig-prod RAYON_NUM_THREADS=2 cargo run --release -p sigagg-xmss-agg --example memory_timeline -- 8192 whir-skip
 //! ```
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -81,17 +82,22 @@ fn main() {
     let settings = args.next().and_then(|name| name.parse().ok()).map_or(Settings::FAST, sigagg_xmss_agg::settings);
     let warm = args.next().as_deref() == Some("warm");
     let message = *b"consensus message signed by all!";
-    let (entries, signatures): (Vec<_>, Vec<_>) = (0..n)
-        .into_par_iter()
-        .map(|_| {
-            let (public_key, sig) =
-                single_epoch_key_and_signature::<Seed001, _>(&mut rand::rng(), 1, &message).expect("signs");
-            (Entry { public_key, epoch: 1, message }, sig)
-        })
-        .unzip();
-    let statement = Statement::new(entries).expect("distinct keys");
+    let prove: Box<dyn Fn()> = if std::env::var("SIGAGG_SET").is_ok_and(|s| s == "lean-sig-prod") {
+        lean_sig_prod(n, message, settings)
+    } else {
+        let (entries, signatures): (Vec<_>, Vec<_>) = (0..n)
+            .into_par_iter()
+            .map(|_| {
+                let (public_key, sig) =
+                    single_epoch_key_and_signature::<Seed001, _>(&mut rand::rng(), 1, &message).expect("signs");
+                (Entry { public_key, epoch: 1, message }, sig)
+            })
+            .unzip();
+        let statement = Statement::new(entries).expect("distinct keys");
+        Box::new(move || drop(aggregate(&settings, &statement, &signatures).expect("valid signatures")))
+    };
     if warm {
-        aggregate(&settings, &statement, &signatures).expect("valid signatures");
+        prove();
     }
 
     let samples = Samples::default();
@@ -111,9 +117,25 @@ fn main() {
         })
     };
     println!("  from-     to      peak   span (closing order: inner spans first)");
-    aggregate(&settings, &statement, &signatures).expect("valid signatures");
+    prove();
     done.store(true, Ordering::Relaxed);
     sampler.join().expect("sampler");
     let proved = origin.elapsed().as_secs_f64();
     println!("proved N = {n} in {proved:.2} s; peak resident {:.2} GiB (VmHWM)", status_bytes("VmHWM") as f64 / GIB);
+}
+
+/// The proof of `n` LeanSigProd signatures (`SIGAGG_SET=lean-sig-prod`).
+fn lean_sig_prod(n: usize, message: [u8; 32], settings: Settings) -> Box<dyn Fn()> {
+    use sigagg_xmss::LeanSigProd;
+    use sigagg_xmss_agg::leansig::aggregate as lean;
+    let (entries, signatures): (Vec<_>, Vec<_>) = (0..n)
+        .into_par_iter()
+        .map(|_| {
+            let (public_key, sig) =
+                single_epoch_key_and_signature::<LeanSigProd, _>(&mut rand::rng(), 1, &message).expect("signs");
+            (Entry { public_key, epoch: 1, message }, sig)
+        })
+        .unzip();
+    let statement = Statement::from_entries(entries).expect("distinct keys");
+    Box::new(move || drop(lean::prove(&settings, &statement, &signatures).expect("valid signatures")))
 }

@@ -59,7 +59,7 @@ fn main() {
 
     for run in 0..runs {
         let t = Instant::now();
-        let proof = ours.prove(&airs, &traces, &mut seed()).unwrap();
+        let proof = ours.prove(&airs, traces.clone(), &mut seed()).unwrap();
         let prove_s = t.elapsed().as_secs_f64();
         let t = Instant::now();
         ours.verify(&airs, &proof, &mut seed()).unwrap();
@@ -118,7 +118,7 @@ fn full(n: usize, skip: usize, runs: usize) {
     let (bits, _) = ours.security(&airs).unwrap();
     for run in 0..runs {
         let t = Instant::now();
-        let proof = ours.prove(&airs, &matrices, &mut seed()).unwrap();
+        let proof = ours.prove(&airs, matrices.clone(), &mut seed()).unwrap();
         let prove_s = t.elapsed().as_secs_f64();
         let t = Instant::now();
         ours.verify(&airs, &proof, &mut seed()).unwrap();

@@ -140,12 +140,20 @@ fn slots<'a>(
     entries: &[&'a AggregateEntry],
     signatures: &[&'a Signature<Seed001>],
 ) -> Result<Vec<Slot<'a>>, (usize, VerifyError)> {
-    entries
-        .par_iter()
-        .zip(signatures)
-        .enumerate()
-        .map(|(s, (e, sig))| Slot::new(e, sig).map_err(|err| (s, err)))
-        .collect()
+    first_error_in_order(
+        entries.par_iter().zip(signatures).enumerate().map(|(s, (e, sig))| Slot::new(e, sig).map_err(|err| (s, err))),
+    )
+}
+
+/// The results' values, or the error of the first failing item in the
+/// iterator's order. Every item runs (in parallel); rayon's own
+/// short-circuit would report whichever failed first in time, so a
+/// statement with several bad signatures would name a different one from
+/// run to run.
+pub(crate) fn first_error_in_order<T: Send, E: Send>(
+    results: impl IndexedParallelIterator<Item = Result<T, E>>,
+) -> Result<Vec<T>, E> {
+    results.collect::<Vec<_>>().into_iter().collect()
 }
 
 /// The digit, chain and width-24 tables of `slots`, the Poseidon2 tables

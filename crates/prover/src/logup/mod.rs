@@ -46,11 +46,12 @@ use p3_multi_stark::fractional_gkr::{FractionGkrError, FractionGkrProof};
 use serde::{Deserialize, Serialize};
 
 use crate::config::{Challenge, Val};
-use crate::zerocheck::{BusClaim, MessageWeights, SkipAir, ZerocheckError, messages};
+use crate::zerocheck::{BusClaim, Message, MessageWeights, SkipAir, ZerocheckError, messages};
 
 pub use prover::prove;
 pub(crate) use prover::prove_split;
 pub use verifier::verify;
+pub(crate) use verifier::verify_messages;
 
 /// A bus argument and the claims it leaves each table (`None` for a
 /// table without messages).
@@ -142,14 +143,18 @@ struct Buses {
 
 impl Buses {
     fn new<A: SkipAir>(airs: &[&A]) -> Result<Self, ZerocheckError> {
-        let all = airs.iter().map(|air| messages(*air)).collect::<Result<Vec<_>, _>>()?;
+        Ok(Self::of_messages(&airs.iter().map(|air| messages(*air)).collect::<Result<Vec<_>, _>>()?))
+    }
+
+    /// The buses of tables sending `all[t]`.
+    fn of_messages(all: &[Vec<Message>]) -> Self {
         let mut names: Vec<&str> = all.iter().flatten().map(|m| m.bus.as_str()).collect();
         names.sort_unstable();
         names.dedup();
         let index = |bus: &str| names.binary_search(&bus).expect("a name of the list");
         let messages = all.iter().map(|ms| ms.iter().map(|m| (index(&m.bus), m.fields)).collect()).collect();
         let weights = all.iter().map(|ms| ms.iter().map(|m| u64::from(m.weight)).sum()).collect();
-        Ok(Self { messages, weights })
+        Self { messages, weights }
     }
 
     /// Plonky3's LogUp bound (`p3_lookup::check_multiplicity_height_bound`,

@@ -3,13 +3,12 @@
 
 use p3_challenger::FieldChallenger;
 use p3_field::{ExtensionField, PackedFieldExtension, PackedValue, PrimeCharacteristicRing};
-use p3_matrix::Matrix;
-use p3_matrix::dense::RowMajorMatrix;
 use p3_maybe_rayon::prelude::*;
 use p3_multi_stark::fractional_gkr::{Fraction, LeafNumerator, prove_fractional_gkr};
 use p3_multilinear_util::poly::{Poly, PolyMaybePacked};
 
 use super::{Buses, Layout, LogUpProof, Proven, claims};
+use crate::columns::Columns;
 use crate::config::{Challenge, Challenger, PackedVal, Val};
 use crate::messages::{Input, MessageProgram};
 use crate::poly::{eq_table, row_at};
@@ -28,7 +27,7 @@ const LANES: usize = PackedVal::WIDTH;
 /// (the fractional GKR refuses to prove them).
 pub fn prove<A: SkipAir>(
     airs: &[&A],
-    traces: &[RowMajorMatrix<Val>],
+    traces: &[Columns<'_>],
     challenger: &mut Challenger,
 ) -> Result<Option<Proven>, String> {
     prove_split(airs, traces, traces, challenger)
@@ -40,8 +39,8 @@ pub fn prove<A: SkipAir>(
 /// step 3 catches).
 pub(crate) fn prove_split<A: SkipAir>(
     airs: &[&A],
-    gkr_traces: &[RowMajorMatrix<Val>],
-    share_traces: &[RowMajorMatrix<Val>],
+    gkr_traces: &[Columns<'_>],
+    share_traces: &[Columns<'_>],
     challenger: &mut Challenger,
 ) -> Result<Option<Proven>, String> {
     let traces = gkr_traces;
@@ -54,9 +53,10 @@ pub(crate) fn prove_split<A: SkipAir>(
     let layout = Layout::new(&log_heights, &buses.counts());
     let gamma: Challenge = challenger.sample_algebra_element();
     let beta: Challenge = challenger.sample_algebra_element();
-    let (numerators, denominators) = tracing::info_span!("leaves")
-        .in_scope(|| leaves(airs, traces, &buses, &layout, gamma, beta))
-        .map_err(|e| e.to_string())?;
+    let (numerators, denominators) =
+        tracing::info_span!("leaves", log_size = layout.log_size, messages = ?buses.counts())
+            .in_scope(|| leaves(airs, traces, &buses, &layout, gamma, beta))
+            .map_err(|e| e.to_string())?;
     let numerators = Poly::new(numerators);
     // Packed where the leaves fill the lanes: the GKR's SIMD kernels.
     let denominators = if layout.log_size >= LANES.trailing_zeros() as usize {
@@ -98,7 +98,7 @@ pub(crate) fn prove_split<A: SkipAir>(
 /// (`beta - fingerprint`), padded with `0 / 1`.
 fn leaves<A: SkipAir>(
     airs: &[&A],
-    traces: &[RowMajorMatrix<Val>],
+    traces: &[Columns<'_>],
     buses: &Buses,
     layout: &Layout,
     gamma: Challenge,
@@ -195,7 +195,7 @@ const LEAF_CHUNK: usize = 1 << 12;
 
 /// A trace and its AIR's periodic columns, read by [`leaves`].
 pub(super) struct TableRows<'a> {
-    pub(super) trace: &'a RowMajorMatrix<Val>,
+    pub(super) trace: &'a Columns<'a>,
     pub(super) periodic: &'a [Vec<Val>],
 }
 
@@ -216,8 +216,7 @@ impl TableRows<'_> {
             let gammas: Vec<ExtPacked> = gamma_powers.iter().map(|&g| ExtPacked::from(g)).collect();
             let mut values = Vec::new();
             for base in (0..len).step_by(LANES) {
-                program
-                    .eval_with(|input| PackedVal::from_fn(|lane| self.input(input, start + base + lane)), &mut values);
+                program.eval_with(|input| self.packed_input(input, start + base), &mut values);
                 for (j, (n, d)) in out.iter_mut().enumerate() {
                     let (count, fields) = program.message(j, &values);
                     n[base..base + LANES].copy_from_slice(count.as_slice());
@@ -242,12 +241,23 @@ impl TableRows<'_> {
         }
     }
 
+    /// `input` at rows `r .. r + LANES`: one load from the column where
+    /// the rows are contiguous.
+    fn packed_input(&self, input: Input, r: usize) -> PackedVal {
+        let height = self.trace.height();
+        match input {
+            Input::Local(c) => *PackedVal::from_slice(&self.trace.column(c)[r..r + LANES]),
+            Input::Next(c) if r + LANES < height => *PackedVal::from_slice(&self.trace.column(c)[r + 1..r + 1 + LANES]),
+            _ => PackedVal::from_fn(|lane| self.input(input, r + lane)),
+        }
+    }
+
     /// `input` at row `r` (the last row's successor is itself).
     fn input(&self, input: Input, r: usize) -> Val {
-        let (height, width) = (self.trace.height(), self.trace.width);
+        let height = self.trace.height();
         match input {
-            Input::Local(c) => self.trace.values[r * width + c],
-            Input::Next(c) => self.trace.values[row_at(r, 1, height) * width + c],
+            Input::Local(c) => self.trace.get(r, c),
+            Input::Next(c) => self.trace.get(row_at(r, 1, height), c),
             Input::Periodic(i) => self.periodic[i][r % self.periodic[i].len()],
             Input::First => Val::from_bool(r == 0),
             Input::Last => Val::from_bool(r == height - 1),

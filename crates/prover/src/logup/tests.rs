@@ -51,7 +51,9 @@ fn packed_leaves_match_row_by_row() {
     let trace = air.trace(6);
     let program = MessageProgram::new(&air).unwrap();
     let periodic = p3_air::BaseAir::<Val>::periodic_columns(&air).into_owned();
-    let rows = TableRows { trace: &trace, periodic: &periodic };
+    let transposed = crate::columns::transposed(&trace);
+    let columns = crate::columns::Columns::of_transposed(&transposed);
+    let rows = TableRows { trace: &columns, periodic: &periodic };
     let constants: Vec<Challenge> = (0..program.len()).map(|j| Challenge::from_usize(j + 11).exp_u64(7)).collect();
     let gammas: Vec<Challenge> = Challenge::from_u32(3).exp_u64(9).powers().skip(1).take(4).collect();
     let (height, messages) = (trace.height(), program.len());

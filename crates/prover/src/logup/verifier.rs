@@ -6,7 +6,7 @@ use p3_multi_stark::fractional_gkr::verify_fractional_gkr;
 
 use super::{Buses, Layout, LogUpError, LogUpProof, claims, padding};
 use crate::config::{Challenge, Challenger, Val};
-use crate::zerocheck::{BusClaim, SkipAir};
+use crate::zerocheck::{BusClaim, Message, SkipAir};
 
 /// Checks a bus argument for tables of `2^log_heights[t]` rows; returns
 /// each table's claim, for its zerocheck (`None` without messages), or
@@ -20,14 +20,33 @@ pub fn verify<A: SkipAir>(
     proof: Option<&LogUpProof>,
     challenger: &mut Challenger,
 ) -> Result<Option<Vec<Option<BusClaim>>>, LogUpError> {
-    let buses = Buses::new(airs)?;
+    verify_buses(Buses::new(airs)?, log_heights, proof, challenger)
+}
+
+/// [`verify`] for tables sending `messages[t]` (the AIRs' profiles, read
+/// once by the caller).
+pub(crate) fn verify_messages(
+    messages: &[Vec<Message>],
+    log_heights: &[usize],
+    proof: Option<&LogUpProof>,
+    challenger: &mut Challenger,
+) -> Result<Option<Vec<Option<BusClaim>>>, LogUpError> {
+    verify_buses(Buses::of_messages(messages), log_heights, proof, challenger)
+}
+
+fn verify_buses(
+    buses: Buses,
+    log_heights: &[usize],
+    proof: Option<&LogUpProof>,
+    challenger: &mut Challenger,
+) -> Result<Option<Vec<Option<BusClaim>>>, LogUpError> {
     buses.check_bound(log_heights)?;
     let proof = match (buses.any(), proof) {
         (false, None) => return Ok(None),
         (true, Some(proof)) => proof,
         _ => return Err(LogUpError::Shares),
     };
-    if proof.shares.len() != airs.len() {
+    if proof.shares.len() != buses.messages.len() {
         return Err(LogUpError::Shares);
     }
     let layout = Layout::new(log_heights, &buses.counts());

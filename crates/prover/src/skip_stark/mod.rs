@@ -319,16 +319,41 @@ where
     SkipStark::new(settings, &tables.log_heights, &widths, skip_for(&tables.log_heights), mmcs)
 }
 
+/// How the traces given to [`prove_traces`] are laid out.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Layout {
+    Rows,
+    Columns,
+}
+
 /// One proof of `traces` against `tables` ([`crate::prove`]).
 pub(crate) fn prove<A: Table>(
     settings: &WhirSettings,
     tables: &Tables<'_, A>,
     traces: Vec<RowMajorMatrix<Val>>,
 ) -> Result<SkipProof, ProveError> {
+    prove_traces(settings, tables, traces, Layout::Rows)
+}
+
+/// One proof of column-major traces ([`crate::prove_column_major`]).
+pub(crate) fn prove_column_major<A: Table>(
+    settings: &WhirSettings,
+    tables: &Tables<'_, A>,
+    columns: Vec<RowMajorMatrix<Val>>,
+) -> Result<SkipProof, ProveError> {
+    prove_traces(settings, tables, columns, Layout::Columns)
+}
+
+fn prove_traces<A: Table>(
+    settings: &WhirSettings,
+    tables: &Tables<'_, A>,
+    traces: Vec<RowMajorMatrix<Val>>,
+    layout: Layout,
+) -> Result<SkipProof, ProveError> {
     fn with<A: Table, M>(
         settings: &WhirSettings,
         tables: &Tables<'_, A>,
-        traces: &[RowMajorMatrix<Val>],
+        (traces, layout): (Vec<RowMajorMatrix<Val>>, Layout),
         mmcs: M,
     ) -> Result<SkipBody<M>, ProveError>
     where
@@ -339,12 +364,17 @@ pub(crate) fn prove<A: Table>(
         let stark = stark_for(settings, tables, mmcs).map_err(ProveError)?;
         let airs: Vec<&A> = tables.airs.iter().collect();
         let mut challenger = transcript(tables.transcript_seed(&Settings::Skip(*settings)));
-        let proof = stark.prove(&airs, traces, &mut challenger).map_err(ProveError)?;
+        let proof = match layout {
+            Layout::Rows => stark.prove(&airs, traces, &mut challenger),
+            Layout::Columns => stark.prove_column_major(&airs, traces, &mut challenger),
+        }
+        .map_err(ProveError)?;
         Ok(SkipBody { log_heights: tables.log_heights.clone(), proof })
     }
+    let traces = (traces, layout);
     match settings.merkle {
-        MerkleHash::Sha256 => with(settings, tables, &traces, val_mmcs(0)).map(SkipProof::Sha256),
-        MerkleHash::Sha256Trunc31 => with(settings, tables, &traces, val_mmcs31(0)).map(SkipProof::Sha256Trunc31),
+        MerkleHash::Sha256 => with(settings, tables, traces, val_mmcs(0)).map(SkipProof::Sha256),
+        MerkleHash::Sha256Trunc31 => with(settings, tables, traces, val_mmcs31(0)).map(SkipProof::Sha256Trunc31),
         other => Err(ProveError(unsupported(other))),
     }
 }
@@ -372,7 +402,9 @@ pub(crate) fn verify<A: Table>(
         if body.log_heights != tables.log_heights {
             return Err(VerifyError::ShapeMismatch);
         }
-        let stark = stark_for(settings, tables, mmcs).map_err(VerifyError::Invalid)?;
+        let stark = tracing::info_span!("configure")
+            .in_scope(|| stark_for(settings, tables, mmcs))
+            .map_err(VerifyError::Invalid)?;
         let airs: Vec<&A> = tables.airs.iter().collect();
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             stark.verify(&airs, &body.proof, &mut transcript(tables.transcript_seed(&Settings::Skip(*settings))))

@@ -3,7 +3,7 @@
 
 use p3_challenger::{CanObserve, FieldChallenger};
 use p3_commit::{Mmcs, MultilinearPcs};
-use p3_field::{PackedValue, PrimeCharacteristicRing};
+use p3_field::{PackedFieldExtension, PackedValue, PrimeCharacteristicRing};
 use p3_matrix::Matrix;
 use p3_matrix::dense::RowMajorMatrix;
 use p3_maybe_rayon::prelude::*;
@@ -12,6 +12,7 @@ use p3_sumcheck::PrescribedPointPcs;
 use p3_sumcheck::layout::{Layout as _, Table as TraceTable};
 
 use super::{SkipStark, SkipStarkProof, Stacking, TableProof, fold_top};
+use crate::columns::Columns;
 use crate::config::{Challenge, Challenger, PackedVal, Val};
 use crate::logup;
 use crate::poly::{eq_table, lagrange, row_at};
@@ -36,7 +37,7 @@ where
     pub fn prove<A: SkipAir>(
         &self,
         airs: &[&A],
-        traces: &[RowMajorMatrix<Val>],
+        traces: Vec<RowMajorMatrix<Val>>,
         challenger: &mut Challenger,
     ) -> Result<SkipStarkProof<M>, String> {
         let shapes_fit = traces.len() == airs.len()
@@ -52,14 +53,43 @@ where
         // Before the commitment: a statement the verifier refuses from
         // its shape alone is not worth proving.
         logup::check_multiplicity_bound(airs, &self.log_heights).map_err(|e| e.to_string())?;
-        let honest = Witnesses { committed: traces, gkr: traces, shares: traces, zerochecked: traces, reduced: traces };
-        self.prove_forged(airs, &honest, challenger)
+        // Each row-major trace is freed once its column-major copy exists:
+        // the commitment keeps that copy, and every phase reads it.
+        let tables = tracing::info_span!("column-major traces")
+            .in_scope(|| traces.into_iter().map(|t| TraceTable::new(t.transpose())).collect());
+        self.prove_tables(airs, tables, None, challenger)
+    }
+
+    /// [`SkipStark::prove`] from column-major traces (row `c` of
+    /// `columns[t]` is column `c` of table `t`), committed as they are.
+    ///
+    /// # Errors
+    /// As [`SkipStark::prove`].
+    pub fn prove_column_major<A: SkipAir>(
+        &self,
+        airs: &[&A],
+        columns: Vec<RowMajorMatrix<Val>>,
+        challenger: &mut Challenger,
+    ) -> Result<SkipStarkProof<M>, String> {
+        let shapes_fit = columns.len() == airs.len()
+            && airs.len() == self.log_heights.len()
+            && columns
+                .iter()
+                .zip(airs)
+                .zip(&self.log_heights)
+                .all(|((t, a), &h)| t.width == 1 << h && t.height() == a.width());
+        if !shapes_fit {
+            return Err("one trace per table, at the statement's heights and widths".into());
+        }
+        logup::check_multiplicity_bound(airs, &self.log_heights).map_err(|e| e.to_string())?;
+        self.prove_tables(airs, columns.into_iter().map(TraceTable::new).collect(), None, challenger)
     }
 
     /// [`SkipStark::prove`] with each phase run on the traces
     /// [`Witnesses`] names for it: the same traces for an honest proof,
     /// others for the tests' forgeries (each link of the protocol must
     /// catch one).
+    #[cfg(test)]
     pub(super) fn prove_forged<A: SkipAir>(
         &self,
         airs: &[&A],
@@ -67,35 +97,61 @@ where
         challenger: &mut Challenger,
     ) -> Result<SkipStarkProof<M>, String> {
         let Witnesses { committed, gkr, shares, zerochecked, reduced } = *witnesses;
+        let tables = committed.iter().map(|t| TraceTable::new(t.transpose())).collect();
+        let phases = [gkr, shares, zerochecked, reduced].map(|ts| ts.iter().map(RowMajorMatrix::transpose).collect());
+        self.prove_tables(airs, tables, Some(&phases), challenger)
+    }
+
+    /// Commits `tables` (column-major) and proves them: every phase reads
+    /// the committed tables, or, for a test's forgery, the transposed
+    /// traces `forged` gives it (bus leaves, shares, zerochecks,
+    /// reductions).
+    fn prove_tables<A: SkipAir>(
+        &self,
+        airs: &[&A],
+        tables: Vec<TraceTable<Val>>,
+        forged: Option<&[Vec<RowMajorMatrix<Val>>; 4]>,
+        challenger: &mut Challenger,
+    ) -> Result<SkipStarkProof<M>, String> {
         let protocol = self.protocol(airs);
         let (commitment, data) = tracing::info_span!("commit").in_scope(|| {
-            let tables = tracing::info_span!("column-major traces")
-                .in_scope(|| committed.iter().map(|t| TraceTable::new(t.transpose())).collect());
             let witness = Stacking::new_witness(tables, self.first_log_arity);
             self.pcs.commit(witness, challenger).map_err(|e| format!("{e:?}"))
         })?;
-
-        let (bus, claims) =
-            match tracing::info_span!("buses").in_scope(|| logup::prove_split(airs, gkr, shares, challenger))? {
-                Some((proof, claims)) => (Some(proof), claims),
-                None => (None, vec![None; airs.len()]),
+        let (bus, tables) = {
+            let committed: Vec<Columns<'_>> =
+                (0..airs.len()).map(|i| Columns::of_table(data.table(i), 1 << self.log_heights[i])).collect();
+            let owned: Option<[Vec<Columns<'_>>; 4]> =
+                forged.map(|f| [0, 1, 2, 3].map(|k| f[k].iter().map(Columns::of_transposed).collect()));
+            let [gkr, shares, zerochecked, reduced]: [&[Columns<'_>]; 4] = match &owned {
+                Some([g, s, z, r]) => [g, s, z, r],
+                None => [&committed; 4],
             };
-        let zerocheck = SkipZerocheck::new(self.skip);
-        let mut checked = Vec::with_capacity(airs.len());
-        for ((air, trace), claim) in airs.iter().zip(zerochecked).zip(&claims) {
-            let _span = tracing::info_span!("zerocheck", rows = trace.height(), width = trace.width).entered();
-            checked.push(zerocheck.prove(*air, trace, claim.as_ref(), challenger).map_err(|e| e.to_string())?);
-        }
-        let mut tables = Vec::with_capacity(airs.len());
-        let mut points = Vec::with_capacity(airs.len());
-        let reductions = tracing::info_span!("reductions").entered();
-        for ((air, trace), (zerocheck, point)) in airs.iter().zip(reduced).zip(checked) {
-            let parts = partial_evaluations(trace, &air.main_next_row_columns(), self.skip, &point.rest);
-            let (reduction, t) = reduce(self.skip, &point, &parts, challenger);
-            points.push(Point::new(point.rest.iter().rev().chain(&t).copied().collect()));
-            tables.push(TableProof { zerocheck, reduction });
-        }
-        drop(reductions);
+            let (bus, claims) =
+                match tracing::info_span!("buses").in_scope(|| logup::prove_split(airs, gkr, shares, challenger))? {
+                    Some((proof, claims)) => (Some(proof), claims),
+                    None => (None, vec![None; airs.len()]),
+                };
+            let zerocheck = SkipZerocheck::new(self.skip);
+            let mut checked = Vec::with_capacity(airs.len());
+            for ((air, trace), claim) in airs.iter().zip(zerochecked).zip(&claims) {
+                let _span = tracing::info_span!("zerocheck", rows = trace.height(), width = trace.width()).entered();
+                checked
+                    .push(zerocheck.prove_columns(*air, trace, claim.as_ref(), challenger).map_err(|e| e.to_string())?);
+            }
+            let mut tables = Vec::with_capacity(airs.len());
+            let mut points = Vec::with_capacity(airs.len());
+            let reductions = tracing::info_span!("reductions").entered();
+            for ((air, trace), (zerocheck, point)) in airs.iter().zip(reduced).zip(checked) {
+                let parts = partial_evaluations(trace, &air.main_next_row_columns(), self.skip, &point.rest);
+                let (reduction, t) = reduce(self.skip, &point, &parts, challenger);
+                points.push(Point::new(point.rest.iter().rev().chain(&t).copied().collect()));
+                tables.push(TableProof { zerocheck, reduction });
+            }
+            drop(reductions);
+            (bus, (tables, points))
+        };
+        let (tables, points) = tables;
         let opening = tracing::info_span!("open")
             .in_scope(|| self.pcs.open_at(data, &protocol, &points, challenger))
             .map_err(|e| format!("{e:?}"))?;
@@ -105,6 +161,7 @@ where
 
 /// The traces each phase of a proof runs on: all the same for an honest
 /// proof.
+#[cfg(test)]
 #[derive(Clone, Copy)]
 pub(super) struct Witnesses<'a> {
     /// Committed.
@@ -120,61 +177,43 @@ pub(super) struct Witnesses<'a> {
 }
 
 /// `f_i(c, rho)` for every column `i` and then every successor column, at
-/// each of the `2^skip` positions `c` of a group: `[poly][c]`.
+/// each of the `2^skip` positions `c` of a group: `[poly][c]`. Each column
+/// is read `LANES` groups at a time.
 pub(super) fn partial_evaluations(
-    trace: &RowMajorMatrix<Val>,
+    trace: &Columns<'_>,
     next_columns: &[usize],
     skip: usize,
     rest: &[Challenge],
 ) -> Vec<Vec<Challenge>> {
-    let (width, height, group) = (trace.width, trace.height(), 1usize << skip);
+    let (height, group) = (trace.height(), 1usize << skip);
+    let groups = height / group;
     let eq = eq_table(rest);
-    let chunks = width.div_ceil(LANES);
-    let lanes_at = |row: usize, chunk: usize| -> PackedVal {
-        let start = row * width + chunk * LANES;
-        let cells = &trace.values[start..start + LANES.min(width - chunk * LANES)];
-        PackedVal::from_fn(|lane| cells.get(lane).copied().unwrap_or(Val::ZERO))
+    let at = |column: &[Val], shift: usize| -> Vec<Challenge> {
+        if groups < LANES {
+            return (0..group)
+                .map(|c| (0..groups).map(|g| eq[g] * column[row_at(g * group + c, shift, height)]).sum())
+                .collect();
+        }
+        let packed = (0..groups / LANES)
+            .into_par_iter()
+            .fold(
+                || vec![ExtPacked::ZERO; group],
+                |mut acc, b| {
+                    let e = ExtPacked::from_ext_slice(&eq[b * LANES..(b + 1) * LANES]);
+                    let row0 = b * LANES * group;
+                    for (c, a) in acc.iter_mut().enumerate() {
+                        *a += e * PackedVal::from_fn(|lane| column[row_at(row0 + lane * group + c, shift, height)]);
+                    }
+                    acc
+                },
+            )
+            .reduce(|| vec![ExtPacked::ZERO; group], |a, b| a.iter().zip(&b).map(|(&x, &y)| x + y).collect());
+        packed.iter().map(|&p| <ExtPacked as PackedFieldExtension<Val, Challenge>>::to_ext_iter([p]).sum()).collect()
     };
-    let (packed, next) = (0..height / group)
-        .into_par_iter()
-        .fold(
-            || (vec![ExtPacked::ZERO; group * chunks], vec![Challenge::ZERO; group * next_columns.len()]),
-            |(mut packed, mut next), g| {
-                let e = ExtPacked::from(eq[g]);
-                for c in 0..group {
-                    let row = g * group + c;
-                    for chunk in 0..chunks {
-                        packed[c * chunks + chunk] += e * lanes_at(row, chunk);
-                    }
-                    for (i, &col) in next_columns.iter().enumerate() {
-                        next[c * next_columns.len() + i] += eq[g] * trace.values[row_at(row, 1, height) * width + col];
-                    }
-                }
-                (packed, next)
-            },
-        )
-        .reduce(
-            || (vec![ExtPacked::ZERO; group * chunks], vec![Challenge::ZERO; group * next_columns.len()]),
-            |(a, an), (b, bn)| {
-                (a.iter().zip(&b).map(|(&x, &y)| x + y).collect(), an.iter().zip(&bn).map(|(&x, &y)| x + y).collect())
-            },
-        );
-    let mut polys = vec![vec![Challenge::ZERO; group]; width + next_columns.len()];
-    for c in 0..group {
-        for chunk in 0..chunks {
-            let values =
-                <ExtPacked as p3_field::PackedFieldExtension<Val, Challenge>>::to_ext_iter(
-                    [packed[c * chunks + chunk]],
-                );
-            for (col, v) in (chunk * LANES..width).zip(values) {
-                polys[col][c] = v;
-            }
-        }
-        for i in 0..next_columns.len() {
-            polys[width + i][c] = next[c * next_columns.len() + i];
-        }
-    }
-    polys
+    (0..trace.width())
+        .map(|c| at(trace.column(c), 0))
+        .chain(next_columns.iter().map(|&c| at(trace.column(c), 1)))
+        .collect()
 }
 
 /// The prover's side of step 3: the rounds, and the point `t` they end on.

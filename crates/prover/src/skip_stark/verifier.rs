@@ -12,7 +12,7 @@ use super::{SkipStark, SkipStarkError, SkipStarkProof, fold_top};
 use crate::config::{Challenge, Challenger, Val};
 use crate::logup;
 use crate::poly::{interpolate, lagrange};
-use crate::zerocheck::{SkipAir, SkipZerocheck, ZerocheckPoint};
+use crate::zerocheck::{Message, SkipAir, SkipZerocheck, ZerocheckPoint, profile};
 
 impl<M> SkipStark<M>
 where
@@ -38,7 +38,16 @@ where
             return Err(SkipStarkError::Shape("reduction rounds"));
         }
         self.pcs.observe_commitment(&proof.commitment, challenger);
-        let claims = logup::verify(airs, &self.log_heights, proof.bus.as_ref(), challenger)?
+        // One symbolic evaluation per AIR, read by the bus argument and
+        // the zerocheck both (the Poseidon tables' are most of the
+        // verifier's own work).
+        let profiles = airs
+            .iter()
+            .map(|air| profile(*air))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| SkipStarkError::Bus(e.into()))?;
+        let messages: Vec<Vec<Message>> = profiles.iter().map(|p| p.messages.clone()).collect();
+        let claims = logup::verify_messages(&messages, &self.log_heights, proof.bus.as_ref(), challenger)?
             .unwrap_or_else(|| vec![None; airs.len()]);
         let zerocheck = SkipZerocheck::new(self.skip);
         let mut zero_points = Vec::with_capacity(airs.len());
@@ -46,7 +55,7 @@ where
             airs.iter().zip(&self.log_heights).zip(&proof.tables).zip(&claims).enumerate()
         {
             let point = zerocheck
-                .verify(*air, h, &tp.zerocheck, claim.as_ref(), challenger)
+                .verify_profiled(*air, &profiles[table], h, &tp.zerocheck, claim.as_ref(), challenger)
                 .map_err(|source| SkipStarkError::Zerocheck { table, source })?;
             zero_points.push(point);
         }

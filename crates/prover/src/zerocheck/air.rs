@@ -64,16 +64,16 @@ pub struct Message {
 
 /// What the zerocheck needs to know of an AIR.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) struct Profile {
+pub(crate) struct Profile {
     /// The largest degree over the hypercube of a constraint, a message's
     /// count or a message's field.
-    pub(super) degree: usize,
+    pub(crate) degree: usize,
     /// The number of constraints.
-    pub(super) constraints: usize,
+    pub(crate) constraints: usize,
     /// The bus messages, in the order the AIR pushes them.
-    pub(super) messages: Vec<Message>,
+    pub(crate) messages: Vec<Message>,
     /// The columns whose next row the AIR reads without declaring them.
-    pub(super) undeclared_next: Vec<usize>,
+    pub(crate) undeclared_next: Vec<usize>,
 }
 
 /// The AIR's bus messages, in the order it pushes them.
@@ -144,7 +144,7 @@ fn expression_degree(e: &SymbolicExpression<Val>, memo: &mut HashMap<*const Symb
 /// [`symbolic`] refuses, an AIR whose next-row reads its declaration
 /// misses (prover and verifier would read them as zero) or names a column
 /// past the trace.
-pub(super) fn profile<A: SkipAir>(air: &A) -> Result<Profile, ZerocheckError> {
+pub(crate) fn profile<A: SkipAir>(air: &A) -> Result<Profile, ZerocheckError> {
     if air.num_public_values() > 0 || air.preprocessed_width() > 0 {
         return Err(ZerocheckError::Shape("AIRs with public values or preprocessed columns are not supported"));
     }

@@ -4,12 +4,11 @@
 //! to its reference.
 
 use p3_field::{PackedFieldExtension, PackedValue, PrimeCharacteristicRing, TwoAdicField};
-use p3_matrix::Matrix;
-use p3_matrix::dense::RowMajorMatrix;
 use p3_maybe_rayon::prelude::*;
 
 use super::folder::{ExtFolder, ExtPackedFolder, PackedFolder, Weights, message_terms};
 use super::{ExtPacked, LANES, PExt, SkipAir, skip_points};
+use crate::columns::Columns;
 use crate::config::{Challenge, PackedVal, Val};
 use crate::messages::{MessageProgram, RowInputs};
 use crate::poly::{CosetFft, lagrange, row_at};
@@ -150,7 +149,7 @@ pub(super) struct SkipRound<'a, A> {
     pub(super) air: &'a A,
     /// The AIR's messages alone, for the points on `H`.
     pub(super) program: &'a MessageProgram,
-    pub(super) trace: &'a RowMajorMatrix<Val>,
+    pub(super) trace: &'a Columns<'a>,
     pub(super) skip: usize,
     pub(super) degree: usize,
     pub(super) eq: &'a [Challenge],
@@ -187,11 +186,10 @@ pub(super) fn skip_round_scalar<A: SkipAir>(round: &SkipRound<'_, A>) -> Vec<Cha
             (0..groups)
                 .into_par_iter()
                 .map(|g| {
-                    let ext =
-                        |row: usize, shift: usize, c: usize| trace.values[row_at(row, shift, height) * trace.width + c];
+                    let ext = |row: usize, shift: usize, c: usize| trace.get(row_at(row, shift, height), c);
                     let local: Vec<Challenge> =
-                        (0..trace.width).map(|c| (0..group).map(|j| l[j] * ext(g * group + j, 0, c)).sum()).collect();
-                    let mut next = vec![Challenge::ZERO; trace.width];
+                        (0..trace.width()).map(|c| (0..group).map(|j| l[j] * ext(g * group + j, 0, c)).sum()).collect();
+                    let mut next = vec![Challenge::ZERO; trace.width()];
                     for &c in &next_columns {
                         next[c] = (0..group).map(|j| l[j] * ext(g * group + j, 1, c)).sum();
                     }
@@ -250,13 +248,8 @@ pub(super) fn skip_round_packed<A: SkipAir>(round: &SkipRound<'_, A>) -> Vec<Cha
         })
         .collect();
     let gather = |g0: usize, c: usize, shift: usize| -> Vec<PackedVal> {
-        (0..group)
-            .map(|j| {
-                PackedVal::from_fn(|lane| {
-                    trace.values[row_at((g0 + lane) * group + j, shift, height) * trace.width + c]
-                })
-            })
-            .collect()
+        let column = trace.column(c);
+        (0..group).map(|j| PackedVal::from_fn(|lane| column[row_at((g0 + lane) * group + j, shift, height)])).collect()
     };
     let sums = (0..groups / LANES)
         .into_par_iter()
@@ -272,11 +265,11 @@ pub(super) fn skip_round_packed<A: SkipAir>(round: &SkipRound<'_, A>) -> Vec<Cha
                     values.extend(rows);
                     values
                 };
-                let local_at: Vec<Vec<PackedVal>> = (0..trace.width).map(|c| at_points(c, 0)).collect();
+                let local_at: Vec<Vec<PackedVal>> = (0..trace.width()).map(|c| at_points(c, 0)).collect();
                 let next_at: Vec<Vec<PackedVal>> = next_columns.iter().map(|&c| at_points(c, 1)).collect();
                 let eq_packed = ExtPacked::from_ext_slice(&eq[g0..g0 + LANES]);
-                let mut local = vec![PackedVal::ZERO; trace.width];
-                let mut next = vec![PackedVal::ZERO; trace.width];
+                let mut local = vec![PackedVal::ZERO; trace.width()];
+                let mut next = vec![PackedVal::ZERO; trace.width()];
                 let mut values = Vec::new();
                 for (p, l) in bases.iter().enumerate() {
                     if p >= off && packed_weights.messages.is_empty() {

@@ -16,6 +16,7 @@ use super::{
     BusClaim, ExtPacked, LANES, SkipAir, SkipZerocheck, ZerocheckError, ZerocheckPoint, ZerocheckProof, skip_points,
     skip_xs, start,
 };
+use crate::columns::Columns;
 use crate::config::{Challenge, PackedVal, Val};
 use crate::messages::MessageProgram;
 use crate::poly::{eq_table, eq1, extrapolate, interpolate, lagrange, row_at};
@@ -41,11 +42,33 @@ impl SkipZerocheck {
     where
         Ch: FieldChallenger<Val> + CanObserve<Val>,
     {
+        if trace.height() == 0 {
+            return Err(ZerocheckError::Shape("the trace's height or width"));
+        }
+        let transposed = crate::columns::transposed(trace);
+        self.prove_columns(air, &Columns::of_transposed(&transposed), bus, challenger)
+    }
+
+    /// [`Self::prove`] on a column-major trace (what the multilinear
+    /// prover holds once it has committed).
+    ///
+    /// # Errors
+    /// As [`Self::prove`].
+    pub fn prove_columns<A: SkipAir, Ch>(
+        &self,
+        air: &A,
+        trace: &Columns<'_>,
+        bus: Option<&BusClaim>,
+        challenger: &mut Ch,
+    ) -> Result<(ZerocheckProof, ZerocheckPoint), ZerocheckError>
+    where
+        Ch: FieldChallenger<Val> + CanObserve<Val>,
+    {
         let profile = profile(air)?;
         let d = profile.degree;
         let (k, group) = (self.skip, 1usize << self.skip);
         let height = trace.height();
-        if !height.is_power_of_two() || height < group || trace.width != air.width() {
+        if !height.is_power_of_two() || height < group || trace.width() != air.width() {
             return Err(ZerocheckError::Shape("the trace's height or width"));
         }
         let n = height.trailing_zeros() as usize;
@@ -83,7 +106,7 @@ impl SkipZerocheck {
 
         let _rounds_span = tracing::info_span!("sumcheck rounds").entered();
         let nodes: Vec<Challenge> = (0..d + 2).map(Challenge::from_usize).collect();
-        let layout = Layout { width: trace.width, next: next_columns, periodic: air.num_periodic_columns() };
+        let layout = Layout { width: trace.width(), next: next_columns, periodic: air.num_periodic_columns() };
         let mut rounds = Vec::with_capacity(n - k);
         let mut rest = Vec::with_capacity(n - k);
         let mut eq_prefix = Challenge::ONE;
@@ -128,8 +151,9 @@ impl SkipZerocheck {
             rounds.push(values);
             rest.push(r);
         }
-        let local: Vec<Challenge> = columns[..trace.width].iter().map(|c| c[0]).collect();
-        let next: Vec<Challenge> = columns[trace.width..trace.width + layout.next.len()].iter().map(|c| c[0]).collect();
+        let local: Vec<Challenge> = columns[..trace.width()].iter().map(|c| c[0]).collect();
+        let next: Vec<Challenge> =
+            columns[trace.width()..trace.width() + layout.next.len()].iter().map(|c| c[0]).collect();
         local.iter().chain(&next).for_each(|&v| challenger.observe_algebra_element(v));
         let point = ZerocheckPoint { skip: r0, rest };
         // The verifier's count check, so that no proof it would refuse for
@@ -141,35 +165,35 @@ impl SkipZerocheck {
 
 /// Every column folded at the skip challenge (`l`: the Lagrange basis of
 /// `H` there), then the next-row columns': one extension-field value per
-/// group, column-major. Reads the trace row by row, `LANES` columns at a
-/// time.
-fn fold_rows(trace: &RowMajorMatrix<Val>, l: &[Challenge], next_columns: &[usize]) -> Vec<Vec<Challenge>> {
-    let (width, height, group) = (trace.width, trace.height(), l.len());
+/// group, column-major. Reads each column `LANES` groups at a time.
+fn fold_rows(trace: &Columns<'_>, l: &[Challenge], next_columns: &[usize]) -> Vec<Vec<Challenge>> {
+    let (height, group) = (trace.height(), l.len());
     let groups = height / group;
     let packed_l: Vec<ExtPacked> = l.iter().map(|&x| ExtPacked::from(x)).collect();
-    let chunks = width.div_ceil(LANES);
-    let lanes_at = |row: usize, chunk: usize| -> PackedVal {
-        let start = row * width + chunk * LANES;
-        let cells = &trace.values[start..start + LANES.min(width - chunk * LANES)];
-        PackedVal::from_fn(|lane| cells.get(lane).copied().unwrap_or(Val::ZERO))
-    };
-    // Row-major: one row of `width + next` values per group.
-    let out_width = width + next_columns.len();
-    let mut rows = vec![Challenge::ZERO; groups * out_width];
-    rows.par_chunks_mut(out_width).enumerate().for_each(|(g, out)| {
-        for chunk in 0..chunks {
-            let acc: ExtPacked = (0..group).map(|j| packed_l[j] * lanes_at(g * group + j, chunk)).sum();
+    let fold = |column: &[Val], shift: usize| -> Vec<Challenge> {
+        if groups < LANES {
+            return (0..groups)
+                .into_par_iter()
+                .map(|g| (0..group).map(|j| l[j] * column[row_at(g * group + j, shift, height)]).sum())
+                .collect();
+        }
+        let mut out = vec![Challenge::ZERO; groups];
+        out.par_chunks_mut(LANES).enumerate().for_each(|(b, out)| {
+            let row0 = b * LANES * group;
+            let acc: ExtPacked = (0..group)
+                .map(|j| {
+                    packed_l[j] * PackedVal::from_fn(|lane| column[row_at(row0 + lane * group + j, shift, height)])
+                })
+                .sum();
             let values = <ExtPacked as PackedFieldExtension<Val, Challenge>>::to_ext_iter([acc]);
-            for (c, v) in (chunk * LANES..width).zip(values) {
-                out[c] = v;
-            }
-        }
-        for (i, &c) in next_columns.iter().enumerate() {
-            out[width + i] =
-                (0..group).map(|j| l[j] * trace.values[row_at(g * group + j, 1, height) * width + c]).sum();
-        }
-    });
-    (0..out_width).into_par_iter().map(|c| (0..groups).map(|g| rows[g * out_width + c]).collect()).collect()
+            out.iter_mut().zip(values).for_each(|(o, v)| *o = v);
+        });
+        out
+    };
+    (0..trace.width())
+        .map(|c| fold(trace.column(c), 0))
+        .chain(next_columns.iter().map(|&c| fold(trace.column(c), 1)))
+        .collect()
 }
 
 /// Every column's value at `point`, and each of `next_columns`' next row's

@@ -32,7 +32,23 @@ impl SkipZerocheck {
     where
         Ch: FieldChallenger<Val> + CanObserve<Val>,
     {
-        let profile = profile(air)?;
+        self.verify_profiled(air, &profile(air)?, log_height, proof, bus, challenger)
+    }
+
+    /// [`Self::verify`] given the AIR's [`Profile`] (read once by a caller
+    /// that needs it for the bus argument too).
+    pub(crate) fn verify_profiled<A: SkipAir, Ch>(
+        &self,
+        air: &A,
+        profile: &Profile,
+        log_height: usize,
+        proof: &ZerocheckProof,
+        bus: Option<&BusClaim>,
+        challenger: &mut Ch,
+    ) -> Result<ZerocheckPoint, ZerocheckError>
+    where
+        Ch: FieldChallenger<Val> + CanObserve<Val>,
+    {
         let d = profile.degree;
         let (k, group) = (self.skip, 1usize << self.skip);
         if log_height < k {
@@ -74,7 +90,7 @@ impl SkipZerocheck {
         proof.local.iter().chain(&proof.next).for_each(|&v| challenger.observe_algebra_element(v));
 
         let point = ZerocheckPoint { skip: r0, rest };
-        let term = opened_term(air, &profile, (k, &point), (&proof.local, &proof.next), &weights)?;
+        let term = opened_term(air, profile, (k, &point), (&proof.local, &proof.next), &weights)?;
         if eq_at(tau, &point.rest) * term != claim {
             return Err(ZerocheckError::Final);
         }

@@ -22,6 +22,7 @@ use crate::config::{PackedVal, Settings, Val};
 use crate::error::{ProveError, VerifyError};
 use crate::proof::{Proof, ProofKind};
 use crate::statement::{AggregateStatement, MAX_SIGNATURES};
+use sigagg_prover::columns::transposed as columns;
 
 /// The most slots a proof of `S` can hold under `settings`: its tallest
 /// table must fit the settings' largest height.
@@ -87,10 +88,12 @@ pub fn prove<S: LeanFamily>(
     let traces = tracing::info_span!("generate traces")
         .in_scope(|| generate(&airs, statement, signatures))
         .map_err(|(index, reason)| ProveError::InvalidSignature { index, reason })?;
-    prove_traces(settings, statement, &airs, traces)
+    let stark = system::prove_column_major(settings, &airs, &statement.digest(), traces)?;
+    Ok(proof::<S>(settings, statement, stark))
 }
 
 /// Proves already generated traces (no validity checks).
+#[cfg(any(test, feature = "testing"))]
 fn prove_traces<S: LeanFamily>(
     settings: &Settings,
     statement: &AggregateStatement<S>,
@@ -98,14 +101,23 @@ fn prove_traces<S: LeanFamily>(
     traces: Vec<RowMajorMatrix<Val>>,
 ) -> Result<Proof, ProveError> {
     let stark = system::prove(settings, airs, &statement.digest(), traces)?;
-    Ok(Proof {
+    Ok(proof::<S>(settings, statement, stark))
+}
+
+/// The aggregate proof of `statement` made of `stark`.
+fn proof<S: LeanFamily>(
+    settings: &Settings,
+    statement: &AggregateStatement<S>,
+    stark: sigagg_prover::StarkProof,
+) -> Proof {
+    Proof {
         kind: ProofKind::Aggregate,
         set: S::ID,
         settings: *settings,
         count: statement.len() as u32,
         signers: None,
         stark,
-    })
+    }
 }
 
 /// Verifies an aggregate proof of `statement` under `settings`.
@@ -132,7 +144,8 @@ pub fn verify<S: LeanFamily>(
     system::verify(settings, &airs, expected, &statement.digest(), &proof.stark)
 }
 
-/// Every trace, in batch order. `signatures[i]` should sign
+/// Every trace, in batch order, column-major (row `c` of each matrix is
+/// column `c`). `signatures[i]` should sign
 /// `statement.entries()[i]`; padded slots repeat the last entry and
 /// signature. Fails with the first slot whose signature does not verify.
 fn generate<S: LeanFamily>(
@@ -141,21 +154,19 @@ fn generate<S: LeanFamily>(
     signatures: &[Signature<S>],
 ) -> Result<Vec<RowMajorMatrix<Val>>, (usize, SignatureError)> {
     let LeanAir::Sig(sig) = &airs[0] else { unreachable!("the statement table comes first") };
-    let witnesses: Vec<SlotWitness> = (0..statement.len())
-        .into_par_iter()
-        .map(|s| SlotWitness::new(&statement.entries()[s], &signatures[s]).map_err(|e| (s, e)))
-        .collect::<Vec<_>>()
-        // In order, so the error names the first invalid signature (rayon's
-        // own short-circuit would name whichever failed first in time).
-        .into_iter()
-        .collect::<Result<_, _>>()?;
+    let witnesses: Vec<SlotWitness> = crate::trace::first_error_in_order(
+        (0..statement.len())
+            .into_par_iter()
+            .map(|s| SlotWitness::new(&statement.entries()[s], &signatures[s]).map_err(|e| (s, e))),
+    )?;
     let tables = signature_tables(airs, &witnesses, statement.padded_len(), Shape::of::<S>())?;
     let range = crate::trace::range_trace(&tables.range_values);
-    Ok(vec![sig.trace(), tables.digits, tables.chain, tables.hash, range])
+    Ok(vec![columns(&sig.trace()), tables.digits, tables.chain, tables.hash, columns(&range)])
 }
 
-/// The traces of the tables that verify signatures, and the values they
-/// look up in the range table.
+/// The traces of the tables that verify signatures, column-major (row
+/// `c` of each matrix is column `c`), and the values they look up in the
+/// range table.
 pub(super) struct SignatureTables {
     pub digits: RowMajorMatrix<Val>,
     pub chain: RowMajorMatrix<Val>,
@@ -164,9 +175,9 @@ pub(super) struct SignatureTables {
 }
 
 /// The digit, chain and hash traces of `n` slots (`airs` in batch order,
-/// as [`airs`] gives them): slot `s` holds `witnesses[s]`, slots past them
-/// repeat the last one. Fails with the first slot whose tree does not
-/// reach its key's root.
+/// as [`airs`] gives them), column-major: slot `s` holds `witnesses[s]`,
+/// slots past them repeat the last one. Fails with the first slot whose
+/// tree does not reach its key's root.
 pub(super) fn signature_tables(
     airs: &[LeanAir],
     witnesses: &[SlotWitness],
@@ -177,46 +188,109 @@ pub(super) fn signature_tables(
         unreachable!("the signature tables, in batch order")
     };
     let last = witnesses.len() - 1;
-    let slot = |s: usize| &witnesses[s.min(last)];
-    // Groups of `PackedVal::WIDTH` slots, filled in lockstep (one SIMD
-    // permutation call per row for the group), groups in parallel.
-    type Fill<'a> = dyn Fn(usize, &[&SlotWitness], &mut [&mut [Val]]) + Sync + 'a;
-    let blocks = |width: usize, block: usize, fill: &Fill<'_>| {
-        let group = <PackedVal as PackedValue>::WIDTH;
-        let mut values = Val::zero_vec(n * block * width);
-        values.par_chunks_mut(group * block * width).enumerate().for_each(|(g, rows)| {
-            let first = g * group;
-            let mut blocks: Vec<&mut [Val]> = rows.chunks_mut(block * width).collect();
-            let ws: Vec<&SlotWitness> = (first..first + blocks.len()).map(slot).collect();
-            fill(first, &ws, &mut blocks);
-        });
-        RowMajorMatrix::new(values, width)
-    };
-    let digits_trace = blocks(BaseAir::<Val>::width(digits), shape.digit_block, &|s0, ws, blocks| {
+    let table = Blocks { witnesses, n };
+    let digit_width = BaseAir::<Val>::width(digits);
+    let fill_digits: &Fill<'_> = &|s0, ws, blocks| {
         for (k, (w, rows)) in ws.iter().zip(blocks.iter_mut()).enumerate() {
             digits.fill(s0 + k, w, rows);
         }
-    });
-    let chain_trace = blocks(BaseAir::<Val>::width(chain), shape.chain_block, &|s0, ws, b| chain.fill_group(s0, ws, b));
-    let hash_trace = blocks(BaseAir::<Val>::width(hash), shape.hash_block, &|s0, ws, b| hash.fill_group(s0, ws, b));
-    let block = shape.hash_block * hash_trace.width;
-    if let Some(s) = (0..=last)
-        .find(|&s| hash.top_digest(&hash_trace.values[s * block..(s + 1) * block]) != witnesses[s].public.root)
-    {
+    };
+    let (digits_trace, digit_values) =
+        table.fill(digit_width, shape.digit_block, fill_digits, &|_, rows| (None, DigitAir::range_values(rows)));
+    let chain_width = BaseAir::<Val>::width(chain);
+    let (chain_trace, chain_values) =
+        table.fill(chain_width, shape.chain_block, &|s0, ws, b| chain.fill_group(s0, ws, b), &|_, rows| {
+            (None, chain_range_values(rows, chain_width).collect())
+        });
+    let hash_width = BaseAir::<Val>::width(hash);
+    let block = shape.hash_block * hash_width;
+    let root_differs = |s0: usize, rows: &[Val]| {
+        let wrong = rows.chunks(block).enumerate().map(|(k, b)| (s0 + k, b));
+        let wrong = wrong.filter(|&(s, _)| s <= last).find(|&(s, b)| hash.top_digest(b) != witnesses[s].public.root);
+        (wrong.map(|(s, _)| s), Vec::new())
+    };
+    let (hash_trace, roots) =
+        table.fill(hash_width, shape.hash_block, &|s0, ws, b| hash.fill_group(s0, ws, b), &root_differs);
+    if let Some(s) = roots.into_iter().find_map(|(wrong, _)| wrong) {
         return Err((s, SignatureError::RootMismatch));
     }
-    let range_values: Vec<u32> = DigitAir::range_values(&digits_trace.values)
+    let range_values = [digit_values, chain_values]
         .into_iter()
-        .chain(chain_range_values(&chain_trace))
+        .flatten()
+        .flat_map(|(_, values)| values)
         .map(|v| v.as_canonical_u32())
         .collect();
     Ok(SignatureTables { digits: digits_trace, chain: chain_trace, hash: hash_trace, range_values })
 }
 
-/// The values the chain table looks up in the 16-bit range table, row by
-/// row: `w_lo`, `w_hi` and `2^8 w_hi` ([`sigagg_prover::gadgets::range::lookup_below`]).
-fn chain_range_values(trace: &RowMajorMatrix<Val>) -> impl Iterator<Item = Val> + '_ {
-    trace.values.chunks(trace.width).flat_map(|row| {
+/// The slots of a table: `n` blocks, slot `s` filled from `witnesses[s]`
+/// (the last one past them).
+struct Blocks<'a> {
+    witnesses: &'a [SlotWitness],
+    n: usize,
+}
+
+/// Fills the blocks of up to `PackedVal::WIDTH` consecutive slots from
+/// the first slot's index and their witnesses.
+type Fill<'a> = dyn Fn(usize, &[&SlotWitness], &mut [&mut [Val]]) + Sync + 'a;
+/// What [`Inspect`] finds in a group: the first slot found wrong, and
+/// values the group looks up.
+type Found = (Option<usize>, Vec<Val>);
+/// Reads a group's rows (row-major, from its first slot's index).
+type Inspect<'a> = dyn Fn(usize, &[Val]) -> Found + Sync + 'a;
+
+impl Blocks<'_> {
+    /// The table of `width` columns and `block` rows a slot, column-major,
+    /// and what `inspect` finds in each group of slots, in order. Groups of
+    /// `PackedVal::WIDTH` slots are filled in lockstep (one SIMD
+    /// permutation call per row for the group) into a row-major scratch,
+    /// inspected, and written into their rows of every column; groups run
+    /// in parallel. So the row-major table never exists.
+    fn fill(
+        &self,
+        width: usize,
+        block: usize,
+        fill: &Fill<'_>,
+        inspect: &Inspect<'_>,
+    ) -> (RowMajorMatrix<Val>, Vec<Found>) {
+        let Blocks { witnesses, n } = *self;
+        let slot = |s: usize| &witnesses[s.min(witnesses.len() - 1)];
+        let group = <PackedVal as PackedValue>::WIDTH;
+        let (height, group_rows) = (n * block, group * block);
+        let mut values = Val::zero_vec(width * height);
+        // Each group's piece of every column, gathered first so that the
+        // groups write disjoint slices in parallel.
+        let mut pieces: Vec<Vec<&mut [Val]>> =
+            (0..height.div_ceil(group_rows)).map(|_| Vec::with_capacity(width)).collect();
+        for column in values.chunks_mut(height) {
+            for (g, piece) in column.chunks_mut(group_rows).enumerate() {
+                pieces[g].push(piece);
+            }
+        }
+        let found = pieces
+            .into_par_iter()
+            .enumerate()
+            .map(|(g, mut columns)| {
+                let (first, rows) = (g * group, columns[0].len());
+                let mut scratch = Val::zero_vec(rows * width);
+                let mut blocks: Vec<&mut [Val]> = scratch.chunks_mut(block * width).collect();
+                let ws: Vec<&SlotWitness> = (first..first + blocks.len()).map(slot).collect();
+                fill(first, &ws, &mut blocks);
+                for (c, column) in columns.iter_mut().enumerate() {
+                    column.iter_mut().zip(scratch[c..].iter().step_by(width)).for_each(|(cell, &v)| *cell = v);
+                }
+                inspect(first, &scratch)
+            })
+            .collect();
+        (RowMajorMatrix::new(values, height), found)
+    }
+}
+
+/// The values the chain table's `rows` (row-major) look up in the 16-bit
+/// range table, row by row (`width` cells a row): `w_lo`, `w_hi` and `2^8 w_hi`
+/// ([`sigagg_prover::gadgets::range::lookup_below`]).
+fn chain_range_values(rows: &[Val], width: usize) -> impl Iterator<Item = Val> + '_ {
+    rows.chunks(width).flat_map(|row| {
         let cols = ChainCols::from_slice(&row[..chain::col::WIDTH]);
         [cols.w_lo, cols.w_hi, cols.w_hi * Val::from_u32(1 << 8)]
     })
@@ -244,7 +318,8 @@ pub mod testing {
         statement: &AggregateStatement<S>,
         signatures: &[Signature<S>],
     ) -> Vec<RowMajorMatrix<Val>> {
-        generate(&airs(settings, statement), statement, signatures).expect("valid signatures")
+        let columns = generate(&airs(settings, statement), statement, signatures).expect("valid signatures");
+        columns.iter().map(RowMajorMatrix::transpose).collect()
     }
 
     /// Proves (possibly tampered) traces without checking them first.

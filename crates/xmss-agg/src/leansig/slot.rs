@@ -13,7 +13,7 @@ use sigagg_xmss::{PublicKey, Signature};
 
 use super::layout::{BASE, DIGEST, LeanFamily, MSG, PARAM, RHO, Shape};
 use crate::config::Val;
-use crate::statement::AggregateEntry;
+use crate::statement::{AggregateEntry, AggregateStatement};
 
 /// The statement-derived values of one slot.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -79,6 +79,27 @@ impl SlotPublic {
         let public_key =
             PublicKey::<S> { root: FeArray::generate(|_| Val::ZERO), parameter: FeArray::generate(|_| Val::ZERO) };
         Self::new(&AggregateEntry { public_key, epoch, message: *message })
+    }
+
+    /// The public values of every slot of `statement` (padded slots
+    /// repeat the last entry). What depends on the epoch and message alone
+    /// (tweaks, the message's digits) is computed once per run of slots
+    /// that share them: once in the common case of one message and slot.
+    pub fn of_slots<S: LeanFamily>(statement: &AggregateStatement<S>) -> Vec<Self> {
+        let mut shared: Option<(u32, [u8; 32], Self)> = None;
+        (0..statement.padded_len())
+            .map(|s| {
+                let entry = statement.slot(s);
+                let reuse = matches!(&shared, Some((e, m, _)) if *e == entry.epoch && *m == entry.message);
+                if !reuse {
+                    shared = Some((entry.epoch, entry.message, Self::new(entry)));
+                }
+                let mut public = shared.as_ref().expect("set above").2.clone();
+                public.param = fe_array(entry.public_key.parameter.as_slice());
+                public.root = fe_array(entry.public_key.root.as_slice());
+                public
+            })
+            .collect()
     }
 
     /// Virtual end 0 of the sponge stream: `[0 | parameter | leaf tweak]`.
@@ -183,6 +204,20 @@ pub(crate) mod tests {
         }
         assert_eq!(node, entry.public_key.root);
         assert_eq!(w.digits.iter().map(|&d| usize::from(d)).sum::<usize>(), S::TARGET_SUM);
+    }
+
+    /// The shared computation gives each slot what its own would: runs of
+    /// a shared message and epoch, a change of either, and padding.
+    #[test]
+    fn slot_publics_share_only_what_is_shared() {
+        let mut entries: Vec<AggregateEntry<Test>> = (0..5).map(|i| signed::<Test>(i, 9).0).collect();
+        entries[1].message = entries[0].message;
+        entries[2].message = entries[0].message;
+        entries[3].epoch = 10;
+        let statement = AggregateStatement::from_entries(entries).unwrap();
+        let expected: Vec<SlotPublic> =
+            (0..statement.padded_len()).map(|s| SlotPublic::new(statement.slot(s))).collect();
+        assert_eq!(SlotPublic::of_slots(&statement), expected);
     }
 
     #[test]

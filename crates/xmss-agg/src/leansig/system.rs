@@ -100,6 +100,19 @@ pub fn prove(
         .map_err(|e| ProveError::Prover(e.0))
 }
 
+/// [`prove`] from column-major traces (row `c` of each matrix is column
+/// `c`, [`sigagg_prover::prove_column_major`]).
+pub fn prove_column_major(
+    settings: &Settings,
+    airs: &[LeanAir],
+    statement_digest: &[u8; 32],
+    columns: Vec<RowMajorMatrix<Val>>,
+) -> Result<StarkProof, ProveError> {
+    let log_heights: Vec<usize> = columns.iter().map(|m| log2_strict_usize(m.width)).collect();
+    sigagg_prover::prove_column_major(settings, &tables(airs, log_heights, statement_digest), columns)
+        .map_err(|e| ProveError::Prover(e.0))
+}
+
 /// Verifies `proof` against `airs` at the heights the statement fixes
 /// (`expected`, log2), never the proof's own.
 pub fn verify(

@@ -115,10 +115,20 @@ pub fn prove<S: LeanFamily>(
     let traces = tracing::info_span!("generate threshold traces")
         .in_scope(|| generate(&airs, statement, &ordered))
         .map_err(|(at, reason)| ProveError::InvalidSignature { index: sorted[at].0, reason })?;
-    prove_traces(settings, statement, &airs, (count as u32, revealed), traces)
+    let digest = digest(statement, count as u32, revealed.as_deref());
+    let stark = system::prove_column_major(settings, &airs, &digest, traces)?;
+    Ok(Proof {
+        kind: ProofKind::Threshold,
+        set: S::ID,
+        settings: *settings,
+        count: count as u32,
+        signers: revealed,
+        stark,
+    })
 }
 
 /// Proves already generated traces of `count` signers (no validity checks).
+#[cfg(any(test, feature = "testing"))]
 fn prove_traces<S: LeanFamily>(
     settings: &Settings,
     statement: &ThresholdStatement<S>,
@@ -130,7 +140,8 @@ fn prove_traces<S: LeanFamily>(
     Ok(Proof { kind: ProofKind::Threshold, set: S::ID, settings: *settings, count, signers: revealed, stark })
 }
 
-/// Every trace, in batch order, for `signers` sorted by member index;
+/// Every trace, in batch order, column-major (row `c` of each matrix is
+/// column `c`), for `signers` sorted by member index;
 /// padded slots repeat the last one. Fails with the position (in
 /// `signers`) of the first signature that does not verify.
 fn generate<S: LeanFamily>(
@@ -142,13 +153,12 @@ fn generate<S: LeanFamily>(
         unreachable!("the statement table first, the membership table last")
     };
     let count = signers.len();
-    let witnesses: Vec<SlotWitness> = signers
-        .par_iter()
-        .enumerate()
-        .map(|(k, s)| SlotWitness::new(&statement.entry(s), &s.signature).map_err(|e| (k, e)))
-        .collect::<Vec<_>>()
-        .into_iter()
-        .collect::<Result<_, _>>()?;
+    let witnesses: Vec<SlotWitness> = crate::trace::first_error_in_order(
+        signers
+            .par_iter()
+            .enumerate()
+            .map(|(k, s)| SlotWitness::new(&statement.entry(s), &s.signature).map_err(|e| (k, e))),
+    )?;
     let n = padded(count);
     let tables = signature_tables(airs, &witnesses, n, Shape::of::<S>())?;
     let at = |s: usize| s.min(count - 1);
@@ -162,7 +172,8 @@ fn generate<S: LeanFamily>(
         (0..n).map(|s| (leaf_input(&signers[at(s)].public_key), &signers[at(s)].path)).collect();
     let group_trace = crate::trace::group_trace(group_air, statement.group(), &members);
     let range = crate::trace::range_trace(&range_values);
-    Ok(vec![sig_trace, tables.digits, tables.chain, tables.hash, range, group_trace])
+    let columns = sigagg_prover::columns::transposed;
+    Ok(vec![columns(&sig_trace), tables.digits, tables.chain, tables.hash, columns(&range), columns(&group_trace)])
 }
 
 /// Verifies a threshold proof for `statement` under `settings`; on success
@@ -215,7 +226,8 @@ pub mod testing {
         let revealed = (disclosure == Disclosure::Signers).then_some(indices);
         let airs = airs(settings, statement, signers.len() as u32, revealed.as_deref());
         let ordered: Vec<&Signer<S>> = signers.iter().collect();
-        generate(&airs, statement, &ordered).expect("valid signers")
+        let columns = generate(&airs, statement, &ordered).expect("valid signers");
+        columns.iter().map(RowMajorMatrix::transpose).collect()
     }
 
     /// Proves (possibly tampered) traces of `count` signers without

@@ -93,8 +93,7 @@ pub type ThresholdShape<'a> = crate::air::signers::ThresholdShape<'a, SlotPublic
 impl SigAir {
     /// Periodic columns for every (padded) slot of `statement`.
     pub fn new<S: LeanFamily>(statement: &AggregateStatement<S>) -> Self {
-        let publics: Vec<SlotPublic> =
-            (0..statement.padded_len()).map(|s| SlotPublic::new(statement.slot(s))).collect();
+        let publics = SlotPublic::of_slots(statement);
         Self::from_publics(Shape::of::<S>().depth, &publics)
     }
 
