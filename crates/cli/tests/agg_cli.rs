@@ -292,6 +292,13 @@ fn benches_print_json() {
     ));
     assert_eq!((out["settings"].as_str(), out["backend"].as_str()), (Some("whir"), Some("whir")), "{out}");
     assert_eq!(sigagg(&dir, &["bench", "threshold", "--n", "3", "--settings", "slow"]).status.code(), Some(2));
+    // leanSig's production set: a threshold certificate on the multilinear prover.
+    let lean = ["bench", "threshold", "--scheme", "leansig-prod", "--n", "4", "--t", "3", "--signers", "3"];
+    let out = json(&sigagg(&dir, &[&lean[..], &["--settings", "test-whir-skip", "--json"]].concat()));
+    assert_eq!((out["scheme"].as_str(), out["backend"].as_str()), (Some("leansig-prod"), Some("skip")), "{out}");
+    assert_eq!((out["n"].as_u64(), out["t"].as_u64(), out["signers"].as_u64()), (Some(4), Some(3), Some(3)), "{out}");
+    let too_few = ["bench", "threshold", "--scheme", "leansig-prod", "--n", "4", "--t", "4", "--signers", "3"];
+    assert_eq!(sigagg(&dir, &too_few).status.code(), Some(2));
     // Bad shapes are usage errors.
     assert_eq!(sigagg(&dir, &["bench", "threshold", "--n", "4", "--t", "5"]).status.code(), Some(2));
     assert_eq!(sigagg(&dir, &["bench", "lamport-agg", "--n", "2", "--log-blowup", "2"]).status.code(), Some(2));

@@ -20,7 +20,7 @@ use clap::{Args, Subcommand};
 use sigagg_bytes::{ProofSettings, Scheme};
 use sigagg_xmss_agg::Settings;
 
-use crate::args::{self, PROVABLE};
+use crate::args;
 use crate::io::{CliError, CliResult};
 
 #[derive(Subcommand)]
@@ -61,6 +61,7 @@ pub fn run(cmd: BenchCommand) -> CliResult {
         BenchCommand::XmssAgg(a) => xmss_agg::bench(&a),
         BenchCommand::LamportAgg(a) => lamport_agg::bench_aggregate(&a),
         BenchCommand::Threshold(a) if a.scheme == Scheme::Seed001 => xmss_agg::bench_threshold(&a),
+        BenchCommand::Threshold(a) if a.scheme == Scheme::LeanSigProd => xmss_agg::bench_lean_threshold(&a),
         BenchCommand::Threshold(a) => lamport_agg::bench_threshold(&a),
         BenchCommand::Horn(a) => horn::bench(&a),
         BenchCommand::Msp(a) => msp::bench(&a),
@@ -93,7 +94,7 @@ pub fn bench_settings(
 #[derive(Args)]
 pub struct ThresholdBenchArgs {
     /// Signature scheme.
-    #[arg(long, value_parser = args::schemes(PROVABLE), default_value = "lamport-plus")]
+    #[arg(long, value_parser = args::schemes(args::GROUPS), default_value = "lamport-plus")]
     pub scheme: Scheme,
     /// Group size.
     #[arg(long, default_value_t = 1024)]

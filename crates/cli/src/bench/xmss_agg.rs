@@ -217,6 +217,49 @@ pub fn bench_threshold(args: &ThresholdBenchArgs) -> CliResult {
     Ok(())
 }
 
+/// `sigagg bench threshold --scheme leansig-prod`: [`bench_threshold`] for
+/// leanSig's production set (`sigagg_xmss_agg::leansig::threshold`).
+pub fn bench_lean_threshold(args: &ThresholdBenchArgs) -> CliResult {
+    use sigagg_xmss_agg::leansig::threshold as lean_threshold;
+    let settings = bench_settings(args.settings.as_deref(), args.log_blowup, sigagg_xmss_agg::settings)?;
+    let (n, t, signing) = args.shape(lean::max_signatures::<LeanSigProd>(&settings))?;
+    let (aggregate_statement, sigs) = quick_signatures_of::<LeanSigProd>(n as usize, false);
+    let entries = aggregate_statement.entries();
+    let tree = GroupTree::new(entries.iter().map(|e| e.public_key).collect()).map_err(CliError::rejected)?;
+    let signers: Vec<Signer<LeanSigProd>> = args
+        .members()
+        .iter()
+        .map(|&i| Signer::from_tree(&tree, i as u32, sigs[i].clone()).map_err(CliError::rejected))
+        .collect::<Result<_, _>>()?;
+    let (epoch, message) = (entries[0].epoch, entries[0].message);
+    let statement = ThresholdStatement::for_set(tree.key(), epoch, message, t).map_err(CliError::rejected)?;
+    let disclosure = if args.bitmap { Disclosure::Signers } else { Disclosure::CountOnly };
+    let run = io::ProofRun::measure_stored(
+        || lean_threshold::prove(&settings, &statement, &signers, disclosure).map_err(CliError::rejected),
+        Proof::to_bytes,
+        Ok,
+        |bytes| {
+            let decoded = Proof::from_bytes(bytes).map_err(CliError::rejected)?;
+            lean_threshold::verify(&settings, &statement, &decoded).map(drop).map_err(CliError::rejected)
+        },
+    )?;
+    let security = lean_threshold::security_level::<LeanSigProd>(&settings, signing as usize, n);
+    let head = json!({
+        "bench": "threshold",
+        "scheme": "leansig-prod",
+        "settings": report_name(sigagg_xmss_agg::named(&settings)),
+        "n": n,
+        "t": t,
+        "signers": signing,
+        "depth": statement.group().depth(),
+        "bitmap": args.bitmap,
+        "signature_setup": SIGNATURE_SETUP,
+    });
+    let bits = (security.proven_bits, security.conjectured_bits);
+    io::print_json(&run.report(head, &settings, bits, signing as usize));
+    Ok(())
+}
+
 /// `sigagg bench xmss-agg --scheme lean-sig-prod`: one aggregate proof of
 /// LeanSigProd signatures (`sigagg_xmss_agg::leansig`).
 /// Proves `rounds - 1` more times after the timed proof; returns the peak
