@@ -4,7 +4,7 @@
 mod common;
 
 use common::{ok, sigagg, tempdir};
-use sigagg_xmss::{Seed001, Signature};
+use sigagg_xmss::{LeanSigProd, Seed001, Signature};
 
 /// The proven bits the fast settings promise at every size (ARCHITECTURE.md).
 const FAST_FLOOR_BITS: f64 = 100.0;
@@ -20,13 +20,16 @@ fn demo_json_reports_verified_proofs_that_sigagg_verify_accepts() {
     assert!(v["out_dir"].as_str().unwrap().ends_with("proofs"), "{v}");
     let rows = v["rows"].as_array().unwrap();
     let names: Vec<_> = rows.iter().map(|r| r["row"].as_str().unwrap()).collect();
-    assert_eq!(names, ["aggregate", "threshold", "bls-certificate"]);
+    assert_eq!(names, ["aggregate", "lean-aggregate", "threshold", "bls-certificate"]);
     for row in rows {
         assert_eq!(row["verified"], true, "{row}");
         assert_eq!(row["signatures"].as_u64(), Some(n), "{row}");
         let bls = row["row"] == "bls-certificate";
-        let (scheme, signature_len) =
-            if bls { ("bls12-381", 96) } else { ("seed001", Signature::<Seed001>::SSZ_LEN as u64) };
+        let (scheme, signature_len) = match row["row"].as_str().unwrap() {
+            "bls-certificate" => ("bls12-381", 96),
+            "lean-aggregate" => ("leansig-prod", Signature::<LeanSigProd>::SSZ_LEN as u64),
+            _ => ("seed001", Signature::<Seed001>::SSZ_LEN as u64),
+        };
         assert_eq!(row["scheme"], scheme, "{row}");
         assert_eq!(row["signature_bytes"].as_u64(), Some(n * signature_len), "{row}");
         // The reported size is the file's.
@@ -48,7 +51,7 @@ fn demo_json_reports_verified_proofs_that_sigagg_verify_accepts() {
         }
     }
     // t = ceil(2n/3) of the n members; all of them signed.
-    let threshold = &rows[1];
+    let threshold = &rows[2];
     let shape = [&threshold["threshold"], &threshold["count"], &threshold["group_size"]].map(|x| x.as_u64());
     assert_eq!(shape, [Some(4), Some(n), Some(n)], "{threshold}");
 
@@ -69,7 +72,7 @@ fn demo_json_reports_verified_proofs_that_sigagg_verify_accepts() {
 
     // The BLS certificate: t = 4 of 5, all signed; `sigagg bls verify-cert`
     // accepts the written certificate against the written committee key.
-    let bls = &rows[2];
+    let bls = &rows[3];
     let shape = [&bls["threshold"], &bls["count"], &bls["group_size"]].map(|x| x.as_u64());
     assert_eq!(shape, [Some(4), Some(n), Some(n)], "{bls}");
     let hex_message = format!("0x{message}");
@@ -97,6 +100,7 @@ fn demo_prints_a_table_and_removes_its_temporary_folder() {
     let row =
         |name: &str| lines.iter().find(|l| l.starts_with(name)).unwrap_or_else(|| panic!("no {name} row:\n{text}"));
     assert!(row("aggregate").contains("all 2 signatures valid"), "{text}");
+    assert!(row("lean-aggregate").contains("all 2 leanSig signatures valid"), "{text}");
     assert!(row("threshold").contains("2 of 2 members signed (t = 2)"), "{text}");
     assert!(row("bls-certificate").contains("2 of 2 members signed (t = 2)"), "{text}");
     // The folder named on the last line is gone.

@@ -63,7 +63,7 @@ pub fn quick_signatures(n: usize, distinct: bool) -> (Statement, Vec<Signature<S
 }
 
 /// [`quick_signatures`] for any parameter set the aggregator proves.
-fn quick_signatures_of<S: AggScheme>(n: usize, distinct: bool) -> (AggregateStatement<S>, Vec<Signature<S>>) {
+pub fn quick_signatures_of<S: AggScheme>(n: usize, distinct: bool) -> (AggregateStatement<S>, Vec<Signature<S>>) {
     let epoch = 4242;
     let shared = *b"sigagg benchmark consensus root!";
     let bar = io::progress(n as u64, "sign");
