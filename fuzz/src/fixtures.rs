@@ -175,6 +175,46 @@ pub fn lamport_aggregate() -> &'static Aggregate {
     CELL.get_or_init(|| make_aggregate(Scheme::LamportPlus))
 }
 
+/// leanSig production-set proofs (`SGXAGS`, `SGXTHS`): an aggregate of
+/// three signatures and a 2-of-4 threshold certificate of three signers,
+/// disclosed, under the insecure test settings; keys with one genuine
+/// leaf, so that no 2^32-epoch key is generated.
+pub struct LeanProofs {
+    pub aggregate: Vec<u8>,
+    pub threshold: Vec<u8>,
+}
+
+/// The leanSig proofs.
+pub fn lean_proofs() -> &'static LeanProofs {
+    static CELL: OnceLock<LeanProofs> = OnceLock::new();
+    CELL.get_or_init(|| {
+        use rand::SeedableRng;
+        use sigagg_xmss::{LeanSigProd, single_epoch_key_and_signature};
+        use sigagg_xmss_agg::leansig::{aggregate, threshold};
+        use sigagg_xmss_agg::threshold::{Disclosure, Signer, ThresholdStatement};
+        let settings = sigagg_xmss_agg::Settings::INSECURE_TEST;
+        let mut rng = rand::rngs::StdRng::seed_from_u64(41);
+        let message = [0x42; 32];
+        let (keys, sigs): (Vec<_>, Vec<_>) = (0..4)
+            .map(|_| single_epoch_key_and_signature::<LeanSigProd, _>(&mut rng, EPOCH, &message).unwrap())
+            .unzip();
+        let entries = keys[..3]
+            .iter()
+            .map(|pk| sigagg_xmss_agg::AggregateEntry { public_key: *pk, epoch: EPOCH, message })
+            .collect();
+        let statement = sigagg_xmss_agg::AggregateStatement::from_entries(entries).unwrap();
+        let proof = aggregate::prove(&settings, &statement, &sigs[..3]).unwrap();
+        aggregate::verify(&settings, &statement, &proof).unwrap();
+        let tree = sigagg_xmss::group::GroupTree::new(keys).unwrap();
+        let statement = ThresholdStatement::for_set(tree.key(), EPOCH, message, THRESHOLD).unwrap();
+        let signers: Vec<Signer<LeanSigProd>> =
+            [0u32, 2, 3].iter().map(|&i| Signer::from_tree(&tree, i, sigs[i as usize].clone()).unwrap()).collect();
+        let certificate = threshold::prove(&settings, &statement, &signers, Disclosure::Signers).unwrap();
+        threshold::verify(&settings, &statement, &certificate).unwrap();
+        LeanProofs { aggregate: proof.to_bytes(), threshold: certificate.to_bytes() }
+    })
+}
+
 /// A 2-of-4 threshold proof (three signers, disclosed) with its group.
 pub struct Threshold {
     pub scheme: Scheme,

@@ -148,7 +148,15 @@ fn aggregate_row(job: &Job) -> Result<Row, CliError> {
     bar.finish_and_clear();
     let level = security_level(&job.settings, n);
     let claim = format!("all {n} signatures valid");
-    Ok(stark_row(job, "aggregate", claim, &job.signatures.iter().collect::<Vec<_>>(), file, &run, &level))
+    Ok(stark_row(
+        job,
+        ("aggregate", "seed001"),
+        claim,
+        signed(&job.signatures.iter().collect::<Vec<_>>()),
+        file,
+        &run,
+        &level,
+    ))
 }
 
 /// One STARK proof that n leanSig production signatures (what lean
@@ -180,24 +188,11 @@ fn lean_aggregate_row(job: &Job) -> Result<Row, CliError> {
     )?;
     bar.finish_and_clear();
     let level = lean::security_level::<LeanSigProd>(&job.settings, n);
-    let (proven_bits, conjectured_bits) =
-        verified_security(&job.settings_name, (level.proven_bits, level.conjectured_bits));
-    Ok(Row {
-        row: "lean-aggregate",
-        scheme: "leansig-prod",
-        claim: format!("all {n} leanSig signatures valid"),
-        signatures: n,
-        signature_bytes: sigs.iter().map(|s| s.to_bytes().len()).sum(),
-        file: file.into(),
-        proof_bytes: run.proof_bytes,
-        prove_s: run.prove_s,
-        verify_s: run.verify_s,
-        proven_bits: Some(proven_bits),
-        conjectured_bits,
-        peak_rss_bytes: io::peak_rss_bytes(),
-        verified: true,
-        details: [("sign_s".to_string(), json!(sign_s))].into_iter().collect(),
-    })
+    let signed = (n, sigs.iter().map(|s| s.to_bytes().len()).sum());
+    let claim = format!("all {n} leanSig signatures valid");
+    let mut row = stark_row(job, ("lean-aggregate", "leansig-prod"), claim, signed, file, &run, &level);
+    row.details = [("sign_s".to_string(), json!(sign_s))].into_iter().collect();
+    Ok(row)
 }
 
 /// A t-of-n certificate: the signers' keys committed as a group key
@@ -220,7 +215,7 @@ fn threshold_row(job: &Job) -> Result<Row, CliError> {
     let level = stark_threshold::security_level(&job.settings, certificate.count as usize, group.size);
     let claim = format!("{} of {} members signed (t = {t})", certificate.count, group.size);
     let sigs: Vec<_> = signers.iter().map(|s| &s.signature).collect();
-    let mut row = stark_row(job, "threshold", claim, &sigs, file, &run, &level);
+    let mut row = stark_row(job, ("threshold", "seed001"), claim, signed(&sigs), file, &run, &level);
     let details = [("threshold", json!(t)), ("count", json!(certificate.count)), ("group_size", json!(group.size))];
     row.details = details.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
     Ok(row)
@@ -307,14 +302,20 @@ fn bls_certificate_row(job: &Job) -> Result<Row, CliError> {
     })
 }
 
-/// A Seed001 STARK row from its measured run: `sigs` went in, the proof
-/// was stored as `file`, `level` is the security of the job's settings for
-/// this proof (with a warning on standard error if they are insecure).
+/// How many signatures went in, and their encoded size.
+fn signed(sigs: &[&Signature<Seed001>]) -> (usize, usize) {
+    (sigs.len(), sigs.iter().map(|s| s.to_bytes().len()).sum())
+}
+
+/// A STARK row (its name and scheme) from its measured run: `signatures`
+/// (count and bytes) went in, the proof was stored as `file`, `level` is the
+/// security of the job's settings for this proof (with a warning on standard
+/// error if they are insecure).
 fn stark_row(
     job: &Job,
-    row: &'static str,
+    (row, scheme): (&'static str, &'static str),
     claim: String,
-    sigs: &[&Signature<Seed001>],
+    (signatures, signature_bytes): (usize, usize),
     file: &str,
     run: &io::ProofRun,
     level: &SecurityLevel,
@@ -323,10 +324,10 @@ fn stark_row(
         verified_security(&job.settings_name, (level.proven_bits, level.conjectured_bits));
     Row {
         row,
-        scheme: "seed001",
+        scheme,
         claim,
-        signatures: sigs.len(),
-        signature_bytes: sigs.iter().map(|s| s.to_bytes().len()).sum(),
+        signatures,
+        signature_bytes,
         file: file.into(),
         proof_bytes: run.proof_bytes,
         prove_s: run.prove_s,

@@ -148,6 +148,9 @@ fn proof_seeds(write: &Write<'_>) {
     write("verify_lamport_aggregate", None, "three", &la.proof);
     let xt = fixtures::xmss_threshold();
     write("decode_xmss_threshold_proof", None, "three-of-four", &xt.proof);
+    let lean = fixtures::lean_proofs();
+    write("decode_xmss_aggregate_proof", None, "leansig-three", &lean.aggregate);
+    write("decode_xmss_threshold_proof", None, "leansig-three-of-four", &lean.threshold);
     write("verify_xmss_threshold", None, "three-of-four", &xt.proof);
     write("decode_group", Some(0), "xmss-group-key", &xt.group_key);
     write("decode_group", Some(1), "xmss-path", &xt.paths[1]);

@@ -201,20 +201,31 @@ pub fn bench_threshold(args: &ThresholdBenchArgs) -> CliResult {
     let disclosure = if args.bitmap { Disclosure::Signers } else { Disclosure::CountOnly };
     let (run, _) = measure_threshold(&settings, &statement, &signers, disclosure, Ok)?;
     let security = stark_threshold::security_level(&settings, signing as usize, n);
+    print_threshold(("seed001", &settings, args), (n, t, signing, statement.group().depth()), &run, &security);
+    Ok(())
+}
+
+/// Prints a threshold benchmark's JSON: the scheme, settings and arguments,
+/// the shape `(n, t, signers, group depth)`, the run and the security.
+fn print_threshold(
+    (scheme, settings, args): (&str, &Settings, &ThresholdBenchArgs),
+    (n, t, signing, depth): (u32, u32, u32, usize),
+    run: &io::ProofRun,
+    security: &sigagg_xmss_agg::security::SecurityLevel,
+) {
     let head = json!({
         "bench": "threshold",
-        "scheme": "seed001",
-        "settings": report_name(sigagg_xmss_agg::named(&settings)),
+        "scheme": scheme,
+        "settings": report_name(sigagg_xmss_agg::named(settings)),
         "n": n,
         "t": t,
         "signers": signing,
-        "depth": statement.group().depth(),
+        "depth": depth,
         "bitmap": args.bitmap,
         "signature_setup": SIGNATURE_SETUP,
     });
     let bits = (security.proven_bits, security.conjectured_bits);
-    io::print_json(&run.report(head, &settings, bits, signing as usize));
-    Ok(())
+    io::print_json(&run.report(head, settings, bits, signing as usize));
 }
 
 /// `sigagg bench threshold --scheme leansig-prod`: [`bench_threshold`] for
@@ -244,19 +255,7 @@ pub fn bench_lean_threshold(args: &ThresholdBenchArgs) -> CliResult {
         },
     )?;
     let security = lean_threshold::security_level::<LeanSigProd>(&settings, signing as usize, n);
-    let head = json!({
-        "bench": "threshold",
-        "scheme": "leansig-prod",
-        "settings": report_name(sigagg_xmss_agg::named(&settings)),
-        "n": n,
-        "t": t,
-        "signers": signing,
-        "depth": statement.group().depth(),
-        "bitmap": args.bitmap,
-        "signature_setup": SIGNATURE_SETUP,
-    });
-    let bits = (security.proven_bits, security.conjectured_bits);
-    io::print_json(&run.report(head, &settings, bits, signing as usize));
+    print_threshold(("leansig-prod", &settings, args), (n, t, signing, statement.group().depth()), &run, &security);
     Ok(())
 }
 

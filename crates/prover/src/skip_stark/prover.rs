@@ -40,19 +40,7 @@ where
         traces: Vec<RowMajorMatrix<Val>>,
         challenger: &mut Challenger,
     ) -> Result<SkipStarkProof<M>, String> {
-        let shapes_fit = traces.len() == airs.len()
-            && airs.len() == self.log_heights.len()
-            && traces
-                .iter()
-                .zip(airs)
-                .zip(&self.log_heights)
-                .all(|((t, a), &h)| t.height() == 1 << h && t.width == a.width());
-        if !shapes_fit {
-            return Err("one trace per table, at the statement's heights and widths".into());
-        }
-        // Before the commitment: a statement the verifier refuses from
-        // its shape alone is not worth proving.
-        logup::check_multiplicity_bound(airs, &self.log_heights).map_err(|e| e.to_string())?;
+        self.check_shapes(airs, traces.iter().map(|t| (t.height(), t.width)))?;
         // Each row-major trace is freed once its column-major copy exists:
         // the commitment keeps that copy, and every phase reads it.
         let tables = tracing::info_span!("column-major traces")
@@ -71,18 +59,29 @@ where
         columns: Vec<RowMajorMatrix<Val>>,
         challenger: &mut Challenger,
     ) -> Result<SkipStarkProof<M>, String> {
-        let shapes_fit = columns.len() == airs.len()
+        self.check_shapes(airs, columns.iter().map(|t| (t.width, t.height())))?;
+        self.prove_tables(airs, columns.into_iter().map(TraceTable::new).collect(), None, challenger)
+    }
+
+    /// Refuses traces of `(rows, columns)` other than one per table at the
+    /// statement's heights and the AIRs' widths, and, before the
+    /// commitment, a statement the verifier refuses from its shape alone
+    /// (the LogUp bound): neither is worth proving.
+    fn check_shapes<A: SkipAir>(
+        &self,
+        airs: &[&A],
+        shapes: impl ExactSizeIterator<Item = (usize, usize)>,
+    ) -> Result<(), String> {
+        let fits = shapes.len() == airs.len()
             && airs.len() == self.log_heights.len()
-            && columns
-                .iter()
+            && shapes
                 .zip(airs)
                 .zip(&self.log_heights)
-                .all(|((t, a), &h)| t.width == 1 << h && t.height() == a.width());
-        if !shapes_fit {
+                .all(|(((rows, cols), a), &h)| rows == 1 << h && cols == a.width());
+        if !fits {
             return Err("one trace per table, at the statement's heights and widths".into());
         }
-        logup::check_multiplicity_bound(airs, &self.log_heights).map_err(|e| e.to_string())?;
-        self.prove_tables(airs, columns.into_iter().map(TraceTable::new).collect(), None, challenger)
+        logup::check_multiplicity_bound(airs, &self.log_heights).map_err(|e| e.to_string())
     }
 
     /// [`SkipStark::prove`] with each phase run on the traces
