@@ -8,7 +8,6 @@
 //! bus argument's leaves and shares, the zerocheck, the opening
 //! reduction) read cells through [`Columns`].
 
-use p3_matrix::Matrix;
 use p3_matrix::dense::RowMajorMatrix;
 use p3_sumcheck::layout::Table as TraceTable;
 
@@ -61,10 +60,4 @@ impl<'a> Columns<'a> {
     pub fn get(&self, r: usize, c: usize) -> Val {
         self.columns[c][r]
     }
-}
-
-/// The column-major copy of a row-major trace, for [`Columns::of_transposed`].
-pub fn transposed(trace: &RowMajorMatrix<Val>) -> RowMajorMatrix<Val> {
-    debug_assert!(trace.height() > 0);
-    trace.transpose()
 }

@@ -51,7 +51,7 @@ fn packed_leaves_match_row_by_row() {
     let trace = air.trace(6);
     let program = MessageProgram::new(&air).unwrap();
     let periodic = p3_air::BaseAir::<Val>::periodic_columns(&air).into_owned();
-    let transposed = crate::columns::transposed(&trace);
+    let transposed = trace.transpose();
     let columns = crate::columns::Columns::of_transposed(&transposed);
     let rows = TableRows { trace: &columns, periodic: &periodic };
     let constants: Vec<Challenge> = (0..program.len()).map(|j| Challenge::from_usize(j + 11).exp_u64(7)).collect();

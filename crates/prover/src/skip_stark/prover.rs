@@ -117,7 +117,9 @@ where
             let witness = Stacking::new_witness(tables, self.first_log_arity);
             self.pcs.commit(witness, challenger).map_err(|e| format!("{e:?}"))
         })?;
-        let (bus, tables) = {
+        // The phases borrow the committed tables; the opening then takes
+        // the commitment's data by value.
+        let (bus, tables, points) = {
             let committed: Vec<Columns<'_>> =
                 (0..airs.len()).map(|i| Columns::of_table(data.table(i), 1 << self.log_heights[i])).collect();
             let owned: Option<[Vec<Columns<'_>>; 4]> =
@@ -148,9 +150,8 @@ where
                 tables.push(TableProof { zerocheck, reduction });
             }
             drop(reductions);
-            (bus, (tables, points))
+            (bus, tables, points)
         };
-        let (tables, points) = tables;
         let opening = tracing::info_span!("open")
             .in_scope(|| self.pcs.open_at(data, &protocol, &points, challenger))
             .map_err(|e| format!("{e:?}"))?;

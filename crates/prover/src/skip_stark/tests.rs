@@ -41,7 +41,7 @@ fn partial_evaluations_blend_to_the_openings() {
         skip: Challenge::from_u32(12345).exp_u64(7),
         rest: (0..4).map(|i| Challenge::from_u32(i * 77 + 5).exp_u64(3)).collect(),
     };
-    let transposed = crate::columns::transposed(&trace);
+    let transposed = trace.transpose();
     let parts = partial_evaluations(&crate::columns::Columns::of_transposed(&transposed), &[0, 1], 3, &point.rest);
     let (local, next) = crate::zerocheck::column_evaluations(&trace, &[0, 1], 3, &point);
     let l = lagrange(3, point.skip);
@@ -247,7 +247,7 @@ fn column_major_traces_give_the_same_proof() {
     let stark = stark(&heights, 5);
     let traces: Vec<_> = heights.iter().map(|&h| air.trace(h)).collect();
     let rows = prove(&stark, &traces);
-    let columns: Vec<_> = traces.iter().map(crate::columns::transposed).collect();
+    let columns: Vec<_> = traces.iter().map(RowMajorMatrix::transpose).collect();
     let airs = vec![&air; traces.len()];
     let proof = stark.prove_column_major(&airs, columns.clone(), &mut transcript(b"skip stark test".to_vec())).unwrap();
     assert_eq!(proof.tables, rows.tables);

@@ -45,7 +45,7 @@ impl SkipZerocheck {
         if trace.height() == 0 {
             return Err(ZerocheckError::Shape("the trace's height or width"));
         }
-        let transposed = crate::columns::transposed(trace);
+        let transposed = trace.transpose();
         self.prove_columns(air, &Columns::of_transposed(&transposed), bus, challenger)
     }
 

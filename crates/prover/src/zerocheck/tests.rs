@@ -62,7 +62,7 @@ fn packed_skip_round_matches_the_reference() {
         })
         .collect();
     for skip in [1, 3, 5] {
-        let transposed = crate::columns::transposed(&air.trace(skip + 6));
+        let transposed = air.trace(skip + 6).transpose();
         let trace = crate::columns::Columns::of_transposed(&transposed);
         let eq: Vec<Challenge> = (0..64u32).map(|i| Challenge::from_u32(i * 31 + 2).exp_u64(5)).collect();
         for messages in [Vec::new(), messages.clone()] {

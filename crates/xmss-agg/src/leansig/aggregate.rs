@@ -22,7 +22,6 @@ use crate::config::{PackedVal, Settings, Val};
 use crate::error::{ProveError, VerifyError};
 use crate::proof::{Proof, ProofKind};
 use crate::statement::{AggregateStatement, MAX_SIGNATURES};
-use sigagg_prover::columns::transposed as columns;
 
 /// The most slots a proof of `S` can hold under `settings`: its tallest
 /// table must fit the settings' largest height.
@@ -161,7 +160,7 @@ fn generate<S: LeanFamily>(
     )?;
     let tables = signature_tables(airs, &witnesses, statement.padded_len(), Shape::of::<S>())?;
     let range = crate::trace::range_trace(&tables.range_values);
-    Ok(vec![columns(&sig.trace()), tables.digits, tables.chain, tables.hash, columns(&range)])
+    Ok(vec![sig.trace().transpose(), tables.digits, tables.chain, tables.hash, range.transpose()])
 }
 
 /// The traces of the tables that verify signatures, column-major (row

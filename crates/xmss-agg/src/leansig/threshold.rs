@@ -115,16 +115,19 @@ pub fn prove<S: LeanFamily>(
     let traces = tracing::info_span!("generate threshold traces")
         .in_scope(|| generate(&airs, statement, &ordered))
         .map_err(|(at, reason)| ProveError::InvalidSignature { index: sorted[at].0, reason })?;
-    let digest = digest(statement, count as u32, revealed.as_deref());
-    let stark = system::prove_column_major(settings, &airs, &digest, traces)?;
-    Ok(Proof {
-        kind: ProofKind::Threshold,
-        set: S::ID,
-        settings: *settings,
-        count: count as u32,
-        signers: revealed,
-        stark,
-    })
+    let stark =
+        system::prove_column_major(settings, &airs, &digest(statement, count as u32, revealed.as_deref()), traces)?;
+    Ok(certificate::<S>(settings, (count as u32, revealed), stark))
+}
+
+/// The threshold proof of `count` signers (their indices if revealed)
+/// made of `stark`.
+fn certificate<S: LeanFamily>(
+    settings: &Settings,
+    (count, revealed): (u32, Option<Vec<u32>>),
+    stark: sigagg_prover::StarkProof,
+) -> Proof {
+    Proof { kind: ProofKind::Threshold, set: S::ID, settings: *settings, count, signers: revealed, stark }
 }
 
 /// Proves already generated traces of `count` signers (no validity checks).
@@ -137,7 +140,7 @@ fn prove_traces<S: LeanFamily>(
     traces: Vec<RowMajorMatrix<Val>>,
 ) -> Result<Proof, ProveError> {
     let stark = system::prove(settings, airs, &digest(statement, count, revealed.as_deref()), traces)?;
-    Ok(Proof { kind: ProofKind::Threshold, set: S::ID, settings: *settings, count, signers: revealed, stark })
+    Ok(certificate::<S>(settings, (count, revealed), stark))
 }
 
 /// Every trace, in batch order, column-major (row `c` of each matrix is
@@ -172,8 +175,14 @@ fn generate<S: LeanFamily>(
         (0..n).map(|s| (leaf_input(&signers[at(s)].public_key), &signers[at(s)].path)).collect();
     let group_trace = crate::trace::group_trace(group_air, statement.group(), &members);
     let range = crate::trace::range_trace(&range_values);
-    let columns = sigagg_prover::columns::transposed;
-    Ok(vec![columns(&sig_trace), tables.digits, tables.chain, tables.hash, columns(&range), columns(&group_trace)])
+    Ok(vec![
+        sig_trace.transpose(),
+        tables.digits,
+        tables.chain,
+        tables.hash,
+        range.transpose(),
+        group_trace.transpose(),
+    ])
 }
 
 /// Verifies a threshold proof for `statement` under `settings`; on success
