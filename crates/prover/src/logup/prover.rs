@@ -75,10 +75,14 @@ pub(crate) fn prove_split<A: SkipAir>(
     let rho = output.point.as_slice().to_vec();
     let mu: Challenge = challenger.sample_algebra_element();
     let denominators = denominators.unpack();
-    let (numerators, denominators) = if core::ptr::eq(gkr_traces, share_traces) {
-        (numerators.as_slice().to_vec(), denominators.as_slice().to_vec())
+    // The GKR's own leaves, borrowed (no copy of 2^log_size cells), or a
+    // forgery's.
+    let forged;
+    let (numerators, denominators): (&[Val], &[Challenge]) = if core::ptr::eq(gkr_traces, share_traces) {
+        (numerators.as_slice(), denominators.as_slice())
     } else {
-        leaves(airs, share_traces, &buses, &layout, gamma, beta).map_err(|e| e.to_string())?
+        forged = leaves(airs, share_traces, &buses, &layout, gamma, beta).map_err(|e| e.to_string())?;
+        (&forged.0, &forged.1)
     };
     let mut shares = vec![Challenge::ZERO; airs.len()];
     let mut eqs: Vec<Option<Vec<Challenge>>> = vec![None; layout.log_size + 1];

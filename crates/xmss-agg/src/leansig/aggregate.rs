@@ -14,7 +14,7 @@ use sigagg_xmss::{Signature, VerifyError as SignatureError};
 
 use super::air::chain::{self, ChainAir, ChainCols};
 use super::air::{digits::DigitAir, hash24::HashAir, sig::SigAir};
-use super::layout::{LeanFamily, Shape};
+use super::layout::{DIGEST, LeanFamily, Shape};
 use super::slot::SlotWitness;
 use super::system::{self, LeanAir};
 use crate::air::range::RangeAir;
@@ -153,12 +153,12 @@ fn generate<S: LeanFamily>(
     signatures: &[Signature<S>],
 ) -> Result<Vec<RowMajorMatrix<Val>>, (usize, SignatureError)> {
     let LeanAir::Sig(sig) = &airs[0] else { unreachable!("the statement table comes first") };
-    let witnesses: Vec<SlotWitness> = crate::trace::first_error_in_order(
+    let mut witnesses: Vec<SlotWitness> = crate::trace::first_error_in_order(
         (0..statement.len())
             .into_par_iter()
-            .map(|s| SlotWitness::new(&statement.entries()[s], &signatures[s]).map_err(|e| (s, e))),
+            .map(|s| SlotWitness::unwalked(&statement.entries()[s], &signatures[s]).map_err(|e| (s, e))),
     )?;
-    let tables = signature_tables(airs, &witnesses, statement.padded_len(), Shape::of::<S>())?;
+    let tables = signature_tables(airs, &mut witnesses, statement.padded_len(), Shape::of::<S>())?;
     let range = crate::trace::range_trace(&tables.range_values);
     Ok(vec![sig.trace().transpose(), tables.digits, tables.chain, tables.hash, range.transpose()])
 }
@@ -175,11 +175,13 @@ pub(super) struct SignatureTables {
 
 /// The digit, chain and hash traces of `n` slots (`airs` in batch order,
 /// as [`airs`] gives them), column-major: slot `s` holds `witnesses[s]`,
-/// slots past them repeat the last one. Fails with the first slot whose
-/// tree does not reach its key's root.
+/// slots past them repeat the last one. The witnesses may come
+/// [`SlotWitness::unwalked`]: their chain ends are set from the chain
+/// table's rows. Fails with the first slot whose tree does not reach its
+/// key's root.
 pub(super) fn signature_tables(
     airs: &[LeanAir],
-    witnesses: &[SlotWitness],
+    witnesses: &mut [SlotWitness],
     n: usize,
     shape: Shape,
 ) -> Result<SignatureTables, (usize, SignatureError)> {
@@ -193,14 +195,19 @@ pub(super) fn signature_tables(
         for (k, (w, rows)) in ws.iter().zip(blocks.iter_mut()).enumerate() {
             digits.fill(s0 + k, w, rows);
         }
+        Vec::new()
     };
-    let (digits_trace, digit_values) =
+    let (digits_trace, digit_values, _) =
         table.fill(digit_width, shape.digit_block, fill_digits, &|_, rows| (None, DigitAir::range_values(rows)));
     let chain_width = BaseAir::<Val>::width(chain);
-    let (chain_trace, chain_values) =
+    let (chain_trace, chain_values, ends) =
         table.fill(chain_width, shape.chain_block, &|s0, ws, b| chain.fill_group(s0, ws, b), &|_, rows| {
             (None, chain_range_values(rows, chain_width).collect())
         });
+    for (w, ends) in witnesses.iter_mut().zip(ends) {
+        w.ends = ends;
+    }
+    let table = Blocks { witnesses, n };
     let hash_width = BaseAir::<Val>::width(hash);
     let block = shape.hash_block * hash_width;
     let root_differs = |s0: usize, rows: &[Val]| {
@@ -208,8 +215,11 @@ pub(super) fn signature_tables(
         let wrong = wrong.filter(|&(s, _)| s <= last).find(|&(s, b)| hash.top_digest(b) != witnesses[s].public.root);
         (wrong.map(|(s, _)| s), Vec::new())
     };
-    let (hash_trace, roots) =
-        table.fill(hash_width, shape.hash_block, &|s0, ws, b| hash.fill_group(s0, ws, b), &root_differs);
+    let fill_hash: &Fill<'_> = &|s0, ws, b| {
+        hash.fill_group(s0, ws, b);
+        Vec::new()
+    };
+    let (hash_trace, roots, _) = table.fill(hash_width, shape.hash_block, fill_hash, &root_differs);
     if let Some(s) = roots.into_iter().find_map(|(wrong, _)| wrong) {
         return Err((s, SignatureError::RootMismatch));
     }
@@ -230,8 +240,9 @@ struct Blocks<'a> {
 }
 
 /// Fills the blocks of up to `PackedVal::WIDTH` consecutive slots from
-/// the first slot's index and their witnesses.
-type Fill<'a> = dyn Fn(usize, &[&SlotWitness], &mut [&mut [Val]]) + Sync + 'a;
+/// the first slot's index and their witnesses; returns what the chain
+/// table finds on the way, each slot's chain ends (nothing for the others).
+type Fill<'a> = dyn Fn(usize, &[&SlotWitness], &mut [&mut [Val]]) -> Vec<Vec<[Val; DIGEST]>> + Sync + 'a;
 /// What [`Inspect`] finds in a group: the first slot found wrong, and
 /// values the group looks up.
 type Found = (Option<usize>, Vec<Val>);
@@ -240,7 +251,8 @@ type Inspect<'a> = dyn Fn(usize, &[Val]) -> Found + Sync + 'a;
 
 impl Blocks<'_> {
     /// The table of `width` columns and `block` rows a slot, column-major,
-    /// and what `inspect` finds in each group of slots, in order. Groups of
+    /// what `inspect` finds in each group of slots, in order, and what
+    /// `fill` returns for every slot, in order. Groups of
     /// `PackedVal::WIDTH` slots are filled in lockstep (one SIMD
     /// permutation call per row for the group) into a row-major scratch,
     /// inspected, and written into their rows of every column; groups run
@@ -251,7 +263,7 @@ impl Blocks<'_> {
         block: usize,
         fill: &Fill<'_>,
         inspect: &Inspect<'_>,
-    ) -> (RowMajorMatrix<Val>, Vec<Found>) {
+    ) -> (RowMajorMatrix<Val>, Vec<Found>, Vec<Vec<[Val; DIGEST]>>) {
         let Blocks { witnesses, n } = *self;
         let slot = |s: usize| &witnesses[s.min(witnesses.len() - 1)];
         let group = <PackedVal as PackedValue>::WIDTH;
@@ -266,7 +278,7 @@ impl Blocks<'_> {
                 pieces[g].push(piece);
             }
         }
-        let found = pieces
+        let (found, by_slot): (Vec<Found>, Vec<_>) = pieces
             .into_par_iter()
             .enumerate()
             .map(|(g, mut columns)| {
@@ -274,14 +286,14 @@ impl Blocks<'_> {
                 let mut scratch = Val::zero_vec(rows * width);
                 let mut blocks: Vec<&mut [Val]> = scratch.chunks_mut(block * width).collect();
                 let ws: Vec<&SlotWitness> = (first..first + blocks.len()).map(slot).collect();
-                fill(first, &ws, &mut blocks);
+                let by_slot = fill(first, &ws, &mut blocks);
                 for (c, column) in columns.iter_mut().enumerate() {
                     column.iter_mut().zip(scratch[c..].iter().step_by(width)).for_each(|(cell, &v)| *cell = v);
                 }
-                inspect(first, &scratch)
+                (inspect(first, &scratch), by_slot)
             })
-            .collect();
-        (RowMajorMatrix::new(values, height), found)
+            .unzip();
+        (RowMajorMatrix::new(values, height), found, by_slot.into_iter().flatten().collect())
     }
 }
 

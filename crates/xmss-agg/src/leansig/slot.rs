@@ -134,11 +134,31 @@ pub struct SlotWitness {
 }
 
 impl SlotWitness {
-    /// The witness of `signature` on `entry`, or the native verifier's
-    /// error when the codeword is invalid (the hash aborts or misses the
-    /// target sum). Whether the signature leads to the key's root is
-    /// checked on the width-24 trace ([`super::air::hash24::HashAir::top_digest`]).
+    /// The witness of `signature` on `entry`, its chain ends walked
+    /// natively, or the native verifier's error when the codeword is
+    /// invalid (the hash aborts or misses the target sum). Whether the
+    /// signature leads to the key's root is checked on the width-24 trace
+    /// ([`super::air::hash24::HashAir::top_digest`]).
     pub fn new<S: LeanFamily>(
+        entry: &AggregateEntry<S>,
+        signature: &Signature<S>,
+    ) -> Result<Self, sigagg_xmss::VerifyError> {
+        let mut w = Self::unwalked(entry, signature)?;
+        let (parameter, epoch) = (&entry.public_key.parameter, entry.epoch);
+        w.ends = (w.digits.iter().zip(signature.hashes()).enumerate())
+            .map(|(i, (&x, h))| {
+                fe_array(walk_chain::<S>(parameter, epoch, i as u8, x, BASE - 1 - usize::from(x), h).as_slice())
+            })
+            .collect();
+        Ok(w)
+    }
+
+    /// [`Self::new`] without walking the chains: `ends` holds each chain's
+    /// signature value, the end only of a chain that starts at the top.
+    /// The chain table walks every chain as it is filled and gives the ends
+    /// ([`super::air::chain::ChainAir::fill_group`]), so the prover walks
+    /// them once.
+    pub(crate) fn unwalked<S: LeanFamily>(
         entry: &AggregateEntry<S>,
         signature: &Signature<S>,
     ) -> Result<Self, sigagg_xmss::VerifyError> {
@@ -147,22 +167,15 @@ impl SlotWitness {
         let (epoch, message) = (entry.epoch, &entry.message);
         let digits = codeword::<S>(parameter, epoch, signature.rho(), message)?;
         let hash = compress(S::perm24(), &message_input::<S>(parameter, epoch, signature.rho(), message));
-        let ends = digits
-            .iter()
-            .zip(signature.hashes())
-            .enumerate()
-            .map(|(i, (&x, h))| {
-                fe_array(walk_chain::<S>(parameter, epoch, i as u8, x, BASE - 1 - usize::from(x), h).as_slice())
-            })
-            .collect();
+        let hashes: Vec<[Val; DIGEST]> = signature.hashes().iter().map(|h| fe_array(h.as_slice())).collect();
         Ok(Self {
             public: SlotPublic::new(entry),
             epoch,
             rho: fe_array(signature.rho().as_slice()),
             outputs: hash[..shape.outputs].to_vec(),
             digits,
-            hashes: signature.hashes().iter().map(|h| fe_array(h.as_slice())).collect(),
-            ends,
+            ends: hashes.clone(),
+            hashes,
             co_path: signature.co_path().iter().map(|h| fe_array(h.as_slice())).collect(),
         })
     }

@@ -156,14 +156,14 @@ fn generate<S: LeanFamily>(
         unreachable!("the statement table first, the membership table last")
     };
     let count = signers.len();
-    let witnesses: Vec<SlotWitness> = crate::trace::first_error_in_order(
+    let mut witnesses: Vec<SlotWitness> = crate::trace::first_error_in_order(
         signers
             .par_iter()
             .enumerate()
-            .map(|(k, s)| SlotWitness::new(&statement.entry(s), &s.signature).map_err(|e| (k, e))),
+            .map(|(k, s)| SlotWitness::unwalked(&statement.entry(s), &s.signature).map_err(|e| (k, e))),
     )?;
     let n = padded(count);
-    let tables = signature_tables(airs, &witnesses, n, Shape::of::<S>())?;
+    let tables = signature_tables(airs, &mut witnesses, n, Shape::of::<S>())?;
     let at = |s: usize| s.min(count - 1);
     let indices: Vec<u32> = (0..n).map(|s| signers[at(s)].index()).collect();
     let gaps = signers::gaps(&indices, count, statement.group().size);

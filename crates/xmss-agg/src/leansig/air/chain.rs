@@ -216,8 +216,11 @@ impl ChainAir {
     /// Fills the blocks of up to `PackedVal::WIDTH` consecutive slots
     /// (`sig0`, `sig0 + 1`, ...) in lockstep, row by row, so that each
     /// row's permutations take one SIMD call ([`Poseidon1Block::write`]).
-    pub fn fill_group(&self, sig0: usize, ws: &[&SlotWitness], blocks: &mut [&mut [Val]]) {
-        self.fill_group_with(sig0, ws, blocks, |_, _, _| {});
+    /// Returns each slot's chain ends, as the filled rows reach them (a
+    /// chain without steps ends at its signature value): the width-24
+    /// table absorbs these, so the chains are walked only here.
+    pub fn fill_group(&self, sig0: usize, ws: &[&SlotWitness], blocks: &mut [&mut [Val]]) -> Vec<Vec<[Val; DIGEST]>> {
+        self.fill_group_with(sig0, ws, blocks, |_, _, _| {})
     }
 
     /// [`Self::fill`], letting `tamper` change each row's own and input
@@ -241,11 +244,17 @@ impl ChainAir {
         ws: &[&SlotWitness],
         blocks: &mut [&mut [Val]],
         mut tamper: impl FnMut(usize, usize, &mut ChainCols<Val>),
-    ) {
+    ) -> Vec<Vec<[Val; DIGEST]>> {
         let steps: Vec<Vec<(usize, u8)>> = ws.iter().map(|w| steps(&w.digits)).collect();
         for steps in &steps {
             assert_eq!(steps.len(), self.shape.chain_steps, "the codeword's chain steps");
         }
+        let mut ends: Vec<Vec<[Val; DIGEST]>> = ws.iter().map(|w| w.hashes.clone()).collect();
+        // The chain that row `r - 1` of slot `k` ends, if it ends one.
+        let ended = |k: usize, r: usize| match r.checked_sub(1).and_then(|r| steps[k].get(r)) {
+            Some(&(i, pos)) if u32::from(pos) == TOP => Some(i),
+            _ => None,
+        };
         // Per slot: the chain's value so far and the row's input digest.
         let mut states = vec![([Val::ZERO; DIGEST], [Val::ZERO; DIGEST]); ws.len()];
         super::fill_lockstep(
@@ -254,6 +263,9 @@ impl ChainAir {
             (self.shape.chain_block, self.width()),
             &mut states,
             |(running, x), k, r, row| {
+                if let Some(i) = ended(k, r) {
+                    ends[k][i] = *running;
+                }
                 let mut c = self.row(sig0 + k, ws[k], steps[k].get(r).copied(), *running);
                 tamper(k, r, &mut c);
                 c.write_to(row);
@@ -262,6 +274,13 @@ impl ChainAir {
             },
             |(running, x), _, out| *running = core::array::from_fn(|j| out[j] + x[j]),
         );
+        // A chain ended by a block's last row.
+        for (k, (running, _)) in states.iter().enumerate() {
+            if let Some(i) = ended(k, self.shape.chain_block) {
+                ends[k][i] = *running;
+            }
+        }
+        ends
     }
 
     /// The own columns of a row of slot `sig`: the step `(chain, position
@@ -554,6 +573,15 @@ mod tests {
                 assert_eq!(native[INPUT_COLS], Val::ZERO);
             }
         }
+        // Filled from witnesses whose chains are not walked, the rows give
+        // every chain's natively walked end, those without steps included.
+        let unwalked: Vec<SlotWitness> =
+            slots.iter().map(|w| SlotWitness { ends: w.hashes.clone(), ..w.clone() }).collect();
+        let mut values = Val::zero_vec(m.values.len());
+        let mut blocks: Vec<&mut [Val]> = values.chunks_mut(shape.chain_block * width).collect();
+        let ends = air.fill_group(0, &unwalked.iter().collect::<Vec<_>>(), &mut blocks);
+        assert_eq!(ends, slots.iter().map(|w| w.ends.clone()).collect::<Vec<_>>(), "{}", S::NAME);
+        assert_eq!(values, m.values, "{}", S::NAME);
         slots
     }
 
