@@ -493,6 +493,37 @@ mod tests {
         assert_eq!(security_level(&t24, &tables(1)).proven_bits, 0.0);
     }
 
+    /// The recursion-friendly setting of our multilinear prover (Poseidon2
+    /// Merkle trees and transcript) proves and refuses as the SHA-256 one
+    /// does; each refuses the other's proofs by their tag; the other
+    /// backends do not commit with Poseidon2; and it states the SHA-256
+    /// setting's security but for the 123-bit collision term.
+    #[test]
+    fn skip_proves_and_refuses_with_poseidon2() {
+        let (sha, p2) = (Settings::INSECURE_TEST_SKIP, Settings::INSECURE_TEST_SKIP.with_merkle(MerkleHash::Poseidon2));
+        multilinear_proves_and_refuses(p2);
+        round_trip(&p2);
+        assert_eq!(
+            verify(&p2, &tables(1), &prove_toy(&sha, &traces())),
+            Err(VerifyError::WrongMerkleHash { expected: MerkleHash::Poseidon2, found: MerkleHash::Sha256 })
+        );
+        assert_eq!(
+            verify(&sha, &tables(1), &prove_toy(&p2, &traces())),
+            Err(VerifyError::WrongMerkleHash { expected: MerkleHash::Sha256, found: MerkleHash::Poseidon2 })
+        );
+        for other in [Settings::INSECURE_TEST, Settings::INSECURE_TEST_WHIR] {
+            let other = other.with_merkle(MerkleHash::Poseidon2);
+            assert!(prove(&other, &tables(1), traces().to_vec()).is_err(), "{other:?}");
+            assert_eq!(security_level(&other, &tables(1)).proven_bits, 0.0);
+        }
+        let secure = Settings::Skip(WhirSettings::WHIR_SKIP);
+        let (by_sha, by_p2) = (
+            security_level(&secure, &tables(1)),
+            security_level(&secure.with_merkle(MerkleHash::Poseidon2), &tables(1)),
+        );
+        assert!(by_p2.proven_bits > 100.0 && by_p2.proven_bits <= by_sha.proven_bits, "{by_p2:?} {by_sha:?}");
+    }
+
     /// [`whir_proves_and_the_backends_refuse_each_other`] for the
     /// multilinear backend `settings` name.
     fn multilinear_proves_and_refuses(whir: Settings) {

@@ -1,15 +1,15 @@
 //! The proof system's configuration: field, challenge extension, hashes,
 //! FRI parameters, and the settings both aggregators name.
 
-use p3_challenger::{HashChallenger, SerializingChallenger32};
+use p3_challenger::{DuplexChallenger, HashChallenger, SerializingChallenger32};
 use p3_commit::ExtensionMmcs;
 use p3_field::Field;
 use p3_field::extension::QuinticTrinomialExtensionField;
 use p3_fri::TwoAdicFriPcs;
-use p3_koala_bear::KoalaBear;
+use p3_koala_bear::{KoalaBear, Poseidon2KoalaBear, default_koalabear_poseidon2_16};
 use p3_merkle_tree::MerkleTreeMmcs;
 use p3_sha256::{Sha256, Sha256Compress};
-use p3_symmetric::SerializingHasher;
+use p3_symmetric::{PaddingFreeSponge, SerializingHasher, TruncatedPermutation};
 use p3_uni_stark::StarkConfig;
 use serde::{Deserialize, Serialize};
 
@@ -50,6 +50,27 @@ pub type ValMmcs24 = MerkleTreeMmcs<Val, u8, SerializingHasher<Sha256Trunc24>, S
 pub type ValMmcs31 = MerkleTreeMmcs<Val, u8, SerializingHasher<Sha256Trunc31>, Sha256CompressTrunc31, 2, 31>;
 /// Fiat-Shamir transcript over SHA-256.
 pub type Challenger = SerializingChallenger32<Val, HashChallenger<u8, Sha256, 32>>;
+
+/// Plonky3's Poseidon2 permutation of KoalaBear, width 16
+/// (`default_koalabear_poseidon2_16`: its round constants and matrices),
+/// the one hash of [`MerkleHash::Poseidon2`]: a proof committed and
+/// transcribed with it is verified with field operations alone, which is
+/// what a verifier written as AIR tables (recursion) can afford.
+pub type Poseidon2Perm = Poseidon2KoalaBear<16>;
+/// Merkle trees over [`Poseidon2Perm`]: a leaf is the padding-free sponge
+/// (rate 8, capacity 8) of the row's values, a node the truncated
+/// permutation of its two children (the first 8 elements of
+/// `perm(left || right)`); digests of 8 elements.
+pub type ValMmcsPoseidon2 = MerkleTreeMmcs<
+    PackedVal,
+    PackedVal,
+    PaddingFreeSponge<Poseidon2Perm, 16, 8, 8>,
+    TruncatedPermutation<Poseidon2Perm, 2, 8, 16>,
+    2,
+    8,
+>;
+/// Fiat-Shamir transcript over [`Poseidon2Perm`]: a duplex sponge of rate 8.
+pub type Poseidon2Challenger = DuplexChallenger<Val, Poseidon2Perm, 16, 8>;
 pub(crate) type Dft = crate::dft::HybridDft;
 /// The STARK configuration with the Merkle commitment scheme `M` (for both
 /// the traces and the FRI layers).
@@ -123,20 +144,44 @@ pub enum MerkleHash {
     /// settings that claim no more than 120 bits (the multilinear
     /// backend only).
     Sha256Trunc31,
+    /// Poseidon2 over KoalaBear for the Merkle trees *and* the Fiat-Shamir
+    /// transcript ([`ValMmcsPoseidon2`], [`Poseidon2Challenger`]):
+    /// 8-element digests (`8 log2 p = 247.9` bits), so at most 123 bits of
+    /// collision resistance by the birthday bound, and no more than the
+    /// sponge's capacity of 8 elements gives (the same bound); the
+    /// recursion-friendly setting of our multilinear prover
+    /// ([`Backend::Skip`] only). Conjectured: it assumes Poseidon2 behaves
+    /// as a random permutation at these parameters.
+    Poseidon2,
 }
 
 impl MerkleHash {
-    /// Collision resistance in bits (the birthday bound: half the digest).
+    /// Collision resistance in bits (the birthday bound: half the
+    /// digest; for Poseidon2, half of `8 log2 p`, rounded down).
     pub const fn collision_bits(self) -> usize {
-        self.digest_bytes() * 4
+        match self {
+            MerkleHash::Poseidon2 => 123,
+            _ => self.digest_bytes() * 4,
+        }
     }
 
-    /// Bytes of one digest.
+    /// Bytes of one digest as proofs carry it (a Poseidon2 digest is 8
+    /// field elements of 4 bytes).
     pub const fn digest_bytes(self) -> usize {
         match self {
-            MerkleHash::Sha256 => 32,
+            MerkleHash::Sha256 | MerkleHash::Poseidon2 => 32,
             MerkleHash::Sha256Trunc24 => TRUNCATED_BYTES,
             MerkleHash::Sha256Trunc31 => 31,
+        }
+    }
+
+    /// The hash's number in [`Settings::words`]: the digest's bytes for
+    /// SHA-256 and its truncations (as settings have always carried it),
+    /// a number no digest length takes for Poseidon2.
+    pub(crate) const fn word(self) -> usize {
+        match self {
+            MerkleHash::Poseidon2 => 0x5032,
+            other => other.digest_bytes(),
         }
     }
 }
@@ -159,6 +204,28 @@ pub fn val_mmcs31(cap_height: usize) -> ValMmcs31 {
 /// A Fiat-Shamir transcript that starts by absorbing `seed`.
 pub fn transcript(seed: Vec<u8>) -> Challenger {
     Challenger::from_hasher(seed, Sha256)
+}
+
+/// The Poseidon2 Merkle commitment scheme with Merkle caps of `cap_height` layers.
+pub fn val_mmcs_poseidon2(cap_height: usize) -> ValMmcsPoseidon2 {
+    let perm = default_koalabear_poseidon2_16();
+    ValMmcsPoseidon2::new(PaddingFreeSponge::new(perm.clone()), TruncatedPermutation::new(perm), cap_height)
+}
+
+/// A Poseidon2 transcript that starts by absorbing `seed`: its length,
+/// then each 3 bytes (little-endian, the last group zero-padded) as one
+/// field element below `2^24 < p`, so distinct seeds absorb distinct
+/// sequences.
+pub fn poseidon2_transcript(seed: Vec<u8>) -> Poseidon2Challenger {
+    use p3_challenger::CanObserve;
+    use p3_field::PrimeCharacteristicRing;
+    let mut challenger = Poseidon2Challenger::new(default_koalabear_poseidon2_16());
+    challenger.observe(Val::from_usize(seed.len()));
+    for group in seed.chunks(3) {
+        let word = group.iter().rev().fold(0u32, |w, &b| (w << 8) | u32::from(b));
+        challenger.observe(Val::from_u32(word));
+    }
+    challenger
 }
 
 #[cfg(test)]
@@ -201,5 +268,37 @@ mod tests {
         // And it is not the padded hash of the same 64 bytes (domain separation
         // between leaves and nodes rests on this).
         assert_ne!(root.as_ref(), &[<[u8; 32]>::from(RefSha256::digest(block))]);
+    }
+
+    /// The Poseidon2 commitment format a recursive verifier must
+    /// reproduce: a leaf of at most 8 values is the first 8 elements of
+    /// the permutation of the row, zero-filled to 16; a node is the first
+    /// 8 elements of the permutation of its children side by side.
+    #[test]
+    fn poseidon2_merkle_root_is_the_sponge_and_the_truncated_permutation() {
+        use p3_symmetric::Permutation;
+        let perm = default_koalabear_poseidon2_16();
+        let first8 = |state: [Val; 16]| -> [Val; 8] { core::array::from_fn(|i| perm.permute(state)[i]) };
+        let rows: Vec<Vec<Val>> = (0..2).map(|r| (0..5).map(|c| Val::from_u32(1_000 * r + c + 7)).collect()).collect();
+        let leaves: Vec<[Val; 8]> =
+            rows.iter().map(|r| first8(core::array::from_fn(|i| r.get(i).copied().unwrap_or(Val::ZERO)))).collect();
+        let (root, _) = val_mmcs_poseidon2(0).commit_matrix(RowMajorMatrix::new(rows.concat(), 5));
+        let node = first8(core::array::from_fn(|i| if i < 8 { leaves[0][i] } else { leaves[1][i - 8] }));
+        assert_eq!(root.as_ref(), &[node]);
+    }
+
+    /// The Poseidon2 transcript binds its seed, its length included
+    /// (a seed and the same seed with a zero byte appended differ).
+    #[test]
+    fn poseidon2_transcript_binds_the_seed() {
+        use p3_challenger::CanSample;
+        let first = |seed: &[u8]| -> Val { poseidon2_transcript(seed.to_vec()).sample() };
+        let seeds: [&[u8]; 5] = [b"", b"ab", b"ab\0", b"abc", b"abd"];
+        for (i, a) in seeds.iter().enumerate() {
+            for b in &seeds[i + 1..] {
+                assert_ne!(first(a), first(b), "{a:?} {b:?}");
+            }
+        }
+        assert_eq!(first(b"abc"), first(b"abc"));
     }
 }

@@ -161,10 +161,12 @@ pub mod testing {
     pub fn settings_from_env(base: Settings) -> Settings {
         let env = |k: &str, v: usize| std::env::var(k).map_or(v, |s| s.parse().expect("a number"));
         let merkle = match env("DIGEST", base.merkle().digest_bytes()) {
+            _ if std::env::var("MERKLE").is_ok_and(|m| m == "poseidon2") => MerkleHash::Poseidon2,
             24 => MerkleHash::Sha256Trunc24,
             31 => MerkleHash::Sha256Trunc31,
+            32 if base.merkle() == MerkleHash::Poseidon2 => MerkleHash::Poseidon2,
             32 => MerkleHash::Sha256,
-            other => panic!("DIGEST={other}: use 24, 31 or 32"),
+            other => panic!("DIGEST={other}: use 24, 31 or 32 (or MERKLE=poseidon2)"),
         };
         let whir = |w: WhirSettings| WhirSettings {
             log_blowup: env("LOG_BLOWUP", w.log_blowup),

@@ -339,9 +339,9 @@ impl WhirSettings {
             rate_step in 1..=4,
             target_bits in 1..=192,
         );
-        match self.merkle {
-            MerkleHash::Sha256 | MerkleHash::Sha256Trunc31 => Ok(()),
-            merkle => Err(InvalidSettings::UnsupportedMerkleHash { backend: b, merkle }),
+        match (self.merkle, backend) {
+            (MerkleHash::Sha256 | MerkleHash::Sha256Trunc31, _) | (MerkleHash::Poseidon2, Backend::Skip) => Ok(()),
+            (merkle, _) => Err(InvalidSettings::UnsupportedMerkleHash { backend: b, merkle }),
         }
     }
 }
@@ -523,7 +523,7 @@ impl Settings {
             f.max_log_arity,
             f.log_final_poly_len,
             f.cap_height,
-            f.merkle.digest_bytes(),
+            f.merkle.word(),
             f.first_log_arity,
             f.rate_step,
             f.target_bits,

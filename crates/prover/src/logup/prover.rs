@@ -9,7 +9,7 @@ use p3_multilinear_util::poly::{Poly, PolyMaybePacked};
 
 use super::{Buses, Layout, LogUpProof, Proven, claims};
 use crate::columns::Columns;
-use crate::config::{Challenge, Challenger, PackedVal, Val};
+use crate::config::{Challenge, PackedVal, Val};
 use crate::messages::{Input, MessageProgram};
 use crate::poly::{eq_table, row_at};
 use crate::zerocheck::{SkipAir, ZerocheckError};
@@ -28,7 +28,7 @@ const LANES: usize = PackedVal::WIDTH;
 pub fn prove<A: SkipAir>(
     airs: &[&A],
     traces: &[Columns<'_>],
-    challenger: &mut Challenger,
+    challenger: &mut impl FieldChallenger<Val>,
 ) -> Result<Option<Proven>, String> {
     prove_split(airs, traces, traces, challenger)
 }
@@ -41,7 +41,7 @@ pub(crate) fn prove_split<A: SkipAir>(
     airs: &[&A],
     gkr_traces: &[Columns<'_>],
     share_traces: &[Columns<'_>],
-    challenger: &mut Challenger,
+    challenger: &mut impl FieldChallenger<Val>,
 ) -> Result<Option<Proven>, String> {
     let traces = gkr_traces;
     let buses = Buses::new(airs).map_err(|e| e.to_string())?;

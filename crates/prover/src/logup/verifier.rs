@@ -5,7 +5,7 @@ use p3_field::Field;
 use p3_multi_stark::fractional_gkr::verify_fractional_gkr;
 
 use super::{Buses, Layout, LogUpError, LogUpProof, claims, padding};
-use crate::config::{Challenge, Challenger, Val};
+use crate::config::{Challenge, Val};
 use crate::zerocheck::{BusClaim, Message, SkipAir};
 
 /// Checks a bus argument for tables of `2^log_heights[t]` rows; returns
@@ -18,7 +18,7 @@ pub fn verify<A: SkipAir>(
     airs: &[&A],
     log_heights: &[usize],
     proof: Option<&LogUpProof>,
-    challenger: &mut Challenger,
+    challenger: &mut impl FieldChallenger<Val>,
 ) -> Result<Option<Vec<Option<BusClaim>>>, LogUpError> {
     verify_buses(Buses::new(airs)?, log_heights, proof, challenger)
 }
@@ -29,7 +29,7 @@ pub(crate) fn verify_messages(
     messages: &[Vec<Message>],
     log_heights: &[usize],
     proof: Option<&LogUpProof>,
-    challenger: &mut Challenger,
+    challenger: &mut impl FieldChallenger<Val>,
 ) -> Result<Option<Vec<Option<BusClaim>>>, LogUpError> {
     verify_buses(Buses::of_messages(messages), log_heights, proof, challenger)
 }
@@ -38,7 +38,7 @@ fn verify_buses(
     buses: Buses,
     log_heights: &[usize],
     proof: Option<&LogUpProof>,
-    challenger: &mut Challenger,
+    challenger: &mut impl FieldChallenger<Val>,
 ) -> Result<Option<Vec<Option<BusClaim>>>, LogUpError> {
     buses.check_bound(log_heights)?;
     let proof = match (buses.any(), proof) {

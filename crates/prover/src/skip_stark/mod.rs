@@ -42,8 +42,8 @@ mod prover;
 mod tests;
 mod verifier;
 
-use p3_challenger::CanObserve;
-use p3_commit::{Mmcs, MultilinearPcs};
+use p3_challenger::{CanObserve, CanSampleUniformBits, FieldChallenger, GrindingChallenger};
+use p3_commit::Mmcs;
 use p3_field::PrimeField64;
 use p3_matrix::dense::RowMajorMatrix;
 use p3_security::{ErrorBits, SecurityTerm};
@@ -52,8 +52,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::codec;
 use crate::config::{
-    Challenge, Challenger, MerkleHash, Settings, Val, ValMmcs, ValMmcs31, WhirSettings, transcript, val_mmcs,
-    val_mmcs31,
+    Challenge, Challenger, MerkleHash, Settings, Val, ValMmcs, ValMmcs31, ValMmcsPoseidon2, WhirSettings,
+    poseidon2_transcript, transcript, val_mmcs, val_mmcs_poseidon2, val_mmcs31,
 };
 use crate::error::{ProveError, VerifyError};
 use crate::logup::{self, LogUpError, LogUpProof};
@@ -67,25 +67,32 @@ use crate::whir::{Pcs, unsupported, whir_pcs};
 type Stacking = p3_sumcheck::layout::SuffixProver<Val, Challenge>;
 use crate::zerocheck::{SkipAir, ZerocheckError, ZerocheckProof, multilinear_degree};
 
-type Commitment<M> = <Pcs<M> as MultilinearPcs<Challenge, Challenger>>::Commitment;
-type OpeningProof<M> = <Pcs<M> as MultilinearPcs<Challenge, Challenger>>::Proof;
+/// What the prover needs of a Fiat-Shamir transcript that observes
+/// commitments `Cm`: SHA-256's ([`Challenger`]) or Poseidon2's
+/// ([`crate::config::Poseidon2Challenger`]), each with its own Merkle trees.
+pub trait Transcript<Cm>:
+    FieldChallenger<Val> + GrindingChallenger<Witness = Val> + CanSampleUniformBits<Val> + CanObserve<Cm>
+{
+}
+
+impl<T, Cm> Transcript<Cm> for T where
+    T: FieldChallenger<Val> + GrindingChallenger<Witness = Val> + CanSampleUniformBits<Val> + CanObserve<Cm>
+{
+}
 
 /// A proof: the commitment, each table's zerocheck and reduction, and
 /// WHIR's opening of them all.
 #[derive(Serialize, Deserialize)]
 #[serde(bound = "")]
-pub struct SkipStarkProof<M: Mmcs<Val>>
-where
-    Challenger: CanObserve<M::Commitment>,
-{
+pub struct SkipStarkProof<M: Mmcs<Val>> {
     /// The stacked commitment to every table.
-    pub commitment: Commitment<M>,
+    pub commitment: M::Commitment,
     /// The bus argument (absent when no AIR sends a message).
     pub bus: Option<LogUpProof>,
     /// One per table, in the statement's order.
     pub tables: Vec<TableProof>,
     /// The columns at each table's point, and WHIR's proof of them.
-    pub opening: OpeningProof<M>,
+    pub opening: p3_whir::PcsProof<Val, Challenge, M>,
 }
 
 /// What one table adds to a proof.
@@ -133,19 +140,20 @@ pub enum SkipStarkError {
 }
 
 /// The prover and verifier for one statement shape: the commitment's
-/// configuration, the tables' heights and the skip.
-pub struct SkipStark<M: Mmcs<Val>> {
-    pcs: Pcs<M, Stacking>,
+/// configuration (Merkle trees `M`, transcript `C`), the tables' heights
+/// and the skip.
+pub struct SkipStark<M: Mmcs<Val>, C = Challenger> {
+    pcs: Pcs<M, Stacking, C>,
     first_log_arity: usize,
     skip: usize,
     log_heights: Vec<usize>,
 }
 
-impl<M> SkipStark<M>
+impl<M, C> SkipStark<M, C>
 where
     M: Mmcs<Val>,
     M::ProverData<RowMajorMatrix<Val>>: Clone,
-    Challenger: CanObserve<M::Commitment>,
+    C: Transcript<M::Commitment>,
 {
     /// The configuration `settings` give for tables of `2^log_heights[i]`
     /// rows and `widths[i]` columns, skipping `skip` variables.
@@ -233,16 +241,15 @@ pub enum SkipProof {
     Sha256(SkipBody<ValMmcs>),
     /// SHA-256 commitments truncated to 31 bytes.
     Sha256Trunc31(SkipBody<ValMmcs31>),
+    /// Poseidon2 commitments and transcript ([`MerkleHash::Poseidon2`]).
+    Poseidon2(SkipBody<ValMmcsPoseidon2>),
 }
 
 /// The proof with the table heights it claims (checked against the
 /// statement's before anything else).
 #[derive(Serialize, Deserialize)]
 #[serde(bound = "")]
-pub struct SkipBody<M: Mmcs<Val>>
-where
-    Challenger: CanObserve<M::Commitment>,
-{
+pub struct SkipBody<M: Mmcs<Val>> {
     log_heights: Vec<usize>,
     proof: SkipStarkProof<M>,
 }
@@ -253,6 +260,7 @@ macro_rules! on_body {
         match $proof {
             SkipProof::Sha256($b) => $e,
             SkipProof::Sha256Trunc31($b) => $e,
+            SkipProof::Poseidon2($b) => $e,
         }
     };
 }
@@ -263,6 +271,7 @@ impl SkipProof {
         match self {
             Self::Sha256(_) => MerkleHash::Sha256,
             Self::Sha256Trunc31(_) => MerkleHash::Sha256Trunc31,
+            Self::Poseidon2(_) => MerkleHash::Poseidon2,
         }
     }
 
@@ -306,11 +315,15 @@ fn skip_for(log_heights: &[usize]) -> usize {
 }
 
 /// The backend's configuration for `tables` under `settings`.
-fn stark_for<A: Table, M>(settings: &WhirSettings, tables: &Tables<'_, A>, mmcs: M) -> Result<SkipStark<M>, String>
+fn stark_for<A: Table, M, C>(
+    settings: &WhirSettings,
+    tables: &Tables<'_, A>,
+    mmcs: M,
+) -> Result<SkipStark<M, C>, String>
 where
     M: Mmcs<Val>,
     M::ProverData<RowMajorMatrix<Val>>: Clone,
-    Challenger: CanObserve<M::Commitment>,
+    C: Transcript<M::Commitment>,
 {
     if tables.public_values.iter().any(|v| !v.is_empty()) {
         return Err("this backend proves statements without public values".into());
@@ -350,18 +363,18 @@ fn prove_traces<A: Table>(
     traces: Vec<RowMajorMatrix<Val>>,
     layout: Layout,
 ) -> Result<SkipProof, ProveError> {
-    fn with<A: Table, M>(
+    fn with<A: Table, M, C>(
         settings: &WhirSettings,
         tables: &Tables<'_, A>,
         (traces, layout): (Vec<RowMajorMatrix<Val>>, Layout),
-        mmcs: M,
+        (mmcs, transcript): (M, fn(Vec<u8>) -> C),
     ) -> Result<SkipBody<M>, ProveError>
     where
         M: Mmcs<Val>,
         M::ProverData<RowMajorMatrix<Val>>: Clone,
-        Challenger: CanObserve<M::Commitment>,
+        C: Transcript<M::Commitment>,
     {
-        let stark = stark_for(settings, tables, mmcs).map_err(ProveError)?;
+        let stark: SkipStark<M, C> = stark_for(settings, tables, mmcs).map_err(ProveError)?;
         let airs: Vec<&A> = tables.airs.iter().collect();
         let mut challenger = transcript(tables.transcript_seed(&Settings::Skip(*settings)));
         let proof = match layout {
@@ -373,8 +386,13 @@ fn prove_traces<A: Table>(
     }
     let traces = (traces, layout);
     match settings.merkle {
-        MerkleHash::Sha256 => with(settings, tables, traces, val_mmcs(0)).map(SkipProof::Sha256),
-        MerkleHash::Sha256Trunc31 => with(settings, tables, traces, val_mmcs31(0)).map(SkipProof::Sha256Trunc31),
+        MerkleHash::Sha256 => with(settings, tables, traces, (val_mmcs(0), transcript)).map(SkipProof::Sha256),
+        MerkleHash::Sha256Trunc31 => {
+            with(settings, tables, traces, (val_mmcs31(0), transcript)).map(SkipProof::Sha256Trunc31)
+        }
+        MerkleHash::Poseidon2 => {
+            with(settings, tables, traces, (val_mmcs_poseidon2(0), poseidon2_transcript)).map(SkipProof::Poseidon2)
+        }
         other => Err(ProveError(unsupported(other))),
     }
 }
@@ -388,21 +406,21 @@ pub(crate) fn verify<A: Table>(
     tables: &Tables<'_, A>,
     proof: &SkipProof,
 ) -> Result<(), VerifyError> {
-    fn with<A: Table, M>(
+    fn with<A: Table, M, C>(
         settings: &WhirSettings,
         tables: &Tables<'_, A>,
         body: &SkipBody<M>,
-        mmcs: M,
+        (mmcs, transcript): (M, fn(Vec<u8>) -> C),
     ) -> Result<(), VerifyError>
     where
         M: Mmcs<Val>,
         M::ProverData<RowMajorMatrix<Val>>: Clone,
-        Challenger: CanObserve<M::Commitment>,
+        C: Transcript<M::Commitment>,
     {
         if body.log_heights != tables.log_heights {
             return Err(VerifyError::ShapeMismatch);
         }
-        let stark = tracing::info_span!("configure")
+        let stark: SkipStark<M, C> = tracing::info_span!("configure")
             .in_scope(|| stark_for(settings, tables, mmcs))
             .map_err(VerifyError::Invalid)?;
         let airs: Vec<&A> = tables.airs.iter().collect();
@@ -419,8 +437,9 @@ pub(crate) fn verify<A: Table>(
         return Err(VerifyError::WrongMerkleHash { expected: settings.merkle, found: proof.merkle() });
     }
     match proof {
-        SkipProof::Sha256(b) => with(settings, tables, b, val_mmcs(0)),
-        SkipProof::Sha256Trunc31(b) => with(settings, tables, b, val_mmcs31(0)),
+        SkipProof::Sha256(b) => with(settings, tables, b, (val_mmcs(0), transcript)),
+        SkipProof::Sha256Trunc31(b) => with(settings, tables, b, (val_mmcs31(0), transcript)),
+        SkipProof::Poseidon2(b) => with(settings, tables, b, (val_mmcs_poseidon2(0), poseidon2_transcript)),
     }
 }
 
@@ -431,8 +450,10 @@ pub(crate) fn verify<A: Table>(
 pub(crate) fn level<A: Table>(settings: &WhirSettings, tables: &Tables<'_, A>) -> SecurityLevel {
     let airs: Vec<&A> = tables.airs.iter().collect();
     let report = match settings.merkle {
-        MerkleHash::Sha256 | MerkleHash::Sha256Trunc31 => {
-            stark_for(settings, tables, val_mmcs(0)).and_then(|stark| stark.security(&airs))
+        // The commitment's parameters, and so every term but the hash's
+        // collision bound, do not depend on the hash.
+        MerkleHash::Sha256 | MerkleHash::Sha256Trunc31 | MerkleHash::Poseidon2 => {
+            stark_for::<_, _, Challenger>(settings, tables, val_mmcs(0)).and_then(|stark| stark.security(&airs))
         }
         other => Err(unsupported(other)),
     };

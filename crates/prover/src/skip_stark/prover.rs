@@ -1,7 +1,7 @@
 //! The prover's side: commit, the bus argument, each table's zerocheck and
 //! reduction, and WHIR's opening.
 
-use p3_challenger::{CanObserve, FieldChallenger};
+use p3_challenger::FieldChallenger;
 use p3_commit::{Mmcs, MultilinearPcs};
 use p3_field::{PackedFieldExtension, PackedValue, PrimeCharacteristicRing};
 use p3_matrix::Matrix;
@@ -11,9 +11,9 @@ use p3_multilinear_util::point::Point;
 use p3_sumcheck::PrescribedPointPcs;
 use p3_sumcheck::layout::{Layout as _, Table as TraceTable};
 
-use super::{SkipStark, SkipStarkProof, Stacking, TableProof, fold_top};
+use super::{SkipStark, SkipStarkProof, Stacking, TableProof, Transcript, fold_top};
 use crate::columns::Columns;
-use crate::config::{Challenge, Challenger, PackedVal, Val};
+use crate::config::{Challenge, PackedVal, Val};
 use crate::logup;
 use crate::poly::{eq_table, lagrange, row_at};
 use crate::zerocheck::{SkipAir, SkipZerocheck, ZerocheckPoint};
@@ -21,11 +21,11 @@ use crate::zerocheck::{SkipAir, SkipZerocheck, ZerocheckPoint};
 type ExtPacked = <Challenge as p3_field::ExtensionField<Val>>::ExtensionPacking;
 const LANES: usize = PackedVal::WIDTH;
 
-impl<M> SkipStark<M>
+impl<M, C> SkipStark<M, C>
 where
     M: Mmcs<Val>,
     M::ProverData<RowMajorMatrix<Val>>: Clone,
-    Challenger: CanObserve<M::Commitment>,
+    C: Transcript<M::Commitment>,
 {
     /// Proves that each trace satisfies its AIR's constraints. The
     /// challenger must already hold the statement.
@@ -38,7 +38,7 @@ where
         &self,
         airs: &[&A],
         traces: Vec<RowMajorMatrix<Val>>,
-        challenger: &mut Challenger,
+        challenger: &mut C,
     ) -> Result<SkipStarkProof<M>, String> {
         self.check_shapes(airs, traces.iter().map(|t| (t.height(), t.width)))?;
         // Each row-major trace is freed once its column-major copy exists:
@@ -57,7 +57,7 @@ where
         &self,
         airs: &[&A],
         columns: Vec<RowMajorMatrix<Val>>,
-        challenger: &mut Challenger,
+        challenger: &mut C,
     ) -> Result<SkipStarkProof<M>, String> {
         self.check_shapes(airs, columns.iter().map(|t| (t.width, t.height())))?;
         self.prove_tables(airs, columns.into_iter().map(TraceTable::new).collect(), None, challenger)
@@ -93,7 +93,7 @@ where
         &self,
         airs: &[&A],
         witnesses: &Witnesses<'_>,
-        challenger: &mut Challenger,
+        challenger: &mut C,
     ) -> Result<SkipStarkProof<M>, String> {
         let Witnesses { committed, gkr, shares, zerochecked, reduced } = *witnesses;
         let tables = committed.iter().map(|t| TraceTable::new(t.transpose())).collect();
@@ -110,7 +110,7 @@ where
         airs: &[&A],
         tables: Vec<TraceTable<Val>>,
         forged: Option<&[Vec<RowMajorMatrix<Val>>; 4]>,
-        challenger: &mut Challenger,
+        challenger: &mut C,
     ) -> Result<SkipStarkProof<M>, String> {
         let protocol = self.protocol(airs);
         let (commitment, data) = tracing::info_span!("commit").in_scope(|| {
@@ -221,7 +221,7 @@ fn reduce(
     skip: usize,
     point: &ZerocheckPoint,
     parts: &[Vec<Challenge>],
-    challenger: &mut Challenger,
+    challenger: &mut impl FieldChallenger<Val>,
 ) -> (Vec<[Challenge; 3]>, Vec<Challenge>) {
     let gamma: Challenge = challenger.sample_algebra_element();
     let mut lag = lagrange(skip, point.skip);

@@ -1,24 +1,24 @@
 //! The verifier's side: the same challenges as the prover, each check in
 //! the protocol's order.
 
-use p3_challenger::{CanObserve, FieldChallenger};
+use p3_challenger::FieldChallenger;
 use p3_commit::{Mmcs, MultilinearPcs};
 use p3_field::{Field, PrimeCharacteristicRing};
 use p3_matrix::dense::RowMajorMatrix;
 use p3_multilinear_util::point::Point;
 use p3_sumcheck::PrescribedPointPcs;
 
-use super::{SkipStark, SkipStarkError, SkipStarkProof, fold_top};
-use crate::config::{Challenge, Challenger, Val};
+use super::{SkipStark, SkipStarkError, SkipStarkProof, Transcript, fold_top};
+use crate::config::{Challenge, Val};
 use crate::logup;
 use crate::poly::{interpolate, lagrange};
 use crate::zerocheck::{Message, SkipAir, SkipZerocheck, ZerocheckPoint, profile};
 
-impl<M> SkipStark<M>
+impl<M, C> SkipStark<M, C>
 where
     M: Mmcs<Val>,
     M::ProverData<RowMajorMatrix<Val>>: Clone,
-    Challenger: CanObserve<M::Commitment>,
+    C: Transcript<M::Commitment>,
 {
     /// Checks a proof against the AIRs, drawing the same challenges as
     /// the prover from a challenger holding the same statement.
@@ -29,7 +29,7 @@ where
         &self,
         airs: &[&A],
         proof: &SkipStarkProof<M>,
-        challenger: &mut Challenger,
+        challenger: &mut C,
     ) -> Result<(), SkipStarkError> {
         if airs.len() != self.log_heights.len() || proof.tables.len() != airs.len() {
             return Err(SkipStarkError::Shape("one table proof per AIR"));
@@ -92,7 +92,7 @@ fn check_reduction(
     point: &ZerocheckPoint,
     blends: &[Challenge],
     rounds: &[[Challenge; 3]],
-    challenger: &mut Challenger,
+    challenger: &mut impl FieldChallenger<Val>,
 ) -> Result<(Challenge, Vec<Challenge>, Challenge), usize> {
     let gamma: Challenge = challenger.sample_algebra_element();
     let mut claim = blends.iter().rev().fold(Challenge::ZERO, |acc, &v| acc * gamma + v);

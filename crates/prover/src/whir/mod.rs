@@ -55,8 +55,9 @@ use crate::table::{Table, Tables};
 
 pub(crate) type Stacking = PrefixProver<Val, Challenge>;
 /// The WHIR commitment over the Merkle trees `M`, tables stacked by the
-/// layout `L` (by prefix unless named).
-pub(crate) type Pcs<M, L = Stacking> = WhirProver<Challenge, Val, Radix2DFTSmallBatch<Val>, M, Challenger, L>;
+/// layout `L` (by prefix unless named), transcribed by `C` (SHA-256's
+/// unless named).
+pub(crate) type Pcs<M, L = Stacking, C = Challenger> = WhirProver<Challenge, Val, Radix2DFTSmallBatch<Val>, M, C, L>;
 
 /// A multilinear STARK over one WHIR commitment, tagged with the Merkle
 /// hash of its commitment (full-width SHA-256 or its 31-byte truncation:
@@ -315,11 +316,16 @@ pub fn sha256_config(settings: &WhirSettings, shapes: &[(usize, usize)]) -> Resu
 /// # Errors
 /// If WHIR has no parameters for this shape (a stacked polynomial too large
 /// for KoalaBear's two-adic domain at the settings' rate).
-pub(crate) fn whir_pcs<M: Mmcs<Val>, L: Layout<Val, Challenge>>(
+pub(crate) fn whir_pcs<M: Mmcs<Val>, L: Layout<Val, Challenge>, C>(
     settings: &WhirSettings,
     shapes: &[(usize, usize)],
     mmcs: M,
-) -> Result<(Pcs<M, L>, usize), String> {
+) -> Result<(Pcs<M, L, C>, usize), String>
+where
+    C: p3_challenger::FieldChallenger<Val>
+        + p3_challenger::GrindingChallenger<Witness = Val>
+        + p3_challenger::CanSampleUniformBits<Val>,
+{
     let stacked = stacked_log_size(shapes);
     let shortest = shapes.iter().map(|&(h, _)| h).min().unwrap_or(0);
     let first_log_arity = settings.first_log_arity.min(shortest).max(1);
@@ -340,7 +346,7 @@ pub(crate) fn whir_pcs<M: Mmcs<Val>, L: Layout<Val, Challenge>>(
 /// Why the multilinear backends (this one and [`crate::skip_stark`])
 /// refuse settings naming `merkle`.
 pub(crate) fn unsupported(merkle: MerkleHash) -> String {
-    format!("the multilinear backends commit with SHA-256 or its 31-byte truncation, not {merkle:?}")
+    format!("this backend commits with SHA-256 or its 31-byte truncation (our own also with Poseidon2), not {merkle:?}")
 }
 
 /// Runs `f` on the verifier's view of `tables`: their AIRs, heights and
