@@ -117,6 +117,11 @@
 // Proof settings: insecure, for tests only, on our own multilinear prover.
 #define SIGAGG_SETTINGS_TEST_WHIR_SKIP 9
 
+// Proof settings: `SIGAGG_SETTINGS_WHIR_SKIP` with Merkle trees and
+// transcript over Poseidon2, at least 120 proven bits: proofs a verifier
+// written as AIR tables can check (recursion).
+#define SIGAGG_SETTINGS_WHIR_SKIP_POSEIDON2 10
+
 // Bytes of a BLS secret key.
 #define SIGAGG_BLS_SECRET_KEY_BYTES 32
 

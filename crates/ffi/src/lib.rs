@@ -92,6 +92,10 @@ pub const SIGAGG_SETTINGS_TEST_COMPACT: u32 = 7;
 pub const SIGAGG_SETTINGS_TEST_WHIR: u32 = 8;
 /// Proof settings: insecure, for tests only, on our own multilinear prover.
 pub const SIGAGG_SETTINGS_TEST_WHIR_SKIP: u32 = 9;
+/// Proof settings: `SIGAGG_SETTINGS_WHIR_SKIP` with Merkle trees and
+/// transcript over Poseidon2, at least 120 proven bits: proofs a verifier
+/// written as AIR tables can check (recursion).
+pub const SIGAGG_SETTINGS_WHIR_SKIP_POSEIDON2: u32 = 10;
 
 /// Bytes of a BLS secret key.
 pub const SIGAGG_BLS_SECRET_KEY_BYTES: usize = 32;
@@ -191,6 +195,7 @@ pub(crate) fn settings_of(code: u32) -> api::Result<ProofSettings> {
         SIGAGG_SETTINGS_TEST_COMPACT => ProofSettings::TestCompact,
         SIGAGG_SETTINGS_TEST_WHIR => ProofSettings::TestWhir,
         SIGAGG_SETTINGS_TEST_WHIR_SKIP => ProofSettings::TestWhirSkip,
+        SIGAGG_SETTINGS_WHIR_SKIP_POSEIDON2 => ProofSettings::WhirSkipPoseidon2,
         other => return Err(api::Error::argument(format!("unknown settings code {other}"))),
     })
 }

@@ -52,6 +52,10 @@ pub const TEST_WHIR: Settings = Settings::INSECURE_TEST_WHIR;
 /// proven bits).
 pub const WHIR_SKIP: Settings = Settings::WHIR_SKIP;
 
+/// [`WHIR_SKIP`] over Poseidon2 trees and transcript, for recursion
+/// (`sigagg_prover::Settings::WHIR_SKIP_POSEIDON2`).
+pub const WHIR_SKIP_POSEIDON2: Settings = Settings::WHIR_SKIP_POSEIDON2;
+
 /// [`WHIR_SKIP`] for fast tests. **Not secure** (about 20 bits).
 pub const TEST_WHIR_SKIP: Settings = Settings::INSECURE_TEST_SKIP;
 
@@ -66,6 +70,7 @@ pub const fn settings(named: Named) -> Settings {
         Named::Whir => WHIR,
         Named::WhirCompact => WHIR_COMPACT,
         Named::WhirSkip => WHIR_SKIP,
+        Named::WhirSkipPoseidon2 => WHIR_SKIP_POSEIDON2,
         Named::Test => TEST,
         Named::TestCompact => TEST_COMPACT,
         Named::TestWhir => TEST_WHIR,

@@ -38,6 +38,10 @@ pub enum Named {
     /// Our own multilinear prover on [`Named::Whir`]'s commitment, round
     /// rates falling 4-fold.
     WhirSkip,
+    /// [`Named::WhirSkip`] with Merkle trees and Fiat-Shamir transcript
+    /// over KoalaBear's Poseidon2 ([`MerkleHash::Poseidon2`]): proofs a
+    /// verifier written as AIR tables can check (recursion).
+    WhirSkipPoseidon2,
     /// **Insecure**: FRI at rate 1/2 for functional tests.
     Test,
     /// **Insecure**: FRI at rate 1/8 for functional tests (the compact
@@ -59,12 +63,13 @@ pub struct UnknownName {
 
 impl Named {
     /// Every name: the secure ones, then the insecure test ones.
-    pub const ALL: [Named; 9] = [
+    pub const ALL: [Named; 10] = [
         Named::Fast,
         Named::Compact,
         Named::Whir,
         Named::WhirCompact,
         Named::WhirSkip,
+        Named::WhirSkipPoseidon2,
         Named::Test,
         Named::TestCompact,
         Named::TestWhir,
@@ -79,6 +84,7 @@ impl Named {
             Named::Whir => "whir",
             Named::WhirCompact => "whir-compact",
             Named::WhirSkip => "whir-skip",
+            Named::WhirSkipPoseidon2 => "whir-skip-poseidon2",
             Named::Test => "test",
             Named::TestCompact => "test-compact",
             Named::TestWhir => "test-whir",
@@ -108,7 +114,7 @@ impl Named {
         match self {
             Named::Fast | Named::Compact | Named::Test | Named::TestCompact => Backend::Fri,
             Named::Whir | Named::WhirCompact | Named::TestWhir => Backend::Whir,
-            Named::WhirSkip | Named::TestWhirSkip => Backend::Skip,
+            Named::WhirSkip | Named::WhirSkipPoseidon2 | Named::TestWhirSkip => Backend::Skip,
         }
     }
 
@@ -140,6 +146,7 @@ impl Named {
     pub const fn merkle(self) -> MerkleHash {
         match self {
             Named::WhirCompact => MerkleHash::Sha256Trunc31,
+            Named::WhirSkipPoseidon2 => MerkleHash::Poseidon2,
             _ => MerkleHash::Sha256,
         }
     }
@@ -156,6 +163,9 @@ impl Named {
                 "WHIR (Plonky3), starting rate 1/8, at least 120 proven bits, SHA-256 truncated to 31 bytes: the shortest proofs"
             }
             Named::WhirSkip => "our multilinear prover on WHIR, starting rate 1/2, at least 120 proven bits, SHA-256",
+            Named::WhirSkipPoseidon2 => {
+                "whir-skip with Merkle trees and transcript over Poseidon2 (KoalaBear), at least 120 proven bits: for recursion"
+            }
             Named::Test => "INSECURE, for tests: FRI, rate 1/2, SHA-256",
             Named::TestCompact => "INSECURE, for tests: FRI, rate 1/8",
             Named::TestWhir => "INSECURE, for tests: WHIR, starting rate 1/2, SHA-256",
@@ -234,6 +244,7 @@ mod tests {
             (Named::Whir, Settings::WHIR),
             (Named::WhirCompact, Settings::WHIR_COMPACT),
             (Named::WhirSkip, Settings::WHIR_SKIP),
+            (Named::WhirSkipPoseidon2, Settings::WHIR_SKIP_POSEIDON2),
             (Named::Test, Settings::INSECURE_TEST),
             (Named::TestWhir, Settings::INSECURE_TEST_WHIR),
             (Named::TestWhirSkip, Settings::INSECURE_TEST_SKIP),

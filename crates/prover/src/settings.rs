@@ -323,6 +323,13 @@ impl WhirSettings {
     /// (`2^-(1+2i)`): our own prover's commitment ([`Settings::WHIR_SKIP`]).
     pub const WHIR_SKIP: Self = Self { rate_step: 2, ..Self::WHIR };
 
+    /// [`Self::WHIR_SKIP`] over Poseidon2 ([`MerkleHash::Poseidon2`]: a
+    /// 123-bit collision term), queries sized for 126 bits per term, as
+    /// [`Self::WHIR_COMPACT`] is for its 124-bit hash: at 125 the sum of
+    /// the terms fell to 119.997 bits for leanSig's largest threshold
+    /// statement (`tests/security.rs` of the XMSS aggregator).
+    pub const WHIR_SKIP_POSEIDON2: Self = Self { target_bits: 126, merkle: MerkleHash::Poseidon2, ..Self::WHIR_SKIP };
+
     /// [`Self::WHIR`] for fast tests. **Not secure** (about 20 bits): no
     /// grinding, queries sized for 24 bits per term.
     pub const INSECURE_TEST: Self = Self { query_pow_bits: 0, target_bits: 24, ..Self::WHIR };
@@ -363,6 +370,11 @@ impl Settings {
     /// N = 8192 Seed001 signatures about 359 KiB at 120.5 proven bits
     /// (BENCHMARKS.md). Proven security, Johnson bound.
     pub const WHIR_SKIP: Self = Self::Skip(WhirSettings::WHIR_SKIP);
+    /// [`Self::WHIR_SKIP`] with Merkle trees and transcript over Poseidon2
+    /// ([`MerkleHash::Poseidon2`]): what a verifier written as AIR tables
+    /// can afford (recursion); its trees cost 2.4-3.5x SHA-256's to build
+    /// (BENCHMARKS.md).
+    pub const WHIR_SKIP_POSEIDON2: Self = Self::Skip(WhirSettings::WHIR_SKIP_POSEIDON2);
     /// [`Self::WHIR`] for fast tests ([`WhirSettings::INSECURE_TEST`]). **Not secure.**
     pub const INSECURE_TEST_WHIR: Self = Self::Whir(WhirSettings::INSECURE_TEST);
     /// [`Self::WHIR_SKIP`] for fast tests, on [`WhirSettings::INSECURE_TEST`]. **Not secure.**

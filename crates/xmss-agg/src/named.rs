@@ -14,6 +14,7 @@ pub const fn settings(named: Named) -> Settings {
         Named::Whir => Settings::WHIR,
         Named::WhirCompact => Settings::WHIR_COMPACT,
         Named::WhirSkip => Settings::WHIR_SKIP,
+        Named::WhirSkipPoseidon2 => Settings::WHIR_SKIP_POSEIDON2,
         Named::Test => Settings::INSECURE_TEST,
         Named::TestCompact => Settings::INSECURE_TEST_COMPACT,
         Named::TestWhir => Settings::INSECURE_TEST_WHIR,

@@ -101,6 +101,22 @@ fn lean_sig_prod_far_epochs() {
     wrong_statements_refused(&settings, &statement, &proof);
 }
 
+/// The recursion-friendly setting (Poseidon2 trees and transcript) proves
+/// leanSig's production signatures on the same tables: the proof verifies,
+/// refuses wrong statements, and a SHA-256 verifier refuses it (and it a
+/// SHA-256 proof) by the settings it carries.
+#[test]
+fn lean_sig_prod_over_poseidon2() {
+    use sigagg_xmss_agg::config::MerkleHash;
+    let settings = Settings::INSECURE_TEST_SKIP.with_merkle(MerkleHash::Poseidon2);
+    let (statement, sigs) = batch::<LeanSigProd>(8, 3, true, &[1234]);
+    let proof = prove_and_check(&settings, &statement, &sigs);
+    wrong_statements_refused(&settings, &statement, &proof);
+    let sha = prove_and_check(&Settings::INSECURE_TEST_SKIP, &statement, &sigs);
+    assert!(verify(&Settings::INSECURE_TEST_SKIP, &statement, &proof).is_err());
+    assert!(verify(&settings, &statement, &sha).is_err());
+}
+
 /// A signature that does not verify is refused with its index.
 #[test]
 fn invalid_signatures_are_refused() {
