@@ -42,7 +42,7 @@ mod prover;
 mod tests;
 mod verifier;
 
-use p3_challenger::{CanObserve, CanSampleUniformBits, FieldChallenger, GrindingChallenger};
+use p3_challenger::CanObserve;
 use p3_commit::Mmcs;
 use p3_field::PrimeField64;
 use p3_matrix::dense::RowMajorMatrix;
@@ -59,7 +59,7 @@ use crate::error::{ProveError, VerifyError};
 use crate::logup::{self, LogUpError, LogUpProof};
 use crate::security::SecurityLevel;
 use crate::table::{Table, Tables};
-use crate::whir::{Pcs, unsupported, whir_pcs};
+use crate::whir::{Pcs, WhirTranscript, unsupported, whir_pcs};
 
 /// The skip prover's stacking: suffix-first binding, whose committed
 /// message is the stacked polynomial as it lies (no transposition) and
@@ -70,15 +70,9 @@ use crate::zerocheck::{SkipAir, ZerocheckError, ZerocheckProof, multilinear_degr
 /// What the prover needs of a Fiat-Shamir transcript that observes
 /// commitments `Cm`: SHA-256's ([`Challenger`]) or Poseidon2's
 /// ([`crate::config::Poseidon2Challenger`]), each with its own Merkle trees.
-pub trait Transcript<Cm>:
-    FieldChallenger<Val> + GrindingChallenger<Witness = Val> + CanSampleUniformBits<Val> + CanObserve<Cm>
-{
-}
+pub trait Transcript<Cm>: WhirTranscript + CanObserve<Cm> {}
 
-impl<T, Cm> Transcript<Cm> for T where
-    T: FieldChallenger<Val> + GrindingChallenger<Witness = Val> + CanSampleUniformBits<Val> + CanObserve<Cm>
-{
-}
+impl<T: WhirTranscript + CanObserve<Cm>, Cm> Transcript<Cm> for T {}
 
 /// A proof: the commitment, each table's zerocheck and reduction, and
 /// WHIR's opening of them all.

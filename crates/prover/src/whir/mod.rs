@@ -31,7 +31,7 @@ pub(crate) use verifier::verify;
 use std::borrow::Cow;
 
 use p3_air::{Air, AirBuilder, BaseAir, BoundaryPublic};
-use p3_challenger::CanObserve;
+use p3_challenger::{CanObserve, CanSampleUniformBits, FieldChallenger, GrindingChallenger};
 use p3_commit::Mmcs;
 use p3_dft::Radix2DFTSmallBatch;
 use p3_field::ExtensionField;
@@ -58,6 +58,11 @@ pub(crate) type Stacking = PrefixProver<Val, Challenge>;
 /// layout `L` (by prefix unless named), transcribed by `C` (SHA-256's
 /// unless named).
 pub(crate) type Pcs<M, L = Stacking, C = Challenger> = WhirProver<Challenge, Val, Radix2DFTSmallBatch<Val>, M, C, L>;
+
+/// What WHIR asks of its Fiat-Shamir transcript (SHA-256's or Poseidon2's).
+pub trait WhirTranscript: FieldChallenger<Val> + GrindingChallenger<Witness = Val> + CanSampleUniformBits<Val> {}
+
+impl<T: FieldChallenger<Val> + GrindingChallenger<Witness = Val> + CanSampleUniformBits<Val>> WhirTranscript for T {}
 
 /// A multilinear STARK over one WHIR commitment, tagged with the Merkle
 /// hash of its commitment (full-width SHA-256 or its 31-byte truncation:
@@ -316,16 +321,11 @@ pub fn sha256_config(settings: &WhirSettings, shapes: &[(usize, usize)]) -> Resu
 /// # Errors
 /// If WHIR has no parameters for this shape (a stacked polynomial too large
 /// for KoalaBear's two-adic domain at the settings' rate).
-pub(crate) fn whir_pcs<M: Mmcs<Val>, L: Layout<Val, Challenge>, C>(
+pub(crate) fn whir_pcs<M: Mmcs<Val>, L: Layout<Val, Challenge>, C: WhirTranscript>(
     settings: &WhirSettings,
     shapes: &[(usize, usize)],
     mmcs: M,
-) -> Result<(Pcs<M, L, C>, usize), String>
-where
-    C: p3_challenger::FieldChallenger<Val>
-        + p3_challenger::GrindingChallenger<Witness = Val>
-        + p3_challenger::CanSampleUniformBits<Val>,
-{
+) -> Result<(Pcs<M, L, C>, usize), String> {
     let stacked = stacked_log_size(shapes);
     let shortest = shapes.iter().map(|&(h, _)| h).min().unwrap_or(0);
     let first_log_arity = settings.first_log_arity.min(shortest).max(1);

@@ -14,7 +14,7 @@ use sigagg_xmss::{Signature, VerifyError as SignatureError};
 
 use super::air::chain::{self, ChainAir, ChainCols};
 use super::air::{digits::DigitAir, hash24::HashAir, sig::SigAir};
-use super::layout::{DIGEST, LeanFamily, Shape};
+use super::layout::{LeanFamily, Shape};
 use super::slot::SlotWitness;
 use super::system::{self, LeanAir};
 use crate::air::range::RangeAir;
@@ -191,11 +191,10 @@ pub(super) fn signature_tables(
     let last = witnesses.len() - 1;
     let table = Blocks { witnesses, n };
     let digit_width = BaseAir::<Val>::width(digits);
-    let fill_digits: &Fill<'_> = &|s0, ws, blocks| {
+    let fill_digits: &Fill<'_, ()> = &|s0, ws, blocks| {
         for (k, (w, rows)) in ws.iter().zip(blocks.iter_mut()).enumerate() {
             digits.fill(s0 + k, w, rows);
         }
-        Vec::new()
     };
     let (digits_trace, digit_values, _) =
         table.fill(digit_width, shape.digit_block, fill_digits, &|_, rows| (None, DigitAir::range_values(rows)));
@@ -204,7 +203,7 @@ pub(super) fn signature_tables(
         table.fill(chain_width, shape.chain_block, &|s0, ws, b| chain.fill_group(s0, ws, b), &|_, rows| {
             (None, chain_range_values(rows, chain_width).collect())
         });
-    for (w, ends) in witnesses.iter_mut().zip(ends) {
+    for (w, ends) in witnesses.iter_mut().zip(ends.into_iter().flatten()) {
         w.ends = ends;
     }
     let table = Blocks { witnesses, n };
@@ -215,11 +214,8 @@ pub(super) fn signature_tables(
         let wrong = wrong.filter(|&(s, _)| s <= last).find(|&(s, b)| hash.top_digest(b) != witnesses[s].public.root);
         (wrong.map(|(s, _)| s), Vec::new())
     };
-    let fill_hash: &Fill<'_> = &|s0, ws, b| {
-        hash.fill_group(s0, ws, b);
-        Vec::new()
-    };
-    let (hash_trace, roots, _) = table.fill(hash_width, shape.hash_block, fill_hash, &root_differs);
+    let (hash_trace, roots, _) =
+        table.fill(hash_width, shape.hash_block, &|s0, ws, b| hash.fill_group(s0, ws, b), &root_differs);
     if let Some(s) = roots.into_iter().find_map(|(wrong, _)| wrong) {
         return Err((s, SignatureError::RootMismatch));
     }
@@ -240,9 +236,9 @@ struct Blocks<'a> {
 }
 
 /// Fills the blocks of up to `PackedVal::WIDTH` consecutive slots from
-/// the first slot's index and their witnesses; returns what the chain
-/// table finds on the way, each slot's chain ends (nothing for the others).
-type Fill<'a> = dyn Fn(usize, &[&SlotWitness], &mut [&mut [Val]]) -> Vec<Vec<[Val; DIGEST]>> + Sync + 'a;
+/// the first slot's index and their witnesses; returns what the table
+/// computes on the way (the chain table: each slot's chain ends).
+type Fill<'a, T> = dyn Fn(usize, &[&SlotWitness], &mut [&mut [Val]]) -> T + Sync + 'a;
 /// What [`Inspect`] finds in a group: the first slot found wrong, and
 /// values the group looks up.
 type Found = (Option<usize>, Vec<Val>);
@@ -251,19 +247,19 @@ type Inspect<'a> = dyn Fn(usize, &[Val]) -> Found + Sync + 'a;
 
 impl Blocks<'_> {
     /// The table of `width` columns and `block` rows a slot, column-major,
-    /// what `inspect` finds in each group of slots, in order, and what
-    /// `fill` returns for every slot, in order. Groups of
+    /// and what `inspect` finds and `fill` returns for each group of slots,
+    /// in order. Groups of
     /// `PackedVal::WIDTH` slots are filled in lockstep (one SIMD
     /// permutation call per row for the group) into a row-major scratch,
     /// inspected, and written into their rows of every column; groups run
     /// in parallel. So the row-major table never exists.
-    fn fill(
+    fn fill<T: Send>(
         &self,
         width: usize,
         block: usize,
-        fill: &Fill<'_>,
+        fill: &Fill<'_, T>,
         inspect: &Inspect<'_>,
-    ) -> (RowMajorMatrix<Val>, Vec<Found>, Vec<Vec<[Val; DIGEST]>>) {
+    ) -> (RowMajorMatrix<Val>, Vec<Found>, Vec<T>) {
         let Blocks { witnesses, n } = *self;
         let slot = |s: usize| &witnesses[s.min(witnesses.len() - 1)];
         let group = <PackedVal as PackedValue>::WIDTH;
@@ -278,7 +274,7 @@ impl Blocks<'_> {
                 pieces[g].push(piece);
             }
         }
-        let (found, by_slot): (Vec<Found>, Vec<_>) = pieces
+        let (found, filled): (Vec<Found>, Vec<T>) = pieces
             .into_par_iter()
             .enumerate()
             .map(|(g, mut columns)| {
@@ -286,14 +282,14 @@ impl Blocks<'_> {
                 let mut scratch = Val::zero_vec(rows * width);
                 let mut blocks: Vec<&mut [Val]> = scratch.chunks_mut(block * width).collect();
                 let ws: Vec<&SlotWitness> = (first..first + blocks.len()).map(slot).collect();
-                let by_slot = fill(first, &ws, &mut blocks);
+                let filled = fill(first, &ws, &mut blocks);
                 for (c, column) in columns.iter_mut().enumerate() {
                     column.iter_mut().zip(scratch[c..].iter().step_by(width)).for_each(|(cell, &v)| *cell = v);
                 }
-                (inspect(first, &scratch), by_slot)
+                (inspect(first, &scratch), filled)
             })
             .unzip();
-        (RowMajorMatrix::new(values, height), found, by_slot.into_iter().flatten().collect())
+        (RowMajorMatrix::new(values, height), found, filled)
     }
 }
 
