@@ -1,7 +1,8 @@
 /*
- * sigagg from C: XMSS keys and signatures, a Seed001 aggregate proof, a
- * Lamport+ threshold certificate, BLS, ATMS, a succinct BLS threshold
- * certificate, a Mithril STM certificate, and the error paths.
+ * sigagg from C: XMSS keys and signatures, a Seed001 aggregate proof,
+ * leanSpec's aggregate of a leanSig signature, a Lamport+ threshold
+ * certificate, BLS, ATMS, a succinct BLS threshold certificate, a Mithril
+ * STM certificate, and the error paths.
  *
  * Build (from the repository root, after `cargo build --release -p sigagg-ffi`):
  *   cc -Icrates/ffi/include crates/ffi/examples/demo.c target/release/libsigagg_ffi.a \
@@ -260,6 +261,40 @@ static void mithril(void) {
   sigagg_bytes_free(cert);
 }
 
+/* leanSpec's aggregation: a leanSig production key (one of the 2^32
+ * slots it can sign, widened to its two bottom trees of 2^16: seconds),
+ * its signature of a 32-byte message at one slot, the SSZ container
+ * `AggregatedSignatureProof` proven under the clients' default
+ * whir-skip, checked against the participants' keys, and refused for
+ * another slot and a participants bitlist that does not match. */
+static void leansig(void) {
+  const uint32_t slot = 1234;
+  uint8_t seed[SIGAGG_SEED_BYTES], message[32];
+  memset(seed, 0x2b, sizeof seed);
+  memset(message, 0x5a, sizeof message);
+  sigagg_bytes pk, sig, container;
+  sigagg_xmss_secret_key *sk = NULL;
+  OK(sigagg_xmss_keygen(SIGAGG_SCHEME_LEANSIG_PROD, slot, 1, view(seed, sizeof seed), &pk, &sk));
+  OK(sigagg_xmss_sign(sk, slot, view(message, 32), &sig));
+  sigagg_xmss_secret_key_free(sk);
+  sigagg_slice pks[1] = {of(pk)}, sigs[1] = {of(sig)}, all = view(NULL, 0);
+  OK(sigagg_lean_aggregate(SIGAGG_SETTINGS_WHIR_SKIP, all, pks, 1, sigs, 1, view(message, 32), slot, &container));
+  OK(sigagg_lean_verify(SIGAGG_SETTINGS_WHIR_SKIP, of(container), pks, 1, view(message, 32), slot));
+  printf("leansig: %zu-byte key, %zu-byte signature; AggregatedSignatureProof verified\n", pk.len, sig.len);
+  EXPECT(sigagg_lean_verify(SIGAGG_SETTINGS_WHIR_SKIP, of(container), pks, 1, view(message, 32), slot + 1),
+         SIGAGG_ERR_VERIFY);
+  printf("leansig: the container at slot %u: %s\n", slot + 1, sigagg_status_name(SIGAGG_ERR_VERIFY));
+  /* Two participant bits for one key: the bitlist 0b111 (two bits and its end marker). */
+  const uint8_t two_bits[1] = {0x07};
+  sigagg_bytes unused = {NULL, 0};
+  int32_t status = sigagg_lean_aggregate(SIGAGG_SETTINGS_WHIR_SKIP, view(two_bits, 1), pks, 1, sigs, 1,
+                                         view(message, 32), slot, &unused);
+  refused("leansig: two participants for one key", status);
+  sigagg_bytes_free(container);
+  sigagg_bytes_free(sig);
+  sigagg_bytes_free(pk);
+}
+
 static void misuse(void) {
   uint8_t message[32] = {0};
   int32_t status = sigagg_xmss_verify(SIGAGG_SCHEME_TEST, view(NULL, 5), 0, view(message, 32), view(message, 32));
@@ -279,6 +314,7 @@ static void misuse(void) {
 int main(void) {
   xmss();
   seed001_aggregate();
+  leansig();
   lamport_threshold();
   bls_and_atms();
   mithril();

@@ -98,6 +98,15 @@ fn lean_sig_prod(n: usize, settings: &Settings) {
     let t = Instant::now();
     lean::verify(settings, &statement, &Proof::from_bytes(&bytes).unwrap()).unwrap();
     println!("decoded and verified in {:.2?}", t.elapsed());
+    let level = lean::security_level::<LeanSigProd>(settings, n);
+    println!(
+        "backend {} over {:?}: proven {:.2} bits ({}), conjectured {:.1}",
+        settings.backend().name(),
+        settings.merkle(),
+        level.proven_bits,
+        level.proven_binding,
+        level.conjectured_bits
+    );
     if let Ok(rounds) = std::env::var("SIGAGG_VERIFY_PARTS") {
         for _ in 0..rounds.parse().unwrap_or(3) {
             let t = Instant::now();
