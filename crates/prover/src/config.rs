@@ -56,7 +56,18 @@ pub type Challenger = SerializingChallenger32<Val, HashChallenger<u8, Sha256, 32
 /// the one hash of [`MerkleHash::Poseidon2`]: a proof committed and
 /// transcribed with it is verified with field operations alone, which is
 /// what a verifier written as AIR tables (recursion) can afford.
+#[cfg(not(feature = "count-permutations"))]
 pub type Poseidon2Perm = Poseidon2KoalaBear<16>;
+/// The transcript's permutation: [`Poseidon2Perm`], counted apart from the
+/// trees' under the feature `count-permutations`.
+#[cfg(not(feature = "count-permutations"))]
+pub type TranscriptPerm = Poseidon2KoalaBear<16>;
+/// [`Poseidon2Perm`] counted ([`counted`]).
+#[cfg(feature = "count-permutations")]
+pub type Poseidon2Perm = counted::Counted<Poseidon2KoalaBear<16>, { counted::TREES }>;
+/// The transcript's permutation, counted ([`counted`]).
+#[cfg(feature = "count-permutations")]
+pub type TranscriptPerm = counted::Counted<Poseidon2KoalaBear<16>, { counted::TRANSCRIPT }>;
 /// Merkle trees over [`Poseidon2Perm`]: a leaf is the padding-free sponge
 /// (rate 8, capacity 8) of the row's values, a node the truncated
 /// permutation of its two children (the first 8 elements of
@@ -70,7 +81,46 @@ pub type ValMmcsPoseidon2 = MerkleTreeMmcs<
     8,
 >;
 /// Fiat-Shamir transcript over [`Poseidon2Perm`]: a duplex sponge of rate 8.
-pub type Poseidon2Challenger = DuplexChallenger<Val, Poseidon2Perm, 16, 8>;
+pub type Poseidon2Challenger = DuplexChallenger<Val, TranscriptPerm, 16, 8>;
+
+/// Counts of the Poseidon2 permutations that Merkle trees and transcripts
+/// run (feature `count-permutations`, for sizing a verifier written as AIR
+/// tables; never in a release of the library): a packed call counts one
+/// permutation per lane. The counters are process-wide.
+#[cfg(feature = "count-permutations")]
+pub mod counted {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use p3_symmetric::{CryptographicPermutation, Permutation};
+
+    /// The counter of the Merkle trees' permutations (leaves and nodes).
+    pub const TREES: usize = 0;
+    /// The counter of the transcript's permutations.
+    pub const TRANSCRIPT: usize = 1;
+    static COUNTS: [AtomicUsize; 2] = [AtomicUsize::new(0), AtomicUsize::new(0)];
+
+    /// `P`, counting its calls in counter `SITE`.
+    #[derive(Clone, Debug)]
+    pub struct Counted<P, const SITE: usize>(pub P);
+
+    impl<T: Clone, P: Permutation<[T; 16]>, const SITE: usize> Permutation<[T; 16]> for Counted<P, SITE> {
+        fn permute_mut(&self, input: &mut [T; 16]) {
+            let lanes = (size_of::<T>() / size_of::<super::Val>()).max(1);
+            COUNTS[SITE].fetch_add(lanes, Ordering::Relaxed);
+            self.0.permute_mut(input);
+        }
+    }
+
+    impl<T: Clone, P: CryptographicPermutation<[T; 16]>, const SITE: usize> CryptographicPermutation<[T; 16]>
+        for Counted<P, SITE>
+    {
+    }
+
+    /// The counts `(trees, transcript)` since the last call, and zero again.
+    pub fn take() -> (usize, usize) {
+        (COUNTS[TREES].swap(0, Ordering::Relaxed), COUNTS[TRANSCRIPT].swap(0, Ordering::Relaxed))
+    }
+}
 pub(crate) type Dft = crate::dft::HybridDft;
 /// The STARK configuration with the Merkle commitment scheme `M` (for both
 /// the traces and the FRI layers) and the transcript `C`.
@@ -209,9 +259,17 @@ pub fn transcript(seed: Vec<u8>) -> Challenger {
     Challenger::from_hasher(seed, Sha256)
 }
 
+/// The trees' [`Poseidon2Perm`].
+fn poseidon2_perm() -> Poseidon2Perm {
+    #[cfg(not(feature = "count-permutations"))]
+    return default_koalabear_poseidon2_16();
+    #[cfg(feature = "count-permutations")]
+    return counted::Counted(default_koalabear_poseidon2_16());
+}
+
 /// The Poseidon2 Merkle commitment scheme with Merkle caps of `cap_height` layers.
 pub fn val_mmcs_poseidon2(cap_height: usize) -> ValMmcsPoseidon2 {
-    let perm = default_koalabear_poseidon2_16();
+    let perm = poseidon2_perm();
     ValMmcsPoseidon2::new(PaddingFreeSponge::new(perm.clone()), TruncatedPermutation::new(perm), cap_height)
 }
 
@@ -222,7 +280,10 @@ pub fn val_mmcs_poseidon2(cap_height: usize) -> ValMmcsPoseidon2 {
 pub fn poseidon2_transcript(seed: Vec<u8>) -> Poseidon2Challenger {
     use p3_challenger::CanObserve;
     use p3_field::PrimeCharacteristicRing;
+    #[cfg(not(feature = "count-permutations"))]
     let mut challenger = Poseidon2Challenger::new(default_koalabear_poseidon2_16());
+    #[cfg(feature = "count-permutations")]
+    let mut challenger = Poseidon2Challenger::new(counted::Counted(default_koalabear_poseidon2_16()));
     challenger.observe(Val::from_usize(seed.len()));
     for group in seed.chunks(3) {
         let word = group.iter().rev().fold(0u32, |w, &b| (w << 8) | u32::from(b));

@@ -95,9 +95,11 @@ fn lean_sig_prod(n: usize, settings: &Settings) {
     let prove = t.elapsed();
     let bytes = proof.to_bytes();
     println!("proved in {prove:.2?} ({:.0} sig/s), {} bytes", n as f64 / prove.as_secs_f64(), bytes.len());
+    permutations("proving");
     let t = Instant::now();
     lean::verify(settings, &statement, &Proof::from_bytes(&bytes).unwrap()).unwrap();
     println!("decoded and verified in {:.2?}", t.elapsed());
+    permutations("verifying");
     let level = lean::security_level::<LeanSigProd>(settings, n);
     println!(
         "backend {} over {:?}: proven {:.2} bits ({}), conjectured {:.1}",
@@ -124,4 +126,15 @@ fn lean_sig_prod(n: usize, settings: &Settings) {
             drop((airs, digest));
         }
     }
+}
+
+/// With the feature `count-permutations`, prints the Poseidon2
+/// permutations (trees, transcript) run since the last call.
+fn permutations(phase: &str) {
+    #[cfg(feature = "count-permutations")]
+    {
+        let (trees, transcript) = sigagg_prover::config::counted::take();
+        println!("Poseidon2 permutations {phase}: {trees} in trees, {transcript} in the transcript");
+    }
+    let _ = phase;
 }
