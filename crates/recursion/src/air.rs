@@ -1,0 +1,291 @@
+//! The two tables of a circuit, and their traces.
+//!
+//! * [`WitnessAir`]: one row per wire, numbered by a counter from 0: the
+//!   wire's value (five base-field limbs) and how many times rows read it.
+//!   It **provides** `(wire, value)` on the `wire` bus that many times.
+//!   Fixed wires (constants, inputs) equal their value, a periodic column
+//!   the verifier fills from the circuit and the statement.
+//! * [`ArithAir`]: one row per circuit row `a ∘ b = c`, the three values
+//!   committed, the relation and the three wire numbers periodic columns
+//!   (the circuit fixes them; the prover chooses none of them). It checks
+//!   `a + b = c` or `a · b = c` in the extension (the product reduced by
+//!   `X^5 = 1 − X^2`, Plonky3's own formula) and **reads** each of its
+//!   three `(wire, value)` pairs once from the bus.
+//!
+//! Why this is sound: the counter gives the witness table exactly one row
+//! per wire number, so LogUp's balance (every read matched by the
+//! provided multiplicities, at most `3 · 2^24 < p` reads) forces every
+//! read of wire `w` to carry that row's value: each wire has one value,
+//! every circuit row holds on those values, and fixed wires hold the
+//! statement's. A padding row of the arithmetic table has both relation
+//! flags zero: it checks and reads nothing.
+
+use std::borrow::Cow;
+
+use p3_air::{Air, AirBuilder, BaseAir, WindowAccess};
+use p3_field::extension::trinomial_quintic_mul;
+use p3_field::{BasedVectorSpace, PrimeCharacteristicRing};
+use p3_lookup::{Count, InteractionBuilder};
+use p3_matrix::dense::RowMajorMatrix;
+use sigagg_prover::config::Val;
+use sigagg_prover::gadgets::bus::once;
+use sigagg_prover::{Table, air_enum, typed_row};
+
+use crate::Ext;
+use crate::circuit::{Circuit, Relation};
+
+/// Limbs of one [`Ext`] value.
+pub const D: usize = 5;
+/// The bus of `(wire, value)` pairs.
+const BUS: &str = "wire";
+
+typed_row! {
+    /// The committed columns of the witness table.
+    pub struct WitnessCols<T> {
+        /// The wire's number: 0 on the first row, one more on each next.
+        pub id: T,
+        /// Its value.
+        pub value: [T; D],
+        /// How many times the arithmetic table reads it.
+        pub mult: T,
+    }
+}
+
+typed_row! {
+    /// The periodic columns of the witness table (one period: the table).
+    pub struct WitnessFixed<T> {
+        /// 1 on the rows of fixed wires.
+        pub fixed: T,
+        /// Their values (zero elsewhere).
+        pub value: [T; D],
+    }
+}
+
+typed_row! {
+    /// The committed columns of the arithmetic table.
+    pub struct ArithCols<T> {
+        /// The left operand's value.
+        pub a: [T; D],
+        /// The right operand's value.
+        pub b: [T; D],
+        /// The result's value.
+        pub c: [T; D],
+    }
+}
+
+typed_row! {
+    /// The periodic columns of the arithmetic table (one period: the table).
+    pub struct ArithFixed<T> {
+        /// 1 on the rows that check `a + b = c`.
+        pub is_add: T,
+        /// 1 on the rows that check `a · b = c`.
+        pub is_mul: T,
+        /// The wire numbers of `a`, `b`, `c`.
+        pub ids: [T; 3],
+    }
+}
+
+/// Column-major periodic data of `rows` rows, written row by row.
+fn periodic<const W: usize>(rows: usize, mut row: impl FnMut(usize) -> [Val; W]) -> Vec<Vec<Val>> {
+    let mut columns = vec![vec![Val::ZERO; rows]; W];
+    for r in 0..rows {
+        for (column, value) in columns.iter_mut().zip(row(r)) {
+            column[r] = value;
+        }
+    }
+    columns
+}
+
+/// The limbs of `value`.
+fn limbs(value: &Ext) -> [Val; D] {
+    core::array::from_fn(|k| value.as_basis_coefficients_slice()[k])
+}
+
+/// The witness table of a circuit under a statement's inputs.
+#[derive(Clone, Debug)]
+pub struct WitnessAir {
+    fixed: Vec<Vec<Val>>,
+}
+
+impl WitnessAir {
+    /// The table of `circuit`'s wires under `inputs` (as many as the
+    /// circuit's), `2^log_height` rows.
+    pub fn new(circuit: &Circuit, inputs: &[Ext], log_height: usize) -> Self {
+        let fixed: Vec<_> = circuit.fixed().collect();
+        let fixed = periodic::<{ WitnessFixed::<u8>::WIDTH }>(1 << log_height, |r| {
+            let mut row = [Val::ZERO; WitnessFixed::<u8>::WIDTH];
+            if let Some(Some(f)) = fixed.get(r) {
+                row[0] = Val::ONE;
+                row[1..].copy_from_slice(&limbs(&Circuit::fixed_value(*f, inputs)));
+            }
+            row
+        });
+        Self { fixed }
+    }
+}
+
+impl BaseAir<Val> for WitnessAir {
+    fn width(&self) -> usize {
+        WitnessCols::<u8>::WIDTH
+    }
+
+    fn num_periodic_columns(&self) -> usize {
+        WitnessFixed::<u8>::WIDTH
+    }
+
+    fn periodic_columns(&self) -> Cow<'_, [Vec<Val>]> {
+        Cow::Borrowed(&self.fixed)
+    }
+
+    fn main_next_row_columns(&self) -> Vec<usize> {
+        vec![core::mem::offset_of!(WitnessCols<u8>, id)]
+    }
+}
+
+impl<AB: InteractionBuilder<F = Val>> Air<AB> for WitnessAir {
+    /// The counter, the fixed values, then the provided pairs.
+    fn eval(&self, builder: &mut AB) {
+        let main = builder.main();
+        let row: Vec<AB::Expr> = main.current_slice().iter().map(|&v| v.into()).collect();
+        let next_id: AB::Expr = main.next(core::mem::offset_of!(WitnessCols<u8>, id)).expect("the id column").into();
+        let loc = WitnessCols::from_slice(&row);
+        let periodic: Vec<AB::Expr> = builder.periodic_values().iter().map(|&v| v.into()).collect();
+        let fixed = WitnessFixed::from_slice(&periodic);
+
+        builder.when_first_row().assert_zero(loc.id.clone());
+        builder.when_transition().assert_eq(next_id, loc.id.clone() + AB::Expr::ONE);
+        for (value, fixed_value) in loc.value.iter().zip(fixed.value) {
+            builder.assert_zero(fixed.fixed.clone() * (value.clone() - fixed_value));
+        }
+        let message: Vec<AB::Expr> = core::iter::once(loc.id).chain(loc.value).collect();
+        builder.push_interaction(BUS, message, Count::provided(loc.mult));
+    }
+}
+
+/// The arithmetic table of a circuit.
+#[derive(Clone, Debug)]
+pub struct ArithAir {
+    fixed: Vec<Vec<Val>>,
+}
+
+impl ArithAir {
+    /// The table of `circuit`'s rows, `2^log_height` rows.
+    pub fn new(circuit: &Circuit, log_height: usize) -> Self {
+        let rows = circuit.rows();
+        let fixed = periodic::<{ ArithFixed::<u8>::WIDTH }>(1 << log_height, |r| match rows.get(r) {
+            Some(row) => {
+                let (add, mul) = match row.relation {
+                    Relation::Add => (Val::ONE, Val::ZERO),
+                    Relation::Mul => (Val::ZERO, Val::ONE),
+                };
+                [
+                    add,
+                    mul,
+                    Val::from_usize(row.a.index()),
+                    Val::from_usize(row.b.index()),
+                    Val::from_usize(row.c.index()),
+                ]
+            }
+            None => [Val::ZERO; ArithFixed::<u8>::WIDTH],
+        });
+        Self { fixed }
+    }
+}
+
+impl BaseAir<Val> for ArithAir {
+    fn width(&self) -> usize {
+        ArithCols::<u8>::WIDTH
+    }
+
+    fn num_periodic_columns(&self) -> usize {
+        ArithFixed::<u8>::WIDTH
+    }
+
+    fn periodic_columns(&self) -> Cow<'_, [Vec<Val>]> {
+        Cow::Borrowed(&self.fixed)
+    }
+}
+
+impl<AB: InteractionBuilder<F = Val>> Air<AB> for ArithAir {
+    /// The sum, the product, then the three reads.
+    fn eval(&self, builder: &mut AB) {
+        let main = builder.main();
+        let row: Vec<AB::Expr> = main.current_slice().iter().map(|&v| v.into()).collect();
+        let loc = ArithCols::from_slice(&row);
+        let periodic: Vec<AB::Expr> = builder.periodic_values().iter().map(|&v| v.into()).collect();
+        let fixed = ArithFixed::from_slice(&periodic);
+
+        for k in 0..D {
+            let sum = loc.a[k].clone() + loc.b[k].clone() - loc.c[k].clone();
+            builder.assert_zero(fixed.is_add.clone() * sum);
+        }
+        let mut product: [AB::Expr; D] = core::array::from_fn(|_| AB::Expr::ZERO);
+        trinomial_quintic_mul(&loc.a, &loc.b, &mut product);
+        for (p, c) in product.into_iter().zip(&loc.c) {
+            builder.assert_zero(fixed.is_mul.clone() * (p - c.clone()));
+        }
+        let live = fixed.is_add + fixed.is_mul;
+        for (id, value) in fixed.ids.into_iter().zip([loc.a, loc.b, loc.c]) {
+            let message: Vec<AB::Expr> = core::iter::once(id).chain(value).collect();
+            builder.push_interaction(BUS, message, -once(live.clone()));
+        }
+    }
+}
+
+air_enum! {
+    /// One table of a circuit's proof.
+    #[derive(Clone, Debug)]
+    pub enum CircuitAir {
+        /// The wires.
+        Witness(WitnessAir),
+        /// The rows.
+        Arith(ArithAir),
+    }
+}
+
+impl CircuitAir {
+    /// The largest constraint degree: 2 for the witness table (a fixed
+    /// flag times a value), 3 for the arithmetic one (a flag times a
+    /// product).
+    pub fn degree(&self) -> usize {
+        match self {
+            CircuitAir::Witness(_) => 2,
+            CircuitAir::Arith(_) => 3,
+        }
+    }
+}
+
+impl Table for CircuitAir {
+    const BUS_WIDTH: usize = 1 + D;
+
+    fn degree(&self) -> usize {
+        CircuitAir::degree(self)
+    }
+}
+
+/// The two traces of `circuit` with wire values `values` (the witness, or
+/// a forgery in soundness tests), at `2^log_heights[i]` rows: the witness
+/// table (ids, values, read counts) and the arithmetic table (the values
+/// each row reads).
+pub fn traces(circuit: &Circuit, values: &[Ext], log_heights: [usize; 2]) -> Vec<RowMajorMatrix<Val>> {
+    let mut reads = vec![0u32; circuit.num_wires()];
+    for row in circuit.rows() {
+        for wire in [row.a, row.b, row.c] {
+            reads[wire.index()] += 1;
+        }
+    }
+    let width = WitnessCols::<u8>::WIDTH;
+    let mut witness = RowMajorMatrix::new(vec![Val::ZERO; width << log_heights[0]], width);
+    for (r, cells) in witness.values.chunks_mut(width).enumerate() {
+        let value = values.get(r).map_or([Val::ZERO; D], limbs);
+        let mult = reads.get(r).copied().unwrap_or(0);
+        WitnessCols { id: Val::from_usize(r), value, mult: Val::from_u32(mult) }.write_to(cells);
+    }
+    let width = ArithCols::<u8>::WIDTH;
+    let mut arith = RowMajorMatrix::new(vec![Val::ZERO; width << log_heights[1]], width);
+    for (row, cells) in circuit.rows().iter().zip(arith.values.chunks_mut(width)) {
+        let [a, b, c] = [row.a, row.b, row.c].map(|w| limbs(&values[w.index()]));
+        ArithCols { a, b, c }.write_to(cells);
+    }
+    vec![witness, arith]
+}

@@ -1,0 +1,312 @@
+//! Circuits over the challenge field: wires, the rows that constrain them,
+//! and the witness that runs them.
+//!
+//! A [`CircuitBuilder`] records two things per operation: the **row** the
+//! proof will check (`a + b = c` or `a · b = c` on three wires) and the
+//! **step** that computes the new wire's value. They differ on purpose:
+//! `a − b` is the new wire `d` with the row `d + b = a`, `a / b` the new
+//! wire `q` with the row `q · b = a`, and an equality `a = b` is a row and
+//! no step. So the proof only ever checks additions and products, and the
+//! witness is computed in the order the builder was called.
+//!
+//! Some wires are **fixed**: constants of the circuit, and inputs whose
+//! values the statement gives (a verifier circuit's inputs are its child's
+//! commitments, claims and challenges). Every other wire's value is free
+//! until a row constrains it; the builder only makes wires that some row
+//! constrains.
+
+use p3_field::{Field, PrimeCharacteristicRing};
+
+use crate::Ext;
+use crate::error::CircuitError;
+
+/// A wire: one value of [`Ext`], numbered in order of creation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Wire(pub(crate) usize);
+
+impl Wire {
+    /// The wire's number (its row in the witness table).
+    pub fn index(self) -> usize {
+        self.0
+    }
+}
+
+/// The relation a row checks between its three wires.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Relation {
+    /// `a + b = c`.
+    Add,
+    /// `a · b = c`.
+    Mul,
+}
+
+/// One row of the arithmetic table: `a ∘ b = c`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Row {
+    /// What the row checks.
+    pub relation: Relation,
+    /// The left operand.
+    pub a: Wire,
+    /// The right operand.
+    pub b: Wire,
+    /// The result.
+    pub c: Wire,
+}
+
+/// Where a fixed wire's value comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fixed {
+    /// A constant of the circuit.
+    Constant(Ext),
+    /// The statement's input number `i`.
+    Input(usize),
+}
+
+/// How the witness computes a wire that is not fixed.
+#[derive(Clone, Copy, Debug)]
+enum Step {
+    Add(Wire, Wire),
+    Sub(Wire, Wire),
+    Mul(Wire, Wire),
+    Div(Wire, Wire),
+}
+
+/// Records a circuit. Every method that makes a wire also records the row
+/// that constrains it.
+#[derive(Clone, Debug, Default)]
+pub struct CircuitBuilder {
+    /// Per wire: fixed, or computed by a step.
+    wires: Vec<Source>,
+    rows: Vec<Row>,
+    inputs: usize,
+    zero: Option<Wire>,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Source {
+    Fixed(Fixed),
+    Step(Step),
+}
+
+impl CircuitBuilder {
+    /// An empty circuit.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn wire(&mut self, source: Source) -> Wire {
+        self.wires.push(source);
+        Wire(self.wires.len() - 1)
+    }
+
+    fn row(&mut self, relation: Relation, a: Wire, b: Wire, c: Wire) {
+        self.rows.push(Row { relation, a, b, c });
+    }
+
+    /// The statement's next input: its value is given when the circuit is
+    /// proven or verified ([`Circuit::witness`]), in order of creation.
+    pub fn input(&mut self) -> Wire {
+        self.inputs += 1;
+        self.wire(Source::Fixed(Fixed::Input(self.inputs - 1)))
+    }
+
+    /// A constant.
+    pub fn constant(&mut self, value: Ext) -> Wire {
+        self.wire(Source::Fixed(Fixed::Constant(value)))
+    }
+
+    /// `a + b`.
+    pub fn add(&mut self, a: Wire, b: Wire) -> Wire {
+        let c = self.wire(Source::Step(Step::Add(a, b)));
+        self.row(Relation::Add, a, b, c);
+        c
+    }
+
+    /// `a − b`: the new wire `d` and the row `d + b = a`.
+    pub fn sub(&mut self, a: Wire, b: Wire) -> Wire {
+        let d = self.wire(Source::Step(Step::Sub(a, b)));
+        self.row(Relation::Add, d, b, a);
+        d
+    }
+
+    /// `a · b`.
+    pub fn mul(&mut self, a: Wire, b: Wire) -> Wire {
+        let c = self.wire(Source::Step(Step::Mul(a, b)));
+        self.row(Relation::Mul, a, b, c);
+        c
+    }
+
+    /// `a / b`: the new wire `q` and the row `q · b = a`. The witness
+    /// refuses `b = 0` ([`CircuitError::DivisionByZero`]); the row alone
+    /// would then hold for any `q` when `a = 0`, and for none otherwise.
+    pub fn div(&mut self, a: Wire, b: Wire) -> Wire {
+        let q = self.wire(Source::Step(Step::Div(a, b)));
+        self.row(Relation::Mul, q, b, a);
+        q
+    }
+
+    /// Constrains `a = b`: the row `a + 0 = b` on one shared zero constant.
+    pub fn assert_eq(&mut self, a: Wire, b: Wire) {
+        let zero = *self.zero.get_or_insert_with(|| {
+            self.wires.push(Source::Fixed(Fixed::Constant(Ext::ZERO)));
+            Wire(self.wires.len() - 1)
+        });
+        self.row(Relation::Add, a, zero, b);
+    }
+
+    /// `Σ coefficients[i] · x^i` by Horner's rule: one product and one sum
+    /// per coefficient after the leading one.
+    pub fn horner(&mut self, coefficients: &[Wire], x: Wire) -> Option<Wire> {
+        let (&lead, rest) = coefficients.split_last()?;
+        Some(rest.iter().rev().fold(lead, |acc, &c| {
+            let scaled = self.mul(acc, x);
+            self.add(scaled, c)
+        }))
+    }
+
+    /// The circuit as recorded.
+    pub fn build(self) -> Circuit {
+        Circuit { wires: self.wires, rows: self.rows, inputs: self.inputs }
+    }
+}
+
+/// A recorded circuit: its wires, rows and number of inputs.
+#[derive(Clone, Debug)]
+pub struct Circuit {
+    wires: Vec<Source>,
+    rows: Vec<Row>,
+    inputs: usize,
+}
+
+impl Circuit {
+    /// Number of wires.
+    pub fn num_wires(&self) -> usize {
+        self.wires.len()
+    }
+
+    /// The rows, in order.
+    pub fn rows(&self) -> &[Row] {
+        &self.rows
+    }
+
+    /// Number of inputs.
+    pub fn num_inputs(&self) -> usize {
+        self.inputs
+    }
+
+    /// Each wire's source if it is fixed: a constant or an input.
+    pub fn fixed(&self) -> impl Iterator<Item = Option<Fixed>> + '_ {
+        self.wires.iter().map(|s| match s {
+            Source::Fixed(f) => Some(*f),
+            Source::Step(_) => None,
+        })
+    }
+
+    /// The value of a fixed wire under `inputs` (which must be as many as
+    /// the circuit's).
+    pub(crate) fn fixed_value(fixed: Fixed, inputs: &[Ext]) -> Ext {
+        match fixed {
+            Fixed::Constant(c) => c,
+            Fixed::Input(i) => inputs[i],
+        }
+    }
+
+    /// Every wire's value under `inputs`, checked against every row: the
+    /// witness of an honest proof. A row that does not hold (an equality
+    /// the inputs break) is [`CircuitError::Unsatisfied`].
+    pub fn witness(&self, inputs: &[Ext]) -> Result<Vec<Ext>, CircuitError> {
+        if inputs.len() != self.inputs {
+            return Err(CircuitError::InputCount { expected: self.inputs, found: inputs.len() });
+        }
+        let mut values: Vec<Ext> = Vec::with_capacity(self.wires.len());
+        for (index, source) in self.wires.iter().enumerate() {
+            let value = match *source {
+                Source::Fixed(f) => Self::fixed_value(f, inputs),
+                Source::Step(Step::Add(a, b)) => values[a.0] + values[b.0],
+                Source::Step(Step::Sub(a, b)) => values[a.0] - values[b.0],
+                Source::Step(Step::Mul(a, b)) => values[a.0] * values[b.0],
+                Source::Step(Step::Div(a, b)) => {
+                    let inverse = values[b.0].try_inverse().ok_or(CircuitError::DivisionByZero { wire: index })?;
+                    values[a.0] * inverse
+                }
+            };
+            values.push(value);
+        }
+        match self.rows.iter().position(|row| !row.holds(&values)) {
+            Some(row) => Err(CircuitError::Unsatisfied { row }),
+            None => Ok(values),
+        }
+    }
+}
+
+impl Row {
+    /// Whether the row holds for the wire values `values`.
+    pub fn holds(&self, values: &[Ext]) -> bool {
+        let (a, b, c) = (values[self.a.0], values[self.b.0], values[self.c.0]);
+        match self.relation {
+            Relation::Add => a + b == c,
+            Relation::Mul => a * b == c,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ext(limbs: [u32; 5]) -> Ext {
+        Ext::from_basis_coefficients_fn(|i| sigagg_prover::config::Val::from_u32(limbs[i]))
+    }
+
+    use p3_field::BasedVectorSpace;
+
+    /// Each operation computes what it says and records the row that
+    /// checks it; an equality the inputs break is refused by row.
+    #[test]
+    fn operations_and_their_rows() {
+        let mut b = CircuitBuilder::new();
+        let (x, y) = (b.input(), b.input());
+        let two = b.constant(Ext::TWO);
+        let (sum, diff, prod, quot) = (b.add(x, y), b.sub(x, y), b.mul(x, y), b.div(x, y));
+        let doubled = b.mul(x, two);
+        let x_plus_x = b.add(x, x);
+        b.assert_eq(doubled, x_plus_x);
+        let circuit = b.build();
+        assert_eq!(circuit.rows().len(), 7);
+        let (vx, vy) = (ext([3, 1, 4, 1, 5]), ext([9, 2, 6, 5, 3]));
+        let w = circuit.witness(&[vx, vy]).unwrap();
+        assert_eq!([w[sum.0], w[diff.0], w[prod.0], w[quot.0]], [vx + vy, vx - vy, vx * vy, vx / vy]);
+        assert_eq!(circuit.rows()[1], Row { relation: Relation::Add, a: diff, b: y, c: x });
+        assert_eq!(circuit.rows()[3], Row { relation: Relation::Mul, a: quot, b: y, c: x });
+
+        let mut b = CircuitBuilder::new();
+        let (x, y) = (b.input(), b.input());
+        b.assert_eq(x, y);
+        let circuit = b.build();
+        assert!(circuit.witness(&[vx, vx]).is_ok());
+        assert_eq!(circuit.witness(&[vx, vy]), Err(CircuitError::Unsatisfied { row: 0 }));
+        assert_eq!(circuit.witness(&[vx]), Err(CircuitError::InputCount { expected: 2, found: 1 }));
+    }
+
+    /// Division by zero is refused by wire; Horner's rule evaluates the
+    /// polynomial.
+    #[test]
+    fn division_by_zero_and_horner() {
+        let mut b = CircuitBuilder::new();
+        let (x, y) = (b.input(), b.input());
+        let q = b.div(x, y);
+        let circuit = b.build();
+        assert_eq!(circuit.witness(&[Ext::ONE, Ext::ZERO]), Err(CircuitError::DivisionByZero { wire: q.0 }));
+
+        let mut b = CircuitBuilder::new();
+        let coefficients: Vec<Wire> = (0..4).map(|_| b.input()).collect();
+        let x = b.input();
+        let y = b.horner(&coefficients, x).unwrap();
+        assert!(b.horner(&[], x).is_none());
+        let cs = [ext([1, 0, 0, 0, 0]), ext([2, 7, 0, 0, 1]), ext([0, 3, 0, 0, 0]), ext([5, 5, 5, 5, 5])];
+        let vx = ext([11, 0, 2, 0, 0]);
+        let w = b.build().witness(&[cs[0], cs[1], cs[2], cs[3], vx]).unwrap();
+        let expected = cs[0] + cs[1] * vx + cs[2] * vx * vx + cs[3] * vx * vx * vx;
+        assert_eq!(w[y.0], expected);
+    }
+}

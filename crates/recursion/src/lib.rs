@@ -1,0 +1,222 @@
+//! # sigagg-recursion: the verifier circuit (issue 42, item 2)
+//!
+//! **Status.** This crate holds the first layer of the circuit that will
+//! verify a sigagg proof inside another: circuits over the challenge field
+//! ([`Ext`], KoalaBear's degree-5 extension), recorded by a
+//! [`CircuitBuilder`] and proven as two AIR tables by sigagg's own
+//! multilinear prover, whir-skip, under any of its settings ([`prove`],
+//! [`verify`]; its bus reads periodic columns, which the other backends do
+//! not lower). Built and tested:
+//! sums, differences, products, quotients, equalities, constants and the
+//! statement's inputs. **Not built:** the Poseidon2 table (permutations,
+//! Merkle paths, the transcript's sponge), the verifier of a whir-skip
+//! proof written with these operations (the bus argument's GKR, the
+//! zerocheck and sumcheck rounds, WHIR's opening checks, each child
+//! table's constraints at the opened point), deferred claims, and merge.
+//!
+//! ## Design: a circuit is a witness table and operation tables
+//! Every value of a circuit is a **wire**, numbered in order of creation.
+//! The witness table holds one row per wire, its value, and how many
+//! times operation rows read it; operation tables hold one row per
+//! operation, read their operands and result from the witness table over
+//! one bus by wire number, and check the operation. The wire numbers and
+//! the kind of each operation row are fixed by the circuit, as periodic
+//! columns the verifier evaluates itself: the prover chooses only values.
+//! (Plonky3-recursion, Plonky3's own recursion, is built the same way; it
+//! commits those columns once as preprocessed traces, which sigagg's
+//! prover does not have yet: here the verifier reads them in time linear
+//! in the circuit, which a recursive verifier must later afford, or
+//! replace by a commitment.) New operations (a Poseidon2 permutation, a
+//! Merkle step) are new tables on the same bus: their rows read and write
+//! wires the arithmetic rows also use, so the verifier of a proof is one
+//! circuit whatever it computes. Soundness of the two tables built:
+//! [`air`].
+//!
+//! ## Sizing (measured, BENCHMARKS-HISTORY.md)
+//! Verifying a whir-skip-poseidon2 leanSig proof of N = 1550 runs 11.6 k
+//! Poseidon2 permutations (8 978 in Merkle trees, 2 668 in the
+//! transcript): about 2^14 rows of a permutation table.
+//!
+//! ```
+//! use sigagg_prover::Settings;
+//! use sigagg_recursion::{CircuitBuilder, Ext, prove, verify};
+//! use p3_field::PrimeCharacteristicRing;
+//!
+//! // The statement: y = c0 + c1·x + c2·x² for public c0, c1, c2, x, y.
+//! let mut b = CircuitBuilder::new();
+//! let c: Vec<_> = (0..3).map(|_| b.input()).collect();
+//! let (x, y) = (b.input(), b.input());
+//! let value = b.horner(&c, x).unwrap();
+//! b.assert_eq(value, y);
+//! let circuit = b.build();
+//!
+//! let inputs = [Ext::ONE, Ext::TWO, Ext::from_u32(3), Ext::from_u32(10), Ext::from_u32(321)];
+//! let settings = Settings::INSECURE_TEST_SKIP;
+//! let proof = prove(&settings, &circuit, &inputs).unwrap();
+//! verify(&settings, &circuit, &inputs, &proof).unwrap();
+//! let mut wrong = inputs;
+//! wrong[4] = Ext::from_u32(322);
+//! assert!(verify(&settings, &circuit, &wrong, &proof).is_err());
+//! assert!(prove(&settings, &circuit, &wrong).is_err());
+//! ```
+
+#![forbid(unsafe_code)]
+
+pub mod air;
+pub mod circuit;
+pub mod error;
+
+use p3_field::BasedVectorSpace;
+use p3_field::PrimeField32;
+use p3_matrix::dense::RowMajorMatrix;
+use sha3::{Digest, Sha3_256};
+use sigagg_prover::config::Val;
+use sigagg_prover::{Backend, Settings, StarkProof, Tables, codec};
+
+pub use air::CircuitAir;
+pub use circuit::{Circuit, CircuitBuilder, Fixed, Relation, Row, Wire};
+pub use error::CircuitError;
+
+/// The values of wires: the challenge field of sigagg's proofs,
+/// KoalaBear's degree-5 extension (`X^5 + X^2 − 1`).
+pub type Ext = sigagg_prover::config::Challenge;
+
+/// The tallest table: 2^24 wires or rows.
+pub const MAX_LOG_HEIGHT: usize = 24;
+/// The shortest table: 8 rows.
+const MIN_LOG_HEIGHT: usize = 3;
+/// The transcript's domain separator.
+const DOMAIN: &[u8] = b"sigagg/recursion/circuit/v1";
+/// The magic of a circuit proof's encoding.
+const MAGIC: &[u8; 6] = b"SGCIRC";
+/// Its version.
+const VERSION: u8 = 1;
+
+/// A proof that a circuit holds on a statement's inputs.
+pub struct CircuitProof {
+    /// The backend's proof of the two tables.
+    pub stark: StarkProof,
+}
+
+impl CircuitProof {
+    /// The encoding: magic, version, the backend's proof.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        codec::encode(MAGIC, VERSION, &self.stark)
+    }
+
+    /// Decodes [`Self::to_bytes`]; anything else is [`CircuitError::Decode`].
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, CircuitError> {
+        codec::decode(MAGIC, VERSION, bytes, "circuit proof").map(|stark| Self { stark }).map_err(CircuitError::Decode)
+    }
+}
+
+/// log2 of the two tables' heights: the wires', the rows'.
+fn log_heights(circuit: &Circuit) -> Result<[usize; 2], CircuitError> {
+    let log = |what: &'static str, count: usize| {
+        let log = count.next_power_of_two().trailing_zeros() as usize;
+        if log > MAX_LOG_HEIGHT { Err(CircuitError::TooLarge { what, count }) } else { Ok(log.max(MIN_LOG_HEIGHT)) }
+    };
+    Ok([log("wires", circuit.num_wires())?, log("rows", circuit.rows().len())?])
+}
+
+/// The statement's digest, bound into the transcript: the circuit (every
+/// row, every fixed wire) and the inputs.
+fn digest(circuit: &Circuit, inputs: &[Ext]) -> [u8; 32] {
+    let mut h = Sha3_256::new();
+    let word = |h: &mut Sha3_256, w: usize| h.update((w as u64).to_le_bytes());
+    let value = |h: &mut Sha3_256, v: &Ext| {
+        let limbs: &[Val] = v.as_basis_coefficients_slice();
+        limbs.iter().for_each(|x| h.update(x.as_canonical_u32().to_le_bytes()))
+    };
+    word(&mut h, circuit.num_wires());
+    word(&mut h, circuit.rows().len());
+    for row in circuit.rows() {
+        word(&mut h, row.relation as usize);
+        [row.a, row.b, row.c].iter().for_each(|w| word(&mut h, w.index()));
+    }
+    for (wire, fixed) in circuit.fixed().enumerate() {
+        match fixed {
+            None => {}
+            Some(Fixed::Constant(c)) => {
+                word(&mut h, wire);
+                word(&mut h, 0);
+                value(&mut h, &c);
+            }
+            Some(Fixed::Input(i)) => {
+                word(&mut h, wire);
+                word(&mut h, 1 + i);
+            }
+        }
+    }
+    word(&mut h, inputs.len());
+    inputs.iter().for_each(|v| value(&mut h, v));
+    h.finalize().into()
+}
+
+/// A statement's tables, their heights (log2) and digest.
+type Statement = (Vec<CircuitAir>, [usize; 2], [u8; 32]);
+
+/// The statement as the backend sees it: the two tables, their heights,
+/// the digest. `inputs` must be as many as the circuit's, and `settings`
+/// the whir-skip backend's ([`CircuitError::Backend`]).
+fn statement(
+    settings: &Settings,
+    circuit: &Circuit,
+    inputs: &[Ext],
+) -> Result<Statement, CircuitError> {
+    if settings.backend() != Backend::Skip {
+        return Err(CircuitError::Backend(settings.backend()));
+    }
+    if inputs.len() != circuit.num_inputs() {
+        return Err(CircuitError::InputCount { expected: circuit.num_inputs(), found: inputs.len() });
+    }
+    let logs = log_heights(circuit)?;
+    let airs = vec![
+        CircuitAir::Witness(air::WitnessAir::new(circuit, inputs, logs[0])),
+        CircuitAir::Arith(air::ArithAir::new(circuit, logs[1])),
+    ];
+    Ok((airs, logs, digest(circuit, inputs)))
+}
+
+/// Proves that `circuit` holds on `inputs`: computes the witness
+/// ([`Circuit::witness`], which refuses inputs the circuit does not
+/// accept) and proves its two tables under `settings`.
+pub fn prove(settings: &Settings, circuit: &Circuit, inputs: &[Ext]) -> Result<CircuitProof, CircuitError> {
+    let values = circuit.witness(inputs)?;
+    let logs = log_heights(circuit)?;
+    prove_traces(settings, circuit, inputs, air::traces(circuit, &values, logs))
+}
+
+/// Proves `traces` as the tables of `circuit` on `inputs`, unchecked: for
+/// soundness tests, whose forged traces the verifier must refuse.
+pub fn prove_traces(
+    settings: &Settings,
+    circuit: &Circuit,
+    inputs: &[Ext],
+    traces: Vec<RowMajorMatrix<Val>>,
+) -> Result<CircuitProof, CircuitError> {
+    let (airs, logs, digest) = statement(settings, circuit, inputs)?;
+    let tables = Tables::new(&airs, logs.to_vec(), DOMAIN, digest);
+    Ok(CircuitProof { stark: sigagg_prover::prove(settings, &tables, traces)? })
+}
+
+/// The traces of an honest proof: the witness of `circuit` on `inputs`, in
+/// the two tables (for soundness tests to corrupt before
+/// [`prove_traces`]).
+pub fn honest_traces(circuit: &Circuit, inputs: &[Ext]) -> Result<Vec<RowMajorMatrix<Val>>, CircuitError> {
+    let values = circuit.witness(inputs)?;
+    Ok(air::traces(circuit, &values, log_heights(circuit)?))
+}
+
+/// Checks that `proof` shows `circuit` holding on `inputs` under
+/// `settings`. Never panics on a malformed proof.
+pub fn verify(
+    settings: &Settings,
+    circuit: &Circuit,
+    inputs: &[Ext],
+    proof: &CircuitProof,
+) -> Result<(), CircuitError> {
+    let (airs, logs, digest) = statement(settings, circuit, inputs)?;
+    let tables = Tables::new(&airs, logs.to_vec(), DOMAIN, digest);
+    Ok(sigagg_prover::verify(settings, &tables, &proof.stark)?)
+}

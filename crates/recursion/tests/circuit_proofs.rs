@@ -1,0 +1,283 @@
+//! Circuit proofs end to end: honest proofs verify under each backend and
+//! survive their encoding; another statement, flipped bytes and forged
+//! witnesses, forced past the prover's checks, are refused.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use p3_field::{BasedVectorSpace, PrimeCharacteristicRing};
+use p3_matrix::dense::RowMajorMatrix;
+use sigagg_prover::Settings;
+use sigagg_prover::config::Val;
+use sigagg_recursion::air::{ArithCols, WitnessCols};
+use sigagg_recursion::{
+    Circuit, CircuitBuilder, CircuitError, CircuitProof, Ext, Wire, honest_traces, prove, prove_traces, verify,
+};
+
+fn ext(seed: u32) -> Ext {
+    Ext::from_basis_coefficients_fn(|k| Val::from_u32(seed.wrapping_mul(2_654_435_761).wrapping_add(k as u32) >> 2))
+}
+
+/// The test statement: for public `c0..c3`, `x`, `d` and `y`,
+/// `y = (c0 + c1 x + c2 x² + c3 x³ − d) / x`, with `x²` computed once more
+/// on its own so that the witness table has padding rows (17 wires).
+/// Returns the circuit, honest inputs, and the wires of `x` (an input)
+/// and of the polynomial's value (an intermediate wire).
+fn statement() -> (Circuit, Vec<Ext>, Wire, Wire) {
+    let mut b = CircuitBuilder::new();
+    let c: Vec<Wire> = (0..4).map(|_| b.input()).collect();
+    let (x, d, y) = (b.input(), b.input(), b.input());
+    let _square = b.mul(x, x);
+    let value = b.horner(&c, x).expect("four coefficients");
+    let shifted = b.sub(value, d);
+    let quotient = b.div(shifted, x);
+    b.assert_eq(quotient, y);
+    let circuit = b.build();
+    let (cs, vx, vd) = ([ext(1), ext(2), ext(3), ext(4)], ext(5), ext(6));
+    let poly = cs[0] + cs[1] * vx + cs[2] * vx * vx + cs[3] * vx * vx * vx;
+    let inputs = vec![cs[0], cs[1], cs[2], cs[3], vx, vd, (poly - vd) / vx];
+    (circuit, inputs, x, value)
+}
+
+/// whir-skip over SHA-256 (insecure, for speed) and over Poseidon2 (the
+/// recursion setting).
+const SETTINGS: [Settings; 2] = [Settings::INSECURE_TEST_SKIP, Settings::WHIR_SKIP_POSEIDON2];
+
+#[test]
+fn honest_proofs_verify_under_each_backend_and_their_encoding() {
+    let (circuit, inputs, _, _) = statement();
+    for settings in SETTINGS {
+        let proof = prove(&settings, &circuit, &inputs).unwrap();
+        verify(&settings, &circuit, &inputs, &proof).unwrap();
+        let bytes = proof.to_bytes();
+        verify(&settings, &circuit, &inputs, &CircuitProof::from_bytes(&bytes).unwrap()).unwrap();
+        let other = if settings == SETTINGS[0] { SETTINGS[1] } else { SETTINGS[0] };
+        assert!(verify(&other, &circuit, &inputs, &proof).is_err(), "{settings:?} verified as {other:?}");
+    }
+    for other in [Settings::INSECURE_TEST, Settings::INSECURE_TEST_WHIR] {
+        let refused = Err(CircuitError::Backend(other.backend()));
+        assert_eq!(prove(&other, &circuit, &inputs).map(|_| ()), refused);
+        let proof = prove(&SETTINGS[0], &circuit, &inputs).unwrap();
+        assert_eq!(verify(&other, &circuit, &inputs, &proof), refused);
+    }
+}
+
+#[test]
+fn another_statement_is_refused() {
+    let (circuit, inputs, _, _) = statement();
+    let settings = SETTINGS[0];
+    let proof = prove(&settings, &circuit, &inputs).unwrap();
+    for i in 0..inputs.len() {
+        let mut wrong = inputs.clone();
+        wrong[i] += Ext::ONE;
+        assert!(matches!(verify(&settings, &circuit, &wrong, &proof), Err(CircuitError::Verify(_))), "input {i}");
+        assert!(prove(&settings, &circuit, &wrong).is_err(), "the prover accepted input {i} changed");
+    }
+    assert_eq!(
+        verify(&settings, &circuit, &inputs[1..], &proof),
+        Err(CircuitError::InputCount { expected: 7, found: 6 })
+    );
+    // The same inputs, another circuit (the last equality against c0).
+    let mut b = CircuitBuilder::new();
+    let c: Vec<Wire> = (0..4).map(|_| b.input()).collect();
+    let (x, d, y) = (b.input(), b.input(), b.input());
+    let value = b.horner(&c, x).expect("four coefficients");
+    let shifted = b.sub(value, d);
+    let quotient = b.div(shifted, x);
+    b.assert_eq(quotient, y);
+    let _ = b.add(c[0], y);
+    assert!(verify(&settings, &b.build(), &inputs, &proof).is_err());
+}
+
+#[test]
+fn flipped_bytes_are_refused() {
+    let (circuit, inputs, _, _) = statement();
+    let settings = SETTINGS[0];
+    let bytes = prove(&settings, &circuit, &inputs).unwrap().to_bytes();
+    let mut decoded = 0;
+    for at in (7..bytes.len()).step_by((bytes.len() / 80).max(1)) {
+        let mut flipped = bytes.clone();
+        flipped[at] ^= 0x08;
+        if let Ok(proof) = CircuitProof::from_bytes(&flipped) {
+            decoded += 1;
+            assert!(verify(&settings, &circuit, &inputs, &proof).is_err(), "flip at {at} accepted");
+        }
+    }
+    assert!(decoded > 20, "only {decoded} flipped proofs decoded");
+    assert!(matches!(CircuitProof::from_bytes(&bytes[..bytes.len() - 1]), Err(CircuitError::Decode(_))));
+}
+
+/// Proves forged traces past every check of the prover; the verifier must
+/// refuse whatever proof comes out. A debug build's prover may stop on a
+/// broken constraint instead; a release build proves anything.
+fn assert_refused(
+    settings: &Settings,
+    circuit: &Circuit,
+    inputs: &[Ext],
+    traces: Vec<RowMajorMatrix<Val>>,
+    what: &str,
+) {
+    match catch_unwind(AssertUnwindSafe(|| prove_traces(settings, circuit, inputs, traces))) {
+        Ok(Ok(proof)) => assert!(verify(settings, circuit, inputs, &proof).is_err(), "{what}: accepted"),
+        Ok(Err(_)) => {}
+        Err(_) if cfg!(debug_assertions) => {}
+        Err(_) => panic!("{what}: a release prover panicked"),
+    }
+}
+
+/// A cell of the witness table: `(row, column)`.
+fn witness_cell(traces: &mut [RowMajorMatrix<Val>], row: usize, column: usize) -> &mut Val {
+    let width = WitnessCols::<u8>::WIDTH;
+    &mut traces[0].values[row * width + column]
+}
+
+/// Every arithmetic cell that reads `wire`, in the honest traces.
+fn reads_of(circuit: &Circuit, wire: Wire) -> Vec<(usize, usize)> {
+    let (a, b, c) = (
+        core::mem::offset_of!(ArithCols<u8>, a),
+        core::mem::offset_of!(ArithCols<u8>, b),
+        core::mem::offset_of!(ArithCols<u8>, c),
+    );
+    let mut cells = Vec::new();
+    for (r, row) in circuit.rows().iter().enumerate() {
+        for (w, offset) in [(row.a, a), (row.b, b), (row.c, c)] {
+            if w == wire {
+                cells.push((r, offset));
+            }
+        }
+    }
+    cells
+}
+
+/// Adds `delta` to limb 0 of `wire`'s value in the witness table and, with
+/// `consistently`, in every arithmetic cell that reads it.
+fn shift_wire(circuit: &Circuit, traces: &mut [RowMajorMatrix<Val>], wire: Wire, consistently: bool) {
+    let value = core::mem::offset_of!(WitnessCols<u8>, value);
+    *witness_cell(traces, wire.index(), value) += Val::ONE;
+    if consistently {
+        let width = ArithCols::<u8>::WIDTH;
+        for (r, offset) in reads_of(circuit, wire) {
+            traces[1].values[r * width + offset] += Val::ONE;
+        }
+    }
+}
+
+#[test]
+fn forged_witnesses_are_refused_under_each_backend() {
+    let (circuit, inputs, x, value) = statement();
+    let honest = honest_traces(&circuit, &inputs).unwrap();
+    let (id, mult) = (core::mem::offset_of!(WitnessCols<u8>, id), core::mem::offset_of!(WitnessCols<u8>, mult));
+    for settings in SETTINGS {
+        // The honest traces prove through the same path.
+        let proof = prove_traces(&settings, &circuit, &inputs, honest.clone()).unwrap();
+        verify(&settings, &circuit, &inputs, &proof).unwrap();
+
+        // An intermediate wire's value changed in the witness table only:
+        // its reads no longer balance.
+        let mut t = honest.clone();
+        shift_wire(&circuit, &mut t, value, false);
+        assert_refused(&settings, &circuit, &inputs, t, "a wire the reads disagree with");
+
+        // Changed everywhere it is read: the bus balances, the row that
+        // made it does not hold.
+        let mut t = honest.clone();
+        shift_wire(&circuit, &mut t, value, true);
+        assert_refused(&settings, &circuit, &inputs, t, "a wire no row computes");
+
+        // x² changed where it is read, by its own product row alone: only
+        // that product fails.
+        let mut t = honest.clone();
+        shift_wire(&circuit, &mut t, circuit.rows()[0].c, true);
+        assert_refused(&settings, &circuit, &inputs, t, "a product that is not one");
+
+        // An input changed everywhere: the fixed value is not the statement's.
+        let mut t = honest.clone();
+        shift_wire(&circuit, &mut t, x, true);
+        assert_refused(&settings, &circuit, &inputs, t, "an input that is not the statement's");
+
+        // The honest witness offered for a false statement (another y):
+        // every row holds, but the fixed wire is not the statement's.
+        let mut false_inputs = inputs.clone();
+        false_inputs[6] += Ext::ONE;
+        assert_refused(&settings, &circuit, &false_inputs, honest.clone(), "the witness of other inputs");
+
+        // One read too many provided.
+        let mut t = honest.clone();
+        *witness_cell(&mut t, value.index(), mult) += Val::ONE;
+        assert_refused(&settings, &circuit, &inputs, t, "a multiplicity");
+
+        // Two rows claiming the same wire number (the counter broken).
+        let mut t = honest.clone();
+        *witness_cell(&mut t, 3, id) = Val::from_u32(2);
+        assert_refused(&settings, &circuit, &inputs, t, "a repeated wire number");
+
+        // An arithmetic read of another value (the witness unchanged).
+        let mut t = honest.clone();
+        t[1].values[ArithCols::<u8>::WIDTH + 2] += Val::ONE;
+        assert_refused(&settings, &circuit, &inputs, t, "a read of another value");
+    }
+}
+
+/// A false statement (`y + ε`) through one wire given two values: the
+/// quotient keeps its value where the division reads it and is `q + ε`
+/// where the final equality reads it, from a padding row of the witness
+/// table that claims the quotient's number. Every row holds and the bus
+/// balances; only the counter (one row per wire number) refuses it.
+#[test]
+fn a_wire_with_two_values_is_refused() {
+    let (circuit, inputs, _, _) = statement();
+    let settings = SETTINGS[0];
+    let eps = ext(99);
+    let mut false_inputs = inputs.clone();
+    false_inputs[6] += eps;
+    let assert_row = circuit.rows().len() - 1;
+    let last = circuit.rows()[assert_row];
+    let (q, y) = (last.a, last.c);
+    let mut t = honest_traces(&circuit, &inputs).unwrap();
+    let (id, value, mult) = (
+        core::mem::offset_of!(WitnessCols<u8>, id),
+        core::mem::offset_of!(WitnessCols<u8>, value),
+        core::mem::offset_of!(WitnessCols<u8>, mult),
+    );
+    let limbs = |e: Ext| -> Vec<Val> { e.as_basis_coefficients_slice().to_vec() };
+    // y's row holds the false input; the equality reads q + ε and y + ε.
+    let honest_y = inputs[6];
+    for (k, limb) in limbs(honest_y + eps).into_iter().enumerate() {
+        *witness_cell(&mut t, y.index(), value + k) = limb;
+    }
+    let width = ArithCols::<u8>::WIDTH;
+    let (a, c) = (core::mem::offset_of!(ArithCols<u8>, a), core::mem::offset_of!(ArithCols<u8>, c));
+    let honest_q = honest_y;
+    for (k, limb) in limbs(honest_q + eps).into_iter().enumerate() {
+        t[1].values[assert_row * width + a + k] = limb;
+    }
+    for (k, limb) in limbs(honest_y + eps).into_iter().enumerate() {
+        t[1].values[assert_row * width + c + k] = limb;
+    }
+    // A padding row provides (q, q + ε) once; q's own row one read fewer.
+    let pad = circuit.num_wires();
+    assert!(pad < t[0].values.len() / WitnessCols::<u8>::WIDTH, "the witness table has a padding row");
+    *witness_cell(&mut t, pad, id) = Val::from_usize(q.index());
+    for (k, limb) in limbs(honest_q + eps).into_iter().enumerate() {
+        *witness_cell(&mut t, pad, value + k) = limb;
+    }
+    *witness_cell(&mut t, pad, mult) = Val::ONE;
+    *witness_cell(&mut t, q.index(), mult) -= Val::ONE;
+    assert_refused(&settings, &circuit, &false_inputs, t, "a wire with two values");
+}
+
+#[test]
+fn oversize_and_malformed_statements_are_typed_errors() {
+    let (circuit, inputs, _, _) = statement();
+    let settings = SETTINGS[0];
+    assert_eq!(
+        prove(&settings, &circuit, &inputs[..2]).err(),
+        Some(CircuitError::InputCount { expected: 7, found: 2 })
+    );
+    let mut b = CircuitBuilder::new();
+    let (x, zero) = (b.input(), b.input());
+    let _ = b.div(x, zero);
+    assert_eq!(
+        prove(&settings, &b.build(), &[Ext::ONE, Ext::ZERO]).err(),
+        Some(CircuitError::DivisionByZero { wire: 2 })
+    );
+}
