@@ -12,32 +12,47 @@
 //!   `X^5 = 1 − X^2`, Plonky3's own formula) and **reads** each of its
 //!   three `(wire, value)` pairs once from the bus.
 //!
+//! * [`PermAir`]: one row per permutation: Plonky3's default width-16
+//!   Poseidon2 as `sigagg-prover`'s paired Poseidon block (every second
+//!   full round committed, degree 9), reading its 16 input and 16 output
+//!   wires as `(wire, value, 0, 0, 0, 0)`: so each is a base-field value.
+//!   A padding row permutes zeros and reads nothing.
+//!
 //! Why this is sound: the counter gives the witness table exactly one row
 //! per wire number, so LogUp's balance (every read matched by the
 //! provided multiplicities, at most `3 · 2^24 < p` reads) forces every
 //! read of wire `w` to carry that row's value: each wire has one value,
-//! every circuit row holds on those values, and fixed wires hold the
-//! statement's. A padding row of the arithmetic table has both relation
+//! every circuit row and permutation holds on those values, and fixed wires
+//! hold the statement's. A padding row of the arithmetic table has both relation
 //! flags zero: it checks and reads nothing.
 
 use std::borrow::Cow;
 
 use p3_air::{Air, AirBuilder, BaseAir, WindowAccess};
+use p3_field::PackedValue;
 use p3_field::extension::trinomial_quintic_mul;
 use p3_field::{BasedVectorSpace, PrimeCharacteristicRing};
 use p3_lookup::{Count, InteractionBuilder};
 use p3_matrix::dense::RowMajorMatrix;
-use sigagg_prover::config::Val;
+use sigagg_koalabear::poseidon2::{PARTIAL_16, default_constants16};
+use sigagg_prover::config::{PackedVal, Val};
 use sigagg_prover::gadgets::bus::once;
+use sigagg_prover::paired::Poseidon2Block;
 use sigagg_prover::{Table, air_enum, typed_row};
 
 use crate::Ext;
-use crate::circuit::{Circuit, Relation};
+use crate::circuit::{Circuit, PERM_WIDTH, Relation, base};
 
 /// Limbs of one [`Ext`] value.
 pub const D: usize = 5;
 /// The bus of `(wire, value)` pairs.
 const BUS: &str = "wire";
+
+/// The permutation's layout: the paired Poseidon2 block over Plonky3's
+/// default constants, inputs at column 0.
+fn perm_block() -> Poseidon2Block<PERM_WIDTH, PARTIAL_16> {
+    Poseidon2Block::paired(default_constants16().clone())
+}
 
 typed_row! {
     /// The committed columns of the witness table.
@@ -232,6 +247,71 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for ArithAir {
     }
 }
 
+/// The permutation table's columns of input and output lane `j`: for
+/// soundness tests that forge a permutation's values.
+pub fn perm_columns(j: usize) -> (usize, usize) {
+    let block = perm_block();
+    (block.input(j), block.output(j))
+}
+
+/// The permutation table of a circuit.
+#[derive(Clone, Debug)]
+pub struct PermAir {
+    block: Poseidon2Block<PERM_WIDTH, PARTIAL_16>,
+    /// `live`, then the 16 input wires' numbers, then the 16 outputs'.
+    fixed: Vec<Vec<Val>>,
+}
+
+impl PermAir {
+    /// The table of `circuit`'s permutations, `2^log_height` rows.
+    pub fn new(circuit: &Circuit, log_height: usize) -> Self {
+        let perms = circuit.perms();
+        let fixed = periodic::<{ 1 + 2 * PERM_WIDTH }>(1 << log_height, |r| {
+            let mut row = [Val::ZERO; 1 + 2 * PERM_WIDTH];
+            if let Some(perm) = perms.get(r) {
+                row[0] = Val::ONE;
+                for (cell, wire) in row[1..].iter_mut().zip(perm.inputs.iter().chain(&perm.outputs)) {
+                    *cell = Val::from_usize(wire.index());
+                }
+            }
+            row
+        });
+        Self { block: perm_block(), fixed }
+    }
+}
+
+impl BaseAir<Val> for PermAir {
+    fn width(&self) -> usize {
+        BaseAir::<Val>::width(&self.block)
+    }
+
+    fn num_periodic_columns(&self) -> usize {
+        1 + 2 * PERM_WIDTH
+    }
+
+    fn periodic_columns(&self) -> Cow<'_, [Vec<Val>]> {
+        Cow::Borrowed(&self.fixed)
+    }
+}
+
+impl<AB: InteractionBuilder<F = Val>> Air<AB> for PermAir {
+    /// The permutation, then its 32 reads (inputs, then outputs, in lane
+    /// order).
+    fn eval(&self, builder: &mut AB) {
+        self.block.eval(builder);
+        let main = builder.main();
+        let row: Vec<AB::Expr> = main.current_slice().iter().map(|&v| v.into()).collect();
+        let periodic: Vec<AB::Expr> = builder.periodic_values().iter().map(|&v| v.into()).collect();
+        let live = periodic[0].clone();
+        let columns = (0..PERM_WIDTH).map(|j| self.block.input(j)).chain((0..PERM_WIDTH).map(|j| self.block.output(j)));
+        for (id, column) in periodic[1..].iter().zip(columns) {
+            let mut message = vec![id.clone(), row[column].clone()];
+            message.extend((1..D).map(|_| AB::Expr::ZERO));
+            builder.push_interaction(BUS, message, -once(live.clone()));
+        }
+    }
+}
+
 air_enum! {
     /// One table of a circuit's proof.
     #[derive(Clone, Debug)]
@@ -240,17 +320,21 @@ air_enum! {
         Witness(WitnessAir),
         /// The rows.
         Arith(ArithAir),
+        /// The permutations.
+        Perm(PermAir),
     }
 }
 
 impl CircuitAir {
     /// The largest constraint degree: 2 for the witness table (a fixed
     /// flag times a value), 3 for the arithmetic one (a flag times a
-    /// product).
+    /// product), 9 for the permutations (two full rounds per committed
+    /// state).
     pub fn degree(&self) -> usize {
         match self {
             CircuitAir::Witness(_) => 2,
             CircuitAir::Arith(_) => 3,
+            CircuitAir::Perm(p) => p.block.degree(),
         }
     }
 }
@@ -263,16 +347,16 @@ impl Table for CircuitAir {
     }
 }
 
-/// The two traces of `circuit` with wire values `values` (the witness, or
-/// a forgery in soundness tests), at `2^log_heights[i]` rows: the witness
-/// table (ids, values, read counts) and the arithmetic table (the values
-/// each row reads).
-pub fn traces(circuit: &Circuit, values: &[Ext], log_heights: [usize; 2]) -> Vec<RowMajorMatrix<Val>> {
+/// The three traces of `circuit` with wire values `values` (the witness,
+/// or a forgery in soundness tests), at `2^log_heights[i]` rows: the
+/// witness table (ids, values, read counts), the arithmetic table (the
+/// values each row reads) and the permutation table (a value outside the
+/// base field enters it as its first limb).
+pub fn traces(circuit: &Circuit, values: &[Ext], log_heights: [usize; 3]) -> Vec<RowMajorMatrix<Val>> {
     let mut reads = vec![0u32; circuit.num_wires()];
-    for row in circuit.rows() {
-        for wire in [row.a, row.b, row.c] {
-            reads[wire.index()] += 1;
-        }
+    let perm_wires = circuit.perms().iter().flat_map(|p| p.inputs.iter().chain(&p.outputs));
+    for wire in circuit.rows().iter().flat_map(|r| [r.a, r.b, r.c]).chain(perm_wires.copied()) {
+        reads[wire.index()] += 1;
     }
     let width = WitnessCols::<u8>::WIDTH;
     let mut witness = RowMajorMatrix::new(vec![Val::ZERO; width << log_heights[0]], width);
@@ -287,5 +371,26 @@ pub fn traces(circuit: &Circuit, values: &[Ext], log_heights: [usize; 2]) -> Vec
         let [a, b, c] = [row.a, row.b, row.c].map(|w| limbs(&values[w.index()]));
         ArithCols { a, b, c }.write_to(cells);
     }
-    vec![witness, arith]
+    vec![witness, arith, perm_trace(circuit, values, log_heights[2])]
+}
+
+/// The permutation table: each row's input values (their first limbs),
+/// permuted by the block's witness writer; padding rows permute zeros.
+fn perm_trace(circuit: &Circuit, values: &[Ext], log_height: usize) -> RowMajorMatrix<Val> {
+    let block = perm_block();
+    let width = BaseAir::<Val>::width(&block);
+    let first_limb = |v: &Ext| base(v).unwrap_or_else(|| limbs(v)[0]);
+    let inputs: Vec<[Val; PERM_WIDTH]> = (0..1usize << log_height)
+        .map(|r| match circuit.perms().get(r) {
+            Some(perm) => perm.inputs.map(|w| first_limb(&values[w.index()])),
+            None => [Val::ZERO; PERM_WIDTH],
+        })
+        .collect();
+    let mut trace = RowMajorMatrix::new(vec![Val::ZERO; width << log_height], width);
+    let lanes = PackedVal::WIDTH;
+    for (cells, inputs) in trace.values.chunks_mut(width * lanes).zip(inputs.chunks(lanes)) {
+        let mut rows: Vec<&mut [Val]> = cells.chunks_mut(width).collect();
+        block.write(&mut rows, inputs);
+    }
+    trace
 }

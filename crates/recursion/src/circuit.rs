@@ -15,10 +15,19 @@
 //! until a row constrains it; the builder only makes wires that some row
 //! constrains.
 
-use p3_field::{Field, PrimeCharacteristicRing};
+use p3_field::{BasedVectorSpace, Field, PrimeCharacteristicRing};
+use p3_symmetric::Permutation;
+use sigagg_koalabear::poseidon2::default16;
+use sigagg_prover::config::Val;
 
 use crate::Ext;
 use crate::error::CircuitError;
+
+/// `value` as a base-field element, if it is one.
+pub(crate) fn base(value: &Ext) -> Option<Val> {
+    let limbs: &[Val] = value.as_basis_coefficients_slice();
+    limbs[1..].iter().all(|l| *l == Val::ZERO).then_some(limbs[0])
+}
 
 /// A wire: one value of [`Ext`], numbered in order of creation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -69,6 +78,22 @@ enum Step {
     Sub(Wire, Wire),
     Mul(Wire, Wire),
     Div(Wire, Wire),
+    /// Lane `.1` of permutation number `.0`'s output.
+    PermOut(usize, usize),
+}
+
+/// Lanes of the permutation: Plonky3's default KoalaBear Poseidon2 of
+/// width 16, the hash of the recursion setting's trees and transcript.
+pub const PERM_WIDTH: usize = 16;
+
+/// One row of the permutation table: `outputs = Poseidon2(inputs)`, every
+/// wire holding a base-field value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PermRow {
+    /// The input lanes' wires.
+    pub inputs: [Wire; PERM_WIDTH],
+    /// The output lanes' wires.
+    pub outputs: [Wire; PERM_WIDTH],
 }
 
 /// Records a circuit. Every method that makes a wire also records the row
@@ -78,6 +103,7 @@ pub struct CircuitBuilder {
     /// Per wire: fixed, or computed by a step.
     wires: Vec<Source>,
     rows: Vec<Row>,
+    perms: Vec<PermRow>,
     inputs: usize,
     zero: Option<Wire>,
 }
@@ -154,6 +180,16 @@ impl CircuitBuilder {
         self.row(Relation::Add, a, zero, b);
     }
 
+    /// The Poseidon2 permutation of 16 wires (each must hold a base-field
+    /// value: [`CircuitError::NotBase`] otherwise): one row of the
+    /// permutation table, 16 new wires.
+    pub fn poseidon2(&mut self, inputs: [Wire; PERM_WIDTH]) -> [Wire; PERM_WIDTH] {
+        let perm = self.perms.len();
+        let outputs = core::array::from_fn(|lane| self.wire(Source::Step(Step::PermOut(perm, lane))));
+        self.perms.push(PermRow { inputs, outputs });
+        outputs
+    }
+
     /// `Σ coefficients[i] · x^i` by Horner's rule: one product and one sum
     /// per coefficient after the leading one.
     pub fn horner(&mut self, coefficients: &[Wire], x: Wire) -> Option<Wire> {
@@ -166,7 +202,7 @@ impl CircuitBuilder {
 
     /// The circuit as recorded.
     pub fn build(self) -> Circuit {
-        Circuit { wires: self.wires, rows: self.rows, inputs: self.inputs }
+        Circuit { wires: self.wires, rows: self.rows, perms: self.perms, inputs: self.inputs }
     }
 }
 
@@ -175,6 +211,7 @@ impl CircuitBuilder {
 pub struct Circuit {
     wires: Vec<Source>,
     rows: Vec<Row>,
+    perms: Vec<PermRow>,
     inputs: usize,
 }
 
@@ -187,6 +224,11 @@ impl Circuit {
     /// The rows, in order.
     pub fn rows(&self) -> &[Row] {
         &self.rows
+    }
+
+    /// The permutation rows, in order.
+    pub fn perms(&self) -> &[PermRow] {
+        &self.perms
     }
 
     /// Number of inputs.
@@ -211,6 +253,15 @@ impl Circuit {
         }
     }
 
+    /// The permutation of `row`'s input values, each in the base field.
+    fn permute(&self, row: &PermRow, values: &[Ext]) -> Result<[Val; PERM_WIDTH], CircuitError> {
+        let mut state = [Val::ZERO; PERM_WIDTH];
+        for (lane, wire) in state.iter_mut().zip(row.inputs) {
+            *lane = base(&values[wire.0]).ok_or(CircuitError::NotBase { wire: wire.0 })?;
+        }
+        Ok(default16().permute(state))
+    }
+
     /// Every wire's value under `inputs`, checked against every row: the
     /// witness of an honest proof. A row that does not hold (an equality
     /// the inputs break) is [`CircuitError::Unsatisfied`].
@@ -219,8 +270,14 @@ impl Circuit {
             return Err(CircuitError::InputCount { expected: self.inputs, found: inputs.len() });
         }
         let mut values: Vec<Ext> = Vec::with_capacity(self.wires.len());
+        let mut permuted: Vec<[Val; PERM_WIDTH]> = Vec::with_capacity(self.perms.len());
         for (index, source) in self.wires.iter().enumerate() {
             let value = match *source {
+                Source::Step(Step::PermOut(perm, 0)) => {
+                    permuted.push(self.permute(&self.perms[perm], &values)?);
+                    Ext::from(permuted[perm][0])
+                }
+                Source::Step(Step::PermOut(perm, lane)) => Ext::from(permuted[perm][lane]),
                 Source::Fixed(f) => Self::fixed_value(f, inputs),
                 Source::Step(Step::Add(a, b)) => values[a.0] + values[b.0],
                 Source::Step(Step::Sub(a, b)) => values[a.0] - values[b.0],
@@ -255,10 +312,8 @@ mod tests {
     use super::*;
 
     fn ext(limbs: [u32; 5]) -> Ext {
-        Ext::from_basis_coefficients_fn(|i| sigagg_prover::config::Val::from_u32(limbs[i]))
+        Ext::from_basis_coefficients_fn(|i| Val::from_u32(limbs[i]))
     }
-
-    use p3_field::BasedVectorSpace;
 
     /// Each operation computes what it says and records the row that
     /// checks it; an equality the inputs break is refused by row.
@@ -286,6 +341,24 @@ mod tests {
         assert!(circuit.witness(&[vx, vx]).is_ok());
         assert_eq!(circuit.witness(&[vx, vy]), Err(CircuitError::Unsatisfied { row: 0 }));
         assert_eq!(circuit.witness(&[vx]), Err(CircuitError::InputCount { expected: 2, found: 1 }));
+    }
+
+    /// A permutation's outputs are Poseidon2's; a value outside the base
+    /// field cannot enter it.
+    #[test]
+    fn permutation_wires() {
+        let mut b = CircuitBuilder::new();
+        let inputs: [Wire; PERM_WIDTH] = core::array::from_fn(|_| b.input());
+        let outputs = b.poseidon2(inputs);
+        let circuit = b.build();
+        assert_eq!(circuit.perms(), &[PermRow { inputs, outputs }]);
+        let state: [Val; PERM_WIDTH] = core::array::from_fn(|i| Val::from_u32(7 * i as u32 + 1));
+        let w = circuit.witness(&state.map(Ext::from)).unwrap();
+        let expected = default16().permute(state);
+        assert_eq!(outputs.map(|o| w[o.0]), expected.map(Ext::from));
+        let mut wide = state.map(Ext::from);
+        wide[3] = ext([1, 0, 0, 0, 2]);
+        assert_eq!(circuit.witness(&wide), Err(CircuitError::NotBase { wire: 3 }));
     }
 
     /// Division by zero is refused by wire; Horner's rule evaluates the

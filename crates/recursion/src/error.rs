@@ -25,6 +25,12 @@ pub enum CircuitError {
         /// The quotient's wire.
         wire: usize,
     },
+    /// A permutation input holds a value outside the base field.
+    #[error("wire {wire} enters a permutation but is not in the base field")]
+    NotBase {
+        /// The input's wire.
+        wire: usize,
+    },
     /// The circuit has more wires or rows than one table may hold.
     #[error("{count} {what} exceed the limit of 2^{} a table", crate::MAX_LOG_HEIGHT)]
     TooLarge {

@@ -6,10 +6,11 @@
 //! [`CircuitBuilder`] and proven as two AIR tables by sigagg's own
 //! multilinear prover, whir-skip, under any of its settings ([`prove`],
 //! [`verify`]; its bus reads periodic columns, which the other backends do
-//! not lower). Built and tested:
-//! sums, differences, products, quotients, equalities, constants and the
-//! statement's inputs. **Not built:** the Poseidon2 table (permutations,
-//! Merkle paths, the transcript's sponge), the verifier of a whir-skip
+//! not lower). Built and tested: sums, differences, products, quotients,
+//! equalities, constants, the statement's inputs, and Poseidon2
+//! permutations (Plonky3's default width 16, the recursion setting's
+//! hash). **Not built:** Merkle paths and the transcript's sponge written
+//! with them, the verifier of a whir-skip
 //! proof written with these operations (the bus argument's GKR, the
 //! zerocheck and sumcheck rounds, WHIR's opening checks, each child
 //! table's constraints at the opened point), deferred claims, and merge.
@@ -74,7 +75,7 @@ use sigagg_prover::config::Val;
 use sigagg_prover::{Backend, Settings, StarkProof, Tables, codec};
 
 pub use air::CircuitAir;
-pub use circuit::{Circuit, CircuitBuilder, Fixed, Relation, Row, Wire};
+pub use circuit::{Circuit, CircuitBuilder, Fixed, PERM_WIDTH, PermRow, Relation, Row, Wire};
 pub use error::CircuitError;
 
 /// The values of wires: the challenge field of sigagg's proofs,
@@ -110,17 +111,22 @@ impl CircuitProof {
     }
 }
 
-/// log2 of the two tables' heights: the wires', the rows'.
-fn log_heights(circuit: &Circuit) -> Result<[usize; 2], CircuitError> {
+/// log2 of the three tables' heights: the wires', the rows', the
+/// permutations'.
+fn log_heights(circuit: &Circuit) -> Result<[usize; 3], CircuitError> {
     let log = |what: &'static str, count: usize| {
         let log = count.next_power_of_two().trailing_zeros() as usize;
         if log > MAX_LOG_HEIGHT { Err(CircuitError::TooLarge { what, count }) } else { Ok(log.max(MIN_LOG_HEIGHT)) }
     };
-    Ok([log("wires", circuit.num_wires())?, log("rows", circuit.rows().len())?])
+    Ok([
+        log("wires", circuit.num_wires())?,
+        log("rows", circuit.rows().len())?,
+        log("permutations", circuit.perms().len())?,
+    ])
 }
 
 /// The statement's digest, bound into the transcript: the circuit (every
-/// row, every fixed wire) and the inputs.
+/// row, every permutation, every fixed wire) and the inputs.
 fn digest(circuit: &Circuit, inputs: &[Ext]) -> [u8; 32] {
     let mut h = Sha3_256::new();
     let word = |h: &mut Sha3_256, w: usize| h.update((w as u64).to_le_bytes());
@@ -133,6 +139,10 @@ fn digest(circuit: &Circuit, inputs: &[Ext]) -> [u8; 32] {
     for row in circuit.rows() {
         word(&mut h, row.relation as usize);
         [row.a, row.b, row.c].iter().for_each(|w| word(&mut h, w.index()));
+    }
+    word(&mut h, circuit.perms().len());
+    for perm in circuit.perms() {
+        perm.inputs.iter().chain(&perm.outputs).for_each(|w| word(&mut h, w.index()));
     }
     for (wire, fixed) in circuit.fixed().enumerate() {
         match fixed {
@@ -154,16 +164,12 @@ fn digest(circuit: &Circuit, inputs: &[Ext]) -> [u8; 32] {
 }
 
 /// A statement's tables, their heights (log2) and digest.
-type Statement = (Vec<CircuitAir>, [usize; 2], [u8; 32]);
+type Statement = (Vec<CircuitAir>, [usize; 3], [u8; 32]);
 
 /// The statement as the backend sees it: the two tables, their heights,
 /// the digest. `inputs` must be as many as the circuit's, and `settings`
 /// the whir-skip backend's ([`CircuitError::Backend`]).
-fn statement(
-    settings: &Settings,
-    circuit: &Circuit,
-    inputs: &[Ext],
-) -> Result<Statement, CircuitError> {
+fn statement(settings: &Settings, circuit: &Circuit, inputs: &[Ext]) -> Result<Statement, CircuitError> {
     if settings.backend() != Backend::Skip {
         return Err(CircuitError::Backend(settings.backend()));
     }
@@ -174,13 +180,14 @@ fn statement(
     let airs = vec![
         CircuitAir::Witness(air::WitnessAir::new(circuit, inputs, logs[0])),
         CircuitAir::Arith(air::ArithAir::new(circuit, logs[1])),
+        CircuitAir::Perm(air::PermAir::new(circuit, logs[2])),
     ];
     Ok((airs, logs, digest(circuit, inputs)))
 }
 
 /// Proves that `circuit` holds on `inputs`: computes the witness
 /// ([`Circuit::witness`], which refuses inputs the circuit does not
-/// accept) and proves its two tables under `settings`.
+/// accept) and proves its three tables under `settings`.
 pub fn prove(settings: &Settings, circuit: &Circuit, inputs: &[Ext]) -> Result<CircuitProof, CircuitError> {
     let values = circuit.witness(inputs)?;
     let logs = log_heights(circuit)?;
@@ -201,7 +208,7 @@ pub fn prove_traces(
 }
 
 /// The traces of an honest proof: the witness of `circuit` on `inputs`, in
-/// the two tables (for soundness tests to corrupt before
+/// the three tables (for soundness tests to corrupt before
 /// [`prove_traces`]).
 pub fn honest_traces(circuit: &Circuit, inputs: &[Ext]) -> Result<Vec<RowMajorMatrix<Val>>, CircuitError> {
     let values = circuit.witness(inputs)?;

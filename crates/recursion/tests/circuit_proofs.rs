@@ -6,11 +6,13 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use p3_field::{BasedVectorSpace, PrimeCharacteristicRing};
 use p3_matrix::dense::RowMajorMatrix;
+use p3_symmetric::Permutation;
 use sigagg_prover::Settings;
 use sigagg_prover::config::Val;
-use sigagg_recursion::air::{ArithCols, WitnessCols};
+use sigagg_recursion::air::{ArithCols, WitnessCols, perm_columns};
 use sigagg_recursion::{
-    Circuit, CircuitBuilder, CircuitError, CircuitProof, Ext, Wire, honest_traces, prove, prove_traces, verify,
+    Circuit, CircuitBuilder, CircuitError, CircuitProof, Ext, PERM_WIDTH, Wire, honest_traces, prove, prove_traces,
+    verify,
 };
 
 fn ext(seed: u32) -> Ext {
@@ -280,4 +282,56 @@ fn oversize_and_malformed_statements_are_typed_errors() {
         prove(&settings, &b.build(), &[Ext::ONE, Ext::ZERO]).err(),
         Some(CircuitError::DivisionByZero { wire: 2 })
     );
+}
+
+/// A Merkle compression as the recursion setting's trees make it: the
+/// first 8 lanes of Poseidon2(left ‖ right) equal a public digest.
+/// Returns the circuit and honest inputs (left, right, digest).
+fn compression() -> (Circuit, Vec<Ext>) {
+    let mut b = CircuitBuilder::new();
+    let state: [Wire; PERM_WIDTH] = core::array::from_fn(|_| b.input());
+    let digest: Vec<Wire> = (0..8).map(|_| b.input()).collect();
+    let out = b.poseidon2(state);
+    for (o, d) in out.iter().zip(&digest) {
+        b.assert_eq(*o, *d);
+    }
+    let children: [Val; PERM_WIDTH] = core::array::from_fn(|i| Val::from_u32(1000 + 37 * i as u32));
+    let node = sigagg_koalabear::poseidon2::default16().permute(children);
+    let inputs = children.iter().chain(&node[..8]).map(|&v| Ext::from(v)).collect();
+    (b.build(), inputs)
+}
+
+#[test]
+fn a_compression_proves_and_a_false_digest_is_refused() {
+    let (circuit, inputs) = compression();
+    for settings in SETTINGS {
+        let proof = prove(&settings, &circuit, &inputs).unwrap();
+        verify(&settings, &circuit, &inputs, &proof).unwrap();
+        let mut wrong = inputs.clone();
+        wrong[PERM_WIDTH + 3] += Ext::ONE;
+        assert!(verify(&settings, &circuit, &wrong, &proof).is_err());
+        assert_eq!(prove(&settings, &circuit, &wrong).err(), Some(CircuitError::Unsatisfied { row: 3 }));
+
+        // The false digest with every wire consistent: the witness, the
+        // equality's reads and the permutation table's output cell all
+        // say digest + 1; only the permutation's constraints refuse it.
+        let mut t = honest_traces(&circuit, &inputs).unwrap();
+        let out = circuit.perms()[0].outputs[3];
+        let value = core::mem::offset_of!(WitnessCols<u8>, value);
+        let input_wire = PERM_WIDTH + 3;
+        for wire in [out.index(), input_wire] {
+            t[0].values[wire * WitnessCols::<u8>::WIDTH + value] += Val::ONE;
+        }
+        let width = ArithCols::<u8>::WIDTH;
+        for cell in [core::mem::offset_of!(ArithCols<u8>, a), core::mem::offset_of!(ArithCols<u8>, c)] {
+            t[1].values[3 * width + cell] += Val::ONE;
+        }
+        let perm_width = t[2].width;
+        t[2].values[perm_columns(3).1] += Val::ONE;
+        assert!(perm_width > 2 * PERM_WIDTH);
+        assert_refused(&settings, &circuit, &wrong, t, "a permutation output that is not Poseidon2's");
+    }
+    let mut wide = inputs.clone();
+    wide[5] = Ext::from_basis_coefficients_fn(|k| Val::from_u32(k as u32 + 1));
+    assert_eq!(prove(&SETTINGS[0], &circuit, &wide).err(), Some(CircuitError::NotBase { wire: 5 }));
 }
