@@ -171,13 +171,31 @@ impl CircuitBuilder {
         q
     }
 
-    /// Constrains `a = b`: the row `a + 0 = b` on one shared zero constant.
-    pub fn assert_eq(&mut self, a: Wire, b: Wire) {
-        let zero = *self.zero.get_or_insert_with(|| {
+    /// The shared zero constant.
+    pub fn zero(&mut self) -> Wire {
+        *self.zero.get_or_insert_with(|| {
             self.wires.push(Source::Fixed(Fixed::Constant(Ext::ZERO)));
             Wire(self.wires.len() - 1)
-        });
+        })
+    }
+
+    /// Constrains `a = b`: the row `a + 0 = b` on the shared zero.
+    pub fn assert_eq(&mut self, a: Wire, b: Wire) {
+        let zero = self.zero();
         self.row(Relation::Add, a, zero, b);
+    }
+
+    /// Constrains `bit ∈ {0, 1}`: `bit · bit = bit`.
+    pub fn assert_bool(&mut self, bit: Wire) {
+        self.row(Relation::Mul, bit, bit, bit);
+    }
+
+    /// `a` when `bit` is 0, `b` when it is 1: `a + bit · (b − a)` (`bit`
+    /// must be constrained boolean, or the result blends the two).
+    pub fn select(&mut self, bit: Wire, a: Wire, b: Wire) -> Wire {
+        let diff = self.sub(b, a);
+        let scaled = self.mul(bit, diff);
+        self.add(a, scaled)
     }
 
     /// The Poseidon2 permutation of 16 wires (each must hold a base-field

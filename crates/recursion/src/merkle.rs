@@ -1,0 +1,64 @@
+//! Merkle openings of the recursion setting's commitments, as circuits:
+//! the trees of `sigagg_prover::config::ValMmcsPoseidon2` (a leaf is the
+//! padding-free overwrite sponge of rate 8 over the row, a node the first
+//! 8 lanes of the permutation of its two children), checked against
+//! Plonky3's own trees in the tests.
+//!
+//! Cost per tree level: one permutation row and 49 arithmetic rows (a
+//! boolean check and 16 selections of three rows each). A dedicated path
+//! table, with the node placed by the direction bit inside its rows as
+//! `sigagg_prover::gadgets::merkle` does, would need none of the
+//! arithmetic rows; it is the next step once the verifier is written.
+
+use crate::circuit::{CircuitBuilder, PERM_WIDTH, Wire};
+
+/// Elements of a digest, and the sponge's rate.
+pub const DIGEST: usize = 8;
+
+/// A digest's wires.
+pub type Digest = [Wire; DIGEST];
+
+impl CircuitBuilder {
+    /// The leaf hash of a row: from a zero state, each chunk of 8 values
+    /// overwrites the first lanes (a last chunk of `k < 8` only the first
+    /// `k`, the others keep the previous output) and the state is
+    /// permuted; the digest is the first 8 lanes. An empty row is the
+    /// zero digest, as in Plonky3's `PaddingFreeSponge`.
+    pub fn leaf_hash(&mut self, row: &[Wire]) -> Digest {
+        let zero = self.zero();
+        let mut state = [zero; PERM_WIDTH];
+        for chunk in row.chunks(DIGEST) {
+            state[..chunk.len()].copy_from_slice(chunk);
+            state = self.poseidon2(state);
+        }
+        core::array::from_fn(|i| state[i])
+    }
+
+    /// A node: the first 8 lanes of the permutation of `left ‖ right`.
+    pub fn compress(&mut self, left: Digest, right: Digest) -> Digest {
+        let mut state = [left[0]; PERM_WIDTH];
+        state[..DIGEST].copy_from_slice(&left);
+        state[DIGEST..].copy_from_slice(&right);
+        let out = self.poseidon2(state);
+        core::array::from_fn(|i| out[i])
+    }
+
+    /// The root reached from `leaf` along `siblings` (bottom up), the node
+    /// at each level the right child where its bit of `bits` (least
+    /// significant first, one per level, each constrained boolean here) is
+    /// 1.
+    ///
+    /// # Panics
+    /// If `bits` and `siblings` differ in length.
+    pub fn merkle_root(&mut self, leaf: Digest, bits: &[Wire], siblings: &[Digest]) -> Digest {
+        assert_eq!(bits.len(), siblings.len(), "one direction bit per level");
+        let mut node = leaf;
+        for (&bit, sibling) in bits.iter().zip(siblings) {
+            self.assert_bool(bit);
+            let left: Digest = core::array::from_fn(|i| self.select(bit, node[i], sibling[i]));
+            let right: Digest = core::array::from_fn(|i| self.select(bit, sibling[i], node[i]));
+            node = self.compress(left, right);
+        }
+        node
+    }
+}

@@ -1,0 +1,85 @@
+//! Merkle openings of the recursion setting's trees, verified in a
+//! circuit: Plonky3's own `MerkleTreeMmcs` over Poseidon2 commits a
+//! matrix, opens rows, and the circuit reaches the same root from the row,
+//! the index bits and the siblings; a wrong sibling, a wrong bit or a
+//! non-boolean bit is refused.
+
+use p3_commit::Mmcs;
+use p3_field::PrimeCharacteristicRing;
+use p3_matrix::dense::RowMajorMatrix;
+use sigagg_prover::Settings;
+use sigagg_prover::config::{Val, val_mmcs_poseidon2};
+use sigagg_recursion::merkle::{DIGEST, Digest};
+use sigagg_recursion::{Circuit, CircuitBuilder, CircuitError, Ext, Wire, prove, verify};
+
+const WIDTH: usize = 11;
+const LOG_ROWS: usize = 4;
+
+/// The circuit: a row of `WIDTH` values, `LOG_ROWS` index bits and
+/// siblings, and the root, all inputs in that order.
+fn opening_circuit() -> Circuit {
+    let mut b = CircuitBuilder::new();
+    let row: Vec<Wire> = (0..WIDTH).map(|_| b.input()).collect();
+    let bits: Vec<Wire> = (0..LOG_ROWS).map(|_| b.input()).collect();
+    let siblings: Vec<Digest> = (0..LOG_ROWS).map(|_| core::array::from_fn(|_| b.input())).collect();
+    let root: Digest = core::array::from_fn(|_| b.input());
+    let leaf = b.leaf_hash(&row);
+    let reached = b.merkle_root(leaf, &bits, &siblings);
+    for (r, expected) in reached.into_iter().zip(root) {
+        b.assert_eq(r, expected);
+    }
+    b.build()
+}
+
+/// A committed matrix and, for `index`, the circuit's inputs: the opened
+/// row, the index's bits, the siblings and the root, from Plonky3's tree.
+fn opening(index: usize) -> Vec<Ext> {
+    let values: Vec<Val> = (0..WIDTH << LOG_ROWS).map(|i| Val::from_u32(3 * i as u32 + 17)).collect();
+    let mmcs = val_mmcs_poseidon2(0);
+    let (root, data) = mmcs.commit_matrix(RowMajorMatrix::new(values, WIDTH));
+    let opened = mmcs.open_batch(index, &data);
+    assert_eq!(opened.opened_values.len(), 1);
+    let mut inputs: Vec<Val> = opened.opened_values[0].clone();
+    inputs.extend((0..LOG_ROWS).map(|l| Val::from_usize((index >> l) & 1)));
+    assert_eq!(opened.opening_proof.len(), LOG_ROWS);
+    inputs.extend(opened.opening_proof.iter().flatten());
+    let root: [Val; DIGEST] = root.as_ref()[0];
+    inputs.extend(root);
+    inputs.into_iter().map(Ext::from).collect()
+}
+
+#[test]
+fn openings_of_plonkys_tree_verify_in_the_circuit() {
+    let circuit = opening_circuit();
+    for index in [0, 5, 10, (1 << LOG_ROWS) - 1] {
+        circuit.witness(&opening(index)).unwrap_or_else(|e| panic!("index {index}: {e}"));
+    }
+    let settings = Settings::WHIR_SKIP_POSEIDON2;
+    let inputs = opening(5);
+    let proof = prove(&settings, &circuit, &inputs).unwrap();
+    verify(&settings, &circuit, &inputs, &proof).unwrap();
+    // The same proof for another opening of the same tree: refused.
+    assert!(verify(&settings, &circuit, &opening(6), &proof).is_err());
+}
+
+#[test]
+fn wrong_siblings_and_bits_are_refused() {
+    let circuit = opening_circuit();
+    let honest = opening(10);
+    let sibling = WIDTH + LOG_ROWS + DIGEST + 2;
+    let mut wrong = honest.clone();
+    wrong[sibling] += Ext::ONE;
+    assert!(matches!(circuit.witness(&wrong), Err(CircuitError::Unsatisfied { .. })));
+    // Bit 0 flipped: the node placed on the other side.
+    let mut flipped = honest.clone();
+    flipped[WIDTH] = Ext::ONE - flipped[WIDTH];
+    assert!(matches!(circuit.witness(&flipped), Err(CircuitError::Unsatisfied { .. })));
+    // A bit of 2 is not a bit.
+    let mut two = honest.clone();
+    two[WIDTH + 1] = Ext::TWO;
+    assert!(matches!(circuit.witness(&two), Err(CircuitError::Unsatisfied { .. })));
+    // A changed opened value.
+    let mut value = honest;
+    value[WIDTH - 1] += Ext::ONE;
+    assert!(matches!(circuit.witness(&value), Err(CircuitError::Unsatisfied { .. })));
+}
