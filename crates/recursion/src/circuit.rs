@@ -80,6 +80,8 @@ enum Step {
     Div(Wire, Wire),
     /// Lane `.1` of permutation number `.0`'s output.
     PermOut(usize, usize),
+    /// Limb `.1` (the coefficient of `X^.1`) of a wire's value.
+    Limb(Wire, usize),
 }
 
 /// Lanes of the permutation: Plonky3's default KoalaBear Poseidon2 of
@@ -208,6 +210,24 @@ impl CircuitBuilder {
         outputs
     }
 
+    /// The five limbs of `value` (its coefficients of `1, X, …, X^4`),
+    /// constrained to recompose it: `value = Σ limb_k · X^k`. The limbs
+    /// are not constrained to the base field here: a permutation that
+    /// reads them does that (as the transcript's absorption does).
+    pub fn limbs(&mut self, value: Wire) -> [Wire; 5] {
+        let limbs: [Wire; 5] = core::array::from_fn(|k| self.wire(Source::Step(Step::Limb(value, k))));
+        let x = self.constant(Ext::from_basis_coefficients_fn(|k| if k == 1 { Val::ONE } else { Val::ZERO }));
+        let recomposed = self.horner(&limbs, x).expect("five limbs");
+        self.assert_eq(recomposed, value);
+        limbs
+    }
+
+    /// `Σ limbs[k] · X^k`: the extension element of five base-field wires.
+    pub fn from_limbs(&mut self, limbs: [Wire; 5]) -> Wire {
+        let x = self.constant(Ext::from_basis_coefficients_fn(|k| if k == 1 { Val::ONE } else { Val::ZERO }));
+        self.horner(&limbs, x).expect("five limbs")
+    }
+
     /// `Σ coefficients[i] · x^i` by Horner's rule: one product and one sum
     /// per coefficient after the leading one.
     pub fn horner(&mut self, coefficients: &[Wire], x: Wire) -> Option<Wire> {
@@ -296,6 +316,10 @@ impl Circuit {
                     Ext::from(permuted[perm][0])
                 }
                 Source::Step(Step::PermOut(perm, lane)) => Ext::from(permuted[perm][lane]),
+                Source::Step(Step::Limb(w, k)) => {
+                    let limbs: &[Val] = values[w.0].as_basis_coefficients_slice();
+                    Ext::from(limbs[k])
+                }
                 Source::Fixed(f) => Self::fixed_value(f, inputs),
                 Source::Step(Step::Add(a, b)) => values[a.0] + values[b.0],
                 Source::Step(Step::Sub(a, b)) => values[a.0] - values[b.0],

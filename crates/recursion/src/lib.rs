@@ -10,8 +10,9 @@
 //! equalities, constants, the statement's inputs, and Poseidon2
 //! permutations (Plonky3's default width 16, the recursion setting's
 //! hash), and the Merkle openings of that setting's trees ([`merkle`],
-//! checked against Plonky3's). **Not built:** the transcript's duplex
-//! sponge, the verifier of a whir-skip
+//! checked against Plonky3's), and the transcript's duplex sponge
+//! ([`transcript`], challenge for challenge Plonky3's). **Not built:** the
+//! verifier of a whir-skip
 //! proof written with these operations (the bus argument's GKR, the
 //! zerocheck and sumcheck rounds, WHIR's opening checks, each child
 //! table's constraints at the opened point), deferred claims, and merge.
@@ -68,6 +69,7 @@ pub mod air;
 pub mod circuit;
 pub mod error;
 pub mod merkle;
+pub mod transcript;
 
 use p3_field::BasedVectorSpace;
 use p3_field::PrimeField32;
