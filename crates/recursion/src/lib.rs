@@ -1,21 +1,28 @@
 //! # sigagg-recursion: the verifier circuit (issue 42, item 2)
 //!
-//! **Status.** This crate holds the first layer of the circuit that will
-//! verify a sigagg proof inside another: circuits over the challenge field
-//! ([`Ext`], KoalaBear's degree-5 extension), recorded by a
-//! [`CircuitBuilder`] and proven as two AIR tables by sigagg's own
-//! multilinear prover, whir-skip, under any of its settings ([`prove`],
-//! [`verify`]; its bus reads periodic columns, which the other backends do
-//! not lower). Built and tested: sums, differences, products, quotients,
-//! equalities, constants, the statement's inputs, and Poseidon2
-//! permutations (Plonky3's default width 16, the recursion setting's
-//! hash), and the Merkle openings of that setting's trees ([`merkle`],
-//! checked against Plonky3's), and the transcript's duplex sponge
-//! ([`transcript`], challenge for challenge Plonky3's). **Not built:** the
-//! verifier of a whir-skip
-//! proof written with these operations (the bus argument's GKR, the
-//! zerocheck and sumcheck rounds, WHIR's opening checks, each child
-//! table's constraints at the opened point), deferred claims, and merge.
+//! **Status.** The first layer of the circuit that will verify a sigagg
+//! proof inside another. Built and tested:
+//!
+//! * circuits over the challenge field ([`Ext`], KoalaBear's degree-5
+//!   extension), recorded by a [`CircuitBuilder`] (inputs, constants, sums,
+//!   differences, products, quotients, equalities, limbs) and proven by
+//!   sigagg's own multilinear prover, whir-skip ([`prove`], [`verify`]; the
+//!   tables' bus reads periodic columns, which the other backends do not
+//!   lower);
+//! * Poseidon2 permutations (Plonky3's default width 16, the recursion
+//!   setting's hash) as a table on the same bus;
+//! * Merkle openings of the recursion setting's trees ([`merkle`]), checked
+//!   against Plonky3's `MerkleTreeMmcs`;
+//! * the transcript ([`transcript`]), challenge for challenge Plonky3's
+//!   `DuplexChallenger`;
+//! * sumcheck rounds in the zerocheck verifier's form ([`sumcheck`]:
+//!   values at the integers, interpolation, `eq`), checked against a native
+//!   run.
+//!
+//! **Not built:** the verifier of a whir-skip proof written with these
+//! (the bus argument's GKR, the zerocheck's skip round, WHIR's
+//! folding and opening checks, each child table's constraints at the
+//! opened point, the grinding checks), deferred claims, and merge.
 //!
 //! ## Design: a circuit is a witness table and operation tables
 //! Every value of a circuit is a **wire**, numbered in order of creation.
@@ -32,8 +39,7 @@
 //! replace by a commitment.) New operations (a Poseidon2 permutation, a
 //! Merkle step) are new tables on the same bus: their rows read and write
 //! wires the arithmetic rows also use, so the verifier of a proof is one
-//! circuit whatever it computes. Soundness of the two tables built:
-//! [`air`].
+//! circuit whatever it computes. Soundness of the three tables: [`air`].
 //!
 //! ## Sizing (measured, BENCHMARKS-HISTORY.md)
 //! Verifying a whir-skip-poseidon2 leanSig proof of N = 1550 runs 11.6 k
@@ -69,6 +75,7 @@ pub mod air;
 pub mod circuit;
 pub mod error;
 pub mod merkle;
+pub mod sumcheck;
 pub mod transcript;
 
 use p3_field::BasedVectorSpace;

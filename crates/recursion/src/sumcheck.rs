@@ -1,0 +1,97 @@
+//! Sumcheck rounds as circuits, in the form whir-skip's zerocheck verifier
+//! reads them (`sigagg_prover::zerocheck`): a round sends its polynomial's
+//! values at `0, 1, …, d + 1`; the verifier checks `p(0) + p(1)` against
+//! the running claim, absorbs the values, samples `r` and continues with
+//! `p(r)`, the interpolation through the integer nodes.
+
+use p3_field::{Field, PrimeCharacteristicRing};
+
+use crate::Ext;
+use crate::circuit::{CircuitBuilder, Wire};
+use crate::transcript::CircuitChallenger;
+
+impl CircuitBuilder {
+    /// The polynomial through `(i, values[i])` for `i = 0, 1, …` at `x`:
+    /// `Σ values[i] · c_i · Π_{j≠i} (x − j)`, with the constants
+    /// `c_i = 1 / Π_{j≠i} (i − j)` and the products from prefix and
+    /// suffix products, so no division by `x − j` (which is 0 when `x` is
+    /// a node).
+    ///
+    /// # Panics
+    /// If `values` is empty.
+    pub fn interpolate_at_integers(&mut self, values: &[Wire], x: Wire) -> Wire {
+        let n = values.len();
+        assert!(n > 0, "at least one value");
+        let diffs: Vec<Wire> =
+            (0..n).map(|j| if j == 0 { x } else { self.constant_sub(x, Ext::from_usize(j)) }).collect();
+        // prefix[i] = Π_{j<i} diffs[j], suffix[i] = Π_{j>i} diffs[j] (None: 1).
+        let mut prefix: Vec<Option<Wire>> = vec![None; n];
+        for i in 1..n {
+            prefix[i] = Some(self.mul_opt(prefix[i - 1], diffs[i - 1]));
+        }
+        let mut suffix: Vec<Option<Wire>> = vec![None; n];
+        for i in (0..n - 1).rev() {
+            suffix[i] = Some(self.mul_opt(suffix[i + 1], diffs[i + 1]));
+        }
+        let terms: Vec<Wire> = (0..n)
+            .map(|i| {
+                let denominator: Ext = (0..n).filter(|&j| j != i).map(|j| Ext::from_i64(i as i64 - j as i64)).product();
+                let c = self.constant(denominator.inverse());
+                let scaled = self.mul(values[i], c);
+                [prefix[i], suffix[i]].into_iter().flatten().fold(scaled, |acc, f| self.mul(acc, f))
+            })
+            .collect();
+        terms[1..].iter().fold(terms[0], |acc, &t| self.add(acc, t))
+    }
+
+    /// `x − c` for a constant `c`.
+    fn constant_sub(&mut self, x: Wire, c: Ext) -> Wire {
+        let c = self.constant(c);
+        self.sub(x, c)
+    }
+
+    /// `acc · w`, or `w` when there is no `acc` (an empty product).
+    fn mul_opt(&mut self, acc: Option<Wire>, w: Wire) -> Wire {
+        match acc {
+            Some(a) => self.mul(a, w),
+            None => w,
+        }
+    }
+
+    /// `eq(a, b) = Π (a_i b_i + (1 − a_i)(1 − b_i))`.
+    ///
+    /// # Panics
+    /// If the points differ in length, or are empty.
+    pub fn eq_at(&mut self, a: &[Wire], b: &[Wire]) -> Wire {
+        assert_eq!(a.len(), b.len(), "points of one dimension");
+        assert!(!a.is_empty(), "a point of at least one coordinate");
+        let one = self.constant(Ext::ONE);
+        let factors: Vec<Wire> = a
+            .iter()
+            .zip(b)
+            .map(|(&x, &y)| {
+                let xy = self.mul(x, y);
+                let (nx, ny) = (self.sub(one, x), self.sub(one, y));
+                let both = self.mul(nx, ny);
+                self.add(xy, both)
+            })
+            .collect();
+        factors[1..].iter().fold(factors[0], |acc, &f| self.mul(acc, f))
+    }
+}
+
+/// One ordinary sumcheck round: checks `values[0] + values[1] = claim`,
+/// absorbs the values, samples `r`; returns `(p(r), r)`.
+///
+/// # Panics
+/// If there are fewer than two values.
+pub fn round(b: &mut CircuitBuilder, transcript: &mut CircuitChallenger, claim: Wire, values: &[Wire]) -> (Wire, Wire) {
+    assert!(values.len() >= 2, "a round polynomial's values at 0 and 1 at least");
+    let sum = b.add(values[0], values[1]);
+    b.assert_eq(sum, claim);
+    for &v in values {
+        transcript.observe_ext(b, v);
+    }
+    let r = transcript.sample_ext(b);
+    (b.interpolate_at_integers(values, r), r)
+}
