@@ -31,6 +31,9 @@ pub enum CircuitError {
         /// The input's wire.
         wire: usize,
     },
+    /// Something a circuit cannot lower (see the message).
+    #[error("not supported: {0}")]
+    Unsupported(&'static str),
     /// The circuit has more wires or rows than one table may hold.
     #[error("{count} {what} exceed the limit of 2^{} a table", crate::MAX_LOG_HEIGHT)]
     TooLarge {

@@ -17,12 +17,14 @@
 //!   `DuplexChallenger`;
 //! * sumcheck rounds in the zerocheck verifier's form ([`sumcheck`]:
 //!   values at the integers, interpolation, `eq`), checked against a native
-//!   run.
+//!   run;
+//! * an AIR's constraints at an opened point ([`constraints`]: Plonky3's
+//!   symbolic constraints lowered to rows), checked on trace rows.
 //!
 //! **Not built:** the verifier of a whir-skip proof written with these
-//! (the bus argument's GKR, the zerocheck's skip round, WHIR's
-//! folding and opening checks, each child table's constraints at the
-//! opened point, the grinding checks), deferred claims, and merge.
+//! (the bus argument's GKR and the messages at the point, the zerocheck's
+//! skip round and its batching of the constraints, WHIR's folding and
+//! opening checks, the grinding checks), deferred claims, and merge.
 //!
 //! ## Design: a circuit is a witness table and operation tables
 //! Every value of a circuit is a **wire**, numbered in order of creation.
@@ -73,6 +75,7 @@
 
 pub mod air;
 pub mod circuit;
+pub mod constraints;
 pub mod error;
 pub mod merkle;
 pub mod sumcheck;
