@@ -19,12 +19,17 @@
 //!   values at the integers, interpolation, `eq`), checked against a native
 //!   run;
 //! * an AIR's constraints at an opened point ([`constraints`]: Plonky3's
-//!   symbolic constraints lowered to rows), checked on trace rows.
+//!   symbolic constraints lowered to rows), checked on trace rows;
+//! * **whir-skip's zerocheck verifier** for a table without bus messages
+//!   ([`zerocheck`]: weights and point from the transcript, the skip
+//!   round on `H` and its interpolation, the ordinary rounds, selectors and
+//!   periodic columns at the point, the final check), which refuses
+//!   exactly the tampered proofs the native verifier refuses.
 //!
-//! **Not built:** the verifier of a whir-skip proof written with these
-//! (the bus argument's GKR and the messages at the point, the zerocheck's
-//! skip round and its batching of the constraints, WHIR's folding and
-//! opening checks, the grinding checks), deferred claims, and merge.
+//! **Not built:** the rest of a whir-skip proof's verifier (the bus
+//! argument's GKR and the message terms at the point, the opening
+//! reductions, WHIR's folding and opening checks, the grinding checks),
+//! deferred claims, and merge.
 //!
 //! ## Design: a circuit is a witness table and operation tables
 //! Every value of a circuit is a **wire**, numbered in order of creation.
@@ -80,6 +85,7 @@ pub mod error;
 pub mod merkle;
 pub mod sumcheck;
 pub mod transcript;
+pub mod zerocheck;
 
 use p3_field::BasedVectorSpace;
 use p3_field::PrimeField32;

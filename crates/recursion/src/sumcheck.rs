@@ -11,19 +11,39 @@ use crate::circuit::{CircuitBuilder, Wire};
 use crate::transcript::CircuitChallenger;
 
 impl CircuitBuilder {
-    /// The polynomial through `(i, values[i])` for `i = 0, 1, …` at `x`:
-    /// `Σ values[i] · c_i · Π_{j≠i} (x − j)`, with the constants
-    /// `c_i = 1 / Π_{j≠i} (i − j)` and the products from prefix and
-    /// suffix products, so no division by `x − j` (which is 0 when `x` is
-    /// a node).
+    /// The polynomial through `(i, values[i])` for `i = 0, 1, …` at `x`
+    /// ([`Self::interpolate_at`] on the integer nodes).
     ///
     /// # Panics
     /// If `values` is empty.
     pub fn interpolate_at_integers(&mut self, values: &[Wire], x: Wire) -> Wire {
-        let n = values.len();
-        assert!(n > 0, "at least one value");
+        let nodes: Vec<Ext> = (0..values.len()).map(Ext::from_usize).collect();
+        self.interpolate_at(&nodes, values, x)
+    }
+
+    /// The polynomial through `(nodes[i], values[i])` at `x`.
+    ///
+    /// # Panics
+    /// If `values` is empty or not as long as `nodes`.
+    pub fn interpolate_at(&mut self, nodes: &[Ext], values: &[Wire], x: Wire) -> Wire {
+        assert_eq!(nodes.len(), values.len(), "one value per node");
+        let basis = self.lagrange_basis(nodes, x);
+        let terms: Vec<Wire> = values.iter().zip(basis).map(|(&v, l)| self.mul(v, l)).collect();
+        terms[1..].iter().fold(terms[0], |acc, &t| self.add(acc, t))
+    }
+
+    /// The Lagrange basis of the distinct constant `nodes` at `x`:
+    /// `L_i(x) = c_i · Π_{j≠i} (x − nodes[j])`, `c_i = 1 / Π_{j≠i}
+    /// (nodes[i] − nodes[j])`, the products from prefix and suffix
+    /// products, so no division by `x − nodes[j]` (0 when `x` is a node).
+    ///
+    /// # Panics
+    /// If `nodes` is empty.
+    pub fn lagrange_basis(&mut self, nodes: &[Ext], x: Wire) -> Vec<Wire> {
+        let n = nodes.len();
+        assert!(n > 0, "at least one node");
         let diffs: Vec<Wire> =
-            (0..n).map(|j| if j == 0 { x } else { self.constant_sub(x, Ext::from_usize(j)) }).collect();
+            nodes.iter().map(|&node| if node == Ext::ZERO { x } else { self.constant_sub(x, node) }).collect();
         // prefix[i] = Π_{j<i} diffs[j], suffix[i] = Π_{j>i} diffs[j] (None: 1).
         let mut prefix: Vec<Option<Wire>> = vec![None; n];
         for i in 1..n {
@@ -33,15 +53,13 @@ impl CircuitBuilder {
         for i in (0..n - 1).rev() {
             suffix[i] = Some(self.mul_opt(suffix[i + 1], diffs[i + 1]));
         }
-        let terms: Vec<Wire> = (0..n)
+        (0..n)
             .map(|i| {
-                let denominator: Ext = (0..n).filter(|&j| j != i).map(|j| Ext::from_i64(i as i64 - j as i64)).product();
+                let denominator: Ext = (0..n).filter(|&j| j != i).map(|j| nodes[i] - nodes[j]).product();
                 let c = self.constant(denominator.inverse());
-                let scaled = self.mul(values[i], c);
-                [prefix[i], suffix[i]].into_iter().flatten().fold(scaled, |acc, f| self.mul(acc, f))
+                [prefix[i], suffix[i]].into_iter().flatten().fold(c, |acc, f| self.mul(acc, f))
             })
-            .collect();
-        terms[1..].iter().fold(terms[0], |acc, &t| self.add(acc, t))
+            .collect()
     }
 
     /// `x − c` for a constant `c`.
@@ -56,6 +74,30 @@ impl CircuitBuilder {
             Some(a) => self.mul(a, w),
             None => w,
         }
+    }
+
+    /// `eq(τ, x)` for every `x` of the cube, bit `i` of the index being
+    /// `τ[i]`'s coordinate (1 for an empty `τ`).
+    pub fn eq_table(&mut self, tau: &[Wire]) -> Vec<Wire> {
+        let one = self.constant(Ext::ONE);
+        let mut table = vec![one];
+        for &t in tau {
+            let not_t = self.sub(one, t);
+            let high: Vec<Wire> = table.iter().map(|&v| self.mul(v, t)).collect();
+            let low: Vec<Wire> = table.iter().map(|&v| self.mul(v, not_t)).collect();
+            table = low.into_iter().chain(high).collect();
+        }
+        table
+    }
+
+    /// `Σ a_i · b_i`.
+    ///
+    /// # Panics
+    /// If the slices differ in length or are empty.
+    pub fn dot(&mut self, a: &[Wire], b: &[Wire]) -> Wire {
+        assert_eq!(a.len(), b.len(), "one factor per factor");
+        let terms: Vec<Wire> = a.iter().zip(b).map(|(&x, &y)| self.mul(x, y)).collect();
+        terms[1..].iter().fold(terms[0], |acc, &t| self.add(acc, t))
     }
 
     /// `eq(a, b) = Π (a_i b_i + (1 − a_i)(1 − b_i))`.

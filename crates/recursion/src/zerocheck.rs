@@ -1,0 +1,149 @@
+//! whir-skip's zerocheck verifier as a circuit, for a table without bus
+//! messages to weigh (`sigagg_prover::zerocheck::SkipZerocheck::verify`
+//! with no bus claim), step for step on the same transcript: the
+//! constraint weights `α^i` and the point `τ`, the skip round's sum on `H`,
+//! its interpolation at `r_0`, the ordinary rounds, the opened values, and
+//! the final check `eq(τ, r) · Σ α^i C_i(opened) = claim` with the
+//! selectors and periodic columns computed at the point and the
+//! constraints lowered from the AIR ([`crate::constraints`]).
+
+use p3_air::{Air, BaseAir};
+use p3_field::{PrimeCharacteristicRing, TwoAdicField};
+use p3_lookup::InteractionSymbolicBuilder;
+use sigagg_prover::config::Val;
+use sigagg_prover::zerocheck::skip_points;
+
+use crate::Ext;
+use crate::circuit::{CircuitBuilder, Wire};
+use crate::constraints::{OpenedRow, lower};
+use crate::error::CircuitError;
+use crate::sumcheck;
+use crate::transcript::CircuitChallenger;
+
+/// A zerocheck proof's values, as wires (the proof's fields, in order).
+#[derive(Clone, Debug)]
+pub struct ZerocheckWires {
+    /// The skip polynomial off `H`, then on `H`.
+    pub skip_values: Vec<Wire>,
+    /// Each ordinary round's values at `0 ..= d + 1`.
+    pub rounds: Vec<Vec<Wire>>,
+    /// Every column at the point.
+    pub local: Vec<Wire>,
+    /// The AIR's next-row columns at the point, in its order.
+    pub next: Vec<Wire>,
+}
+
+/// The point the zerocheck reduces to, as wires.
+#[derive(Clone, Debug)]
+pub struct PointWires {
+    /// The skip variable's challenge.
+    pub skip: Wire,
+    /// The ordinary variables' challenges.
+    pub rest: Vec<Wire>,
+}
+
+/// Records the verification of `proof` for `air` at `2^log_height` rows,
+/// skipping `skip` variables; returns the point. The proof's lengths must
+/// be those of such a proof ([`CircuitError::Unsupported`] otherwise):
+/// they fix the circuit.
+pub fn verify<A>(
+    b: &mut CircuitBuilder,
+    transcript: &mut CircuitChallenger,
+    air: &A,
+    (skip, log_height): (usize, usize),
+    proof: &ZerocheckWires,
+) -> Result<PointWires, CircuitError>
+where
+    A: BaseAir<Val> + Air<InteractionSymbolicBuilder<Val, Ext>>,
+{
+    let group = 1usize << skip;
+    let round_len = proof.rounds.first().map_or(0, Vec::len);
+    let degree = round_len.checked_sub(2).ok_or(CircuitError::Unsupported("rounds of fewer than two values"))?;
+    let points = skip_points(skip, degree);
+    let next_columns = air.main_next_row_columns();
+    if log_height < skip
+        || proof.skip_values.len() != points.len() + group
+        || proof.rounds.len() != log_height - skip
+        || proof.rounds.iter().any(|r| r.len() != round_len)
+        || proof.local.len() != BaseAir::<Val>::width(air)
+        || proof.next.len() != next_columns.len()
+    {
+        return Err(CircuitError::Unsupported("a zerocheck proof of another shape"));
+    }
+
+    // The weights and the point (no bus: the target is zero).
+    let alpha = transcript.sample_ext(b);
+    let tau: Vec<Wire> = (0..log_height).map(|_| transcript.sample_ext(b)).collect();
+    let (tau_skip, tau_rest) = tau.split_at(skip);
+
+    // The skip polynomial on H, weighted by eq over the group's bits, sums to 0.
+    let on_h = &proof.skip_values[points.len()..];
+    let eq_skip = b.eq_table(tau_skip);
+    let sum = b.dot(&eq_skip, on_h);
+    let zero = b.zero();
+    b.assert_eq(sum, zero);
+    for &v in &proof.skip_values {
+        transcript.observe_ext(b, v);
+    }
+    let r0 = transcript.sample_ext(b);
+    let w = Val::two_adic_generator(skip);
+    let h_nodes: Vec<Ext> = w.powers().take(group).map(Ext::from).collect();
+    let nodes: Vec<Ext> = points.iter().map(|&p| Ext::from(p)).chain(h_nodes.iter().copied()).collect();
+    let mut claim = b.interpolate_at(&nodes, &proof.skip_values, r0);
+
+    let mut rest = Vec::with_capacity(proof.rounds.len());
+    for values in &proof.rounds {
+        let (next, r) = sumcheck::round(b, transcript, claim, values);
+        claim = next;
+        rest.push(r);
+    }
+    for &v in proof.local.iter().chain(&proof.next) {
+        transcript.observe_ext(b, v);
+    }
+
+    // The selectors and periodic columns at (r0, rest).
+    let l = b.lagrange_basis(&h_nodes, r0);
+    let one = b.constant(Ext::ONE);
+    let not_rest: Vec<Wire> = rest.iter().map(|&r| b.sub(one, r)).collect();
+    let first = not_rest.iter().fold(l[0], |acc, &f| b.mul(acc, f));
+    let last = rest.iter().fold(l[group - 1], |acc, &f| b.mul(acc, f));
+    let transition = b.sub(one, last);
+    let periodic: Vec<Wire> = air
+        .periodic_columns()
+        .iter()
+        .map(|col| {
+            let period = col.len();
+            let bits = ((period / group).max(1).trailing_zeros() as usize).min(rest.len());
+            let eq = b.eq_table(&rest[..bits]);
+            let per_j: Vec<Wire> = (0..group)
+                .map(|j| {
+                    let column: Vec<Wire> =
+                        (0..eq.len()).map(|g| b.constant(Ext::from(col[(g * group + j) % period]))).collect();
+                    b.dot(&eq, &column)
+                })
+                .collect();
+            b.dot(&l, &per_j)
+        })
+        .collect();
+
+    // The final check.
+    let mut next = vec![zero; proof.local.len()];
+    for (&c, &v) in next_columns.iter().zip(&proof.next) {
+        next[c] = v;
+    }
+    let at = OpenedRow { local: &proof.local, next: &next, periodic: &periodic, first, last, transition };
+    let constraints = lower(b, air, &at)?;
+    let mut power = one;
+    let mut term = zero;
+    for (i, c) in constraints.into_iter().enumerate() {
+        if i > 0 {
+            power = b.mul(power, alpha);
+        }
+        let weighted = b.mul(power, c);
+        term = b.add(term, weighted);
+    }
+    let eq = if tau_rest.is_empty() { one } else { b.eq_at(tau_rest, &rest) };
+    let total = b.mul(eq, term);
+    b.assert_eq(total, claim);
+    Ok(PointWires { skip: r0, rest })
+}

@@ -1,0 +1,138 @@
+//! whir-skip's zerocheck, verified in a circuit: the native prover proves
+//! a table (the arithmetic table of a small circuit, its bus left aside)
+//! on Plonky3's transcript, the native verifier accepts, and the circuit
+//! built from the proof's values reaches the same point and holds; a
+//! proof with any value changed, or of a broken trace, does not.
+
+use p3_challenger::DuplexChallenger;
+use p3_field::PrimeCharacteristicRing;
+use p3_matrix::Matrix;
+use sigagg_koalabear::poseidon2::default16;
+use sigagg_prover::Settings;
+use sigagg_prover::config::Val;
+use sigagg_prover::zerocheck::{SkipZerocheck, ZerocheckProof};
+use sigagg_recursion::air::ArithAir;
+use sigagg_recursion::transcript::CircuitChallenger;
+use sigagg_recursion::zerocheck::{ZerocheckWires, verify as verify_in_circuit};
+use sigagg_recursion::{Circuit, CircuitBuilder, CircuitError, Ext, Wire, honest_traces, prove, verify};
+
+const SKIP: usize = 3;
+
+/// A circuit of 40 rows (a table of 64 rows: three ordinary rounds).
+fn child() -> (Circuit, Vec<Ext>) {
+    let mut b = CircuitBuilder::new();
+    let x = b.input();
+    let mut acc = x;
+    for _ in 0..20 {
+        let sq = b.mul(acc, acc);
+        acc = b.add(sq, x);
+    }
+    let circuit = b.build();
+    (circuit, vec![Ext::from(Val::from_u32(3))])
+}
+
+/// The verifier circuit of `proof` for the child's arithmetic table, its
+/// inputs the proof's values then the native point, each asserted equal.
+fn verifier(air: &ArithAir, log_height: usize, proof: &ZerocheckProof, point: &[Ext]) -> (Circuit, Vec<Ext>) {
+    let mut b = CircuitBuilder::new();
+    let inputs = |b: &mut CircuitBuilder, n: usize| -> Vec<Wire> { (0..n).map(|_| b.input()).collect() };
+    let wires = ZerocheckWires {
+        skip_values: inputs(&mut b, proof.skip_values.len()),
+        rounds: proof.rounds.iter().map(|r| inputs(&mut b, r.len())).collect(),
+        local: inputs(&mut b, proof.local.len()),
+        next: inputs(&mut b, proof.next.len()),
+    };
+    let mut transcript = CircuitChallenger::new(&mut b);
+    let reached = verify_in_circuit(&mut b, &mut transcript, air, (SKIP, log_height), &wires).unwrap();
+    for r in core::iter::once(reached.skip).chain(reached.rest) {
+        let expected = b.input();
+        b.assert_eq(r, expected);
+    }
+    let values: Vec<Ext> = proof
+        .skip_values
+        .iter()
+        .chain(proof.rounds.iter().flatten())
+        .chain(&proof.local)
+        .chain(&proof.next)
+        .chain(point)
+        .copied()
+        .collect();
+    (b.build(), values)
+}
+
+#[test]
+fn a_zerocheck_verifies_in_the_circuit_as_natively() {
+    let (circuit, inputs) = child();
+    let trace = honest_traces(&circuit, &inputs).unwrap().swap_remove(1);
+    let log_height = trace.height().trailing_zeros() as usize;
+    let air = ArithAir::new(&circuit, log_height);
+    let zerocheck = SkipZerocheck::new(SKIP);
+    let mut native = DuplexChallenger::<Val, _, 16, 8>::new(default16().clone());
+    let (proof, point) = zerocheck.prove(&air, &trace, None, &mut native).unwrap();
+    let mut check = DuplexChallenger::<Val, _, 16, 8>::new(default16().clone());
+    assert_eq!(zerocheck.verify(&air, log_height, &proof, None, &mut check).unwrap(), point);
+    assert_eq!(proof.rounds.len(), log_height - SKIP);
+
+    let native_point: Vec<Ext> = core::iter::once(point.skip).chain(point.rest.iter().copied()).collect();
+    let (verifier_circuit, values) = verifier(&air, log_height, &proof, &native_point);
+    verifier_circuit.witness(&values).unwrap();
+    let settings = Settings::INSECURE_TEST_SKIP;
+    let outer = prove(&settings, &verifier_circuit, &values).unwrap();
+    verify(&settings, &verifier_circuit, &values, &outer).unwrap();
+
+    // Every value of the proof changed: the circuit refuses exactly what
+    // the native verifier refuses (the next-row values no constraint of
+    // this table reads bind nothing here, natively or in the circuit:
+    // the commitment's opening checks them).
+    let flat = |p: &ZerocheckProof| -> Vec<Ext> {
+        p.skip_values.iter().chain(p.rounds.iter().flatten()).chain(&p.local).chain(&p.next).copied().collect()
+    };
+    let proof_len = flat(&proof).len();
+    let mut refused = 0;
+    for at in 0..proof_len {
+        let mut tampered = proof.clone();
+        let mut cells: Vec<&mut Ext> = tampered
+            .skip_values
+            .iter_mut()
+            .chain(tampered.rounds.iter_mut().flatten())
+            .chain(tampered.local.iter_mut())
+            .chain(tampered.next.iter_mut())
+            .collect();
+        *cells[at] += Ext::ONE;
+        let mut check = DuplexChallenger::<Val, _, 16, 8>::new(default16().clone());
+        let natively = zerocheck.verify(&air, log_height, &tampered, None, &mut check);
+        let reached = natively
+            .as_ref()
+            .map_or(native_point.clone(), |p| core::iter::once(p.skip).chain(p.rest.iter().copied()).collect());
+        let inputs: Vec<Ext> = flat(&tampered).into_iter().chain(reached).collect();
+        let in_circuit = verifier_circuit.witness(&inputs);
+        assert_eq!(natively.is_ok(), in_circuit.is_ok(), "value {at} of {proof_len}: {in_circuit:?}");
+        refused += usize::from(natively.is_err());
+    }
+    assert!(refused >= proof_len - proof.next.len(), "{refused} of {proof_len} refused");
+}
+
+#[test]
+fn a_broken_trace_fails_the_circuits_final_check() {
+    let (circuit, inputs) = child();
+    let mut trace = honest_traces(&circuit, &inputs).unwrap().swap_remove(1);
+    let log_height = trace.height().trailing_zeros() as usize;
+    let width = trace.width();
+    trace.values[5 * width + 12] += Val::ONE; // a product's result, row 5
+    let air = ArithAir::new(&circuit, log_height);
+    let zerocheck = SkipZerocheck::new(SKIP);
+    let mut native = DuplexChallenger::<Val, _, 16, 8>::new(default16().clone());
+    let Ok(Ok((proof, point))) =
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| zerocheck.prove(&air, &trace, None, &mut native)))
+    else {
+        if cfg!(debug_assertions) {
+            return; // a debug prover may stop on the broken constraint
+        }
+        panic!("a release prover refused the broken trace");
+    };
+    let mut check = DuplexChallenger::<Val, _, 16, 8>::new(default16().clone());
+    assert!(zerocheck.verify(&air, log_height, &proof, None, &mut check).is_err());
+    let native_point: Vec<Ext> = core::iter::once(point.skip).chain(point.rest.iter().copied()).collect();
+    let (verifier_circuit, values) = verifier(&air, log_height, &proof, &native_point);
+    assert!(matches!(verifier_circuit.witness(&values), Err(CircuitError::Unsatisfied { .. })));
+}
