@@ -36,14 +36,40 @@ pub struct OpenedRow<'a> {
     pub transition: Wire,
 }
 
-/// Each of `air`'s constraints at `at`, in the order the AIR asserts them.
-/// Bus messages are not constraints here (the bus argument checks them).
+/// One bus message at the point: its fields and its signed count.
+#[derive(Clone, Debug)]
+pub struct MessageWires {
+    /// The fields, in order.
+    pub fields: Vec<Wire>,
+    /// The count (positive: sent).
+    pub count: Wire,
+}
+
+/// Each of `air`'s constraints at `at`, in the order the AIR asserts them
+/// (its bus messages: [`lower_with_messages`]).
+///
+/// # Errors
+/// As [`lower_with_messages`].
+pub fn lower<A>(b: &mut CircuitBuilder, air: &A, at: &OpenedRow<'_>) -> Result<Vec<Wire>, CircuitError>
+where
+    A: BaseAir<Val> + Air<InteractionSymbolicBuilder<Val, Ext>>,
+{
+    lower_with_messages(b, air, at).map(|(constraints, _)| constraints)
+}
+
+/// Each of `air`'s constraints at `at`, in the order the AIR asserts them,
+/// and each of its bus messages, in the order it sends them (shared
+/// sub-expressions lowered once for both).
 ///
 /// # Errors
 /// [`CircuitError::Unsupported`] for an AIR with extension-field
 /// constraints, preprocessed columns or public values (no sigagg table
 /// has them), or whose widths are not `at`'s.
-pub fn lower<A>(b: &mut CircuitBuilder, air: &A, at: &OpenedRow<'_>) -> Result<Vec<Wire>, CircuitError>
+pub fn lower_with_messages<A>(
+    b: &mut CircuitBuilder,
+    air: &A,
+    at: &OpenedRow<'_>,
+) -> Result<(Vec<Wire>, Vec<MessageWires>), CircuitError>
 where
     A: BaseAir<Val> + Air<InteractionSymbolicBuilder<Val, Ext>>,
 {
@@ -57,8 +83,21 @@ where
     if !symbolic.extension_constraints().is_empty() {
         return Err(CircuitError::Unsupported("extension-field constraints"));
     }
+    if !symbolic.local_interactions().is_empty() || !symbolic.exclusive_interactions().is_empty() {
+        return Err(CircuitError::Unsupported("local or exclusive bus interactions"));
+    }
     let mut lowering = Lowering { at, nodes: HashMap::new(), constants: HashMap::new() };
-    symbolic.base_constraints().iter().map(|c| lowering.lower(b, c)).collect()
+    let constraints = symbolic.base_constraints();
+    let constraints = constraints.iter().map(|c| lowering.lower(b, c)).collect::<Result<Vec<_>, _>>()?;
+    let messages = symbolic
+        .global_interactions()
+        .iter()
+        .map(|m| {
+            let fields = m.fields.iter().map(|f| lowering.lower(b, f)).collect::<Result<Vec<_>, _>>()?;
+            Ok(MessageWires { fields, count: lowering.lower(b, &m.count)? })
+        })
+        .collect::<Result<Vec<_>, CircuitError>>()?;
+    Ok((constraints, messages))
 }
 
 /// The lowering's memory: each node already lowered (by address: the

@@ -1,11 +1,13 @@
-//! whir-skip's zerocheck verifier as a circuit, for a table without bus
-//! messages to weigh (`sigagg_prover::zerocheck::SkipZerocheck::verify`
-//! with no bus claim), step for step on the same transcript: the
-//! constraint weights `α^i` and the point `τ`, the skip round's sum on `H`,
+//! whir-skip's zerocheck verifier as a circuit
+//! (`sigagg_prover::zerocheck::SkipZerocheck::verify`), step for step on
+//! the same transcript: the constraint weights `α^i`, the point `τ` (the
+//! transcript's, or a bus claim's with its weight `λ` and message weights),
+//! the skip round's sum on `H`,
 //! its interpolation at `r_0`, the ordinary rounds, the opened values, and
-//! the final check `eq(τ, r) · Σ α^i C_i(opened) = claim` with the
-//! selectors and periodic columns computed at the point and the
-//! constraints lowered from the AIR ([`crate::constraints`]).
+//! the final check `eq(τ, r) · (Σ α^i C_i + Σ_m λ·w_m(M_m)) = claim` at the
+//! opened values, with the selectors and periodic columns computed at the
+//! point and the constraints and messages lowered from the AIR
+//! ([`crate::constraints`]).
 
 use p3_air::{Air, BaseAir};
 use p3_field::{PrimeCharacteristicRing, TwoAdicField};
@@ -15,7 +17,7 @@ use sigagg_prover::zerocheck::skip_points;
 
 use crate::Ext;
 use crate::circuit::{CircuitBuilder, Wire};
-use crate::constraints::{OpenedRow, lower};
+use crate::constraints::{OpenedRow, lower_with_messages};
 use crate::error::CircuitError;
 use crate::sumcheck;
 use crate::transcript::CircuitChallenger;
@@ -33,6 +35,20 @@ pub struct ZerocheckWires {
     pub next: Vec<Wire>,
 }
 
+/// A bus argument's claim on one table, as wires
+/// (`sigagg_prover::zerocheck::BusClaim`): the point, each message's
+/// weights, the value. In a whole verifier they come from the GKR's
+/// verification; here they are the circuit's to give.
+#[derive(Clone, Debug)]
+pub struct BusClaimWires {
+    /// The point, lowest row bit first.
+    pub point: Vec<Wire>,
+    /// Per message: the count's weight, each field's, the constant.
+    pub messages: Vec<(Wire, Vec<Wire>, Wire)>,
+    /// The claimed value.
+    pub value: Wire,
+}
+
 /// The point the zerocheck reduces to, as wires.
 #[derive(Clone, Debug)]
 pub struct PointWires {
@@ -43,7 +59,8 @@ pub struct PointWires {
 }
 
 /// Records the verification of `proof` for `air` at `2^log_height` rows,
-/// skipping `skip` variables; returns the point. The proof's lengths must
+/// skipping `skip` variables, against the bus argument's `bus` claim on
+/// the table (if it sends messages); returns the point. The proof's lengths must
 /// be those of such a proof ([`CircuitError::Unsupported`] otherwise):
 /// they fix the circuit.
 pub fn verify<A>(
@@ -52,6 +69,7 @@ pub fn verify<A>(
     air: &A,
     (skip, log_height): (usize, usize),
     proof: &ZerocheckWires,
+    bus: Option<&BusClaimWires>,
 ) -> Result<PointWires, CircuitError>
 where
     A: BaseAir<Val> + Air<InteractionSymbolicBuilder<Val, Ext>>,
@@ -71,17 +89,36 @@ where
         return Err(CircuitError::Unsupported("a zerocheck proof of another shape"));
     }
 
-    // The weights and the point (no bus: the target is zero).
+    // The weights, the point and the target: without a bus claim, a point
+    // from the transcript and 0; with one, the claim's point and λ times
+    // its value, the messages weighted by λ times the claim's weights.
     let alpha = transcript.sample_ext(b);
-    let tau: Vec<Wire> = (0..log_height).map(|_| transcript.sample_ext(b)).collect();
+    let zero = b.zero();
+    let (tau, target, message_weights) = match bus {
+        None => ((0..log_height).map(|_| transcript.sample_ext(b)).collect::<Vec<_>>(), zero, Vec::new()),
+        Some(claim) => {
+            if claim.point.len() != log_height {
+                return Err(CircuitError::Unsupported("a bus claim at a point of another dimension"));
+            }
+            let lambda = transcript.sample_ext(b);
+            let weights: Vec<(Wire, Vec<Wire>, Wire)> = claim
+                .messages
+                .iter()
+                .map(|(count, fields, constant)| {
+                    let fields = fields.iter().map(|&f| b.mul(lambda, f)).collect();
+                    (b.mul(lambda, *count), fields, b.mul(lambda, *constant))
+                })
+                .collect();
+            (claim.point.clone(), b.mul(lambda, claim.value), weights)
+        }
+    };
     let (tau_skip, tau_rest) = tau.split_at(skip);
 
-    // The skip polynomial on H, weighted by eq over the group's bits, sums to 0.
+    // The skip polynomial on H, weighted by eq over the group's bits, is the target.
     let on_h = &proof.skip_values[points.len()..];
     let eq_skip = b.eq_table(tau_skip);
     let sum = b.dot(&eq_skip, on_h);
-    let zero = b.zero();
-    b.assert_eq(sum, zero);
+    b.assert_eq(sum, target);
     for &v in &proof.skip_values {
         transcript.observe_ext(b, v);
     }
@@ -132,7 +169,10 @@ where
         next[c] = v;
     }
     let at = OpenedRow { local: &proof.local, next: &next, periodic: &periodic, first, last, transition };
-    let constraints = lower(b, air, &at)?;
+    let (constraints, messages) = lower_with_messages(b, air, &at)?;
+    if bus.is_some() && messages.len() != message_weights.len() {
+        return Err(CircuitError::Unsupported("a bus claim for another number of messages"));
+    }
     let mut power = one;
     let mut term = zero;
     for (i, c) in constraints.into_iter().enumerate() {
@@ -141,6 +181,19 @@ where
         }
         let weighted = b.mul(power, c);
         term = b.add(term, weighted);
+    }
+    // Each message's term: its weights' constant, count and fields.
+    for (message, (count_w, field_ws, constant_w)) in messages.iter().zip(&message_weights) {
+        if message.fields.len() > field_ws.len() {
+            return Err(CircuitError::Unsupported("a message wider than its weights"));
+        }
+        let counted = b.mul(*count_w, message.count);
+        let mut m = b.add(*constant_w, counted);
+        for (&f, &w) in message.fields.iter().zip(field_ws) {
+            let weighted = b.mul(w, f);
+            m = b.add(m, weighted);
+        }
+        term = b.add(term, m);
     }
     let eq = if tau_rest.is_empty() { one } else { b.eq_at(tau_rest, &rest) };
     let total = b.mul(eq, term);

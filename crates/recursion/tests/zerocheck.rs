@@ -43,7 +43,7 @@ fn verifier(air: &ArithAir, log_height: usize, proof: &ZerocheckProof, point: &[
         next: inputs(&mut b, proof.next.len()),
     };
     let mut transcript = CircuitChallenger::new(&mut b);
-    let reached = verify_in_circuit(&mut b, &mut transcript, air, (SKIP, log_height), &wires).unwrap();
+    let reached = verify_in_circuit(&mut b, &mut transcript, air, (SKIP, log_height), &wires, None).unwrap();
     for r in core::iter::once(reached.skip).chain(reached.rest) {
         let expected = b.input();
         b.assert_eq(r, expected);
