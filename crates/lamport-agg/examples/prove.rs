@@ -71,7 +71,6 @@ fn run<S: ParameterSet>(mode: &str, n: usize, settings: sigagg_lamport_agg::Sett
     match &proof.stark {
         StarkProof::Fri(FriProof::Sha256(p)) => print_tables(p),
         StarkProof::Fri(FriProof::Sha256Trunc24(p)) => print_tables(p),
-        StarkProof::Fri(FriProof::Poseidon2(p)) => print_tables(p),
         StarkProof::Whir(_) | StarkProof::Skip(_) => {
             eprintln!("  table heights (log2): {:?}", proof.stark.degree_bits())
         }

@@ -123,17 +123,14 @@ pub mod counted {
 }
 pub(crate) type Dft = crate::dft::HybridDft;
 /// The STARK configuration with the Merkle commitment scheme `M` (for both
-/// the traces and the FRI layers) and the transcript `C`.
-pub type ConfigWith<M, C = Challenger> =
-    StarkConfig<TwoAdicFriPcs<Val, Dft, M, ExtensionMmcs<Val, Challenge, M>>, Challenge, C>;
+/// the traces and the FRI layers).
+pub type ConfigWith<M> =
+    StarkConfig<TwoAdicFriPcs<Val, Dft, M, ExtensionMmcs<Val, Challenge, M>>, Challenge, Challenger>;
 /// The STARK configuration of full-width SHA-256 commitments
 /// ([`MerkleHash::Sha256`]); every XMSS proof uses it.
 pub type AggConfig = ConfigWith<ValMmcs>;
 /// The STARK configuration of 24-byte commitments ([`MerkleHash::Sha256Trunc24`]).
 pub type AggConfig24 = ConfigWith<ValMmcs24>;
-/// The STARK configuration of Poseidon2 commitments and transcript
-/// ([`MerkleHash::Poseidon2`]): FRI's recursion-friendly form.
-pub type AggConfigPoseidon2 = ConfigWith<ValMmcsPoseidon2, Poseidon2Challenger>;
 
 /// The proof system that proves a statement's tables ([`crate::prove`]);
 /// each states its own security ([`crate::security_level`]) and tags its
@@ -202,9 +199,9 @@ pub enum MerkleHash {
     /// 8-element digests (`8 log2 p = 247.9` bits), so at most 123 bits of
     /// collision resistance by the birthday bound, and no more than the
     /// sponge's capacity of 8 elements gives (the same bound); the
-    /// recursion-friendly hash, for [`Backend::Skip`] and [`Backend::Fri`].
-    /// Conjectured: it assumes Poseidon2 behaves as a random permutation at
-    /// these parameters.
+    /// recursion-friendly setting of our multilinear prover
+    /// ([`Backend::Skip`] only). Conjectured: it assumes Poseidon2 behaves
+    /// as a random permutation at these parameters.
     Poseidon2,
 }
 

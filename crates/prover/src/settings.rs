@@ -30,8 +30,7 @@ use p3_fri::{FriParameters, TwoAdicFriPcs};
 use serde::{Deserialize, Serialize};
 
 use crate::config::{
-    AggConfig, AggConfig24, AggConfigPoseidon2, Backend, ConfigWith, Dft, MerkleHash, Val, poseidon2_transcript,
-    transcript, val_mmcs, val_mmcs_poseidon2, val_mmcs24,
+    AggConfig, AggConfig24, Backend, ConfigWith, Dft, MerkleHash, Val, transcript, val_mmcs, val_mmcs24,
 };
 
 /// The parameters of the FRI backend ([`Backend::Fri`]).
@@ -61,9 +60,8 @@ pub struct FriSettings {
     /// paths in one multi-opening per tree, so the top layers are mostly
     /// opened anyway and a cap of `2^k` digests costs more than it saves.
     pub cap_height: usize,
-    /// The hash of the Merkle commitments: [`MerkleHash::Sha256`],
-    /// [`MerkleHash::Sha256Trunc24`] or [`MerkleHash::Poseidon2`] (which
-    /// also carries the transcript).
+    /// The hash of the Merkle commitments: [`MerkleHash::Sha256`] or
+    /// [`MerkleHash::Sha256Trunc24`].
     pub merkle: MerkleHash,
 }
 
@@ -232,7 +230,7 @@ impl FriSettings {
             cap_height in 0..=8,
         );
         match self.merkle {
-            MerkleHash::Sha256 | MerkleHash::Sha256Trunc24 | MerkleHash::Poseidon2 => Ok(()),
+            MerkleHash::Sha256 | MerkleHash::Sha256Trunc24 => Ok(()),
             merkle => Err(InvalidSettings::UnsupportedMerkleHash { backend: b, merkle }),
         }
     }
@@ -260,12 +258,6 @@ impl FriSettings {
         self.config_with(val_mmcs24(self.cap_height), seed)
     }
 
-    /// The configuration of Poseidon2 commitments and transcript, with a
-    /// transcript that starts by absorbing `seed`.
-    pub fn stark_config_poseidon2_seeded(&self, seed: Vec<u8>) -> AggConfigPoseidon2 {
-        self.config_over(val_mmcs_poseidon2(self.cap_height), poseidon2_transcript(seed))
-    }
-
     /// Plonky3's FRI parameters for these settings over the Merkle scheme `mmcs`.
     pub fn fri_parameters<M>(&self, mmcs: M) -> FriParameters<M> {
         FriParameters {
@@ -282,15 +274,9 @@ impl FriSettings {
 
     /// These settings' FRI and grinding parameters over the Merkle scheme `mmcs`.
     fn config_with<M: Mmcs<Val> + Clone>(&self, mmcs: M, seed: Vec<u8>) -> ConfigWith<M> {
-        self.config_over(mmcs, transcript(seed))
-    }
-
-    /// These settings' FRI and grinding parameters over the Merkle scheme
-    /// `mmcs` and the transcript `challenger`.
-    fn config_over<M: Mmcs<Val> + Clone, C: Clone>(&self, mmcs: M, challenger: C) -> ConfigWith<M, C> {
         let fri = self.fri_parameters(p3_commit::ExtensionMmcs::new(mmcs.clone()));
         let pcs = TwoAdicFriPcs::new(Dft::default(), mmcs, fri);
-        ConfigWith::new(pcs, challenger)
+        ConfigWith::new(pcs, transcript(seed))
             .with_lookup_proof_of_work_bits(self.lookup_pow_bits)
             .with_ood_proof_of_work_bits(self.ood_pow_bits)
     }

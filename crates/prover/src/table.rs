@@ -8,7 +8,7 @@ use p3_air::{Air, BaseAir, DebugConstraintBuilder};
 use p3_batch_stark::folder::{ProverConstraintFolderWithLookups, VerifierConstraintFolderWithLookups};
 use p3_lookup::{InteractionSymbolicBuilder, Lookups};
 
-use crate::config::{AggConfig, AggConfig24, AggConfigPoseidon2, Challenge, Settings, Val};
+use crate::config::{AggConfig, AggConfig24, Challenge, Settings, Val};
 
 /// One table of a statement, as every backend proves it: an AIR over
 /// KoalaBear whose constraints may send and receive on LogUp buses.
@@ -23,10 +23,8 @@ pub trait Table:
     + for<'a> Air<DebugConstraintBuilder<'a, Val, Challenge>>
     + for<'a> Air<ProverConstraintFolderWithLookups<'a, AggConfig>>
     + for<'a> Air<ProverConstraintFolderWithLookups<'a, AggConfig24>>
-    + for<'a> Air<ProverConstraintFolderWithLookups<'a, AggConfigPoseidon2>>
     + for<'a> Air<VerifierConstraintFolderWithLookups<'a, AggConfig>>
     + for<'a> Air<VerifierConstraintFolderWithLookups<'a, AggConfig24>>
-    + for<'a> Air<VerifierConstraintFolderWithLookups<'a, AggConfigPoseidon2>>
     + p3_multi_stark::folder::ProverAir<Val, Challenge>
     + crate::zerocheck::SkipAir
     + Clone

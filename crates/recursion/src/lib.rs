@@ -92,7 +92,7 @@ use p3_field::PrimeField32;
 use p3_matrix::dense::RowMajorMatrix;
 use sha3::{Digest, Sha3_256};
 use sigagg_prover::config::Val;
-use sigagg_prover::{Backend, Settings, StarkProof, Tables, codec};
+use sigagg_prover::{Backend, Settings, StarkProof, Tables, codec, skip_stark};
 
 pub use air::CircuitAir;
 pub use circuit::{Circuit, CircuitBuilder, Fixed, PERM_WIDTH, PermRow, Relation, Row, Wire};
@@ -224,7 +224,19 @@ pub fn prove_traces(
 ) -> Result<CircuitProof, CircuitError> {
     let (airs, logs, digest) = statement(settings, circuit, inputs)?;
     let tables = Tables::new(&airs, logs.to_vec(), DOMAIN, digest);
-    Ok(CircuitProof { stark: sigagg_prover::prove(settings, &tables, traces)? })
+    let whir = skip_settings(settings)?;
+    Ok(CircuitProof { stark: StarkProof::Skip(skip_stark::prove(whir, &tables, traces)?) })
+}
+
+/// The multilinear settings of `settings`, validated. Circuits are proven
+/// by whir-skip alone, through its own entry points, so that this crate
+/// does not compile the other backends.
+fn skip_settings(settings: &Settings) -> Result<&sigagg_prover::WhirSettings, CircuitError> {
+    settings.validate().map_err(|e| CircuitError::Prove(sigagg_prover::ProveError(e.to_string())))?;
+    match settings {
+        Settings::Skip(whir) => Ok(whir),
+        other => Err(CircuitError::Backend(other.backend())),
+    }
 }
 
 /// The traces of an honest proof: the witness of `circuit` on `inputs`, in
@@ -245,5 +257,9 @@ pub fn verify(
 ) -> Result<(), CircuitError> {
     let (airs, logs, digest) = statement(settings, circuit, inputs)?;
     let tables = Tables::new(&airs, logs.to_vec(), DOMAIN, digest);
-    Ok(sigagg_prover::verify(settings, &tables, &proof.stark)?)
+    let whir = skip_settings(settings)?;
+    match &proof.stark {
+        StarkProof::Skip(p) => Ok(skip_stark::verify(whir, &tables, p)?),
+        other => Err(sigagg_prover::VerifyError::WrongBackend { expected: Backend::Skip, found: other.backend() }.into()),
+    }
 }

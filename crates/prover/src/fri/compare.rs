@@ -68,7 +68,7 @@ pub fn proofs_both_ways<A: Table>(
     let theirs = prove_batch(&config, &instances, &data).expect("Plonky3's proof");
     let ours = match prove(fri, tables, traces.clone()).expect("our proof") {
         FriProof::Sha256(p) => p,
-        FriProof::Sha256Trunc24(_) | FriProof::Poseidon2(_) => unreachable!("proved under SHA-256"),
+        FriProof::Sha256Trunc24(_) => unreachable!("proved under SHA-256"),
     };
     (postcard::to_allocvec(&ours).expect("serializable"), postcard::to_allocvec(&theirs).expect("serializable"))
 }

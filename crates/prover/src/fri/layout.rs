@@ -6,9 +6,9 @@
 use p3_batch_stark::BatchProof;
 
 use crate::codec::{encoded_bits, in_bytes};
-use crate::config::{AggConfig, AggConfig24, AggConfigPoseidon2};
+use crate::config::{AggConfig, AggConfig24};
 
-/// The body of the breakdowns: the configurations differ only in the
+/// The body of both breakdowns: the two configurations differ only in the
 /// digest type, which Plonky3's bounds make awkward to abstract over.
 macro_rules! breakdown {
     ($proof:expr) => {{
@@ -58,8 +58,8 @@ macro_rules! breakdown {
     }};
 }
 
-/// The body of [`body_layout`] and its variants (the configurations differ
-/// only in the digest type).
+/// The body of [`body_layout`] and [`body_layout24`] (the two configurations
+/// differ only in the digest type).
 macro_rules! layout {
     ($proof:expr) => {{
         let proof = $proof;
@@ -95,11 +95,6 @@ pub(super) fn body_layout24(proof: &BatchProof<AggConfig24>) -> Vec<(&'static st
     layout!(proof)
 }
 
-/// [`body_layout`] for a proof with Poseidon2 commitments.
-pub(super) fn body_layout_poseidon2(proof: &BatchProof<AggConfigPoseidon2>) -> Vec<(&'static str, usize)> {
-    layout!(proof)
-}
-
 /// Where the bytes of a batch proof with full-width commitments go, part
 /// by part, in the body format:
 /// `(part, bytes)` pairs that sum to the encoded length up to a few length
@@ -110,10 +105,5 @@ pub(super) fn size_breakdown(proof: &BatchProof<AggConfig>) -> Vec<(String, usiz
 
 /// [`size_breakdown`] for a proof with 24-byte commitments.
 pub(super) fn size_breakdown24(proof: &BatchProof<AggConfig24>) -> Vec<(String, usize)> {
-    breakdown!(proof)
-}
-
-/// [`size_breakdown`] for a proof with Poseidon2 commitments.
-pub(super) fn size_breakdown_poseidon2(proof: &BatchProof<AggConfigPoseidon2>) -> Vec<(String, usize)> {
     breakdown!(proof)
 }

@@ -30,7 +30,7 @@ use serde::{Deserialize, Serialize};
 
 use self::prover::prove_batch_owned;
 use self::verifier::{log_quotient_chunks, verify_batch_with_chunks};
-use crate::config::{AggConfig, AggConfig24, AggConfigPoseidon2, FriSettings, MerkleHash, Settings, Val};
+use crate::config::{AggConfig, AggConfig24, FriSettings, MerkleHash, Settings, Val};
 use crate::error::{ProveError, VerifyError};
 use crate::table::{Table, Tables};
 
@@ -43,8 +43,6 @@ pub enum FriProof {
     Sha256(BatchProof<AggConfig>),
     /// SHA-256 commitments truncated to 24 bytes.
     Sha256Trunc24(BatchProof<AggConfig24>),
-    /// Poseidon2 commitments and transcript: the recursion-friendly form.
-    Poseidon2(BatchProof<AggConfigPoseidon2>),
 }
 
 impl FriProof {
@@ -53,7 +51,6 @@ impl FriProof {
         match self {
             Self::Sha256(_) => MerkleHash::Sha256,
             Self::Sha256Trunc24(_) => MerkleHash::Sha256Trunc24,
-            Self::Poseidon2(_) => MerkleHash::Poseidon2,
         }
     }
 
@@ -62,7 +59,6 @@ impl FriProof {
         match self {
             Self::Sha256(p) => &p.degree_bits,
             Self::Sha256Trunc24(p) => &p.degree_bits,
-            Self::Poseidon2(p) => &p.degree_bits,
         }
     }
 
@@ -71,7 +67,6 @@ impl FriProof {
         match self {
             Self::Sha256(p) => layout::size_breakdown(p),
             Self::Sha256Trunc24(p) => layout::size_breakdown24(p),
-            Self::Poseidon2(p) => layout::size_breakdown_poseidon2(p),
         }
     }
 
@@ -82,7 +77,6 @@ impl FriProof {
         parts.extend(match self {
             Self::Sha256(p) => layout::body_layout(p),
             Self::Sha256Trunc24(p) => layout::body_layout24(p),
-            Self::Poseidon2(p) => layout::body_layout_poseidon2(p),
         });
         parts
     }
@@ -111,10 +105,9 @@ pub(crate) fn prove<A: Table>(
     Ok(match settings.merkle {
         MerkleHash::Sha256 => prove_with!(Sha256, fitted.stark_config_seeded(seed)),
         MerkleHash::Sha256Trunc24 => prove_with!(Sha256Trunc24, fitted.stark_config24_seeded(seed)),
-        MerkleHash::Poseidon2 => prove_with!(Poseidon2, fitted.stark_config_poseidon2_seeded(seed)),
         other => {
             return Err(ProveError(format!(
-                "the FRI backend commits with SHA-256, its 24-byte truncation or Poseidon2, not {other:?}"
+                "the FRI backend commits with SHA-256 or its 24-byte truncation, not {other:?}"
             )));
         }
     })
@@ -179,24 +172,17 @@ pub(crate) fn verify<A: Table>(
     let (airs, public_values) = (tables.airs, &tables.public_values);
     let outcome = catch_unwind(AssertUnwindSafe(|| {
         let (lookups, chunks) = (A::lookups(airs), declared_log_chunks(airs));
-        // The three arms differ only in the configuration's hash.
-        macro_rules! verify_with {
-            ($config:expr, $proof:expr) => {
-                verify_batch_with_chunks(
-                    &$config,
-                    airs,
-                    $proof,
-                    public_values,
-                    &CommonData::new(None, lookups),
-                    &chunks,
-                )
-                .map_err(|e| format!("{e:?}"))
-            };
-        }
         match proof {
-            FriProof::Sha256(p) => verify_with!(fitted.stark_config_seeded(seed), p),
-            FriProof::Sha256Trunc24(p) => verify_with!(fitted.stark_config24_seeded(seed), p),
-            FriProof::Poseidon2(p) => verify_with!(fitted.stark_config_poseidon2_seeded(seed), p),
+            FriProof::Sha256(p) => {
+                let (config, common) = (fitted.stark_config_seeded(seed), CommonData::new(None, lookups));
+                verify_batch_with_chunks(&config, airs, p, public_values, &common, &chunks)
+                    .map_err(|e| format!("{e:?}"))
+            }
+            FriProof::Sha256Trunc24(p) => {
+                let (config, common) = (fitted.stark_config24_seeded(seed), CommonData::new(None, lookups));
+                verify_batch_with_chunks(&config, airs, p, public_values, &common, &chunks)
+                    .map_err(|e| format!("{e:?}"))
+            }
         }
         .map_err(VerifyError::Invalid)
     }));

@@ -333,8 +333,11 @@ enum Layout {
     Columns,
 }
 
-/// One proof of `traces` against `tables` ([`crate::prove`]).
-pub(crate) fn prove<A: Table>(
+/// One proof of `traces` against `tables` ([`crate::prove`] for these
+/// settings). Public for callers that prove with this backend alone, so
+/// that they do not compile the other two (`sigagg-recursion`); the
+/// settings are not validated here.
+pub fn prove<A: Table>(
     settings: &WhirSettings,
     tables: &Tables<'_, A>,
     traces: Vec<RowMajorMatrix<Val>>,
@@ -394,8 +397,8 @@ fn prove_traces<A: Table>(
 /// Checks a proof against `tables` ([`crate::verify`]): a proof of another
 /// Merkle hash or other heights is refused before any check, and a panic
 /// of a dependency's verifier on some unforeseen malformed input is caught
-/// and reported as [`VerifyError::Invalid`].
-pub(crate) fn verify<A: Table>(
+/// and reported as [`VerifyError::Invalid`]. Public as [`prove`] is.
+pub fn verify<A: Table>(
     settings: &WhirSettings,
     tables: &Tables<'_, A>,
     proof: &SkipProof,
