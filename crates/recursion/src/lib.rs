@@ -260,6 +260,8 @@ pub fn verify(
     let whir = skip_settings(settings)?;
     match &proof.stark {
         StarkProof::Skip(p) => Ok(skip_stark::verify(whir, &tables, p)?),
-        other => Err(sigagg_prover::VerifyError::WrongBackend { expected: Backend::Skip, found: other.backend() }.into()),
+        other => {
+            Err(sigagg_prover::VerifyError::WrongBackend { expected: Backend::Skip, found: other.backend() }.into())
+        }
     }
 }

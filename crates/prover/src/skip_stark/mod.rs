@@ -398,11 +398,7 @@ fn prove_traces<A: Table>(
 /// Merkle hash or other heights is refused before any check, and a panic
 /// of a dependency's verifier on some unforeseen malformed input is caught
 /// and reported as [`VerifyError::Invalid`]. Public as [`prove`] is.
-pub fn verify<A: Table>(
-    settings: &WhirSettings,
-    tables: &Tables<'_, A>,
-    proof: &SkipProof,
-) -> Result<(), VerifyError> {
+pub fn verify<A: Table>(settings: &WhirSettings, tables: &Tables<'_, A>, proof: &SkipProof) -> Result<(), VerifyError> {
     fn with<A: Table, M, C>(
         settings: &WhirSettings,
         tables: &Tables<'_, A>,

@@ -1,0 +1,9 @@
+//! The crate's integration tests, one binary (each test binary would
+//! compile the prover's generic code again in release builds).
+
+mod circuit_proofs;
+mod constraints;
+mod merkle_openings;
+mod sumcheck;
+mod transcript;
+mod zerocheck;
