@@ -1,7 +1,8 @@
 //! Sizes and proves a circuit of Merkle openings like a child proof's
 //! commitment openings: `Q` rows of width `W` opened in one Poseidon2 tree
-//! of depth `D`, each leaf hashed and climbed to the root. Prints the
-//! tables' sizes, the prove and verify times under whir-skip-poseidon2.
+//! of depth `D`, each leaf hashed and climbed to the root by the path
+//! table (`ARITHMETIC=1`: by arithmetic selections). Prints the tables'
+//! sizes, the prove and verify times under whir-skip-poseidon2.
 //!
 //! ```sh
 //! RAYON_NUM_THREADS=2 cargo run --release -p sigagg-recursion --example openings -- 100 64 20
@@ -18,6 +19,8 @@ use sigagg_recursion::{CircuitBuilder, Ext, Wire, prove, verify};
 fn main() {
     let mut args = std::env::args().skip(1).map(|a| a.parse::<usize>().expect("a number"));
     let (queries, width, depth) = (args.next().unwrap_or(100), args.next().unwrap_or(64), args.next().unwrap_or(20));
+    // `ARITHMETIC=1`: climb by arithmetic selections instead of the path table.
+    let arithmetic = std::env::var("ARITHMETIC").is_ok_and(|v| v == "1");
     let mut b = CircuitBuilder::new();
     let root: Digest = core::array::from_fn(|_| b.input());
     let mut inputs: Vec<Ext> = Vec::new();
@@ -37,7 +40,7 @@ fn main() {
         (0..depth).map(|l| core::array::from_fn(|i| Val::from_u32((l * 8 + i) as u32 + 3))).collect();
     for (row, bits, siblings) in &openings {
         let leaf = b.leaf_hash(row);
-        let top = b.merkle_root(leaf, bits, siblings);
+        let top = if arithmetic { b.merkle_root(leaf, bits, siblings) } else { b.merkle_path(leaf, bits, siblings) };
         for (t, r) in top.into_iter().zip(root) {
             b.assert_eq(t, r);
         }
@@ -51,10 +54,11 @@ fn main() {
         inputs.extend(sibling_values.iter().flatten().map(|&v| Ext::from(v)));
     }
     println!(
-        "{queries} openings of width {width}, depth {depth}: {} wires, {} arithmetic rows, {} permutations",
+        "{queries} openings of width {width}, depth {depth}: {} wires, {} arithmetic rows, {} permutations, {} path levels",
         circuit.num_wires(),
         circuit.rows().len(),
-        circuit.perms().len()
+        circuit.perms().len(),
+        circuit.paths().iter().map(|p| p.bits.len()).sum::<usize>()
     );
     let settings = Settings::WHIR_SKIP_POSEIDON2;
     let t = Instant::now();

@@ -17,6 +17,13 @@
 //!   full round committed, degree 9), reading its 16 input and 16 output
 //!   wires as `(wire, value, 0, 0, 0, 0)`: so each is a base-field value.
 //!   A padding row permutes zeros and reads nothing.
+//! * [`PathAir`]: one row per Merkle level of the circuit's paths: one
+//!   permutation of `left ‖ right` (the paired block, the first 8 output
+//!   lanes kept), the running node placed in the half its bit says
+//!   (`sigagg_prover::gadgets::merkle::place_node`), the node of the next
+//!   level the output, the bit and the other half (the sibling) read from
+//!   their wires, the first level's node read from the leaf's wires, the
+//!   last level's output from the root's.
 //!
 //! Why this is sound: the counter gives the witness table exactly one row
 //! per wire number, so LogUp's balance (every read matched by the
@@ -41,7 +48,7 @@ use sigagg_prover::paired::Poseidon2Block;
 use sigagg_prover::{Table, air_enum, typed_row};
 
 use crate::Ext;
-use crate::circuit::{Circuit, PERM_WIDTH, Relation, base};
+use crate::circuit::{Circuit, DIGEST, PERM_WIDTH, Relation, base};
 
 /// Limbs of one [`Ext`] value.
 pub const D: usize = 5;
@@ -312,6 +319,125 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for PermAir {
     }
 }
 
+/// The path table's layout: the paired block keeping output lanes 0..8,
+/// then the node's 8 columns, then the bit.
+fn path_block() -> Poseidon2Block<PERM_WIDTH, PARTIAL_16> {
+    perm_block().with_outputs(0..DIGEST)
+}
+
+/// Columns of the path table: the block's, the node's, the bit.
+fn path_columns() -> (Poseidon2Block<PERM_WIDTH, PARTIAL_16>, usize, usize) {
+    let block = path_block();
+    let node = BaseAir::<Val>::width(&block);
+    (block, node, node + DIGEST)
+}
+
+/// Periodic columns of the path table, per row: `live`, `first`, `last`,
+/// `continues` (the next row is the next level of the same path), the
+/// bit's wire, the sibling's 8, the leaf's 8, the root's 8.
+const PATH_FIXED: usize = 5 + 3 * DIGEST;
+
+/// The Merkle path table of a circuit.
+#[derive(Clone, Debug)]
+pub struct PathAir {
+    fixed: Vec<Vec<Val>>,
+}
+
+impl PathAir {
+    /// The table of `circuit`'s paths, `2^log_height` rows (one per level).
+    pub fn new(circuit: &Circuit, log_height: usize) -> Self {
+        let levels: Vec<(usize, usize)> = circuit
+            .paths()
+            .iter()
+            .enumerate()
+            .flat_map(|(p, path)| (0..path.bits.len()).map(move |l| (p, l)))
+            .collect();
+        let fixed = periodic::<PATH_FIXED>(1 << log_height, |r| {
+            let mut row = [Val::ZERO; PATH_FIXED];
+            if let Some(&(p, l)) = levels.get(r) {
+                let path = &circuit.paths()[p];
+                let depth = path.bits.len();
+                let id = |w: &crate::Wire| Val::from_usize(w.index());
+                row[0] = Val::ONE;
+                row[1] = Val::from_bool(l == 0);
+                row[2] = Val::from_bool(l + 1 == depth);
+                row[3] = Val::from_bool(l + 1 < depth);
+                row[4] = id(&path.bits[l]);
+                for k in 0..DIGEST {
+                    row[5 + k] = id(&path.siblings[l][k]);
+                    row[5 + DIGEST + k] = id(&path.leaf[k]);
+                    row[5 + 2 * DIGEST + k] = id(&path.root[k]);
+                }
+            }
+            row
+        });
+        Self { fixed }
+    }
+}
+
+impl BaseAir<Val> for PathAir {
+    fn width(&self) -> usize {
+        path_columns().2 + 1
+    }
+
+    fn num_periodic_columns(&self) -> usize {
+        PATH_FIXED
+    }
+
+    fn periodic_columns(&self) -> Cow<'_, [Vec<Val>]> {
+        Cow::Borrowed(&self.fixed)
+    }
+
+    fn main_next_row_columns(&self) -> Vec<usize> {
+        let (_, node, _) = path_columns();
+        (node..node + DIGEST).collect()
+    }
+}
+
+impl<AB: InteractionBuilder<F = Val>> Air<AB> for PathAir {
+    /// The permutation, the bit, the node's place, the chain to the next
+    /// level, then the reads: the bit, the sibling, the leaf (first
+    /// level), the root (last level).
+    fn eval(&self, builder: &mut AB) {
+        let (block, node_at, bit_at) = path_columns();
+        block.eval(builder);
+        let main = builder.main();
+        let (cur, next) = (main.current_slice(), main.next_slice());
+        let col = |row: &[AB::Var], c: usize| -> AB::Expr { row[c].into() };
+        let periodic: Vec<AB::Expr> = builder.periodic_values().iter().map(|&v| v.into()).collect();
+        let (live, first, last, continues) =
+            (periodic[0].clone(), periodic[1].clone(), periodic[2].clone(), periodic[3].clone());
+        let bit = col(cur, bit_at);
+        let node: Vec<AB::Expr> = (0..DIGEST).map(|k| col(cur, node_at + k)).collect();
+        let left: Vec<AB::Expr> = (0..DIGEST).map(|k| col(cur, block.input(k))).collect();
+        let right: Vec<AB::Expr> = (0..DIGEST).map(|k| col(cur, block.input(DIGEST + k))).collect();
+        let out: Vec<AB::Expr> = (0..DIGEST).map(|k| col(cur, block.output(k))).collect();
+
+        builder.assert_bool(bit.clone());
+        sigagg_prover::gadgets::merkle::place_node(builder, &live, &bit, &node, &left, &right);
+        for (k, o) in out.iter().enumerate() {
+            builder.assert_zero(continues.clone() * (col(next, node_at + k) - o.clone()));
+        }
+
+        let zeros = || (1..D).map(|_| AB::Expr::ZERO);
+        let read = |builder: &mut AB, id: AB::Expr, value: AB::Expr, flag: &AB::Expr| {
+            let message: Vec<AB::Expr> = [id, value].into_iter().chain(zeros()).collect();
+            builder.push_interaction(BUS, message, -once(flag.clone()));
+        };
+        read(builder, periodic[4].clone(), bit.clone(), &live);
+        for k in 0..DIGEST {
+            let sibling = right[k].clone() + bit.clone() * (left[k].clone() - right[k].clone());
+            read(builder, periodic[5 + k].clone(), sibling, &live);
+        }
+        for k in 0..DIGEST {
+            read(builder, periodic[5 + DIGEST + k].clone(), node[k].clone(), &first);
+        }
+        for k in 0..DIGEST {
+            read(builder, periodic[5 + 2 * DIGEST + k].clone(), out[k].clone(), &last);
+        }
+    }
+}
+
 air_enum! {
     /// One table of a circuit's proof.
     #[derive(Clone, Debug)]
@@ -322,6 +448,8 @@ air_enum! {
         Arith(ArithAir),
         /// The permutations.
         Perm(PermAir),
+        /// The Merkle paths.
+        Path(PathAir),
     }
 }
 
@@ -335,6 +463,7 @@ impl CircuitAir {
             CircuitAir::Witness(_) => 2,
             CircuitAir::Arith(_) => 3,
             CircuitAir::Perm(p) => p.block.degree(),
+            CircuitAir::Path(_) => path_block().degree(),
         }
     }
 }
@@ -352,10 +481,14 @@ impl Table for CircuitAir {
 /// witness table (ids, values, read counts), the arithmetic table (the
 /// values each row reads) and the permutation table (a value outside the
 /// base field enters it as its first limb).
-pub fn traces(circuit: &Circuit, values: &[Ext], log_heights: [usize; 3]) -> Vec<RowMajorMatrix<Val>> {
+pub fn traces(circuit: &Circuit, values: &[Ext], log_heights: [usize; 4]) -> Vec<RowMajorMatrix<Val>> {
     let mut reads = vec![0u32; circuit.num_wires()];
     let perm_wires = circuit.perms().iter().flat_map(|p| p.inputs.iter().chain(&p.outputs));
-    for wire in circuit.rows().iter().flat_map(|r| [r.a, r.b, r.c]).chain(perm_wires.copied()) {
+    let path_wires = circuit
+        .paths()
+        .iter()
+        .flat_map(|p| p.bits.iter().chain(p.siblings.iter().flatten()).chain(&p.leaf).chain(&p.root).copied());
+    for wire in circuit.rows().iter().flat_map(|r| [r.a, r.b, r.c]).chain(perm_wires.copied()).chain(path_wires) {
         reads[wire.index()] += 1;
     }
     let width = WitnessCols::<u8>::WIDTH;
@@ -371,7 +504,39 @@ pub fn traces(circuit: &Circuit, values: &[Ext], log_heights: [usize; 3]) -> Vec
         let [a, b, c] = [row.a, row.b, row.c].map(|w| limbs(&values[w.index()]));
         ArithCols { a, b, c }.write_to(cells);
     }
-    vec![witness, arith, perm_trace(circuit, values, log_heights[2])]
+    vec![witness, arith, perm_trace(circuit, values, log_heights[2]), path_trace(circuit, values, log_heights[3])]
+}
+
+/// The path table: per level, the node (the leaf's values on a path's
+/// first level, the previous output after), its bit, and the permutation
+/// of the node and sibling in the bit's order; padding rows permute zeros.
+fn path_trace(circuit: &Circuit, values: &[Ext], log_height: usize) -> RowMajorMatrix<Val> {
+    let (block, node_at, bit_at) = path_columns();
+    let width = bit_at + 1;
+    let first_limb = |v: &Ext| base(v).unwrap_or_else(|| limbs(v)[0]);
+    let mut trace = RowMajorMatrix::new(vec![Val::ZERO; width << log_height], width);
+    let mut r = 0;
+    for path in circuit.paths() {
+        let mut node: [Val; DIGEST] = path.leaf.map(|w| first_limb(&values[w.index()]));
+        for (bit, sibling) in path.bits.iter().zip(&path.siblings) {
+            let bit = first_limb(&values[bit.index()]);
+            let sibling = sibling.map(|w| first_limb(&values[w.index()]));
+            let (left, right) = if bit == Val::ZERO { (node, sibling) } else { (sibling, node) };
+            let mut input = [Val::ZERO; PERM_WIDTH];
+            input[..DIGEST].copy_from_slice(&left);
+            input[DIGEST..].copy_from_slice(&right);
+            let row = &mut trace.values[r * width..(r + 1) * width];
+            let out = block.write(&mut [row], &[input]);
+            row[node_at..node_at + DIGEST].copy_from_slice(&node);
+            row[bit_at] = bit;
+            node = core::array::from_fn(|i| out[0][i]);
+            r += 1;
+        }
+    }
+    for row in trace.values[r * width..].chunks_mut(width) {
+        block.write(&mut [row], &[[Val::ZERO; PERM_WIDTH]]);
+    }
+    trace
 }
 
 /// The permutation table: each row's input values (their first limbs),

@@ -82,6 +82,25 @@ enum Step {
     PermOut(usize, usize),
     /// Limb `.1` (the coefficient of `X^.1`) of a wire's value.
     Limb(Wire, usize),
+    /// Lane `.1` of Merkle path number `.0`'s root.
+    PathOut(usize, usize),
+}
+
+/// Elements of a Merkle digest.
+pub const DIGEST: usize = 8;
+
+/// One Merkle path of the path table: from `leaf` up along `siblings`, the
+/// running node the right child where its bit is 1, to `root`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PathRow {
+    /// The leaf digest's wires.
+    pub leaf: [Wire; DIGEST],
+    /// One direction bit per level, lowest first.
+    pub bits: Vec<Wire>,
+    /// One sibling digest per level.
+    pub siblings: Vec<[Wire; DIGEST]>,
+    /// The root's wires (new wires).
+    pub root: [Wire; DIGEST],
 }
 
 /// Lanes of the permutation: Plonky3's default KoalaBear Poseidon2 of
@@ -106,6 +125,7 @@ pub struct CircuitBuilder {
     wires: Vec<Source>,
     rows: Vec<Row>,
     perms: Vec<PermRow>,
+    paths: Vec<PathRow>,
     inputs: usize,
     zero: Option<Wire>,
 }
@@ -210,6 +230,27 @@ impl CircuitBuilder {
         outputs
     }
 
+    /// The root of a Merkle path of the recursion setting's trees, as rows
+    /// of the path table (one per level: the node placed by its bit, the
+    /// sibling read from its wires, one permutation): from `leaf` along
+    /// `siblings`, the running node the right child where its bit (lowest
+    /// level first; each must be 0 or 1, [`CircuitError::NotBit`]) is 1.
+    /// Every wire must hold a base-field value. A path of no level is its
+    /// leaf.
+    ///
+    /// # Panics
+    /// If `bits` and `siblings` differ in length.
+    pub fn merkle_path(&mut self, leaf: [Wire; DIGEST], bits: &[Wire], siblings: &[[Wire; DIGEST]]) -> [Wire; DIGEST] {
+        assert_eq!(bits.len(), siblings.len(), "one direction bit per level");
+        if bits.is_empty() {
+            return leaf;
+        }
+        let path = self.paths.len();
+        let root = core::array::from_fn(|lane| self.wire(Source::Step(Step::PathOut(path, lane))));
+        self.paths.push(PathRow { leaf, bits: bits.to_vec(), siblings: siblings.to_vec(), root });
+        root
+    }
+
     /// The five limbs of `value` (its coefficients of `1, X, …, X^4`),
     /// constrained to recompose it: `value = Σ limb_k · X^k`. The limbs
     /// are not constrained to the base field here: a permutation that
@@ -240,7 +281,7 @@ impl CircuitBuilder {
 
     /// The circuit as recorded.
     pub fn build(self) -> Circuit {
-        Circuit { wires: self.wires, rows: self.rows, perms: self.perms, inputs: self.inputs }
+        Circuit { wires: self.wires, rows: self.rows, perms: self.perms, paths: self.paths, inputs: self.inputs }
     }
 }
 
@@ -250,6 +291,7 @@ pub struct Circuit {
     wires: Vec<Source>,
     rows: Vec<Row>,
     perms: Vec<PermRow>,
+    paths: Vec<PathRow>,
     inputs: usize,
 }
 
@@ -267,6 +309,11 @@ impl Circuit {
     /// The permutation rows, in order.
     pub fn perms(&self) -> &[PermRow] {
         &self.perms
+    }
+
+    /// The Merkle paths, in order.
+    pub fn paths(&self) -> &[PathRow] {
+        &self.paths
     }
 
     /// Number of inputs.
@@ -300,6 +347,33 @@ impl Circuit {
         Ok(default16().permute(state))
     }
 
+    /// The root `path` reaches on the wire values `values`.
+    fn climb(path: &PathRow, values: &[Ext]) -> Result<[Val; DIGEST], CircuitError> {
+        let base_of = |w: Wire| base(&values[w.0]).ok_or(CircuitError::NotBase { wire: w.0 });
+        let digest = |ws: &[Wire; DIGEST]| -> Result<[Val; DIGEST], CircuitError> {
+            let mut out = [Val::ZERO; DIGEST];
+            for (o, &w) in out.iter_mut().zip(ws) {
+                *o = base_of(w)?;
+            }
+            Ok(out)
+        };
+        let mut node = digest(&path.leaf)?;
+        for (&bit, sibling) in path.bits.iter().zip(&path.siblings) {
+            let sibling = digest(sibling)?;
+            let (left, right) = match base_of(bit)? {
+                b if b == Val::ZERO => (node, sibling),
+                b if b == Val::ONE => (sibling, node),
+                _ => return Err(CircuitError::NotBit { wire: bit.0 }),
+            };
+            let mut state = [Val::ZERO; PERM_WIDTH];
+            state[..DIGEST].copy_from_slice(&left);
+            state[DIGEST..].copy_from_slice(&right);
+            let out = default16().permute(state);
+            node = core::array::from_fn(|i| out[i]);
+        }
+        Ok(node)
+    }
+
     /// Every wire's value under `inputs`, checked against every row: the
     /// witness of an honest proof. A row that does not hold (an equality
     /// the inputs break) is [`CircuitError::Unsatisfied`].
@@ -309,6 +383,7 @@ impl Circuit {
         }
         let mut values: Vec<Ext> = Vec::with_capacity(self.wires.len());
         let mut permuted: Vec<[Val; PERM_WIDTH]> = Vec::with_capacity(self.perms.len());
+        let mut roots: Vec<[Val; DIGEST]> = Vec::with_capacity(self.paths.len());
         for (index, source) in self.wires.iter().enumerate() {
             let value = match *source {
                 Source::Step(Step::PermOut(perm, 0)) => {
@@ -316,6 +391,11 @@ impl Circuit {
                     Ext::from(permuted[perm][0])
                 }
                 Source::Step(Step::PermOut(perm, lane)) => Ext::from(permuted[perm][lane]),
+                Source::Step(Step::PathOut(path, 0)) => {
+                    roots.push(Self::climb(&self.paths[path], &values)?);
+                    Ext::from(roots[path][0])
+                }
+                Source::Step(Step::PathOut(path, lane)) => Ext::from(roots[path][lane]),
                 Source::Step(Step::Limb(w, k)) => {
                     let limbs: &[Val] = values[w.0].as_basis_coefficients_slice();
                     Ext::from(limbs[k])

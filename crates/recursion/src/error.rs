@@ -31,6 +31,12 @@ pub enum CircuitError {
         /// The input's wire.
         wire: usize,
     },
+    /// A Merkle path's direction bit is neither 0 nor 1.
+    #[error("wire {wire} is a direction bit but neither 0 nor 1")]
+    NotBit {
+        /// The bit's wire.
+        wire: usize,
+    },
     /// Something a circuit cannot lower (see the message).
     #[error("not supported: {0}")]
     Unsupported(&'static str),

@@ -11,8 +11,8 @@
 //!   lower);
 //! * Poseidon2 permutations (Plonky3's default width 16, the recursion
 //!   setting's hash) as a table on the same bus;
-//! * Merkle openings of the recursion setting's trees ([`merkle`]), checked
-//!   against Plonky3's `MerkleTreeMmcs`;
+//! * Merkle openings of the recursion setting's trees ([`merkle`]; a path
+//!   table, one row per level), checked against Plonky3's `MerkleTreeMmcs`;
 //! * the transcript ([`transcript`]), challenge for challenge Plonky3's
 //!   `DuplexChallenger`;
 //! * sumcheck rounds in the zerocheck verifier's form ([`sumcheck`]:
@@ -46,15 +46,15 @@
 //! replace by a commitment.) New operations (a Poseidon2 permutation, a
 //! Merkle step) are new tables on the same bus: their rows read and write
 //! wires the arithmetic rows also use, so the verifier of a proof is one
-//! circuit whatever it computes. Soundness of the three tables: [`air`].
+//! circuit whatever it computes. Soundness of the four tables: [`air`].
 //!
 //! ## Sizing (measured, BENCHMARKS-HISTORY.md)
 //! Verifying a whir-skip-poseidon2 leanSig proof of N = 1550 runs 11.6 k
 //! Poseidon2 permutations (8 978 in Merkle trees, 2 668 in the
 //! transcript): about 2^14 rows of a permutation table. 100 openings of
-//! 64-wide rows in a depth-20 tree (`examples/openings`) prove in 0.95 s;
-//! their 98 800 arithmetic rows (the node selections) outweigh the 2 800
-//! permutations 35 to 1.
+//! 64-wide rows in a depth-20 tree (`examples/openings`) prove in 0.33 s
+//! through the path table (2 000 levels, 800 leaf permutations, 800
+//! arithmetic rows), 1.6-1.7 s by arithmetic selections (98 800 rows).
 //!
 //! ```
 //! use sigagg_prover::Settings;
@@ -98,7 +98,7 @@ use sigagg_prover::config::Val;
 use sigagg_prover::{Backend, Settings, StarkProof, Tables, codec, skip_stark};
 
 pub use air::CircuitAir;
-pub use circuit::{Circuit, CircuitBuilder, Fixed, PERM_WIDTH, PermRow, Relation, Row, Wire};
+pub use circuit::{Circuit, CircuitBuilder, DIGEST, Fixed, PERM_WIDTH, PathRow, PermRow, Relation, Row, Wire};
 pub use error::CircuitError;
 
 /// The values of wires: the challenge field of sigagg's proofs,
@@ -134,9 +134,9 @@ impl CircuitProof {
     }
 }
 
-/// log2 of the three tables' heights: the wires', the rows', the
-/// permutations'.
-fn log_heights(circuit: &Circuit) -> Result<[usize; 3], CircuitError> {
+/// log2 of the four tables' heights: the wires', the rows', the
+/// permutations', the Merkle levels'.
+fn log_heights(circuit: &Circuit) -> Result<[usize; 4], CircuitError> {
     let log = |what: &'static str, count: usize| {
         let log = count.next_power_of_two().trailing_zeros() as usize;
         if log > MAX_LOG_HEIGHT { Err(CircuitError::TooLarge { what, count }) } else { Ok(log.max(MIN_LOG_HEIGHT)) }
@@ -145,6 +145,7 @@ fn log_heights(circuit: &Circuit) -> Result<[usize; 3], CircuitError> {
         log("wires", circuit.num_wires())?,
         log("rows", circuit.rows().len())?,
         log("permutations", circuit.perms().len())?,
+        log("Merkle levels", circuit.paths().iter().map(|p| p.bits.len()).sum())?,
     ])
 }
 
@@ -167,6 +168,12 @@ fn digest(circuit: &Circuit, inputs: &[Ext]) -> [u8; 32] {
     for perm in circuit.perms() {
         perm.inputs.iter().chain(&perm.outputs).for_each(|w| word(&mut h, w.index()));
     }
+    word(&mut h, circuit.paths().len());
+    for path in circuit.paths() {
+        word(&mut h, path.bits.len());
+        let wires = path.leaf.iter().chain(&path.bits).chain(path.siblings.iter().flatten()).chain(&path.root);
+        wires.for_each(|w| word(&mut h, w.index()));
+    }
     for (wire, fixed) in circuit.fixed().enumerate() {
         match fixed {
             None => {}
@@ -187,7 +194,7 @@ fn digest(circuit: &Circuit, inputs: &[Ext]) -> [u8; 32] {
 }
 
 /// A statement's tables, their heights (log2) and digest.
-type Statement = (Vec<CircuitAir>, [usize; 3], [u8; 32]);
+type Statement = (Vec<CircuitAir>, [usize; 4], [u8; 32]);
 
 /// The statement as the backend sees it: the two tables, their heights,
 /// the digest. `inputs` must be as many as the circuit's, and `settings`
@@ -204,6 +211,7 @@ fn statement(settings: &Settings, circuit: &Circuit, inputs: &[Ext]) -> Result<S
         CircuitAir::Witness(air::WitnessAir::new(circuit, inputs, logs[0])),
         CircuitAir::Arith(air::ArithAir::new(circuit, logs[1])),
         CircuitAir::Perm(air::PermAir::new(circuit, logs[2])),
+        CircuitAir::Path(air::PathAir::new(circuit, logs[3])),
     ];
     Ok((airs, logs, digest(circuit, inputs)))
 }

@@ -16,15 +16,23 @@ const WIDTH: usize = 11;
 const LOG_ROWS: usize = 4;
 
 /// The circuit: a row of `WIDTH` values, `LOG_ROWS` index bits and
-/// siblings, and the root, all inputs in that order.
+/// siblings, and the root, all inputs in that order; the path climbed by
+/// arithmetic selections ([`CircuitBuilder::merkle_root`]).
 fn opening_circuit() -> Circuit {
+    opening_circuit_with(false)
+}
+
+/// [`opening_circuit`], the path climbed by arithmetic selections or, with
+/// `path_table`, by the path table ([`CircuitBuilder::merkle_path`]).
+fn opening_circuit_with(path_table: bool) -> Circuit {
     let mut b = CircuitBuilder::new();
     let row: Vec<Wire> = (0..WIDTH).map(|_| b.input()).collect();
     let bits: Vec<Wire> = (0..LOG_ROWS).map(|_| b.input()).collect();
     let siblings: Vec<Digest> = (0..LOG_ROWS).map(|_| core::array::from_fn(|_| b.input())).collect();
     let root: Digest = core::array::from_fn(|_| b.input());
     let leaf = b.leaf_hash(&row);
-    let reached = b.merkle_root(leaf, &bits, &siblings);
+    let reached =
+        if path_table { b.merkle_path(leaf, &bits, &siblings) } else { b.merkle_root(leaf, &bits, &siblings) };
     for (r, expected) in reached.into_iter().zip(root) {
         b.assert_eq(r, expected);
     }
@@ -82,4 +90,44 @@ fn wrong_siblings_and_bits_are_refused() {
     let mut value = honest;
     value[WIDTH - 1] += Ext::ONE;
     assert!(matches!(circuit.witness(&value), Err(CircuitError::Unsatisfied { .. })));
+}
+
+/// The same openings through the path table: Plonky3's openings verify,
+/// with far fewer arithmetic rows; wrong siblings and bits are refused,
+/// a non-bit by type; a forged path trace (a level's bit flipped, the
+/// node on the other side) is refused.
+#[test]
+fn the_path_table_verifies_the_same_openings() {
+    let (selected, table) = (opening_circuit_with(false), opening_circuit_with(true));
+    assert!(table.rows().len() * 10 < selected.rows().len(), "{} rows", table.rows().len());
+    assert_eq!(table.paths().len(), 1);
+    for index in [0, 5, 10, (1 << LOG_ROWS) - 1] {
+        table.witness(&opening(index)).unwrap_or_else(|e| panic!("index {index}: {e}"));
+    }
+    let settings = Settings::WHIR_SKIP_POSEIDON2;
+    let inputs = opening(9);
+    let proof = prove(&settings, &table, &inputs).unwrap();
+    verify(&settings, &table, &inputs, &proof).unwrap();
+    assert!(verify(&settings, &table, &opening(8), &proof).is_err());
+
+    let mut wrong = inputs.clone();
+    wrong[WIDTH + LOG_ROWS + 3] += Ext::ONE;
+    assert!(matches!(table.witness(&wrong), Err(CircuitError::Unsatisfied { .. })));
+    let mut flipped = inputs.clone();
+    flipped[WIDTH + 1] = Ext::ONE - flipped[WIDTH + 1];
+    assert!(matches!(table.witness(&flipped), Err(CircuitError::Unsatisfied { .. })));
+    let mut two = inputs.clone();
+    two[WIDTH + 2] = Ext::TWO;
+    assert_eq!(table.witness(&two).err(), Some(CircuitError::NotBit { wire: WIDTH + 2 }));
+
+    // The path table's bit column flipped on the first level, the rest
+    // as honest: the bit read and the node's place disagree.
+    let mut traces = sigagg_recursion::honest_traces(&table, &inputs).unwrap();
+    let width = traces[3].width;
+    let bit_col = width - 1;
+    traces[3].values[bit_col] = Val::ONE - traces[3].values[bit_col];
+    let forged = sigagg_recursion::prove_traces(&Settings::INSECURE_TEST_SKIP, &table, &inputs, traces);
+    if let Ok(proof) = forged {
+        assert!(verify(&Settings::INSECURE_TEST_SKIP, &table, &inputs, &proof).is_err());
+    }
 }
