@@ -5,7 +5,8 @@
 //! non-boolean bit is refused.
 
 use p3_commit::Mmcs;
-use p3_field::PrimeCharacteristicRing;
+use p3_field::{BasedVectorSpace, PrimeCharacteristicRing};
+use p3_matrix::Matrix;
 use p3_matrix::dense::RowMajorMatrix;
 use sigagg_prover::Settings;
 use sigagg_prover::config::{Val, val_mmcs_poseidon2};
@@ -129,5 +130,78 @@ fn the_path_table_verifies_the_same_openings() {
     let forged = sigagg_recursion::prove_traces(&Settings::INSECURE_TEST_SKIP, &table, &inputs, traces);
     if let Ok(proof) = forged {
         assert!(verify(&Settings::INSECURE_TEST_SKIP, &table, &inputs, &proof).is_err());
+    }
+}
+
+/// The root Poseidon2's trees reach from `leaf` along `bits` and `siblings`.
+fn native_climb(leaf: [Val; DIGEST], bits: &[Val], siblings: &[[Val; DIGEST]]) -> [Val; DIGEST] {
+    use p3_symmetric::Permutation;
+    let mut node = leaf;
+    for (bit, sibling) in bits.iter().zip(siblings) {
+        let (l, r) = if *bit == Val::ZERO { (node, *sibling) } else { (*sibling, node) };
+        let mut state = [Val::ZERO; 16];
+        state[..DIGEST].copy_from_slice(&l);
+        state[DIGEST..].copy_from_slice(&r);
+        let out = sigagg_koalabear::poseidon2::default16().permute(state);
+        node = core::array::from_fn(|i| out[i]);
+    }
+    node
+}
+
+/// A false root through a path whose first level hashes another node `X`
+/// than the leaf it reads: the leaf read, the bits, the siblings, the
+/// chain of levels and the root all agree with one another; only the
+/// node's place in the first level's input (`place_node`) is broken.
+#[test]
+fn a_path_that_hashes_another_node_than_its_leaf_is_refused() {
+    let circuit = opening_circuit_with(true);
+    let inputs = opening(6);
+    let honest = circuit.witness(&inputs).unwrap();
+    let path = circuit.paths()[0].clone();
+    let base = |e: &Ext| e.as_basis_coefficients_slice()[0];
+    let bits: Vec<Val> = path.bits.iter().map(|w| base(&honest[w.index()])).collect();
+    let siblings: Vec<[Val; DIGEST]> = path.siblings.iter().map(|s| s.map(|w| base(&honest[w.index()]))).collect();
+    let x: [Val; DIGEST] = core::array::from_fn(|i| Val::from_u32(424_242 + i as u32));
+    let forged_root = native_climb(x, &bits, &siblings);
+
+    // The false statement: the forged root as the public root.
+    let mut false_inputs = inputs.clone();
+    let root_at = inputs.len() - DIGEST;
+    for (k, v) in forged_root.iter().enumerate() {
+        false_inputs[root_at + k] = Ext::from(*v);
+    }
+    let mut values = honest.clone();
+    for (k, w) in path.root.iter().enumerate() {
+        values[w.index()] = Ext::from(forged_root[k]);
+    }
+    let root_inputs = root_at..inputs.len();
+    for (k, i) in root_inputs.enumerate() {
+        values[i] = Ext::from(forged_root[k]);
+    }
+    let logs = |t: &[p3_matrix::dense::RowMajorMatrix<Val>]| -> [usize; 4] {
+        core::array::from_fn(|i| t[i].height().trailing_zeros() as usize)
+    };
+    let shape = logs(&sigagg_recursion::honest_traces(&circuit, &inputs).unwrap());
+    let mut traces = sigagg_recursion::air::traces(&circuit, &values, shape);
+    // The path table climbs from X, its first node column still the leaf.
+    let mut from_x = values.clone();
+    for (k, w) in path.leaf.iter().enumerate() {
+        from_x[w.index()] = Ext::from(x[k]);
+    }
+    let mut path_trace = sigagg_recursion::air::traces(&circuit, &from_x, shape).swap_remove(3);
+    let width = path_trace.width;
+    let node_at = width - 1 - DIGEST;
+    for (k, w) in path.leaf.iter().enumerate() {
+        path_trace.values[node_at + k] = base(&honest[w.index()]);
+    }
+    traces[3] = path_trace;
+    let settings = Settings::INSECURE_TEST_SKIP;
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        sigagg_recursion::prove_traces(&settings, &circuit, &false_inputs, traces)
+    })) {
+        Ok(Ok(proof)) => assert!(verify(&settings, &circuit, &false_inputs, &proof).is_err(), "accepted"),
+        Ok(Err(_)) => {}
+        Err(_) if cfg!(debug_assertions) => {}
+        Err(_) => panic!("a release prover panicked"),
     }
 }
