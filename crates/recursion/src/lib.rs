@@ -24,7 +24,9 @@
 //!   ([`zerocheck`]: weights and point from the transcript, the skip
 //!   round on `H` and its interpolation, the ordinary rounds, selectors and
 //!   periodic columns at the point, the final check), which refuses
-//!   exactly the tampered proofs the native verifier refuses.
+//!   exactly the tampered proofs the native verifier refuses. Its form
+//!   with a bus claim (λ, the message terms) is written as the native one
+//!   but not yet tested against a native proof with a claim.
 //!
 //! **Not built:** the rest of a whir-skip proof's verifier (the bus
 //! argument's GKR and the message terms at the point, the opening
