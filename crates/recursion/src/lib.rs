@@ -20,13 +20,12 @@
 //!   run;
 //! * an AIR's constraints at an opened point ([`constraints`]: Plonky3's
 //!   symbolic constraints lowered to rows), checked on trace rows;
-//! * **whir-skip's zerocheck verifier** for a table without bus messages
-//!   ([`zerocheck`]: weights and point from the transcript, the skip
+//! * **whir-skip's zerocheck verifier** ([`zerocheck`]: weights and point from the transcript, the skip
 //!   round on `H` and its interpolation, the ordinary rounds, selectors and
 //!   periodic columns at the point, the final check), which refuses
-//!   exactly the tampered proofs the native verifier refuses. Its form
-//!   with a bus claim (λ, the message terms) is written as the native one
-//!   but not yet tested against a native proof with a claim.
+//!   exactly the tampered proofs the native verifier refuses, with or
+//!   without a bus claim (the claim from the native bus argument's GKR,
+//!   whose verification is not a circuit yet).
 //!
 //! **Not built:** the rest of a whir-skip proof's verifier (the bus
 //! argument's GKR and the message terms at the point, the opening

@@ -136,3 +136,123 @@ fn a_broken_trace_fails_the_circuits_final_check() {
     let (verifier_circuit, values) = verifier(&air, log_height, &proof, &native_point);
     assert!(matches!(verifier_circuit.witness(&values), Err(CircuitError::Unsatisfied { .. })));
 }
+
+/// With a bus claim: the native bus argument (fractional GKR) over the
+/// child's four tables gives the arithmetic table's claim; the native
+/// zerocheck proves the table against it (both sides from a fresh
+/// transcript); the circuit, given the claim, reaches the native point,
+/// and over every single-value tampering of the proof, and of the claim's
+/// value, refuses exactly what the native verifier refuses.
+#[test]
+fn a_zerocheck_with_a_bus_claim_verifies_in_the_circuit_as_natively() {
+    use sigagg_prover::columns::Columns;
+    use sigagg_prover::logup;
+    use sigagg_prover::zerocheck::BusClaim;
+    use sigagg_recursion::CircuitAir;
+    use sigagg_recursion::air::{PathAir, PermAir, WitnessAir};
+    use sigagg_recursion::zerocheck::BusClaimWires;
+
+    let (circuit, inputs) = child();
+    let traces = honest_traces(&circuit, &inputs).unwrap();
+    let log = |t: &p3_matrix::dense::RowMajorMatrix<Val>| t.height().trailing_zeros() as usize;
+    let airs = [
+        CircuitAir::Witness(WitnessAir::new(&circuit, &inputs, log(&traces[0]))),
+        CircuitAir::Arith(ArithAir::new(&circuit, log(&traces[1]))),
+        CircuitAir::Perm(PermAir::new(&circuit, log(&traces[2]))),
+        CircuitAir::Path(PathAir::new(&circuit, log(&traces[3]))),
+    ];
+    let refs: Vec<&CircuitAir> = airs.iter().collect();
+    let transposed: Vec<_> = traces.iter().map(|t| t.transpose()).collect();
+    let columns: Vec<Columns<'_>> = transposed.iter().map(Columns::of_transposed).collect();
+    let mut gkr = DuplexChallenger::<Val, _, 16, 8>::new(default16().clone());
+    let (_, claims) = logup::prove(&refs, &columns, &mut gkr).unwrap().expect("the tables send messages");
+    let claim: BusClaim = claims[1].clone().expect("the arithmetic table's claim");
+
+    let (air, log_height) = (&airs[1], log(&traces[1]));
+    let zerocheck = SkipZerocheck::new(SKIP);
+    let mut native = DuplexChallenger::<Val, _, 16, 8>::new(default16().clone());
+    let (proof, point) = zerocheck.prove(air, &traces[1], Some(&claim), &mut native).unwrap();
+    let native_verify = |proof: &ZerocheckProof, claim: &BusClaim| {
+        let mut check = DuplexChallenger::<Val, _, 16, 8>::new(default16().clone());
+        zerocheck.verify(air, log_height, proof, Some(claim), &mut check)
+    };
+    assert_eq!(native_verify(&proof, &claim).unwrap(), point);
+
+    // The circuit: the proof's values, the claim's, then the point.
+    let mut b = CircuitBuilder::new();
+    let inputs_of = |b: &mut CircuitBuilder, n: usize| -> Vec<Wire> { (0..n).map(|_| b.input()).collect() };
+    let wires = ZerocheckWires {
+        skip_values: inputs_of(&mut b, proof.skip_values.len()),
+        rounds: proof.rounds.iter().map(|r| inputs_of(&mut b, r.len())).collect(),
+        local: inputs_of(&mut b, proof.local.len()),
+        next: inputs_of(&mut b, proof.next.len()),
+    };
+    let claim_wires = BusClaimWires {
+        point: inputs_of(&mut b, claim.point.len()),
+        messages: claim
+            .messages
+            .iter()
+            .map(|m| {
+                let count = b.input();
+                let fields = inputs_of(&mut b, m.fields.len());
+                (count, fields, b.input())
+            })
+            .collect(),
+        value: b.input(),
+    };
+    let mut transcript = CircuitChallenger::new(&mut b);
+    let reached =
+        verify_in_circuit(&mut b, &mut transcript, air, (SKIP, log_height), &wires, Some(&claim_wires)).unwrap();
+    for r in core::iter::once(reached.skip).chain(reached.rest) {
+        let expected = b.input();
+        b.assert_eq(r, expected);
+    }
+    let verifier_circuit = b.build();
+    let values = |proof: &ZerocheckProof, claim: &BusClaim, point: &[Ext]| -> Vec<Ext> {
+        let mut v: Vec<Ext> = proof
+            .skip_values
+            .iter()
+            .chain(proof.rounds.iter().flatten())
+            .chain(&proof.local)
+            .chain(&proof.next)
+            .chain(&claim.point)
+            .copied()
+            .collect();
+        for m in &claim.messages {
+            v.push(m.count);
+            v.extend(&m.fields);
+            v.push(m.constant);
+        }
+        v.push(claim.value);
+        v.extend(point);
+        v
+    };
+    let native_point: Vec<Ext> = core::iter::once(point.skip).chain(point.rest.iter().copied()).collect();
+    verifier_circuit.witness(&values(&proof, &claim, &native_point)).unwrap();
+
+    let cells = proof.skip_values.len() + proof.rounds.iter().map(Vec::len).sum::<usize>() + proof.local.len();
+    let mut refused = 0;
+    for at in 0..=cells + proof.next.len() {
+        let (mut tampered, mut tampered_claim) = (proof.clone(), claim.clone());
+        if at == cells + proof.next.len() {
+            tampered_claim.value += Ext::ONE;
+        } else {
+            let mut all: Vec<&mut Ext> = tampered
+                .skip_values
+                .iter_mut()
+                .chain(tampered.rounds.iter_mut().flatten())
+                .chain(tampered.local.iter_mut())
+                .chain(tampered.next.iter_mut())
+                .collect();
+            *all[at] += Ext::ONE;
+        }
+        let natively = native_verify(&tampered, &tampered_claim);
+        let reached = natively
+            .as_ref()
+            .map_or(native_point.clone(), |p| core::iter::once(p.skip).chain(p.rest.iter().copied()).collect());
+        let in_circuit = verifier_circuit.witness(&values(&tampered, &tampered_claim, &reached));
+        assert_eq!(natively.is_ok(), in_circuit.is_ok(), "value {at}: {in_circuit:?}");
+        refused += usize::from(natively.is_err());
+    }
+    assert!(refused > cells, "{refused} of {} refused", cells + proof.next.len() + 1);
+}
