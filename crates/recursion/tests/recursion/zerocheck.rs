@@ -10,10 +10,10 @@ use p3_matrix::Matrix;
 use sigagg_koalabear::poseidon2::default16;
 use sigagg_prover::Settings;
 use sigagg_prover::config::Val;
-use sigagg_prover::zerocheck::{SkipZerocheck, ZerocheckProof};
+use sigagg_prover::zerocheck::{BusClaim, SkipZerocheck, ZerocheckPoint, ZerocheckProof};
 use sigagg_recursion::air::ArithAir;
 use sigagg_recursion::transcript::CircuitChallenger;
-use sigagg_recursion::zerocheck::{ZerocheckWires, verify as verify_in_circuit};
+use sigagg_recursion::zerocheck::{BusClaimWires, ZerocheckWires, verify as verify_in_circuit};
 use sigagg_recursion::{Circuit, CircuitBuilder, CircuitError, Ext, Wire, honest_traces, prove, verify};
 
 const SKIP: usize = 3;
@@ -31,9 +31,14 @@ fn child() -> (Circuit, Vec<Ext>) {
     (circuit, vec![Ext::from(Val::from_u32(3))])
 }
 
-/// The verifier circuit of `proof` for the child's arithmetic table, its
-/// inputs the proof's values then the native point, each asserted equal.
-fn verifier(air: &ArithAir, log_height: usize, proof: &ZerocheckProof, point: &[Ext]) -> (Circuit, Vec<Ext>) {
+/// The verifier circuit of a proof of `proof`'s shape for `air`, against
+/// a bus claim of `claim`'s shape if there is one: its inputs are the
+/// proof's values, the claim's, then the point, which the circuit asserts
+/// it reaches ([`circuit_values`]).
+fn verifier<A>(air: &A, log_height: usize, proof: &ZerocheckProof, claim: Option<&BusClaim>) -> Circuit
+where
+    A: p3_air::BaseAir<Val> + p3_air::Air<p3_lookup::InteractionSymbolicBuilder<Val, Ext>>,
+{
     let mut b = CircuitBuilder::new();
     let inputs = |b: &mut CircuitBuilder, n: usize| -> Vec<Wire> { (0..n).map(|_| b.input()).collect() };
     let wires = ZerocheckWires {
@@ -42,22 +47,71 @@ fn verifier(air: &ArithAir, log_height: usize, proof: &ZerocheckProof, point: &[
         local: inputs(&mut b, proof.local.len()),
         next: inputs(&mut b, proof.next.len()),
     };
+    let claim = claim.map(|claim| BusClaimWires {
+        point: inputs(&mut b, claim.point.len()),
+        messages: claim
+            .messages
+            .iter()
+            .map(|m| {
+                let count = b.input();
+                let fields = inputs(&mut b, m.fields.len());
+                (count, fields, b.input())
+            })
+            .collect(),
+        value: b.input(),
+    });
     let mut transcript = CircuitChallenger::new(&mut b);
-    let reached = verify_in_circuit(&mut b, &mut transcript, air, (SKIP, log_height), &wires, None).unwrap();
+    let reached = verify_in_circuit(&mut b, &mut transcript, air, (SKIP, log_height), &wires, claim.as_ref()).unwrap();
     for r in core::iter::once(reached.skip).chain(reached.rest) {
         let expected = b.input();
         b.assert_eq(r, expected);
     }
-    let values: Vec<Ext> = proof
+    b.build()
+}
+
+/// The inputs of [`verifier`]'s circuit: the proof's values, the claim's
+/// (point, each message's count, field and constant weights, value), the
+/// point.
+fn circuit_values(proof: &ZerocheckProof, claim: Option<&BusClaim>, point: &[Ext]) -> Vec<Ext> {
+    let mut v: Vec<Ext> = proof
         .skip_values
         .iter()
         .chain(proof.rounds.iter().flatten())
         .chain(&proof.local)
         .chain(&proof.next)
-        .chain(point)
         .copied()
         .collect();
-    (b.build(), values)
+    if let Some(claim) = claim {
+        v.extend(&claim.point);
+        for m in &claim.messages {
+            v.push(m.count);
+            v.extend(&m.fields);
+            v.push(m.constant);
+        }
+        v.push(claim.value);
+    }
+    v.extend(point);
+    v
+}
+
+/// A zerocheck point as the circuit's inputs list it.
+fn point_values(point: &ZerocheckPoint) -> Vec<Ext> {
+    core::iter::once(point.skip).chain(point.rest.iter().copied()).collect()
+}
+
+/// `proof` with its value number `at` (skip values, rounds, local, next in
+/// order) moved by one.
+fn tampered(proof: &ZerocheckProof, at: usize) -> ZerocheckProof {
+    let mut tampered = proof.clone();
+    let mut cells: Vec<&mut Ext> = tampered
+        .skip_values
+        .iter_mut()
+        .chain(tampered.rounds.iter_mut().flatten())
+        .chain(tampered.local.iter_mut())
+        .chain(tampered.next.iter_mut())
+        .collect();
+    *cells[at] += Ext::ONE;
+    tampered
 }
 
 #[test]
@@ -73,8 +127,9 @@ fn a_zerocheck_verifies_in_the_circuit_as_natively() {
     assert_eq!(zerocheck.verify(&air, log_height, &proof, None, &mut check).unwrap(), point);
     assert_eq!(proof.rounds.len(), log_height - SKIP);
 
-    let native_point: Vec<Ext> = core::iter::once(point.skip).chain(point.rest.iter().copied()).collect();
-    let (verifier_circuit, values) = verifier(&air, log_height, &proof, &native_point);
+    let native_point = point_values(&point);
+    let verifier_circuit = verifier(&air, log_height, &proof, None);
+    let values = circuit_values(&proof, None, &native_point);
     verifier_circuit.witness(&values).unwrap();
     let settings = Settings::INSECURE_TEST_SKIP;
     let outer = prove(&settings, &verifier_circuit, &values).unwrap();
@@ -84,28 +139,14 @@ fn a_zerocheck_verifies_in_the_circuit_as_natively() {
     // the native verifier refuses (the next-row values no constraint of
     // this table reads bind nothing here, natively or in the circuit:
     // the commitment's opening checks them).
-    let flat = |p: &ZerocheckProof| -> Vec<Ext> {
-        p.skip_values.iter().chain(p.rounds.iter().flatten()).chain(&p.local).chain(&p.next).copied().collect()
-    };
-    let proof_len = flat(&proof).len();
+    let proof_len = values.len() - native_point.len();
     let mut refused = 0;
     for at in 0..proof_len {
-        let mut tampered = proof.clone();
-        let mut cells: Vec<&mut Ext> = tampered
-            .skip_values
-            .iter_mut()
-            .chain(tampered.rounds.iter_mut().flatten())
-            .chain(tampered.local.iter_mut())
-            .chain(tampered.next.iter_mut())
-            .collect();
-        *cells[at] += Ext::ONE;
+        let tampered = tampered(&proof, at);
         let mut check = DuplexChallenger::<Val, _, 16, 8>::new(default16().clone());
         let natively = zerocheck.verify(&air, log_height, &tampered, None, &mut check);
-        let reached = natively
-            .as_ref()
-            .map_or(native_point.clone(), |p| core::iter::once(p.skip).chain(p.rest.iter().copied()).collect());
-        let inputs: Vec<Ext> = flat(&tampered).into_iter().chain(reached).collect();
-        let in_circuit = verifier_circuit.witness(&inputs);
+        let reached = natively.as_ref().map_or(native_point.clone(), point_values);
+        let in_circuit = verifier_circuit.witness(&circuit_values(&tampered, None, &reached));
         assert_eq!(natively.is_ok(), in_circuit.is_ok(), "value {at} of {proof_len}: {in_circuit:?}");
         refused += usize::from(natively.is_err());
     }
@@ -132,9 +173,8 @@ fn a_broken_trace_fails_the_circuits_final_check() {
     };
     let mut check = DuplexChallenger::<Val, _, 16, 8>::new(default16().clone());
     assert!(zerocheck.verify(&air, log_height, &proof, None, &mut check).is_err());
-    let native_point: Vec<Ext> = core::iter::once(point.skip).chain(point.rest.iter().copied()).collect();
-    let (verifier_circuit, values) = verifier(&air, log_height, &proof, &native_point);
-    assert!(matches!(verifier_circuit.witness(&values), Err(CircuitError::Unsatisfied { .. })));
+    let values = circuit_values(&proof, None, &point_values(&point));
+    assert!(matches!(verifier(&air, log_height, &proof, None).witness(&values), Err(CircuitError::Unsatisfied { .. })));
 }
 
 /// With a bus claim: the native bus argument (fractional GKR) over the
@@ -147,10 +187,8 @@ fn a_broken_trace_fails_the_circuits_final_check() {
 fn a_zerocheck_with_a_bus_claim_verifies_in_the_circuit_as_natively() {
     use sigagg_prover::columns::Columns;
     use sigagg_prover::logup;
-    use sigagg_prover::zerocheck::BusClaim;
     use sigagg_recursion::CircuitAir;
     use sigagg_recursion::air::{PathAir, PermAir, WitnessAir};
-    use sigagg_recursion::zerocheck::BusClaimWires;
 
     let (circuit, inputs) = child();
     let traces = honest_traces(&circuit, &inputs).unwrap();
@@ -178,79 +216,23 @@ fn a_zerocheck_with_a_bus_claim_verifies_in_the_circuit_as_natively() {
     };
     assert_eq!(native_verify(&proof, &claim).unwrap(), point);
 
-    // The circuit: the proof's values, the claim's, then the point.
-    let mut b = CircuitBuilder::new();
-    let inputs_of = |b: &mut CircuitBuilder, n: usize| -> Vec<Wire> { (0..n).map(|_| b.input()).collect() };
-    let wires = ZerocheckWires {
-        skip_values: inputs_of(&mut b, proof.skip_values.len()),
-        rounds: proof.rounds.iter().map(|r| inputs_of(&mut b, r.len())).collect(),
-        local: inputs_of(&mut b, proof.local.len()),
-        next: inputs_of(&mut b, proof.next.len()),
-    };
-    let claim_wires = BusClaimWires {
-        point: inputs_of(&mut b, claim.point.len()),
-        messages: claim
-            .messages
-            .iter()
-            .map(|m| {
-                let count = b.input();
-                let fields = inputs_of(&mut b, m.fields.len());
-                (count, fields, b.input())
-            })
-            .collect(),
-        value: b.input(),
-    };
-    let mut transcript = CircuitChallenger::new(&mut b);
-    let reached =
-        verify_in_circuit(&mut b, &mut transcript, air, (SKIP, log_height), &wires, Some(&claim_wires)).unwrap();
-    for r in core::iter::once(reached.skip).chain(reached.rest) {
-        let expected = b.input();
-        b.assert_eq(r, expected);
-    }
-    let verifier_circuit = b.build();
-    let values = |proof: &ZerocheckProof, claim: &BusClaim, point: &[Ext]| -> Vec<Ext> {
-        let mut v: Vec<Ext> = proof
-            .skip_values
-            .iter()
-            .chain(proof.rounds.iter().flatten())
-            .chain(&proof.local)
-            .chain(&proof.next)
-            .chain(&claim.point)
-            .copied()
-            .collect();
-        for m in &claim.messages {
-            v.push(m.count);
-            v.extend(&m.fields);
-            v.push(m.constant);
-        }
-        v.push(claim.value);
-        v.extend(point);
-        v
-    };
-    let native_point: Vec<Ext> = core::iter::once(point.skip).chain(point.rest.iter().copied()).collect();
-    verifier_circuit.witness(&values(&proof, &claim, &native_point)).unwrap();
+    let verifier_circuit = verifier(air, log_height, &proof, Some(&claim));
+    let native_point = point_values(&point);
+    verifier_circuit.witness(&circuit_values(&proof, Some(&claim), &native_point)).unwrap();
 
     let cells = proof.skip_values.len() + proof.rounds.iter().map(Vec::len).sum::<usize>() + proof.local.len();
     let mut refused = 0;
     for at in 0..=cells + proof.next.len() {
-        let (mut tampered, mut tampered_claim) = (proof.clone(), claim.clone());
-        if at == cells + proof.next.len() {
-            tampered_claim.value += Ext::ONE;
+        let mut tampered_claim = claim.clone();
+        let tampered = if at < cells + proof.next.len() {
+            tampered(&proof, at)
         } else {
-            let mut all: Vec<&mut Ext> = tampered
-                .skip_values
-                .iter_mut()
-                .chain(tampered.rounds.iter_mut().flatten())
-                .chain(tampered.local.iter_mut())
-                .chain(tampered.next.iter_mut())
-                .collect();
-            *all[at] += Ext::ONE;
-        }
+            tampered_claim.value += Ext::ONE;
+            proof.clone()
+        };
         let natively = native_verify(&tampered, &tampered_claim);
-        let reached = natively
-            .as_ref()
-            .map_or(native_point.clone(), |p| core::iter::once(p.skip).chain(p.rest.iter().copied()).collect());
-        let in_circuit = verifier_circuit.witness(&values(&tampered, &tampered_claim, &reached));
+        let reached = natively.as_ref().map_or(native_point.clone(), point_values);
+        let in_circuit = verifier_circuit.witness(&circuit_values(&tampered, Some(&tampered_claim), &reached));
         assert_eq!(natively.is_ok(), in_circuit.is_ok(), "value {at}: {in_circuit:?}");
         refused += usize::from(natively.is_err());
     }
