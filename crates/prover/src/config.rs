@@ -264,6 +264,14 @@ fn poseidon2_perm() -> Poseidon2Perm {
     return counted::Counted(default_koalabear_poseidon2_16());
 }
 
+/// The transcript's [`TranscriptPerm`].
+fn transcript_perm() -> TranscriptPerm {
+    #[cfg(not(feature = "count-permutations"))]
+    return default_koalabear_poseidon2_16();
+    #[cfg(feature = "count-permutations")]
+    return counted::Counted(default_koalabear_poseidon2_16());
+}
+
 /// The Poseidon2 Merkle commitment scheme with Merkle caps of `cap_height` layers.
 pub fn val_mmcs_poseidon2(cap_height: usize) -> ValMmcsPoseidon2 {
     let perm = poseidon2_perm();
@@ -277,10 +285,7 @@ pub fn val_mmcs_poseidon2(cap_height: usize) -> ValMmcsPoseidon2 {
 pub fn poseidon2_transcript(seed: Vec<u8>) -> Poseidon2Challenger {
     use p3_challenger::CanObserve;
     use p3_field::PrimeCharacteristicRing;
-    #[cfg(not(feature = "count-permutations"))]
-    let mut challenger = Poseidon2Challenger::new(default_koalabear_poseidon2_16());
-    #[cfg(feature = "count-permutations")]
-    let mut challenger = Poseidon2Challenger::new(counted::Counted(default_koalabear_poseidon2_16()));
+    let mut challenger = Poseidon2Challenger::new(transcript_perm());
     challenger.observe(Val::from_usize(seed.len()));
     for group in seed.chunks(3) {
         let word = group.iter().rev().fold(0u32, |w, &b| (w << 8) | u32::from(b));

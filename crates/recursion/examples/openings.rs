@@ -13,7 +13,7 @@ use std::time::Instant;
 use p3_field::PrimeCharacteristicRing;
 use sigagg_prover::Settings;
 use sigagg_prover::config::Val;
-use sigagg_recursion::merkle::{DIGEST, Digest};
+use sigagg_recursion::merkle::{DIGEST, Digest, climb_values};
 use sigagg_recursion::{CircuitBuilder, Ext, Wire, prove, verify};
 
 fn main() {
@@ -70,7 +70,8 @@ fn main() {
     println!("proved in {prove_s:.2?}, {} bytes, verified in {:.2?}", bytes.len(), t.elapsed());
 }
 
-/// The root Plonky3's trees reach from a row along bits and siblings.
+/// The root Plonky3's trees reach from a row along bits and siblings: the
+/// row's sponge, then the path.
 fn native_root(row: &[Val], bits: &[Val], siblings: &[[Val; DIGEST]]) -> [Val; DIGEST] {
     use p3_symmetric::Permutation;
     let perm = sigagg_koalabear::poseidon2::default16();
@@ -79,14 +80,7 @@ fn native_root(row: &[Val], bits: &[Val], siblings: &[[Val; DIGEST]]) -> [Val; D
         state[..chunk.len()].copy_from_slice(chunk);
         state = perm.permute(state);
     }
-    let mut node: [Val; DIGEST] = core::array::from_fn(|i| state[i]);
-    for (bit, sibling) in bits.iter().zip(siblings) {
-        let (l, r) = if *bit == Val::ZERO { (node, *sibling) } else { (*sibling, node) };
-        let mut s = [Val::ZERO; 16];
-        s[..DIGEST].copy_from_slice(&l);
-        s[DIGEST..].copy_from_slice(&r);
-        let out = perm.permute(s);
-        node = core::array::from_fn(|i| out[i]);
-    }
-    node
+    let leaf: [Val; DIGEST] = core::array::from_fn(|i| state[i]);
+    let bits: Vec<bool> = bits.iter().map(|&b| b == Val::ONE).collect();
+    climb_values(leaf, &bits, siblings)
 }

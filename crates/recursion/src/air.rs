@@ -48,7 +48,8 @@ use sigagg_prover::paired::Poseidon2Block;
 use sigagg_prover::{Table, air_enum, typed_row};
 
 use crate::Ext;
-use crate::circuit::{Circuit, DIGEST, PERM_WIDTH, Relation, base};
+use crate::circuit::{Circuit, DIGEST, PERM_WIDTH, Relation};
+use crate::merkle::compress_values;
 
 /// Limbs of one [`Ext`] value.
 pub const D: usize = 5;
@@ -121,6 +122,33 @@ fn periodic<const W: usize>(rows: usize, mut row: impl FnMut(usize) -> [Val; W])
 /// The limbs of `value`.
 fn limbs(value: &Ext) -> [Val; D] {
     core::array::from_fn(|k| value.as_basis_coefficients_slice()[k])
+}
+
+/// Reads the base-field `value` of wire `id` once on the rows `flag`
+/// selects: the message `(id, value, 0, 0, 0, 0)`, so the wire's value
+/// must lie in the base field.
+fn read_base<AB: InteractionBuilder<F = Val>>(builder: &mut AB, id: AB::Expr, value: AB::Expr, flag: &AB::Expr) {
+    let message: Vec<AB::Expr> = [id, value].into_iter().chain((1..D).map(|_| AB::Expr::ZERO)).collect();
+    builder.push_interaction(BUS, message, -once(flag.clone()));
+}
+
+/// `rows` permutations written by `block`'s witness writer into a table of
+/// `2^log_height` rows of `width` columns (the block's at their places),
+/// a SIMD group at a time; the rows past `inputs` permute zeros.
+fn write_permutations(
+    block: &Poseidon2Block<PERM_WIDTH, PARTIAL_16>,
+    width: usize,
+    mut inputs: Vec<[Val; PERM_WIDTH]>,
+    log_height: usize,
+) -> RowMajorMatrix<Val> {
+    inputs.resize(1 << log_height, [Val::ZERO; PERM_WIDTH]);
+    let mut trace = RowMajorMatrix::new(vec![Val::ZERO; width << log_height], width);
+    let lanes = PackedVal::WIDTH;
+    for (cells, inputs) in trace.values.chunks_mut(width * lanes).zip(inputs.chunks(lanes)) {
+        let mut rows: Vec<&mut [Val]> = cells.chunks_mut(width).collect();
+        block.write(&mut rows, inputs);
+    }
+    trace
 }
 
 /// The witness table of a circuit under a statement's inputs.
@@ -312,22 +340,15 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for PermAir {
         let live = periodic[0].clone();
         let columns = (0..PERM_WIDTH).map(|j| self.block.input(j)).chain((0..PERM_WIDTH).map(|j| self.block.output(j)));
         for (id, column) in periodic[1..].iter().zip(columns) {
-            let mut message = vec![id.clone(), row[column].clone()];
-            message.extend((1..D).map(|_| AB::Expr::ZERO));
-            builder.push_interaction(BUS, message, -once(live.clone()));
+            read_base(builder, id.clone(), row[column].clone(), &live);
         }
     }
 }
 
 /// The path table's layout: the paired block keeping output lanes 0..8,
-/// then the node's 8 columns, then the bit.
-fn path_block() -> Poseidon2Block<PERM_WIDTH, PARTIAL_16> {
-    perm_block().with_outputs(0..DIGEST)
-}
-
-/// Columns of the path table: the block's, the node's, the bit.
+/// then the node's 8 columns, then the bit: `(block, node, bit)`.
 fn path_columns() -> (Poseidon2Block<PERM_WIDTH, PARTIAL_16>, usize, usize) {
-    let block = path_block();
+    let block = perm_block().with_outputs(0..DIGEST);
     let node = BaseAir::<Val>::width(&block);
     (block, node, node + DIGEST)
 }
@@ -340,6 +361,12 @@ const PATH_FIXED: usize = 5 + 3 * DIGEST;
 /// The Merkle path table of a circuit.
 #[derive(Clone, Debug)]
 pub struct PathAir {
+    /// The permutation ([`path_columns`]).
+    block: Poseidon2Block<PERM_WIDTH, PARTIAL_16>,
+    /// The first of the node's 8 columns.
+    node_at: usize,
+    /// The bit's column.
+    bit_at: usize,
     fixed: Vec<Vec<Val>>,
 }
 
@@ -371,13 +398,14 @@ impl PathAir {
             }
             row
         });
-        Self { fixed }
+        let (block, node_at, bit_at) = path_columns();
+        Self { block, node_at, bit_at, fixed }
     }
 }
 
 impl BaseAir<Val> for PathAir {
     fn width(&self) -> usize {
-        path_columns().2 + 1
+        self.bit_at + 1
     }
 
     fn num_periodic_columns(&self) -> usize {
@@ -389,8 +417,7 @@ impl BaseAir<Val> for PathAir {
     }
 
     fn main_next_row_columns(&self) -> Vec<usize> {
-        let (_, node, _) = path_columns();
-        (node..node + DIGEST).collect()
+        (self.node_at..self.bit_at).collect()
     }
 }
 
@@ -399,7 +426,7 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for PathAir {
     /// level, then the reads: the bit, the sibling, the leaf (first
     /// level), the root (last level).
     fn eval(&self, builder: &mut AB) {
-        let (block, node_at, bit_at) = path_columns();
+        let (block, node_at, bit_at) = (&self.block, self.node_at, self.bit_at);
         block.eval(builder);
         let main = builder.main();
         let (cur, next) = (main.current_slice(), main.next_slice());
@@ -419,21 +446,16 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for PathAir {
             builder.assert_zero(continues.clone() * (col(next, node_at + k) - o.clone()));
         }
 
-        let zeros = || (1..D).map(|_| AB::Expr::ZERO);
-        let read = |builder: &mut AB, id: AB::Expr, value: AB::Expr, flag: &AB::Expr| {
-            let message: Vec<AB::Expr> = [id, value].into_iter().chain(zeros()).collect();
-            builder.push_interaction(BUS, message, -once(flag.clone()));
-        };
-        read(builder, periodic[4].clone(), bit.clone(), &live);
+        read_base(builder, periodic[4].clone(), bit.clone(), &live);
         for k in 0..DIGEST {
             let sibling = right[k].clone() + bit.clone() * (left[k].clone() - right[k].clone());
-            read(builder, periodic[5 + k].clone(), sibling, &live);
+            read_base(builder, periodic[5 + k].clone(), sibling, &live);
         }
         for k in 0..DIGEST {
-            read(builder, periodic[5 + DIGEST + k].clone(), node[k].clone(), &first);
+            read_base(builder, periodic[5 + DIGEST + k].clone(), node[k].clone(), &first);
         }
         for k in 0..DIGEST {
-            read(builder, periodic[5 + 2 * DIGEST + k].clone(), out[k].clone(), &last);
+            read_base(builder, periodic[5 + 2 * DIGEST + k].clone(), out[k].clone(), &last);
         }
     }
 }
@@ -463,7 +485,7 @@ impl CircuitAir {
             CircuitAir::Witness(_) => 2,
             CircuitAir::Arith(_) => 3,
             CircuitAir::Perm(p) => p.block.degree(),
-            CircuitAir::Path(_) => path_block().degree(),
+            CircuitAir::Path(p) => p.block.degree(),
         }
     }
 }
@@ -476,11 +498,11 @@ impl Table for CircuitAir {
     }
 }
 
-/// The three traces of `circuit` with wire values `values` (the witness,
+/// The four traces of `circuit` with wire values `values` (the witness,
 /// or a forgery in soundness tests), at `2^log_heights[i]` rows: the
 /// witness table (ids, values, read counts), the arithmetic table (the
-/// values each row reads) and the permutation table (a value outside the
-/// base field enters it as its first limb).
+/// values each row reads), the permutation table and the path table (a
+/// value outside the base field enters these two as its first limb).
 pub fn traces(circuit: &Circuit, values: &[Ext], log_heights: [usize; 4]) -> Vec<RowMajorMatrix<Val>> {
     let mut reads = vec![0u32; circuit.num_wires()];
     let perm_wires = circuit.perms().iter().flat_map(|p| p.inputs.iter().chain(&p.outputs));
@@ -507,34 +529,36 @@ pub fn traces(circuit: &Circuit, values: &[Ext], log_heights: [usize; 4]) -> Vec
     vec![witness, arith, perm_trace(circuit, values, log_heights[2]), path_trace(circuit, values, log_heights[3])]
 }
 
-/// The path table: per level, the node (the leaf's values on a path's
-/// first level, the previous output after), its bit, and the permutation
-/// of the node and sibling in the bit's order; padding rows permute zeros.
+/// The first limb of `value`: what a base-field column holds of it.
+fn first_limb(value: &Ext) -> Val {
+    value.as_basis_coefficients_slice()[0]
+}
+
+/// The path table: per level, the permutation of the node and sibling in
+/// the bit's order, then the node (the leaf's values on a path's first
+/// level, the previous level's output after) and the bit; padding rows
+/// permute zeros.
 fn path_trace(circuit: &Circuit, values: &[Ext], log_height: usize) -> RowMajorMatrix<Val> {
-    let (block, node_at, bit_at) = path_columns();
-    let width = bit_at + 1;
-    let first_limb = |v: &Ext| base(v).unwrap_or_else(|| limbs(v)[0]);
-    let mut trace = RowMajorMatrix::new(vec![Val::ZERO; width << log_height], width);
-    let mut r = 0;
+    let value = |w: &crate::Wire| first_limb(&values[w.index()]);
+    let mut levels: Vec<([Val; PERM_WIDTH], [Val; DIGEST], Val)> = Vec::new();
     for path in circuit.paths() {
-        let mut node: [Val; DIGEST] = path.leaf.map(|w| first_limb(&values[w.index()]));
+        let mut node: [Val; DIGEST] = path.leaf.map(|w| value(&w));
         for (bit, sibling) in path.bits.iter().zip(&path.siblings) {
-            let bit = first_limb(&values[bit.index()]);
-            let sibling = sibling.map(|w| first_limb(&values[w.index()]));
+            let (bit, sibling) = (value(bit), sibling.map(|w| value(&w)));
             let (left, right) = if bit == Val::ZERO { (node, sibling) } else { (sibling, node) };
             let mut input = [Val::ZERO; PERM_WIDTH];
             input[..DIGEST].copy_from_slice(&left);
             input[DIGEST..].copy_from_slice(&right);
-            let row = &mut trace.values[r * width..(r + 1) * width];
-            let out = block.write(&mut [row], &[input]);
-            row[node_at..node_at + DIGEST].copy_from_slice(&node);
-            row[bit_at] = bit;
-            node = core::array::from_fn(|i| out[0][i]);
-            r += 1;
+            levels.push((input, node, bit));
+            node = compress_values(&left, &right);
         }
     }
-    for row in trace.values[r * width..].chunks_mut(width) {
-        block.write(&mut [row], &[[Val::ZERO; PERM_WIDTH]]);
+    let (block, node_at, bit_at) = path_columns();
+    let width = bit_at + 1;
+    let mut trace = write_permutations(&block, width, levels.iter().map(|l| l.0).collect(), log_height);
+    for ((_, node, bit), row) in levels.iter().zip(trace.values.chunks_mut(width)) {
+        row[node_at..bit_at].copy_from_slice(node);
+        row[bit_at] = *bit;
     }
     trace
 }
@@ -543,19 +567,6 @@ fn path_trace(circuit: &Circuit, values: &[Ext], log_height: usize) -> RowMajorM
 /// permuted by the block's witness writer; padding rows permute zeros.
 fn perm_trace(circuit: &Circuit, values: &[Ext], log_height: usize) -> RowMajorMatrix<Val> {
     let block = perm_block();
-    let width = BaseAir::<Val>::width(&block);
-    let first_limb = |v: &Ext| base(v).unwrap_or_else(|| limbs(v)[0]);
-    let inputs: Vec<[Val; PERM_WIDTH]> = (0..1usize << log_height)
-        .map(|r| match circuit.perms().get(r) {
-            Some(perm) => perm.inputs.map(|w| first_limb(&values[w.index()])),
-            None => [Val::ZERO; PERM_WIDTH],
-        })
-        .collect();
-    let mut trace = RowMajorMatrix::new(vec![Val::ZERO; width << log_height], width);
-    let lanes = PackedVal::WIDTH;
-    for (cells, inputs) in trace.values.chunks_mut(width * lanes).zip(inputs.chunks(lanes)) {
-        let mut rows: Vec<&mut [Val]> = cells.chunks_mut(width).collect();
-        block.write(&mut rows, inputs);
-    }
-    trace
+    let inputs = circuit.perms().iter().map(|perm| perm.inputs.map(|w| first_limb(&values[w.index()]))).collect();
+    write_permutations(&block, BaseAir::<Val>::width(&block), inputs, log_height)
 }

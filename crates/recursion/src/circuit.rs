@@ -22,11 +22,18 @@ use sigagg_prover::config::Val;
 
 use crate::Ext;
 use crate::error::CircuitError;
+use crate::merkle::climb_values;
 
 /// `value` as a base-field element, if it is one.
 pub(crate) fn base(value: &Ext) -> Option<Val> {
     let limbs: &[Val] = value.as_basis_coefficients_slice();
     limbs[1..].iter().all(|l| *l == Val::ZERO).then_some(limbs[0])
+}
+
+/// The base-field value of `wire` under `values`, or
+/// [`CircuitError::NotBase`].
+fn base_of(values: &[Ext], wire: Wire) -> Result<Val, CircuitError> {
+    base(&values[wire.0]).ok_or(CircuitError::NotBase { wire: wire.0 })
 }
 
 /// A wire: one value of [`Ext`], numbered in order of creation.
@@ -257,8 +264,7 @@ impl CircuitBuilder {
     /// reads them does that (as the transcript's absorption does).
     pub fn limbs(&mut self, value: Wire) -> [Wire; 5] {
         let limbs: [Wire; 5] = core::array::from_fn(|k| self.wire(Source::Step(Step::Limb(value, k))));
-        let x = self.constant(Ext::from_basis_coefficients_fn(|k| if k == 1 { Val::ONE } else { Val::ZERO }));
-        let recomposed = self.horner(&limbs, x).expect("five limbs");
+        let recomposed = self.from_limbs(limbs);
         self.assert_eq(recomposed, value);
         limbs
     }
@@ -339,39 +345,34 @@ impl Circuit {
     }
 
     /// The permutation of `row`'s input values, each in the base field.
-    fn permute(&self, row: &PermRow, values: &[Ext]) -> Result<[Val; PERM_WIDTH], CircuitError> {
+    fn permute(row: &PermRow, values: &[Ext]) -> Result<[Val; PERM_WIDTH], CircuitError> {
         let mut state = [Val::ZERO; PERM_WIDTH];
-        for (lane, wire) in state.iter_mut().zip(row.inputs) {
-            *lane = base(&values[wire.0]).ok_or(CircuitError::NotBase { wire: wire.0 })?;
+        for (lane, &wire) in state.iter_mut().zip(&row.inputs) {
+            *lane = base_of(values, wire)?;
         }
         Ok(default16().permute(state))
     }
 
     /// The root `path` reaches on the wire values `values`.
     fn climb(path: &PathRow, values: &[Ext]) -> Result<[Val; DIGEST], CircuitError> {
-        let base_of = |w: Wire| base(&values[w.0]).ok_or(CircuitError::NotBase { wire: w.0 });
         let digest = |ws: &[Wire; DIGEST]| -> Result<[Val; DIGEST], CircuitError> {
             let mut out = [Val::ZERO; DIGEST];
             for (o, &w) in out.iter_mut().zip(ws) {
-                *o = base_of(w)?;
+                *o = base_of(values, w)?;
             }
             Ok(out)
         };
-        let mut node = digest(&path.leaf)?;
-        for (&bit, sibling) in path.bits.iter().zip(&path.siblings) {
-            let sibling = digest(sibling)?;
-            let (left, right) = match base_of(bit)? {
-                b if b == Val::ZERO => (node, sibling),
-                b if b == Val::ONE => (sibling, node),
-                _ => return Err(CircuitError::NotBit { wire: bit.0 }),
-            };
-            let mut state = [Val::ZERO; PERM_WIDTH];
-            state[..DIGEST].copy_from_slice(&left);
-            state[DIGEST..].copy_from_slice(&right);
-            let out = default16().permute(state);
-            node = core::array::from_fn(|i| out[i]);
-        }
-        Ok(node)
+        let bits = path
+            .bits
+            .iter()
+            .map(|&bit| match base_of(values, bit)? {
+                b if b == Val::ZERO => Ok(false),
+                b if b == Val::ONE => Ok(true),
+                _ => Err(CircuitError::NotBit { wire: bit.0 }),
+            })
+            .collect::<Result<Vec<bool>, _>>()?;
+        let siblings = path.siblings.iter().map(digest).collect::<Result<Vec<_>, _>>()?;
+        Ok(climb_values(digest(&path.leaf)?, &bits, &siblings))
     }
 
     /// Every wire's value under `inputs`, checked against every row: the
@@ -387,7 +388,7 @@ impl Circuit {
         for (index, source) in self.wires.iter().enumerate() {
             let value = match *source {
                 Source::Step(Step::PermOut(perm, 0)) => {
-                    permuted.push(self.permute(&self.perms[perm], &values)?);
+                    permuted.push(Self::permute(&self.perms[perm], &values)?);
                     Ext::from(permuted[perm][0])
                 }
                 Source::Step(Step::PermOut(perm, lane)) => Ext::from(permuted[perm][lane]),

@@ -119,7 +119,7 @@ const VERSION: u8 = 1;
 
 /// A proof that a circuit holds on a statement's inputs.
 pub struct CircuitProof {
-    /// The backend's proof of the two tables.
+    /// The backend's proof of the four tables.
     pub stark: StarkProof,
 }
 
@@ -197,13 +197,9 @@ fn digest(circuit: &Circuit, inputs: &[Ext]) -> [u8; 32] {
 /// A statement's tables, their heights (log2) and digest.
 type Statement = (Vec<CircuitAir>, [usize; 4], [u8; 32]);
 
-/// The statement as the backend sees it: the two tables, their heights,
-/// the digest. `inputs` must be as many as the circuit's, and `settings`
-/// the whir-skip backend's ([`CircuitError::Backend`]).
-fn statement(settings: &Settings, circuit: &Circuit, inputs: &[Ext]) -> Result<Statement, CircuitError> {
-    if settings.backend() != Backend::Skip {
-        return Err(CircuitError::Backend(settings.backend()));
-    }
+/// The statement as the backend sees it: the four tables, their heights,
+/// the digest. `inputs` must be as many as the circuit's.
+fn statement(circuit: &Circuit, inputs: &[Ext]) -> Result<Statement, CircuitError> {
     if inputs.len() != circuit.num_inputs() {
         return Err(CircuitError::InputCount { expected: circuit.num_inputs(), found: inputs.len() });
     }
@@ -219,11 +215,9 @@ fn statement(settings: &Settings, circuit: &Circuit, inputs: &[Ext]) -> Result<S
 
 /// Proves that `circuit` holds on `inputs`: computes the witness
 /// ([`Circuit::witness`], which refuses inputs the circuit does not
-/// accept) and proves its three tables under `settings`.
+/// accept) and proves its four tables under `settings`.
 pub fn prove(settings: &Settings, circuit: &Circuit, inputs: &[Ext]) -> Result<CircuitProof, CircuitError> {
-    let values = circuit.witness(inputs)?;
-    let logs = log_heights(circuit)?;
-    prove_traces(settings, circuit, inputs, air::traces(circuit, &values, logs))
+    prove_traces(settings, circuit, inputs, honest_traces(circuit, inputs)?)
 }
 
 /// Proves `traces` as the tables of `circuit` on `inputs`, unchecked: for
@@ -234,25 +228,24 @@ pub fn prove_traces(
     inputs: &[Ext],
     traces: Vec<RowMajorMatrix<Val>>,
 ) -> Result<CircuitProof, CircuitError> {
-    let (airs, logs, digest) = statement(settings, circuit, inputs)?;
-    let tables = Tables::new(&airs, logs.to_vec(), DOMAIN, digest);
     let whir = skip_settings(settings)?;
+    let (airs, logs, digest) = statement(circuit, inputs)?;
+    let tables = Tables::new(&airs, logs.to_vec(), DOMAIN, digest);
     Ok(CircuitProof { stark: StarkProof::Skip(skip_stark::prove(whir, &tables, traces)?) })
 }
 
-/// The multilinear settings of `settings`, validated. Circuits are proven
-/// by whir-skip alone, through its own entry points, so that this crate
-/// does not compile the other backends.
+/// The multilinear settings of `settings` ([`CircuitError::Backend`] for
+/// another backend's), validated. Circuits are proven by whir-skip alone,
+/// through its own entry points, so that this crate does not compile the
+/// other backends.
 fn skip_settings(settings: &Settings) -> Result<&sigagg_prover::WhirSettings, CircuitError> {
+    let Settings::Skip(whir) = settings else { return Err(CircuitError::Backend(settings.backend())) };
     settings.validate().map_err(|e| CircuitError::Prove(sigagg_prover::ProveError(e.to_string())))?;
-    match settings {
-        Settings::Skip(whir) => Ok(whir),
-        other => Err(CircuitError::Backend(other.backend())),
-    }
+    Ok(whir)
 }
 
 /// The traces of an honest proof: the witness of `circuit` on `inputs`, in
-/// the three tables (for soundness tests to corrupt before
+/// the four tables (for soundness tests to corrupt before
 /// [`prove_traces`]).
 pub fn honest_traces(circuit: &Circuit, inputs: &[Ext]) -> Result<Vec<RowMajorMatrix<Val>>, CircuitError> {
     let values = circuit.witness(inputs)?;
@@ -267,9 +260,9 @@ pub fn verify(
     inputs: &[Ext],
     proof: &CircuitProof,
 ) -> Result<(), CircuitError> {
-    let (airs, logs, digest) = statement(settings, circuit, inputs)?;
-    let tables = Tables::new(&airs, logs.to_vec(), DOMAIN, digest);
     let whir = skip_settings(settings)?;
+    let (airs, logs, digest) = statement(circuit, inputs)?;
+    let tables = Tables::new(&airs, logs.to_vec(), DOMAIN, digest);
     match &proof.stark {
         StarkProof::Skip(p) => Ok(skip_stark::verify(whir, &tables, p)?),
         other => {

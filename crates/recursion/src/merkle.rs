@@ -11,6 +11,11 @@
 //! the node placed by its bit inside the row). 100 openings at depth 20
 //! prove about 5x faster through the path table (BENCHMARKS-HISTORY.md).
 
+use p3_field::PrimeCharacteristicRing;
+use p3_symmetric::Permutation;
+use sigagg_koalabear::poseidon2::default16;
+use sigagg_prover::config::Val;
+
 pub use crate::circuit::DIGEST;
 use crate::circuit::{CircuitBuilder, PERM_WIDTH, Wire};
 
@@ -60,4 +65,23 @@ impl CircuitBuilder {
         }
         node
     }
+}
+
+/// A node of the trees, natively: the first 8 lanes of the permutation of
+/// `left ‖ right` (what [`CircuitBuilder::compress`] and each row of the
+/// path table compute).
+pub fn compress_values(left: &[Val; DIGEST], right: &[Val; DIGEST]) -> [Val; DIGEST] {
+    let mut state = [Val::ZERO; PERM_WIDTH];
+    state[..DIGEST].copy_from_slice(left);
+    state[DIGEST..].copy_from_slice(right);
+    let out = default16().permute(state);
+    core::array::from_fn(|i| out[i])
+}
+
+/// The root reached natively from `leaf` along `siblings`, the node the
+/// right child where its bit of `bits` (lowest level first) is set.
+pub fn climb_values(leaf: [Val; DIGEST], bits: &[bool], siblings: &[[Val; DIGEST]]) -> [Val; DIGEST] {
+    bits.iter().zip(siblings).fold(leaf, |node, (&bit, sibling)| {
+        if bit { compress_values(sibling, &node) } else { compress_values(&node, sibling) }
+    })
 }

@@ -28,8 +28,7 @@ impl CircuitBuilder {
     pub fn interpolate_at(&mut self, nodes: &[Ext], values: &[Wire], x: Wire) -> Wire {
         assert_eq!(nodes.len(), values.len(), "one value per node");
         let basis = self.lagrange_basis(nodes, x);
-        let terms: Vec<Wire> = values.iter().zip(basis).map(|(&v, l)| self.mul(v, l)).collect();
-        terms[1..].iter().fold(terms[0], |acc, &t| self.add(acc, t))
+        self.dot(values, &basis)
     }
 
     /// The Lagrange basis of the distinct constant `nodes` at `x`:
