@@ -83,6 +83,7 @@
 #![forbid(unsafe_code)]
 
 pub mod air;
+pub mod bus;
 pub mod circuit;
 pub mod constraints;
 pub mod error;

@@ -35,6 +35,10 @@ pub struct ZerocheckWires {
     pub next: Vec<Wire>,
 }
 
+/// One message's weights, as wires: the count's, each field's, the
+/// constant (`sigagg_prover::zerocheck::MessageWeights`).
+pub type WeightWires = (Wire, Vec<Wire>, Wire);
+
 /// A bus argument's claim on one table, as wires
 /// (`sigagg_prover::zerocheck::BusClaim`): the point, each message's
 /// weights, the value. In a whole verifier they come from the GKR's
@@ -44,7 +48,7 @@ pub struct BusClaimWires {
     /// The point, lowest row bit first.
     pub point: Vec<Wire>,
     /// Per message: the count's weight, each field's, the constant.
-    pub messages: Vec<(Wire, Vec<Wire>, Wire)>,
+    pub messages: Vec<WeightWires>,
     /// The claimed value.
     pub value: Wire,
 }
@@ -101,7 +105,7 @@ where
                 return Err(CircuitError::Unsupported("a bus claim at a point of another dimension"));
             }
             let lambda = transcript.sample_ext(b);
-            let weights: Vec<(Wire, Vec<Wire>, Wire)> = claim
+            let weights: Vec<WeightWires> = claim
                 .messages
                 .iter()
                 .map(|(count, fields, constant)| {

@@ -90,16 +90,20 @@ pub enum LogUpError {
     MultiplicityBound(u128),
 }
 
-/// Where each message's block of leaves sits.
-struct Layout {
+/// Where each message's block of leaves sits (step 2). Public for the
+/// verifier circuit (`sigagg-recursion`), which lays out the same leaves.
+#[derive(Clone, Debug)]
+pub struct Layout {
     /// `(table, message, log2 rows, offset)`, tallest first.
-    blocks: Vec<(usize, usize, usize, usize)>,
+    pub blocks: Vec<(usize, usize, usize, usize)>,
     /// log2 of the leaf table.
-    log_size: usize,
+    pub log_size: usize,
 }
 
 impl Layout {
-    fn new(log_heights: &[usize], counts: &[usize]) -> Self {
+    /// The blocks of tables of `2^log_heights[t]` rows sending `counts[t]`
+    /// messages.
+    pub fn new(log_heights: &[usize], counts: &[usize]) -> Self {
         let mut blocks: Vec<(usize, usize, usize, usize)> = log_heights
             .iter()
             .zip(counts)
@@ -116,7 +120,7 @@ impl Layout {
     }
 
     /// `eq` of `rho`'s top coordinates (big-endian) at the block's index.
-    fn weight(&self, rho: &[Challenge], log_rows: usize, offset: usize) -> Challenge {
+    pub fn weight(&self, rho: &[Challenge], log_rows: usize, offset: usize) -> Challenge {
         let top = self.log_size - log_rows;
         let index = offset >> log_rows;
         (0..top)
@@ -128,15 +132,17 @@ impl Layout {
     }
 
     /// `rho`'s last `log_rows` coordinates, lowest row bit first.
-    fn row_point(&self, rho: &[Challenge], log_rows: usize) -> Vec<Challenge> {
+    pub fn row_point(&self, rho: &[Challenge], log_rows: usize) -> Vec<Challenge> {
         (0..log_rows).map(|b| rho[self.log_size - 1 - b]).collect()
     }
 }
 
 /// The statement's buses: every AIR's messages and each bus's index.
-struct Buses {
+/// Public, as [`Layout`] is.
+#[derive(Clone, Debug)]
+pub struct Buses {
     /// Per AIR, per message: `(bus index, number of fields)`.
-    messages: Vec<Vec<(usize, usize)>>,
+    pub messages: Vec<Vec<(usize, usize)>>,
     /// Per AIR, the sum of its messages' declared count bounds.
     weights: Vec<u64>,
 }
@@ -147,7 +153,7 @@ impl Buses {
     }
 
     /// The buses of tables sending `all[t]`.
-    fn of_messages(all: &[Vec<Message>]) -> Self {
+    pub fn of_messages(all: &[Vec<Message>]) -> Self {
         let mut names: Vec<&str> = all.iter().flatten().map(|m| m.bus.as_str()).collect();
         names.sort_unstable();
         names.dedup();
@@ -163,7 +169,11 @@ impl Buses {
     /// directions together, below `p`. Saturating in `u128` (a height
     /// past it counts as `u128::MAX`), which changes no answer: `p` is
     /// far below.
-    fn check_bound(&self, log_heights: &[usize]) -> Result<(), LogUpError> {
+    ///
+    /// # Errors
+    /// [`LogUpError::MultiplicityBound`], or another number of heights
+    /// than tables.
+    pub fn check_bound(&self, log_heights: &[usize]) -> Result<(), LogUpError> {
         if log_heights.len() != self.weights.len() {
             return Err(ZerocheckError::Shape("one height per table").into());
         }
@@ -180,11 +190,13 @@ impl Buses {
         Ok(())
     }
 
-    fn any(&self) -> bool {
+    /// Whether any table sends a message.
+    pub fn any(&self) -> bool {
         self.messages.iter().any(|m| !m.is_empty())
     }
 
-    fn counts(&self) -> Vec<usize> {
+    /// Each table's number of messages.
+    pub fn counts(&self) -> Vec<usize> {
         self.messages.iter().map(Vec::len).collect()
     }
 }

@@ -19,7 +19,7 @@ use sigagg_recursion::{Circuit, CircuitBuilder, CircuitError, Ext, Wire, honest_
 const SKIP: usize = 3;
 
 /// A circuit of 40 rows (a table of 64 rows: three ordinary rounds).
-fn child() -> (Circuit, Vec<Ext>) {
+pub(crate) fn child() -> (Circuit, Vec<Ext>) {
     let mut b = CircuitBuilder::new();
     let x = b.input();
     let mut acc = x;
