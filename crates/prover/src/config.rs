@@ -284,14 +284,21 @@ pub fn val_mmcs_poseidon2(cap_height: usize) -> ValMmcsPoseidon2 {
 /// sequences.
 pub fn poseidon2_transcript(seed: Vec<u8>) -> Poseidon2Challenger {
     use p3_challenger::CanObserve;
-    use p3_field::PrimeCharacteristicRing;
     let mut challenger = Poseidon2Challenger::new(transcript_perm());
-    challenger.observe(Val::from_usize(seed.len()));
-    for group in seed.chunks(3) {
-        let word = group.iter().rev().fold(0u32, |w, &b| (w << 8) | u32::from(b));
-        challenger.observe(Val::from_u32(word));
-    }
+    challenger.observe_slice(&seed_values(&seed));
     challenger
+}
+
+/// The field elements [`poseidon2_transcript`] absorbs for `seed`, in
+/// order (public for the verifier circuit, `sigagg-recursion`, which
+/// absorbs the same).
+pub fn seed_values(seed: &[u8]) -> Vec<Val> {
+    use p3_field::PrimeCharacteristicRing;
+    core::iter::once(Val::from_usize(seed.len()))
+        .chain(
+            seed.chunks(3).map(|group| Val::from_u32(group.iter().rev().fold(0u32, |w, &b| (w << 8) | u32::from(b)))),
+        )
+        .collect()
 }
 
 #[cfg(test)]

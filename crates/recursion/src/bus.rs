@@ -15,7 +15,6 @@
 //! nonzero instead (an honest proof then fails to prove with that
 //! probability; nothing false is accepted).
 
-use p3_challenger::CanObserve;
 use p3_field::PrimeCharacteristicRing;
 use p3_multi_stark::fractional_gkr::FractionGkrShape;
 use sigagg_prover::config::Val;
@@ -114,10 +113,9 @@ fn fractional_gkr(
 ) -> (Vec<Wire>, Wire, Wire) {
     let one = b.constant(Ext::ONE);
     // The domain separator's seed, then the root denominator (nonzero).
-    for value in gkr_seed(num_variables) {
-        let value = b.constant(Ext::from(value));
-        transcript.observe(b, value);
-    }
+    transcript
+        .replay(b, |r| FractionGkrShape { num_variables }.domain_separator::<Val, Ext>().seed(r), &[])
+        .expect("a seed observes no root");
     transcript.observe_ext(b, proof.root_denominator);
     b.div(one, proof.root_denominator);
 
@@ -183,20 +181,6 @@ fn nonzero_sample(b: &mut CircuitBuilder, transcript: &mut CircuitChallenger) ->
     r
 }
 
-/// The field elements the fractional GKR's domain separator absorbs for
-/// `num_variables` variables (`DomainSeparator::seed`).
-fn gkr_seed(num_variables: usize) -> Vec<Val> {
-    struct Recorder(Vec<Val>);
-    impl CanObserve<Val> for Recorder {
-        fn observe(&mut self, value: Val) {
-            self.0.push(value);
-        }
-    }
-    let mut recorder = Recorder(Vec::new());
-    FractionGkrShape { num_variables }.domain_separator::<Val, Ext>().seed(&mut recorder);
-    recorder.0
-}
-
 /// A block's weight: `eq` of `ρ`'s top coordinates at the block's index
 /// (`Layout::weight`).
 fn block_weight(b: &mut CircuitBuilder, layout: &Layout, rho: &[Wire], log_rows: usize, offset: usize) -> Wire {
@@ -237,8 +221,7 @@ fn claims(
             })
         })
         .collect();
-    let mut per_table: Vec<Vec<Option<WeightWires>>> =
-        buses.messages.iter().map(|ms| vec![None; ms.len()]).collect();
+    let mut per_table: Vec<Vec<Option<WeightWires>>> = buses.messages.iter().map(|ms| vec![None; ms.len()]).collect();
     for (&(t, j, _, _), &w) in layout.blocks.iter().zip(weights) {
         let (bus, fields) = buses.messages[t][j];
         let w_mu = b.mul(w, mu);

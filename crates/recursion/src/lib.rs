@@ -88,6 +88,7 @@ pub mod circuit;
 pub mod constraints;
 pub mod error;
 pub mod merkle;
+pub mod stark;
 pub mod sumcheck;
 pub mod transcript;
 pub mod zerocheck;
@@ -212,6 +213,32 @@ fn statement(circuit: &Circuit, inputs: &[Ext]) -> Result<Statement, CircuitErro
         CircuitAir::Path(air::PathAir::new(circuit, logs[3])),
     ];
     Ok((airs, logs, digest(circuit, inputs)))
+}
+
+/// What a verifier circuit of a proof of a circuit reads of its statement
+/// ([`statement_view`]).
+#[derive(Debug)]
+pub struct StatementView {
+    /// The four tables.
+    pub airs: Vec<CircuitAir>,
+    /// Their heights, log2.
+    pub log_heights: Vec<usize>,
+    /// The zerocheck's skip.
+    pub skip: usize,
+    /// The transcript's seed.
+    pub seed: Vec<u8>,
+}
+
+/// The statement of a proof that `circuit` holds on `inputs` under
+/// `settings`, as a verifier circuit reads it ([`stark::verify`]).
+///
+/// # Errors
+/// As [`verify`] for the statement and settings.
+pub fn statement_view(settings: &Settings, circuit: &Circuit, inputs: &[Ext]) -> Result<StatementView, CircuitError> {
+    skip_settings(settings)?;
+    let (airs, logs, digest) = statement(circuit, inputs)?;
+    let seed = Tables::new(&airs, logs.to_vec(), DOMAIN, digest).transcript_seed(settings);
+    Ok(StatementView { airs, log_heights: logs.to_vec(), skip: skip_stark::skip_for(&logs), seed })
 }
 
 /// Proves that `circuit` holds on `inputs`: computes the witness

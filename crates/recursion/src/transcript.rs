@@ -13,10 +13,13 @@
 //! are the same, over wires; the permutation is a row of the permutation
 //! table, the zeros the shared constant, the length tag one sum.
 
+use p3_challenger::CanObserve;
 use p3_field::PrimeCharacteristicRing;
+use p3_symmetric::MerkleCap;
+use sigagg_prover::config::{Val, seed_values};
 
 use crate::Ext;
-use crate::circuit::{CircuitBuilder, PERM_WIDTH, Wire};
+use crate::circuit::{CircuitBuilder, DIGEST, PERM_WIDTH, Wire};
 
 /// The duplex sponge's rate.
 pub const RATE: usize = 8;
@@ -34,6 +37,55 @@ impl CircuitChallenger {
     pub fn new(b: &mut CircuitBuilder) -> Self {
         let zero = b.zero();
         Self { state: [zero; PERM_WIDTH], input: Vec::new(), output: Vec::new() }
+    }
+
+    /// The transcript of a whir-skip proof under the recursion setting
+    /// (`sigagg_prover::config::poseidon2_transcript`): a fresh one that
+    /// has absorbed `seed`, the statement's transcript seed, as constants.
+    pub fn with_seed(b: &mut CircuitBuilder, seed: &[u8]) -> Self {
+        let mut transcript = Self::new(b);
+        transcript.observe_constants(b, &seed_values(seed));
+        transcript
+    }
+
+    /// Absorbs constants.
+    pub fn observe_constants(&mut self, b: &mut CircuitBuilder, values: &[Val]) {
+        for &value in values {
+            let value = b.constant(Ext::from(value));
+            self.observe(b, value);
+        }
+    }
+
+    /// Absorbs what the native `step` absorbs, the Merkle roots it
+    /// observes being `roots` (in order), the rest the constants it
+    /// observes (domain separators' seeds: fixed by the statement's shape).
+    ///
+    /// # Errors
+    /// [`crate::CircuitError::Unsupported`] if `step` observes another
+    /// number of roots.
+    pub fn replay(
+        &mut self,
+        b: &mut CircuitBuilder,
+        step: impl FnOnce(&mut Recorder),
+        roots: &[[Wire; DIGEST]],
+    ) -> Result<(), crate::CircuitError> {
+        let mut recorder = Recorder(Vec::new());
+        step(&mut recorder);
+        if recorder.0.iter().filter(|e| e.is_none()).count() != roots.len() {
+            return Err(crate::CircuitError::Unsupported("a transcript step observing another number of roots"));
+        }
+        let mut roots = roots.iter();
+        for event in recorder.0 {
+            match event {
+                Some(value) => self.observe_constants(b, &[value]),
+                None => {
+                    for &w in roots.next().expect("counted above") {
+                        self.observe(b, w);
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Absorbs a base-field value (a permutation will read it, which
@@ -80,5 +132,24 @@ impl CircuitChallenger {
         }
         self.state = b.poseidon2(self.state);
         self.output = self.state[..RATE].to_vec();
+    }
+}
+
+/// What a native transcript step observes, recorded for
+/// [`CircuitChallenger::replay`]: each base-field value, and `None` where
+/// it observes a Merkle root (one digest).
+#[derive(Debug, Default)]
+pub struct Recorder(Vec<Option<Val>>);
+
+impl CanObserve<Val> for Recorder {
+    fn observe(&mut self, value: Val) {
+        self.0.push(Some(value));
+    }
+}
+
+impl CanObserve<MerkleCap<Val, [Val; DIGEST]>> for Recorder {
+    fn observe(&mut self, cap: MerkleCap<Val, [Val; DIGEST]>) {
+        // A cap of one root: the recursion setting's (cap height 0).
+        self.0.extend(cap.roots().iter().map(|_| None));
     }
 }

@@ -9,11 +9,10 @@
 //! point and the constraints and messages lowered from the AIR
 //! ([`crate::constraints`]).
 
-use p3_air::{Air, BaseAir};
+use p3_air::BaseAir;
 use p3_field::{PrimeCharacteristicRing, TwoAdicField};
-use p3_lookup::InteractionSymbolicBuilder;
 use sigagg_prover::config::Val;
-use sigagg_prover::zerocheck::skip_points;
+use sigagg_prover::zerocheck::{SkipAir, round_degree, skip_points};
 
 use crate::Ext;
 use crate::circuit::{CircuitBuilder, Wire};
@@ -76,17 +75,16 @@ pub fn verify<A>(
     bus: Option<&BusClaimWires>,
 ) -> Result<PointWires, CircuitError>
 where
-    A: BaseAir<Val> + Air<InteractionSymbolicBuilder<Val, Ext>>,
+    A: SkipAir,
 {
     let group = 1usize << skip;
-    let round_len = proof.rounds.first().map_or(0, Vec::len);
-    let degree = round_len.checked_sub(2).ok_or(CircuitError::Unsupported("rounds of fewer than two values"))?;
+    let degree = round_degree(air).map_err(|_| CircuitError::Unsupported("an AIR the zerocheck does not support"))?;
     let points = skip_points(skip, degree);
     let next_columns = air.main_next_row_columns();
     if log_height < skip
         || proof.skip_values.len() != points.len() + group
         || proof.rounds.len() != log_height - skip
-        || proof.rounds.iter().any(|r| r.len() != round_len)
+        || proof.rounds.iter().any(|r| r.len() != degree + 2)
         || proof.local.len() != BaseAir::<Val>::width(air)
         || proof.next.len() != next_columns.len()
     {

@@ -248,6 +248,20 @@ pub struct SkipBody<M: Mmcs<Val>> {
     proof: SkipStarkProof<M>,
 }
 
+impl<M: Mmcs<Val>> SkipBody<M> {
+    /// The proof itself (for the verifier circuit, `sigagg-recursion`,
+    /// which reads its values).
+    pub fn proof(&self) -> &SkipStarkProof<M> {
+        &self.proof
+    }
+
+    /// The proof, to change (for tests of verifiers: a tampered proof
+    /// must be refused).
+    pub fn proof_mut(&mut self) -> &mut SkipStarkProof<M> {
+        &mut self.proof
+    }
+}
+
 /// Runs `$e` on the body of `$proof`, whichever its hash.
 macro_rules! on_body {
     ($proof:expr, $b:ident => $e:expr) => {
@@ -303,8 +317,8 @@ impl SkipProof {
 }
 
 /// The skip of a statement: `k = 5`, or less for a table shorter than
-/// `2^5` rows.
-fn skip_for(log_heights: &[usize]) -> usize {
+/// `2^5` rows (public for the verifier circuit, `sigagg-recursion`).
+pub fn skip_for(log_heights: &[usize]) -> usize {
     log_heights.iter().copied().min().unwrap_or(0).clamp(1, crate::zerocheck::MAX_SKIP)
 }
 

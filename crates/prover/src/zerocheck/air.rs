@@ -48,6 +48,16 @@ pub fn multilinear_degree<A: SkipAir>(air: &A) -> Option<usize> {
     symbolic_profile(air).ok().map(|profile| profile.degree)
 }
 
+/// The degree of the zerocheck's round polynomials for `air`: its
+/// [`multilinear_degree`], at least 1 (public for the verifier circuit,
+/// `sigagg-recursion`, whose proof lengths it fixes).
+///
+/// # Errors
+/// As the zerocheck refuses the AIR.
+pub fn round_degree<A: SkipAir>(air: &A) -> Result<usize, ZerocheckError> {
+    profile(air).map(|profile| profile.degree)
+}
+
 /// One bus message an AIR sends on every row: its bus, its number of
 /// fields and its count's declared bound.
 #[derive(Clone, Debug, PartialEq, Eq)]

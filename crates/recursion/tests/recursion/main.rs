@@ -5,6 +5,7 @@ mod bus;
 mod circuit_proofs;
 mod constraints;
 mod merkle_openings;
+mod stark;
 mod sumcheck;
 mod transcript;
 mod zerocheck;
