@@ -15,7 +15,9 @@
 //! until a row constrains it; the builder only makes wires that some row
 //! constrains.
 
-use p3_field::{BasedVectorSpace, Field, PrimeCharacteristicRing};
+use std::sync::Arc;
+
+use p3_field::{BasedVectorSpace, Field, PrimeCharacteristicRing, PrimeField32};
 use p3_symmetric::Permutation;
 use sigagg_koalabear::poseidon2::default16;
 use sigagg_prover::config::Val;
@@ -91,6 +93,26 @@ enum Step {
     Limb(Wire, usize),
     /// Lane `.1` of Merkle path number `.0`'s root.
     PathOut(usize, usize),
+    /// Value `.1` of hint number `.0`.
+    Hint(usize, usize),
+}
+
+/// A native function of earlier wires' values ([`CircuitBuilder::hint`]).
+pub type HintFn = Arc<dyn Fn(&[Ext]) -> Result<Vec<Ext>, String> + Send + Sync>;
+
+/// Values the witness computes natively from earlier wires: advice, which
+/// only the rows that use it constrain.
+#[derive(Clone)]
+struct Hint {
+    inputs: Vec<Wire>,
+    outputs: usize,
+    compute: HintFn,
+}
+
+impl core::fmt::Debug for Hint {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Hint").field("inputs", &self.inputs).field("outputs", &self.outputs).finish_non_exhaustive()
+    }
 }
 
 /// Elements of a Merkle digest.
@@ -133,6 +155,7 @@ pub struct CircuitBuilder {
     rows: Vec<Row>,
     perms: Vec<PermRow>,
     paths: Vec<PathRow>,
+    hints: Vec<Hint>,
     inputs: usize,
     zero: Option<Wire>,
 }
@@ -258,6 +281,40 @@ impl CircuitBuilder {
         root
     }
 
+    /// `outputs` new wires whose values the witness computes by `compute`
+    /// from `inputs`' values: advice, constrained only by the rows that
+    /// use it (a hint that fails, or gives another number of values, is
+    /// [`CircuitError::Hint`] at witness time). A verifier never runs
+    /// hints: a circuit built for verification may carry functions that
+    /// fail.
+    pub fn hint(&mut self, inputs: &[Wire], outputs: usize, compute: HintFn) -> Vec<Wire> {
+        let hint = self.hints.len();
+        self.hints.push(Hint { inputs: inputs.to_vec(), outputs, compute });
+        (0..outputs).map(|k| self.wire(Source::Step(Step::Hint(hint, k)))).collect()
+    }
+
+    /// The low `n` bits of `value`'s base-field value (canonical, lowest
+    /// first), each constrained to be a bit, their sum `Σ 2^i·bit_i`
+    /// constrained to be `value`. For `n ≤ 30` the sum is below `p`, so
+    /// the bits are `value`'s; with `n = 31` a value below `2^31 − p` has
+    /// two decompositions, which the caller must tell apart.
+    ///
+    /// # Panics
+    /// If `n` is 0 or above 31.
+    pub fn bits(&mut self, value: Wire, n: usize) -> Vec<Wire> {
+        assert!((1..=31).contains(&n), "1 to 31 bits");
+        let compute: HintFn = Arc::new(move |v: &[Ext]| {
+            let x = base(&v[0]).ok_or("not a base-field value")?.as_canonical_u32();
+            Ok((0..n).map(|i| Ext::from_bool((x >> i) & 1 == 1)).collect())
+        });
+        let bits = self.hint(&[value], n, compute);
+        bits.iter().for_each(|&bit| self.assert_bool(bit));
+        let two = self.constant(Ext::TWO);
+        let sum = self.horner(&bits, two).expect("at least one bit");
+        self.assert_eq(sum, value);
+        bits
+    }
+
     /// The five limbs of `value` (its coefficients of `1, X, …, X^4`),
     /// constrained to recompose it: `value = Σ limb_k · X^k`. The limbs
     /// are not constrained to the base field here: a permutation that
@@ -287,7 +344,14 @@ impl CircuitBuilder {
 
     /// The circuit as recorded.
     pub fn build(self) -> Circuit {
-        Circuit { wires: self.wires, rows: self.rows, perms: self.perms, paths: self.paths, inputs: self.inputs }
+        Circuit {
+            wires: self.wires,
+            rows: self.rows,
+            perms: self.perms,
+            paths: self.paths,
+            hints: self.hints,
+            inputs: self.inputs,
+        }
     }
 }
 
@@ -298,6 +362,7 @@ pub struct Circuit {
     rows: Vec<Row>,
     perms: Vec<PermRow>,
     paths: Vec<PathRow>,
+    hints: Vec<Hint>,
     inputs: usize,
 }
 
@@ -375,6 +440,17 @@ impl Circuit {
         Ok(climb_values(digest(&path.leaf)?, &bits, &siblings))
     }
 
+    /// Hint number `hint`'s values on `values`.
+    fn run_hint(&self, hint: usize, values: &[Ext]) -> Result<Vec<Ext>, CircuitError> {
+        let h = &self.hints[hint];
+        let inputs: Vec<Ext> = h.inputs.iter().map(|w| values[w.0]).collect();
+        let out = (h.compute)(&inputs).map_err(|reason| CircuitError::Hint { hint, reason })?;
+        if out.len() != h.outputs {
+            return Err(CircuitError::Hint { hint, reason: format!("{} values, not {}", out.len(), h.outputs) });
+        }
+        Ok(out)
+    }
+
     /// Every wire's value under `inputs`, checked against every row: the
     /// witness of an honest proof. A row that does not hold (an equality
     /// the inputs break) is [`CircuitError::Unsatisfied`].
@@ -385,6 +461,7 @@ impl Circuit {
         let mut values: Vec<Ext> = Vec::with_capacity(self.wires.len());
         let mut permuted: Vec<[Val; PERM_WIDTH]> = Vec::with_capacity(self.perms.len());
         let mut roots: Vec<[Val; DIGEST]> = Vec::with_capacity(self.paths.len());
+        let mut hinted: Vec<Vec<Ext>> = vec![Vec::new(); self.hints.len()];
         for (index, source) in self.wires.iter().enumerate() {
             let value = match *source {
                 Source::Step(Step::PermOut(perm, 0)) => {
@@ -397,6 +474,11 @@ impl Circuit {
                     Ext::from(roots[path][0])
                 }
                 Source::Step(Step::PathOut(path, lane)) => Ext::from(roots[path][lane]),
+                Source::Step(Step::Hint(hint, 0)) => {
+                    hinted[hint] = self.run_hint(hint, &values)?;
+                    hinted[hint][0]
+                }
+                Source::Step(Step::Hint(hint, k)) => hinted[hint][k],
                 Source::Step(Step::Limb(w, k)) => {
                     let limbs: &[Val] = values[w.0].as_basis_coefficients_slice();
                     Ext::from(limbs[k])

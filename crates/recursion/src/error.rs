@@ -37,6 +37,15 @@ pub enum CircuitError {
         /// The bit's wire.
         wire: usize,
     },
+    /// A hint's native function failed, or gave another number of values
+    /// than it promised.
+    #[error("hint {hint}: {reason}")]
+    Hint {
+        /// The hint's number.
+        hint: usize,
+        /// Why.
+        reason: String,
+    },
     /// Something a circuit cannot lower (see the message).
     #[error("not supported: {0}")]
     Unsupported(&'static str),

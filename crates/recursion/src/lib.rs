@@ -91,6 +91,7 @@ pub mod merkle;
 pub mod stark;
 pub mod sumcheck;
 pub mod transcript;
+pub mod whir;
 pub mod zerocheck;
 
 use p3_field::BasedVectorSpace;

@@ -78,11 +78,7 @@ impl CircuitChallenger {
         for event in recorder.0 {
             match event {
                 Some(value) => self.observe_constants(b, &[value]),
-                None => {
-                    for &w in roots.next().expect("counted above") {
-                        self.observe(b, w);
-                    }
-                }
+                None => self.observe_digest(b, *roots.next().expect("counted above")),
             }
         }
         Ok(())
@@ -95,6 +91,14 @@ impl CircuitChallenger {
         self.input.push(value);
         if self.input.len() == RATE {
             self.duplexing(b);
+        }
+    }
+
+    /// Absorbs a Merkle root (`CanObserve<MerkleCap>` for a cap of one
+    /// root): its eight values in order.
+    pub fn observe_digest(&mut self, b: &mut CircuitBuilder, root: [Wire; DIGEST]) {
+        for value in root {
+            self.observe(b, value);
         }
     }
 

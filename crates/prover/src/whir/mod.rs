@@ -326,6 +326,19 @@ pub(crate) fn whir_pcs<M: Mmcs<Val>, L: Layout<Val, Challenge>, C: WhirTranscrip
     shapes: &[(usize, usize)],
     mmcs: M,
 ) -> Result<(Pcs<M, L, C>, usize), String> {
+    let (whir, first_log_arity) = whir_config(settings, shapes)?;
+    Ok((Pcs::new(whir, Radix2DFTSmallBatch::default(), mmcs), first_log_arity))
+}
+
+/// The WHIR configuration of [`whir_pcs`] and its first folding: public
+/// for the verifier circuit (`sigagg-recursion`), whose shape it fixes.
+///
+/// # Errors
+/// As [`whir_pcs`].
+pub fn whir_config<C: WhirTranscript>(
+    settings: &WhirSettings,
+    shapes: &[(usize, usize)],
+) -> Result<(WhirConfig<Challenge, Val, C>, usize), String> {
     let stacked = stacked_log_size(shapes);
     let shortest = shapes.iter().map(|&(h, _)| h).min().unwrap_or(0);
     let first_log_arity = settings.first_log_arity.min(shortest).max(1);
@@ -339,8 +352,7 @@ pub(crate) fn whir_pcs<M: Mmcs<Val>, L: Layout<Val, Challenge>, C: WhirTranscrip
         soundness_type: SecurityAssumption::JohnsonBound,
         starting_log_inv_rate: settings.log_blowup,
     };
-    let whir = WhirConfig::new(stacked, params).map_err(|e| format!("{e:?}"))?;
-    Ok((Pcs::new(whir, Radix2DFTSmallBatch::default(), mmcs), first_log_arity))
+    Ok((WhirConfig::new(stacked, params).map_err(|e| format!("{e:?}"))?, first_log_arity))
 }
 
 /// Why the multilinear backends (this one and [`crate::skip_stark`])
