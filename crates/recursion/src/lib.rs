@@ -84,6 +84,7 @@
 
 pub mod air;
 pub mod bus;
+pub mod child;
 pub mod circuit;
 pub mod constraints;
 pub mod error;

@@ -10,22 +10,18 @@
 
 use std::sync::Arc;
 
-use p3_air::BaseAir;
 use p3_field::PrimeCharacteristicRing;
 use p3_sumcheck::{OpeningBatch, SumcheckData};
 use p3_symmetric::MerkleCap;
 use p3_whir::QueryOpenings;
-use sigagg_prover::config::{Poseidon2Challenger, Val, ValMmcsPoseidon2};
+use sigagg_prover::config::{Val, ValMmcsPoseidon2};
 use sigagg_prover::skip_stark::{SkipProof, SkipStarkProof};
 use sigagg_prover::{Settings, StarkProof};
-use sigagg_recursion::bus::{GkrLayerWires, LogUpWires};
-use sigagg_recursion::stark::{StarkProofWires, TableProofWires, verify as verify_in_circuit};
-use sigagg_recursion::transcript::CircuitChallenger;
-use sigagg_recursion::whir::{self, OpenedTable, PathOracle, RoundWires, SumcheckWires, WhirProofWires, native_paths};
-use sigagg_recursion::zerocheck::ZerocheckWires;
+use sigagg_recursion::child::{self, ChildStatement, ProofShape, ProofWires};
+use sigagg_recursion::whir::{self, PathOracle, native_paths};
 use sigagg_recursion::{
-    Circuit, CircuitAir, CircuitBuilder, CircuitError, CircuitProof, DIGEST, Ext, StatementView, Wire, prove,
-    statement_view, verify,
+    Circuit, CircuitAir, CircuitBuilder, CircuitError, CircuitProof, DIGEST, Ext, StatementView, prove, statement_view,
+    verify,
 };
 
 use super::zerocheck::child;
@@ -138,106 +134,37 @@ fn tamper(proof: &mut Proof, at: usize) {
     });
 }
 
-fn sumcheck_wires(b: &mut CircuitBuilder, data: &SumcheckData<Val, Ext>) -> SumcheckWires {
-    SumcheckWires {
-        rounds: data.polynomial_evaluations.iter().map(|_| [b.input(), b.input()]).collect(),
-        pow_witnesses: data.pow_witnesses.iter().map(|_| b.input()).collect(),
-    }
-}
-
-fn rows_wires(b: &mut CircuitBuilder, openings: &QueryOpenings<Val, Ext, impl Sized>) -> Vec<Vec<Wire>> {
-    let rows: Vec<usize> = match openings {
-        QueryOpenings::Base(o) => o.rows.iter().map(Vec::len).collect(),
-        QueryOpenings::Extension(o) => o.rows.iter().map(Vec::len).collect(),
-    };
-    rows.into_iter().map(|len| (0..len).map(|_| b.input()).collect()).collect()
-}
-
-/// The verifier circuit of proofs of `proof`'s shape for `view`, its
-/// query paths from `paths`.
-fn verifier(view: &StatementView, proof: &Proof, paths: &PathOracle) -> Circuit {
-    let mut b = CircuitBuilder::new();
-    let inputs = |b: &mut CircuitBuilder, n: usize| -> Vec<Wire> { (0..n).map(|_| b.input()).collect() };
-    let commitment: [Wire; DIGEST] = inputs(&mut b, DIGEST).try_into().unwrap();
-    let bus = proof.bus.as_ref().map(|bus| LogUpWires {
-        root_denominator: b.input(),
-        layers: bus
-            .gkr
-            .layers
-            .iter()
-            .map(|layer| GkrLayerWires {
-                rounds: layer.round_polys.iter().map(|_| [b.input(), b.input(), b.input()]).collect(),
-                claims: [b.input(), b.input(), b.input(), b.input()],
-            })
-            .collect(),
-        shares: inputs(&mut b, bus.shares.len()),
-    });
-    let tables = proof
-        .tables
-        .iter()
-        .map(|t| {
-            let z = &t.zerocheck;
-            TableProofWires {
-                zerocheck: ZerocheckWires {
-                    skip_values: inputs(&mut b, z.skip_values.len()),
-                    rounds: z.rounds.iter().map(|r| inputs(&mut b, r.len())).collect(),
-                    local: inputs(&mut b, z.local.len()),
-                    next: inputs(&mut b, z.next.len()),
-                },
-                reduction: t.reduction.iter().map(|_| [b.input(), b.input(), b.input()]).collect(),
-            }
-        })
-        .collect();
-    let openings: Vec<Vec<Wire>> =
-        proof.opening.evals.iter().map(|e| inputs(&mut b, e.current().len() + e.next().len())).collect();
-    let w = &proof.opening.whir;
-    let initial_ood_answers = inputs(&mut b, w.initial_ood_answers.len());
-    let initial_sumcheck = sumcheck_wires(&mut b, &w.initial_sumcheck);
-    let rounds = w
-        .rounds
-        .iter()
-        .map(|r| RoundWires {
-            commitment: inputs(&mut b, DIGEST).try_into().unwrap(),
-            ood_answers: inputs(&mut b, r.ood_answers.len()),
-            pow_witness: b.input(),
-            rows: rows_wires(&mut b, &r.openings),
-            sumcheck: sumcheck_wires(&mut b, &r.sumcheck),
-        })
-        .collect();
-    let final_poly = inputs(&mut b, w.final_poly.as_ref().unwrap().as_slice().len());
-    let final_pow_witness = b.input();
-    let final_rows = rows_wires(&mut b, &w.final_openings);
-    let final_sumcheck = w.final_sumcheck.as_ref().map(|d| sumcheck_wires(&mut b, d));
-    let whir_wires = WhirProofWires {
-        initial_ood_answers,
-        initial_sumcheck,
-        rounds,
-        final_poly,
-        final_pow_witness,
-        final_rows,
-        final_sumcheck,
-    };
-
-    let wires = StarkProofWires { commitment, bus, tables };
-    let mut transcript = CircuitChallenger::with_seed(&mut b, &view.seed);
-    let airs: Vec<&CircuitAir> = view.airs.iter().collect();
-    let claims =
-        verify_in_circuit(&mut b, &mut transcript, (&airs, view.skip, &view.log_heights), &wires, &openings).unwrap();
-    let opened: Vec<OpenedTable> = view
-        .airs
-        .iter()
-        .zip(&view.log_heights)
-        .map(|(air, &h)| OpenedTable {
-            log_rows: h,
-            width: BaseAir::<Val>::width(air),
-            next: air.main_next_row_columns(),
-        })
-        .collect();
-    let shapes: Vec<(usize, usize)> = opened.iter().map(|t| (t.log_rows, t.width)).collect();
+/// The verifier circuit of proofs of `view`'s statement, the proof's
+/// values its inputs (or advice from `advice`), its query paths from
+/// `paths`.
+fn verifier(view: &StatementView, paths: &PathOracle, advice: Option<Option<Arc<Vec<Ext>>>>) -> Circuit {
     let Settings::Skip(settings) = Settings::WHIR_SKIP_POSEIDON2 else { unreachable!() };
-    let (config, _) = sigagg_prover::whir::whir_config::<Poseidon2Challenger>(&settings, &shapes).unwrap();
-    whir::verify(&mut b, &mut transcript, &config, &opened, (commitment, &claims), &whir_wires, paths).unwrap();
+    let airs: Vec<&CircuitAir> = view.airs.iter().collect();
+    let statement = ChildStatement {
+        airs: &airs,
+        log_heights: &view.log_heights,
+        skip: view.skip,
+        seed: &view.seed,
+        settings: &settings,
+    };
+    let shape = ProofShape::of(&statement).unwrap();
+    let mut b = CircuitBuilder::new();
+    let wires = match advice {
+        None => ProofWires::inputs(&mut b, &shape),
+        Some(values) => ProofWires::advice(&mut b, &shape, values),
+    };
+    child::verify(&mut b, &statement, &wires, paths).unwrap();
     b.build()
+}
+
+/// The honest proof's paths; an index the honest proof does not open (a
+/// tampered transcript's) gets zero siblings, so that a tampering is
+/// refused by the circuit's rows, not by a failing hint.
+fn lenient_paths(proof: &CircuitProof) -> PathOracle {
+    let honest = native_paths(&body(proof).opening);
+    Arc::new(move |site, log_rows, indices| {
+        honest(site, log_rows, indices).or_else(|_| Ok(vec![vec![[Val::ZERO; DIGEST]; log_rows]; indices.len()]))
+    })
 }
 
 #[test]
@@ -247,15 +174,10 @@ fn a_whir_skip_proof_verifies_whole_in_the_circuit() {
     let proof = prove(&settings, &circuit, &inputs).unwrap();
     verify(&settings, &circuit, &inputs, &proof).unwrap();
     let view = statement_view(&settings, &circuit, &inputs).unwrap();
-    // The honest proof's paths; an index the honest proof does not open
-    // (a tampered transcript's) gets zero siblings, so that a tampering
-    // is refused by the circuit's rows, not by a failing hint.
-    let honest_paths = native_paths(&body(&proof).opening);
-    let paths: PathOracle = Arc::new(move |site, log_rows, indices| {
-        honest_paths(site, log_rows, indices).or_else(|_| Ok(vec![vec![[Val::ZERO; DIGEST]; log_rows]; indices.len()]))
-    });
+    let paths = lenient_paths(&proof);
     let (honest, rows) = values(&proof);
-    let verifier_circuit = verifier(&view, body(&proof), &paths);
+    assert_eq!(honest, child::values(body(&proof)));
+    let verifier_circuit = verifier(&view, &paths, None);
     verifier_circuit.witness(&honest).unwrap();
     let outer_settings = Settings::INSECURE_TEST_SKIP;
     let outer = prove(&outer_settings, &verifier_circuit, &honest).unwrap();
@@ -267,7 +189,7 @@ fn a_whir_skip_proof_verifies_whole_in_the_circuit() {
         let mut tampered = CircuitProof::from_bytes(&bytes).unwrap();
         tamper(body_mut(&mut tampered), at);
         assert!(verify(&settings, &circuit, &inputs, &tampered).is_err(), "value {at}: natively accepted");
-        let in_circuit = verifier_circuit.witness(&values(&tampered).0);
+        let in_circuit = verifier_circuit.witness(&child::values(body(&tampered)));
         assert!(
             matches!(in_circuit, Err(CircuitError::Unsatisfied { .. } | CircuitError::NotBase { .. })),
             "value {at} of {}: {in_circuit:?}",
@@ -276,4 +198,31 @@ fn a_whir_skip_proof_verifies_whole_in_the_circuit() {
         tried += 1;
     }
     assert!(tried > 1000, "{tried} tamperings");
+}
+
+/// The proof as advice (a merge's form): the circuit has no inputs, its
+/// prover's build holds the proof's values and a verifier's build, made
+/// from the statement alone, verifies its outer proof; advice from a
+/// tampered proof gives no witness.
+#[test]
+fn a_proof_given_as_advice_verifies_and_a_verifiers_build_checks_it() {
+    let (circuit, inputs) = child();
+    let settings = Settings::WHIR_SKIP_POSEIDON2;
+    let proof = prove(&settings, &circuit, &inputs).unwrap();
+    let view = statement_view(&settings, &circuit, &inputs).unwrap();
+    let paths = lenient_paths(&proof);
+    let honest = Arc::new(child::values(body(&proof)));
+    let prover_build = verifier(&view, &paths, Some(Some(honest.clone())));
+    assert_eq!(prover_build.num_inputs(), 0);
+    let outer_settings = Settings::INSECURE_TEST_SKIP;
+    let outer = prove(&outer_settings, &prover_build, &[]).unwrap();
+    let verifier_build = verifier(&view, &whir::no_paths(), Some(None));
+    verify(&outer_settings, &verifier_build, &[], &outer).unwrap();
+    assert!(matches!(verifier_build.witness(&[]), Err(CircuitError::Hint { .. })));
+
+    let mut tampered = (*honest).clone();
+    tampered[20] += Ext::ONE;
+    let forged = verifier(&view, &paths, Some(Some(Arc::new(tampered))));
+    assert!(matches!(forged.witness(&[]), Err(CircuitError::Unsatisfied { .. })));
+    assert!(prove(&outer_settings, &forged, &[]).is_err());
 }
