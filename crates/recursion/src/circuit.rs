@@ -157,7 +157,8 @@ pub struct CircuitBuilder {
     paths: Vec<PathRow>,
     hints: Vec<Hint>,
     inputs: usize,
-    zero: Option<Wire>,
+    /// Each constant's wire: one per value.
+    constants: std::collections::HashMap<Ext, Wire>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -188,9 +189,14 @@ impl CircuitBuilder {
         self.wire(Source::Fixed(Fixed::Input(self.inputs - 1)))
     }
 
-    /// A constant.
+    /// A constant: one wire per value, however often it is asked for.
     pub fn constant(&mut self, value: Ext) -> Wire {
-        self.wire(Source::Fixed(Fixed::Constant(value)))
+        if let Some(&wire) = self.constants.get(&value) {
+            return wire;
+        }
+        let wire = self.wire(Source::Fixed(Fixed::Constant(value)));
+        self.constants.insert(value, wire);
+        wire
     }
 
     /// `a + b`.
@@ -225,10 +231,7 @@ impl CircuitBuilder {
 
     /// The shared zero constant.
     pub fn zero(&mut self) -> Wire {
-        *self.zero.get_or_insert_with(|| {
-            self.wires.push(Source::Fixed(Fixed::Constant(Ext::ZERO)));
-            Wire(self.wires.len() - 1)
-        })
+        self.constant(Ext::ZERO)
     }
 
     /// Constrains `a = b`: the row `a + 0 = b` on the shared zero.
@@ -340,6 +343,12 @@ impl CircuitBuilder {
             let scaled = self.mul(acc, x);
             self.add(scaled, c)
         }))
+    }
+
+    /// What is recorded so far: wires, arithmetic rows, permutations,
+    /// Merkle path levels (for sizing a circuit part by part).
+    pub fn counts(&self) -> [usize; 4] {
+        [self.wires.len(), self.rows.len(), self.perms.len(), self.paths.iter().map(|p| p.bits.len()).sum()]
     }
 
     /// The circuit as recorded.

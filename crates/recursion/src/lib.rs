@@ -243,6 +243,21 @@ pub fn statement_view(settings: &Settings, circuit: &Circuit, inputs: &[Ext]) ->
     Ok(StatementView { airs, log_heights: logs.to_vec(), skip: skip_stark::skip_for(&logs), seed })
 }
 
+/// The security a proof that `circuit` holds on `inputs` has under
+/// `settings` (whir-skip's statement for the four tables' heights).
+///
+/// # Errors
+/// As [`verify`] for the statement and settings.
+pub fn security_level(
+    settings: &Settings,
+    circuit: &Circuit,
+    inputs: &[Ext],
+) -> Result<sigagg_prover::SecurityLevel, CircuitError> {
+    let whir = skip_settings(settings)?;
+    let (airs, logs, digest) = statement(circuit, inputs)?;
+    Ok(skip_stark::level(whir, &Tables::new(&airs, logs.to_vec(), DOMAIN, digest)))
+}
+
 /// Proves that `circuit` holds on `inputs`: computes the witness
 /// ([`Circuit::witness`], which refuses inputs the circuit does not
 /// accept) and proves its four tables under `settings`.

@@ -453,8 +453,8 @@ pub fn verify<A: Table>(settings: &WhirSettings, tables: &Tables<'_, A>, proof: 
 /// The security this backend states for `tables` under `settings`
 /// ([`SkipStark::security`] with the Merkle hash's collision bound; a
 /// proven bound in the random-oracle model, Johnson-bound WHIR). No
-/// separate conjectured figure is computed.
-pub(crate) fn level<A: Table>(settings: &WhirSettings, tables: &Tables<'_, A>) -> SecurityLevel {
+/// separate conjectured figure is computed. Public as [`prove`] is.
+pub fn level<A: Table>(settings: &WhirSettings, tables: &Tables<'_, A>) -> SecurityLevel {
     let airs: Vec<&A> = tables.airs.iter().collect();
     let report = match settings.merkle {
         // The commitment's parameters, and so every term but the hash's

@@ -187,6 +187,7 @@ pub fn verify(
         let site = Site { index: i, log_rows: rp.log_folded_domain_size, queries: rp.num_queries, base_rows: i == 0 };
         let indices = query(b, transcript, &site, prev_root, &round.rows, paths)?;
         let gamma = transcript.sample_ext(b);
+        let fold_weights = b.eq_table(&fold_r);
         let mut gammas = Powers::new(b, gamma, true);
         for &answer in &answers {
             let g = gammas.next(b);
@@ -194,7 +195,7 @@ pub fn verify(
             claimed = b.add(claimed, weighted);
         }
         for (row, bits) in round.rows.iter().zip(&indices) {
-            let folded = b.fold(row, &fold_r);
+            let folded = b.dot(&fold_weights, row);
             let g = gammas.next(b);
             let weighted = b.mul(g, folded);
             claimed = b.add(claimed, weighted);
@@ -219,8 +220,9 @@ pub fn verify(
         base_rows: proof.rounds.is_empty(),
     };
     let indices = query(b, transcript, &site, prev_root, &proof.final_rows, paths)?;
+    let fold_weights = b.eq_table(&fold_r);
     for (row, bits) in proof.final_rows.iter().zip(&indices) {
-        let folded = b.fold(row, &fold_r);
+        let folded = b.dot(&fold_weights, row);
         let var = b.root_power(fr.log_folded_domain_size, bits);
         let at = b.horner(&proof.final_poly, var).ok_or(CircuitError::Unsupported("an empty final polynomial"))?;
         b.assert_eq(at, folded);
