@@ -1,7 +1,7 @@
 //! # sigagg-recursion: the verifier circuit (issue 42, item 2)
 //!
-//! **Status.** The first layer of the circuit that will verify a sigagg
-//! proof inside another. Built and tested:
+//! **Status.** The circuit that verifies a sigagg proof inside another.
+//! Built and tested:
 //!
 //! * circuits over the challenge field ([`Ext`], KoalaBear's degree-5
 //!   extension), recorded by a [`CircuitBuilder`] (inputs, constants, sums,
@@ -20,17 +20,20 @@
 //!   run;
 //! * an AIR's constraints at an opened point ([`constraints`]: Plonky3's
 //!   symbolic constraints lowered to rows), checked on trace rows;
-//! * **whir-skip's zerocheck verifier** ([`zerocheck`]: weights and point from the transcript, the skip
-//!   round on `H` and its interpolation, the ordinary rounds, selectors and
-//!   periodic columns at the point, the final check), which refuses
-//!   exactly the tampered proofs the native verifier refuses, with or
-//!   without a bus claim (the claim from the native bus argument's GKR,
-//!   whose verification is not a circuit yet).
+//! * whir-skip's zerocheck verifier ([`zerocheck`]), the bus argument's
+//!   ([`bus`]: the fractional GKR and the shares), the proof's checks up
+//!   to its opening ([`stark`]) and WHIR's opening ([`whir`]): **the whole
+//!   verifier of a whir-skip-poseidon2 proof**, which refuses exactly the
+//!   tampered proofs the native verifier refuses; [`child`] derives a
+//!   proof's shape from its statement and takes its values as inputs or
+//!   as advice (hints), so that a verifier rebuilds without the proof the
+//!   circuit its prover built with it (`examples/verify_aggregates`:
+//!   Seed001 aggregates verified in one circuit).
 //!
-//! **Not built:** the rest of a whir-skip proof's verifier (the bus
-//! argument's GKR and the message terms at the point, the opening
-//! reductions, WHIR's folding and opening checks, the grinding checks),
-//! deferred claims, and merge.
+//! **Not built:** the merge's statements and API, and a commitment to the
+//! tables' periodic columns (their verifier reads them in time linear in
+//! the circuit; recursion past depth 1 needs them committed once).
+//! Composed security: ARCHITECTURE.md.
 //!
 //! ## Design: a circuit is a witness table and operation tables
 //! Every value of a circuit is a **wire**, numbered in order of creation.
