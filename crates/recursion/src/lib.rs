@@ -300,6 +300,15 @@ pub fn honest_traces(circuit: &Circuit, inputs: &[Ext]) -> Result<Vec<RowMajorMa
     Ok(air::traces(circuit, &values, log_heights(circuit)?))
 }
 
+/// The four tables' traces for the wire values `values` of `circuit`,
+/// honest or not ([`Circuit::witness_unchecked`]: for soundness tests).
+pub fn traces_of(circuit: &Circuit, values: &[Ext]) -> Result<Vec<RowMajorMatrix<Val>>, CircuitError> {
+    if values.len() != circuit.num_wires() {
+        return Err(CircuitError::Unsupported("one value per wire"));
+    }
+    Ok(air::traces(circuit, values, log_heights(circuit)?))
+}
+
 /// Checks that `proof` shows `circuit` holding on `inputs` under
 /// `settings`. Never panics on a malformed proof.
 pub fn verify(

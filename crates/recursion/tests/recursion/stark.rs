@@ -20,8 +20,8 @@ use sigagg_prover::{Settings, StarkProof};
 use sigagg_recursion::child::{self, ChildStatement, ProofShape, ProofWires};
 use sigagg_recursion::whir::{self, PathOracle, native_paths};
 use sigagg_recursion::{
-    Circuit, CircuitAir, CircuitBuilder, CircuitError, CircuitProof, DIGEST, Ext, StatementView, prove, statement_view,
-    verify,
+    Circuit, CircuitAir, CircuitBuilder, CircuitError, CircuitProof, DIGEST, Ext, StatementView, prove, prove_traces,
+    statement_view, traces_of, verify,
 };
 
 use super::zerocheck::child;
@@ -225,4 +225,50 @@ fn a_proof_given_as_advice_verifies_and_a_verifiers_build_checks_it() {
     let forged = verifier(&view, &paths, Some(Some(Arc::new(tampered))));
     assert!(matches!(forged.witness(&[]), Err(CircuitError::Unsatisfied { .. })));
     assert!(prove(&outer_settings, &forged, &[]).is_err());
+}
+
+/// Cheating witnesses of a verifier circuit, forced past the prover's
+/// checks: a wrong Merkle sibling (the path hint lies about one sibling of
+/// the first query) and a wrong sumcheck round (the last value of the
+/// advice, the final sumcheck's last `h(∞)`, moved). Each breaks a row of
+/// the circuit, and its traces, proven anyway, are refused.
+#[test]
+fn cheating_witnesses_of_the_verifier_circuit_are_refused() {
+    let (circuit, inputs) = child();
+    let settings = Settings::WHIR_SKIP_POSEIDON2;
+    let proof = prove(&settings, &circuit, &inputs).unwrap();
+    let view = statement_view(&settings, &circuit, &inputs).unwrap();
+    let honest_paths = native_paths(&body(&proof).opening);
+    let honest = Arc::new(child::values(body(&proof)));
+    let outer_settings = Settings::INSECURE_TEST_SKIP;
+
+    let lying: PathOracle = Arc::new(move |site, log_rows, indices| {
+        let mut paths = honest_paths(site, log_rows, indices)?;
+        if site == 0 {
+            paths[0][0][0] += Val::ONE;
+        }
+        Ok(paths)
+    });
+    let mut wrong_round = (*honest).clone();
+    *wrong_round.last_mut().unwrap() += Ext::ONE;
+    let cheats = [
+        ("a wrong Merkle sibling", verifier(&view, &lying, Some(Some(honest.clone())))),
+        ("a wrong sumcheck round", verifier(&view, &lenient_paths(&proof), Some(Some(Arc::new(wrong_round))))),
+    ];
+    let verifier_build = verifier(&view, &whir::no_paths(), Some(None));
+    for (what, cheat) in cheats {
+        assert!(matches!(cheat.witness(&[]), Err(CircuitError::Unsatisfied { .. })), "{what}");
+        let values = cheat.witness_unchecked(&[]).unwrap();
+        let traces = traces_of(&cheat, &values).unwrap();
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            prove_traces(&outer_settings, &cheat, &[], traces)
+        })) {
+            Ok(Ok(forged)) => {
+                assert!(verify(&outer_settings, &verifier_build, &[], &forged).is_err(), "{what}: accepted")
+            }
+            Ok(Err(_)) => {}
+            Err(_) if cfg!(debug_assertions) => {}
+            Err(_) => panic!("{what}: a release prover panicked"),
+        }
+    }
 }
