@@ -19,7 +19,7 @@ use sigagg_recursion::bus::{GkrLayerWires, LogUpWires, verify as verify_in_circu
 use sigagg_recursion::transcript::CircuitChallenger;
 use sigagg_recursion::{Circuit, CircuitAir, CircuitBuilder, CircuitError, Ext, Wire, honest_traces, prove, verify};
 
-use super::zerocheck::child;
+use super::zerocheck::{child, push_claim};
 
 /// The child's four tables and their heights.
 fn tables() -> (Vec<CircuitAir>, Vec<p3_matrix::dense::RowMajorMatrix<Val>>, Vec<usize>) {
@@ -72,15 +72,7 @@ fn tampered(proof: &LogUpProof, at: usize) -> LogUpProof {
 /// weights, its value.
 fn claim_values(claims: &[Option<BusClaim>]) -> Vec<Ext> {
     let mut v = Vec::new();
-    for claim in claims.iter().flatten() {
-        v.extend(&claim.point);
-        for m in &claim.messages {
-            v.push(m.count);
-            v.extend(&m.fields);
-            v.push(m.constant);
-        }
-        v.push(claim.value);
-    }
+    claims.iter().flatten().for_each(|claim| push_claim(&mut v, claim));
     v
 }
 

@@ -82,16 +82,22 @@ fn circuit_values(proof: &ZerocheckProof, claim: Option<&BusClaim>, point: &[Ext
         .copied()
         .collect();
     if let Some(claim) = claim {
-        v.extend(&claim.point);
-        for m in &claim.messages {
-            v.push(m.count);
-            v.extend(&m.fields);
-            v.push(m.constant);
-        }
-        v.push(claim.value);
+        push_claim(&mut v, claim);
     }
     v.extend(point);
     v
+}
+
+/// A bus claim's values as circuits' inputs list them: its point, each
+/// message's count, field and constant weights, its value.
+pub(crate) fn push_claim(v: &mut Vec<Ext>, claim: &BusClaim) {
+    v.extend(&claim.point);
+    for m in &claim.messages {
+        v.push(m.count);
+        v.extend(&m.fields);
+        v.push(m.constant);
+    }
+    v.push(claim.value);
 }
 
 /// A zerocheck point as the circuit's inputs list it.
