@@ -8,6 +8,8 @@
 //! ```sh
 //! RAYON_NUM_THREADS=2 cargo run --release -p sigagg-recursion --example verify_aggregates -- 64 2
 //! ```
+//!
+//! `SIGAGG_TRACE=info` prints the provers' phases.
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -61,6 +63,14 @@ fn circuit(children: &[Child], settings: &sigagg_prover::WhirSettings, prover: b
 }
 
 fn main() {
+    if let Ok(filter) = std::env::var("SIGAGG_TRACE") {
+        use tracing_subscriber::layer::SubscriberExt;
+        use tracing_subscriber::util::SubscriberInitExt;
+        tracing_subscriber::Registry::default()
+            .with(tracing_subscriber::EnvFilter::new(filter))
+            .with(tracing_forest::ForestLayer::default())
+            .init();
+    }
     let mut args = std::env::args().skip(1);
     let n: usize = args.next().map_or(64, |a| a.parse().expect("N"));
     let count: usize = args.next().map_or(2, |a| a.parse().expect("C"));

@@ -10,9 +10,11 @@ use std::sync::Arc;
 
 use p3_whir::QueryOpenings;
 use sigagg_prover::WhirSettings;
+use sigagg_prover::config::MerkleHash;
 use sigagg_prover::config::{Poseidon2Challenger, Val, ValMmcsPoseidon2};
 use sigagg_prover::logup::{Buses, Layout};
 use sigagg_prover::skip_stark::SkipStarkProof;
+use sigagg_prover::skip_stark::skip_for;
 use sigagg_prover::zerocheck::{SkipAir, messages, round_degree, skip_points};
 
 use crate::Ext;
@@ -36,7 +38,8 @@ pub struct ChildStatement<'a, A> {
     pub airs: &'a [&'a A],
     /// Their heights, log2.
     pub log_heights: &'a [usize],
-    /// The zerocheck's skip.
+    /// The zerocheck's skip (`sigagg_prover::skip_stark::skip_for` of the
+    /// heights).
     pub skip: usize,
     /// The transcript's seed.
     pub seed: &'a [u8],
@@ -45,6 +48,29 @@ pub struct ChildStatement<'a, A> {
 }
 
 impl<A: SkipAir> ChildStatement<'_, A> {
+    /// What the native verifier checks of a statement before any proof
+    /// (`SkipStark::new`, `skip_stark::verify`): Poseidon2 commitments, at
+    /// least one table, one height per table, the skip its heights give,
+    /// every table at least as tall as the skip and WHIR's first folding.
+    fn check(&self) -> Result<(), CircuitError> {
+        let unsupported = CircuitError::Unsupported;
+        if self.settings.merkle != MerkleHash::Poseidon2 {
+            return Err(unsupported("a child committed with another hash than Poseidon2"));
+        }
+        if self.airs.is_empty() || self.airs.len() != self.log_heights.len() {
+            return Err(unsupported("one height per table, at least one table"));
+        }
+        if self.skip != skip_for(self.log_heights) {
+            return Err(unsupported("another skip than the statement's heights give"));
+        }
+        let shortest = self.log_heights.iter().copied().min().unwrap_or(0);
+        let first_log_arity = self.settings.first_log_arity.min(shortest).max(1);
+        if shortest < self.skip.max(first_log_arity) {
+            return Err(unsupported("a table shorter than the skip or WHIR's first folding"));
+        }
+        Ok(())
+    }
+
     /// The tables as the opening sees them.
     fn opened(&self) -> Vec<OpenedTable> {
         self.airs
@@ -98,6 +124,7 @@ impl ProofShape {
     /// [`CircuitError::Unsupported`] for AIRs the zerocheck refuses or a
     /// statement WHIR has no configuration for.
     pub fn of<A: SkipAir>(statement: &ChildStatement<'_, A>) -> Result<Self, CircuitError> {
+        statement.check()?;
         let unsupported = |_| CircuitError::Unsupported("an AIR the zerocheck does not support");
         let profiles =
             statement.airs.iter().map(|a| messages(*a)).collect::<Result<Vec<_>, _>>().map_err(unsupported)?;
@@ -258,6 +285,7 @@ pub fn verify<A: SkipAir>(
     proof: &ProofWires,
     paths: &PathOracle,
 ) -> Result<(), CircuitError> {
+    statement.check()?;
     let mut transcript = CircuitChallenger::with_seed(b, statement.seed);
     let shape = (statement.airs, statement.skip, statement.log_heights);
     let claims = stark::verify(b, &mut transcript, shape, &proof.stark, &proof.openings)?;

@@ -3,9 +3,9 @@
 //! the same transcript: the commitment, the bus argument ([`crate::bus`]),
 //! each table's zerocheck ([`crate::zerocheck`]), each table's opening
 //! reduction, and the check of the opened columns against the reduced
-//! claims. The commitment's opening itself (WHIR) is not a circuit yet:
-//! [`verify`] returns what it must establish, each table's point and its
-//! opened values, as [`OpeningClaim`]s.
+//! claims. [`verify`] returns what the commitment's opening must then
+//! establish, each table's point and its opened values, as
+//! [`OpeningClaim`]s, for [`crate::whir::verify`].
 
 use p3_field::PrimeCharacteristicRing;
 use p3_field::TwoAdicField;
@@ -167,6 +167,10 @@ fn reduce(
             .collect();
         t.push(r);
     }
+    // The weight has an inverse (the native verifier refuses a zero one;
+    // `claim / weight` alone would leave the target free when both are 0).
+    let one = b.constant(Ext::ONE);
+    b.div(one, lag[0]);
     let target = b.div(claim, lag[0]);
     (gamma, t, target)
 }

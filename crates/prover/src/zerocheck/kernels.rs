@@ -226,27 +226,36 @@ pub(super) fn skip_round_packed<A: SkipAir>(round: &SkipRound<'_, A>) -> Vec<Cha
     let periodic = air.periodic_columns();
     let packed_weights = weights.map(ExtPacked::from);
     // Periodic values at each point for the block of groups starting at
-    // `b * LANES`: they repeat every `cycle` blocks.
+    // `b * LANES`: they repeat every `cycle` blocks. Short periods are
+    // computed once for the cycle; long ones (a circuit's wire numbers, a
+    // statement's values: one period the whole table) per block, like a
+    // column, by the coset FFT (computing them once would cost
+    // `height x points x group` products, most of the round).
     let span = LANES * group;
     let cycle = periodic.iter().map(|c| c.len() / gcd(c.len(), span)).fold(1, lcm);
-    let periodic_at: Vec<Vec<Vec<PackedVal>>> = (0..cycle)
-        .map(|b| {
-            bases
-                .iter()
-                .map(|l| {
-                    periodic
-                        .iter()
-                        .map(|col| {
-                            PackedVal::from_fn(|lane| {
-                                let row0 = (b * LANES + lane) * group;
-                                (0..group).map(|j| l[j] * col[(row0 + j) % col.len()]).sum()
+    let per_block = cycle > PERIODIC_CYCLES;
+    let periodic_at: Vec<Vec<Vec<PackedVal>>> = if per_block {
+        Vec::new()
+    } else {
+        (0..cycle)
+            .map(|b| {
+                bases
+                    .iter()
+                    .map(|l| {
+                        periodic
+                            .iter()
+                            .map(|col| {
+                                PackedVal::from_fn(|lane| {
+                                    let row0 = (b * LANES + lane) * group;
+                                    (0..group).map(|j| l[j] * col[(row0 + j) % col.len()]).sum()
+                                })
                             })
-                        })
-                        .collect()
-                })
-                .collect()
-        })
-        .collect();
+                            .collect()
+                    })
+                    .collect()
+            })
+            .collect()
+    };
     let gather = |g0: usize, c: usize, shift: usize| -> Vec<PackedVal> {
         let column = trace.column(c);
         (0..group).map(|j| PackedVal::from_fn(|lane| column[row_at((g0 + lane) * group + j, shift, height)])).collect()
@@ -267,6 +276,25 @@ pub(super) fn skip_round_packed<A: SkipAir>(round: &SkipRound<'_, A>) -> Vec<Cha
                 };
                 let local_at: Vec<Vec<PackedVal>> = (0..trace.width()).map(|c| at_points(c, 0)).collect();
                 let next_at: Vec<Vec<PackedVal>> = next_columns.iter().map(|&c| at_points(c, 1)).collect();
+                // Long periods: each column's values at every point, then
+                // transposed to per point.
+                let block_periodic: Vec<Vec<PackedVal>> = if per_block {
+                    let by_column: Vec<Vec<PackedVal>> = periodic
+                        .iter()
+                        .map(|col| {
+                            let rows: Vec<PackedVal> = (0..group)
+                                .map(|j| PackedVal::from_fn(|lane| col[((g0 + lane) * group + j) % col.len()]))
+                                .collect();
+                            fft.extend(&rows, &mut scratch);
+                            let mut values = scratch.clone();
+                            values.extend(rows);
+                            values
+                        })
+                        .collect();
+                    (0..count).map(|p| by_column.iter().map(|v| v[p]).collect()).collect()
+                } else {
+                    Vec::new()
+                };
                 let eq_packed = ExtPacked::from_ext_slice(&eq[g0..g0 + LANES]);
                 let mut local = vec![PackedVal::ZERO; trace.width()];
                 let mut next = vec![PackedVal::ZERO; trace.width()];
@@ -292,7 +320,7 @@ pub(super) fn skip_round_packed<A: SkipAir>(round: &SkipRound<'_, A>) -> Vec<Cha
                     } else {
                         PackedVal::ZERO
                     };
-                    let periodic = &periodic_at[block % cycle][p];
+                    let periodic = if per_block { &block_periodic[p] } else { &periodic_at[block % cycle][p] };
                     let term = if p >= off {
                         // On H, the points are rows, where a valid trace's
                         // constraints vanish: only the messages count.
@@ -312,6 +340,10 @@ pub(super) fn skip_round_packed<A: SkipAir>(round: &SkipRound<'_, A>) -> Vec<Cha
         .reduce(|| vec![ExtPacked::ZERO; count], |a, b| a.iter().zip(&b).map(|(&x, &y)| x + y).collect());
     sums.iter().map(|&s| <ExtPacked as PackedFieldExtension<Val, Challenge>>::to_ext_iter([s]).sum()).collect()
 }
+
+/// The most blocks of periodic values the skip round computes once and
+/// reuses; past it, each block computes its own.
+const PERIODIC_CYCLES: usize = 64;
 
 fn gcd(a: usize, b: usize) -> usize {
     if b == 0 { a } else { gcd(b, a % b) }

@@ -121,6 +121,12 @@ pub fn verify(
     let n = config.num_variables();
     let shapes: Vec<TableShape> = tables.iter().map(|t| (t.log_rows, t.width)).collect();
     check_shapes(config, tables, claims, proof)?;
+    // The native verifier refuses a statement whose claims leave WHIR
+    // short of its target (a property of the shape alone).
+    let opened: usize = claims.iter().map(|c| c.values.len()).sum();
+    config
+        .validate_initial_claims(opened + config.commitment_ood_samples())
+        .map_err(|_| CircuitError::Unsupported("more opened values than WHIR's configuration secures"))?;
 
     // The commitment's out-of-domain claims, then each table's values.
     let mut virtuals = Vec::with_capacity(proof.initial_ood_answers.len());
@@ -137,7 +143,6 @@ pub fn verify(
         }
     }
     transcript.observe_constants(b, &seeds::whir(config, tables.len()));
-    let opened: usize = claims.iter().map(|c| c.values.len()).sum();
     transcript.observe_constants(b, &seeds::batching(n, &shapes, opened, virtuals.len()));
     let alpha = transcript.sample_ext(b);
 

@@ -272,3 +272,27 @@ fn cheating_witnesses_of_the_verifier_circuit_are_refused() {
         }
     }
 }
+
+/// A child statement the native verifier would refuse before any proof
+/// (another hash, another skip than its heights give) is a typed error.
+#[test]
+fn a_child_statement_the_native_verifier_refuses_is_a_typed_error() {
+    let (circuit, inputs) = child();
+    let view = statement_view(&Settings::WHIR_SKIP_POSEIDON2, &circuit, &inputs).unwrap();
+    let airs: Vec<&CircuitAir> = view.airs.iter().collect();
+    let (Settings::Skip(poseidon2), Settings::Skip(sha256)) = (Settings::WHIR_SKIP_POSEIDON2, Settings::WHIR_SKIP)
+    else {
+        unreachable!()
+    };
+    let statement = |settings, skip| ChildStatement {
+        airs: &airs,
+        log_heights: &view.log_heights,
+        skip,
+        seed: &view.seed,
+        settings,
+    };
+    assert!(ProofShape::of(&statement(&poseidon2, view.skip)).is_ok());
+    for bad in [statement(&sha256, view.skip), statement(&poseidon2, view.skip + 1), statement(&poseidon2, 0)] {
+        assert!(matches!(ProofShape::of(&bad), Err(CircuitError::Unsupported(_))));
+    }
+}
