@@ -226,14 +226,15 @@ pub(super) fn skip_round_packed<A: SkipAir>(round: &SkipRound<'_, A>) -> Vec<Cha
     let periodic = air.periodic_columns();
     let packed_weights = weights.map(ExtPacked::from);
     // Periodic values at each point for the block of groups starting at
-    // `b * LANES`: they repeat every `cycle` blocks. Short periods are
-    // computed once for the cycle; long ones (a circuit's wire numbers, a
-    // statement's values: one period the whole table) per block, like a
-    // column, by the coset FFT (computing them once would cost
-    // `height x points x group` products, most of the round).
+    // `b * LANES`: they repeat every `cycle` blocks. Computed once for the
+    // cycle (`group` products a point and lane) where the cycle is short
+    // against the table; otherwise per block, like a column, by the coset
+    // FFT (about `log2(points)` a point): long periods (a circuit's wire
+    // numbers, a statement's values) would cost `height x points x group`
+    // products, most of the round.
     let span = LANES * group;
     let cycle = periodic.iter().map(|c| c.len() / gcd(c.len(), span)).fold(1, lcm);
-    let per_block = cycle > PERIODIC_CYCLES;
+    let per_block = cycle.saturating_mul(group) > (groups / LANES).saturating_mul(PER_BLOCK_COST);
     let periodic_at: Vec<Vec<Vec<PackedVal>>> = if per_block {
         Vec::new()
     } else {
@@ -341,9 +342,10 @@ pub(super) fn skip_round_packed<A: SkipAir>(round: &SkipRound<'_, A>) -> Vec<Cha
     sums.iter().map(|&s| <ExtPacked as PackedFieldExtension<Val, Challenge>>::to_ext_iter([s]).sum()).collect()
 }
 
-/// The most blocks of periodic values the skip round computes once and
-/// reuses; past it, each block computes its own.
-const PERIODIC_CYCLES: usize = 64;
+/// About what extending a periodic column to the points costs a block
+/// (the coset FFT's products a point), against `group` for computing a
+/// point's value once.
+const PER_BLOCK_COST: usize = 8;
 
 fn gcd(a: usize, b: usize) -> usize {
     if b == 0 { a } else { gcd(b, a % b) }
