@@ -101,7 +101,7 @@ pub mod zerocheck;
 use p3_field::BasedVectorSpace;
 use p3_field::PrimeField32;
 use p3_matrix::dense::RowMajorMatrix;
-use sha3::{Digest, Sha3_256};
+use sha2::{Digest, Sha256};
 use sigagg_prover::config::Val;
 use sigagg_prover::{Backend, Settings, StarkProof, Tables, codec, skip_stark};
 
@@ -118,7 +118,7 @@ pub const MAX_LOG_HEIGHT: usize = 24;
 /// The shortest table: 8 rows.
 const MIN_LOG_HEIGHT: usize = 3;
 /// The transcript's domain separator.
-const DOMAIN: &[u8] = b"sigagg/recursion/circuit/v1";
+const DOMAIN: &[u8] = b"sigagg/recursion/circuit/v2";
 /// The magic of a circuit proof's encoding.
 const MAGIC: &[u8; 6] = b"SGCIRC";
 /// Its version.
@@ -158,47 +158,45 @@ fn log_heights(circuit: &Circuit) -> Result<[usize; 4], CircuitError> {
 }
 
 /// The statement's digest, bound into the transcript: the circuit (every
-/// row, every permutation, every fixed wire) and the inputs.
+/// row, every permutation, every path, every fixed wire) and the inputs,
+/// as little-endian 32-bit words (every count and wire number is below
+/// `2^24`, [`MAX_LOG_HEIGHT`]) hashed at once by SHA-256.
 fn digest(circuit: &Circuit, inputs: &[Ext]) -> [u8; 32] {
-    let mut h = Sha3_256::new();
-    let word = |h: &mut Sha3_256, w: usize| h.update((w as u64).to_le_bytes());
-    let value = |h: &mut Sha3_256, v: &Ext| {
+    let mut words: Vec<u32> = Vec::with_capacity(4 * circuit.rows().len() + 32 * circuit.perms().len() + 16);
+    let value = |words: &mut Vec<u32>, v: &Ext| {
         let limbs: &[Val] = v.as_basis_coefficients_slice();
-        limbs.iter().for_each(|x| h.update(x.as_canonical_u32().to_le_bytes()))
+        words.extend(limbs.iter().map(|x| x.as_canonical_u32()))
     };
-    word(&mut h, circuit.num_wires());
-    word(&mut h, circuit.rows().len());
+    let word = |w: usize| w as u32;
+    words.push(word(circuit.num_wires()));
+    words.push(word(circuit.rows().len()));
     for row in circuit.rows() {
-        word(&mut h, row.relation as usize);
-        [row.a, row.b, row.c].iter().for_each(|w| word(&mut h, w.index()));
+        words.extend([row.relation as u32, word(row.a.index()), word(row.b.index()), word(row.c.index())]);
     }
-    word(&mut h, circuit.perms().len());
+    words.push(word(circuit.perms().len()));
     for perm in circuit.perms() {
-        perm.inputs.iter().chain(&perm.outputs).for_each(|w| word(&mut h, w.index()));
+        words.extend(perm.inputs.iter().chain(&perm.outputs).map(|w| word(w.index())));
     }
-    word(&mut h, circuit.paths().len());
+    words.push(word(circuit.paths().len()));
     for path in circuit.paths() {
-        word(&mut h, path.bits.len());
+        words.push(word(path.bits.len()));
         let wires = path.leaf.iter().chain(&path.bits).chain(path.siblings.iter().flatten()).chain(&path.root);
-        wires.for_each(|w| word(&mut h, w.index()));
+        words.extend(wires.map(|w| word(w.index())));
     }
     for (wire, fixed) in circuit.fixed().enumerate() {
         match fixed {
             None => {}
             Some(Fixed::Constant(c)) => {
-                word(&mut h, wire);
-                word(&mut h, 0);
-                value(&mut h, &c);
+                words.extend([word(wire), 0]);
+                value(&mut words, &c);
             }
-            Some(Fixed::Input(i)) => {
-                word(&mut h, wire);
-                word(&mut h, 1 + i);
-            }
+            Some(Fixed::Input(i)) => words.extend([word(wire), word(1 + i)]),
         }
     }
-    word(&mut h, inputs.len());
-    inputs.iter().for_each(|v| value(&mut h, v));
-    h.finalize().into()
+    words.push(word(inputs.len()));
+    inputs.iter().for_each(|v| value(&mut words, v));
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    Sha256::digest(&bytes).into()
 }
 
 /// A statement's tables, their heights (log2) and digest.
@@ -211,13 +209,15 @@ fn statement(circuit: &Circuit, inputs: &[Ext]) -> Result<Statement, CircuitErro
         return Err(CircuitError::InputCount { expected: circuit.num_inputs(), found: inputs.len() });
     }
     let logs = log_heights(circuit)?;
+    let _airs = tracing::info_span!("tables").entered();
     let airs = vec![
         CircuitAir::Witness(air::WitnessAir::new(circuit, inputs, logs[0])),
         CircuitAir::Arith(air::ArithAir::new(circuit, logs[1])),
         CircuitAir::Perm(air::PermAir::new(circuit, logs[2])),
         CircuitAir::Path(air::PathAir::new(circuit, logs[3])),
     ];
-    Ok((airs, logs, digest(circuit, inputs)))
+    drop(_airs);
+    Ok((airs, logs, tracing::info_span!("digest").in_scope(|| digest(circuit, inputs))))
 }
 
 /// What a verifier circuit of a proof of a circuit reads of its statement
@@ -318,7 +318,7 @@ pub fn verify(
     proof: &CircuitProof,
 ) -> Result<(), CircuitError> {
     let whir = skip_settings(settings)?;
-    let (airs, logs, digest) = statement(circuit, inputs)?;
+    let (airs, logs, digest) = tracing::info_span!("statement").in_scope(|| statement(circuit, inputs))?;
     let tables = Tables::new(&airs, logs.to_vec(), DOMAIN, digest);
     match &proof.stark {
         StarkProof::Skip(p) => Ok(skip_stark::verify(whir, &tables, p)?),
