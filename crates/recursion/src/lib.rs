@@ -321,7 +321,9 @@ pub fn verify(
     let (airs, logs, digest) = tracing::info_span!("statement").in_scope(|| statement(circuit, inputs))?;
     let tables = Tables::new(&airs, logs.to_vec(), DOMAIN, digest);
     match &proof.stark {
-        StarkProof::Skip(p) => Ok(skip_stark::verify(whir, &tables, p)?),
+        StarkProof::Skip(p) => {
+            Ok(tracing::info_span!("skip verify").in_scope(|| skip_stark::verify(whir, &tables, p))?)
+        }
         other => {
             Err(sigagg_prover::VerifyError::WrongBackend { expected: Backend::Skip, found: other.backend() }.into())
         }
