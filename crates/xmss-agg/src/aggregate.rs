@@ -76,6 +76,17 @@ pub fn verify(settings: &Settings, statement: &AggregateStatement, proof: &Proof
     system::verify_airs(settings, &statement.digest(), &airs(settings, statement), &proof.stark, &expected)
 }
 
+/// What a verifier circuit of an aggregate proof reads of its statement
+/// under `settings` (`sigagg-merge`): the AIRs in batch order, their
+/// heights (log2, from the statement) and the transcript's seed.
+pub fn verifier_view(settings: &Settings, statement: &AggregateStatement) -> (Vec<AggAir>, Vec<usize>, Vec<u8>) {
+    (
+        airs(settings, statement),
+        trace::log_heights(settings, statement.padded_len()),
+        system::transcript_seed(settings, &statement.digest()),
+    )
+}
+
 /// The five AIRs of a statement under `settings`, in batch order.
 fn airs(settings: &Settings, statement: &AggregateStatement) -> Vec<AggAir> {
     with_sig_air(settings, SigAir::new(statement), statement.padded_len())

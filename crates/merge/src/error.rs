@@ -1,0 +1,52 @@
+//! Why a merge could not be made, or a merged proof was refused.
+
+use sigagg_recursion::CircuitError;
+
+/// Every failure of this crate, typed.
+#[derive(Debug, thiserror::Error)]
+pub enum MergeError {
+    /// No child.
+    #[error("a merge needs at least one child")]
+    Empty,
+    /// More children than one merge takes.
+    #[error("{0} children, at most {max}", max = crate::MAX_CHILDREN)]
+    TooManyChildren(usize),
+    /// A child of another message or epoch than the first child's.
+    #[error("child {child}: another message or epoch than the first child's")]
+    MessageMismatch {
+        /// The child.
+        child: usize,
+    },
+    /// A signer in two entries.
+    #[error("child {child}: a signer that an earlier entry already has")]
+    DuplicateSigner {
+        /// The child of the second entry.
+        child: usize,
+    },
+    /// Another number of proofs than the statement has children.
+    #[error("{statements} children, {proofs} proofs")]
+    CountMismatch {
+        /// The statement's children.
+        statements: usize,
+        /// The proofs given.
+        proofs: usize,
+    },
+    /// A child's proof does not verify natively, or is not under the
+    /// recursion setting.
+    #[error("child {index}: {reason}")]
+    ChildInvalid {
+        /// The child.
+        index: usize,
+        /// Why.
+        reason: String,
+    },
+    /// The merged proof's settings are not whir-skip's.
+    #[error("merged proofs are whir-skip proofs")]
+    Settings,
+    /// The verifier circuit or its proof refused.
+    #[error(transparent)]
+    Circuit(#[from] CircuitError),
+    /// The bytes are not a merged proof.
+    #[error("malformed merged proof: {0}")]
+    Decode(String),
+}

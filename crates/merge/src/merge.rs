@@ -1,0 +1,130 @@
+//! Making and checking merged proofs.
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use sigagg_prover::skip_stark::{SkipProof, skip_for};
+use sigagg_prover::{Settings, StarkProof, codec};
+use sigagg_recursion::child::{self, ChildStatement, NativeProof, ProofShape, ProofWires};
+use sigagg_recursion::whir::{native_paths, no_paths};
+use sigagg_recursion::{Circuit, CircuitBuilder, CircuitProof};
+use sigagg_xmss_agg::Proof;
+use sigagg_xmss_agg::aggregate::{self, verifier_view};
+use sigagg_xmss_agg::air::AggAir;
+
+use crate::{MergeError, MergeStatement};
+
+/// The children's settings: whir-skip with Poseidon2 trees and transcript,
+/// the one a verifier circuit affords.
+pub const CHILD_SETTINGS: Settings = Settings::WHIR_SKIP_POSEIDON2;
+
+/// The magic of a merged proof's encoding.
+const MAGIC: &[u8; 6] = b"SGMERG";
+/// Its version.
+const VERSION: u8 = 1;
+
+/// A proof that every child of a [`MergeStatement`] verifies.
+pub struct MergedProof {
+    /// How many children it merges.
+    pub children: u32,
+    /// The verifier circuit's proof.
+    pub proof: CircuitProof,
+}
+
+#[derive(Serialize, Deserialize)]
+struct Body<P> {
+    children: u32,
+    stark: P,
+}
+
+impl MergedProof {
+    /// The encoding: magic, version, the number of children, the proof.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        codec::encode(MAGIC, VERSION, &Body { children: self.children, stark: &self.proof.stark })
+    }
+
+    /// Decodes [`Self::to_bytes`]; anything else is [`MergeError::Decode`].
+    ///
+    /// # Errors
+    /// Bytes that are not such an encoding.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, MergeError> {
+        let body: Body<StarkProof> =
+            codec::decode(MAGIC, VERSION, bytes, "merged proof").map_err(MergeError::Decode)?;
+        Ok(Self { children: body.children, proof: CircuitProof { stark: body.stark } })
+    }
+}
+
+/// Verifies every child natively and proves, under `settings` (a
+/// whir-skip setting), that they verify.
+///
+/// # Errors
+/// Another number of proofs than children, a child that does not verify
+/// under [`CHILD_SETTINGS`] ([`MergeError::ChildInvalid`] with its index),
+/// settings of another backend, or the circuit's refusal.
+pub fn merge(settings: &Settings, statement: &MergeStatement, children: &[Proof]) -> Result<MergedProof, MergeError> {
+    if !matches!(settings, Settings::Skip(_)) {
+        return Err(MergeError::Settings);
+    }
+    if children.len() != statement.children().len() {
+        return Err(MergeError::CountMismatch { statements: statement.children().len(), proofs: children.len() });
+    }
+    let mut natives = Vec::with_capacity(children.len());
+    for (index, (s, proof)) in statement.children().iter().zip(children).enumerate() {
+        let invalid = |reason: String| MergeError::ChildInvalid { index, reason };
+        aggregate::verify(&CHILD_SETTINGS, s, proof).map_err(|e| invalid(e.to_string()))?;
+        match &proof.stark {
+            StarkProof::Skip(SkipProof::Poseidon2(body)) => natives.push(body.proof()),
+            _ => return Err(invalid("not a whir-skip-poseidon2 proof".into())),
+        }
+    }
+    let circuit = circuit(statement, Some(&natives))?;
+    let proof = sigagg_recursion::prove(settings, &circuit, &[])?;
+    Ok(MergedProof { children: children.len() as u32, proof })
+}
+
+/// Checks that `proof` shows every child of `statement` verifying, under
+/// `settings`.
+///
+/// # Errors
+/// Another number of children, settings of another backend, or the
+/// circuit proof's refusal.
+pub fn verify(settings: &Settings, statement: &MergeStatement, proof: &MergedProof) -> Result<(), MergeError> {
+    if !matches!(settings, Settings::Skip(_)) {
+        return Err(MergeError::Settings);
+    }
+    if proof.children as usize != statement.children().len() {
+        return Err(MergeError::CountMismatch {
+            statements: statement.children().len(),
+            proofs: proof.children as usize,
+        });
+    }
+    let circuit = circuit(statement, None)?;
+    Ok(sigagg_recursion::verify(settings, &circuit, &[], &proof.proof)?)
+}
+
+/// The verifier circuit of the children: each child's proof verified
+/// whole, its values advice from `proofs` (the prover's build) or from
+/// nowhere (a verifier's, which never runs hints).
+fn circuit(statement: &MergeStatement, proofs: Option<&[&NativeProof]>) -> Result<Circuit, MergeError> {
+    let Settings::Skip(child_settings) = CHILD_SETTINGS else { unreachable!("a whir-skip setting") };
+    let mut b = CircuitBuilder::new();
+    for (i, s) in statement.children().iter().enumerate() {
+        let (airs, log_heights, seed) = verifier_view(&CHILD_SETTINGS, s);
+        let airs: Vec<&AggAir> = airs.iter().collect();
+        let view = ChildStatement {
+            airs: &airs,
+            log_heights: &log_heights,
+            skip: skip_for(&log_heights),
+            seed: &seed,
+            settings: &child_settings,
+        };
+        let shape = ProofShape::of(&view)?;
+        let (values, paths) = match proofs {
+            Some(proofs) => (Some(Arc::new(child::values(proofs[i]))), native_paths(&proofs[i].opening)),
+            None => (None, no_paths()),
+        };
+        let wires = ProofWires::advice(&mut b, &shape, values);
+        child::verify(&mut b, &view, &wires, &paths)?;
+    }
+    Ok(b.build())
+}

@@ -1,0 +1,91 @@
+//! Merged aggregates end to end: two children of one message merge and
+//! verify, through their encoding; a dropped, swapped, replaced or
+//! miscounted child, another setting, flipped bytes, a child proof that
+//! does not verify, and statements of several messages or a signer twice
+//! are refused with typed errors.
+
+use sigagg_merge::{CHILD_SETTINGS, MAX_CHILDREN, MergeError, MergeStatement, MergedProof, merge, verify};
+use sigagg_prover::Settings;
+use sigagg_xmss::{Seed001, single_epoch_key_and_signature};
+use sigagg_xmss_agg::aggregate::prove as aggregate;
+use sigagg_xmss_agg::{AggregateEntry, AggregateStatement, Proof};
+
+const MESSAGE: [u8; 32] = *b"one message for every subnet....";
+const EPOCH: u32 = 9;
+
+/// A statement of `n` fresh signers of `message` at `epoch`, and their
+/// signatures.
+fn signed(n: usize, message: [u8; 32], epoch: u32) -> (AggregateStatement, Vec<sigagg_xmss::Signature<Seed001>>) {
+    let (entries, signatures): (Vec<_>, Vec<_>) = (0..n)
+        .map(|_| {
+            let (pk, sig) = single_epoch_key_and_signature::<Seed001, _>(&mut rand::rng(), epoch, &message).unwrap();
+            (AggregateEntry { public_key: pk, epoch, message }, sig)
+        })
+        .unzip();
+    (AggregateStatement::new(entries).unwrap(), signatures)
+}
+
+/// A child: its statement and its aggregate under the recursion setting.
+fn child(n: usize) -> (AggregateStatement, Proof) {
+    let (statement, signatures) = signed(n, MESSAGE, EPOCH);
+    let proof = aggregate(&CHILD_SETTINGS, &statement, &signatures).unwrap();
+    (statement, proof)
+}
+
+/// A copy of a proof (proofs are not `Clone`: their bytes are).
+fn copy(proof: &Proof) -> Proof {
+    Proof::from_bytes(&proof.to_bytes()).unwrap()
+}
+
+#[test]
+fn children_merge_and_verify_and_every_other_claim_is_refused() {
+    let (s0, p0) = child(16);
+    let (s1, p1) = child(16);
+    let (s2, p2) = child(16);
+    let statement = MergeStatement::new(vec![s0.clone(), s1.clone()]).unwrap();
+    assert_eq!(statement.participants(), 32);
+    let settings = CHILD_SETTINGS;
+    let merged = merge(&settings, &statement, &[copy(&p0), copy(&p1)]).unwrap();
+    verify(&settings, &statement, &merged).unwrap();
+    let bytes = merged.to_bytes();
+    verify(&settings, &statement, &MergedProof::from_bytes(&bytes).unwrap()).unwrap();
+
+    // A dropped child, or the proof's count changed to match.
+    let dropped = MergeStatement::new(vec![s0.clone()]).unwrap();
+    assert!(matches!(verify(&settings, &dropped, &merged), Err(MergeError::CountMismatch { .. })));
+    let mut one = MergedProof::from_bytes(&bytes).unwrap();
+    one.children = 1;
+    assert!(matches!(verify(&settings, &dropped, &one), Err(MergeError::Circuit(_))));
+    // The children swapped, or one replaced by another statement's.
+    for other in [vec![s1.clone(), s0.clone()], vec![s0.clone(), s2.clone()]] {
+        let other = MergeStatement::new(other).unwrap();
+        assert!(matches!(verify(&settings, &other, &merged), Err(MergeError::Circuit(_))));
+    }
+    // Another setting.
+    assert!(verify(&Settings::INSECURE_TEST_SKIP, &statement, &merged).is_err());
+    assert!(matches!(verify(&Settings::FAST, &statement, &merged), Err(MergeError::Settings)));
+    // Flipped bytes.
+    for at in [0, 7, bytes.len() / 3, bytes.len() / 2, bytes.len() - 1] {
+        let mut flipped = bytes.clone();
+        flipped[at] ^= 0x10;
+        let refused = MergedProof::from_bytes(&flipped).map_or(true, |p| verify(&settings, &statement, &p).is_err());
+        assert!(refused, "byte {at}");
+    }
+    // A child's proof of another statement, and too few proofs.
+    assert!(matches!(merge(&settings, &statement, &[copy(&p0), p2]), Err(MergeError::ChildInvalid { index: 1, .. })));
+    assert!(matches!(merge(&settings, &statement, &[p0]), Err(MergeError::CountMismatch { .. })));
+}
+
+#[test]
+fn statements_of_several_messages_or_a_signer_twice_are_refused() {
+    let (s0, _) = signed(2, MESSAGE, EPOCH);
+    let (other_message, _) = signed(2, *b"another message, another slot...", EPOCH);
+    let (other_epoch, _) = signed(2, MESSAGE, EPOCH + 1);
+    assert!(matches!(MergeStatement::new(Vec::new()), Err(MergeError::Empty)));
+    for other in [other_message, other_epoch] {
+        assert!(matches!(MergeStatement::new(vec![s0.clone(), other]), Err(MergeError::MessageMismatch { child: 1 })));
+    }
+    assert!(matches!(MergeStatement::new(vec![s0.clone(), s0.clone()]), Err(MergeError::DuplicateSigner { child: 1 })));
+    let many: Vec<AggregateStatement> = (0..=MAX_CHILDREN).map(|_| signed(1, MESSAGE, EPOCH).0).collect();
+    assert!(matches!(MergeStatement::new(many), Err(MergeError::TooManyChildren(_))));
+}
