@@ -113,9 +113,7 @@ fn fractional_gkr(
 ) -> (Vec<Wire>, Wire, Wire) {
     let one = b.constant(Ext::ONE);
     // The domain separator's seed, then the root denominator (nonzero).
-    transcript
-        .replay(b, |r| FractionGkrShape { num_variables }.domain_separator::<Val, Ext>().seed(r), &[])
-        .expect("a seed observes no root");
+    transcript.observe_separator(b, &FractionGkrShape { num_variables }.domain_separator::<Val, Ext>());
     transcript.observe_ext(b, proof.root_denominator);
     b.div(one, proof.root_denominator);
 
@@ -157,19 +155,12 @@ fn fractional_gkr(
             transcript.observe_ext(b, v);
         }
         let branch = nonzero_sample(b, transcript);
-        numerator = line(b, n0, n1, branch);
-        denominator = line(b, d0, d1, branch);
+        numerator = b.lerp(branch, n0, n1);
+        denominator = b.lerp(branch, d0, d1);
         round_point.insert(0, branch);
         point = round_point;
     }
     (point, numerator, denominator)
-}
-
-/// `a + t·(b − a)`.
-fn line(b: &mut CircuitBuilder, a: Wire, c: Wire, t: Wire) -> Wire {
-    let diff = b.sub(c, a);
-    let scaled = b.mul(t, diff);
-    b.add(a, scaled)
 }
 
 /// A challenge the native transcript draws again where it is zero: here

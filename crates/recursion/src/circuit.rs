@@ -245,11 +245,16 @@ impl CircuitBuilder {
         self.row(Relation::Mul, bit, bit, bit);
     }
 
-    /// `a` when `bit` is 0, `b` when it is 1: `a + bit · (b − a)` (`bit`
-    /// must be constrained boolean, or the result blends the two).
+    /// `a` when `bit` is 0, `b` when it is 1: [`Self::lerp`] (`bit` must
+    /// be constrained boolean, or the result blends the two).
     pub fn select(&mut self, bit: Wire, a: Wire, b: Wire) -> Wire {
+        self.lerp(bit, a, b)
+    }
+
+    /// The line through `a` at 0 and `b` at 1, at `t`: `a + t · (b − a)`.
+    pub fn lerp(&mut self, t: Wire, a: Wire, b: Wire) -> Wire {
         let diff = self.sub(b, a);
-        let scaled = self.mul(bit, diff);
+        let scaled = self.mul(t, diff);
         self.add(a, scaled)
     }
 

@@ -107,25 +107,16 @@ where
     let mut out = Vec::with_capacity(airs.len());
     for ((table, point), values) in proof.tables.iter().zip(&points).zip(openings) {
         let blends: Vec<Wire> = table.zerocheck.local.iter().chain(&table.zerocheck.next).copied().collect();
-        if values.len() != blends.len() {
-            return Err(CircuitError::Unsupported("opened values of another width"));
+        if values.len() != blends.len() || blends.is_empty() {
+            return Err(CircuitError::Unsupported("opened values of another width, or none"));
         }
         let (gamma, t, target) = reduce(b, transcript, skip, point, &blends, &table.reduction);
-        let opened = powers_sum(b, values, gamma);
+        let opened = b.horner(values, gamma).expect("checked nonempty");
         b.assert_eq(opened, target);
         let point = point.rest.iter().rev().chain(&t).copied().collect();
         out.push(OpeningClaim { point, values: values.clone() });
     }
     Ok(out)
-}
-
-/// `Σ_i values[i]·γ^i`.
-fn powers_sum(b: &mut CircuitBuilder, values: &[Wire], gamma: Wire) -> Wire {
-    let zero = b.zero();
-    values.iter().rev().fold(zero, |acc, &v| {
-        let scaled = b.mul(acc, gamma);
-        b.add(scaled, v)
-    })
 }
 
 /// A table's opening reduction (`check_reduction`): the blended values at
@@ -143,7 +134,7 @@ fn reduce(
     rounds: &[[Wire; 3]],
 ) -> (Wire, Vec<Wire>, Wire) {
     let gamma = transcript.sample_ext(b);
-    let mut claim = powers_sum(b, blends, gamma);
+    let mut claim = b.horner(blends, gamma).expect("checked nonempty");
     let w = Val::two_adic_generator(skip);
     let h_nodes: Vec<Ext> = w.powers().take(1 << skip).map(Ext::from).collect();
     let mut lag = b.lagrange_basis(&h_nodes, point.skip);

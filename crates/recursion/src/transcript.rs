@@ -14,6 +14,7 @@
 //! table, the zeros the shared constant, the length tag one sum.
 
 use p3_challenger::CanObserve;
+use p3_challenger::fs::{DomainSeparator, FieldUnit};
 use p3_field::PrimeCharacteristicRing;
 use p3_symmetric::MerkleCap;
 use sigagg_prover::config::{Val, seed_values};
@@ -54,6 +55,12 @@ impl CircuitChallenger {
             let value = b.constant(Ext::from(value));
             self.observe(b, value);
         }
+    }
+
+    /// Absorbs a native sub-protocol's domain separator: its seed, as
+    /// constants (`DomainSeparator::seed`).
+    pub fn observe_separator(&mut self, b: &mut CircuitBuilder, separator: &DomainSeparator<FieldUnit<Val>>) {
+        self.replay(b, |r| separator.seed(r), &[]).expect("a seed observes no root");
     }
 
     /// Absorbs what the native `step` absorbs, the Merkle roots it

@@ -131,19 +131,19 @@ pub fn verify(
     // The commitment's out-of-domain claims, then each table's values.
     let mut virtuals = Vec::with_capacity(proof.initial_ood_answers.len());
     for &answer in &proof.initial_ood_answers {
-        transcript.observe_constants(b, &seeds::virtual_claim(n, &shapes));
+        transcript.observe_separator(b, &seeds::virtual_claim(n, &shapes));
         let z = transcript.sample_ext(b);
         transcript.observe_ext(b, answer);
         virtuals.push((b.expand(z, n), answer));
     }
     for (t, (table, claim)) in tables.iter().zip(claims).enumerate() {
-        transcript.observe_constants(b, &seeds::opening(n, &shapes, t, &table.next));
+        transcript.observe_separator(b, &seeds::opening(n, &shapes, t, &table.next));
         for &v in &claim.values {
             transcript.observe_ext(b, v);
         }
     }
-    transcript.observe_constants(b, &seeds::whir(config, tables.len()));
-    transcript.observe_constants(b, &seeds::batching(n, &shapes, opened, virtuals.len()));
+    transcript.observe_separator(b, &seeds::whir(config, tables.len()));
+    transcript.observe_separator(b, &seeds::batching(n, &shapes, opened, virtuals.len()));
     let alpha = transcript.sample_ext(b);
 
     // The initial claim: Σ α^i v_i in placement order, virtual claims last.
@@ -361,7 +361,7 @@ fn sumcheck(
     if rounds == 0 {
         return Ok(Vec::new());
     }
-    transcript.observe_constants(b, &seeds::sumcheck(rounds, pow));
+    transcript.observe_separator(b, &seeds::sumcheck(rounds, pow));
     let one = b.constant(Ext::ONE);
     let mut rs = Vec::with_capacity(rounds);
     for (j, &[h0, hinf]) in data.rounds.iter().enumerate() {

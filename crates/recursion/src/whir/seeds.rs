@@ -1,13 +1,12 @@
 //! The constants WHIR's transcript absorbs mid-proof: each sub-protocol's
-//! domain separator, a seed fixed by the statement's shape alone
+//! domain separator, whose seed is fixed by the statement's shape alone
 //! (`p3_challenger::fs::DomainSeparator::seed`: its length, then 3-byte
-//! little-endian words of protocol id, pattern hash and label), computed
-//! natively here and absorbed as constants by the circuit. The layout's
+//! little-endian words of protocol id, pattern hash and label), built
+//! natively here; the circuit absorbs its seed as constants. The layout's
 //! three separators are built with `p3_challenger::fs`'s public API as
 //! `p3_sumcheck::layout` builds them (its own builders are private); the
 //! tests check the whole transcript against native proofs.
 
-use p3_challenger::CanObserve;
 use p3_challenger::fs::{DomainSeparator, FieldUnit, Hierarchy, Interaction, InteractionPattern, Kind, Length};
 use p3_sumcheck::strategy::Basis;
 use p3_sumcheck::transcript::SumcheckShape;
@@ -19,20 +18,9 @@ use crate::Ext;
 /// A table as WHIR's layout binds it: `(log2 rows, columns)`.
 pub type TableShape = (usize, usize);
 
-type Separator = DomainSeparator<FieldUnit<Val>>;
-
-/// What `separator` absorbs.
-fn seed(separator: &Separator) -> Vec<Val> {
-    struct Values(Vec<Val>);
-    impl CanObserve<Val> for Values {
-        fn observe(&mut self, value: Val) {
-            self.0.push(value);
-        }
-    }
-    let mut values = Values(Vec::new());
-    separator.seed(&mut values);
-    values.0
-}
+/// A sub-protocol's domain separator (absorbed by
+/// [`crate::transcript::CircuitChallenger::observe_separator`]).
+pub type Separator = DomainSeparator<FieldUnit<Val>>;
 
 fn word(separator: &mut Separator, value: usize) {
     separator.instance(&(value as u64).to_be_bytes());
@@ -57,7 +45,7 @@ fn algebra(kind: Kind, label: &'static str, length: Length) -> Interaction {
 }
 
 /// Before each out-of-domain sample of the commitment.
-pub fn virtual_claim(num_variables: usize, tables: &[TableShape]) -> Vec<Val> {
+pub fn virtual_claim(num_variables: usize, tables: &[TableShape]) -> Separator {
     let pattern = InteractionPattern::new(vec![
         algebra(Kind::Challenge, "virtual_point", Length::Scalar),
         algebra(Kind::Message, "virtual_eval", Length::Scalar),
@@ -65,12 +53,12 @@ pub fn virtual_claim(num_variables: usize, tables: &[TableShape]) -> Vec<Val> {
     .expect("a well-formed pattern");
     let mut separator = DomainSeparator::new(1, b"p3-sumcheck-layout-ood", pattern);
     bind_layout(&mut separator, num_variables, tables);
-    seed(&separator)
+    separator
 }
 
 /// Before table `t`'s opened values: every column, then `next`'s
 /// successor view.
-pub fn opening(num_variables: usize, tables: &[TableShape], t: usize, next: &[usize]) -> Vec<Val> {
+pub fn opening(num_variables: usize, tables: &[TableShape], t: usize, next: &[usize]) -> Separator {
     let width = tables[t].1;
     let mut steps = Vec::new();
     if width > 0 {
@@ -88,26 +76,26 @@ pub fn opening(num_variables: usize, tables: &[TableShape], t: usize, next: &[us
     (0..width).for_each(|c| word(&mut separator, c));
     word(&mut separator, next.len());
     next.iter().for_each(|&c| word(&mut separator, c));
-    seed(&separator)
+    separator
 }
 
 /// Before the batching challenge of the initial claims.
-pub fn batching(num_variables: usize, tables: &[TableShape], claims: usize, virtuals: usize) -> Vec<Val> {
+pub fn batching(num_variables: usize, tables: &[TableShape], claims: usize, virtuals: usize) -> Separator {
     let pattern = InteractionPattern::new(vec![algebra(Kind::Challenge, "batching", Length::Scalar)])
         .expect("a well-formed pattern");
     let mut separator = DomainSeparator::new(1, b"p3-sumcheck-layout-batching", pattern);
     bind_layout(&mut separator, num_variables, tables);
     word(&mut separator, claims);
     word(&mut separator, virtuals);
-    seed(&separator)
+    separator
 }
 
 /// Before WHIR's run, for `openings` opening batches.
-pub fn whir(config: &super::Config, openings: usize) -> Vec<Val> {
-    seed(&WhirShape::new(config, openings).domain_separator::<Val, Ext>())
+pub fn whir(config: &super::Config, openings: usize) -> Separator {
+    WhirShape::new(config, openings).domain_separator::<Val, Ext>()
 }
 
 /// Before a sumcheck of `rounds` rounds grinding `pow` bits each.
-pub fn sumcheck(rounds: usize, pow: usize) -> Vec<Val> {
-    seed(&SumcheckShape::new(rounds, pow, Basis::Evaluation).domain_separator::<Val, Ext>())
+pub fn sumcheck(rounds: usize, pow: usize) -> Separator {
+    SumcheckShape::new(rounds, pow, Basis::Evaluation).domain_separator::<Val, Ext>()
 }

@@ -80,14 +80,7 @@ impl CircuitBuilder {
         assert_eq!(values.len(), 1 << r.len(), "2^k values for k challenges");
         let mut v = values.to_vec();
         for &x in r {
-            v = v
-                .chunks(2)
-                .map(|pair| {
-                    let diff = self.sub(pair[1], pair[0]);
-                    let scaled = self.mul(x, diff);
-                    self.add(pair[0], scaled)
-                })
-                .collect();
+            v = v.chunks(2).map(|pair| self.lerp(x, pair[0], pair[1])).collect();
         }
         v[0]
     }
