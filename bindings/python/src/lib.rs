@@ -330,6 +330,53 @@ fn verify_aggregate(
     run(py, || api::verify_aggregate(s, set, &statement, &proof))
 }
 
+// ---------------------------------------------------------------- merge
+
+/// Proves that every child aggregate in `children` (Seed001 aggregate
+/// proofs made with "whir-skip-poseidon2") verifies, for `public_keys`
+/// (the children's keys, one child after another) signing the 32-byte
+/// `message` at `epoch`: one merged proof, without the signatures.
+#[pyfunction]
+#[pyo3(signature = (public_keys, message, epoch, children, settings = "whir-skip-poseidon2"))]
+fn merge(
+    py: Python<'_>,
+    public_keys: Vec<Vec<u8>>,
+    message: Vec<u8>,
+    epoch: u32,
+    children: Vec<Vec<u8>>,
+    settings: &str,
+) -> PyResult<Vec<u8>> {
+    let set = parse_settings(settings)?;
+    let pks = views(&public_keys);
+    let statement = api::merge::MergeStatement { public_keys: &pks, message: &message, epoch };
+    run(py, || api::merge::merge(set, &statement, &views(&children)))
+}
+
+/// Verifies a merged `proof` of the same statement; raises `VerifyError`
+/// if it does not prove it.
+#[pyfunction]
+#[pyo3(signature = (proof, public_keys, message, epoch, settings = "whir-skip-poseidon2"))]
+fn verify_merged(
+    py: Python<'_>,
+    proof: Vec<u8>,
+    public_keys: Vec<Vec<u8>>,
+    message: Vec<u8>,
+    epoch: u32,
+    settings: &str,
+) -> PyResult<()> {
+    let set = parse_settings(settings)?;
+    let pks = views(&public_keys);
+    let statement = api::merge::MergeStatement { public_keys: &pks, message: &message, epoch };
+    run(py, || api::merge::verify_merged(set, &statement, &proof))
+}
+
+/// Each child's number of signers that a merged `proof` claims (untrusted
+/// until it verifies): how the participants' keys split into children.
+#[pyfunction]
+fn merged_counts(proof: Vec<u8>) -> PyResult<Vec<u32>> {
+    api::guarded(|| api::merge::inspect(&proof)).map(|info| info.counts).map_err(to_py)
+}
+
 // ---------------------------------------------------------------- leanSpec
 
 /// leanSpec's `mode` argument: its prover library's parameter set, of
@@ -826,6 +873,9 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(lamport_verify, m)?)?;
     m.add_function(wrap_pyfunction!(aggregate, m)?)?;
     m.add_function(wrap_pyfunction!(verify_aggregate, m)?)?;
+    m.add_function(wrap_pyfunction!(merge, m)?)?;
+    m.add_function(wrap_pyfunction!(verify_merged, m)?)?;
+    m.add_function(wrap_pyfunction!(merged_counts, m)?)?;
     m.add_function(wrap_pyfunction!(aggregate_signatures, m)?)?;
     m.add_function(wrap_pyfunction!(verify_aggregated_signatures, m)?)?;
     m.add_function(wrap_pyfunction!(lean_aggregate, m)?)?;

@@ -170,6 +170,7 @@ error_from! {
     sigagg_bls_cert::CertError => cert_kind;
     sigagg_bls_cert::SetupError => setup_kind;
     sigagg_mithril::MithrilError => mithril_kind;
+    sigagg_merge::MergeError => crate::merge::merge_kind;
 }
 
 fn stark_prove_kind(e: &sigagg_xmss_agg::ProveError) -> ErrorKind {

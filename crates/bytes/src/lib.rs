@@ -13,6 +13,7 @@
 //! | [`lamport`] | key generation, one-time secret keys, sign (mined or given counter), verify, group membership (Lamport+ plain and mined) |
 //! | [`aggregate`](mod@aggregate) | aggregate proofs and their verification (Seed001, Lamport+) |
 //! | [`lean`] | leanSpec's aggregation API for leanSig production signatures: `aggregate_signatures`, `verify_aggregated_signatures`, and its SSZ container `AggregatedSignatureProof` |
+//! | [`merge`](mod@merge) | merged aggregates: one proof that Seed001 aggregates of one message verify, and its verification |
 //! | [`threshold`] | groups, t-of-n threshold proofs and their verification (Seed001, Lamport+) |
 //! | [`proof`] | what a proof says about itself (kind, count, named settings) and its settings' security |
 //! | [`bls`] | BLS keys, sign, verify, proofs of possession, aggregate, (fast) aggregate verify, batch verify |
@@ -69,6 +70,7 @@ mod error;
 mod input;
 pub mod lamport;
 pub mod lean;
+pub mod merge;
 pub mod mithril;
 pub mod proof;
 mod scheme;

@@ -25,6 +25,7 @@ mod demo;
 mod io;
 mod lamport;
 mod lean;
+mod merge;
 mod mithril;
 mod proofs;
 mod verify;
@@ -84,6 +85,15 @@ enum Command {
         "threshold --group g.key --threshold 2 --epoch 5 --message 00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff --pk k-0.pk --sig s-0.sig --path m-0.path --pk k-2.pk --sig s-2.sig --path m-2.path --out t.proof",
     ))]
     Threshold(proofs::ThresholdArgs),
+    /// Prove that seed001 aggregates of one message verify: one merged proof, without the signatures.
+    ///
+    /// The children are aggregates made with --settings whir-skip-poseidon2, each of its own
+    /// signers; --pk gives every child's keys, child after child. Verify the merged proof with
+    /// `sigagg verify --proof` and the same keys, epoch and message.
+    #[command(after_help = example!(
+        "merge --child a.proof --child b.proof --pk k-0.pk --pk k-1.pk --pk k-2.pk --epoch 5 --message 00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff --out m.proof",
+    ))]
+    Merge(merge::MergeArgs),
     /// BLS12-381 signatures, Horn, ATMS and MSP.B.
     #[command(subcommand, after_help = example!("bls keygen --sk a.sk --pk a.pk --pop a.pop"))]
     Bls(bls::BlsCommand),
@@ -114,6 +124,7 @@ fn main() {
         Command::GroupKey(args) => proofs::group_key(args),
         Command::Aggregate(args) => proofs::aggregate(args),
         Command::Threshold(args) => proofs::threshold(args),
+        Command::Merge(args) => merge::merge(args),
         Command::Bls(cmd) => bls::run(cmd),
         Command::Lamport(cmd) => lamport::run(cmd),
         Command::Mithril(cmd) => mithril::run(cmd),

@@ -19,8 +19,9 @@ pub struct VerifyArgs {
     /// A signature file: verify one XMSS signature (needs one --pk, --epoch, --message).
     #[arg(long, conflicts_with = "proof")]
     pub sig: Option<PathBuf>,
-    /// An aggregate or threshold proof file (leansig-prod: leanSpec's SSZ
-    /// container AggregatedSignatureProof, with one --epoch, the slot).
+    /// An aggregate, merged or threshold proof file (leansig-prod: leanSpec's SSZ
+    /// container AggregatedSignatureProof, with one --epoch, the slot; a merged
+    /// proof: every participant's --pk, child after child, one --epoch).
     #[arg(long)]
     pub proof: Option<PathBuf>,
     /// Demand exactly these proof settings: fast, compact, whir, whir-compact,
@@ -51,6 +52,13 @@ pub struct VerifyArgs {
 }
 
 pub fn verify(args: VerifyArgs) -> CliResult {
+    if let (Some(path), Scheme::Seed001) = (&args.proof, args.scheme) {
+        // A merged proof says so in its first bytes.
+        let proof = crate::io::read_bytes(path)?;
+        if let Ok(info) = sigagg_bytes::merge::inspect(&proof) {
+            return crate::merge::verify(&args, &proof, &info.counts);
+        }
+    }
     match (&args.sig, &args.proof) {
         (Some(sig), _) => verify_signature(&args, sig),
         (None, Some(_)) if args::PROVABLE.contains(&args.scheme) => proofs::verify_proof(args.scheme, &args),

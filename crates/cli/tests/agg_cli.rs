@@ -308,3 +308,7 @@ fn benches_print_json() {
 /// leanSpec's aggregation API (a module here: one release test binary fewer to link).
 #[path = "agg_cli/lean.rs"]
 mod lean;
+
+/// Merged aggregates.
+#[path = "agg_cli/merge.rs"]
+mod merge;

@@ -26,6 +26,7 @@ pub mod boundary;
 pub mod cert;
 pub mod lamport;
 pub mod lean;
+pub mod merge;
 pub mod mithril;
 pub mod proofs;
 pub mod xmss;

@@ -101,3 +101,6 @@ fn accessors_tolerate_null_handles() {
 /// leanSpec's aggregation API (a module here: one release test binary fewer to link).
 #[path = "abi/lean.rs"]
 mod lean;
+/// Merged aggregates.
+#[path = "abi/merge.rs"]
+mod merge;

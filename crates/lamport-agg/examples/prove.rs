@@ -110,14 +110,7 @@ fn print_tables<SC: p3_uni_stark::StarkGenericConfig>(proof: &p3_batch_stark::Ba
 static ALLOC: sigagg_alloc::HugePages = sigagg_alloc::HugePages;
 
 fn main() {
-    if std::env::var("SIGAGG_TRACE").is_ok() {
-        use tracing_subscriber::layer::SubscriberExt;
-        use tracing_subscriber::util::SubscriberInitExt;
-        tracing_subscriber::Registry::default()
-            .with(tracing_subscriber::EnvFilter::new(std::env::var("SIGAGG_TRACE").unwrap_or_default()))
-            .with(tracing_forest::ForestLayer::default())
-            .init();
-    }
+    sigagg_testkit::trace_from_env();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mode = args.first().map_or("aggregate", String::as_str).to_string();
     let n: usize = args.get(1).map_or(64, |a| a.parse().expect("n"));

@@ -23,7 +23,19 @@ pub enum MergeError {
         /// The child of the second entry.
         child: usize,
     },
-    /// Another number of proofs than the statement has children.
+    /// Children's signer counts that do not split the keys given.
+    #[error("{keys} keys cannot be split into children of {counts:?} signers")]
+    Split {
+        /// The keys given.
+        keys: usize,
+        /// The children's counts.
+        counts: Vec<u32>,
+    },
+    /// A child's statement that the aggregator refuses.
+    #[error("a child's statement: {0}")]
+    Statement(#[from] sigagg_xmss_agg::StatementError),
+    /// Another number of proofs (or of signers per child) than the
+    /// statement has.
     #[error("{statements} children, {proofs} proofs")]
     CountMismatch {
         /// The statement's children.

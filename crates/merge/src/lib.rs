@@ -38,5 +38,5 @@ mod merge;
 mod statement;
 
 pub use error::MergeError;
-pub use merge::{CHILD_SETTINGS, MergedProof, merge, verify};
+pub use merge::{CHILD_SETTINGS, MergedProof, merge, security_level, verifier_circuit, verify};
 pub use statement::{MAX_CHILDREN, MergeStatement};

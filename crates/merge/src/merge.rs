@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use sigagg_prover::skip_stark::{SkipProof, skip_for};
-use sigagg_prover::{Settings, StarkProof, codec};
+use sigagg_prover::{SecurityLevel, Settings, StarkProof, codec};
 use sigagg_recursion::child::{self, ChildStatement, NativeProof, ProofShape, ProofWires};
 use sigagg_recursion::whir::{native_paths, no_paths};
 use sigagg_recursion::{Circuit, CircuitBuilder, CircuitProof};
@@ -20,27 +20,42 @@ pub const CHILD_SETTINGS: Settings = Settings::WHIR_SKIP_POSEIDON2;
 
 /// The magic of a merged proof's encoding.
 const MAGIC: &[u8; 6] = b"SGMERG";
-/// Its version.
-const VERSION: u8 = 1;
+/// Its version (2: each child's signer count, in place of the number of
+/// children).
+const VERSION: u8 = 2;
 
 /// A proof that every child of a [`MergeStatement`] verifies.
 pub struct MergedProof {
-    /// How many children it merges.
-    pub children: u32,
+    /// Each child's number of signers, in order: what splits a flat list
+    /// of participants' keys into the children's statements
+    /// ([`MergeStatement::split`]). Untrusted until the proof verifies: the
+    /// circuit is built from the split, so another split is refused.
+    pub counts: Vec<u32>,
     /// The verifier circuit's proof.
     pub proof: CircuitProof,
 }
 
 #[derive(Serialize, Deserialize)]
-struct Body<P> {
-    children: u32,
+struct Body<C, P> {
+    counts: C,
     stark: P,
 }
 
 impl MergedProof {
-    /// The encoding: magic, version, the number of children, the proof.
+    /// The number of children it merges.
+    pub fn children(&self) -> usize {
+        self.counts.len()
+    }
+
+    /// The number of signers over all children (saturating: the counts
+    /// are untrusted).
+    pub fn participants(&self) -> u64 {
+        self.counts.iter().map(|&c| u64::from(c)).sum()
+    }
+
+    /// The encoding: magic, version, each child's signer count, the proof.
     pub fn to_bytes(&self) -> Vec<u8> {
-        codec::encode(MAGIC, VERSION, &Body { children: self.children, stark: &self.proof.stark })
+        codec::encode(MAGIC, VERSION, &Body { counts: &self.counts, stark: &self.proof.stark })
     }
 
     /// Decodes [`Self::to_bytes`]; anything else is [`MergeError::Decode`].
@@ -48,9 +63,12 @@ impl MergedProof {
     /// # Errors
     /// Bytes that are not such an encoding.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, MergeError> {
-        let body: Body<StarkProof> =
+        let body: Body<Vec<u32>, StarkProof> =
             codec::decode(MAGIC, VERSION, bytes, "merged proof").map_err(MergeError::Decode)?;
-        Ok(Self { children: body.children, proof: CircuitProof { stark: body.stark } })
+        if body.counts.is_empty() || body.counts.len() > crate::MAX_CHILDREN {
+            return Err(MergeError::Decode(format!("{} children, at most {}", body.counts.len(), crate::MAX_CHILDREN)));
+        }
+        Ok(Self { counts: body.counts, proof: CircuitProof { stark: body.stark } })
     }
 }
 
@@ -77,9 +95,9 @@ pub fn merge(settings: &Settings, statement: &MergeStatement, children: &[Proof]
             _ => return Err(invalid("not a whir-skip-poseidon2 proof".into())),
         }
     }
-    let circuit = circuit(statement, Some(&natives))?;
+    let circuit = verifier_circuit(statement, Some(&natives))?;
     let proof = sigagg_recursion::prove(settings, &circuit, &[])?;
-    Ok(MergedProof { children: children.len() as u32, proof })
+    Ok(MergedProof { counts: statement.counts(), proof })
 }
 
 /// Checks that `proof` shows every child of `statement` verifying, under
@@ -92,20 +110,41 @@ pub fn verify(settings: &Settings, statement: &MergeStatement, proof: &MergedPro
     if !matches!(settings, Settings::Skip(_)) {
         return Err(MergeError::Settings);
     }
-    if proof.children as usize != statement.children().len() {
-        return Err(MergeError::CountMismatch {
-            statements: statement.children().len(),
-            proofs: proof.children as usize,
-        });
+    if proof.counts != statement.counts() {
+        return Err(MergeError::CountMismatch { statements: statement.children().len(), proofs: proof.children() });
     }
-    let circuit = circuit(statement, None)?;
+    let circuit = verifier_circuit(statement, None)?;
     Ok(sigagg_recursion::verify(settings, &circuit, &[], &proof.proof)?)
 }
 
+/// The security of a merged proof of `statement` under `settings`, from
+/// the tables of its verifier circuit (built here, tens of
+/// milliseconds). The merge as a whole is as sound as this proof and
+/// each child's proof together (ARCHITECTURE.md, `sigagg-recursion`).
+///
+/// # Errors
+/// Settings of another backend.
+pub fn security_level(settings: &Settings, statement: &MergeStatement) -> Result<SecurityLevel, MergeError> {
+    if !matches!(settings, Settings::Skip(_)) {
+        return Err(MergeError::Settings);
+    }
+    Ok(sigagg_recursion::security_level(settings, &verifier_circuit(statement, None)?, &[])?)
+}
+
 /// The verifier circuit of the children: each child's proof verified
-/// whole, its values advice from `proofs` (the prover's build) or from
-/// nowhere (a verifier's, which never runs hints).
-fn circuit(statement: &MergeStatement, proofs: Option<&[&NativeProof]>) -> Result<Circuit, MergeError> {
+/// whole, its values advice from `proofs` (the prover's build, one native
+/// proof per child) or from nowhere (a verifier's, which never runs
+/// hints). Public for measurement: its size is the merge's cost.
+///
+/// # Errors
+/// Another number of proofs than children, or a child statement the
+/// native verifier would refuse.
+pub fn verifier_circuit(statement: &MergeStatement, proofs: Option<&[&NativeProof]>) -> Result<Circuit, MergeError> {
+    if let Some(proofs) = proofs
+        && proofs.len() != statement.children().len()
+    {
+        return Err(MergeError::CountMismatch { statements: statement.children().len(), proofs: proofs.len() });
+    }
     let Settings::Skip(child_settings) = CHILD_SETTINGS else { unreachable!("a whir-skip setting") };
     let mut b = CircuitBuilder::new();
     for (i, s) in statement.children().iter().enumerate() {

@@ -2,7 +2,8 @@
 
 use std::collections::HashSet;
 
-use sigagg_xmss_agg::AggregateStatement;
+use sigagg_xmss::{PublicKey, Seed001};
+use sigagg_xmss_agg::{AggregateEntry, AggregateStatement};
 
 use crate::MergeError;
 
@@ -60,5 +61,44 @@ impl MergeStatement {
     /// The signers, over all children.
     pub fn participants(&self) -> usize {
         self.children.iter().map(AggregateStatement::len).sum()
+    }
+
+    /// Each child's number of signers, in order.
+    pub fn counts(&self) -> Vec<u32> {
+        self.children.iter().map(|c| c.len() as u32).collect()
+    }
+
+    /// The statement of children of `counts` signers each, whose keys are
+    /// `public_keys` in order (the children's keys one after the other),
+    /// all signing `message` at `epoch`: how a verifier who knows the
+    /// participants rebuilds a merge's statement from a merged proof's
+    /// [`counts`](crate::MergedProof::counts).
+    ///
+    /// # Errors
+    /// Counts that do not add up to the keys ([`MergeError::Split`]), a
+    /// child of no signer, or what [`Self::new`] refuses.
+    pub fn split(
+        public_keys: &[PublicKey<Seed001>],
+        counts: &[u32],
+        message: [u8; 32],
+        epoch: u32,
+    ) -> Result<Self, MergeError> {
+        let total: u64 = counts.iter().map(|&c| u64::from(c)).sum();
+        if total != public_keys.len() as u64 || counts.contains(&0) {
+            return Err(MergeError::Split { keys: public_keys.len(), counts: counts.to_vec() });
+        }
+        let mut keys = public_keys.iter();
+        let children = counts
+            .iter()
+            .map(|&count| {
+                let entries = keys
+                    .by_ref()
+                    .take(count as usize)
+                    .map(|&public_key| AggregateEntry { public_key, epoch, message })
+                    .collect();
+                AggregateStatement::new(entries).map_err(MergeError::from)
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Self::new(children)
     }
 }

@@ -54,8 +54,21 @@ fn children_merge_and_verify_and_every_other_claim_is_refused() {
     let dropped = MergeStatement::new(vec![s0.clone()]).unwrap();
     assert!(matches!(verify(&settings, &dropped, &merged), Err(MergeError::CountMismatch { .. })));
     let mut one = MergedProof::from_bytes(&bytes).unwrap();
-    one.children = 1;
+    one.counts = vec![16];
     assert!(matches!(verify(&settings, &dropped, &one), Err(MergeError::Circuit(_))));
+    // The statement rebuilt from the participants' keys and the proof's
+    // counts; another split of the same keys is another circuit.
+    let keys: Vec<_> = s0.entries().iter().chain(s1.entries()).map(|e| e.public_key).collect();
+    assert_eq!(merged.counts, [16, 16]);
+    assert_eq!(MergeStatement::split(&keys, &merged.counts, MESSAGE, EPOCH).unwrap(), statement);
+    let resplit = MergeStatement::split(&keys, &[8, 24], MESSAGE, EPOCH).unwrap();
+    let mut moved = MergedProof::from_bytes(&bytes).unwrap();
+    moved.counts = vec![8, 24];
+    assert!(matches!(verify(&settings, &resplit, &moved), Err(MergeError::Circuit(_))));
+    for counts in [&[16, 15][..], &[16, 17], &[32, 0], &[]] {
+        let split = MergeStatement::split(&keys, counts, MESSAGE, EPOCH);
+        assert!(matches!(split, Err(MergeError::Split { .. } | MergeError::Empty)), "{counts:?}");
+    }
     // The children swapped, or one replaced by another statement's.
     for other in [vec![s1.clone(), s0.clone()], vec![s0.clone(), s2.clone()]] {
         let other = MergeStatement::new(other).unwrap();

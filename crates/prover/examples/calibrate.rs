@@ -102,14 +102,7 @@ fn quartic_config(
 static ALLOC: sigagg_alloc::HugePages = sigagg_alloc::HugePages;
 
 fn main() {
-    if let Ok(filter) = std::env::var("SIGAGG_TRACE") {
-        use tracing_subscriber::layer::SubscriberExt;
-        use tracing_subscriber::util::SubscriberInitExt;
-        tracing_subscriber::Registry::default()
-            .with(tracing_subscriber::EnvFilter::new(filter))
-            .with(tracing_forest::ForestLayer::default())
-            .init();
-    }
+    sigagg_testkit::trace_from_env();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let log_perms: usize = args.first().map_or(19, |a| a.parse().expect("log2 of permutations"));
     let settings = match args.get(2).map(String::as_str) {

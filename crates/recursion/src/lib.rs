@@ -27,12 +27,12 @@
 //!   tampered proofs the native verifier refuses; [`child`] derives a
 //!   proof's shape from its statement and takes its values as inputs or
 //!   as advice (hints), so that a verifier rebuilds without the proof the
-//!   circuit its prover built with it (`examples/verify_aggregates`:
+//!   circuit its prover built with it (`sigagg-merge` builds on it:
 //!   Seed001 aggregates verified in one circuit).
 //!
-//! **Not built:** the merge's statements and API, and a commitment to the
-//! tables' periodic columns (their verifier reads them in time linear in
-//! the circuit; recursion past depth 1 needs them committed once).
+//! **Not built:** a commitment to the tables' periodic columns (their
+//! verifier reads them in time linear in the circuit; recursion past
+//! depth 1 needs them committed once).
 //! Composed security: ARCHITECTURE.md.
 //!
 //! ## Design: a circuit is a witness table and operation tables

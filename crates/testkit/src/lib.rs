@@ -5,6 +5,20 @@
 
 use std::collections::BTreeSet;
 
+/// Prints the provers' phases as a tree on standard error when
+/// `SIGAGG_TRACE` is set (a filter, e.g. `info`): the examples' one switch
+/// for profiling. Does nothing otherwise.
+pub fn trace_from_env() {
+    if let Ok(filter) = std::env::var("SIGAGG_TRACE") {
+        use tracing_subscriber::layer::SubscriberExt;
+        use tracing_subscriber::util::SubscriberInitExt;
+        tracing_subscriber::Registry::default()
+            .with(tracing_subscriber::EnvFilter::new(filter))
+            .with(tracing_forest::ForestLayer::default())
+            .init();
+    }
+}
+
 /// The deterministic mutants of `bytes`, each with a label saying what was
 /// done: one bit flipped at a spread of positions (every byte of a short
 /// object; otherwise the first and last 32 bytes and 64 strided ones; every

@@ -23,14 +23,7 @@ use sigagg_xmss_agg::{AggregateEntry as Entry, AggregateStatement as Statement, 
 static ALLOC: sigagg_alloc::HugePages = sigagg_alloc::HugePages;
 
 fn main() {
-    if std::env::var("SIGAGG_TRACE").is_ok() {
-        use tracing_subscriber::layer::SubscriberExt;
-        use tracing_subscriber::util::SubscriberInitExt;
-        tracing_subscriber::Registry::default()
-            .with(tracing_subscriber::EnvFilter::new(std::env::var("SIGAGG_TRACE").unwrap_or_default()))
-            .with(tracing_forest::ForestLayer::default())
-            .init();
-    }
+    sigagg_testkit::trace_from_env();
     let mut args = std::env::args().skip(1);
     let n: usize = args.next().map_or(64, |a| a.parse().expect("N"));
     let named = args.next().and_then(|name| name.parse().ok()).map(sigagg_xmss_agg::settings);

@@ -4,7 +4,7 @@ Byte strings are accepted as ``bytes`` or ``bytearray`` and returned as
 ``bytes``. Every function may raise a subclass of :class:`Error`.
 """
 
-from typing import Literal, Optional, Sequence, Tuple, TypedDict, Union
+from typing import List, Literal, Optional, Sequence, Tuple, TypedDict, Union
 
 Scheme = Literal["seed001", "leansig-prod", "test", "lamport-plus", "lamport-plus-mined"]
 """XMSS sets: seed001, leansig-prod, test (insecure). Lamport+ sets: lamport-plus, lamport-plus-mined."""
@@ -94,6 +94,23 @@ def verify_aggregate(
     epochs: Union[int, Sequence[int], None] = None,
     settings: Settings = "fast",
 ) -> None: ...
+# Merged aggregates: one proof that Seed001 aggregates ("whir-skip-poseidon2") of one
+# message and epoch verify; public_keys are the children's keys, one child after another.
+def merge(
+    public_keys: Sequence[Bytes],
+    message: Bytes,
+    epoch: int,
+    children: Sequence[Bytes],
+    settings: Settings = "whir-skip-poseidon2",
+) -> bytes: ...
+def verify_merged(
+    proof: Bytes,
+    public_keys: Sequence[Bytes],
+    message: Bytes,
+    epoch: int,
+    settings: Settings = "whir-skip-poseidon2",
+) -> None: ...
+def merged_counts(proof: Bytes) -> List[int]: ...
 # leanSpec's aggregation API (leanSig production signatures, one message and slot):
 # the bare proof (leanSpec's proof_data) and its SSZ container AggregatedSignatureProof.
 def aggregate_signatures(

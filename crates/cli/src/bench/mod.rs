@@ -11,6 +11,7 @@ pub mod cert;
 pub mod horn;
 pub mod lamport;
 pub mod lamport_agg;
+pub mod merge;
 pub mod mithril;
 pub mod msp;
 pub mod xmss;
@@ -31,6 +32,12 @@ pub enum BenchCommand {
     /// One STARK proof for N Seed001 XMSS signatures.
     #[command(after_help = example!("bench xmss-agg --n 1024 --log-blowup 3 --json", "bench xmss-agg --n 1024 --settings whir --json"))]
     XmssAgg(xmss_agg::BenchArgs),
+    /// One merged proof of C Seed001 aggregates of N signatures each (children proven with whir-skip-poseidon2).
+    ///
+    /// Prints prove_s, proof_bytes, security_bits, verify_s, peak_rss_bytes, the verifier
+    /// circuit's size, and each child's own prove_s, proof_bytes and verify_s.
+    #[command(after_help = example!("bench merge --children 2 --n 64 --json"))]
+    Merge(merge::BenchArgs),
     /// One STARK proof for N Lamport+ signatures.
     #[command(after_help = example!("bench lamport-agg --scheme lamport-plus-mined --n 1024 --json"))]
     LamportAgg(lamport_agg::BenchArgs),
@@ -60,6 +67,7 @@ pub fn run(cmd: BenchCommand) -> CliResult {
         BenchCommand::Xmss(a) => xmss::bench(&a),
         BenchCommand::XmssAgg(a) => xmss_agg::bench(&a),
         BenchCommand::LamportAgg(a) => lamport_agg::bench_aggregate(&a),
+        BenchCommand::Merge(a) => merge::bench(&a),
         BenchCommand::Threshold(a) if a.scheme == Scheme::Seed001 => xmss_agg::bench_threshold(&a),
         BenchCommand::Threshold(a) if a.scheme == Scheme::LeanSigProd => xmss_agg::bench_lean_threshold(&a),
         BenchCommand::Threshold(a) => lamport_agg::bench_threshold(&a),

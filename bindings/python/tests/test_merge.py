@@ -1,0 +1,66 @@
+"""Merged aggregates through the binding: two Seed001 aggregates of one
+message (each made with "whir-skip-poseidon2") merge into one proof that
+verifies for their keys; another message, epoch, split or order of keys,
+a tampered proof, and a child that is not under the recursion setting are
+refused with typed errors."""
+
+import pytest
+
+import sigagg
+
+EPOCH = 3
+MESSAGE = b"\x5a" * 32
+CHILD = "whir-skip-poseidon2"
+
+
+def child(seed, n=2):
+    pairs = [sigagg.xmss_keygen("seed001", 0, 1, seed=bytes([seed + i]) * 32) for i in range(n)]
+    pks = [pk for pk, _ in pairs]
+    sigs = [sk.sign(EPOCH, MESSAGE) for _, sk in pairs]
+    return pks, sigs, sigagg.aggregate("seed001", pks, sigs, MESSAGE, epochs=EPOCH, settings=CHILD)
+
+
+@pytest.fixture(scope="module")
+def merged():
+    a_pks, a_sigs, a = child(10)
+    b_pks, _, b = child(20)
+    keys = a_pks + b_pks
+    proof = sigagg.merge(keys, MESSAGE, EPOCH, [a, b])
+    return keys, a_pks, a_sigs, a, b, proof
+
+
+def test_merge_round_trip(merged):
+    keys, _, _, _, _, proof = merged
+    assert proof.startswith(b"SGMERG")
+    assert sigagg.merged_counts(proof) == [2, 2]
+    sigagg.verify_merged(proof, keys, MESSAGE, EPOCH)
+
+
+def test_merge_rejections(merged):
+    keys, a_pks, a_sigs, a, b, proof = merged
+    with pytest.raises(sigagg.VerifyError):
+        sigagg.verify_merged(proof, keys, b"\x5b" * 32, EPOCH)
+    with pytest.raises(sigagg.VerifyError):
+        sigagg.verify_merged(proof, keys, MESSAGE, EPOCH + 1)
+    # The children's keys swapped: another statement.
+    with pytest.raises(sigagg.VerifyError):
+        sigagg.verify_merged(proof, keys[2:] + keys[:2], MESSAGE, EPOCH)
+    # A key dropped: the counts no longer split the keys.
+    with pytest.raises(sigagg.VerifyError):
+        sigagg.verify_merged(proof, keys[:3], MESSAGE, EPOCH)
+    for at in (len(proof) // 3, len(proof) // 2, len(proof) - 40):
+        tampered = bytearray(proof)
+        tampered[at] ^= 0x10
+        with pytest.raises((sigagg.VerifyError, sigagg.DecodeError)):
+            sigagg.verify_merged(bytes(tampered), keys, MESSAGE, EPOCH)
+    with pytest.raises(sigagg.DecodeError):
+        sigagg.merged_counts(b"SGMERG")
+    # A child under other settings does not verify as a recursion child.
+    test_child = sigagg.aggregate("seed001", a_pks, a_sigs, MESSAGE, epochs=EPOCH, settings="test")
+    with pytest.raises(sigagg.ProveError, match="child 0"):
+        sigagg.merge(keys, MESSAGE, EPOCH, [test_child, b])
+    # A signer in two children.
+    with pytest.raises(sigagg.ArgumentError):
+        sigagg.merge(a_pks + a_pks, MESSAGE, EPOCH, [a, a])
+    with pytest.raises(sigagg.ArgumentError):
+        sigagg.merge(keys, MESSAGE, EPOCH, [a, b], settings="fast")

@@ -1,0 +1,171 @@
+//! Merged aggregates on bytes (`sigagg-merge`): one proof that several
+//! Seed001 aggregate proofs of one 32-byte message at one epoch verify,
+//! without their signatures (issue 42's type 1).
+//!
+//! The children are [`aggregate`](crate::aggregate()) proofs made with
+//! [`ProofSettings::WhirSkipPoseidon2`] ([`CHILD_SETTINGS`]), each of its
+//! own signers, no signer in two. A statement is the participants' keys,
+//! the children's one after another, with the message and epoch: each
+//! child proof (and, once merged, the merged proof) carries how many
+//! signers each child has, which splits the keys. Those counts are
+//! untrusted until the proof verifies; another split builds another
+//! verifier circuit and is refused.
+//!
+//! ```no_run
+//! use sigagg_bytes::{ProofSettings, merge};
+//! # let (keys, a, b): (Vec<&[u8]>, Vec<u8>, Vec<u8>) = (vec![], vec![], vec![]);
+//! let statement = merge::MergeStatement { public_keys: &keys, message: &[7; 32], epoch: 9 };
+//! let merged = merge::merge(merge::CHILD_SETTINGS, &statement, &[&a, &b]).unwrap();
+//! merge::verify_merged(merge::CHILD_SETTINGS, &statement, &merged).unwrap();
+//! ```
+
+use sigagg_merge::{MergeError, MergeStatement as Statement, MergedProof};
+use sigagg_xmss::{PublicKey, Seed001};
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::input::{decode, decode_each};
+use crate::proof::Security;
+use crate::scheme::ProofSettings;
+use crate::xmss::message32;
+
+/// The settings children are proven with, and the default of merged
+/// proofs: whir-skip over Poseidon2, what the verifier circuit verifies.
+pub const CHILD_SETTINGS: ProofSettings = ProofSettings::WhirSkipPoseidon2;
+
+/// What a merged proof claims: `public_keys` (Seed001 encodings, the
+/// children's keys one child after another) all signed `message` (32
+/// bytes) at `epoch`.
+#[derive(Clone, Copy, Debug)]
+pub struct MergeStatement<'a> {
+    /// The participants' keys, child by child.
+    pub public_keys: &'a [&'a [u8]],
+    /// The signed message, 32 bytes.
+    pub message: &'a [u8],
+    /// The signing epoch (leanSpec's slot).
+    pub epoch: u32,
+}
+
+/// What a merged proof says about itself, before any verification.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MergeInfo {
+    /// Each child's number of signers, in order.
+    pub counts: Vec<u32>,
+}
+
+/// Verifies each child aggregate natively (under [`CHILD_SETTINGS`]) and
+/// proves with `settings` (a whir-skip setting) that they all verify.
+/// Takes about a second per child of 64 signatures on two cores.
+///
+/// A child that does not decode is an [`ErrorKind::Decode`] error naming
+/// it; keys that its counts do not split, statements of a signer twice,
+/// more than 16 children, or settings of another backend an
+/// [`ErrorKind::Argument`] error; a child that does not verify an
+/// [`ErrorKind::Prove`] error naming it.
+pub fn merge(settings: ProofSettings, statement: &MergeStatement<'_>, children: &[&[u8]]) -> Result<Vec<u8>> {
+    let proofs = decode_each(children, "child", sigagg_xmss_agg::Proof::from_bytes)?;
+    let counts: Vec<u32> = proofs.iter().map(|p| p.count).collect();
+    let statement = split(statement, &counts)?;
+    let merged = sigagg_merge::merge(&sigagg_xmss_agg::settings(settings), &statement, &proofs).map_err(proving)?;
+    Ok(merged.to_bytes())
+}
+
+/// Verifies a merged `proof` (from [`merge`] with the same `settings`) of
+/// `statement`.
+///
+/// Bytes that are no merged proof are an [`ErrorKind::Decode`] error; a
+/// proof whose counts do not split the keys, or that does not prove this
+/// statement, an [`ErrorKind::Verify`] error.
+pub fn verify_merged(settings: ProofSettings, statement: &MergeStatement<'_>, proof: &[u8]) -> Result<()> {
+    let merged = decode_merged(proof)?;
+    let (keys, message) = decoded(statement)?;
+    // Keys the proof's counts do not split: not a proof of these keys.
+    let st = Statement::split(&keys, &merged.counts, message, statement.epoch)
+        .map_err(|e| Error::from(e).with_kind(ErrorKind::Verify))?;
+    sigagg_merge::verify(&sigagg_xmss_agg::settings(settings), &st, &merged)
+        .map_err(|e| Error::from(e).with_kind(ErrorKind::Verify))
+}
+
+/// Decodes a merged proof far enough to say what it claims; bytes that
+/// are no merged proof are an [`ErrorKind::Decode`] error.
+pub fn inspect(proof: &[u8]) -> Result<MergeInfo> {
+    Ok(MergeInfo { counts: decode_merged(proof)?.counts })
+}
+
+/// The security of a merged proof of `statement` made with `settings`,
+/// from its verifier circuit's tables (built here: tens of milliseconds
+/// per child). The merge as a whole also rests on each child's proof.
+pub fn security(settings: ProofSettings, statement: &MergeStatement<'_>, counts: &[u32]) -> Result<Security> {
+    let statement = split(statement, counts)?;
+    let level = sigagg_merge::security_level(&sigagg_xmss_agg::settings(settings), &statement)?;
+    Ok(Security { proven_bits: level.proven_bits, conjectured_bits: level.conjectured_bits })
+}
+
+/// The typed statement: the keys decoded and split by `counts`.
+fn split(statement: &MergeStatement<'_>, counts: &[u32]) -> Result<Statement> {
+    let (keys, message) = decoded(statement)?;
+    Ok(Statement::split(&keys, counts, message, statement.epoch)?)
+}
+
+/// The statement's keys and message, decoded.
+fn decoded(statement: &MergeStatement<'_>) -> Result<(Vec<PublicKey<Seed001>>, [u8; 32])> {
+    let keys = decode_each(statement.public_keys, "public key", PublicKey::<Seed001>::from_bytes)?;
+    Ok((keys, message32(statement.message)?))
+}
+
+fn decode_merged(proof: &[u8]) -> Result<MergedProof> {
+    decode(proof, MergedProof::from_bytes).map_err(|e| e.context("merged proof"))
+}
+
+/// A failed merge: a child that does not verify is the prover's refusal.
+fn proving(e: MergeError) -> Error {
+    let kind = match e {
+        MergeError::ChildInvalid { .. } | MergeError::Circuit(_) => ErrorKind::Prove,
+        _ => merge_kind(&e),
+    };
+    Error::new(kind, e)
+}
+
+/// The kind of a merge error where the call site knows no better.
+pub(crate) fn merge_kind(e: &MergeError) -> ErrorKind {
+    match e {
+        MergeError::Decode(_) => ErrorKind::Decode,
+        MergeError::ChildInvalid { .. } | MergeError::Circuit(_) => ErrorKind::Verify,
+        MergeError::Empty
+        | MergeError::TooManyChildren(_)
+        | MergeError::MessageMismatch { .. }
+        | MergeError::DuplicateSigner { .. }
+        | MergeError::Split { .. }
+        | MergeError::Statement(_)
+        | MergeError::CountMismatch { .. }
+        | MergeError::Settings => ErrorKind::Argument,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The name the bindings use for the children's settings gives what
+    /// the merge crate verifies children under.
+    #[test]
+    fn the_child_settings_name_is_the_merge_crates_setting() {
+        assert_eq!(sigagg_xmss_agg::settings(CHILD_SETTINGS), sigagg_merge::CHILD_SETTINGS);
+    }
+
+    /// Bytes that are no merged proof, and keys the counts do not split,
+    /// are refused with their kinds before any proof work.
+    #[test]
+    fn malformed_inputs_have_their_kinds() {
+        let statement = MergeStatement { public_keys: &[], message: &[0; 32], epoch: 1 };
+        for bytes in [&b""[..], b"SGMERG", b"SGXAGG\x01\x00\x00"] {
+            assert_eq!(inspect(bytes).unwrap_err().kind(), ErrorKind::Decode);
+            assert_eq!(verify_merged(CHILD_SETTINGS, &statement, bytes).unwrap_err().kind(), ErrorKind::Decode);
+        }
+        let e = merge(CHILD_SETTINGS, &statement, &[b"no proof"]).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Decode);
+        assert!(e.message().contains("child 0"), "{e}");
+        let short = MergeStatement { public_keys: &[], message: &[0; 31], epoch: 1 };
+        assert_eq!(security(CHILD_SETTINGS, &short, &[1]).unwrap_err().kind(), ErrorKind::Argument);
+        assert_eq!(security(CHILD_SETTINGS, &statement, &[1]).unwrap_err().kind(), ErrorKind::Argument);
+    }
+}

@@ -1,0 +1,93 @@
+//! `sigagg merge`: one proof that Seed001 aggregates of one message and
+//! epoch verify (`sigagg_bytes::merge`), and the merged-proof case of
+//! `sigagg verify --proof` (`sigagg bench merge` is in [`crate::bench`]).
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use clap::Args;
+use serde_json::json;
+use sigagg_bytes::merge::{self, MergeStatement};
+
+use crate::args::{self, MessageList};
+use crate::io::{self, CliError, CliResult};
+use crate::proofs::{ChosenSettings, invalid};
+use crate::verify::VerifyArgs;
+
+#[derive(Args)]
+pub struct MergeArgs {
+    /// A child aggregate proof file (repeat, in order): a seed001 aggregate made with
+    /// `aggregate --settings whir-skip-poseidon2`.
+    #[arg(long = "child", required = true)]
+    pub children: Vec<PathBuf>,
+    /// The participants' public key files: every child's keys in its order, child after
+    /// child (repeat). Each child proof says how many are its own.
+    #[arg(long = "pk", required = true)]
+    pub pks: Vec<PathBuf>,
+    /// The epoch every signer signed at.
+    #[arg(long)]
+    pub epoch: u32,
+    #[command(flatten)]
+    pub messages: MessageList,
+    /// Settings of the merged proof: whir-skip-poseidon2 (the default, what a merged
+    /// proof needs to be merged again), whir-skip, or test-whir-skip (insecure, for tests).
+    /// The FRI and plain WHIR settings (fast, compact, whir, whir-compact, test, test-compact,
+    /// test-whir) are refused: the verifier circuit is proven by whir-skip.
+    #[arg(long)]
+    pub settings: Option<String>,
+    /// Merged proof output file.
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+pub fn merge(args: MergeArgs) -> CliResult {
+    let settings = args::parse_named(args.settings.as_deref().unwrap_or(merge::CHILD_SETTINGS.name()))?;
+    let message = args.messages.read_one(true)?;
+    let pks = args::read_files(&args.pks)?;
+    let children = args::read_files(&args.children)?;
+    let keys = args::slices(&pks);
+    let statement = MergeStatement { public_keys: &keys, message: &message, epoch: args.epoch };
+    let bar = io::spinner("merge");
+    let t = Instant::now();
+    let proof = merge::merge(settings, &statement, &args::slices(&children));
+    bar.finish_and_clear();
+    let proof = proof.map_err(CliError::rejected)?;
+    io::write_bytes(&args.out, &proof)?;
+    eprintln!(
+        "merged {} children of {} signers in {:.2} s ({} bytes)",
+        children.len(),
+        pks.len(),
+        t.elapsed().as_secs_f64(),
+        proof.len()
+    );
+    Ok(())
+}
+
+/// Verifies the merged proof `proof` against the statement of `args` (the
+/// participants' keys, one --epoch, one --message) and prints one JSON
+/// object. Without --settings the merged proof is checked under
+/// whir-skip-poseidon2, which must reach --min-bits.
+pub fn verify(args: &VerifyArgs, proof: &[u8], counts: &[u32]) -> CliResult {
+    let ([epoch], None, None) = (&args.epochs[..], &args.group, args.threshold) else {
+        return Err(CliError::usage("a merged proof takes --pk per participant, one --epoch and one --message"));
+    };
+    let message = args.messages.read_one(true)?;
+    let pks = args::read_files(&args.pks)?;
+    let keys = args::slices(&pks);
+    let statement = MergeStatement { public_keys: &keys, message: &message, epoch: *epoch };
+    let chosen = ChosenSettings::choose(args, Some(merge::CHILD_SETTINGS))?;
+    merge::verify_merged(chosen.named, &statement, proof).map_err(invalid)?;
+    let level = merge::security(chosen.named, &statement, counts).map_err(CliError::rejected)?;
+    let security = chosen.accept((level.proven_bits, level.conjectured_bits))?;
+    io::print_json(&json!({
+        "valid": true,
+        "kind": "merged",
+        "scheme": "seed001",
+        "count": pks.len(),
+        "children": counts,
+        "settings": chosen.named.name(),
+        "proven_bits": security.0,
+        "conjectured_bits": security.1,
+    }));
+    Ok(())
+}

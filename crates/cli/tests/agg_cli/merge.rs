@@ -1,0 +1,74 @@
+//! `sigagg merge` and `sigagg verify --proof` of a merged proof on files:
+//! two seed001 aggregates (whir-skip-poseidon2) of one message merge; the
+//! merged proof verifies for their keys, child after child, and is
+//! refused for another epoch, message or order of keys, when tampered,
+//! and when a child is not under the recursion setting; `sigagg bench
+//! merge` prints its figures.
+
+use super::{MSG_A, MSG_B, json, run, tamper};
+use crate::common::{ok, sigagg, tempdir};
+
+#[test]
+fn two_aggregates_merge_and_the_merged_proof_verifies_on_files() {
+    let dir = tempdir("merge");
+    let seed = "22".repeat(32);
+    ok(&sigagg(&dir, &["keygen", "--count", "4", "--seed", &seed, "--out", "k"]));
+    for i in 0..4 {
+        let (sk, out) = (format!("k-{i}.sk"), format!("s-{i}.sig"));
+        ok(&sigagg(&dir, &["sign", "--sk", &sk, "--epoch", "5", "--message", MSG_A, "--out", &out]));
+    }
+    let child = |settings: &str, first: usize, out: &str| {
+        let mut args =
+            vec!["aggregate".to_string(), "--settings".into(), settings.into(), "--epoch".into(), "5".into()];
+        for i in first..first + 2 {
+            args.extend(["--pk".into(), format!("k-{i}.pk"), "--sig".into(), format!("s-{i}.sig")]);
+        }
+        args.extend(["--message".into(), MSG_A.into(), "--out".into(), out.into()]);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        ok(&sigagg(&dir, &args));
+    };
+    child("whir-skip-poseidon2", 0, "a.proof");
+    child("whir-skip-poseidon2", 2, "b.proof");
+    child("test", 2, "t.proof");
+    let keys = ["--pk", "k-0.pk", "--pk", "k-1.pk", "--pk", "k-2.pk", "--pk", "k-3.pk"];
+    let merge = ["merge", "--child", "a.proof", "--child", "b.proof", "--epoch", "5", "--message", MSG_A];
+    ok(&run(&dir, &merge, &[&keys[..], &["--out", "m.proof"]].concat()));
+
+    let verify = ["verify", "--proof", "m.proof", "--epoch", "5"];
+    let out = json(&run(&dir, &verify, &[&keys[..], &["--message", MSG_A]].concat()));
+    assert_eq!((out["valid"].as_bool(), out["kind"].as_str()), (Some(true), Some("merged")), "{out}");
+    assert_eq!((out["count"].as_u64(), &out["children"]), (Some(4), &serde_json::json!([2, 2])), "{out}");
+    assert!(out["proven_bits"].as_f64().unwrap() >= 120.0, "{out}");
+
+    // Another message, another epoch, the children's keys swapped, a key
+    // missing, a tampered proof: rejected (1).
+    assert_eq!(run(&dir, &verify, &[&keys[..], &["--message", MSG_B]].concat()).status.code(), Some(1));
+    let other_epoch = ["verify", "--proof", "m.proof", "--epoch", "6", "--message", MSG_A];
+    assert_eq!(run(&dir, &other_epoch, &keys).status.code(), Some(1));
+    let swapped = ["--pk", "k-2.pk", "--pk", "k-3.pk", "--pk", "k-0.pk", "--pk", "k-1.pk", "--message", MSG_A];
+    assert_eq!(run(&dir, &verify, &swapped).status.code(), Some(1));
+    assert_eq!(run(&dir, &verify, &[&keys[..6], &["--message", MSG_A]].concat()).status.code(), Some(1));
+    for at in [40usize, 4000, usize::MAX] {
+        tamper(&dir, "m.proof", "bad.proof", at);
+        let bad = ["verify", "--proof", "bad.proof", "--epoch", "5", "--message", MSG_A];
+        assert_eq!(run(&dir, &bad, &keys).status.code(), Some(1), "byte {at}");
+    }
+    // A child under the test settings is not a recursion child; FRI
+    // settings cannot prove the verifier circuit.
+    let test_child = ["merge", "--child", "a.proof", "--child", "t.proof", "--epoch", "5", "--message", MSG_A];
+    assert_eq!(run(&dir, &test_child, &[&keys[..], &["--out", "x.proof"]].concat()).status.code(), Some(1));
+    let fri = [&merge[..], &["--settings", "fast", "--out", "x.proof"]].concat();
+    assert_ne!(run(&dir, &fri, &keys).status.code(), Some(0));
+    assert!(!dir.join("x.proof").exists());
+
+    // The benchmark: children of one signature, the merged proof under the
+    // insecure test setting (quick).
+    let bench = ["bench", "merge", "--children", "2", "--n", "1", "--settings", "test-whir-skip", "--json"];
+    let out = json(&sigagg(&dir, &bench));
+    for key in ["prove_s", "proof_bytes", "security_bits", "verify_s", "peak_rss_bytes", "child_runs", "circuit"] {
+        assert!(out.get(key).is_some(), "missing {key} in {out}");
+    }
+    assert_eq!(out["child_runs"].as_array().map(Vec::len), Some(2), "{out}");
+    assert!(out["circuit"]["wires"].as_u64().unwrap() > 100_000, "{out}");
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -1,0 +1,65 @@
+//! Merged aggregates (`sigagg_bytes::merge`): one proof that Seed001
+//! aggregates of one message and epoch verify, without their signatures.
+
+use ::sigagg_bytes::merge::{self, MergeStatement};
+
+use crate::boundary::{Out, byte_strings, bytes, call, owned_bytes};
+use crate::{settings_of, sigagg_bytes, sigagg_slice};
+
+/// Proves with `settings` (a `SIGAGG_SETTINGS_*` code of a whir-skip
+/// setting; children are made with `SIGAGG_SETTINGS_WHIR_SKIP_POSEIDON2`,
+/// the usual choice here too) that every child aggregate in `children`
+/// (`child_count` Seed001 aggregate proofs) verifies, for `public_keys`
+/// (`public_key_count` of them: the children's keys, one child after
+/// another) signing the 32-byte `message` at `epoch`. Writes the merged
+/// proof. A child that does not verify is SIGAGG_ERR_PROVE, its index in
+/// the message.
+///
+/// # Safety
+/// Pointers as the header's rules say.
+#[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)] // the C signature: pointer and length per list
+pub unsafe extern "C" fn sigagg_merge(
+    settings: u32,
+    public_keys: *const sigagg_slice,
+    public_key_count: usize,
+    message: sigagg_slice,
+    epoch: u32,
+    children: *const sigagg_slice,
+    child_count: usize,
+    proof: *mut sigagg_bytes,
+) -> i32 {
+    call(|| {
+        let pks = unsafe { byte_strings(public_keys, public_key_count, "public_keys") }?;
+        let message = unsafe { bytes(message, "message") }?;
+        let children = unsafe { byte_strings(children, child_count, "children") }?;
+        let out = unsafe { Out::new(proof, "proof") }?;
+        let statement = MergeStatement { public_keys: &pks, message, epoch };
+        out.set(owned_bytes(merge::merge(settings_of(settings)?, &statement, &children)?));
+        Ok(())
+    })
+}
+
+/// Verifies a merged `proof` (from sigagg_merge with the same `settings`)
+/// for `public_keys` (child by child) signing the 32-byte `message` at
+/// `epoch`. A proof that does not decode is SIGAGG_ERR_DECODE; one that
+/// does not prove this statement SIGAGG_ERR_VERIFY.
+///
+/// # Safety
+/// Pointers as the header's rules say.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sigagg_verify_merged(
+    settings: u32,
+    proof: sigagg_slice,
+    public_keys: *const sigagg_slice,
+    public_key_count: usize,
+    message: sigagg_slice,
+    epoch: u32,
+) -> i32 {
+    call(|| {
+        let proof = unsafe { bytes(proof, "proof") }?;
+        let pks = unsafe { byte_strings(public_keys, public_key_count, "public_keys") }?;
+        let message = unsafe { bytes(message, "message") }?;
+        merge::verify_merged(settings_of(settings)?, &MergeStatement { public_keys: &pks, message, epoch }, proof)
+    })
+}
