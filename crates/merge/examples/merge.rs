@@ -56,6 +56,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         levels,
         t.elapsed()
     );
+    println!(
+        "{} extension wires, {} base wires; {:?}",
+        circuit.ext_wires().len(),
+        circuit.base_wires().len(),
+        circuit.census()
+    );
 
     let settings = CHILD_SETTINGS;
     let t = Instant::now();

@@ -1,10 +1,15 @@
-//! The two tables of a circuit, and their traces.
+//! The tables of a circuit, and their traces.
 //!
-//! * [`WitnessAir`]: one row per wire, numbered by a counter from 0: the
-//!   wire's value (five base-field limbs) and how many times rows read it.
-//!   It **provides** `(wire, value)` on the `wire` bus that many times.
-//!   Fixed wires (constants, inputs) equal their value, a periodic column
-//!   the verifier fills from the circuit and the statement.
+//! * [`WitnessAir`]: one row per extension wire, numbered by a counter
+//!   from 0: the wire's value (five base-field limbs) and how many times
+//!   rows read it. It **provides** `(wire, value)` on the `wire` bus that
+//!   many times. Fixed wires (constants, inputs) equal their value, a
+//!   periodic column the verifier fills from the circuit and the
+//!   statement.
+//! * [`BaseWitnessAir`]: the same for the wires that hold base-field
+//!   values by construction (permutation and path outputs, limbs, bits,
+//!   siblings), one limb each, its counter starting at the extension
+//!   table's height: it provides `(wire, value, 0, 0, 0, 0)`.
 //! * [`ArithAir`]: one row per circuit row `a ∘ b = c`, the three values
 //!   committed, the relation and the three wire numbers periodic columns
 //!   (the circuit fixes them; the prover chooses none of them). It checks
@@ -25,10 +30,13 @@
 //!   their wires, the first level's node read from the leaf's wires, the
 //!   last level's output from the root's.
 //!
-//! Why this is sound: the counter gives the witness table exactly one row
-//! per wire number, so LogUp's balance (every read matched by the
-//! provided multiplicities, at most `3 · 2^24 < p` reads) forces every
-//! read of wire `w` to carry that row's value: each wire has one value,
+//! Why this is sound: the counters give the two witness tables exactly
+//! one row per wire number between them (the extension table's ids are
+//! `0..2^h`, the base table's start at `2^h`, `2^h` its height), so
+//! LogUp's balance (every read matched by the provided multiplicities, at
+//! most `60 · 2^24 < p` reads: 3 per arithmetic row, 32 per permutation,
+//! 25 per path level) forces every read of wire `w` to carry that row's
+//! value: each wire has one value,
 //! every circuit row and permutation holds on those values, and fixed wires
 //! hold the statement's. A padding row of the arithmetic table has both relation
 //! flags zero: it checks and reads nothing.
@@ -212,6 +220,91 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for WitnessAir {
     }
 }
 
+typed_row! {
+    /// The committed columns of the base witness table.
+    pub struct BaseWitnessCols<T> {
+        /// The wire's bus id: the extension table's height on the first
+        /// row, one more on each next.
+        pub id: T,
+        /// Its value, a base-field element.
+        pub value: T,
+        /// How many times rows read it.
+        pub mult: T,
+    }
+}
+
+typed_row! {
+    /// The periodic columns of the base witness table (one period: the
+    /// table).
+    pub struct BaseWitnessFixed<T> {
+        /// 1 on the rows of constants.
+        pub fixed: T,
+        /// Their values (zero elsewhere).
+        pub value: T,
+    }
+}
+
+/// The witness table of the base wires: it **provides**
+/// `(id, value, 0, 0, 0, 0)`, so every read of such a wire reads a
+/// base-field value; its constants equal their value, a periodic column.
+#[derive(Clone, Debug)]
+pub struct BaseWitnessAir {
+    /// The first row's id: the extension table's height, so that the two
+    /// tables' ids never meet.
+    first_id: usize,
+    fixed: Vec<Vec<Val>>,
+}
+
+impl BaseWitnessAir {
+    /// The table of `circuit`'s base wires, `2^log_height` rows, whose ids
+    /// start at `first_id`.
+    pub fn new(circuit: &Circuit, first_id: usize, log_height: usize) -> Self {
+        let fixed: Vec<_> = circuit.base_fixed().collect();
+        let fixed = periodic::<{ BaseWitnessFixed::<u8>::WIDTH }>(1 << log_height, |r| match fixed.get(r) {
+            Some(Some(f)) => [Val::ONE, limbs(&Circuit::fixed_value(*f, &[]))[0]],
+            _ => [Val::ZERO; 2],
+        });
+        Self { first_id, fixed }
+    }
+}
+
+impl BaseAir<Val> for BaseWitnessAir {
+    fn width(&self) -> usize {
+        BaseWitnessCols::<u8>::WIDTH
+    }
+
+    fn num_periodic_columns(&self) -> usize {
+        BaseWitnessFixed::<u8>::WIDTH
+    }
+
+    fn periodic_columns(&self) -> Cow<'_, [Vec<Val>]> {
+        Cow::Borrowed(&self.fixed)
+    }
+
+    fn main_next_row_columns(&self) -> Vec<usize> {
+        vec![core::mem::offset_of!(BaseWitnessCols<u8>, id)]
+    }
+}
+
+impl<AB: InteractionBuilder<F = Val>> Air<AB> for BaseWitnessAir {
+    /// The counter from the first id, the constants, then the provided
+    /// pairs.
+    fn eval(&self, builder: &mut AB) {
+        let main = builder.main();
+        let row: Vec<AB::Expr> = main.current_slice().iter().map(|&v| v.into()).collect();
+        let next_id: AB::Expr =
+            main.next(core::mem::offset_of!(BaseWitnessCols<u8>, id)).expect("the id column").into();
+        let loc = BaseWitnessCols::from_slice(&row);
+        let periodic: Vec<AB::Expr> = builder.periodic_values().iter().map(|&v| v.into()).collect();
+        let fixed = BaseWitnessFixed::from_slice(&periodic);
+        builder.when_first_row().assert_eq(loc.id.clone(), AB::Expr::from_usize(self.first_id));
+        builder.assert_zero(fixed.fixed * (loc.value.clone() - fixed.value));
+        builder.when_transition().assert_eq(next_id, loc.id.clone() + AB::Expr::ONE);
+        let message: Vec<AB::Expr> = [loc.id, loc.value].into_iter().chain((1..D).map(|_| AB::Expr::ZERO)).collect();
+        builder.push_interaction(BUS, message, Count::provided(loc.mult));
+    }
+}
+
 /// The arithmetic table of a circuit.
 #[derive(Clone, Debug)]
 pub struct ArithAir {
@@ -231,9 +324,9 @@ impl ArithAir {
                 [
                     add,
                     mul,
-                    Val::from_usize(row.a.index()),
-                    Val::from_usize(row.b.index()),
-                    Val::from_usize(row.c.index()),
+                    Val::from_usize(circuit.id(row.a)),
+                    Val::from_usize(circuit.id(row.b)),
+                    Val::from_usize(circuit.id(row.c)),
                 ]
             }
             None => [Val::ZERO; ArithFixed::<u8>::WIDTH],
@@ -306,7 +399,7 @@ impl PermAir {
             if let Some(perm) = perms.get(r) {
                 row[0] = Val::ONE;
                 for (cell, wire) in row[1..].iter_mut().zip(perm.inputs.iter().chain(&perm.outputs)) {
-                    *cell = Val::from_usize(wire.index());
+                    *cell = Val::from_usize(circuit.id(*wire));
                 }
             }
             row
@@ -384,7 +477,7 @@ impl PathAir {
             if let Some(&(p, l)) = levels.get(r) {
                 let path = &circuit.paths()[p];
                 let depth = path.bits.len();
-                let id = |w: &crate::Wire| Val::from_usize(w.index());
+                let id = |w: &crate::Wire| Val::from_usize(circuit.id(*w));
                 row[0] = Val::ONE;
                 row[1] = Val::from_bool(l == 0);
                 row[2] = Val::from_bool(l + 1 == depth);
@@ -472,6 +565,8 @@ air_enum! {
         Perm(PermAir),
         /// The Merkle paths.
         Path(PathAir),
+        /// The base-field wires.
+        BaseWitness(BaseWitnessAir),
     }
 }
 
@@ -486,6 +581,7 @@ impl CircuitAir {
             CircuitAir::Arith(_) => 3,
             CircuitAir::Perm(p) => p.block.degree(),
             CircuitAir::Path(p) => p.block.degree(),
+            CircuitAir::BaseWitness(_) => 2,
         }
     }
 }
@@ -498,12 +594,13 @@ impl Table for CircuitAir {
     }
 }
 
-/// The four traces of `circuit` with wire values `values` (the witness,
+/// The five traces of `circuit` with wire values `values` (the witness,
 /// or a forgery in soundness tests), at `2^log_heights[i]` rows: the
-/// witness table (ids, values, read counts), the arithmetic table (the
-/// values each row reads), the permutation table and the path table (a
-/// value outside the base field enters these two as its first limb).
-pub fn traces(circuit: &Circuit, values: &[Ext], log_heights: [usize; 4]) -> Vec<RowMajorMatrix<Val>> {
+/// extension witness table (ids, values, read counts), the arithmetic
+/// table (the values each row reads), the permutation table, the path
+/// table and the base witness table (a value outside the base field
+/// enters these three as its first limb).
+pub fn traces(circuit: &Circuit, values: &[Ext], log_heights: [usize; 5]) -> Vec<RowMajorMatrix<Val>> {
     let mut reads = vec![0u32; circuit.num_wires()];
     let perm_wires = circuit.perms().iter().flat_map(|p| p.inputs.iter().chain(&p.outputs));
     let path_wires = circuit
@@ -516,9 +613,19 @@ pub fn traces(circuit: &Circuit, values: &[Ext], log_heights: [usize; 4]) -> Vec
     let width = WitnessCols::<u8>::WIDTH;
     let mut witness = RowMajorMatrix::new(vec![Val::ZERO; width << log_heights[0]], width);
     for (r, cells) in witness.values.chunks_mut(width).enumerate() {
-        let value = values.get(r).map_or([Val::ZERO; D], limbs);
-        let mult = reads.get(r).copied().unwrap_or(0);
+        let wire = circuit.ext_wires().get(r);
+        let value = wire.map_or([Val::ZERO; D], |w| limbs(&values[w.index()]));
+        let mult = wire.map_or(0, |w| reads[w.index()]);
         WitnessCols { id: Val::from_usize(r), value, mult: Val::from_u32(mult) }.write_to(cells);
+    }
+    let width = BaseWitnessCols::<u8>::WIDTH;
+    let mut base_witness = RowMajorMatrix::new(vec![Val::ZERO; width << log_heights[4]], width);
+    for (r, cells) in base_witness.values.chunks_mut(width).enumerate() {
+        let wire = circuit.base_wires().get(r);
+        let value = wire.map_or(Val::ZERO, |w| first_limb(&values[w.index()]));
+        let mult = wire.map_or(0, |w| reads[w.index()]);
+        let id = Val::from_usize((1 << log_heights[0]) + r);
+        BaseWitnessCols { id, value, mult: Val::from_u32(mult) }.write_to(cells);
     }
     let width = ArithCols::<u8>::WIDTH;
     let mut arith = RowMajorMatrix::new(vec![Val::ZERO; width << log_heights[1]], width);
@@ -526,7 +633,8 @@ pub fn traces(circuit: &Circuit, values: &[Ext], log_heights: [usize; 4]) -> Vec
         let [a, b, c] = [row.a, row.b, row.c].map(|w| limbs(&values[w.index()]));
         ArithCols { a, b, c }.write_to(cells);
     }
-    vec![witness, arith, perm_trace(circuit, values, log_heights[2]), path_trace(circuit, values, log_heights[3])]
+    let (perm, path) = (perm_trace(circuit, values, log_heights[2]), path_trace(circuit, values, log_heights[3]));
+    vec![witness, arith, perm, path, base_witness]
 }
 
 /// The first limb of `value`: what a base-field column holds of it.

@@ -107,6 +107,9 @@ struct Hint {
     inputs: Vec<Wire>,
     outputs: usize,
     compute: HintFn,
+    /// Whether its values are base-field values (witness-table wires of
+    /// the base table).
+    base: bool,
 }
 
 impl core::fmt::Debug for Hint {
@@ -165,6 +168,33 @@ pub struct CircuitBuilder {
 enum Source {
     Fixed(Fixed),
     Step(Step),
+}
+
+impl Source {
+    /// Whether the wire holds a base-field value by construction, given
+    /// which earlier wires do: a base constant, a permutation's or a
+    /// path's output, a limb, a base hint's value, or a sum, difference,
+    /// product or quotient of two such wires.
+    fn is_base(&self, hints: &[Hint], earlier: &[bool]) -> bool {
+        match self {
+            Source::Fixed(Fixed::Constant(c)) => base(c).is_some(),
+            Source::Fixed(Fixed::Input(_)) => false,
+            Source::Step(Step::PermOut(..) | Step::PathOut(..) | Step::Limb(..)) => true,
+            Source::Step(Step::Hint(h, _)) => hints[*h].base,
+            Source::Step(Step::Add(a, b) | Step::Sub(a, b) | Step::Mul(a, b) | Step::Div(a, b)) => {
+                earlier[a.0] && earlier[b.0]
+            }
+        }
+    }
+}
+
+/// The smallest table height any table of a circuit's proof has (log2).
+pub(crate) const MIN_LOG_HEIGHT: usize = 3;
+
+/// log2 of the height of a table of `count` rows: the next power of two,
+/// at least `2^MIN_LOG_HEIGHT`.
+pub(crate) fn table_log(count: usize) -> usize {
+    (count.next_power_of_two().trailing_zeros() as usize).max(MIN_LOG_HEIGHT)
 }
 
 impl CircuitBuilder {
@@ -296,8 +326,20 @@ impl CircuitBuilder {
     /// hints: a circuit built for verification may carry functions that
     /// fail.
     pub fn hint(&mut self, inputs: &[Wire], outputs: usize, compute: HintFn) -> Vec<Wire> {
+        self.push_hint(inputs, outputs, compute, false)
+    }
+
+    /// [`Self::hint`] whose values are base-field values: its wires live
+    /// in the base wires' table, which holds one limb per wire (a value
+    /// outside the base field is [`CircuitError::NotBase`] at witness
+    /// time, and cannot be committed).
+    pub fn hint_base(&mut self, inputs: &[Wire], outputs: usize, compute: HintFn) -> Vec<Wire> {
+        self.push_hint(inputs, outputs, compute, true)
+    }
+
+    fn push_hint(&mut self, inputs: &[Wire], outputs: usize, compute: HintFn, base: bool) -> Vec<Wire> {
         let hint = self.hints.len();
-        self.hints.push(Hint { inputs: inputs.to_vec(), outputs, compute });
+        self.hints.push(Hint { inputs: inputs.to_vec(), outputs, compute, base });
         (0..outputs).map(|k| self.wire(Source::Step(Step::Hint(hint, k)))).collect()
     }
 
@@ -315,7 +357,7 @@ impl CircuitBuilder {
             let x = base(&v[0]).ok_or("not a base-field value")?.as_canonical_u32();
             Ok((0..n).map(|i| Ext::from_bool((x >> i) & 1 == 1)).collect())
         });
-        let bits = self.hint(&[value], n, compute);
+        let bits = self.hint_base(&[value], n, compute);
         bits.iter().for_each(|&bit| self.assert_bool(bit));
         let two = self.constant(Ext::TWO);
         let sum = self.horner(&bits, two).expect("at least one bit");
@@ -356,8 +398,24 @@ impl CircuitBuilder {
         [self.wires.len(), self.rows.len(), self.perms.len(), self.paths.iter().map(|p| p.bits.len()).sum()]
     }
 
-    /// The circuit as recorded.
+    /// The circuit as recorded, each wire given its place in the witness
+    /// tables ([`Circuit::id`]).
     pub fn build(self) -> Circuit {
+        let mut is_base: Vec<bool> = Vec::with_capacity(self.wires.len());
+        for source in &self.wires {
+            let base = source.is_base(&self.hints, &is_base);
+            is_base.push(base);
+        }
+        let ext_wires: Vec<Wire> = (0..self.wires.len()).filter(|&w| !is_base[w]).map(Wire).collect();
+        let base_wires: Vec<Wire> = (0..self.wires.len()).filter(|&w| is_base[w]).map(Wire).collect();
+        let base_start = 1 << table_log(ext_wires.len());
+        let mut ids = vec![0u32; self.wires.len()];
+        for (r, w) in ext_wires.iter().enumerate() {
+            ids[w.0] = r as u32;
+        }
+        for (r, w) in base_wires.iter().enumerate() {
+            ids[w.0] = (base_start + r) as u32;
+        }
         Circuit {
             wires: self.wires,
             rows: self.rows,
@@ -365,14 +423,30 @@ impl CircuitBuilder {
             paths: self.paths,
             hints: self.hints,
             inputs: self.inputs,
+            ids,
+            ext_wires,
+            base_wires,
         }
     }
 }
 
 /// A recorded circuit: its wires, rows and number of inputs.
+///
+/// **Two witness tables.** Wires whose values are base-field values by
+/// construction (base constants, permutation and path outputs, limbs,
+/// base hints: bits, Merkle siblings, and arithmetic on such wires alone)
+/// live in a table of one limb per wire, the others in a table of five; each wire's bus id ([`Circuit::id`]) is its row in its
+/// table, the base table's rows numbered on from the extension table's
+/// height so that no two rows share an id.
 #[derive(Clone, Debug)]
 pub struct Circuit {
     wires: Vec<Source>,
+    /// Each wire's bus id.
+    ids: Vec<u32>,
+    /// The extension table's wires, by row.
+    ext_wires: Vec<Wire>,
+    /// The base table's wires, by row.
+    base_wires: Vec<Wire>,
     rows: Vec<Row>,
     perms: Vec<PermRow>,
     paths: Vec<PathRow>,
@@ -380,10 +454,71 @@ pub struct Circuit {
     inputs: usize,
 }
 
+/// How many wires of each origin a circuit has, and how many of its rows
+/// check each relation: where a circuit's size comes from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Census {
+    /// Constants and inputs.
+    pub fixed: usize,
+    /// Results of sums, differences, products and quotients.
+    pub arithmetic: usize,
+    /// Permutation outputs.
+    pub permutation_outputs: usize,
+    /// Limbs of extension values.
+    pub limbs: usize,
+    /// Merkle path roots.
+    pub path_roots: usize,
+    /// Advice (hints: bits, siblings, a proof's values).
+    pub hints: usize,
+    /// Rows checking `a + b = c` (sums, differences, equalities).
+    pub add_rows: usize,
+    /// Rows checking `a · b = c` (products, quotients, bit checks).
+    pub mul_rows: usize,
+}
+
 impl Circuit {
+    /// The wires by origin and the rows by relation.
+    pub fn census(&self) -> Census {
+        let mut c = Census::default();
+        for source in &self.wires {
+            let count = match source {
+                Source::Fixed(_) => &mut c.fixed,
+                Source::Step(Step::Add(..) | Step::Sub(..) | Step::Mul(..) | Step::Div(..)) => &mut c.arithmetic,
+                Source::Step(Step::PermOut(..)) => &mut c.permutation_outputs,
+                Source::Step(Step::Limb(..)) => &mut c.limbs,
+                Source::Step(Step::PathOut(..)) => &mut c.path_roots,
+                Source::Step(Step::Hint(..)) => &mut c.hints,
+            };
+            *count += 1;
+        }
+        for row in &self.rows {
+            match row.relation {
+                Relation::Add => c.add_rows += 1,
+                Relation::Mul => c.mul_rows += 1,
+            }
+        }
+        c
+    }
+
     /// Number of wires.
     pub fn num_wires(&self) -> usize {
         self.wires.len()
+    }
+
+    /// The bus id of `wire`: its row in its witness table, the base
+    /// table's rows numbered from the extension table's height on.
+    pub fn id(&self, wire: Wire) -> usize {
+        self.ids[wire.0] as usize
+    }
+
+    /// The extension witness table's wires, by row.
+    pub fn ext_wires(&self) -> &[Wire] {
+        &self.ext_wires
+    }
+
+    /// The base witness table's wires, by row.
+    pub fn base_wires(&self) -> &[Wire] {
+        &self.base_wires
     }
 
     /// The rows, in order.
@@ -406,12 +541,23 @@ impl Circuit {
         self.inputs
     }
 
-    /// Each wire's source if it is fixed: a constant or an input.
+    /// Per row of the extension witness table, its wire's source if it
+    /// is fixed: a constant or an input.
     pub fn fixed(&self) -> impl Iterator<Item = Option<Fixed>> + '_ {
-        self.wires.iter().map(|s| match s {
-            Source::Fixed(f) => Some(*f),
+        self.ext_wires.iter().map(|w| self.fixed_source(*w))
+    }
+
+    /// Per row of the base witness table, its wire's constant if it is
+    /// one (no input is a base wire).
+    pub fn base_fixed(&self) -> impl Iterator<Item = Option<Fixed>> + '_ {
+        self.base_wires.iter().map(|w| self.fixed_source(*w))
+    }
+
+    fn fixed_source(&self, wire: Wire) -> Option<Fixed> {
+        match self.wires[wire.0] {
+            Source::Fixed(f) => Some(f),
             Source::Step(_) => None,
-        })
+        }
     }
 
     /// The value of a fixed wire under `inputs` (which must be as many as
@@ -461,6 +607,9 @@ impl Circuit {
         let out = (h.compute)(&inputs).map_err(|reason| CircuitError::Hint { hint, reason })?;
         if out.len() != h.outputs {
             return Err(CircuitError::Hint { hint, reason: format!("{} values, not {}", out.len(), h.outputs) });
+        }
+        if h.base && out.iter().any(|v| base(v).is_none()) {
+            return Err(CircuitError::Hint { hint, reason: "a value outside the base field".into() });
         }
         Ok(out)
     }

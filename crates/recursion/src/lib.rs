@@ -50,7 +50,7 @@
 //! replace by a commitment.) New operations (a Poseidon2 permutation, a
 //! Merkle step) are new tables on the same bus: their rows read and write
 //! wires the arithmetic rows also use, so the verifier of a proof is one
-//! circuit whatever it computes. Soundness of the four tables: [`air`].
+//! circuit whatever it computes. Soundness of the five tables: [`air`].
 //!
 //! ## Sizing (measured, BENCHMARKS-HISTORY.md)
 //! Verifying a whir-skip-poseidon2 leanSig proof of N = 1550 runs 11.6 k
@@ -106,7 +106,7 @@ use sigagg_prover::config::Val;
 use sigagg_prover::{Backend, Settings, StarkProof, Tables, codec, skip_stark};
 
 pub use air::CircuitAir;
-pub use circuit::{Circuit, CircuitBuilder, DIGEST, Fixed, PERM_WIDTH, PathRow, PermRow, Relation, Row, Wire};
+pub use circuit::{Census, Circuit, CircuitBuilder, DIGEST, Fixed, PERM_WIDTH, PathRow, PermRow, Relation, Row, Wire};
 pub use error::CircuitError;
 
 /// The values of wires: the challenge field of sigagg's proofs,
@@ -115,10 +115,8 @@ pub type Ext = sigagg_prover::config::Challenge;
 
 /// The tallest table: 2^24 wires or rows.
 pub const MAX_LOG_HEIGHT: usize = 24;
-/// The shortest table: 8 rows.
-const MIN_LOG_HEIGHT: usize = 3;
 /// The transcript's domain separator.
-const DOMAIN: &[u8] = b"sigagg/recursion/circuit/v2";
+const DOMAIN: &[u8] = b"sigagg/recursion/circuit/v3";
 /// The magic of a circuit proof's encoding.
 const MAGIC: &[u8; 6] = b"SGCIRC";
 /// Its version.
@@ -126,7 +124,7 @@ const VERSION: u8 = 1;
 
 /// A proof that a circuit holds on a statement's inputs.
 pub struct CircuitProof {
-    /// The backend's proof of the four tables.
+    /// The backend's proof of the five tables.
     pub stark: StarkProof,
 }
 
@@ -142,25 +140,27 @@ impl CircuitProof {
     }
 }
 
-/// log2 of the four tables' heights: the wires', the rows', the
-/// permutations', the Merkle levels'.
-fn log_heights(circuit: &Circuit) -> Result<[usize; 4], CircuitError> {
+/// log2 of the five tables' heights: the extension wires', the rows', the
+/// permutations', the Merkle levels', the base wires'.
+fn log_heights(circuit: &Circuit) -> Result<[usize; 5], CircuitError> {
     let log = |what: &'static str, count: usize| {
-        let log = count.next_power_of_two().trailing_zeros() as usize;
-        if log > MAX_LOG_HEIGHT { Err(CircuitError::TooLarge { what, count }) } else { Ok(log.max(MIN_LOG_HEIGHT)) }
+        let log = circuit::table_log(count);
+        if log > MAX_LOG_HEIGHT { Err(CircuitError::TooLarge { what, count }) } else { Ok(log) }
     };
     Ok([
-        log("wires", circuit.num_wires())?,
+        log("extension wires", circuit.ext_wires().len())?,
         log("rows", circuit.rows().len())?,
         log("permutations", circuit.perms().len())?,
         log("Merkle levels", circuit.paths().iter().map(|p| p.bits.len()).sum())?,
+        log("base wires", circuit.base_wires().len())?,
     ])
 }
 
-/// The statement's digest, bound into the transcript: the circuit (every
-/// row, every permutation, every path, every fixed wire) and the inputs,
-/// as little-endian 32-bit words (every count and wire number is below
-/// `2^24`, [`MAX_LOG_HEIGHT`]) hashed at once by SHA-256.
+/// The statement's digest, bound into the transcript: the circuit (the
+/// two witness tables' sizes, every row, every permutation, every path by
+/// their wires' bus ids, every fixed wire) and the inputs, as
+/// little-endian 32-bit words (every count and id is below `2^25`,
+/// [`MAX_LOG_HEIGHT`]) hashed at once by SHA-256.
 fn digest(circuit: &Circuit, inputs: &[Ext]) -> [u8; 32] {
     let mut words: Vec<u32> = Vec::with_capacity(4 * circuit.rows().len() + 32 * circuit.perms().len() + 16);
     let value = |words: &mut Vec<u32>, v: &Ext| {
@@ -168,22 +168,25 @@ fn digest(circuit: &Circuit, inputs: &[Ext]) -> [u8; 32] {
         words.extend(limbs.iter().map(|x| x.as_canonical_u32()))
     };
     let word = |w: usize| w as u32;
-    words.push(word(circuit.num_wires()));
+    let id = |w: &Wire| circuit.id(*w) as u32;
+    words.extend([word(circuit.ext_wires().len()), word(circuit.base_wires().len())]);
     words.push(word(circuit.rows().len()));
     for row in circuit.rows() {
-        words.extend([row.relation as u32, word(row.a.index()), word(row.b.index()), word(row.c.index())]);
+        words.extend([row.relation as u32, id(&row.a), id(&row.b), id(&row.c)]);
     }
     words.push(word(circuit.perms().len()));
     for perm in circuit.perms() {
-        words.extend(perm.inputs.iter().chain(&perm.outputs).map(|w| word(w.index())));
+        words.extend(perm.inputs.iter().chain(&perm.outputs).map(id));
     }
     words.push(word(circuit.paths().len()));
     for path in circuit.paths() {
         words.push(word(path.bits.len()));
         let wires = path.leaf.iter().chain(&path.bits).chain(path.siblings.iter().flatten()).chain(&path.root);
-        words.extend(wires.map(|w| word(w.index())));
+        words.extend(wires.map(id));
     }
-    for (wire, fixed) in circuit.fixed().enumerate() {
+    let base_start = 1 << circuit::table_log(circuit.ext_wires().len());
+    let ext = circuit.fixed().enumerate();
+    for (wire, fixed) in ext.chain(circuit.base_fixed().enumerate().map(|(r, f)| (base_start + r, f))) {
         match fixed {
             None => {}
             Some(Fixed::Constant(c)) => {
@@ -200,9 +203,9 @@ fn digest(circuit: &Circuit, inputs: &[Ext]) -> [u8; 32] {
 }
 
 /// A statement's tables, their heights (log2) and digest.
-type Statement = (Vec<CircuitAir>, [usize; 4], [u8; 32]);
+type Statement = (Vec<CircuitAir>, [usize; 5], [u8; 32]);
 
-/// The statement as the backend sees it: the four tables, their heights,
+/// The statement as the backend sees it: the five tables, their heights,
 /// the digest. `inputs` must be as many as the circuit's.
 fn statement(circuit: &Circuit, inputs: &[Ext]) -> Result<Statement, CircuitError> {
     if inputs.len() != circuit.num_inputs() {
@@ -215,6 +218,7 @@ fn statement(circuit: &Circuit, inputs: &[Ext]) -> Result<Statement, CircuitErro
         CircuitAir::Arith(air::ArithAir::new(circuit, logs[1])),
         CircuitAir::Perm(air::PermAir::new(circuit, logs[2])),
         CircuitAir::Path(air::PathAir::new(circuit, logs[3])),
+        CircuitAir::BaseWitness(air::BaseWitnessAir::new(circuit, 1 << logs[0], logs[4])),
     ];
     drop(_airs);
     Ok((airs, logs, tracing::info_span!("digest").in_scope(|| digest(circuit, inputs))))
@@ -224,7 +228,7 @@ fn statement(circuit: &Circuit, inputs: &[Ext]) -> Result<Statement, CircuitErro
 /// ([`statement_view`]).
 #[derive(Debug)]
 pub struct StatementView {
-    /// The four tables.
+    /// The five tables.
     pub airs: Vec<CircuitAir>,
     /// Their heights, log2.
     pub log_heights: Vec<usize>,
@@ -247,7 +251,7 @@ pub fn statement_view(settings: &Settings, circuit: &Circuit, inputs: &[Ext]) ->
 }
 
 /// The security a proof that `circuit` holds on `inputs` has under
-/// `settings` (whir-skip's statement for the four tables' heights).
+/// `settings` (whir-skip's statement for the five tables' heights).
 ///
 /// # Errors
 /// As [`verify`] for the statement and settings.
@@ -263,7 +267,7 @@ pub fn security_level(
 
 /// Proves that `circuit` holds on `inputs`: computes the witness
 /// ([`Circuit::witness`], which refuses inputs the circuit does not
-/// accept) and proves its four tables under `settings`.
+/// accept) and proves its five tables under `settings`.
 pub fn prove(settings: &Settings, circuit: &Circuit, inputs: &[Ext]) -> Result<CircuitProof, CircuitError> {
     prove_traces(settings, circuit, inputs, honest_traces(circuit, inputs)?)
 }
@@ -293,14 +297,14 @@ fn skip_settings(settings: &Settings) -> Result<&sigagg_prover::WhirSettings, Ci
 }
 
 /// The traces of an honest proof: the witness of `circuit` on `inputs`, in
-/// the four tables (for soundness tests to corrupt before
+/// the five tables (for soundness tests to corrupt before
 /// [`prove_traces`]).
 pub fn honest_traces(circuit: &Circuit, inputs: &[Ext]) -> Result<Vec<RowMajorMatrix<Val>>, CircuitError> {
     let values = circuit.witness(inputs)?;
     Ok(air::traces(circuit, &values, log_heights(circuit)?))
 }
 
-/// The four tables' traces for the wire values `values` of `circuit`,
+/// The five tables' traces for the wire values `values` of `circuit`,
 /// honest or not ([`Circuit::witness_unchecked`]: for soundness tests).
 pub fn traces_of(circuit: &Circuit, values: &[Ext]) -> Result<Vec<RowMajorMatrix<Val>>, CircuitError> {
     if values.len() != circuit.num_wires() {

@@ -171,5 +171,5 @@ fn sibling_hint(b: &mut CircuitBuilder, site: &Site, indices: &[Vec<Wire>], path
         Ok(expanded.into_iter().flatten().flatten().map(Ext::from).collect())
     });
     let inputs: Vec<Wire> = indices.iter().flatten().copied().collect();
-    b.hint(&inputs, count * l * DIGEST, compute)
+    b.hint_base(&inputs, count * l * DIGEST, compute)
 }

@@ -14,14 +14,14 @@ use sigagg_prover::columns::Columns;
 use sigagg_prover::config::Val;
 use sigagg_prover::logup::{self, LogUpProof};
 use sigagg_prover::zerocheck::{BusClaim, messages};
-use sigagg_recursion::air::{ArithAir, PathAir, PermAir, WitnessAir};
+use sigagg_recursion::air::{ArithAir, BaseWitnessAir, PathAir, PermAir, WitnessAir};
 use sigagg_recursion::bus::{GkrLayerWires, LogUpWires, verify as verify_in_circuit};
 use sigagg_recursion::transcript::CircuitChallenger;
 use sigagg_recursion::{Circuit, CircuitAir, CircuitBuilder, CircuitError, Ext, Wire, honest_traces, prove, verify};
 
 use super::zerocheck::{child, push_claim};
 
-/// The child's four tables and their heights.
+/// The child's five tables and their heights.
 fn tables() -> (Vec<CircuitAir>, Vec<p3_matrix::dense::RowMajorMatrix<Val>>, Vec<usize>) {
     let (circuit, inputs) = child();
     let traces = honest_traces(&circuit, &inputs).unwrap();
@@ -31,6 +31,7 @@ fn tables() -> (Vec<CircuitAir>, Vec<p3_matrix::dense::RowMajorMatrix<Val>>, Vec
         CircuitAir::Arith(ArithAir::new(&circuit, log_heights[1])),
         CircuitAir::Perm(PermAir::new(&circuit, log_heights[2])),
         CircuitAir::Path(PathAir::new(&circuit, log_heights[3])),
+        CircuitAir::BaseWitness(BaseWitnessAir::new(&circuit, 1 << log_heights[0], log_heights[4])),
     ];
     (airs, traces, log_heights)
 }

@@ -9,7 +9,7 @@ use p3_matrix::dense::RowMajorMatrix;
 use p3_symmetric::Permutation;
 use sigagg_prover::Settings;
 use sigagg_prover::config::Val;
-use sigagg_recursion::air::{ArithCols, WitnessCols, perm_columns};
+use sigagg_recursion::air::{ArithCols, BaseWitnessCols, WitnessCols, perm_columns};
 use sigagg_recursion::{
     Circuit, CircuitBuilder, CircuitError, CircuitProof, Ext, PERM_WIDTH, Wire, honest_traces, prove, prove_traces,
     verify,
@@ -29,6 +29,9 @@ fn statement() -> (Circuit, Vec<Ext>, Wire, Wire) {
     let c: Vec<Wire> = (0..4).map(|_| b.input()).collect();
     let (x, d, y) = (b.input(), b.input(), b.input());
     let _square = b.mul(x, x);
+    // One more extension wire than a power of two: the extension witness
+    // table has padding rows (a test forges one).
+    let _sum = b.add(c[0], c[1]);
     let value = b.horner(&c, x).expect("four coefficients");
     let shifted = b.sub(value, d);
     let quotient = b.div(shifted, x);
@@ -154,7 +157,7 @@ fn reads_of(circuit: &Circuit, wire: Wire) -> Vec<(usize, usize)> {
 /// `consistently`, in every arithmetic cell that reads it.
 fn shift_wire(circuit: &Circuit, traces: &mut [RowMajorMatrix<Val>], wire: Wire, consistently: bool) {
     let value = core::mem::offset_of!(WitnessCols<u8>, value);
-    *witness_cell(traces, wire.index(), value) += Val::ONE;
+    *witness_cell(traces, circuit.id(wire), value) += Val::ONE;
     if consistently {
         let width = ArithCols::<u8>::WIDTH;
         for (r, offset) in reads_of(circuit, wire) {
@@ -244,7 +247,7 @@ fn a_wire_with_two_values_is_refused() {
     // y's row holds the false input; the equality reads q + ε and y + ε.
     let honest_y = inputs[6];
     for (k, limb) in limbs(honest_y + eps).into_iter().enumerate() {
-        *witness_cell(&mut t, y.index(), value + k) = limb;
+        *witness_cell(&mut t, circuit.id(y), value + k) = limb;
     }
     let width = ArithCols::<u8>::WIDTH;
     let (a, c) = (core::mem::offset_of!(ArithCols<u8>, a), core::mem::offset_of!(ArithCols<u8>, c));
@@ -256,14 +259,14 @@ fn a_wire_with_two_values_is_refused() {
         t[1].values[assert_row * width + c + k] = limb;
     }
     // A padding row provides (q, q + ε) once; q's own row one read fewer.
-    let pad = circuit.num_wires();
+    let pad = circuit.ext_wires().len();
     assert!(pad < t[0].values.len() / WitnessCols::<u8>::WIDTH, "the witness table has a padding row");
-    *witness_cell(&mut t, pad, id) = Val::from_usize(q.index());
+    *witness_cell(&mut t, pad, id) = Val::from_usize(circuit.id(q));
     for (k, limb) in limbs(honest_q + eps).into_iter().enumerate() {
         *witness_cell(&mut t, pad, value + k) = limb;
     }
     *witness_cell(&mut t, pad, mult) = Val::ONE;
-    *witness_cell(&mut t, q.index(), mult) -= Val::ONE;
+    *witness_cell(&mut t, circuit.id(q), mult) -= Val::ONE;
     assert_refused(&settings, &circuit, &false_inputs, t, "a wire with two values");
 }
 
@@ -316,12 +319,13 @@ fn a_compression_proves_and_a_false_digest_is_refused() {
         // equality's reads and the permutation table's output cell all
         // say digest + 1; only the permutation's constraints refuse it.
         let mut t = honest_traces(&circuit, &inputs).unwrap();
-        let out = circuit.perms()[0].outputs[3];
-        let value = core::mem::offset_of!(WitnessCols<u8>, value);
+        // The output is a base wire (the base witness table, ids from
+        // the extension table's height on), the digest input an
+        // extension wire.
+        let out = circuit.id(circuit.perms()[0].outputs[3]) - t[0].values.len() / WitnessCols::<u8>::WIDTH;
+        t[4].values[out * BaseWitnessCols::<u8>::WIDTH + core::mem::offset_of!(BaseWitnessCols<u8>, value)] += Val::ONE;
         let input_wire = PERM_WIDTH + 3;
-        for wire in [out.index(), input_wire] {
-            t[0].values[wire * WitnessCols::<u8>::WIDTH + value] += Val::ONE;
-        }
+        t[0].values[input_wire * WitnessCols::<u8>::WIDTH + core::mem::offset_of!(WitnessCols<u8>, value)] += Val::ONE;
         let width = ArithCols::<u8>::WIDTH;
         for cell in [core::mem::offset_of!(ArithCols<u8>, a), core::mem::offset_of!(ArithCols<u8>, c)] {
             t[1].values[3 * width + cell] += Val::ONE;
@@ -334,4 +338,39 @@ fn a_compression_proves_and_a_false_digest_is_refused() {
     let mut wide = inputs.clone();
     wide[5] = Ext::from_basis_coefficients_fn(|k| Val::from_u32(k as u32 + 1));
     assert_eq!(prove(&SETTINGS[0], &circuit, &wide).err(), Some(CircuitError::NotBase { wire: 5 }));
+}
+
+/// The base witness table, forged past the prover: its counter moved to
+/// the extension table's ids (row 0 claiming id 0, a wire the extension
+/// table already numbers), a permutation output changed there only (its
+/// reads disagree), and a base constant (the shared zero) changed there
+/// and in every read of it, are each refused.
+#[test]
+fn forged_base_wires_are_refused() {
+    let (circuit, inputs) = compression();
+    let settings = SETTINGS[0];
+    let honest = honest_traces(&circuit, &inputs).unwrap();
+    let width = BaseWitnessCols::<u8>::WIDTH;
+    let (id, value) =
+        (core::mem::offset_of!(BaseWitnessCols<u8>, id), core::mem::offset_of!(BaseWitnessCols<u8>, value));
+    let ext_height = honest[0].values.len() / WitnessCols::<u8>::WIDTH;
+    let row_of = |w: Wire| circuit.id(w) - ext_height;
+
+    let mut t = honest.clone();
+    t[4].values[id] = Val::ZERO;
+    assert_refused(&settings, &circuit, &inputs, t, "a base row numbered as an extension wire");
+
+    let mut t = honest.clone();
+    t[4].values[row_of(circuit.perms()[0].outputs[0]) * width + value] += Val::ONE;
+    assert_refused(&settings, &circuit, &inputs, t, "a permutation output its reads disagree with");
+
+    let zero = circuit.rows()[0].b;
+    assert!(circuit.id(zero) >= ext_height, "the shared zero is a base wire");
+    let mut t = honest.clone();
+    t[4].values[row_of(zero) * width + value] += Val::ONE;
+    let arith = ArithCols::<u8>::WIDTH;
+    for (r, offset) in reads_of(&circuit, zero) {
+        t[1].values[r * arith + offset] += Val::ONE;
+    }
+    assert_refused(&settings, &circuit, &inputs, t, "a constant that is not its value");
 }

@@ -164,7 +164,7 @@ fn a_path_that_hashes_another_node_than_its_leaf_is_refused() {
     for (k, i) in root_inputs.enumerate() {
         values[i] = Ext::from(forged_root[k]);
     }
-    let logs = |t: &[p3_matrix::dense::RowMajorMatrix<Val>]| -> [usize; 4] {
+    let logs = |t: &[p3_matrix::dense::RowMajorMatrix<Val>]| -> [usize; 5] {
         core::array::from_fn(|i| t[i].height().trailing_zeros() as usize)
     };
     let shape = logs(&sigagg_recursion::honest_traces(&circuit, &inputs).unwrap());

@@ -184,7 +184,7 @@ fn a_broken_trace_fails_the_circuits_final_check() {
 }
 
 /// With a bus claim: the native bus argument (fractional GKR) over the
-/// child's four tables gives the arithmetic table's claim; the native
+/// child's five tables gives the arithmetic table's claim; the native
 /// zerocheck proves the table against it (both sides from a fresh
 /// transcript); the circuit, given the claim, reaches the native point,
 /// and over every single-value tampering of the proof, and of the claim's
@@ -194,17 +194,11 @@ fn a_zerocheck_with_a_bus_claim_verifies_in_the_circuit_as_natively() {
     use sigagg_prover::columns::Columns;
     use sigagg_prover::logup;
     use sigagg_recursion::CircuitAir;
-    use sigagg_recursion::air::{PathAir, PermAir, WitnessAir};
 
     let (circuit, inputs) = child();
     let traces = honest_traces(&circuit, &inputs).unwrap();
     let log = |t: &p3_matrix::dense::RowMajorMatrix<Val>| t.height().trailing_zeros() as usize;
-    let airs = [
-        CircuitAir::Witness(WitnessAir::new(&circuit, &inputs, log(&traces[0]))),
-        CircuitAir::Arith(ArithAir::new(&circuit, log(&traces[1]))),
-        CircuitAir::Perm(PermAir::new(&circuit, log(&traces[2]))),
-        CircuitAir::Path(PathAir::new(&circuit, log(&traces[3]))),
-    ];
+    let airs = sigagg_recursion::statement_view(&Settings::INSECURE_TEST_SKIP, &circuit, &inputs).unwrap().airs;
     let refs: Vec<&CircuitAir> = airs.iter().collect();
     let transposed: Vec<_> = traces.iter().map(|t| t.transpose()).collect();
     let columns: Vec<Columns<'_>> = transposed.iter().map(Columns::of_transposed).collect();
