@@ -382,11 +382,17 @@ pub fn perm_columns(j: usize) -> (usize, usize) {
     (block.input(j), block.output(j))
 }
 
+/// Periodic columns of the permutation table, per row: `live`, the 16
+/// input wires' ids, the 16 outputs' ids, and per output whether it is
+/// read (an output nothing else reads has no wire row, and the table does
+/// not read it).
+const PERM_FIXED: usize = 1 + 3 * PERM_WIDTH;
+
 /// The permutation table of a circuit.
 #[derive(Clone, Debug)]
 pub struct PermAir {
     block: Poseidon2Block<PERM_WIDTH, PARTIAL_16>,
-    /// `live`, then the 16 input wires' numbers, then the 16 outputs'.
+    /// [`PERM_FIXED`] columns.
     fixed: Vec<Vec<Val>>,
 }
 
@@ -394,12 +400,18 @@ impl PermAir {
     /// The table of `circuit`'s permutations, `2^log_height` rows.
     pub fn new(circuit: &Circuit, log_height: usize) -> Self {
         let perms = circuit.perms();
-        let fixed = periodic::<{ 1 + 2 * PERM_WIDTH }>(1 << log_height, |r| {
-            let mut row = [Val::ZERO; 1 + 2 * PERM_WIDTH];
+        let fixed = periodic::<PERM_FIXED>(1 << log_height, |r| {
+            let mut row = [Val::ZERO; PERM_FIXED];
             if let Some(perm) = perms.get(r) {
                 row[0] = Val::ONE;
-                for (cell, wire) in row[1..].iter_mut().zip(perm.inputs.iter().chain(&perm.outputs)) {
-                    *cell = Val::from_usize(circuit.id(*wire));
+                for (j, wire) in perm.inputs.iter().enumerate() {
+                    row[1 + j] = Val::from_usize(circuit.id(*wire));
+                }
+                for (j, wire) in perm.outputs.iter().enumerate() {
+                    if let Some(id) = circuit.tabled_id(*wire) {
+                        row[1 + PERM_WIDTH + j] = Val::from_usize(id);
+                        row[1 + 2 * PERM_WIDTH + j] = Val::ONE;
+                    }
                 }
             }
             row
@@ -414,7 +426,7 @@ impl BaseAir<Val> for PermAir {
     }
 
     fn num_periodic_columns(&self) -> usize {
-        1 + 2 * PERM_WIDTH
+        PERM_FIXED
     }
 
     fn periodic_columns(&self) -> Cow<'_, [Vec<Val>]> {
@@ -423,17 +435,20 @@ impl BaseAir<Val> for PermAir {
 }
 
 impl<AB: InteractionBuilder<F = Val>> Air<AB> for PermAir {
-    /// The permutation, then its 32 reads (inputs, then outputs, in lane
-    /// order).
+    /// The permutation, then its reads: the 16 inputs on live rows, each
+    /// output where it is read, in lane order.
     fn eval(&self, builder: &mut AB) {
         self.block.eval(builder);
         let main = builder.main();
         let row: Vec<AB::Expr> = main.current_slice().iter().map(|&v| v.into()).collect();
         let periodic: Vec<AB::Expr> = builder.periodic_values().iter().map(|&v| v.into()).collect();
         let live = periodic[0].clone();
-        let columns = (0..PERM_WIDTH).map(|j| self.block.input(j)).chain((0..PERM_WIDTH).map(|j| self.block.output(j)));
-        for (id, column) in periodic[1..].iter().zip(columns) {
-            read_base(builder, id.clone(), row[column].clone(), &live);
+        for j in 0..PERM_WIDTH {
+            read_base(builder, periodic[1 + j].clone(), row[self.block.input(j)].clone(), &live);
+        }
+        for j in 0..PERM_WIDTH {
+            let (id, flag) = (periodic[1 + PERM_WIDTH + j].clone(), &periodic[1 + 2 * PERM_WIDTH + j]);
+            read_base(builder, id, row[self.block.output(j)].clone(), flag);
         }
     }
 }
@@ -602,7 +617,10 @@ impl Table for CircuitAir {
 /// enters these three as its first limb).
 pub fn traces(circuit: &Circuit, values: &[Ext], log_heights: [usize; 5]) -> Vec<RowMajorMatrix<Val>> {
     let mut reads = vec![0u32; circuit.num_wires()];
-    let perm_wires = circuit.perms().iter().flat_map(|p| p.inputs.iter().chain(&p.outputs));
+    let perm_wires = circuit
+        .perms()
+        .iter()
+        .flat_map(|p| p.inputs.iter().chain(p.outputs.iter().filter(|w| circuit.tabled_id(**w).is_some())));
     let path_wires = circuit
         .paths()
         .iter()

@@ -188,6 +188,9 @@ impl Source {
     }
 }
 
+/// The id of a wire no table holds (an unread permutation output).
+const UNTABLED: u32 = u32::MAX;
+
 /// The smallest table height any table of a circuit's proof has (log2).
 pub(crate) const MIN_LOG_HEIGHT: usize = 3;
 
@@ -406,10 +409,21 @@ impl CircuitBuilder {
             let base = source.is_base(&self.hints, &is_base);
             is_base.push(base);
         }
-        let ext_wires: Vec<Wire> = (0..self.wires.len()).filter(|&w| !is_base[w]).map(Wire).collect();
-        let base_wires: Vec<Wire> = (0..self.wires.len()).filter(|&w| is_base[w]).map(Wire).collect();
+        // A permutation output no row, permutation or path reads has no
+        // row: the permutation table does not read it (a hint may still
+        // use its value, which no table then needs).
+        let mut read = vec![false; self.wires.len()];
+        let perm_inputs = self.perms.iter().flat_map(|p| p.inputs.iter());
+        let path_wires =
+            self.paths.iter().flat_map(|p| p.leaf.iter().chain(&p.bits).chain(p.siblings.iter().flatten()));
+        for w in self.rows.iter().flat_map(|r| [&r.a, &r.b, &r.c]).chain(perm_inputs).chain(path_wires) {
+            read[w.0] = true;
+        }
+        let tabled = |w: usize| read[w] || !matches!(self.wires[w], Source::Step(Step::PermOut(..)));
+        let ext_wires: Vec<Wire> = (0..self.wires.len()).filter(|&w| tabled(w) && !is_base[w]).map(Wire).collect();
+        let base_wires: Vec<Wire> = (0..self.wires.len()).filter(|&w| tabled(w) && is_base[w]).map(Wire).collect();
         let base_start = 1 << table_log(ext_wires.len());
-        let mut ids = vec![0u32; self.wires.len()];
+        let mut ids = vec![UNTABLED; self.wires.len()];
         for (r, w) in ext_wires.iter().enumerate() {
             ids[w.0] = r as u32;
         }
@@ -506,9 +520,19 @@ impl Circuit {
     }
 
     /// The bus id of `wire`: its row in its witness table, the base
-    /// table's rows numbered from the extension table's height on.
+    /// table's rows numbered from the extension table's height on; `None`
+    /// for a permutation output nothing reads, which has no row.
+    pub fn tabled_id(&self, wire: Wire) -> Option<usize> {
+        let id = self.ids[wire.0];
+        (id != UNTABLED).then_some(id as usize)
+    }
+
+    /// [`Self::tabled_id`] of a wire that has a row.
+    ///
+    /// # Panics
+    /// For an unread permutation output.
     pub fn id(&self, wire: Wire) -> usize {
-        self.ids[wire.0] as usize
+        self.tabled_id(wire).expect("a wire with a row in a witness table")
     }
 
     /// The extension witness table's wires, by row.

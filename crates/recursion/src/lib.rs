@@ -168,7 +168,7 @@ fn digest(circuit: &Circuit, inputs: &[Ext]) -> [u8; 32] {
         words.extend(limbs.iter().map(|x| x.as_canonical_u32()))
     };
     let word = |w: usize| w as u32;
-    let id = |w: &Wire| circuit.id(*w) as u32;
+    let id = |w: &Wire| circuit.tabled_id(*w).map_or(u32::MAX, |id| id as u32);
     words.extend([word(circuit.ext_wires().len()), word(circuit.base_wires().len())]);
     words.push(word(circuit.rows().len()));
     for row in circuit.rows() {
