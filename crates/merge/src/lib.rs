@@ -11,14 +11,19 @@
 //! from the statement alone and checks the proof.
 //!
 //! Binding: the circuit carries every child's statement (its transcript
-//! seed, a digest of its entries, and its tables' periodic columns, the
-//! keys among them) as constants, and the merged proof's transcript binds
-//! the circuit: another list of children is another circuit.
+//! seed, a digest of its entries, and its tables' short periodic columns)
+//! as constants, and the merged proof's transcript binds the circuit:
+//! another list of children is another circuit. Periodic columns longer
+//! than 16 rows (the keys and messages, linear in the signers) are not
+//! evaluated in the circuit: the merged proof carries each one's value at
+//! the child's zerocheck point as a claim (`MergedProof::claims`, the
+//! circuit's inputs, the point bound to the transcript's), and [`verify`]
+//! checks them natively (`sigagg_recursion::deferred`).
 //!
 //! **Not yet:** raw signatures beside the children, the split form over
 //! several messages (type 2), leanSig's sets, and a merged proof as a
 //! child (its verifier reads the circuit's periodic columns in linear
-//! time: depth 2 needs them committed).
+//! time: depth 2 needs them committed, and its deferred claims carried up).
 //!
 //! ```no_run
 //! use sigagg_merge::{MergeStatement, merge, verify};

@@ -2,12 +2,13 @@
 
 use std::sync::Arc;
 
+use p3_field::PrimeCharacteristicRing;
 use serde::{Deserialize, Serialize};
 use sigagg_prover::skip_stark::{SkipProof, skip_for};
 use sigagg_prover::{SecurityLevel, Settings, StarkProof, codec};
 use sigagg_recursion::child::{self, ChildStatement, NativeProof, ProofShape, ProofWires};
 use sigagg_recursion::whir::{native_paths, no_paths};
-use sigagg_recursion::{Circuit, CircuitBuilder, CircuitProof};
+use sigagg_recursion::{Circuit, CircuitBuilder, CircuitProof, Ext, deferred};
 use sigagg_xmss_agg::Proof;
 use sigagg_xmss_agg::aggregate::{self, verifier_view};
 use sigagg_xmss_agg::air::AggAir;
@@ -21,8 +22,14 @@ pub const CHILD_SETTINGS: Settings = Settings::WHIR_SKIP_POSEIDON2;
 /// The magic of a merged proof's encoding.
 const MAGIC: &[u8; 6] = b"SGMERG";
 /// Its version (2: each child's signer count, in place of the number of
-/// children).
-const VERSION: u8 = 2;
+/// children; 3: the deferred claims).
+const VERSION: u8 = 3;
+
+/// Children's periodic columns longer than this many rows (their keys and
+/// messages) are evaluated by the verifier natively, not in the circuit
+/// (`sigagg_recursion::deferred`): about two circuit rows per column row
+/// saved, one claim value (and each table's point) carried in the proof.
+const DEFER_ABOVE: usize = 16;
 
 /// A proof that every child of a [`MergeStatement`] verifies.
 pub struct MergedProof {
@@ -31,13 +38,18 @@ pub struct MergedProof {
     /// ([`MergeStatement::split`]). Untrusted until the proof verifies: the
     /// circuit is built from the split, so another split is refused.
     pub counts: Vec<u32>,
+    /// The claims the circuit leaves to the verifier, its inputs: each
+    /// deferred column's point and value
+    /// (`sigagg_recursion::deferred::check`).
+    pub claims: Vec<Ext>,
     /// The verifier circuit's proof.
     pub proof: CircuitProof,
 }
 
 #[derive(Serialize, Deserialize)]
-struct Body<C, P> {
+struct Body<C, E, P> {
     counts: C,
+    claims: E,
     stark: P,
 }
 
@@ -55,7 +67,7 @@ impl MergedProof {
 
     /// The encoding: magic, version, each child's signer count, the proof.
     pub fn to_bytes(&self) -> Vec<u8> {
-        codec::encode(MAGIC, VERSION, &Body { counts: &self.counts, stark: &self.proof.stark })
+        codec::encode(MAGIC, VERSION, &Body { counts: &self.counts, claims: &self.claims, stark: &self.proof.stark })
     }
 
     /// Decodes [`Self::to_bytes`]; anything else is [`MergeError::Decode`].
@@ -63,12 +75,12 @@ impl MergedProof {
     /// # Errors
     /// Bytes that are not such an encoding.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, MergeError> {
-        let body: Body<Vec<u32>, StarkProof> =
+        let body: Body<Vec<u32>, Vec<Ext>, StarkProof> =
             codec::decode(MAGIC, VERSION, bytes, "merged proof").map_err(MergeError::Decode)?;
         if body.counts.is_empty() || body.counts.len() > crate::MAX_CHILDREN {
             return Err(MergeError::Decode(format!("{} children, at most {}", body.counts.len(), crate::MAX_CHILDREN)));
         }
-        Ok(Self { counts: body.counts, proof: CircuitProof { stark: body.stark } })
+        Ok(Self { counts: body.counts, claims: body.claims, proof: CircuitProof { stark: body.stark } })
     }
 }
 
@@ -96,8 +108,9 @@ pub fn merge(settings: &Settings, statement: &MergeStatement, children: &[Proof]
         }
     }
     let circuit = verifier_circuit(statement, Some(&natives))?;
-    let proof = sigagg_recursion::prove(settings, &circuit, &[])?;
-    Ok(MergedProof { counts: statement.counts(), proof })
+    let claims = deferred::inputs(&circuit)?;
+    let proof = sigagg_recursion::prove(settings, &circuit, &claims)?;
+    Ok(MergedProof { counts: statement.counts(), claims, proof })
 }
 
 /// Checks that `proof` shows every child of `statement` verifying, under
@@ -114,7 +127,8 @@ pub fn verify(settings: &Settings, statement: &MergeStatement, proof: &MergedPro
         return Err(MergeError::CountMismatch { statements: statement.children().len(), proofs: proof.children() });
     }
     let circuit = verifier_circuit(statement, None)?;
-    Ok(sigagg_recursion::verify(settings, &circuit, &[], &proof.proof)?)
+    deferred::check(&circuit, &proof.claims)?;
+    Ok(sigagg_recursion::verify(settings, &circuit, &proof.claims, &proof.proof)?)
 }
 
 /// The security of a merged proof of `statement` under `settings`, from
@@ -128,7 +142,8 @@ pub fn security_level(settings: &Settings, statement: &MergeStatement) -> Result
     if !matches!(settings, Settings::Skip(_)) {
         return Err(MergeError::Settings);
     }
-    Ok(sigagg_recursion::security_level(settings, &verifier_circuit(statement, None)?, &[])?)
+    let circuit = verifier_circuit(statement, None)?;
+    Ok(sigagg_recursion::security_level(settings, &circuit, &vec![Ext::ZERO; circuit.num_inputs()])?)
 }
 
 /// The verifier circuit of the children: each child's proof verified
@@ -147,6 +162,7 @@ pub fn verifier_circuit(statement: &MergeStatement, proofs: Option<&[&NativeProo
     }
     let Settings::Skip(child_settings) = CHILD_SETTINGS else { unreachable!("a whir-skip setting") };
     let mut b = CircuitBuilder::new();
+    b.defer_periodic_above(DEFER_ABOVE);
     for (i, s) in statement.children().iter().enumerate() {
         let (airs, log_heights, seed) = verifier_view(&CHILD_SETTINGS, s);
         let airs: Vec<&AggAir> = airs.iter().collect();

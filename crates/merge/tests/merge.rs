@@ -1,11 +1,17 @@
 //! Merged aggregates end to end: two children of one message merge and
 //! verify, through their encoding; a dropped, swapped, replaced or
-//! miscounted child, another setting, flipped bytes, a child proof that
-//! does not verify, and statements of several messages or a signer twice
-//! are refused with typed errors.
+//! miscounted child, another setting, flipped bytes, a false or moved
+//! deferred claim, a child proof that does not verify, and statements of
+//! several messages or a signer twice are refused with typed errors.
 
-use sigagg_merge::{CHILD_SETTINGS, MAX_CHILDREN, MergeError, MergeStatement, MergedProof, merge, verify};
-use sigagg_prover::Settings;
+use p3_field::PrimeCharacteristicRing;
+use sigagg_merge::{
+    CHILD_SETTINGS, MAX_CHILDREN, MergeError, MergeStatement, MergedProof, merge, verifier_circuit, verify,
+};
+use sigagg_prover::skip_stark::SkipProof;
+use sigagg_prover::{Settings, StarkProof};
+use sigagg_recursion::deferred::{self, periodic_at};
+use sigagg_recursion::{CircuitError, Ext};
 use sigagg_xmss::{Seed001, single_epoch_key_and_signature};
 use sigagg_xmss_agg::aggregate::prove as aggregate;
 use sigagg_xmss_agg::{AggregateEntry, AggregateStatement, Proof};
@@ -84,6 +90,42 @@ fn children_merge_and_verify_and_every_other_claim_is_refused() {
         let refused = MergedProof::from_bytes(&flipped).map_or(true, |p| verify(&settings, &statement, &p).is_err());
         assert!(refused, "byte {at}");
     }
+    // The deferred claims (children's periodic columns at the zerocheck
+    // points): a value changed is refused by the native check; a point
+    // moved with its value recomputed there passes that check, but the
+    // circuit binds the point to the transcript's.
+    assert!(!merged.claims.is_empty());
+    let circuit = verifier_circuit(&statement, None).unwrap();
+    let claim = &circuit.deferred()[0];
+    let index = |w| circuit.input_index(w).unwrap();
+    let mut wrong_value = MergedProof::from_bytes(&bytes).unwrap();
+    wrong_value.claims[index(claim.value)] += Ext::ONE;
+    assert!(matches!(
+        verify(&settings, &statement, &wrong_value),
+        Err(MergeError::Circuit(CircuitError::Deferred { claim: 0 }))
+    ));
+    let mut moved = merged.claims.clone();
+    moved[index(claim.r0)] += Ext::ONE;
+    for d in circuit.deferred().iter().filter(|d| d.r0 == claim.r0) {
+        let rest: Vec<Ext> = d.rest.iter().map(|&w| moved[index(w)]).collect();
+        moved[index(d.value)] = periodic_at(&d.column, d.skip, moved[index(d.r0)], &rest);
+    }
+    deferred::check(&circuit, &moved).unwrap();
+    let mut moved_proof = MergedProof::from_bytes(&bytes).unwrap();
+    moved_proof.claims = moved.clone();
+    assert!(matches!(verify(&settings, &statement, &moved_proof), Err(MergeError::Circuit(_))));
+    let prover_circuit = {
+        let natives = [&p0, &p1].map(|p| match &p.stark {
+            StarkProof::Skip(SkipProof::Poseidon2(body)) => body.proof(),
+            _ => unreachable!("a whir-skip-poseidon2 proof"),
+        });
+        verifier_circuit(&statement, Some(&natives)).unwrap()
+    };
+    assert!(matches!(prover_circuit.witness(&moved), Err(CircuitError::Unsatisfied { .. })));
+    let mut short = MergedProof::from_bytes(&bytes).unwrap();
+    short.claims.pop();
+    assert!(verify(&settings, &statement, &short).is_err());
+
     // A child's proof of another statement, and too few proofs.
     assert!(matches!(merge(&settings, &statement, &[copy(&p0), p2]), Err(MergeError::ChildInvalid { index: 1, .. })));
     assert!(matches!(merge(&settings, &statement, &[p0]), Err(MergeError::CountMismatch { .. })));

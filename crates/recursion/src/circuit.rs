@@ -162,6 +162,10 @@ pub struct CircuitBuilder {
     inputs: usize,
     /// Each constant's wire: one per value.
     constants: std::collections::HashMap<Ext, Wire>,
+    /// Periodic columns longer than this are deferred ([`crate::deferred`]).
+    pub(crate) defer_above: Option<usize>,
+    /// The deferred claims so far.
+    pub(crate) deferred: Vec<crate::deferred::Deferred>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -440,6 +444,7 @@ impl CircuitBuilder {
             ids,
             ext_wires,
             base_wires,
+            deferred: self.deferred,
         }
     }
 }
@@ -461,6 +466,8 @@ pub struct Circuit {
     ext_wires: Vec<Wire>,
     /// The base table's wires, by row.
     base_wires: Vec<Wire>,
+    /// Claims left to the verifier.
+    deferred: Vec<crate::deferred::Deferred>,
     rows: Vec<Row>,
     perms: Vec<PermRow>,
     paths: Vec<PathRow>,
@@ -563,6 +570,20 @@ impl Circuit {
     /// Number of inputs.
     pub fn num_inputs(&self) -> usize {
         self.inputs
+    }
+
+    /// The input number `wire` holds, if it is an input.
+    pub fn input_index(&self, wire: Wire) -> Option<usize> {
+        match self.wires.get(wire.0)? {
+            Source::Fixed(Fixed::Input(i)) => Some(*i),
+            _ => None,
+        }
+    }
+
+    /// The claims the circuit leaves to its verifier
+    /// ([`crate::deferred::check`]).
+    pub fn deferred(&self) -> &[crate::deferred::Deferred] {
+        &self.deferred
     }
 
     /// Per row of the extension witness table, its wire's source if it

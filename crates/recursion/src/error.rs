@@ -68,6 +68,13 @@ pub enum CircuitError {
     /// The backend refused the proof.
     #[error(transparent)]
     Verify(#[from] sigagg_prover::VerifyError),
+    /// A deferred claim is false: the column's value at the point is not
+    /// the input's.
+    #[error("deferred claim {claim} is false")]
+    Deferred {
+        /// The claim's number.
+        claim: usize,
+    },
     /// The bytes are not a circuit proof.
     #[error("malformed circuit proof: {0}")]
     Decode(String),

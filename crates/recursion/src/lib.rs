@@ -90,6 +90,7 @@ pub mod bus;
 pub mod child;
 pub mod circuit;
 pub mod constraints;
+pub mod deferred;
 pub mod error;
 pub mod merkle;
 pub mod stark;

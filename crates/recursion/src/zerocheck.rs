@@ -147,10 +147,14 @@ where
     let first = not_rest.iter().fold(l[0], |acc, &f| b.mul(acc, f));
     let last = rest.iter().fold(l[group - 1], |acc, &f| b.mul(acc, f));
     let transition = b.sub(one, last);
-    let periodic: Vec<Wire> = air
-        .periodic_columns()
+    let columns = air.periodic_columns();
+    let point = columns.iter().any(|col| b.defers(col.len())).then(|| b.point_inputs(r0, &rest));
+    let periodic: Vec<Wire> = columns
         .iter()
         .map(|col| {
+            if let Some(point) = point.as_ref().filter(|_| b.defers(col.len())) {
+                return b.defer(col, skip, point, (r0, rest.clone()));
+            }
             let period = col.len();
             let bits = ((period / group).max(1).trailing_zeros() as usize).min(rest.len());
             let eq = b.eq_table(&rest[..bits]);
