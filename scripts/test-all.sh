@@ -17,7 +17,7 @@
 #      it into a virtualenv under that directory, and pytest runs
 #      bindings/python/tests.
 # Needs Rust (with rustfmt and clippy), Python 3.9 or later with venv and pip, a C compiler; maturin,
-# pytest and PyYAML come from PyPI. Honours CARGO_TARGET_DIR.
+# pytest, PyYAML and Dask distributed (the tree example's test) come from PyPI. Honours CARGO_TARGET_DIR.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -41,10 +41,10 @@ cargo test --workspace --release --lib --bins --tests
 step "Rust: doc tests (cargo test --workspace --release --doc)"
 cargo test --workspace --release --doc
 
-step "Python: virtualenv with maturin, pytest, PyYAML"
+step "Python: virtualenv with maturin, pytest, PyYAML, Dask distributed"
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
-    "maturin>=1.9.4,<2" "pytest>=8" "pyyaml>=6"
+    "maturin>=1.9.4,<2" "pytest>=8" "pyyaml>=6" "distributed>=2024.1"
 
 step "Python: build and install the wheel"
 rm -rf "$wheels"

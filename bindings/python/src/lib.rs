@@ -191,6 +191,24 @@ fn xmss_keygen(
     Ok((pk, XmssSecretKey(sk)))
 }
 
+/// `count` fresh signers and their signatures of the 32-byte `message` at
+/// `epoch`, quickly: `(public keys, signatures)`. Each key's tree has one
+/// genuine leaf (that epoch's), so it can sign nothing else: for
+/// benchmarks, tests and examples. A 32-byte `seed` makes it deterministic.
+#[pyfunction]
+#[pyo3(signature = (scheme, count, epoch, message, seed = None))]
+fn xmss_single_epoch_signers(
+    py: Python<'_>,
+    scheme: &str,
+    count: usize,
+    epoch: u32,
+    message: Vec<u8>,
+    seed: Option<Vec<u8>>,
+) -> PyResult<(Vec<Vec<u8>>, Vec<Vec<u8>>)> {
+    let s = parse_scheme(scheme)?;
+    run(py, || api::xmss::single_epoch_signers(s, count, epoch, &message, seed.as_deref()))
+}
+
 /// Verifies an XMSS `signature` on the 32-byte `message` at `epoch`.
 #[pyfunction]
 fn xmss_verify(
@@ -868,6 +886,7 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Certificate>()?;
     m.add_function(wrap_pyfunction!(xmss_keygen, m)?)?;
     m.add_function(wrap_pyfunction!(xmss_verify, m)?)?;
+    m.add_function(wrap_pyfunction!(xmss_single_epoch_signers, m)?)?;
     m.add_function(wrap_pyfunction!(seed_from_u64, m)?)?;
     m.add_function(wrap_pyfunction!(lamport_keygen, m)?)?;
     m.add_function(wrap_pyfunction!(lamport_verify, m)?)?;

@@ -10,7 +10,7 @@ use rand::rngs::StdRng;
 use sigagg_xmss::{LeanSigProd, MESSAGE_LEN, PublicKey, SecretKey, Seed001, Signature, Test};
 use zeroize::Zeroizing;
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::input::array;
 use crate::scheme::{Scheme, with_xmss};
 use crate::state::{Locked, StatefulKey, key_enum};
@@ -77,6 +77,40 @@ pub fn keygen(
     with_xmss!(scheme, "XMSS key generation", S => {
         let (pk, sk) = sigagg_xmss::keygen::<S, _>(&mut rng(seed)?, activation_epoch, num_epochs)?;
         Ok((pk.to_bytes(), XmssSecretKey(Locked::new(scheme, sk))))
+    })
+}
+
+/// Most signers [`single_epoch_signers`] makes in one call.
+pub const MAX_SINGLE_EPOCH_SIGNERS: usize = 1 << 16;
+
+/// `count` fresh signers of `scheme` and their signatures of the 32-byte
+/// `message` at `epoch`, quickly: each key's Merkle tree has one genuine
+/// leaf (that epoch's) and random siblings, so each pair is a valid key
+/// and signature that no other epoch can use. For benchmarks, tests and
+/// examples that need thousands of signers (`sigagg bench` makes its
+/// signers so); real validators use [`keygen`] and sign with their key.
+/// Returns the public keys and the signatures, in order; with `seed` (32
+/// bytes) the same seed gives the same signers.
+pub fn single_epoch_signers(
+    scheme: Scheme,
+    count: usize,
+    epoch: u32,
+    message: &[u8],
+    seed: Option<&[u8]>,
+) -> Result<(Vec<Vec<u8>>, Vec<Vec<u8>>)> {
+    if count > MAX_SINGLE_EPOCH_SIGNERS {
+        return Err(Error::argument(format!("at most {MAX_SINGLE_EPOCH_SIGNERS} signers per call, not {count}")));
+    }
+    let message = message32(message)?;
+    let mut rng = rng(seed)?;
+    with_xmss!(scheme, "single-epoch signers", S => {
+        (0..count)
+            .map(|_| {
+                let (pk, sig) = sigagg_xmss::single_epoch_key_and_signature::<S, _>(&mut rng, epoch, &message)?;
+                Ok((pk.to_bytes(), sig.to_bytes()))
+            })
+            .collect::<Result<Vec<_>>>()
+            .map(|pairs| pairs.into_iter().unzip())
     })
 }
 
@@ -222,6 +256,21 @@ mod tests {
         );
         assert_eq!(keygen(Scheme::Test, 0, 0, None).unwrap_err().kind(), ErrorKind::Argument);
         assert_eq!(keygen(Scheme::Test, 0, 1, Some(&[0; 31])).unwrap_err().kind(), ErrorKind::Argument);
+    }
+
+    #[test]
+    fn single_epoch_signers_sign_their_epoch_only() {
+        let (pks, sigs) = single_epoch_signers(Scheme::Seed001, 3, 9, &[4; 32], Some(&[1; 32])).unwrap();
+        assert_eq!((pks.len(), sigs.len()), (3, 3));
+        for (pk, sig) in pks.iter().zip(&sigs) {
+            verify(Scheme::Seed001, pk, 9, &[4; 32], sig).unwrap();
+            assert_eq!(verify(Scheme::Seed001, pk, 10, &[4; 32], sig).unwrap_err().kind(), ErrorKind::Verify);
+        }
+        let again = single_epoch_signers(Scheme::Seed001, 3, 9, &[4; 32], Some(&[1; 32])).unwrap();
+        assert_eq!(again.0, pks);
+        let e = single_epoch_signers(Scheme::Seed001, MAX_SINGLE_EPOCH_SIGNERS + 1, 9, &[4; 32], None).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Argument);
+        assert_eq!(single_epoch_signers(Scheme::LamportPlus, 1, 9, &[4; 32], None).unwrap_err().kind(), ErrorKind::Argument);
     }
 
     #[test]

@@ -68,6 +68,7 @@ from sigagg._native import (
     verify_merged,
     verify_threshold,
     xmss_keygen,
+    xmss_single_epoch_signers,
     xmss_verify,
 )
 
@@ -127,5 +128,6 @@ __all__ = [
     "verify_merged",
     "verify_threshold",
     "xmss_keygen",
+    "xmss_single_epoch_signers",
     "xmss_verify",
 ]
