@@ -270,7 +270,10 @@ mod tests {
         assert_eq!(again.0, pks);
         let e = single_epoch_signers(Scheme::Seed001, MAX_SINGLE_EPOCH_SIGNERS + 1, 9, &[4; 32], None).unwrap_err();
         assert_eq!(e.kind(), ErrorKind::Argument);
-        assert_eq!(single_epoch_signers(Scheme::LamportPlus, 1, 9, &[4; 32], None).unwrap_err().kind(), ErrorKind::Argument);
+        assert_eq!(
+            single_epoch_signers(Scheme::LamportPlus, 1, 9, &[4; 32], None).unwrap_err().kind(),
+            ErrorKind::Argument
+        );
     }
 
     #[test]
