@@ -204,7 +204,7 @@ fn xmss_single_epoch_signers(
     epoch: u32,
     message: Vec<u8>,
     seed: Option<Vec<u8>>,
-) -> PyResult<(Vec<Vec<u8>>, Vec<Vec<u8>>)> {
+) -> PyResult<api::xmss::Signers> {
     let s = parse_scheme(scheme)?;
     run(py, || api::xmss::single_epoch_signers(s, count, epoch, &message, seed.as_deref()))
 }

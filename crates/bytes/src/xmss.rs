@@ -80,6 +80,9 @@ pub fn keygen(
     })
 }
 
+/// Public keys and signatures, in order.
+pub type Signers = (Vec<Vec<u8>>, Vec<Vec<u8>>);
+
 /// Most signers [`single_epoch_signers`] makes in one call.
 pub const MAX_SINGLE_EPOCH_SIGNERS: usize = 1 << 16;
 
@@ -97,7 +100,7 @@ pub fn single_epoch_signers(
     epoch: u32,
     message: &[u8],
     seed: Option<&[u8]>,
-) -> Result<(Vec<Vec<u8>>, Vec<Vec<u8>>)> {
+) -> Result<Signers> {
     if count > MAX_SINGLE_EPOCH_SIGNERS {
         return Err(Error::argument(format!("at most {MAX_SINGLE_EPOCH_SIGNERS} signers per call, not {count}")));
     }

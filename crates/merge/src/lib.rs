@@ -40,8 +40,10 @@
 
 mod error;
 mod merge;
+mod scheme;
 mod statement;
 
 pub use error::MergeError;
 pub use merge::{CHILD_SETTINGS, MergedProof, merge, security_level, verifier_circuit, verify};
+pub use scheme::MergeScheme;
 pub use statement::{MAX_CHILDREN, MergeStatement};

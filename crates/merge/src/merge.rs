@@ -10,10 +10,8 @@ use sigagg_recursion::child::{self, ChildStatement, NativeProof, ProofShape, Pro
 use sigagg_recursion::whir::{native_paths, no_paths};
 use sigagg_recursion::{Circuit, CircuitBuilder, CircuitProof, Ext, deferred};
 use sigagg_xmss_agg::Proof;
-use sigagg_xmss_agg::aggregate::{self, verifier_view};
-use sigagg_xmss_agg::air::AggAir;
 
-use crate::{MergeError, MergeStatement};
+use crate::{MergeError, MergeScheme, MergeStatement};
 
 /// The children's settings: whir-skip with Poseidon2 trees and transcript,
 /// the one a verifier circuit affords.
@@ -91,7 +89,11 @@ impl MergedProof {
 /// Another number of proofs than children, a child that does not verify
 /// under [`CHILD_SETTINGS`] ([`MergeError::ChildInvalid`] with its index),
 /// settings of another backend, or the circuit's refusal.
-pub fn merge(settings: &Settings, statement: &MergeStatement, children: &[Proof]) -> Result<MergedProof, MergeError> {
+pub fn merge<S: MergeScheme>(
+    settings: &Settings,
+    statement: &MergeStatement<S>,
+    children: &[Proof],
+) -> Result<MergedProof, MergeError> {
     if !matches!(settings, Settings::Skip(_)) {
         return Err(MergeError::Settings);
     }
@@ -101,7 +103,7 @@ pub fn merge(settings: &Settings, statement: &MergeStatement, children: &[Proof]
     let mut natives = Vec::with_capacity(children.len());
     for (index, (s, proof)) in statement.children().iter().zip(children).enumerate() {
         let invalid = |reason: String| MergeError::ChildInvalid { index, reason };
-        aggregate::verify(&CHILD_SETTINGS, s, proof).map_err(|e| invalid(e.to_string()))?;
+        S::verify_child(&CHILD_SETTINGS, s, proof).map_err(|e| invalid(e.to_string()))?;
         match &proof.stark {
             StarkProof::Skip(SkipProof::Poseidon2(body)) => natives.push(body.proof()),
             _ => return Err(invalid("not a whir-skip-poseidon2 proof".into())),
@@ -119,7 +121,11 @@ pub fn merge(settings: &Settings, statement: &MergeStatement, children: &[Proof]
 /// # Errors
 /// Another number of children, settings of another backend, or the
 /// circuit proof's refusal.
-pub fn verify(settings: &Settings, statement: &MergeStatement, proof: &MergedProof) -> Result<(), MergeError> {
+pub fn verify<S: MergeScheme>(
+    settings: &Settings,
+    statement: &MergeStatement<S>,
+    proof: &MergedProof,
+) -> Result<(), MergeError> {
     if !matches!(settings, Settings::Skip(_)) {
         return Err(MergeError::Settings);
     }
@@ -138,7 +144,10 @@ pub fn verify(settings: &Settings, statement: &MergeStatement, proof: &MergedPro
 ///
 /// # Errors
 /// Settings of another backend.
-pub fn security_level(settings: &Settings, statement: &MergeStatement) -> Result<SecurityLevel, MergeError> {
+pub fn security_level<S: MergeScheme>(
+    settings: &Settings,
+    statement: &MergeStatement<S>,
+) -> Result<SecurityLevel, MergeError> {
     if !matches!(settings, Settings::Skip(_)) {
         return Err(MergeError::Settings);
     }
@@ -154,7 +163,10 @@ pub fn security_level(settings: &Settings, statement: &MergeStatement) -> Result
 /// # Errors
 /// Another number of proofs than children, or a child statement the
 /// native verifier would refuse.
-pub fn verifier_circuit(statement: &MergeStatement, proofs: Option<&[&NativeProof]>) -> Result<Circuit, MergeError> {
+pub fn verifier_circuit<S: MergeScheme>(
+    statement: &MergeStatement<S>,
+    proofs: Option<&[&NativeProof]>,
+) -> Result<Circuit, MergeError> {
     if let Some(proofs) = proofs
         && proofs.len() != statement.children().len()
     {
@@ -164,8 +176,8 @@ pub fn verifier_circuit(statement: &MergeStatement, proofs: Option<&[&NativeProo
     let mut b = CircuitBuilder::new();
     b.defer_periodic_above(DEFER_ABOVE);
     for (i, s) in statement.children().iter().enumerate() {
-        let (airs, log_heights, seed) = verifier_view(&CHILD_SETTINGS, s);
-        let airs: Vec<&AggAir> = airs.iter().collect();
+        let (airs, log_heights, seed) = S::verifier_view(&CHILD_SETTINGS, s);
+        let airs: Vec<&S::Air> = airs.iter().collect();
         let view = ChildStatement {
             airs: &airs,
             log_heights: &log_heights,

@@ -5,25 +5,26 @@ use std::collections::HashSet;
 use sigagg_xmss::{PublicKey, Seed001};
 use sigagg_xmss_agg::{AggregateEntry, AggregateStatement};
 
-use crate::MergeError;
+use crate::{MergeError, MergeScheme};
 
 /// Most children one merge takes (a child of 64 signatures is about 2^18
 /// rows of the verifier circuit, whose tables hold at most 2^24).
 pub const MAX_CHILDREN: usize = 16;
 
-/// Children's statements of one message and epoch, every signer once.
+/// Children's statements of one message and epoch, every signer once, all
+/// of one parameter set (Seed001 unless said).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MergeStatement {
-    children: Vec<AggregateStatement>,
+pub struct MergeStatement<S: MergeScheme = Seed001> {
+    children: Vec<AggregateStatement<S>>,
 }
 
-impl MergeStatement {
+impl<S: MergeScheme> MergeStatement<S> {
     /// Checks the children: at least one, at most [`MAX_CHILDREN`], every
     /// entry of the first entry's message and epoch, no public key twice.
     ///
     /// # Errors
     /// Which of these fails.
-    pub fn new(children: Vec<AggregateStatement>) -> Result<Self, MergeError> {
+    pub fn new(children: Vec<AggregateStatement<S>>) -> Result<Self, MergeError> {
         let first = children.first().and_then(|c| c.entries().first()).ok_or(MergeError::Empty)?;
         if children.len() > MAX_CHILDREN {
             return Err(MergeError::TooManyChildren(children.len()));
@@ -44,7 +45,7 @@ impl MergeStatement {
     }
 
     /// The children's statements, in order.
-    pub fn children(&self) -> &[AggregateStatement] {
+    pub fn children(&self) -> &[AggregateStatement<S>] {
         &self.children
     }
 
@@ -60,7 +61,7 @@ impl MergeStatement {
 
     /// The signers, over all children.
     pub fn participants(&self) -> usize {
-        self.children.iter().map(AggregateStatement::len).sum()
+        self.children.iter().map(AggregateStatement::<S>::len).sum()
     }
 
     /// Each child's number of signers, in order.
@@ -78,7 +79,7 @@ impl MergeStatement {
     /// Counts that do not add up to the keys ([`MergeError::Split`]), a
     /// child of no signer, or what [`Self::new`] refuses.
     pub fn split(
-        public_keys: &[PublicKey<Seed001>],
+        public_keys: &[PublicKey<S>],
         counts: &[u32],
         message: [u8; 32],
         epoch: u32,
@@ -94,9 +95,9 @@ impl MergeStatement {
                 let entries = keys
                     .by_ref()
                     .take(count as usize)
-                    .map(|&public_key| AggregateEntry { public_key, epoch, message })
+                    .map(|&public_key| AggregateEntry::<S> { public_key, epoch, message })
                     .collect();
-                AggregateStatement::new(entries).map_err(MergeError::from)
+                AggregateStatement::from_entries(entries).map_err(MergeError::from)
             })
             .collect::<Result<Vec<_>, _>>()?;
         Self::new(children)

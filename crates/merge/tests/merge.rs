@@ -12,7 +12,7 @@ use sigagg_prover::skip_stark::SkipProof;
 use sigagg_prover::{Settings, StarkProof};
 use sigagg_recursion::deferred::{self, periodic_at};
 use sigagg_recursion::{CircuitError, Ext};
-use sigagg_xmss::{Seed001, single_epoch_key_and_signature};
+use sigagg_xmss::{LeanSigProd, Seed001, single_epoch_key_and_signature};
 use sigagg_xmss_agg::aggregate::prove as aggregate;
 use sigagg_xmss_agg::{AggregateEntry, AggregateStatement, Proof};
 
@@ -136,11 +136,41 @@ fn statements_of_several_messages_or_a_signer_twice_are_refused() {
     let (s0, _) = signed(2, MESSAGE, EPOCH);
     let (other_message, _) = signed(2, *b"another message, another slot...", EPOCH);
     let (other_epoch, _) = signed(2, MESSAGE, EPOCH + 1);
-    assert!(matches!(MergeStatement::new(Vec::new()), Err(MergeError::Empty)));
+    assert!(matches!(MergeStatement::<Seed001>::new(Vec::new()), Err(MergeError::Empty)));
     for other in [other_message, other_epoch] {
         assert!(matches!(MergeStatement::new(vec![s0.clone(), other]), Err(MergeError::MessageMismatch { child: 1 })));
     }
     assert!(matches!(MergeStatement::new(vec![s0.clone(), s0.clone()]), Err(MergeError::DuplicateSigner { child: 1 })));
     let many: Vec<AggregateStatement> = (0..=MAX_CHILDREN).map(|_| signed(1, MESSAGE, EPOCH).0).collect();
     assert!(matches!(MergeStatement::new(many), Err(MergeError::TooManyChildren(_))));
+}
+
+/// leanSig production children (what lean Ethereum validators sign)
+/// merge the same way: two aggregates of one slot merge and verify; the
+/// children swapped, or a child's proof of another statement, are refused.
+#[test]
+fn lean_sig_prod_children_merge_and_verify() {
+    let lean_child = |n: usize| {
+        let (entries, signatures): (Vec<_>, Vec<_>) = (0..n)
+            .map(|_| {
+                let (pk, sig) =
+                    single_epoch_key_and_signature::<LeanSigProd, _>(&mut rand::rng(), EPOCH, &MESSAGE).unwrap();
+                (AggregateEntry { public_key: pk, epoch: EPOCH, message: MESSAGE }, sig)
+            })
+            .unzip();
+        let statement = AggregateStatement::from_entries(entries).unwrap();
+        let proof = sigagg_xmss_agg::leansig::aggregate::prove(&CHILD_SETTINGS, &statement, &signatures).unwrap();
+        (statement, proof)
+    };
+    let ((s0, p0), (s1, p1)) = (lean_child(2), lean_child(3));
+    let statement = MergeStatement::new(vec![s0.clone(), s1.clone()]).unwrap();
+    let merged = merge(&CHILD_SETTINGS, &statement, &[copy(&p0), copy(&p1)]).unwrap();
+    verify(&CHILD_SETTINGS, &statement, &MergedProof::from_bytes(&merged.to_bytes()).unwrap()).unwrap();
+    assert_eq!(merged.counts, [2, 3]);
+    let swapped = MergeStatement::new(vec![s1, s0]).unwrap();
+    assert!(verify(&CHILD_SETTINGS, &swapped, &merged).is_err());
+    assert!(matches!(
+        merge(&CHILD_SETTINGS, &statement, &[copy(&p1), p0]),
+        Err(MergeError::ChildInvalid { index: 0, .. })
+    ));
 }

@@ -5,11 +5,13 @@ use std::time::Instant;
 
 use clap::Args;
 use serde_json::json;
-use sigagg_merge::{CHILD_SETTINGS, MergeStatement, MergedProof, merge, security_level, verifier_circuit, verify};
-use sigagg_xmss_agg::aggregate;
-use sigagg_xmss_agg::security::security_level as child_level;
+use sigagg_merge::{
+    CHILD_SETTINGS, MergeScheme, MergeStatement, MergedProof, merge, security_level, verifier_circuit, verify,
+};
+use sigagg_xmss::{LeanSigProd, Seed001, Signature};
+use sigagg_xmss_agg::{AggregateStatement, Proof, ProveError, Settings};
 
-use super::xmss_agg::quick_signatures;
+use super::xmss_agg::quick_signatures_of;
 use crate::args::{self, report_name};
 use crate::io::{self, CliError, CliResult};
 
@@ -29,9 +31,22 @@ pub struct BenchArgs {
     /// Print JSON (the only output format; kept for symmetry with other benches).
     #[arg(long)]
     pub json: bool,
+    /// The children's parameter set: seed001 or lean-sig-prod (leanSig's production set).
+    #[arg(long, default_value = "seed001", value_parser = ["seed001", "lean-sig-prod"])]
+    pub scheme: String,
 }
 
+/// A child's aggregate prover.
+type ProveChild<S> = fn(&Settings, &AggregateStatement<S>, &[Signature<S>]) -> Result<Proof, ProveError>;
+
 pub fn bench(args: &BenchArgs) -> CliResult {
+    match args.scheme.as_str() {
+        "lean-sig-prod" => bench_with::<LeanSigProd>(args, sigagg_xmss_agg::leansig::aggregate::prove),
+        _ => bench_with::<Seed001>(args, sigagg_xmss_agg::aggregate::prove),
+    }
+}
+
+fn bench_with<S: MergeScheme>(args: &BenchArgs, prove_child: ProveChild<S>) -> CliResult {
     let named = args::parse_named(args.settings.as_deref().unwrap_or("whir-skip-poseidon2"))?;
     let settings = sigagg_xmss_agg::settings(named);
     if args.children == 0 || args.children > sigagg_merge::MAX_CHILDREN || args.n == 0 {
@@ -44,13 +59,13 @@ pub fn bench(args: &BenchArgs) -> CliResult {
     let mut proofs = Vec::new();
     let mut children = Vec::new();
     for _ in 0..args.children {
-        let (statement, sigs) = quick_signatures(args.n, false);
+        let (statement, sigs) = quick_signatures_of::<S>(args.n, false);
         let t = Instant::now();
-        let proof = aggregate::prove(&CHILD_SETTINGS, &statement, &sigs).map_err(CliError::rejected)?;
+        let proof = prove_child(&CHILD_SETTINGS, &statement, &sigs).map_err(CliError::rejected)?;
         let prove_s = t.elapsed().as_secs_f64();
         let bytes = proof.to_bytes().len();
         let t = Instant::now();
-        aggregate::verify(&CHILD_SETTINGS, &statement, &proof).map_err(CliError::rejected)?;
+        S::verify_child(&CHILD_SETTINGS, &statement, &proof).map_err(CliError::rejected)?;
         children.push(json!({ "prove_s": prove_s, "proof_bytes": bytes, "verify_s": t.elapsed().as_secs_f64() }));
         statements.push(statement);
         proofs.push(proof);
@@ -73,10 +88,13 @@ pub fn bench(args: &BenchArgs) -> CliResult {
         },
     )?;
     let level = security_level(&settings, &statement).map_err(CliError::rejected)?;
-    let child = child_level(&CHILD_SETTINGS, args.n);
+    let child = match args.scheme.as_str() {
+        "lean-sig-prod" => sigagg_xmss_agg::leansig::aggregate::security_level::<LeanSigProd>(&CHILD_SETTINGS, args.n),
+        _ => sigagg_xmss_agg::security::security_level(&CHILD_SETTINGS, args.n),
+    };
     let head = json!({
         "bench": "merge",
-        "scheme": "seed001",
+        "scheme": args.scheme,
         "settings": report_name(sigagg_xmss_agg::named(&settings)),
         "children": args.children,
         "n": args.n,

@@ -143,6 +143,19 @@ pub fn verify<S: LeanFamily>(
     system::verify(settings, &airs, expected, &statement.digest(), &proof.stark)
 }
 
+/// What a verifier circuit of an aggregate proof reads of its statement
+/// under `settings` (`sigagg-merge`): the AIRs in batch order, their
+/// heights (log2, from the statement) and the transcript's seed.
+pub fn verifier_view<S: LeanFamily>(
+    settings: &Settings,
+    statement: &AggregateStatement<S>,
+) -> (Vec<LeanAir>, Vec<usize>, Vec<u8>) {
+    let airs = airs(settings, statement);
+    let heights = log_heights::<S>(statement.padded_len());
+    let seed = system::tables(&airs, heights.clone(), &statement.digest()).transcript_seed(settings);
+    (airs, heights, seed)
+}
+
 /// Every trace, in batch order, column-major (row `c` of each matrix is
 /// column `c`). `signatures[i]` should sign
 /// `statement.entries()[i]`; padded slots repeat the last entry and

@@ -1,0 +1,67 @@
+//! The parameter sets whose aggregates merge: what a merge reads of a
+//! child of each.
+
+use sigagg_prover::Settings;
+use sigagg_prover::zerocheck::SkipAir;
+use sigagg_xmss::{LeanSigProd, Seed001};
+use sigagg_xmss_agg::air::AggAir;
+use sigagg_xmss_agg::leansig::system::LeanAir;
+use sigagg_xmss_agg::{AggScheme, AggregateStatement, Proof, VerifyError};
+
+/// A parameter set whose aggregate proofs merge: Seed001 (hash-sig's
+/// lifetime-2^20 set) and `LeanSigProd` (what lean Ethereum validators
+/// sign). Its children are verified natively before they are merged, and
+/// in the circuit from what [`MergeScheme::verifier_view`] gives.
+pub trait MergeScheme: AggScheme {
+    /// The tables of its aggregate proofs.
+    type Air: SkipAir;
+
+    /// Verifies a child's aggregate proof natively.
+    ///
+    /// # Errors
+    /// The aggregator's refusal.
+    fn verify_child(
+        settings: &Settings,
+        statement: &AggregateStatement<Self>,
+        proof: &Proof,
+    ) -> Result<(), VerifyError>;
+
+    /// A child statement's tables in batch order, their heights (log2)
+    /// and its transcript's seed.
+    fn verifier_view(
+        settings: &Settings,
+        statement: &AggregateStatement<Self>,
+    ) -> (Vec<Self::Air>, Vec<usize>, Vec<u8>);
+}
+
+impl MergeScheme for Seed001 {
+    type Air = AggAir;
+
+    fn verify_child(
+        settings: &Settings,
+        statement: &AggregateStatement<Self>,
+        proof: &Proof,
+    ) -> Result<(), VerifyError> {
+        sigagg_xmss_agg::aggregate::verify(settings, statement, proof)
+    }
+
+    fn verifier_view(settings: &Settings, statement: &AggregateStatement<Self>) -> (Vec<AggAir>, Vec<usize>, Vec<u8>) {
+        sigagg_xmss_agg::aggregate::verifier_view(settings, statement)
+    }
+}
+
+impl MergeScheme for LeanSigProd {
+    type Air = LeanAir;
+
+    fn verify_child(
+        settings: &Settings,
+        statement: &AggregateStatement<Self>,
+        proof: &Proof,
+    ) -> Result<(), VerifyError> {
+        sigagg_xmss_agg::leansig::aggregate::verify(settings, statement, proof)
+    }
+
+    fn verifier_view(settings: &Settings, statement: &AggregateStatement<Self>) -> (Vec<LeanAir>, Vec<usize>, Vec<u8>) {
+        sigagg_xmss_agg::leansig::aggregate::verifier_view(settings, statement)
+    }
+}
