@@ -3,8 +3,6 @@
 //! for another message, epoch or split of the keys; a failed merge leaves
 //! the output untouched.
 
-use std::ffi::CStr;
-
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use sigagg_ffi::merge::{sigagg_merge, sigagg_verify_merged};
@@ -15,17 +13,7 @@ const SETTINGS: u32 = SIGAGG_SETTINGS_WHIR_SKIP_POSEIDON2;
 const MESSAGE: [u8; 32] = [0x33; 32];
 const EPOCH: u32 = 21;
 
-fn slice(b: &[u8]) -> sigagg_slice {
-    sigagg_slice { ptr: b.as_ptr(), len: b.len() }
-}
-
-fn slices(items: &[Vec<u8>]) -> Vec<sigagg_slice> {
-    items.iter().map(|b| slice(b)).collect()
-}
-
-fn last_error() -> String {
-    unsafe { CStr::from_ptr(sigagg_last_error()) }.to_str().unwrap().to_owned()
-}
+use super::{last_error, slice};
 
 /// A child of two fresh signers: its keys and aggregate proof.
 fn child(rng: &mut StdRng) -> (Vec<Vec<u8>>, Vec<u8>) {
@@ -54,7 +42,7 @@ fn merged_proofs_verify_and_other_statements_are_refused() {
     let (a_keys, a) = child(&mut rng);
     let (b_keys, b) = child(&mut rng);
     let keys: Vec<Vec<u8>> = a_keys.into_iter().chain(b_keys).collect();
-    let key_s = slices(&keys);
+    let key_s: Vec<sigagg_slice> = keys.iter().map(|k| slice(k)).collect();
     let children = [slice(&a), slice(&b)];
 
     let mut out = sigagg_bytes { ptr: std::ptr::null_mut(), len: 0 };
