@@ -35,12 +35,14 @@
 //! depth 1 needs them committed once).
 //! Composed security: ARCHITECTURE.md.
 //!
-//! ## Design: a circuit is a witness table and operation tables
+//! ## Design: a circuit is witness tables and operation tables
 //! Every value of a circuit is a **wire**, numbered in order of creation.
-//! The witness table holds one row per wire, its value, and how many
-//! times operation rows read it; operation tables hold one row per
-//! operation, read their operands and result from the witness table over
-//! one bus by wire number, and check the operation. The wire numbers and
+//! The witness tables hold one row per wire, its value, and how many
+//! times operation rows read it (wires whose values are base-field values
+//! by construction in a table of one limb each, the others in one of
+//! five: [`Circuit`]); operation tables hold one row per operation, read
+//! their operands and result from the witness tables over one bus by wire
+//! id, and check the operation. The wire numbers and
 //! the kind of each operation row are fixed by the circuit, as periodic
 //! columns the verifier evaluates itself: the prover chooses only values.
 //! (Plonky3-recursion, Plonky3's own recursion, is built the same way; it
