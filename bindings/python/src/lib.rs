@@ -350,12 +350,13 @@ fn verify_aggregate(
 
 // ---------------------------------------------------------------- merge
 
-/// Proves that every child aggregate in `children` (Seed001 aggregate
-/// proofs made with "whir-skip-poseidon2") verifies, for `public_keys`
-/// (the children's keys, one child after another) signing the 32-byte
+/// Proves that every child aggregate in `children` (aggregate proofs of
+/// `scheme`, "seed001" or "leansig-prod" (leanSpec's bare `proof_data`),
+/// made with "whir-skip-poseidon2") verifies, for `public_keys` (the
+/// children's keys, one child after another) signing the 32-byte
 /// `message` at `epoch`: one merged proof, without the signatures.
 #[pyfunction]
-#[pyo3(signature = (public_keys, message, epoch, children, settings = "whir-skip-poseidon2"))]
+#[pyo3(signature = (public_keys, message, epoch, children, settings = "whir-skip-poseidon2", scheme = "seed001"))]
 fn merge(
     py: Python<'_>,
     public_keys: Vec<Vec<u8>>,
@@ -363,17 +364,18 @@ fn merge(
     epoch: u32,
     children: Vec<Vec<u8>>,
     settings: &str,
+    scheme: &str,
 ) -> PyResult<Vec<u8>> {
-    let set = parse_settings(settings)?;
+    let (set, scheme) = (parse_settings(settings)?, parse_scheme(scheme)?);
     let pks = views(&public_keys);
-    let statement = api::merge::MergeStatement { public_keys: &pks, message: &message, epoch };
+    let statement = api::merge::MergeStatement { scheme, public_keys: &pks, message: &message, epoch };
     run(py, || api::merge::merge(set, &statement, &views(&children)))
 }
 
 /// Verifies a merged `proof` of the same statement; raises `VerifyError`
 /// if it does not prove it.
 #[pyfunction]
-#[pyo3(signature = (proof, public_keys, message, epoch, settings = "whir-skip-poseidon2"))]
+#[pyo3(signature = (proof, public_keys, message, epoch, settings = "whir-skip-poseidon2", scheme = "seed001"))]
 fn verify_merged(
     py: Python<'_>,
     proof: Vec<u8>,
@@ -381,10 +383,11 @@ fn verify_merged(
     message: Vec<u8>,
     epoch: u32,
     settings: &str,
+    scheme: &str,
 ) -> PyResult<()> {
-    let set = parse_settings(settings)?;
+    let (set, scheme) = (parse_settings(settings)?, parse_scheme(scheme)?);
     let pks = views(&public_keys);
-    let statement = api::merge::MergeStatement { public_keys: &pks, message: &message, epoch };
+    let statement = api::merge::MergeStatement { scheme, public_keys: &pks, message: &message, epoch };
     run(py, || api::merge::verify_merged(set, &statement, &proof))
 }
 

@@ -64,3 +64,23 @@ def test_merge_rejections(merged):
         sigagg.merge(a_pks + a_pks, MESSAGE, EPOCH, [a, a])
     with pytest.raises(sigagg.ArgumentError):
         sigagg.merge(keys, MESSAGE, EPOCH, [a, b], settings="fast")
+
+
+def test_leansig_children_merge():
+    """leanSig production aggregates (leanSpec's bare proof_data) merge
+    the same way; their keys in another order, or read as Seed001 keys,
+    are refused, and a scheme without aggregates to merge is an argument
+    error."""
+    a_pks, a_sigs = sigagg.xmss_single_epoch_signers("leansig-prod", 2, EPOCH, MESSAGE, seed=b"\x01" * 32)
+    b_pks, b_sigs = sigagg.xmss_single_epoch_signers("leansig-prod", 2, EPOCH, MESSAGE, seed=b"\x02" * 32)
+    a = sigagg.aggregate_signatures(a_pks, a_sigs, MESSAGE, EPOCH, settings=CHILD)
+    b = sigagg.aggregate_signatures(b_pks, b_sigs, MESSAGE, EPOCH, settings=CHILD)
+    keys = a_pks + b_pks
+    proof = sigagg.merge(keys, MESSAGE, EPOCH, [a, b], scheme="leansig-prod")
+    sigagg.verify_merged(proof, keys, MESSAGE, EPOCH, scheme="leansig-prod")
+    with pytest.raises(sigagg.VerifyError):
+        sigagg.verify_merged(proof, b_pks + a_pks, MESSAGE, EPOCH, scheme="leansig-prod")
+    with pytest.raises(sigagg.DecodeError):
+        sigagg.verify_merged(proof, keys, MESSAGE, EPOCH)
+    with pytest.raises(sigagg.ArgumentError):
+        sigagg.merge(keys, MESSAGE, EPOCH, [a, b], scheme="lamport-plus")

@@ -2,7 +2,9 @@
 //! Seed001 aggregate proofs of one 32-byte message at one epoch verify,
 //! without their signatures (issue 42's type 1).
 //!
-//! The children are [`aggregate`](crate::aggregate()) proofs made with
+//! The children are Seed001 [`aggregate`](crate::aggregate()) proofs, or
+//! leanSig production ones (leanSpec's bare `proof_data`,
+//! [`crate::lean::aggregate_signatures`]), made with
 //! [`ProofSettings::WhirSkipPoseidon2`] ([`CHILD_SETTINGS`]), each of its
 //! own signers, no signer in two. A statement is the participants' keys,
 //! the children's one after another, with the message and epoch: each
@@ -14,29 +16,51 @@
 //! ```no_run
 //! use sigagg_bytes::{ProofSettings, merge};
 //! # let (keys, a, b): (Vec<&[u8]>, Vec<u8>, Vec<u8>) = (vec![], vec![], vec![]);
-//! let statement = merge::MergeStatement { public_keys: &keys, message: &[7; 32], epoch: 9 };
+//! let statement = merge::MergeStatement { scheme: sigagg_bytes::Scheme::Seed001, public_keys: &keys, message: &[7; 32], epoch: 9 };
 //! let merged = merge::merge(merge::CHILD_SETTINGS, &statement, &[&a, &b]).unwrap();
 //! merge::verify_merged(merge::CHILD_SETTINGS, &statement, &merged).unwrap();
 //! ```
 
-use sigagg_merge::{MergeError, MergeStatement as Statement, MergedProof};
-use sigagg_xmss::{PublicKey, Seed001};
+use sigagg_merge::{MergeError, MergeScheme, MergeStatement as Statement, MergedProof};
+use sigagg_xmss::{LeanSigProd, PublicKey, Seed001};
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::input::{decode, decode_each};
 use crate::proof::Security;
-use crate::scheme::ProofSettings;
+use crate::scheme::{ProofSettings, Scheme};
 use crate::xmss::message32;
+
+/// Runs `$body` with `$S` bound to the parameter set of `$scheme` whose
+/// aggregates merge (Seed001, LeanSigProd), or returns an argument error.
+macro_rules! with_mergeable {
+    ($scheme:expr, $S:ident => $body:expr) => {
+        match $scheme {
+            Scheme::Seed001 => {
+                type $S = Seed001;
+                $body
+            }
+            Scheme::LeanSigProd => {
+                type $S = LeanSigProd;
+                $body
+            }
+            other => Err(other.unsupported("merging", "seed001 or leansig-prod")),
+        }
+    };
+}
 
 /// The settings children are proven with, and the default of merged
 /// proofs: whir-skip over Poseidon2, what the verifier circuit verifies.
 pub const CHILD_SETTINGS: ProofSettings = ProofSettings::WhirSkipPoseidon2;
 
-/// What a merged proof claims: `public_keys` (Seed001 encodings, the
+/// What a merged proof claims: `public_keys` (`scheme`'s encodings, the
 /// children's keys one child after another) all signed `message` (32
 /// bytes) at `epoch`.
 #[derive(Clone, Copy, Debug)]
 pub struct MergeStatement<'a> {
+    /// The children's parameter set: [`Scheme::Seed001`] or
+    /// [`Scheme::LeanSigProd`] (whose aggregates are leanSpec's bare
+    /// `proof_data`).
+    pub scheme: Scheme,
     /// The participants' keys, child by child.
     pub public_keys: &'a [&'a [u8]],
     /// The signed message, 32 bytes.
@@ -62,11 +86,17 @@ pub struct MergeInfo {
 /// [`ErrorKind::Argument`] error; a child that does not verify an
 /// [`ErrorKind::Prove`] error naming it.
 pub fn merge(settings: ProofSettings, statement: &MergeStatement<'_>, children: &[&[u8]]) -> Result<Vec<u8>> {
-    let proofs = decode_each(children, "child", sigagg_xmss_agg::Proof::from_bytes)?;
+    let proofs = children
+        .iter()
+        .enumerate()
+        .map(|(i, bytes)| child_proof(statement.scheme, bytes).map_err(|e| e.context(format!("child {i}"))))
+        .collect::<Result<Vec<_>>>()?;
     let counts: Vec<u32> = proofs.iter().map(|p| p.count).collect();
-    let statement = split(statement, &counts)?;
-    let merged = sigagg_merge::merge(&sigagg_xmss_agg::settings(settings), &statement, &proofs).map_err(proving)?;
-    Ok(merged.to_bytes())
+    with_mergeable!(statement.scheme, S => {
+        let statement = split::<S>(statement, &counts)?;
+        let merged = sigagg_merge::merge(&sigagg_xmss_agg::settings(settings), &statement, &proofs).map_err(proving)?;
+        Ok(merged.to_bytes())
+    })
 }
 
 /// Verifies a merged `proof` (from [`merge`] with the same `settings`) of
@@ -77,12 +107,14 @@ pub fn merge(settings: ProofSettings, statement: &MergeStatement<'_>, children: 
 /// statement, an [`ErrorKind::Verify`] error.
 pub fn verify_merged(settings: ProofSettings, statement: &MergeStatement<'_>, proof: &[u8]) -> Result<()> {
     let merged = decode_merged(proof)?;
-    let (keys, message) = decoded(statement)?;
-    // Keys the proof's counts do not split: not a proof of these keys.
-    let st = Statement::split(&keys, &merged.counts, message, statement.epoch)
-        .map_err(|e| Error::from(e).with_kind(ErrorKind::Verify))?;
-    sigagg_merge::verify(&sigagg_xmss_agg::settings(settings), &st, &merged)
-        .map_err(|e| Error::from(e).with_kind(ErrorKind::Verify))
+    with_mergeable!(statement.scheme, S => {
+        let (keys, message) = decoded::<S>(statement)?;
+        // Keys the proof's counts do not split: not a proof of these keys.
+        let st = Statement::split(&keys, &merged.counts, message, statement.epoch)
+            .map_err(|e| Error::from(e).with_kind(ErrorKind::Verify))?;
+        sigagg_merge::verify(&sigagg_xmss_agg::settings(settings), &st, &merged)
+            .map_err(|e| Error::from(e).with_kind(ErrorKind::Verify))
+    })
 }
 
 /// Decodes a merged proof far enough to say what it claims; bytes that
@@ -95,21 +127,38 @@ pub fn inspect(proof: &[u8]) -> Result<MergeInfo> {
 /// from its verifier circuit's tables (built here: tens of milliseconds
 /// per child). The merge as a whole also rests on each child's proof.
 pub fn security(settings: ProofSettings, statement: &MergeStatement<'_>, counts: &[u32]) -> Result<Security> {
-    let statement = split(statement, counts)?;
-    let level = sigagg_merge::security_level(&sigagg_xmss_agg::settings(settings), &statement)?;
-    Ok(Security { proven_bits: level.proven_bits, conjectured_bits: level.conjectured_bits })
+    with_mergeable!(statement.scheme, S => {
+        let statement = split::<S>(statement, counts)?;
+        let level = sigagg_merge::security_level(&sigagg_xmss_agg::settings(settings), &statement)?;
+        Ok(Security { proven_bits: level.proven_bits, conjectured_bits: level.conjectured_bits })
+    })
 }
 
 /// The typed statement: the keys decoded and split by `counts`.
-fn split(statement: &MergeStatement<'_>, counts: &[u32]) -> Result<Statement> {
-    let (keys, message) = decoded(statement)?;
+fn split<S: MergeScheme>(statement: &MergeStatement<'_>, counts: &[u32]) -> Result<Statement<S>> {
+    let (keys, message) = decoded::<S>(statement)?;
     Ok(Statement::split(&keys, counts, message, statement.epoch)?)
 }
 
 /// The statement's keys and message, decoded.
-fn decoded(statement: &MergeStatement<'_>) -> Result<(Vec<PublicKey<Seed001>>, [u8; 32])> {
-    let keys = decode_each(statement.public_keys, "public key", PublicKey::<Seed001>::from_bytes)?;
+fn decoded<S: MergeScheme>(statement: &MergeStatement<'_>) -> Result<(Vec<PublicKey<S>>, [u8; 32])> {
+    let keys = decode_each(statement.public_keys, "public key", PublicKey::<S>::from_bytes)?;
     Ok((keys, message32(statement.message)?))
+}
+
+/// A child's aggregate proof: its bytes, or for leanSig production
+/// children also leanSpec's container `AggregatedSignatureProof` (what
+/// `sigagg aggregate --scheme leansig-prod` writes), whose `proof_data` is
+/// taken (its participants bitlist is not: the keys given are the
+/// statement). Bytes that are neither are an [`ErrorKind::Decode`] error.
+fn child_proof(scheme: Scheme, bytes: &[u8]) -> Result<sigagg_xmss_agg::Proof> {
+    match decode(bytes, sigagg_xmss_agg::Proof::from_bytes) {
+        Err(_) if scheme == Scheme::LeanSigProd => {
+            let container = decode(bytes, sigagg_xmss::AggregatedSignatureProof::from_bytes)?;
+            decode(container.proof_data(), sigagg_xmss_agg::Proof::from_bytes)
+        }
+        other => other,
+    }
 }
 
 fn decode_merged(proof: &[u8]) -> Result<MergedProof> {
@@ -156,7 +205,7 @@ mod tests {
     /// are refused with their kinds before any proof work.
     #[test]
     fn malformed_inputs_have_their_kinds() {
-        let statement = MergeStatement { public_keys: &[], message: &[0; 32], epoch: 1 };
+        let statement = MergeStatement { scheme: Scheme::Seed001, public_keys: &[], message: &[0; 32], epoch: 1 };
         for bytes in [&b""[..], b"SGMERG", b"SGXAGG\x01\x00\x00"] {
             assert_eq!(inspect(bytes).unwrap_err().kind(), ErrorKind::Decode);
             assert_eq!(verify_merged(CHILD_SETTINGS, &statement, bytes).unwrap_err().kind(), ErrorKind::Decode);
@@ -164,8 +213,10 @@ mod tests {
         let e = merge(CHILD_SETTINGS, &statement, &[b"no proof"]).unwrap_err();
         assert_eq!(e.kind(), ErrorKind::Decode);
         assert!(e.message().contains("child 0"), "{e}");
-        let short = MergeStatement { public_keys: &[], message: &[0; 31], epoch: 1 };
+        let short = MergeStatement { scheme: Scheme::Seed001, public_keys: &[], message: &[0; 31], epoch: 1 };
         assert_eq!(security(CHILD_SETTINGS, &short, &[1]).unwrap_err().kind(), ErrorKind::Argument);
         assert_eq!(security(CHILD_SETTINGS, &statement, &[1]).unwrap_err().kind(), ErrorKind::Argument);
+        let lamport = MergeStatement { scheme: Scheme::LamportPlus, ..statement };
+        assert_eq!(security(CHILD_SETTINGS, &lamport, &[1]).unwrap_err().kind(), ErrorKind::Argument);
     }
 }

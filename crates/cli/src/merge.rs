@@ -7,15 +7,22 @@ use std::time::Instant;
 
 use clap::Args;
 use serde_json::json;
+use sigagg_bytes::Scheme;
 use sigagg_bytes::merge::{self, MergeStatement};
 
 use crate::args::{self, MessageList};
+
+/// The schemes whose aggregates merge.
+pub const MERGEABLE: &[Scheme] = &[Scheme::Seed001, Scheme::LeanSigProd];
 use crate::io::{self, CliError, CliResult};
 use crate::proofs::{ChosenSettings, invalid};
 use crate::verify::VerifyArgs;
 
 #[derive(Args)]
 pub struct MergeArgs {
+    /// The children's signature scheme (leansig-prod: leanSpec's bare proof_data of each child).
+    #[arg(long, value_parser = args::schemes(MERGEABLE), default_value = "seed001")]
+    pub scheme: Scheme,
     /// A child aggregate proof file (repeat, in order): a seed001 aggregate made with
     /// `aggregate --settings whir-skip-poseidon2`.
     #[arg(long = "child", required = true)]
@@ -46,7 +53,7 @@ pub fn merge(args: MergeArgs) -> CliResult {
     let pks = args::read_files(&args.pks)?;
     let children = args::read_files(&args.children)?;
     let keys = args::slices(&pks);
-    let statement = MergeStatement { public_keys: &keys, message: &message, epoch: args.epoch };
+    let statement = MergeStatement { scheme: args.scheme, public_keys: &keys, message: &message, epoch: args.epoch };
     let bar = io::spinner("merge");
     let t = Instant::now();
     let proof = merge::merge(settings, &statement, &args::slices(&children));
@@ -74,7 +81,7 @@ pub fn verify(args: &VerifyArgs, proof: &[u8], counts: &[u32]) -> CliResult {
     let message = args.messages.read_one(true)?;
     let pks = args::read_files(&args.pks)?;
     let keys = args::slices(&pks);
-    let statement = MergeStatement { public_keys: &keys, message: &message, epoch: *epoch };
+    let statement = MergeStatement { scheme: args.scheme, public_keys: &keys, message: &message, epoch: *epoch };
     let chosen = ChosenSettings::choose(args, Some(merge::CHILD_SETTINGS))?;
     merge::verify_merged(chosen.named, &statement, proof).map_err(invalid)?;
     let level = merge::security(chosen.named, &statement, counts).map_err(CliError::rejected)?;
@@ -82,7 +89,7 @@ pub fn verify(args: &VerifyArgs, proof: &[u8], counts: &[u32]) -> CliResult {
     io::print_json(&json!({
         "valid": true,
         "kind": "merged",
-        "scheme": "seed001",
+        "scheme": args.scheme.name(),
         "count": pks.len(),
         "children": counts,
         "settings": chosen.named.name(),

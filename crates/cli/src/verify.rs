@@ -52,7 +52,7 @@ pub struct VerifyArgs {
 }
 
 pub fn verify(args: VerifyArgs) -> CliResult {
-    if let (Some(path), Scheme::Seed001) = (&args.proof, args.scheme) {
+    if let (Some(path), true) = (&args.proof, crate::merge::MERGEABLE.contains(&args.scheme)) {
         // A merged proof says so in its first bytes.
         let proof = crate::io::read_bytes(path)?;
         if let Ok(info) = sigagg_bytes::merge::inspect(&proof) {

@@ -595,7 +595,9 @@ int32_t sigagg_lean_verify_aggregated_signatures(uint32_t settings,
 // Proves with `settings` (a `SIGAGG_SETTINGS_*` code of a whir-skip
 // setting; children are made with `SIGAGG_SETTINGS_WHIR_SKIP_POSEIDON2`,
 // the usual choice here too) that every child aggregate in `children`
-// (`child_count` Seed001 aggregate proofs) verifies, for `public_keys`
+// (`child_count` aggregate proofs of `scheme`: `SIGAGG_SCHEME_SEED001`,
+// or `SIGAGG_SCHEME_LEANSIG_PROD` with leanSpec's bare `proof_data`)
+// verifies, for `public_keys`
 // (`public_key_count` of them: the children's keys, one child after
 // another) signing the 32-byte `message` at `epoch`. Writes the merged
 // proof. A child that does not verify is SIGAGG_ERR_PROVE, its index in
@@ -603,7 +605,8 @@ int32_t sigagg_lean_verify_aggregated_signatures(uint32_t settings,
 //
 // # Safety
 // Pointers as the header's rules say.
-int32_t sigagg_merge(uint32_t settings,
+int32_t sigagg_merge(uint32_t scheme,
+                     uint32_t settings,
                      const struct sigagg_slice *public_keys,
                      size_t public_key_count,
                      struct sigagg_slice message,
@@ -612,14 +615,15 @@ int32_t sigagg_merge(uint32_t settings,
                      size_t child_count,
                      struct sigagg_bytes *proof);
 
-// Verifies a merged `proof` (from sigagg_merge with the same `settings`)
-// for `public_keys` (child by child) signing the 32-byte `message` at
+// Verifies a merged `proof` (from sigagg_merge with the same `scheme` and
+// `settings`) for `public_keys` (child by child) signing the 32-byte `message` at
 // `epoch`. A proof that does not decode is SIGAGG_ERR_DECODE; one that
 // does not prove this statement SIGAGG_ERR_VERIFY.
 //
 // # Safety
 // Pointers as the header's rules say.
-int32_t sigagg_verify_merged(uint32_t settings,
+int32_t sigagg_verify_merged(uint32_t scheme,
+                             uint32_t settings,
                              struct sigagg_slice proof,
                              const struct sigagg_slice *public_keys,
                              size_t public_key_count,

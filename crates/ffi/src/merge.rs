@@ -4,12 +4,14 @@
 use ::sigagg_bytes::merge::{self, MergeStatement};
 
 use crate::boundary::{Out, byte_strings, bytes, call, owned_bytes};
-use crate::{settings_of, sigagg_bytes, sigagg_slice};
+use crate::{scheme_of, settings_of, sigagg_bytes, sigagg_slice};
 
 /// Proves with `settings` (a `SIGAGG_SETTINGS_*` code of a whir-skip
 /// setting; children are made with `SIGAGG_SETTINGS_WHIR_SKIP_POSEIDON2`,
 /// the usual choice here too) that every child aggregate in `children`
-/// (`child_count` Seed001 aggregate proofs) verifies, for `public_keys`
+/// (`child_count` aggregate proofs of `scheme`: `SIGAGG_SCHEME_SEED001`,
+/// or `SIGAGG_SCHEME_LEANSIG_PROD` with leanSpec's bare `proof_data`)
+/// verifies, for `public_keys`
 /// (`public_key_count` of them: the children's keys, one child after
 /// another) signing the 32-byte `message` at `epoch`. Writes the merged
 /// proof. A child that does not verify is SIGAGG_ERR_PROVE, its index in
@@ -20,6 +22,7 @@ use crate::{settings_of, sigagg_bytes, sigagg_slice};
 #[unsafe(no_mangle)]
 #[allow(clippy::too_many_arguments)] // the C signature: pointer and length per list
 pub unsafe extern "C" fn sigagg_merge(
+    scheme: u32,
     settings: u32,
     public_keys: *const sigagg_slice,
     public_key_count: usize,
@@ -34,14 +37,14 @@ pub unsafe extern "C" fn sigagg_merge(
         let message = unsafe { bytes(message, "message") }?;
         let children = unsafe { byte_strings(children, child_count, "children") }?;
         let out = unsafe { Out::new(proof, "proof") }?;
-        let statement = MergeStatement { public_keys: &pks, message, epoch };
+        let statement = MergeStatement { scheme: scheme_of(scheme)?, public_keys: &pks, message, epoch };
         out.set(owned_bytes(merge::merge(settings_of(settings)?, &statement, &children)?));
         Ok(())
     })
 }
 
-/// Verifies a merged `proof` (from sigagg_merge with the same `settings`)
-/// for `public_keys` (child by child) signing the 32-byte `message` at
+/// Verifies a merged `proof` (from sigagg_merge with the same `scheme` and
+/// `settings`) for `public_keys` (child by child) signing the 32-byte `message` at
 /// `epoch`. A proof that does not decode is SIGAGG_ERR_DECODE; one that
 /// does not prove this statement SIGAGG_ERR_VERIFY.
 ///
@@ -49,6 +52,7 @@ pub unsafe extern "C" fn sigagg_merge(
 /// Pointers as the header's rules say.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sigagg_verify_merged(
+    scheme: u32,
     settings: u32,
     proof: sigagg_slice,
     public_keys: *const sigagg_slice,
@@ -60,6 +64,7 @@ pub unsafe extern "C" fn sigagg_verify_merged(
         let proof = unsafe { bytes(proof, "proof") }?;
         let pks = unsafe { byte_strings(public_keys, public_key_count, "public_keys") }?;
         let message = unsafe { bytes(message, "message") }?;
-        merge::verify_merged(settings_of(settings)?, &MergeStatement { public_keys: &pks, message, epoch }, proof)
+        let statement = MergeStatement { scheme: scheme_of(scheme)?, public_keys: &pks, message, epoch };
+        merge::verify_merged(settings_of(settings)?, &statement, proof)
     })
 }

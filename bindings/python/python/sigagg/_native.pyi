@@ -97,14 +97,15 @@ def verify_aggregate(
     epochs: Union[int, Sequence[int], None] = None,
     settings: Settings = "fast",
 ) -> None: ...
-# Merged aggregates: one proof that Seed001 aggregates ("whir-skip-poseidon2") of one
-# message and epoch verify; public_keys are the children's keys, one child after another.
+# Merged aggregates: one proof that Seed001 or leanSig aggregates ("whir-skip-poseidon2") of
+# one message and epoch verify; public_keys are the children's keys, one child after another.
 def merge(
     public_keys: Sequence[Bytes],
     message: Bytes,
     epoch: int,
     children: Sequence[Bytes],
     settings: Settings = "whir-skip-poseidon2",
+    scheme: Scheme = "seed001",
 ) -> bytes: ...
 def verify_merged(
     proof: Bytes,
@@ -112,6 +113,7 @@ def verify_merged(
     message: Bytes,
     epoch: int,
     settings: Settings = "whir-skip-poseidon2",
+    scheme: Scheme = "seed001",
 ) -> None: ...
 def merged_counts(proof: Bytes) -> List[int]: ...
 # leanSpec's aggregation API (leanSig production signatures, one message and slot):

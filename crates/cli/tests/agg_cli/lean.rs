@@ -153,3 +153,34 @@ fn leansig_threshold_certificates_prove_verify_and_refuse_wrong_statements() {
     let (code, _) = failure(&certificate(&["--threshold", "2", "--message", MESSAGE]));
     assert_eq!(code, Some(2));
 }
+
+/// Two leanSig containers (`aggregate --scheme leansig-prod` under
+/// whir-skip-poseidon2) merge with `sigagg merge --scheme leansig-prod`;
+/// the merged proof verifies with `verify --scheme leansig-prod` and is
+/// refused at another slot.
+#[test]
+fn leansig_containers_merge_and_the_merged_proof_verifies() {
+    let dir = tempdir("lean-merge");
+    signers(&dir, 2);
+    let slot = SLOT.to_string();
+    for i in 0..2 {
+        let (pk, sig, out) = (format!("k-{i}.pk"), format!("s-{i}.sig"), format!("c-{i}.ssz"));
+        let aggregate =
+            ["aggregate", "--scheme", "leansig-prod", "--settings", "whir-skip-poseidon2", "--epoch", &slot];
+        ok(&sigagg(
+            &dir,
+            &[&aggregate[..], &["--pk", &pk, "--sig", &sig, "--message", MESSAGE, "--out", &out]].concat(),
+        ));
+    }
+    let keys = ["--pk", "k-0.pk", "--pk", "k-1.pk"];
+    let merge = ["merge", "--scheme", "leansig-prod", "--child", "c-0.ssz", "--child", "c-1.ssz", "--epoch", &slot];
+    ok(&sigagg(&dir, &[&merge[..], &keys, &["--message", MESSAGE, "--out", "m.proof"]].concat()));
+    let verify = ["verify", "--scheme", "leansig-prod", "--proof", "m.proof", "--message", MESSAGE];
+    let out: serde_json::Value =
+        serde_json::from_str(&ok(&sigagg(&dir, &[&verify[..], &keys, &["--epoch", &slot]].concat()))).unwrap();
+    assert_eq!((out["kind"].as_str(), out["scheme"].as_str()), (Some("merged"), Some("leansig-prod")), "{out}");
+    let other_slot = (SLOT + 1).to_string();
+    let (code, _) = failure(&sigagg(&dir, &[&verify[..], &keys, &["--epoch", &other_slot]].concat()));
+    assert_eq!(code, Some(1));
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -46,14 +46,33 @@ fn merged_proofs_verify_and_other_statements_are_refused() {
     let children = [slice(&a), slice(&b)];
 
     let mut out = sigagg_bytes { ptr: std::ptr::null_mut(), len: 0 };
-    let status =
-        unsafe { sigagg_merge(SETTINGS, key_s.as_ptr(), 4, slice(&MESSAGE), EPOCH, children.as_ptr(), 2, &mut out) };
+    let status = unsafe {
+        sigagg_merge(
+            SIGAGG_SCHEME_SEED001,
+            SETTINGS,
+            key_s.as_ptr(),
+            4,
+            slice(&MESSAGE),
+            EPOCH,
+            children.as_ptr(),
+            2,
+            &mut out,
+        )
+    };
     assert_eq!(status, SIGAGG_OK, "{}", last_error());
     let merged = unsafe { std::slice::from_raw_parts(out.ptr, out.len) }.to_vec();
     unsafe { sigagg_bytes_free(out) };
 
     let verify = |proof: &[u8], keys: &[sigagg_slice], message: &[u8], epoch: u32| unsafe {
-        sigagg_verify_merged(SETTINGS, slice(proof), keys.as_ptr(), keys.len(), slice(message), epoch)
+        sigagg_verify_merged(
+            SIGAGG_SCHEME_SEED001,
+            SETTINGS,
+            slice(proof),
+            keys.as_ptr(),
+            keys.len(),
+            slice(message),
+            epoch,
+        )
     };
     assert_eq!(verify(&merged, &key_s, &MESSAGE, EPOCH), SIGAGG_OK, "{}", last_error());
     assert_eq!(verify(&merged, &key_s, &[0x34; 32], EPOCH), SIGAGG_ERR_VERIFY);
@@ -66,8 +85,19 @@ fn merged_proofs_verify_and_other_statements_are_refused() {
     // A merge that fails (the children's keys in the wrong order) leaves
     // the output untouched.
     let mut out = sigagg_bytes { ptr: std::ptr::null_mut(), len: 7 };
-    let status =
-        unsafe { sigagg_merge(SETTINGS, swapped.as_ptr(), 4, slice(&MESSAGE), EPOCH, children.as_ptr(), 2, &mut out) };
+    let status = unsafe {
+        sigagg_merge(
+            SIGAGG_SCHEME_SEED001,
+            SETTINGS,
+            swapped.as_ptr(),
+            4,
+            slice(&MESSAGE),
+            EPOCH,
+            children.as_ptr(),
+            2,
+            &mut out,
+        )
+    };
     assert_eq!(status, SIGAGG_ERR_PROVE);
     assert!(last_error().contains("child 0"), "{}", last_error());
     assert!(out.ptr.is_null() && out.len == 7);
