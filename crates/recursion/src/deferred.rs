@@ -20,7 +20,7 @@
 
 use std::sync::Arc;
 
-use p3_field::{Field, PrimeCharacteristicRing, TwoAdicField};
+use p3_field::PrimeCharacteristicRing;
 use sigagg_prover::config::Val;
 
 use crate::Ext;
@@ -96,39 +96,10 @@ impl CircuitBuilder {
 }
 
 /// A periodic column of a table proven with `skip` skipped variables, at
-/// the zerocheck's point `(r0, rest)`: `Σ_j L_j(r0) Σ_g eq(g, rest[..b])
-/// · column[(g·2^skip + j) mod period]`, `L_j` the Lagrange basis on the
-/// skip group `H` and `b` the bits that tell the column's rows apart (what
-/// the zerocheck verifier computes, natively).
-pub fn periodic_at(column: &[Val], skip: usize, r0: Ext, rest: &[Ext]) -> Ext {
-    let group = 1usize << skip;
-    let period = column.len();
-    let bits = ((period / group).max(1).trailing_zeros() as usize).min(rest.len());
-    let w = Val::two_adic_generator(skip);
-    let nodes: Vec<Ext> = w.powers().take(group).map(Ext::from).collect();
-    let lagrange: Vec<Ext> = (0..group)
-        .map(|i| {
-            let (mut num, mut den) = (Ext::ONE, Ext::ONE);
-            for (j, &n) in nodes.iter().enumerate().filter(|&(j, _)| j != i) {
-                num *= r0 - n;
-                den *= nodes[i] - nodes[j];
-            }
-            num * den.inverse()
-        })
-        .collect();
-    let mut eq = vec![Ext::ONE];
-    for &t in &rest[..bits] {
-        let low: Vec<Ext> = eq.iter().map(|&v| v * (Ext::ONE - t)).collect();
-        let high: Vec<Ext> = eq.iter().map(|&v| v * t).collect();
-        eq = low.into_iter().chain(high).collect();
-    }
-    (0..group)
-        .map(|j| {
-            let inner: Ext = eq.iter().enumerate().map(|(g, &e)| e * column[(g * group + j) % period]).sum();
-            lagrange[j] * inner
-        })
-        .sum()
-}
+/// the zerocheck's point `(r0, rest)`: the native verifier's own
+/// evaluation (`sigagg_prover::zerocheck::periodic_at`), which the circuit
+/// replays when it does not defer the column.
+pub use sigagg_prover::zerocheck::periodic_at;
 
 /// The inputs of a circuit whose every input is a deferred claim's: the
 /// witness run once with zeros gives the transcript's point, at which each

@@ -95,6 +95,7 @@ pub use air::{Message, SkipAir, messages, multilinear_degree, round_degree};
 pub(crate) use air::{constraint_count, profile, symbolic};
 pub use folder::{ExtFolder, ExtPackedFolder, MessageWeights, PackedFolder, Weights};
 pub use prover::column_evaluations;
+pub use verifier::periodic_at;
 
 type ExtPacked = <Challenge as ExtensionField<Val>>::ExtensionPacking;
 /// Packed extension-field values with the base-field arithmetic an AIR

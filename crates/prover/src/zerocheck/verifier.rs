@@ -121,25 +121,32 @@ pub(super) fn opened_term<A: SkipAir>(
     Ok(folder.acc)
 }
 
+/// One period of a periodic column of a table proven with `skip` skipped
+/// variables, at the zerocheck's point `(r0, rest)`: what the verifier
+/// computes for it (and what a verifier circuit leaves to its own verifier
+/// as a deferred claim, `sigagg-recursion`).
+pub fn periodic_at(column: &[Val], skip: usize, r0: Challenge, rest: &[Challenge]) -> Challenge {
+    periodic_with(column, &lagrange(skip, r0), rest)
+}
+
+/// [`periodic_at`] with the Lagrange basis of `H` at `r0` given:
+/// `Σ_j L_j(r0) Σ_g eq(g, rest[..b]) · column[(g·|H| + j) mod period]`, `b`
+/// the bits that tell the column's rows apart.
+fn periodic_with(column: &[Val], l: &[Challenge], rest: &[Challenge]) -> Challenge {
+    let (group, period) = (l.len(), column.len());
+    let bits = (period / group).max(1).trailing_zeros() as usize;
+    let eq = eq_table(&rest[..bits.min(rest.len())]);
+    (0..group)
+        .map(|j| l[j] * eq.iter().enumerate().map(|(g, &e)| e * column[(g * group + j) % period]).sum::<Challenge>())
+        .sum()
+}
+
 /// The periodic columns' and selectors' values at `(skip, rest)`, as the
 /// verifier computes them: `(periodic, first, last)`.
 fn structure_at<A: SkipAir>(air: &A, skip: usize, point: &ZerocheckPoint) -> (Vec<Challenge>, Challenge, Challenge) {
     let group = 1usize << skip;
     let l = lagrange(skip, point.skip);
-    let periodic = air
-        .periodic_columns()
-        .iter()
-        .map(|col| {
-            let period = col.len();
-            let bits = (period / group).max(1).trailing_zeros() as usize;
-            let eq = eq_table(&point.rest[..bits.min(point.rest.len())]);
-            (0..group)
-                .map(|j| {
-                    l[j] * eq.iter().enumerate().map(|(g, &e)| e * col[(g * group + j) % period]).sum::<Challenge>()
-                })
-                .sum()
-        })
-        .collect();
+    let periodic = air.periodic_columns().iter().map(|col| periodic_with(col, &l, &point.rest)).collect();
     let first = l[0] * point.rest.iter().map(|&r| Challenge::ONE - r).product::<Challenge>();
     let last = l[group - 1] * point.rest.iter().copied().product::<Challenge>();
     (periodic, first, last)
