@@ -391,11 +391,31 @@ fn verify_merged(
     run(py, || api::merge::verify_merged(set, &statement, &proof))
 }
 
+/// A merged child's shape as Python sees it: an aggregate's signer count,
+/// or a merged child's list of shapes.
+#[derive(IntoPyObject)]
+enum PyShape {
+    Aggregate(u32),
+    Merged(Vec<PyShape>),
+}
+
+impl From<&api::merge::Shape> for PyShape {
+    fn from(shape: &api::merge::Shape) -> Self {
+        match shape {
+            api::merge::Shape::Aggregate(n) => PyShape::Aggregate(*n),
+            api::merge::Shape::Merged(inner) => PyShape::Merged(inner.iter().map(PyShape::from).collect()),
+        }
+    }
+}
+
 /// Each child's number of signers that a merged `proof` claims (untrusted
-/// until it verifies): how the participants' keys split into children.
+/// until it verifies), a merged child's as a list of its own: how the
+/// participants' keys split into children.
 #[pyfunction]
-fn merged_counts(proof: Vec<u8>) -> PyResult<Vec<u32>> {
-    api::guarded(|| api::merge::inspect(&proof)).map(|info| info.counts).map_err(to_py)
+fn merged_counts(proof: Vec<u8>) -> PyResult<Vec<PyShape>> {
+    api::guarded(|| api::merge::inspect(&proof))
+        .map(|info| info.shape.iter().map(PyShape::from).collect())
+        .map_err(to_py)
 }
 
 // ---------------------------------------------------------------- leanSpec

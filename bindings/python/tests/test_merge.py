@@ -2,7 +2,8 @@
 message (each made with "whir-skip-poseidon2") merge into one proof that
 verifies for their keys; another message, epoch, split or order of keys,
 a tampered proof, and a child that is not under the recursion setting are
-refused with typed errors."""
+refused with typed errors. The merged proof merges again beside a third
+aggregate (depth 2)."""
 
 import pytest
 
@@ -34,6 +35,17 @@ def test_merge_round_trip(merged):
     assert proof.startswith(b"SGMERG")
     assert sigagg.merged_counts(proof) == [2, 2]
     sigagg.verify_merged(proof, keys, MESSAGE, EPOCH)
+
+
+def test_merged_proof_merges_again(merged):
+    keys, _, _, _, _, proof = merged
+    c_pks, _, c = child(30)
+    deeper = sigagg.merge(keys + c_pks, MESSAGE, EPOCH, [proof, c])
+    assert sigagg.merged_counts(deeper) == [[2, 2], 2]
+    sigagg.verify_merged(deeper, keys + c_pks, MESSAGE, EPOCH)
+    # The merged child's keys after the aggregate's: another statement.
+    with pytest.raises(sigagg.VerifyError):
+        sigagg.verify_merged(deeper, c_pks + keys, MESSAGE, EPOCH)
 
 
 def test_merge_rejections(merged):

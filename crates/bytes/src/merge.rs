@@ -1,17 +1,19 @@
 //! Merged aggregates on bytes (`sigagg-merge`): one proof that several
 //! Seed001 aggregate proofs of one 32-byte message at one epoch verify,
-//! without their signatures (issue 42's type 1).
+//! without their signatures (issue 42's type 1), and merged proofs of
+//! merged proofs, to any depth up to [`sigagg_merge::MAX_DEPTH`].
 //!
 //! The children are Seed001 [`aggregate`](crate::aggregate()) proofs, or
 //! leanSig production ones (leanSpec's bare `proof_data`,
 //! [`crate::lean::aggregate_signatures`]), made with
-//! [`ProofSettings::WhirSkipPoseidon2`] ([`CHILD_SETTINGS`]), each of its
-//! own signers, no signer in two. A statement is the participants' keys,
-//! the children's one after another, with the message and epoch: each
-//! child proof (and, once merged, the merged proof) carries how many
-//! signers each child has, which splits the keys. Those counts are
-//! untrusted until the proof verifies; another split builds another
-//! verifier circuit and is refused.
+//! [`ProofSettings::WhirSkipPoseidon2`] ([`CHILD_SETTINGS`]), or merged
+//! proofs made with it (the default), each of its own signers, no signer
+//! in two. A statement is the participants' keys, the children's one after
+//! another (a merged child's in its own order), with the message and
+//! epoch: each child proof (and, once merged, the merged proof) carries
+//! its [`Shape`] (how many signers each aggregate has, how they nest),
+//! which splits the keys. The shape is untrusted until the proof verifies;
+//! another split builds another verifier circuit and is refused.
 //!
 //! ```no_run
 //! use sigagg_bytes::{ProofSettings, merge};
@@ -21,7 +23,8 @@
 //! merge::verify_merged(merge::CHILD_SETTINGS, &statement, &merged).unwrap();
 //! ```
 
-use sigagg_merge::{MergeError, MergeScheme, MergeStatement as Statement, MergedProof};
+pub use sigagg_merge::Shape;
+use sigagg_merge::{ChildProof, MergeError, MergeScheme, MergeStatement as Statement, MergedProof};
 use sigagg_xmss::{LeanSigProd, PublicKey, Seed001};
 
 use crate::error::{Error, ErrorKind, Result};
@@ -72,28 +75,51 @@ pub struct MergeStatement<'a> {
 /// What a merged proof says about itself, before any verification.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MergeInfo {
-    /// Each child's number of signers, in order.
-    pub counts: Vec<u32>,
+    /// Each child's shape, in order: an aggregate's number of signers, or
+    /// a merged child's own children.
+    pub shape: Vec<Shape>,
 }
 
-/// Verifies each child aggregate natively (under [`CHILD_SETTINGS`]) and
-/// proves with `settings` (a whir-skip setting) that they all verify.
+impl MergeInfo {
+    /// The signers it claims, over the whole tree.
+    pub fn participants(&self) -> u64 {
+        self.shape.iter().map(Shape::participants).fold(0, u64::saturating_add)
+    }
+
+    /// Levels of merging: 1 for a merge of aggregates.
+    pub fn depth(&self) -> usize {
+        fn depth(shape: &[Shape]) -> usize {
+            1 + shape.iter().map(|s| if let Shape::Merged(inner) = s { depth(inner) } else { 0 }).max().unwrap_or(0)
+        }
+        depth(&self.shape)
+    }
+}
+
+/// Verifies each child natively (under [`CHILD_SETTINGS`]) and proves
+/// with `settings` (a whir-skip setting) that they all verify. A child is
+/// an aggregate proof or a merged proof (told apart by its first bytes).
 /// Takes about a second per child of 64 signatures on two cores.
 ///
 /// A child that does not decode is an [`ErrorKind::Decode`] error naming
-/// it; keys that its counts do not split, statements of a signer twice,
-/// more than 16 children, or settings of another backend an
-/// [`ErrorKind::Argument`] error; a child that does not verify an
-/// [`ErrorKind::Prove`] error naming it.
+/// it; keys that its shape does not split, statements of a signer twice,
+/// more than 16 children or [`sigagg_merge::MAX_DEPTH`] levels, or
+/// settings of another backend an [`ErrorKind::Argument`] error; a child
+/// that does not verify an [`ErrorKind::Prove`] error naming it.
 pub fn merge(settings: ProofSettings, statement: &MergeStatement<'_>, children: &[&[u8]]) -> Result<Vec<u8>> {
     let proofs = children
         .iter()
         .enumerate()
         .map(|(i, bytes)| child_proof(statement.scheme, bytes).map_err(|e| e.context(format!("child {i}"))))
         .collect::<Result<Vec<_>>>()?;
-    let counts: Vec<u32> = proofs.iter().map(|p| p.count).collect();
+    let shape: Vec<Shape> = proofs
+        .iter()
+        .map(|p| match p {
+            ChildProof::Aggregate(p) => Shape::Aggregate(p.count),
+            ChildProof::Merged(m) => Shape::Merged(m.shape()),
+        })
+        .collect();
     with_mergeable!(statement.scheme, S => {
-        let statement = split::<S>(statement, &counts)?;
+        let statement = split::<S>(statement, &shape)?;
         let merged = sigagg_merge::merge(&sigagg_xmss_agg::settings(settings), &statement, &proofs).map_err(proving)?;
         Ok(merged.to_bytes())
     })
@@ -103,14 +129,14 @@ pub fn merge(settings: ProofSettings, statement: &MergeStatement<'_>, children: 
 /// `statement`.
 ///
 /// Bytes that are no merged proof are an [`ErrorKind::Decode`] error; a
-/// proof whose counts do not split the keys, or that does not prove this
+/// proof whose shape does not split the keys, or that does not prove this
 /// statement, an [`ErrorKind::Verify`] error.
 pub fn verify_merged(settings: ProofSettings, statement: &MergeStatement<'_>, proof: &[u8]) -> Result<()> {
     let merged = decode_merged(proof)?;
     with_mergeable!(statement.scheme, S => {
         let (keys, message) = decoded::<S>(statement)?;
-        // Keys the proof's counts do not split: not a proof of these keys.
-        let st = Statement::split(&keys, &merged.counts, message, statement.epoch)
+        // Keys the proof's shape does not split: not a proof of these keys.
+        let st = Statement::split(&keys, &merged.shape(), message, statement.epoch)
             .map_err(|e| Error::from(e).with_kind(ErrorKind::Verify))?;
         sigagg_merge::verify(&sigagg_xmss_agg::settings(settings), &st, &merged)
             .map_err(|e| Error::from(e).with_kind(ErrorKind::Verify))
@@ -120,24 +146,26 @@ pub fn verify_merged(settings: ProofSettings, statement: &MergeStatement<'_>, pr
 /// Decodes a merged proof far enough to say what it claims; bytes that
 /// are no merged proof are an [`ErrorKind::Decode`] error.
 pub fn inspect(proof: &[u8]) -> Result<MergeInfo> {
-    Ok(MergeInfo { counts: decode_merged(proof)?.counts })
+    Ok(MergeInfo { shape: decode_merged(proof)?.shape() })
 }
 
-/// The security of a merged proof of `statement` made with `settings`,
-/// from its verifier circuit's tables (built here: tens of milliseconds
-/// per child). The merge as a whole also rests on each child's proof.
-pub fn security(settings: ProofSettings, statement: &MergeStatement<'_>, counts: &[u32]) -> Result<Security> {
+/// The security of the merged `proof` of `statement` made with
+/// `settings`, from its verifier circuit's tables (built here: tens of
+/// milliseconds per child). The merge as a whole also rests on each
+/// child's proof.
+pub fn security(settings: ProofSettings, statement: &MergeStatement<'_>, proof: &[u8]) -> Result<Security> {
+    let merged = decode_merged(proof)?;
     with_mergeable!(statement.scheme, S => {
-        let statement = split::<S>(statement, counts)?;
-        let level = sigagg_merge::security_level(&sigagg_xmss_agg::settings(settings), &statement)?;
+        let statement = split::<S>(statement, &merged.shape())?;
+        let level = sigagg_merge::security_level(&sigagg_xmss_agg::settings(settings), &statement, &merged.children)?;
         Ok(Security { proven_bits: level.proven_bits, conjectured_bits: level.conjectured_bits })
     })
 }
 
-/// The typed statement: the keys decoded and split by `counts`.
-fn split<S: MergeScheme>(statement: &MergeStatement<'_>, counts: &[u32]) -> Result<Statement<S>> {
+/// The typed statement: the keys decoded and split by `shape`.
+fn split<S: MergeScheme>(statement: &MergeStatement<'_>, shape: &[Shape]) -> Result<Statement<S>> {
     let (keys, message) = decoded::<S>(statement)?;
-    Ok(Statement::split(&keys, counts, message, statement.epoch)?)
+    Ok(Statement::split(&keys, shape, message, statement.epoch)?)
 }
 
 /// The statement's keys and message, decoded.
@@ -146,20 +174,28 @@ fn decoded<S: MergeScheme>(statement: &MergeStatement<'_>) -> Result<(Vec<Public
     Ok((keys, message32(statement.message)?))
 }
 
-/// A child's aggregate proof: its bytes, or for leanSig production
-/// children also leanSpec's container `AggregatedSignatureProof` (what
-/// `sigagg aggregate --scheme leansig-prod` writes), whose `proof_data` is
-/// taken (its participants bitlist is not: the keys given are the
-/// statement). Bytes that are neither are an [`ErrorKind::Decode`] error.
-fn child_proof(scheme: Scheme, bytes: &[u8]) -> Result<sigagg_xmss_agg::Proof> {
-    match decode(bytes, sigagg_xmss_agg::Proof::from_bytes) {
+/// A child's proof: a merged proof (its magic says so), or an aggregate
+/// proof's bytes, or for leanSig production children also leanSpec's
+/// container `AggregatedSignatureProof` (what `sigagg aggregate --scheme
+/// leansig-prod` writes), whose `proof_data` is taken (its participants
+/// bitlist is not: the keys given are the statement). Bytes that are none
+/// of these are an [`ErrorKind::Decode`] error.
+fn child_proof(scheme: Scheme, bytes: &[u8]) -> Result<ChildProof> {
+    if bytes.starts_with(MERGED_MAGIC) {
+        return decode_merged(bytes).map(ChildProof::Merged);
+    }
+    let proof = match decode(bytes, sigagg_xmss_agg::Proof::from_bytes) {
         Err(_) if scheme == Scheme::LeanSigProd => {
             let container = decode(bytes, sigagg_xmss::AggregatedSignatureProof::from_bytes)?;
             decode(container.proof_data(), sigagg_xmss_agg::Proof::from_bytes)
         }
         other => other,
-    }
+    };
+    proof.map(ChildProof::Aggregate)
 }
+
+/// The first bytes of a merged proof.
+const MERGED_MAGIC: &[u8] = b"SGMERG";
 
 fn decode_merged(proof: &[u8]) -> Result<MergedProof> {
     decode(proof, MergedProof::from_bytes).map_err(|e| e.context("merged proof"))
@@ -181,6 +217,7 @@ pub(crate) fn merge_kind(e: &MergeError) -> ErrorKind {
         MergeError::ChildInvalid { .. } | MergeError::Circuit(_) => ErrorKind::Verify,
         MergeError::Empty
         | MergeError::TooManyChildren(_)
+        | MergeError::TooDeep(_)
         | MergeError::MessageMismatch { .. }
         | MergeError::DuplicateSigner { .. }
         | MergeError::Split { .. }
@@ -201,7 +238,7 @@ mod tests {
         assert_eq!(sigagg_xmss_agg::settings(CHILD_SETTINGS), sigagg_merge::CHILD_SETTINGS);
     }
 
-    /// Bytes that are no merged proof, and keys the counts do not split,
+    /// Bytes that are no merged proof, and a scheme that does not merge,
     /// are refused with their kinds before any proof work.
     #[test]
     fn malformed_inputs_have_their_kinds() {
@@ -214,9 +251,10 @@ mod tests {
         assert_eq!(e.kind(), ErrorKind::Decode);
         assert!(e.message().contains("child 0"), "{e}");
         let short = MergeStatement { scheme: Scheme::Seed001, public_keys: &[], message: &[0; 31], epoch: 1 };
-        assert_eq!(security(CHILD_SETTINGS, &short, &[1]).unwrap_err().kind(), ErrorKind::Argument);
-        assert_eq!(security(CHILD_SETTINGS, &statement, &[1]).unwrap_err().kind(), ErrorKind::Argument);
+        assert_eq!(security(CHILD_SETTINGS, &short, b"SGMERG").unwrap_err().kind(), ErrorKind::Decode);
+        let e = merge(CHILD_SETTINGS, &statement, &[b"SGMERG\x04"]).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Decode);
         let lamport = MergeStatement { scheme: Scheme::LamportPlus, ..statement };
-        assert_eq!(security(CHILD_SETTINGS, &lamport, &[1]).unwrap_err().kind(), ErrorKind::Argument);
+        assert_eq!(merge(CHILD_SETTINGS, &lamport, &[]).unwrap_err().kind(), ErrorKind::Argument);
     }
 }

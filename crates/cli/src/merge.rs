@@ -1,5 +1,5 @@
-//! `sigagg merge`: one proof that Seed001 aggregates of one message and
-//! epoch verify (`sigagg_bytes::merge`), and the merged-proof case of
+//! `sigagg merge`: one proof that aggregates (or merged proofs) of one
+//! message and epoch verify (`sigagg_bytes::merge`), and the merged-proof case of
 //! `sigagg verify --proof` (`sigagg bench merge` is in [`crate::bench`]).
 
 use std::path::PathBuf;
@@ -8,27 +8,29 @@ use std::time::Instant;
 use clap::Args;
 use serde_json::json;
 use sigagg_bytes::Scheme;
-use sigagg_bytes::merge::{self, MergeStatement};
+use sigagg_bytes::merge::{self, MergeInfo, MergeStatement, Shape};
 
 use crate::args::{self, MessageList};
-
-/// The schemes whose aggregates merge.
-pub const MERGEABLE: &[Scheme] = &[Scheme::Seed001, Scheme::LeanSigProd];
 use crate::io::{self, CliError, CliResult};
 use crate::proofs::{ChosenSettings, invalid};
 use crate::verify::VerifyArgs;
+
+/// The schemes whose aggregates merge.
+pub const MERGEABLE: &[Scheme] = &[Scheme::Seed001, Scheme::LeanSigProd];
 
 #[derive(Args)]
 pub struct MergeArgs {
     /// The children's signature scheme (leansig-prod: leanSpec's bare proof_data of each child).
     #[arg(long, value_parser = args::schemes(MERGEABLE), default_value = "seed001")]
     pub scheme: Scheme,
-    /// A child aggregate proof file (repeat, in order): a seed001 aggregate made with
-    /// `aggregate --settings whir-skip-poseidon2`.
+    /// A child proof file (repeat, in order): an aggregate made with
+    /// `aggregate --settings whir-skip-poseidon2`, or a merged proof made by `merge`
+    /// (its default settings), which is merged again.
     #[arg(long = "child", required = true)]
     pub children: Vec<PathBuf>,
     /// The participants' public key files: every child's keys in its order, child after
-    /// child (repeat). Each child proof says how many are its own.
+    /// child (repeat; a merged child's keys in its own order). Each child proof says how
+    /// many are its own.
     #[arg(long = "pk", required = true)]
     pub pks: Vec<PathBuf>,
     /// The epoch every signer signed at.
@@ -74,7 +76,7 @@ pub fn merge(args: MergeArgs) -> CliResult {
 /// participants' keys, one --epoch, one --message) and prints one JSON
 /// object. Without --settings the merged proof is checked under
 /// whir-skip-poseidon2, which must reach --min-bits.
-pub fn verify(args: &VerifyArgs, proof: &[u8], counts: &[u32]) -> CliResult {
+pub fn verify(args: &VerifyArgs, proof: &[u8], info: &MergeInfo) -> CliResult {
     let ([epoch], None, None) = (&args.epochs[..], &args.group, args.threshold) else {
         return Err(CliError::usage("a merged proof takes --pk per participant, one --epoch and one --message"));
     };
@@ -84,17 +86,31 @@ pub fn verify(args: &VerifyArgs, proof: &[u8], counts: &[u32]) -> CliResult {
     let statement = MergeStatement { scheme: args.scheme, public_keys: &keys, message: &message, epoch: *epoch };
     let chosen = ChosenSettings::choose(args, Some(merge::CHILD_SETTINGS))?;
     merge::verify_merged(chosen.named, &statement, proof).map_err(invalid)?;
-    let level = merge::security(chosen.named, &statement, counts).map_err(CliError::rejected)?;
+    let level = merge::security(chosen.named, &statement, proof).map_err(CliError::rejected)?;
     let security = chosen.accept((level.proven_bits, level.conjectured_bits))?;
     io::print_json(&json!({
         "valid": true,
         "kind": "merged",
         "scheme": args.scheme.name(),
         "count": pks.len(),
-        "children": counts,
+        "children": shape_json(&info.shape),
+        "depth": info.depth(),
         "settings": chosen.named.name(),
         "proven_bits": security.0,
         "conjectured_bits": security.1,
     }));
     Ok(())
+}
+
+/// A shape as JSON: an aggregate's signer count, a merged child's array.
+pub fn shape_json(shape: &[Shape]) -> serde_json::Value {
+    serde_json::Value::Array(
+        shape
+            .iter()
+            .map(|s| match s {
+                Shape::Aggregate(n) => json!(n),
+                Shape::Merged(inner) => shape_json(inner),
+            })
+            .collect(),
+    )
 }

@@ -56,7 +56,7 @@ pub fn verify(args: VerifyArgs) -> CliResult {
         // A merged proof says so in its first bytes.
         let proof = crate::io::read_bytes(path)?;
         if let Ok(info) = sigagg_bytes::merge::inspect(&proof) {
-            return crate::merge::verify(&args, &proof, &info.counts);
+            return crate::merge::verify(&args, &proof, &info);
         }
     }
     match (&args.sig, &args.proof) {

@@ -14,7 +14,10 @@
 use std::time::Instant;
 
 use rayon::prelude::*;
-use sigagg_merge::{CHILD_SETTINGS, MergeStatement, MergedProof, merge, security_level, verifier_circuit, verify};
+use sigagg_merge::{
+    CHILD_SETTINGS, ChildHeader, ChildProof, MergeStatement, MergedProof, merge, security_level, verifier_circuit,
+    verify,
+};
 use sigagg_xmss::{Seed001, single_epoch_key_and_signature};
 use sigagg_xmss_agg::aggregate::prove as aggregate;
 use sigagg_xmss_agg::{AggregateEntry, AggregateStatement};
@@ -41,12 +44,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let proof = aggregate(&CHILD_SETTINGS, &statement, &signatures)?;
         println!("child {i}: {n} signatures proven in {:.2?}, {} bytes", t.elapsed(), proof.to_bytes().len());
         statements.push(statement);
-        proofs.push(proof);
+        proofs.push(ChildProof::from(proof));
     }
     let statement = MergeStatement::new(statements)?;
+    let aggregates: Vec<ChildHeader> =
+        statement.children().iter().map(|c| ChildHeader::Aggregate { signers: c.participants() as u32 }).collect();
 
     let t = Instant::now();
-    let circuit = verifier_circuit(&statement, None)?;
+    let circuit = verifier_circuit(&statement, &aggregates, None)?;
     let levels: usize = circuit.paths().iter().map(|p| p.bits.len()).sum();
     println!(
         "verifier circuit of {count} children: {} wires, {} arithmetic rows, {} permutations, {} path levels (built in {:.2?})",
@@ -68,7 +73,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let merged = merge(&settings, &statement, &proofs)?;
     let proved = t.elapsed();
     let bytes = merged.to_bytes();
-    let level = security_level(&settings, &statement)?;
+    let level = security_level(&settings, &statement, &merged.children)?;
     println!(
         "merged proof: {proved:.2?} (the children's native verification included), {} bytes ({} deferred claims' values), {:.2} proven bits",
         bytes.len(),

@@ -23,18 +23,21 @@ pub enum MergeError {
         /// The child of the second entry.
         child: usize,
     },
-    /// Children's signer counts that do not split the keys given.
-    #[error("{keys} keys cannot be split into children of {counts:?} signers")]
+    /// More levels of merging than [`crate::MAX_DEPTH`].
+    #[error("{0} levels of merging, at most {max}", max = crate::MAX_DEPTH)]
+    TooDeep(usize),
+    /// A shape that does not split the keys given.
+    #[error("{keys} keys cannot be split into children of the shape {shape:?}")]
     Split {
         /// The keys given.
         keys: usize,
-        /// The children's counts.
-        counts: Vec<u32>,
+        /// The children's shapes.
+        shape: Vec<crate::Shape>,
     },
     /// A child's statement that the aggregator refuses.
     #[error("a child's statement: {0}")]
     Statement(#[from] sigagg_xmss_agg::StatementError),
-    /// Another number of proofs (or of signers per child) than the
+    /// Another number of proofs (or another shape of children) than the
     /// statement has.
     #[error("{statements} children, {proofs} proofs")]
     CountMismatch {
@@ -43,8 +46,10 @@ pub enum MergeError {
         /// The proofs given.
         proofs: usize,
     },
-    /// A child's proof does not verify natively, or is not under the
-    /// recursion setting.
+    /// A child's proof does not verify natively, is not under the
+    /// recursion setting, or is of another kind (aggregate or merged) than
+    /// its statement; for a merged child, also a false deferred claim of
+    /// its own.
     #[error("child {index}: {reason}")]
     ChildInvalid {
         /// The child.

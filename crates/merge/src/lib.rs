@@ -3,12 +3,14 @@
 //! One proof that several child aggregates verify: whoever holds the
 //! aggregates of several subnets proves them once more as one, without
 //! the signatures. Type 1 (one message and epoch, leanMultisig's): the
-//! children are Seed001 aggregate proofs under the recursion setting
-//! (`whir-skip-poseidon2`, [`CHILD_SETTINGS`]) of disjoint signers of one
-//! message at one epoch ([`MergeStatement`]); [`merge`] verifies each
-//! natively and proves that they verify, as `sigagg-recursion`'s verifier
-//! circuit with each proof as advice; [`verify`] rebuilds that circuit
-//! from the statement alone and checks the proof.
+//! children are aggregate proofs (Seed001 or leanSig production) under the
+//! recursion setting (`whir-skip-poseidon2`, [`CHILD_SETTINGS`]), or merged
+//! proofs made under it, of disjoint signers of one message at one epoch
+//! ([`MergeStatement`], a tree of [`Child`]ren up to [`MAX_DEPTH`]
+//! levels); [`merge`] verifies each natively and proves that they verify,
+//! as `sigagg-recursion`'s verifier circuit with each proof as advice;
+//! [`verify`] rebuilds that circuit from the statement alone and checks
+//! the proof.
 //!
 //! Binding: the circuit carries every child's statement (its transcript
 //! seed, a digest of its entries, and its tables' short periodic columns)
@@ -20,19 +22,38 @@
 //! circuit's inputs, the point bound to the transcript's), and [`verify`]
 //! checks them natively (`sigagg_recursion::deferred`).
 //!
+//! **Merged children** ([`Child::Merged`]). A merged proof is a proof of
+//! its circuit on its claims (the circuit's inputs): the parent's circuit
+//! verifies it like an aggregate, the child's circuit rebuilt from its
+//! statement and claims (its seed and short columns constants, its long
+//! columns deferred again). No circuit checks the child's own claims, so
+//! they are **carried up**: the parent proof holds each merged child's
+//! claims ([`ChildHeader::Merged`]), and [`verify`] checks every level's
+//! natively. Soundness by induction: each level's proof is sound for its
+//! circuit on its claims, and each claim is checked. The price: the
+//! verifier rebuilds every merged circuit of the tree (tens of
+//! milliseconds each) instead of reading one committed verifying key.
+//!
 //! **Not yet:** raw signatures beside the children, the split form over
-//! several messages (type 2), leanSig's sets, and a merged proof as a
-//! child (its verifier reads the circuit's periodic columns in linear
-//! time: depth 2 needs them committed, and its deferred claims carried up).
+//! several messages (type 2), and a committed verifying key (which would
+//! make verification independent of the tree's size).
 //!
 //! ```no_run
-//! use sigagg_merge::{MergeStatement, merge, verify};
+//! use sigagg_merge::{Child, ChildProof, MergeStatement, merge, verify};
 //! # fn children() -> (Vec<sigagg_xmss_agg::AggregateStatement>, Vec<sigagg_xmss_agg::Proof>) { unimplemented!() }
+//! # fn another() -> (sigagg_xmss_agg::AggregateStatement, sigagg_xmss_agg::Proof) { unimplemented!() }
 //! let (statements, proofs) = children(); // aggregates under CHILD_SETTINGS
 //! let statement = MergeStatement::new(statements)?;
 //! let settings = sigagg_merge::CHILD_SETTINGS;
+//! let proofs: Vec<ChildProof> = proofs.into_iter().map(ChildProof::from).collect();
 //! let merged = merge(&settings, &statement, &proofs)?;
 //! verify(&settings, &statement, &merged)?;
+//!
+//! // The merged proof is a child again, beside another aggregate.
+//! let (third, third_proof) = another();
+//! let deeper = MergeStatement::of(vec![Child::Merged(statement), Child::Aggregate(third)])?;
+//! let root = merge(&settings, &deeper, &[merged.into(), third_proof.into()])?;
+//! verify(&settings, &deeper, &root)?;
 //! # Ok::<(), sigagg_merge::MergeError>(())
 //! ```
 
@@ -44,6 +65,8 @@ mod scheme;
 mod statement;
 
 pub use error::MergeError;
-pub use merge::{CHILD_SETTINGS, MergedProof, merge, security_level, verifier_circuit, verify};
+pub use merge::{
+    CHILD_SETTINGS, ChildHeader, ChildProof, MergedProof, merge, security_level, verifier_circuit, verify,
+};
 pub use scheme::MergeScheme;
-pub use statement::{MAX_CHILDREN, MergeStatement};
+pub use statement::{Child, MAX_CHILDREN, MAX_DEPTH, MergeStatement, Shape};

@@ -5,12 +5,14 @@ use std::sync::Arc;
 use p3_field::PrimeCharacteristicRing;
 use serde::{Deserialize, Serialize};
 use sigagg_prover::skip_stark::{SkipProof, skip_for};
+use sigagg_prover::zerocheck::SkipAir;
 use sigagg_prover::{SecurityLevel, Settings, StarkProof, codec};
 use sigagg_recursion::child::{self, ChildStatement, NativeProof, ProofShape, ProofWires};
 use sigagg_recursion::whir::{native_paths, no_paths};
 use sigagg_recursion::{Circuit, CircuitBuilder, CircuitProof, Ext, deferred};
 use sigagg_xmss_agg::Proof;
 
+use crate::statement::{Child, Shape};
 use crate::{MergeError, MergeScheme, MergeStatement};
 
 /// The children's settings: whir-skip with Poseidon2 trees and transcript,
@@ -20,8 +22,9 @@ pub const CHILD_SETTINGS: Settings = Settings::WHIR_SKIP_POSEIDON2;
 /// The magic of a merged proof's encoding.
 const MAGIC: &[u8; 6] = b"SGMERG";
 /// Its version (2: each child's signer count, in place of the number of
-/// children; 3: the deferred claims).
-const VERSION: u8 = 3;
+/// children; 3: the deferred claims; 4: merged children, the tree in
+/// preorder).
+const VERSION: u8 = 4;
 
 /// Children's periodic columns longer than this many rows (their keys and
 /// messages) are evaluated by the verifier natively, not in the circuit
@@ -29,13 +32,68 @@ const VERSION: u8 = 3;
 /// saved, one claim value (and each table's point) carried in the proof.
 const DEFER_ABOVE: usize = 16;
 
+/// A child's proof, given to [`merge`].
+pub enum ChildProof {
+    /// An aggregate proof (of a [`Child::Aggregate`]).
+    Aggregate(Proof),
+    /// A merged proof (of a [`Child::Merged`]), made under
+    /// [`CHILD_SETTINGS`].
+    Merged(MergedProof),
+}
+
+impl From<Proof> for ChildProof {
+    fn from(proof: Proof) -> Self {
+        ChildProof::Aggregate(proof)
+    }
+}
+
+impl From<MergedProof> for ChildProof {
+    fn from(proof: MergedProof) -> Self {
+        ChildProof::Merged(proof)
+    }
+}
+
+/// What a merged proof carries of each child besides the circuit's proof:
+/// an aggregate's signer count, or a merged child's own children and
+/// claims (its proof's inputs). A merged child's claims are carried up
+/// because no circuit checks them: the verifier at the top checks every
+/// level's natively ([`verify`]), and the circuit that verifies the
+/// child's proof takes them as the child's inputs (its constants: another
+/// claim is another circuit).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ChildHeader {
+    /// An aggregate of this many signers.
+    Aggregate {
+        /// Its signers.
+        signers: u32,
+    },
+    /// A merged proof's children and deferred claims.
+    Merged {
+        /// Its children.
+        children: Vec<ChildHeader>,
+        /// Its deferred claims.
+        claims: Vec<Ext>,
+    },
+}
+
+impl ChildHeader {
+    /// The shape it claims.
+    pub fn shape(&self) -> Shape {
+        match self {
+            ChildHeader::Aggregate { signers } => Shape::Aggregate(*signers),
+            ChildHeader::Merged { children, .. } => Shape::Merged(children.iter().map(ChildHeader::shape).collect()),
+        }
+    }
+}
+
 /// A proof that every child of a [`MergeStatement`] verifies.
 pub struct MergedProof {
-    /// Each child's number of signers, in order: what splits a flat list
-    /// of participants' keys into the children's statements
-    /// ([`MergeStatement::split`]). Untrusted until the proof verifies: the
-    /// circuit is built from the split, so another split is refused.
-    pub counts: Vec<u32>,
+    /// Each child's header, in order: its shape splits a flat list of
+    /// participants' keys into the children's statements
+    /// ([`MergeStatement::split`]), and a merged child's claims are its
+    /// proof's inputs. Untrusted until the proof verifies: the circuit is
+    /// built from them, so another split or claim is refused.
+    pub children: Vec<ChildHeader>,
     /// The claims the circuit leaves to the verifier, its inputs: each
     /// deferred column's point and value
     /// (`sigagg_recursion::deferred::check`).
@@ -44,42 +102,100 @@ pub struct MergedProof {
     pub proof: CircuitProof,
 }
 
+/// One node of the tree in preorder: an aggregate (`count` signers, no
+/// claims) or a merge (`count` children, its claims). Flat, so that
+/// decoding recurses no deeper than [`crate::MAX_DEPTH`].
 #[derive(Serialize, Deserialize)]
-struct Body<C, E, P> {
-    counts: C,
+struct Node<E> {
+    merged: bool,
+    count: u32,
     claims: E,
+}
+
+#[derive(Serialize, Deserialize)]
+struct Body<N, P> {
+    nodes: N,
     stark: P,
 }
 
 impl MergedProof {
     /// The number of children it merges.
-    pub fn children(&self) -> usize {
-        self.counts.len()
+    pub fn num_children(&self) -> usize {
+        self.children.len()
     }
 
-    /// The number of signers over all children (saturating: the counts
-    /// are untrusted).
+    /// Each child's shape, in order.
+    pub fn shape(&self) -> Vec<Shape> {
+        self.children.iter().map(ChildHeader::shape).collect()
+    }
+
+    /// The number of signers over the whole tree (saturating: the shape is
+    /// untrusted).
     pub fn participants(&self) -> u64 {
-        self.counts.iter().map(|&c| u64::from(c)).sum()
+        self.shape().iter().map(Shape::participants).fold(0, u64::saturating_add)
     }
 
-    /// The encoding: magic, version, each child's signer count, the proof.
+    /// The encoding: magic, version, the tree's nodes in preorder (the
+    /// root's claims first), the proof.
     pub fn to_bytes(&self) -> Vec<u8> {
-        codec::encode(MAGIC, VERSION, &Body { counts: &self.counts, claims: &self.claims, stark: &self.proof.stark })
+        fn push<'a>(nodes: &mut Vec<Node<&'a [Ext]>>, children: &'a [ChildHeader], claims: &'a [Ext]) {
+            nodes.push(Node { merged: true, count: children.len() as u32, claims });
+            for child in children {
+                match child {
+                    ChildHeader::Aggregate { signers } => {
+                        nodes.push(Node { merged: false, count: *signers, claims: &[] })
+                    }
+                    ChildHeader::Merged { children, claims } => push(nodes, children, claims),
+                }
+            }
+        }
+        let mut nodes = Vec::new();
+        push(&mut nodes, &self.children, &self.claims);
+        codec::encode(MAGIC, VERSION, &Body { nodes, stark: &self.proof.stark })
     }
 
     /// Decodes [`Self::to_bytes`]; anything else is [`MergeError::Decode`].
     ///
     /// # Errors
-    /// Bytes that are not such an encoding.
+    /// Bytes that are not such an encoding, a merge of no child or more
+    /// than [`crate::MAX_CHILDREN`], an aggregate of no signer or with
+    /// claims, a tree deeper than [`crate::MAX_DEPTH`].
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, MergeError> {
-        let body: Body<Vec<u32>, Vec<Ext>, StarkProof> =
+        let body: Body<Vec<Node<Vec<Ext>>>, StarkProof> =
             codec::decode(MAGIC, VERSION, bytes, "merged proof").map_err(MergeError::Decode)?;
-        if body.counts.is_empty() || body.counts.len() > crate::MAX_CHILDREN {
-            return Err(MergeError::Decode(format!("{} children, at most {}", body.counts.len(), crate::MAX_CHILDREN)));
+        let mut at = 0;
+        let (children, claims) = read_merge(&body.nodes, &mut at, 1).map_err(MergeError::Decode)?;
+        if at != body.nodes.len() {
+            return Err(MergeError::Decode(format!("{} nodes after the tree", body.nodes.len() - at)));
         }
-        Ok(Self { counts: body.counts, claims: body.claims, proof: CircuitProof { stark: body.stark } })
+        Ok(Self { children, claims, proof: CircuitProof { stark: body.stark } })
     }
+}
+
+/// The merge at `nodes[*at]`, `depth` levels down, and its subtree.
+fn read_merge(nodes: &[Node<Vec<Ext>>], at: &mut usize, depth: usize) -> Result<(Vec<ChildHeader>, Vec<Ext>), String> {
+    if depth > crate::MAX_DEPTH {
+        return Err(format!("more than {} levels of merging", crate::MAX_DEPTH));
+    }
+    let node = nodes.get(*at).ok_or("the tree ends early")?;
+    *at += 1;
+    if !node.merged || node.count == 0 || node.count as usize > crate::MAX_CHILDREN {
+        return Err(format!("a merge of {} children, at least 1 and at most {}", node.count, crate::MAX_CHILDREN));
+    }
+    let mut children = Vec::with_capacity(node.count as usize);
+    for _ in 0..node.count {
+        let child = nodes.get(*at).ok_or("the tree ends early")?;
+        if child.merged {
+            let (children_below, claims) = read_merge(nodes, at, depth + 1)?;
+            children.push(ChildHeader::Merged { children: children_below, claims });
+        } else if child.count == 0 || !child.claims.is_empty() {
+            return Err("an aggregate of no signer, or with claims".into());
+        } else {
+            *at += 1;
+            children.push(ChildHeader::Aggregate { signers: child.count });
+        }
+    }
+    Ok((children, node.claims.clone()))
 }
 
 /// Verifies every child natively and proves, under `settings` (a
@@ -87,12 +203,13 @@ impl MergedProof {
 ///
 /// # Errors
 /// Another number of proofs than children, a child that does not verify
-/// under [`CHILD_SETTINGS`] ([`MergeError::ChildInvalid`] with its index),
-/// settings of another backend, or the circuit's refusal.
+/// under [`CHILD_SETTINGS`] or whose proof is of the other kind
+/// ([`MergeError::ChildInvalid`] with its index), settings of another
+/// backend, or the circuit's refusal.
 pub fn merge<S: MergeScheme>(
     settings: &Settings,
     statement: &MergeStatement<S>,
-    children: &[Proof],
+    children: &[ChildProof],
 ) -> Result<MergedProof, MergeError> {
     if !matches!(settings, Settings::Skip(_)) {
         return Err(MergeError::Settings);
@@ -101,26 +218,41 @@ pub fn merge<S: MergeScheme>(
         return Err(MergeError::CountMismatch { statements: statement.children().len(), proofs: children.len() });
     }
     let mut natives = Vec::with_capacity(children.len());
-    for (index, (s, proof)) in statement.children().iter().zip(children).enumerate() {
+    let mut headers = Vec::with_capacity(children.len());
+    for (index, (c, proof)) in statement.children().iter().zip(children).enumerate() {
         let invalid = |reason: String| MergeError::ChildInvalid { index, reason };
-        S::verify_child(&CHILD_SETTINGS, s, proof).map_err(|e| invalid(e.to_string()))?;
-        match &proof.stark {
+        let stark = match (c, proof) {
+            (Child::Aggregate(s), ChildProof::Aggregate(p)) => {
+                S::verify_child(&CHILD_SETTINGS, s, p).map_err(|e| invalid(e.to_string()))?;
+                headers.push(ChildHeader::Aggregate { signers: s.len() as u32 });
+                &p.stark
+            }
+            (Child::Merged(m), ChildProof::Merged(p)) => {
+                verify(&CHILD_SETTINGS, m, p).map_err(|e| invalid(e.to_string()))?;
+                headers.push(ChildHeader::Merged { children: p.children.clone(), claims: p.claims.clone() });
+                &p.proof.stark
+            }
+            _ => return Err(invalid("an aggregate proof for a merge, or a merged proof for an aggregate".into())),
+        };
+        match stark {
             StarkProof::Skip(SkipProof::Poseidon2(body)) => natives.push(body.proof()),
             _ => return Err(invalid("not a whir-skip-poseidon2 proof".into())),
         }
     }
-    let circuit = verifier_circuit(statement, Some(&natives))?;
+    let circuit = verifier_circuit(statement, &headers, Some(&natives))?;
     let claims = deferred::inputs(&circuit)?;
     let proof = sigagg_recursion::prove(settings, &circuit, &claims)?;
-    Ok(MergedProof { counts: statement.counts(), claims, proof })
+    Ok(MergedProof { children: headers, claims, proof })
 }
 
 /// Checks that `proof` shows every child of `statement` verifying, under
-/// `settings`.
+/// `settings`: the claims of every merged proof in the tree natively, then
+/// the circuit's proof. Rebuilds every level's circuit: tens of
+/// milliseconds per child.
 ///
 /// # Errors
-/// Another number of children, settings of another backend, or the
-/// circuit proof's refusal.
+/// Another shape of children, settings of another backend, a false claim,
+/// or the circuit proof's refusal.
 pub fn verify<S: MergeScheme>(
     settings: &Settings,
     statement: &MergeStatement<S>,
@@ -129,69 +261,99 @@ pub fn verify<S: MergeScheme>(
     if !matches!(settings, Settings::Skip(_)) {
         return Err(MergeError::Settings);
     }
-    if proof.counts != statement.counts() {
-        return Err(MergeError::CountMismatch { statements: statement.children().len(), proofs: proof.children() });
-    }
-    let circuit = verifier_circuit(statement, None)?;
+    let circuit = verifier_circuit(statement, &proof.children, None)?;
     deferred::check(&circuit, &proof.claims)?;
     Ok(sigagg_recursion::verify(settings, &circuit, &proof.claims, &proof.proof)?)
 }
 
 /// The security of a merged proof of `statement` under `settings`, from
-/// the tables of its verifier circuit (built here, tens of
-/// milliseconds). The merge as a whole is as sound as this proof and
-/// each child's proof together (ARCHITECTURE.md, `sigagg-recursion`).
+/// the tables of its verifier circuit (built here, tens of milliseconds
+/// per child), whose merged children are as `children` says (the proof's
+/// [`MergedProof::children`]). The merge as a whole is as sound as this
+/// proof and each proof below it together (ARCHITECTURE.md,
+/// `sigagg-recursion`).
 ///
 /// # Errors
-/// Settings of another backend.
+/// Settings of another backend, or children of another shape.
 pub fn security_level<S: MergeScheme>(
     settings: &Settings,
     statement: &MergeStatement<S>,
+    children: &[ChildHeader],
 ) -> Result<SecurityLevel, MergeError> {
     if !matches!(settings, Settings::Skip(_)) {
         return Err(MergeError::Settings);
     }
-    let circuit = verifier_circuit(statement, None)?;
+    let circuit = verifier_circuit(statement, children, None)?;
     Ok(sigagg_recursion::security_level(settings, &circuit, &vec![Ext::ZERO; circuit.num_inputs()])?)
 }
 
 /// The verifier circuit of the children: each child's proof verified
 /// whole, its values advice from `proofs` (the prover's build, one native
 /// proof per child) or from nowhere (a verifier's, which never runs
-/// hints). Public for measurement: its size is the merge's cost.
+/// hints). A merged child's circuit is rebuilt from its statement and
+/// header, and its claims are checked natively here. Public for
+/// measurement: its size is the merge's cost.
 ///
 /// # Errors
-/// Another number of proofs than children, or a child statement the
-/// native verifier would refuse.
+/// Another number of proofs than children, headers of another shape than
+/// the statement's, a merged child's false claim
+/// ([`MergeError::ChildInvalid`]), or a child statement the native
+/// verifier would refuse.
 pub fn verifier_circuit<S: MergeScheme>(
     statement: &MergeStatement<S>,
+    children: &[ChildHeader],
     proofs: Option<&[&NativeProof]>,
 ) -> Result<Circuit, MergeError> {
+    let mismatch = |proofs| MergeError::CountMismatch { statements: statement.children().len(), proofs };
     if let Some(proofs) = proofs
         && proofs.len() != statement.children().len()
     {
-        return Err(MergeError::CountMismatch { statements: statement.children().len(), proofs: proofs.len() });
+        return Err(mismatch(proofs.len()));
     }
-    let Settings::Skip(child_settings) = CHILD_SETTINGS else { unreachable!("a whir-skip setting") };
+    if children.iter().map(ChildHeader::shape).ne(statement.shape()) {
+        return Err(mismatch(children.len()));
+    }
     let mut b = CircuitBuilder::new();
     b.defer_periodic_above(DEFER_ABOVE);
-    for (i, s) in statement.children().iter().enumerate() {
-        let (airs, log_heights, seed) = S::verifier_view(&CHILD_SETTINGS, s);
-        let airs: Vec<&S::Air> = airs.iter().collect();
-        let view = ChildStatement {
-            airs: &airs,
-            log_heights: &log_heights,
-            skip: skip_for(&log_heights),
-            seed: &seed,
-            settings: &child_settings,
-        };
-        let shape = ProofShape::of(&view)?;
-        let (values, paths) = match proofs {
-            Some(proofs) => (Some(Arc::new(child::values(proofs[i]))), native_paths(&proofs[i].opening)),
-            None => (None, no_paths()),
-        };
-        let wires = ProofWires::advice(&mut b, &shape, values);
-        child::verify(&mut b, &view, &wires, &paths)?;
+    for (index, (c, header)) in statement.children().iter().zip(children).enumerate() {
+        let native = proofs.map(|p| p[index]);
+        match (c, header) {
+            (Child::Aggregate(s), _) => {
+                let (airs, log_heights, seed) = S::verifier_view(&CHILD_SETTINGS, s);
+                verify_child(&mut b, &airs.iter().collect::<Vec<_>>(), &log_heights, &seed, native)?;
+            }
+            (Child::Merged(m), ChildHeader::Merged { children, claims }) => {
+                let inner = verifier_circuit(m, children, None)?;
+                deferred::check(&inner, claims)
+                    .map_err(|e| MergeError::ChildInvalid { index, reason: e.to_string() })?;
+                let view = sigagg_recursion::statement_view(&CHILD_SETTINGS, &inner, claims)?;
+                drop(inner);
+                verify_child(&mut b, &view.airs.iter().collect::<Vec<_>>(), &view.log_heights, &view.seed, native)?;
+            }
+            (Child::Merged(_), ChildHeader::Aggregate { .. }) => return Err(mismatch(children.len())),
+        }
     }
     Ok(b.build())
+}
+
+/// Records in `b` the verification of one child's proof: its tables, their
+/// heights and its transcript's seed, under [`CHILD_SETTINGS`]; its values
+/// advice from `native` (the prover's build) or from nowhere.
+fn verify_child<A: SkipAir>(
+    b: &mut CircuitBuilder,
+    airs: &[&A],
+    log_heights: &[usize],
+    seed: &[u8],
+    native: Option<&NativeProof>,
+) -> Result<(), MergeError> {
+    let Settings::Skip(child_settings) = CHILD_SETTINGS else { unreachable!("a whir-skip setting") };
+    let view = ChildStatement { airs, log_heights, skip: skip_for(log_heights), seed, settings: &child_settings };
+    let shape = ProofShape::of(&view)?;
+    let (values, paths) = match native {
+        Some(proof) => (Some(Arc::new(child::values(proof))), native_paths(&proof.opening)),
+        None => (None, no_paths()),
+    };
+    let wires = ProofWires::advice(b, &shape, values);
+    child::verify(b, &view, &wires, &paths)?;
+    Ok(())
 }

@@ -1,4 +1,5 @@
-//! The statement of a merge: its children's statements.
+//! The statement of a merge: its children's statements, each an
+//! aggregate's or, recursively, a merge's.
 
 use std::collections::HashSet;
 
@@ -11,28 +12,84 @@ use crate::{MergeError, MergeScheme};
 /// rows of the verifier circuit, whose tables hold at most 2^24).
 pub const MAX_CHILDREN: usize = 16;
 
-/// Children's statements of one message and epoch, every signer once, all
-/// of one parameter set (Seed001 unless said).
+/// Most levels of merging above the aggregates (a merge of aggregates is
+/// depth 1). Each level's verifier rebuilds the circuits below it, so the
+/// bound keeps a decoder's recursion and a verifier's work bounded; it is
+/// no limit of the construction.
+pub const MAX_DEPTH: usize = 8;
+
+/// One child of a merge: an aggregate's statement, or a merge's (a merged
+/// proof is itself a child).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Child<S: MergeScheme = Seed001> {
+    /// An aggregate proof's statement.
+    Aggregate(AggregateStatement<S>),
+    /// A merged proof's statement.
+    Merged(MergeStatement<S>),
+}
+
+/// How a merge's signers are grouped: per child, its number of signers
+/// (an aggregate) or its own children's shapes (a merge). With the
+/// participants' keys in order it rebuilds the statement
+/// ([`MergeStatement::split`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// An aggregate of this many signers.
+    Aggregate(u32),
+    /// A merge of these children.
+    Merged(Vec<Shape>),
+}
+
+impl Shape {
+    /// The signers under it (saturating: shapes read from bytes are
+    /// untrusted).
+    pub fn participants(&self) -> u64 {
+        match self {
+            Shape::Aggregate(n) => u64::from(*n),
+            Shape::Merged(children) => children.iter().map(Shape::participants).fold(0, u64::saturating_add),
+        }
+    }
+}
+
+/// Children's statements of one message and epoch, every signer once over
+/// the whole tree, all of one parameter set (Seed001 unless said).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MergeStatement<S: MergeScheme = Seed001> {
-    children: Vec<AggregateStatement<S>>,
+    children: Vec<Child<S>>,
 }
 
 impl<S: MergeScheme> MergeStatement<S> {
-    /// Checks the children: at least one, at most [`MAX_CHILDREN`], every
-    /// entry of the first entry's message and epoch, no public key twice.
+    /// A merge of aggregates ([`Self::of`] with each an
+    /// [`Child::Aggregate`]).
     ///
     /// # Errors
-    /// Which of these fails.
+    /// As [`Self::of`].
     pub fn new(children: Vec<AggregateStatement<S>>) -> Result<Self, MergeError> {
-        let first = children.first().and_then(|c| c.entries().first()).ok_or(MergeError::Empty)?;
+        Self::of(children.into_iter().map(Child::Aggregate).collect())
+    }
+
+    /// Checks the children: at least one, at most [`MAX_CHILDREN`], at
+    /// most [`MAX_DEPTH`] levels, every entry of the first entry's message
+    /// and epoch, no public key twice in the whole tree.
+    ///
+    /// # Errors
+    /// Which of these fails (`child` names the child of this merge).
+    pub fn of(children: Vec<Child<S>>) -> Result<Self, MergeError> {
+        if children.is_empty() {
+            return Err(MergeError::Empty);
+        }
         if children.len() > MAX_CHILDREN {
             return Err(MergeError::TooManyChildren(children.len()));
         }
+        let statement = Self { children };
+        if statement.depth() > MAX_DEPTH {
+            return Err(MergeError::TooDeep(statement.depth()));
+        }
+        let first = statement.first_entry();
         let (message, epoch) = (first.message, first.epoch);
         let mut seen = HashSet::new();
-        for (child, statement) in children.iter().enumerate() {
-            for entry in statement.entries() {
+        for (child, c) in statement.children.iter().enumerate() {
+            for entry in c.entries() {
                 if entry.message != message || entry.epoch != epoch {
                     return Err(MergeError::MessageMismatch { child });
                 }
@@ -41,65 +98,131 @@ impl<S: MergeScheme> MergeStatement<S> {
                 }
             }
         }
-        Ok(Self { children })
+        Ok(statement)
     }
 
     /// The children's statements, in order.
-    pub fn children(&self) -> &[AggregateStatement<S>] {
+    pub fn children(&self) -> &[Child<S>] {
         &self.children
+    }
+
+    /// Levels of merging above the aggregates: 1 for a merge of aggregates.
+    pub fn depth(&self) -> usize {
+        1 + self.children.iter().map(|c| if let Child::Merged(m) = c { m.depth() } else { 0 }).max().unwrap_or(0)
+    }
+
+    /// The first entry of the first aggregate (every statement has one).
+    fn first_entry(&self) -> &AggregateEntry<S> {
+        match &self.children[0] {
+            Child::Aggregate(a) => &a.entries()[0],
+            Child::Merged(m) => m.first_entry(),
+        }
     }
 
     /// The signed message.
     pub fn message(&self) -> [u8; 32] {
-        self.children[0].entries()[0].message
+        self.first_entry().message
     }
 
     /// The epoch.
     pub fn epoch(&self) -> u32 {
-        self.children[0].entries()[0].epoch
+        self.first_entry().epoch
     }
 
-    /// The signers, over all children.
+    /// The signers' entries, over the whole tree in order.
+    pub fn entries(&self) -> Vec<&AggregateEntry<S>> {
+        self.children.iter().flat_map(Child::entries).collect()
+    }
+
+    /// The signers, over the whole tree.
     pub fn participants(&self) -> usize {
-        self.children.iter().map(AggregateStatement::<S>::len).sum()
+        self.children.iter().map(Child::participants).sum()
     }
 
-    /// Each child's number of signers, in order.
-    pub fn counts(&self) -> Vec<u32> {
-        self.children.iter().map(|c| c.len() as u32).collect()
+    /// Each child's shape, in order.
+    pub fn shape(&self) -> Vec<Shape> {
+        self.children.iter().map(Child::shape).collect()
     }
 
-    /// The statement of children of `counts` signers each, whose keys are
-    /// `public_keys` in order (the children's keys one after the other),
+    /// The statement of children of `shape`, whose keys are `public_keys`
+    /// in order (the whole tree's keys one after the other, depth first),
     /// all signing `message` at `epoch`: how a verifier who knows the
     /// participants rebuilds a merge's statement from a merged proof's
-    /// [`counts`](crate::MergedProof::counts).
+    /// [`shape`](crate::MergedProof::shape).
     ///
     /// # Errors
-    /// Counts that do not add up to the keys ([`MergeError::Split`]), a
-    /// child of no signer, or what [`Self::new`] refuses.
+    /// A shape that does not add up to the keys ([`MergeError::Split`]), an
+    /// aggregate of no signer, or what [`Self::of`] refuses.
     pub fn split(
         public_keys: &[PublicKey<S>],
-        counts: &[u32],
+        shape: &[Shape],
         message: [u8; 32],
         epoch: u32,
     ) -> Result<Self, MergeError> {
-        let total: u64 = counts.iter().map(|&c| u64::from(c)).sum();
-        if total != public_keys.len() as u64 || counts.contains(&0) {
-            return Err(MergeError::Split { keys: public_keys.len(), counts: counts.to_vec() });
+        let total = shape.iter().map(Shape::participants).fold(0, u64::saturating_add);
+        let refused = || MergeError::Split { keys: public_keys.len(), shape: shape.to_vec() };
+        if total != public_keys.len() as u64 {
+            return Err(refused());
         }
         let mut keys = public_keys.iter();
-        let children = counts
+        Self::split_from(&mut keys, shape, message, epoch, 1).map_err(|e| match e {
+            MergeError::Split { .. } => refused(),
+            other => other,
+        })
+    }
+
+    /// [`Self::split`] of the keys `keys` still holds, `depth` levels down.
+    fn split_from<'k>(
+        keys: &mut impl Iterator<Item = &'k PublicKey<S>>,
+        shape: &[Shape],
+        message: [u8; 32],
+        epoch: u32,
+        depth: usize,
+    ) -> Result<Self, MergeError> {
+        if depth > MAX_DEPTH {
+            return Err(MergeError::TooDeep(depth));
+        }
+        let children = shape
             .iter()
-            .map(|&count| {
-                let entries = keys
-                    .by_ref()
-                    .take(count as usize)
-                    .map(|&public_key| AggregateEntry::<S> { public_key, epoch, message })
-                    .collect();
-                AggregateStatement::from_entries(entries).map_err(MergeError::from)
+            .map(|s| match s {
+                Shape::Aggregate(0) => Err(MergeError::Split { keys: 0, shape: Vec::new() }),
+                Shape::Aggregate(count) => {
+                    let entries = keys
+                        .by_ref()
+                        .take(*count as usize)
+                        .map(|&public_key| AggregateEntry::<S> { public_key, epoch, message })
+                        .collect();
+                    Ok(Child::Aggregate(AggregateStatement::from_entries(entries)?))
+                }
+                Shape::Merged(inner) => Ok(Child::Merged(Self::split_from(keys, inner, message, epoch, depth + 1)?)),
             })
             .collect::<Result<Vec<_>, _>>()?;
-        Self::new(children)
+        Self::of(children)
+    }
+}
+
+impl<S: MergeScheme> Child<S> {
+    /// Its signers' entries, in order.
+    pub fn entries(&self) -> Vec<&AggregateEntry<S>> {
+        match self {
+            Child::Aggregate(a) => a.entries().iter().collect(),
+            Child::Merged(m) => m.entries(),
+        }
+    }
+
+    /// Its number of signers.
+    pub fn participants(&self) -> usize {
+        match self {
+            Child::Aggregate(a) => a.len(),
+            Child::Merged(m) => m.participants(),
+        }
+    }
+
+    /// Its shape.
+    pub fn shape(&self) -> Shape {
+        match self {
+            Child::Aggregate(a) => Shape::Aggregate(a.len() as u32),
+            Child::Merged(m) => Shape::Merged(m.shape()),
+        }
     }
 }

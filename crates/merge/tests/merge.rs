@@ -6,7 +6,8 @@
 
 use p3_field::PrimeCharacteristicRing;
 use sigagg_merge::{
-    CHILD_SETTINGS, MAX_CHILDREN, MergeError, MergeStatement, MergedProof, merge, verifier_circuit, verify,
+    CHILD_SETTINGS, ChildHeader, MAX_CHILDREN, MergeError, MergeStatement, MergedProof, Shape, merge, verifier_circuit,
+    verify,
 };
 use sigagg_prover::skip_stark::SkipProof;
 use sigagg_prover::{Settings, StarkProof};
@@ -38,6 +39,19 @@ fn child(n: usize) -> (AggregateStatement, Proof) {
     (statement, proof)
 }
 
+/// Aggregates of these counts.
+fn aggregates(counts: &[u32]) -> Vec<Shape> {
+    counts.iter().map(|&c| Shape::Aggregate(c)).collect()
+}
+
+/// The header of an aggregate of a shape's signers.
+fn header(shape: &Shape) -> ChildHeader {
+    match shape {
+        Shape::Aggregate(signers) => ChildHeader::Aggregate { signers: *signers },
+        Shape::Merged(_) => unreachable!("aggregates only"),
+    }
+}
+
 /// A copy of a proof (proofs are not `Clone`: their bytes are).
 fn copy(proof: &Proof) -> Proof {
     Proof::from_bytes(&proof.to_bytes()).unwrap()
@@ -51,7 +65,7 @@ fn children_merge_and_verify_and_every_other_claim_is_refused() {
     let statement = MergeStatement::new(vec![s0.clone(), s1.clone()]).unwrap();
     assert_eq!(statement.participants(), 32);
     let settings = CHILD_SETTINGS;
-    let merged = merge(&settings, &statement, &[copy(&p0), copy(&p1)]).unwrap();
+    let merged = merge(&settings, &statement, &[copy(&p0).into(), copy(&p1).into()]).unwrap();
     verify(&settings, &statement, &merged).unwrap();
     let bytes = merged.to_bytes();
     verify(&settings, &statement, &MergedProof::from_bytes(&bytes).unwrap()).unwrap();
@@ -60,19 +74,19 @@ fn children_merge_and_verify_and_every_other_claim_is_refused() {
     let dropped = MergeStatement::new(vec![s0.clone()]).unwrap();
     assert!(matches!(verify(&settings, &dropped, &merged), Err(MergeError::CountMismatch { .. })));
     let mut one = MergedProof::from_bytes(&bytes).unwrap();
-    one.counts = vec![16];
+    one.children.pop();
     assert!(matches!(verify(&settings, &dropped, &one), Err(MergeError::Circuit(_))));
     // The statement rebuilt from the participants' keys and the proof's
     // counts; another split of the same keys is another circuit.
     let keys: Vec<_> = s0.entries().iter().chain(s1.entries()).map(|e| e.public_key).collect();
-    assert_eq!(merged.counts, [16, 16]);
-    assert_eq!(MergeStatement::split(&keys, &merged.counts, MESSAGE, EPOCH).unwrap(), statement);
-    let resplit = MergeStatement::split(&keys, &[8, 24], MESSAGE, EPOCH).unwrap();
+    assert_eq!(merged.shape(), [Shape::Aggregate(16), Shape::Aggregate(16)]);
+    assert_eq!(MergeStatement::split(&keys, &merged.shape(), MESSAGE, EPOCH).unwrap(), statement);
+    let resplit = MergeStatement::split(&keys, &aggregates(&[8, 24]), MESSAGE, EPOCH).unwrap();
     let mut moved = MergedProof::from_bytes(&bytes).unwrap();
-    moved.counts = vec![8, 24];
+    moved.children = resplit.shape().iter().map(header).collect();
     assert!(matches!(verify(&settings, &resplit, &moved), Err(MergeError::Circuit(_))));
     for counts in [&[16, 15][..], &[16, 17], &[32, 0], &[]] {
-        let split = MergeStatement::split(&keys, counts, MESSAGE, EPOCH);
+        let split = MergeStatement::split(&keys, &aggregates(counts), MESSAGE, EPOCH);
         assert!(matches!(split, Err(MergeError::Split { .. } | MergeError::Empty)), "{counts:?}");
     }
     // The children swapped, or one replaced by another statement's.
@@ -95,7 +109,7 @@ fn children_merge_and_verify_and_every_other_claim_is_refused() {
     // moved with its value recomputed there passes that check, but the
     // circuit binds the point to the transcript's.
     assert!(!merged.claims.is_empty());
-    let circuit = verifier_circuit(&statement, None).unwrap();
+    let circuit = verifier_circuit(&statement, &merged.children, None).unwrap();
     let claim = &circuit.deferred()[0];
     let index = |w| circuit.input_index(w).unwrap();
     let mut wrong_value = MergedProof::from_bytes(&bytes).unwrap();
@@ -119,7 +133,7 @@ fn children_merge_and_verify_and_every_other_claim_is_refused() {
             StarkProof::Skip(SkipProof::Poseidon2(body)) => body.proof(),
             _ => unreachable!("a whir-skip-poseidon2 proof"),
         });
-        verifier_circuit(&statement, Some(&natives)).unwrap()
+        verifier_circuit(&statement, &merged.children, Some(&natives)).unwrap()
     };
     assert!(matches!(prover_circuit.witness(&moved), Err(CircuitError::Unsatisfied { .. })));
     let mut short = MergedProof::from_bytes(&bytes).unwrap();
@@ -127,8 +141,11 @@ fn children_merge_and_verify_and_every_other_claim_is_refused() {
     assert!(verify(&settings, &statement, &short).is_err());
 
     // A child's proof of another statement, and too few proofs.
-    assert!(matches!(merge(&settings, &statement, &[copy(&p0), p2]), Err(MergeError::ChildInvalid { index: 1, .. })));
-    assert!(matches!(merge(&settings, &statement, &[p0]), Err(MergeError::CountMismatch { .. })));
+    assert!(matches!(
+        merge(&settings, &statement, &[copy(&p0).into(), p2.into()]),
+        Err(MergeError::ChildInvalid { index: 1, .. })
+    ));
+    assert!(matches!(merge(&settings, &statement, &[p0.into()]), Err(MergeError::CountMismatch { .. })));
 }
 
 #[test]
@@ -164,13 +181,13 @@ fn lean_sig_prod_children_merge_and_verify() {
     };
     let ((s0, p0), (s1, p1)) = (lean_child(2), lean_child(3));
     let statement = MergeStatement::new(vec![s0.clone(), s1.clone()]).unwrap();
-    let merged = merge(&CHILD_SETTINGS, &statement, &[copy(&p0), copy(&p1)]).unwrap();
+    let merged = merge(&CHILD_SETTINGS, &statement, &[copy(&p0).into(), copy(&p1).into()]).unwrap();
     verify(&CHILD_SETTINGS, &statement, &MergedProof::from_bytes(&merged.to_bytes()).unwrap()).unwrap();
-    assert_eq!(merged.counts, [2, 3]);
+    assert_eq!(merged.shape(), aggregates(&[2, 3]));
     let swapped = MergeStatement::new(vec![s1, s0]).unwrap();
     assert!(verify(&CHILD_SETTINGS, &swapped, &merged).is_err());
     assert!(matches!(
-        merge(&CHILD_SETTINGS, &statement, &[copy(&p1), p0]),
+        merge(&CHILD_SETTINGS, &statement, &[copy(&p1).into(), p0.into()]),
         Err(MergeError::ChildInvalid { index: 0, .. })
     ));
 }

@@ -15,8 +15,10 @@
 //! witness once with placeholders ([`inputs`]): the point comes from the
 //! transcript, which no deferred value feeds.
 //!
-//! Carrying such claims up through further levels of recursion is not
-//! built: a merged proof is not a child yet.
+//! Such claims are carried up through further levels of recursion by
+//! `sigagg-merge`: a circuit that verifies a merged proof takes that
+//! proof's claims as its inputs (constants of the parent circuit), and the
+//! verifier at the top checks every level's claims with [`check`].
 
 use std::sync::Arc;
 

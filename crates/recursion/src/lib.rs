@@ -31,8 +31,10 @@
 //!   Seed001 aggregates verified in one circuit).
 //!
 //! **Not built:** a commitment to the tables' periodic columns (their
-//! verifier reads them in time linear in the circuit; recursion past
-//! depth 1 needs them committed once).
+//! verifier reads them in time linear in the circuit; past depth 1,
+//! `sigagg-merge` defers a merged child's columns to the top verifier,
+//! which rebuilds every circuit of the tree, instead of opening them
+//! from one commitment).
 //! Composed security: ARCHITECTURE.md.
 //!
 //! ## Design: a circuit is witness tables and operation tables

@@ -115,7 +115,9 @@ def verify_merged(
     settings: Settings = "whir-skip-poseidon2",
     scheme: Scheme = "seed001",
 ) -> None: ...
-def merged_counts(proof: Bytes) -> List[int]: ...
+# An aggregate child's signer count, or a merged child's own list.
+MergedShape = List[Union[int, "MergedShape"]]
+def merged_counts(proof: Bytes) -> MergedShape: ...
 # leanSpec's aggregation API (leanSig production signatures, one message and slot):
 # the bare proof (leanSpec's proof_data) and its SSZ container AggregatedSignatureProof.
 def aggregate_signatures(

@@ -1,12 +1,15 @@
 //! `sigagg bench merge`: C children of N Seed001 signatures each, proven
-//! under the recursion setting, merged into one proof (`sigagg-merge`).
+//! under the recursion setting, merged into one proof (`sigagg-merge`);
+//! with `--depth D`, a tree of D levels of merging, C children to each
+//! merge, timed at its root.
 
 use std::time::Instant;
 
 use clap::Args;
 use serde_json::json;
 use sigagg_merge::{
-    CHILD_SETTINGS, MergeScheme, MergeStatement, MergedProof, merge, security_level, verifier_circuit, verify,
+    CHILD_SETTINGS, Child, ChildHeader, ChildProof, MergeScheme, MergeStatement, MergedProof, merge, security_level,
+    verifier_circuit, verify,
 };
 use sigagg_xmss::{LeanSigProd, Seed001, Signature};
 use sigagg_xmss_agg::{AggregateStatement, Proof, ProveError, Settings};
@@ -31,6 +34,10 @@ pub struct BenchArgs {
     /// Print JSON (the only output format; kept for symmetry with other benches).
     #[arg(long)]
     pub json: bool,
+    /// Levels of merging: 1 merges C aggregates; D > 1 merges C merged proofs of depth
+    /// D - 1 (C^D aggregates in all), the root timed.
+    #[arg(long, default_value_t = 1)]
+    pub depth: usize,
     /// The children's parameter set: seed001 or lean-sig-prod (leanSig's production set).
     #[arg(long, default_value = "seed001", value_parser = ["seed001", "lean-sig-prod"])]
     pub scheme: String,
@@ -55,23 +62,32 @@ fn bench_with<S: MergeScheme>(args: &BenchArgs, prove_child: ProveChild<S>) -> C
             sigagg_merge::MAX_CHILDREN
         )));
     }
+    if args.depth == 0 || args.depth > 3 {
+        return Err(CliError::usage("--depth must be in 1..=3 (C^D aggregates are made)"));
+    }
     let mut statements = Vec::new();
     let mut proofs = Vec::new();
     let mut children = Vec::new();
     for _ in 0..args.children {
-        let (statement, sigs) = quick_signatures_of::<S>(args.n, false);
-        let t = Instant::now();
-        let proof = prove_child(&CHILD_SETTINGS, &statement, &sigs).map_err(CliError::rejected)?;
-        let prove_s = t.elapsed().as_secs_f64();
-        let bytes = proof.to_bytes().len();
-        let t = Instant::now();
-        S::verify_child(&CHILD_SETTINGS, &statement, &proof).map_err(CliError::rejected)?;
-        children.push(json!({ "prove_s": prove_s, "proof_bytes": bytes, "verify_s": t.elapsed().as_secs_f64() }));
+        let (statement, proof, run) = child_of::<S>(args, prove_child, args.depth - 1)?;
+        children.push(run);
         statements.push(statement);
         proofs.push(proof);
     }
-    let statement = MergeStatement::new(statements).map_err(CliError::rejected)?;
-    let circuit = verifier_circuit(&statement, None).map_err(CliError::rejected)?;
+    let statement = MergeStatement::of(statements).map_err(CliError::rejected)?;
+    let mut headers: Option<Vec<ChildHeader>> = None;
+    let run = io::ProofRun::measure(
+        || merge(&settings, &statement, &proofs).map_err(CliError::rejected),
+        MergedProof::to_bytes,
+        |bytes| {
+            let decoded = MergedProof::from_bytes(bytes).map_err(CliError::rejected)?;
+            verify(&settings, &statement, &decoded).map_err(CliError::rejected)?;
+            headers = Some(decoded.children);
+            Ok(())
+        },
+    )?;
+    let headers = headers.unwrap_or_default();
+    let circuit = verifier_circuit(&statement, &headers, None).map_err(CliError::rejected)?;
     let circuit_json = json!({
         "wires": circuit.num_wires(),
         "arithmetic_rows": circuit.rows().len(),
@@ -79,15 +95,7 @@ fn bench_with<S: MergeScheme>(args: &BenchArgs, prove_child: ProveChild<S>) -> C
         "path_levels": circuit.paths().iter().map(|p| p.bits.len()).sum::<usize>(),
     });
     drop(circuit);
-    let run = io::ProofRun::measure(
-        || merge(&settings, &statement, &proofs).map_err(CliError::rejected),
-        MergedProof::to_bytes,
-        |bytes| {
-            let decoded = MergedProof::from_bytes(bytes).map_err(CliError::rejected)?;
-            verify(&settings, &statement, &decoded).map_err(CliError::rejected)
-        },
-    )?;
-    let level = security_level(&settings, &statement).map_err(CliError::rejected)?;
+    let level = security_level(&settings, &statement, &headers).map_err(CliError::rejected)?;
     let child = match args.scheme.as_str() {
         "lean-sig-prod" => sigagg_xmss_agg::leansig::aggregate::security_level::<LeanSigProd>(&CHILD_SETTINGS, args.n),
         _ => sigagg_xmss_agg::security::security_level(&CHILD_SETTINGS, args.n),
@@ -97,15 +105,57 @@ fn bench_with<S: MergeScheme>(args: &BenchArgs, prove_child: ProveChild<S>) -> C
         "scheme": args.scheme,
         "settings": report_name(sigagg_xmss_agg::named(&settings)),
         "children": args.children,
+        "depth": args.depth,
         "n": args.n,
         "child_settings": sigagg_bytes::merge::CHILD_SETTINGS.name(),
-        "child_security_bits": child.proven_bits,
+        "leaf_security_bits": child.proven_bits,
         "child_runs": children,
         "circuit": circuit_json,
-        "verify_includes": "decoding and the verifier circuit rebuilt from the statement",
+        "verify_includes": "decoding, the verifier circuit rebuilt from the statement (every level's, the claims below checked)",
         "prove_includes": "each child verified natively, the verifier circuit built with the proofs as advice, its proof",
     });
     let bits = (level.proven_bits, level.conjectured_bits);
-    io::print_json(&run.report(head, &settings, bits, args.children * args.n));
+    let signers = args.n * args.children.pow(args.depth as u32);
+    io::print_json(&run.report(head, &settings, bits, signers));
     Ok(())
+}
+
+/// One child of a merge `depth` levels above the aggregates (0: an
+/// aggregate of N signatures; above: a merge of C such children, under
+/// the recursion setting), with its own figures.
+fn child_of<S: MergeScheme>(
+    args: &BenchArgs,
+    prove_child: ProveChild<S>,
+    depth: usize,
+) -> Result<(Child<S>, ChildProof, serde_json::Value), CliError> {
+    if depth == 0 {
+        let (statement, sigs) = quick_signatures_of::<S>(args.n, false);
+        let t = Instant::now();
+        let proof = prove_child(&CHILD_SETTINGS, &statement, &sigs).map_err(CliError::rejected)?;
+        let prove_s = t.elapsed().as_secs_f64();
+        let bytes = proof.to_bytes().len();
+        let t = Instant::now();
+        S::verify_child(&CHILD_SETTINGS, &statement, &proof).map_err(CliError::rejected)?;
+        let run = json!({ "prove_s": prove_s, "proof_bytes": bytes, "verify_s": t.elapsed().as_secs_f64() });
+        return Ok((Child::Aggregate(statement), proof.into(), run));
+    }
+    let (mut statements, mut proofs) = (Vec::new(), Vec::new());
+    for _ in 0..args.children {
+        let (statement, proof, _) = child_of::<S>(args, prove_child, depth - 1)?;
+        statements.push(statement);
+        proofs.push(proof);
+    }
+    let statement = MergeStatement::of(statements).map_err(CliError::rejected)?;
+    let t = Instant::now();
+    let proof = merge(&CHILD_SETTINGS, &statement, &proofs).map_err(CliError::rejected)?;
+    let prove_s = t.elapsed().as_secs_f64();
+    let t = Instant::now();
+    verify(&CHILD_SETTINGS, &statement, &proof).map_err(CliError::rejected)?;
+    let run = json!({
+        "depth": depth,
+        "prove_s": prove_s,
+        "proof_bytes": proof.to_bytes().len(),
+        "verify_s": t.elapsed().as_secs_f64(),
+    });
+    Ok((Child::Merged(statement), proof.into(), run))
 }

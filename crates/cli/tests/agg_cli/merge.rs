@@ -2,8 +2,10 @@
 //! two seed001 aggregates (whir-skip-poseidon2) of one message merge; the
 //! merged proof verifies for their keys, child after child, and is
 //! refused for another epoch, message or order of keys, when tampered,
-//! and when a child is not under the recursion setting; `sigagg bench
-//! merge` prints its figures.
+//! and when a child is not under the recursion setting; the merged proof
+//! merges again beside a third aggregate (depth 2) and verifies, and is
+//! refused with its keys reordered; `sigagg bench merge` prints its
+//! figures, at depth 1 and 2.
 
 use super::{MSG_A, MSG_B, json, run, tamper};
 use crate::common::{ok, sigagg, tempdir};
@@ -12,8 +14,8 @@ use crate::common::{ok, sigagg, tempdir};
 fn two_aggregates_merge_and_the_merged_proof_verifies_on_files() {
     let dir = tempdir("merge");
     let seed = "22".repeat(32);
-    ok(&sigagg(&dir, &["keygen", "--count", "4", "--seed", &seed, "--out", "k"]));
-    for i in 0..4 {
+    ok(&sigagg(&dir, &["keygen", "--count", "6", "--seed", &seed, "--out", "k"]));
+    for i in 0..6 {
         let (sk, out) = (format!("k-{i}.sk"), format!("s-{i}.sig"));
         ok(&sigagg(&dir, &["sign", "--sk", &sk, "--epoch", "5", "--message", MSG_A, "--out", &out]));
     }
@@ -29,6 +31,7 @@ fn two_aggregates_merge_and_the_merged_proof_verifies_on_files() {
     };
     child("whir-skip-poseidon2", 0, "a.proof");
     child("whir-skip-poseidon2", 2, "b.proof");
+    child("whir-skip-poseidon2", 4, "c.proof");
     child("test", 2, "t.proof");
     let keys = ["--pk", "k-0.pk", "--pk", "k-1.pk", "--pk", "k-2.pk", "--pk", "k-3.pk"];
     let merge = ["merge", "--child", "a.proof", "--child", "b.proof", "--epoch", "5", "--message", MSG_A];
@@ -61,6 +64,18 @@ fn two_aggregates_merge_and_the_merged_proof_verifies_on_files() {
     assert_ne!(run(&dir, &fri, &keys).status.code(), Some(0));
     assert!(!dir.join("x.proof").exists());
 
+    // Depth 2: the merged proof is a child beside a third aggregate; the
+    // keys are the whole tree's, depth first.
+    let again = ["merge", "--child", "m.proof", "--child", "c.proof", "--epoch", "5", "--message", MSG_A];
+    let six = [&keys[..], &["--pk", "k-4.pk", "--pk", "k-5.pk"]].concat();
+    ok(&run(&dir, &again, &[&six[..], &["--out", "m2.proof"]].concat()));
+    let verify2 = ["verify", "--proof", "m2.proof", "--epoch", "5", "--message", MSG_A];
+    let out = json(&run(&dir, &verify2, &six));
+    assert_eq!((out["valid"].as_bool(), out["depth"].as_u64()), (Some(true), Some(2)), "{out}");
+    assert_eq!((out["count"].as_u64(), &out["children"]), (Some(6), &serde_json::json!([[2, 2], 2])), "{out}");
+    let reordered = [&six[4..], &six[..4]].concat();
+    assert_eq!(run(&dir, &verify2, &reordered).status.code(), Some(1));
+
     // The benchmark: children of one signature, the merged proof under the
     // insecure test setting (quick).
     let bench = ["bench", "merge", "--children", "2", "--n", "1", "--settings", "test-whir-skip", "--json"];
@@ -70,5 +85,8 @@ fn two_aggregates_merge_and_the_merged_proof_verifies_on_files() {
     }
     assert_eq!(out["child_runs"].as_array().map(Vec::len), Some(2), "{out}");
     assert!(out["circuit"]["wires"].as_u64().unwrap() > 100_000, "{out}");
+    let deep = ["bench", "merge", "--children", "1", "--depth", "2", "--n", "1", "--settings", "test-whir-skip"];
+    let out = json(&sigagg(&dir, &[&deep[..], &["--json"]].concat()));
+    assert_eq!((out["depth"].as_u64(), out["child_runs"][0]["depth"].as_u64()), (Some(2), Some(1)), "{out}");
     std::fs::remove_dir_all(dir).unwrap();
 }
