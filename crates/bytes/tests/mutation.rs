@@ -417,3 +417,32 @@ fn seed001_threshold_proofs_group_keys_and_paths() {
 fn lamport_threshold_proofs_group_keys_and_paths() {
     threshold_proofs(Scheme::LamportPlusMined);
 }
+
+/// Merged proofs (`merge::verify_merged`), at depth 2 so that mutants
+/// reach a merged child's header and claims: two Seed001 aggregates
+/// merged, that proof merged beside a third aggregate.
+#[test]
+fn merged_proofs_at_depth_two() {
+    use sigagg_bytes::merge::{self, CHILD_SETTINGS, MergeStatement};
+
+    let message = vec![0x42u8; 32];
+    let (pks, sigs) = signed(Scheme::Seed001, 3, |_| message.clone());
+    let child = |i: usize| {
+        let keys = [&pks[i][..]];
+        let statement = AggregateStatement { public_keys: &keys, messages: &[&message], epochs: &[EPOCH] };
+        aggregate(Scheme::Seed001, CHILD_SETTINGS, &statement, &[&sigs[i][..]]).unwrap()
+    };
+    let (a, b, c) = (child(0), child(1), child(2));
+    let pk_refs = refs(&pks);
+    let statement =
+        |keys| MergeStatement { scheme: Scheme::Seed001, public_keys: keys, message: &message, epoch: EPOCH };
+    let inner = merge::merge(CHILD_SETTINGS, &statement(&pk_refs[..2]), &[&a, &b]).unwrap();
+    let root = merge::merge(CHILD_SETTINGS, &statement(&pk_refs), &[&inner, &c]).unwrap();
+    merge::verify_merged(CHILD_SETTINGS, &statement(&pk_refs), &root).unwrap();
+
+    let mut f = Findings::default();
+    f.refused("merged proof (depth 2)", &root, REFUSED, |m| {
+        merge::verify_merged(CHILD_SETTINGS, &statement(&pk_refs), m)
+    });
+    f.assert_none();
+}
