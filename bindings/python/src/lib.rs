@@ -354,9 +354,13 @@ fn verify_aggregate(
 /// `scheme`, "seed001" or "leansig-prod" (leanSpec's bare `proof_data`),
 /// made with "whir-skip-poseidon2") verifies, for `public_keys` (the
 /// children's keys, one child after another) signing the 32-byte
-/// `message` at `epoch`: one merged proof, without the signatures.
+/// `message` at `epoch`: one merged proof, without the signatures. A
+/// child may be a merged proof (its keys in its own order). Raw
+/// `signatures` beside the children are the last keys' signers, aggregated
+/// into one more child.
 #[pyfunction]
-#[pyo3(signature = (public_keys, message, epoch, children, settings = "whir-skip-poseidon2", scheme = "seed001"))]
+#[pyo3(signature = (public_keys, message, epoch, children, settings = "whir-skip-poseidon2", scheme = "seed001", signatures = Vec::new()))]
+#[allow(clippy::too_many_arguments)]
 fn merge(
     py: Python<'_>,
     public_keys: Vec<Vec<u8>>,
@@ -365,11 +369,12 @@ fn merge(
     children: Vec<Vec<u8>>,
     settings: &str,
     scheme: &str,
+    signatures: Vec<Vec<u8>>,
 ) -> PyResult<Vec<u8>> {
     let (set, scheme) = (parse_settings(settings)?, parse_scheme(scheme)?);
     let pks = views(&public_keys);
     let statement = api::merge::MergeStatement { scheme, public_keys: &pks, message: &message, epoch };
-    run(py, || api::merge::merge(set, &statement, &views(&children)))
+    run(py, || api::merge::merge_signed(set, &statement, &views(&children), &views(&signatures)))
 }
 
 /// Verifies a merged `proof` of the same statement; raises `VerifyError`

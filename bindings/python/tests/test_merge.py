@@ -48,6 +48,21 @@ def test_merged_proof_merges_again(merged):
         sigagg.verify_merged(deeper, c_pks + keys, MESSAGE, EPOCH)
 
 
+def test_raw_signatures_beside_children(merged):
+    keys, _, _, _, _, proof = merged
+    d_pks, d_sigs, _ = child(40)
+    signed = sigagg.merge(keys + d_pks, MESSAGE, EPOCH, [proof], signatures=d_sigs)
+    assert sigagg.merged_counts(signed) == [[2, 2], 2]
+    sigagg.verify_merged(signed, keys + d_pks, MESSAGE, EPOCH)
+    # A signature on another message among them.
+    other = sigagg.xmss_keygen("seed001", 0, 1, seed=bytes([50]) * 32)
+    bad = other[1].sign(EPOCH, b"\x5b" * 32)
+    with pytest.raises(sigagg.ProveError):
+        sigagg.merge(keys + [other[0]], MESSAGE, EPOCH, [proof], signatures=[bad])
+    with pytest.raises(sigagg.ArgumentError):
+        sigagg.merge(keys[:1], MESSAGE, EPOCH, [], signatures=d_sigs)
+
+
 def test_merge_rejections(merged):
     keys, a_pks, a_sigs, a, b, proof = merged
     with pytest.raises(sigagg.VerifyError):

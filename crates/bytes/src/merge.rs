@@ -106,21 +106,48 @@ impl MergeInfo {
 /// settings of another backend an [`ErrorKind::Argument`] error; a child
 /// that does not verify an [`ErrorKind::Prove`] error naming it.
 pub fn merge(settings: ProofSettings, statement: &MergeStatement<'_>, children: &[&[u8]]) -> Result<Vec<u8>> {
-    let proofs = children
-        .iter()
-        .enumerate()
-        .map(|(i, bytes)| child_proof(statement.scheme, bytes).map_err(|e| e.context(format!("child {i}"))))
-        .collect::<Result<Vec<_>>>()?;
-    let shape: Vec<Shape> = proofs
-        .iter()
-        .map(|p| match p {
-            ChildProof::Aggregate(p) => Shape::Aggregate(p.count),
-            ChildProof::Merged(m) => Shape::Merged(m.shape()),
-        })
-        .collect();
+    let proofs = child_proofs(statement.scheme, children)?;
+    let shape = shape_of(&proofs);
     with_mergeable!(statement.scheme, S => {
         let statement = split::<S>(statement, &shape)?;
         let merged = sigagg_merge::merge(&sigagg_xmss_agg::settings(settings), &statement, &proofs).map_err(proving)?;
+        Ok(merged.to_bytes())
+    })
+}
+
+/// [`merge`] with raw `signatures` beside the children: the statement's
+/// last `signatures.len()` keys are their signers' (in order), the keys
+/// before them the children's. The signatures are aggregated first into
+/// one more child, the last (`sigagg_merge::merge_signed`); the merged
+/// proof verifies with [`verify_merged`] against all the keys.
+///
+/// Errors as [`merge`]; a signature that does not decode is an
+/// [`ErrorKind::Decode`] error, one that does not verify an
+/// [`ErrorKind::Prove`] error; more signatures than keys an
+/// [`ErrorKind::Argument`] error.
+pub fn merge_signed(
+    settings: ProofSettings,
+    statement: &MergeStatement<'_>,
+    children: &[&[u8]],
+    signatures: &[&[u8]],
+) -> Result<Vec<u8>> {
+    if signatures.is_empty() {
+        return merge(settings, statement, children);
+    }
+    let Some(split_at) = statement.public_keys.len().checked_sub(signatures.len()) else {
+        return Err(Error::new(ErrorKind::Argument, "more signatures than public keys"));
+    };
+    let proofs = child_proofs(statement.scheme, children)?;
+    let shape = shape_of(&proofs);
+    with_mergeable!(statement.scheme, S => {
+        let children_keys = MergeStatement { public_keys: &statement.public_keys[..split_at], ..*statement };
+        let children = if proofs.is_empty() { Vec::new() } else { split::<S>(&children_keys, &shape)?.into_children() };
+        let raw_keys = MergeStatement { public_keys: &statement.public_keys[split_at..], ..*statement };
+        let (keys, message) = decoded::<S>(&raw_keys)?;
+        let sigs = decode_each(signatures, "signature", sigagg_xmss::Signature::<S>::from_bytes)?;
+        let entries = keys.into_iter().map(|public_key| sigagg_xmss_agg::AggregateEntry::<S> { public_key, epoch: statement.epoch, message }).collect();
+        let signed = sigagg_xmss_agg::AggregateStatement::from_entries(entries).map_err(|e| Error::from(MergeError::from(e)))?;
+        let (_, merged) = sigagg_merge::merge_signed(&sigagg_xmss_agg::settings(settings), children, proofs, signed, &sigs).map_err(proving)?;
         Ok(merged.to_bytes())
     })
 }
@@ -194,6 +221,26 @@ fn child_proof(scheme: Scheme, bytes: &[u8]) -> Result<ChildProof> {
     proof.map(ChildProof::Aggregate)
 }
 
+/// Every child's proof ([`child_proof`]), a failure naming its child.
+fn child_proofs(scheme: Scheme, children: &[&[u8]]) -> Result<Vec<ChildProof>> {
+    children
+        .iter()
+        .enumerate()
+        .map(|(i, bytes)| child_proof(scheme, bytes).map_err(|e| e.context(format!("child {i}"))))
+        .collect()
+}
+
+/// The shape the children's proofs claim.
+fn shape_of(proofs: &[ChildProof]) -> Vec<Shape> {
+    proofs
+        .iter()
+        .map(|p| match p {
+            ChildProof::Aggregate(p) => Shape::Aggregate(p.count),
+            ChildProof::Merged(m) => Shape::Merged(m.shape()),
+        })
+        .collect()
+}
+
 /// The first bytes of a merged proof.
 const MERGED_MAGIC: &[u8] = b"SGMERG";
 
@@ -204,7 +251,7 @@ fn decode_merged(proof: &[u8]) -> Result<MergedProof> {
 /// A failed merge: a child that does not verify is the prover's refusal.
 fn proving(e: MergeError) -> Error {
     let kind = match e {
-        MergeError::ChildInvalid { .. } | MergeError::Circuit(_) => ErrorKind::Prove,
+        MergeError::ChildInvalid { .. } | MergeError::Circuit(_) | MergeError::Signatures(_) => ErrorKind::Prove,
         _ => merge_kind(&e),
     };
     Error::new(kind, e)
@@ -215,6 +262,7 @@ pub(crate) fn merge_kind(e: &MergeError) -> ErrorKind {
     match e {
         MergeError::Decode(_) => ErrorKind::Decode,
         MergeError::ChildInvalid { .. } | MergeError::Circuit(_) => ErrorKind::Verify,
+        MergeError::Signatures(_) => ErrorKind::Prove,
         MergeError::Empty
         | MergeError::TooManyChildren(_)
         | MergeError::TooDeep(_)

@@ -26,13 +26,17 @@ pub struct MergeArgs {
     /// A child proof file (repeat, in order): an aggregate made with
     /// `aggregate --settings whir-skip-poseidon2`, or a merged proof made by `merge`
     /// (its default settings), which is merged again.
-    #[arg(long = "child", required = true)]
+    #[arg(long = "child")]
     pub children: Vec<PathBuf>,
     /// The participants' public key files: every child's keys in its order, child after
     /// child (repeat; a merged child's keys in its own order). Each child proof says how
     /// many are its own.
     #[arg(long = "pk", required = true)]
     pub pks: Vec<PathBuf>,
+    /// Raw signature files beside the children (repeat): the signers of the last --pk
+    /// files, in order. They are aggregated into one more child, the last.
+    #[arg(long = "sig")]
+    pub sigs: Vec<PathBuf>,
     /// The epoch every signer signed at.
     #[arg(long)]
     pub epoch: u32,
@@ -54,17 +58,22 @@ pub fn merge(args: MergeArgs) -> CliResult {
     let message = args.messages.read_one(true)?;
     let pks = args::read_files(&args.pks)?;
     let children = args::read_files(&args.children)?;
+    let sigs = args::read_files(&args.sigs)?;
+    if children.is_empty() && sigs.is_empty() {
+        return Err(CliError::usage("give at least one --child or --sig"));
+    }
     let keys = args::slices(&pks);
     let statement = MergeStatement { scheme: args.scheme, public_keys: &keys, message: &message, epoch: args.epoch };
     let bar = io::spinner("merge");
     let t = Instant::now();
-    let proof = merge::merge(settings, &statement, &args::slices(&children));
+    let proof = merge::merge_signed(settings, &statement, &args::slices(&children), &args::slices(&sigs));
     bar.finish_and_clear();
     let proof = proof.map_err(CliError::rejected)?;
     io::write_bytes(&args.out, &proof)?;
     eprintln!(
-        "merged {} children of {} signers in {:.2} s ({} bytes)",
+        "merged {} children and {} signatures of {} signers in {:.2} s ({} bytes)",
         children.len(),
+        sigs.len(),
         pks.len(),
         t.elapsed().as_secs_f64(),
         proof.len()

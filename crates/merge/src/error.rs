@@ -57,6 +57,10 @@ pub enum MergeError {
         /// Why.
         reason: String,
     },
+    /// Raw signatures given beside the children that do not aggregate (one
+    /// does not verify).
+    #[error("the raw signatures: {0}")]
+    Signatures(String),
     /// The merged proof's settings are not whir-skip's.
     #[error("merged proofs are whir-skip proofs")]
     Settings,

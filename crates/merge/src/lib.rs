@@ -34,9 +34,12 @@
 //! verifier rebuilds every merged circuit of the tree (tens of
 //! milliseconds each) instead of reading one committed verifying key.
 //!
-//! **Not yet:** raw signatures beside the children, the split form over
-//! several messages (type 2), and a committed verifying key (which would
-//! make verification independent of the tree's size).
+//! **Raw signatures** beside the children ([`merge_signed`]) are
+//! aggregated first into one more child, then merged: one proof results.
+//!
+//! **Not yet:** the split form over several messages (type 2), and a
+//! committed verifying key (which would make verification independent of
+//! the tree's size).
 //!
 //! ```no_run
 //! use sigagg_merge::{Child, ChildProof, MergeStatement, merge, verify};
@@ -66,7 +69,7 @@ mod statement;
 
 pub use error::MergeError;
 pub use merge::{
-    CHILD_SETTINGS, ChildHeader, ChildProof, MergedProof, merge, security_level, verifier_circuit, verify,
+    CHILD_SETTINGS, ChildHeader, ChildProof, MergedProof, merge, merge_signed, security_level, verifier_circuit, verify,
 };
 pub use scheme::MergeScheme;
 pub use statement::{Child, MAX_CHILDREN, MAX_DEPTH, MergeStatement, Shape};

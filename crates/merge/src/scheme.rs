@@ -3,10 +3,10 @@
 
 use sigagg_prover::Settings;
 use sigagg_prover::zerocheck::SkipAir;
-use sigagg_xmss::{LeanSigProd, Seed001};
+use sigagg_xmss::{LeanSigProd, Seed001, Signature};
 use sigagg_xmss_agg::air::AggAir;
 use sigagg_xmss_agg::leansig::system::LeanAir;
-use sigagg_xmss_agg::{AggScheme, AggregateStatement, Proof, VerifyError};
+use sigagg_xmss_agg::{AggScheme, AggregateStatement, Proof, ProveError, VerifyError};
 
 /// A parameter set whose aggregate proofs merge: Seed001 (hash-sig's
 /// lifetime-2^20 set) and `LeanSigProd` (what lean Ethereum validators
@@ -15,6 +15,17 @@ use sigagg_xmss_agg::{AggScheme, AggregateStatement, Proof, VerifyError};
 pub trait MergeScheme: AggScheme {
     /// The tables of its aggregate proofs.
     type Air: SkipAir;
+
+    /// Aggregates raw signatures into a child's proof (what a merge does
+    /// with signatures given beside its children).
+    ///
+    /// # Errors
+    /// The aggregator's refusal (an invalid signature among them).
+    fn prove_child(
+        settings: &Settings,
+        statement: &AggregateStatement<Self>,
+        signatures: &[Signature<Self>],
+    ) -> Result<Proof, ProveError>;
 
     /// Verifies a child's aggregate proof natively.
     ///
@@ -37,6 +48,14 @@ pub trait MergeScheme: AggScheme {
 impl MergeScheme for Seed001 {
     type Air = AggAir;
 
+    fn prove_child(
+        settings: &Settings,
+        statement: &AggregateStatement<Self>,
+        signatures: &[Signature<Self>],
+    ) -> Result<Proof, ProveError> {
+        sigagg_xmss_agg::aggregate::prove(settings, statement, signatures)
+    }
+
     fn verify_child(
         settings: &Settings,
         statement: &AggregateStatement<Self>,
@@ -52,6 +71,14 @@ impl MergeScheme for Seed001 {
 
 impl MergeScheme for LeanSigProd {
     type Air = LeanAir;
+
+    fn prove_child(
+        settings: &Settings,
+        statement: &AggregateStatement<Self>,
+        signatures: &[Signature<Self>],
+    ) -> Result<Proof, ProveError> {
+        sigagg_xmss_agg::leansig::aggregate::prove(settings, statement, signatures)
+    }
 
     fn verify_child(
         settings: &Settings,

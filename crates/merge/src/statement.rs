@@ -106,6 +106,11 @@ impl<S: MergeScheme> MergeStatement<S> {
         &self.children
     }
 
+    /// The children's statements, taken.
+    pub fn into_children(self) -> Vec<Child<S>> {
+        self.children
+    }
+
     /// Levels of merging above the aggregates: 1 for a merge of aggregates.
     pub fn depth(&self) -> usize {
         1 + self.children.iter().map(|c| if let Child::Merged(m) = c { m.depth() } else { 0 }).max().unwrap_or(0)

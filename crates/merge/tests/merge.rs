@@ -6,8 +6,8 @@
 
 use p3_field::PrimeCharacteristicRing;
 use sigagg_merge::{
-    CHILD_SETTINGS, ChildHeader, MAX_CHILDREN, MergeError, MergeStatement, MergedProof, Shape, merge, verifier_circuit,
-    verify,
+    CHILD_SETTINGS, Child, ChildHeader, MAX_CHILDREN, MergeError, MergeStatement, MergedProof, Shape, merge,
+    merge_signed, verifier_circuit, verify,
 };
 use sigagg_prover::skip_stark::SkipProof;
 use sigagg_prover::{Settings, StarkProof};
@@ -189,5 +189,32 @@ fn lean_sig_prod_children_merge_and_verify() {
     assert!(matches!(
         merge(&CHILD_SETTINGS, &statement, &[copy(&p1).into(), p0.into()]),
         Err(MergeError::ChildInvalid { index: 0, .. })
+    ));
+}
+
+/// Raw signatures beside a child: aggregated into one more child, the
+/// last, and merged; the statement verifies from all the keys. A
+/// signature on another message among them is refused before any proof.
+#[test]
+fn raw_signatures_merge_beside_children() {
+    let (s0, p0) = child(3);
+    let (raw, signatures) = signed(2, MESSAGE, EPOCH);
+    let (statement, merged) = merge_signed(
+        &CHILD_SETTINGS,
+        vec![Child::Aggregate(s0.clone())],
+        vec![copy(&p0).into()],
+        raw.clone(),
+        &signatures,
+    )
+    .unwrap();
+    assert_eq!(merged.shape(), aggregates(&[3, 2]));
+    assert_eq!(statement, MergeStatement::new(vec![s0.clone(), raw.clone()]).unwrap());
+    verify(&CHILD_SETTINGS, &statement, &MergedProof::from_bytes(&merged.to_bytes()).unwrap()).unwrap();
+
+    let (_, other) = signed(2, *b"another message, another slot...", EPOCH);
+    let forged = [signatures[0].clone(), other[1].clone()];
+    assert!(matches!(
+        merge_signed(&CHILD_SETTINGS, vec![Child::Aggregate(s0)], vec![p0.into()], raw, &forged),
+        Err(MergeError::Signatures(_))
     ));
 }

@@ -8,11 +8,10 @@ use std::time::Instant;
 use clap::Args;
 use serde_json::json;
 use sigagg_merge::{
-    CHILD_SETTINGS, Child, ChildHeader, ChildProof, MergeScheme, MergeStatement, MergedProof, merge, security_level,
-    verifier_circuit, verify,
+    CHILD_SETTINGS, Child, ChildHeader, ChildProof, MergeScheme, MergeStatement, MergedProof, merge, merge_signed,
+    security_level, verifier_circuit, verify,
 };
-use sigagg_xmss::{LeanSigProd, Seed001, Signature};
-use sigagg_xmss_agg::{AggregateStatement, Proof, ProveError, Settings};
+use sigagg_xmss::{LeanSigProd, Seed001};
 
 use super::xmss_agg::quick_signatures_of;
 use crate::args::{self, report_name};
@@ -38,22 +37,23 @@ pub struct BenchArgs {
     /// D - 1 (C^D aggregates in all), the root timed.
     #[arg(long, default_value_t = 1)]
     pub depth: usize,
+    /// Raw signatures beside the children (0: none): aggregated alone first (`raw.alone_prove_s`),
+    /// then merged with the children in the timed run (`merge_signed`).
+    #[arg(long, default_value_t = 0)]
+    pub raw: usize,
     /// The children's parameter set: seed001 or lean-sig-prod (leanSig's production set).
     #[arg(long, default_value = "seed001", value_parser = ["seed001", "lean-sig-prod"])]
     pub scheme: String,
 }
 
-/// A child's aggregate prover.
-type ProveChild<S> = fn(&Settings, &AggregateStatement<S>, &[Signature<S>]) -> Result<Proof, ProveError>;
-
 pub fn bench(args: &BenchArgs) -> CliResult {
     match args.scheme.as_str() {
-        "lean-sig-prod" => bench_with::<LeanSigProd>(args, sigagg_xmss_agg::leansig::aggregate::prove),
-        _ => bench_with::<Seed001>(args, sigagg_xmss_agg::aggregate::prove),
+        "lean-sig-prod" => bench_with::<LeanSigProd>(args),
+        _ => bench_with::<Seed001>(args),
     }
 }
 
-fn bench_with<S: MergeScheme>(args: &BenchArgs, prove_child: ProveChild<S>) -> CliResult {
+fn bench_with<S: MergeScheme>(args: &BenchArgs) -> CliResult {
     let named = args::parse_named(args.settings.as_deref().unwrap_or("whir-skip-poseidon2"))?;
     let settings = sigagg_xmss_agg::settings(named);
     if args.children == 0 || args.children > sigagg_merge::MAX_CHILDREN || args.n == 0 {
@@ -69,15 +69,34 @@ fn bench_with<S: MergeScheme>(args: &BenchArgs, prove_child: ProveChild<S>) -> C
     let mut proofs = Vec::new();
     let mut children = Vec::new();
     for _ in 0..args.children {
-        let (statement, proof, run) = child_of::<S>(args, prove_child, args.depth - 1)?;
+        let (statement, proof, run) = child_of::<S>(args, args.depth - 1)?;
         children.push(run);
         statements.push(statement);
         proofs.push(proof);
     }
-    let statement = MergeStatement::of(statements).map_err(CliError::rejected)?;
+    // Raw signatures beside the children: first aggregated alone, for the
+    // comparison, then merged with them (`merge_signed`), timed as a whole.
+    let raw = (args.raw > 0).then(|| quick_signatures_of::<S>(args.raw, false));
+    let mut raw_json = serde_json::Value::Null;
+    let mut all = statements.clone();
+    if let Some((raw_statement, sigs)) = &raw {
+        let t = Instant::now();
+        S::prove_child(&CHILD_SETTINGS, raw_statement, sigs).map_err(CliError::rejected)?;
+        raw_json = json!({ "n": args.raw, "alone_prove_s": t.elapsed().as_secs_f64() });
+        all.push(Child::Aggregate(raw_statement.clone()));
+    }
+    let statement = MergeStatement::of(all).map_err(CliError::rejected)?;
     let mut headers: Option<Vec<ChildHeader>> = None;
     let run = io::ProofRun::measure(
-        || merge(&settings, &statement, &proofs).map_err(CliError::rejected),
+        || {
+            match raw {
+                Some((raw_statement, sigs)) => {
+                    merge_signed(&settings, statements, proofs, raw_statement, &sigs).map(|(_, proof)| proof)
+                }
+                None => merge(&settings, &statement, &proofs),
+            }
+            .map_err(CliError::rejected)
+        },
         MergedProof::to_bytes,
         |bytes| {
             let decoded = MergedProof::from_bytes(bytes).map_err(CliError::rejected)?;
@@ -110,12 +129,13 @@ fn bench_with<S: MergeScheme>(args: &BenchArgs, prove_child: ProveChild<S>) -> C
         "child_settings": sigagg_bytes::merge::CHILD_SETTINGS.name(),
         "leaf_security_bits": child.proven_bits,
         "child_runs": children,
+        "raw": raw_json,
         "circuit": circuit_json,
         "verify_includes": "decoding, the verifier circuit rebuilt from the statement (every level's, the claims below checked)",
         "prove_includes": "each child verified natively, the verifier circuit built with the proofs as advice, its proof",
     });
     let bits = (level.proven_bits, level.conjectured_bits);
-    let signers = args.n * args.children.pow(args.depth as u32);
+    let signers = args.n * args.children.pow(args.depth as u32) + args.raw;
     io::print_json(&run.report(head, &settings, bits, signers));
     Ok(())
 }
@@ -125,13 +145,12 @@ fn bench_with<S: MergeScheme>(args: &BenchArgs, prove_child: ProveChild<S>) -> C
 /// the recursion setting), with its own figures.
 fn child_of<S: MergeScheme>(
     args: &BenchArgs,
-    prove_child: ProveChild<S>,
     depth: usize,
 ) -> Result<(Child<S>, ChildProof, serde_json::Value), CliError> {
     if depth == 0 {
         let (statement, sigs) = quick_signatures_of::<S>(args.n, false);
         let t = Instant::now();
-        let proof = prove_child(&CHILD_SETTINGS, &statement, &sigs).map_err(CliError::rejected)?;
+        let proof = S::prove_child(&CHILD_SETTINGS, &statement, &sigs).map_err(CliError::rejected)?;
         let prove_s = t.elapsed().as_secs_f64();
         let bytes = proof.to_bytes().len();
         let t = Instant::now();
@@ -141,7 +160,7 @@ fn child_of<S: MergeScheme>(
     }
     let (mut statements, mut proofs) = (Vec::new(), Vec::new());
     for _ in 0..args.children {
-        let (statement, proof, _) = child_of::<S>(args, prove_child, depth - 1)?;
+        let (statement, proof, _) = child_of::<S>(args, depth - 1)?;
         statements.push(statement);
         proofs.push(proof);
     }

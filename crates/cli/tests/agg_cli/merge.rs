@@ -4,7 +4,8 @@
 //! refused for another epoch, message or order of keys, when tampered,
 //! and when a child is not under the recursion setting; the merged proof
 //! merges again beside a third aggregate (depth 2) and verifies, and is
-//! refused with its keys reordered; `sigagg bench merge` prints its
+//! refused with its keys reordered; raw signatures merge beside a child
+//! and a swapped pair is refused; `sigagg bench merge` prints its
 //! figures, at depth 1 and 2.
 
 use super::{MSG_A, MSG_B, json, run, tamper};
@@ -75,6 +76,14 @@ fn two_aggregates_merge_and_the_merged_proof_verifies_on_files() {
     assert_eq!((out["count"].as_u64(), &out["children"]), (Some(6), &serde_json::json!([[2, 2], 2])), "{out}");
     let reordered = [&six[4..], &six[..4]].concat();
     assert_eq!(run(&dir, &verify2, &reordered).status.code(), Some(1));
+    // Raw signatures beside a child: the last keys' signers, one more child.
+    let signed = ["merge", "--child", "m.proof", "--sig", "s-4.sig", "--sig", "s-5.sig", "--epoch", "5"];
+    ok(&run(&dir, &signed, &[&six[..], &["--message", MSG_A, "--out", "m3.proof"]].concat()));
+    let out = json(&run(&dir, &["verify", "--proof", "m3.proof", "--epoch", "5", "--message", MSG_A], &six));
+    assert_eq!((out["valid"].as_bool(), &out["children"]), (Some(true), &serde_json::json!([[2, 2], 2])), "{out}");
+    let forged = ["merge", "--child", "m.proof", "--sig", "s-5.sig", "--sig", "s-4.sig", "--epoch", "5"];
+    let refused = run(&dir, &forged, &[&six[..], &["--message", MSG_A, "--out", "x.proof"]].concat());
+    assert_eq!(refused.status.code(), Some(1));
 
     // The benchmark: children of one signature, the merged proof under the
     // insecure test setting (quick).
