@@ -1,7 +1,8 @@
 """The Dask example (examples/dask_tree.py) on a local cluster of two
 worker processes: four leaves of two signers each, proven on the workers,
-merged into one proof that verifies here; the root refuses another
-message or another order of its keys."""
+merged into one proof that verifies here (under one merge, and up a
+binary tree of merges on the workers); the root refuses another message
+or another order of its keys."""
 
 import importlib.util
 from pathlib import Path
@@ -29,8 +30,13 @@ def test_a_tree_on_worker_processes_verifies_at_the_root():
     ) as cluster, Client(cluster) as client:
         assert len(client.scheduler_info()["workers"]) == 2
         result = tree.aggregate_tree(client, 8, 4)
+        binary = tree.aggregate_tree(client, 8, 4, fan_in=2)
     assert result["verified"] and result["signatures"] == 8
     assert result["children"] == [2, 2, 2, 2]
+    assert (binary["verified"], binary["depth"], binary["children"]) == (True, 2, [[2, 2], [2, 2]])
+    sigagg.verify_merged(binary["proof"], binary["keys"], tree.MESSAGE, tree.EPOCH)
+    with pytest.raises(sigagg.VerifyError):
+        sigagg.verify_merged(binary["proof"], binary["keys"][4:] + binary["keys"][:4], tree.MESSAGE, tree.EPOCH)
     keys, proof = result["keys"], result["proof"]
     with pytest.raises(sigagg.VerifyError):
         sigagg.verify_merged(proof, keys, b"\x00" * 32, tree.EPOCH)
@@ -38,3 +44,5 @@ def test_a_tree_on_worker_processes_verifies_at_the_root():
         sigagg.verify_merged(proof, keys[2:] + keys[:2], tree.MESSAGE, tree.EPOCH)
     with pytest.raises(ValueError):
         tree.aggregate_tree(None, 9, 4)
+    with pytest.raises(ValueError):
+        tree.aggregate_tree(None, 8, 4, fan_in=1)
