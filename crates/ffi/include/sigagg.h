@@ -615,6 +615,27 @@ int32_t sigagg_merge(uint32_t scheme,
                      size_t child_count,
                      struct sigagg_bytes *proof);
 
+// sigagg_merge with `signature_count` raw `signatures` beside the
+// children: the signers of the last `signature_count` public keys, in
+// order, aggregated into one more child (the last) of the same merged
+// proof. A signature that does not decode is SIGAGG_ERR_DECODE, one that
+// does not verify SIGAGG_ERR_PROVE; more signatures than keys
+// SIGAGG_ERR_ARGUMENT.
+//
+// # Safety
+// Pointers as the header's rules say.
+int32_t sigagg_merge_signed(uint32_t scheme,
+                            uint32_t settings,
+                            const struct sigagg_slice *public_keys,
+                            size_t public_key_count,
+                            struct sigagg_slice message,
+                            uint32_t epoch,
+                            const struct sigagg_slice *children,
+                            size_t child_count,
+                            const struct sigagg_slice *signatures,
+                            size_t signature_count,
+                            struct sigagg_bytes *proof);
+
 // Verifies a merged `proof` (from sigagg_merge with the same `scheme` and
 // `settings`) for `public_keys` (child by child) signing the 32-byte `message` at
 // `epoch`. A proof that does not decode is SIGAGG_ERR_DECODE; one that

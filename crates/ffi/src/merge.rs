@@ -1,5 +1,6 @@
-//! Merged aggregates (`sigagg_bytes::merge`): one proof that Seed001
-//! aggregates of one message and epoch verify, without their signatures.
+//! Merged aggregates (`sigagg_bytes::merge`): one proof that aggregates
+//! (or merged proofs, or raw signatures) of one message and epoch verify,
+//! without their signatures.
 
 use ::sigagg_bytes::merge::{self, MergeStatement};
 
@@ -39,6 +40,42 @@ pub unsafe extern "C" fn sigagg_merge(
         let out = unsafe { Out::new(proof, "proof") }?;
         let statement = MergeStatement { scheme: scheme_of(scheme)?, public_keys: &pks, message, epoch };
         out.set(owned_bytes(merge::merge(settings_of(settings)?, &statement, &children)?));
+        Ok(())
+    })
+}
+
+/// sigagg_merge with `signature_count` raw `signatures` beside the
+/// children: the signers of the last `signature_count` public keys, in
+/// order, aggregated into one more child (the last) of the same merged
+/// proof. A signature that does not decode is SIGAGG_ERR_DECODE, one that
+/// does not verify SIGAGG_ERR_PROVE; more signatures than keys
+/// SIGAGG_ERR_ARGUMENT.
+///
+/// # Safety
+/// Pointers as the header's rules say.
+#[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)] // the C signature: pointer and length per list
+pub unsafe extern "C" fn sigagg_merge_signed(
+    scheme: u32,
+    settings: u32,
+    public_keys: *const sigagg_slice,
+    public_key_count: usize,
+    message: sigagg_slice,
+    epoch: u32,
+    children: *const sigagg_slice,
+    child_count: usize,
+    signatures: *const sigagg_slice,
+    signature_count: usize,
+    proof: *mut sigagg_bytes,
+) -> i32 {
+    call(|| {
+        let pks = unsafe { byte_strings(public_keys, public_key_count, "public_keys") }?;
+        let message = unsafe { bytes(message, "message") }?;
+        let children = unsafe { byte_strings(children, child_count, "children") }?;
+        let sigs = unsafe { byte_strings(signatures, signature_count, "signatures") }?;
+        let out = unsafe { Out::new(proof, "proof") }?;
+        let statement = MergeStatement { scheme: scheme_of(scheme)?, public_keys: &pks, message, epoch };
+        out.set(owned_bytes(merge::merge_signed(settings_of(settings)?, &statement, &children, &sigs)?));
         Ok(())
     })
 }

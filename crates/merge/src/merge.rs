@@ -9,7 +9,7 @@ use sigagg_prover::zerocheck::SkipAir;
 use sigagg_prover::{SecurityLevel, Settings, StarkProof, codec};
 use sigagg_recursion::child::{self, ChildStatement, NativeProof, ProofShape, ProofWires};
 use sigagg_recursion::whir::{native_paths, no_paths};
-use sigagg_recursion::{Circuit, CircuitBuilder, CircuitProof, Ext, deferred};
+use sigagg_recursion::{Circuit, CircuitBuilder, CircuitError, CircuitProof, Ext, deferred};
 use sigagg_xmss::Signature;
 use sigagg_xmss_agg::{AggregateStatement, Proof};
 
@@ -228,8 +228,9 @@ pub fn merge<S: MergeScheme>(
                 headers.push(ChildHeader::Aggregate { signers: s.len() as u32 });
                 &p.stark
             }
-            (Child::Merged(m), ChildProof::Merged(p)) => {
-                verify(&CHILD_SETTINGS, m, p).map_err(|e| invalid(e.to_string()))?;
+            (Child::Merged(_), ChildProof::Merged(p)) => {
+                // Verified natively where its circuit is built (`build`),
+                // once: the circuit below it is the costly part.
                 headers.push(ChildHeader::Merged { children: p.children.clone(), claims: p.claims.clone() });
                 &p.proof.stark
             }
@@ -240,7 +241,14 @@ pub fn merge<S: MergeScheme>(
             _ => return Err(invalid("not a whir-skip-poseidon2 proof".into())),
         }
     }
-    let circuit = verifier_circuit(statement, &headers, Some(&natives))?;
+    let merged: Vec<Option<&CircuitProof>> = children
+        .iter()
+        .map(|c| match c {
+            ChildProof::Merged(p) => Some(&p.proof),
+            ChildProof::Aggregate(_) => None,
+        })
+        .collect();
+    let circuit = build(statement, &headers, Some(&natives), &merged)?;
     let claims = deferred::inputs(&circuit)?;
     let proof = sigagg_recursion::prove(settings, &circuit, &claims)?;
     Ok(MergedProof { children: headers, claims, proof })
@@ -336,6 +344,18 @@ pub fn verifier_circuit<S: MergeScheme>(
     children: &[ChildHeader],
     proofs: Option<&[&NativeProof]>,
 ) -> Result<Circuit, MergeError> {
+    build(statement, children, proofs, &[])
+}
+
+/// [`verifier_circuit`], and each merged child whose proof `merged` gives
+/// (by index) verified natively on the circuit built for it (the
+/// prover's check of its children, without building that circuit twice).
+fn build<S: MergeScheme>(
+    statement: &MergeStatement<S>,
+    children: &[ChildHeader],
+    proofs: Option<&[&NativeProof]>,
+    merged: &[Option<&CircuitProof>],
+) -> Result<Circuit, MergeError> {
     let mismatch = |proofs| MergeError::CountMismatch { statements: statement.children().len(), proofs };
     if let Some(proofs) = proofs
         && proofs.len() != statement.children().len()
@@ -356,8 +376,11 @@ pub fn verifier_circuit<S: MergeScheme>(
             }
             (Child::Merged(m), ChildHeader::Merged { children, claims }) => {
                 let inner = verifier_circuit(m, children, None)?;
-                deferred::check(&inner, claims)
-                    .map_err(|e| MergeError::ChildInvalid { index, reason: e.to_string() })?;
+                let invalid = |e: CircuitError| MergeError::ChildInvalid { index, reason: e.to_string() };
+                deferred::check(&inner, claims).map_err(invalid)?;
+                if let Some(Some(proof)) = merged.get(index) {
+                    sigagg_recursion::verify(&CHILD_SETTINGS, &inner, claims, proof).map_err(invalid)?;
+                }
                 let view = sigagg_recursion::statement_view(&CHILD_SETTINGS, &inner, claims)?;
                 drop(inner);
                 verify_child(&mut b, &view.airs.iter().collect::<Vec<_>>(), &view.log_heights, &view.seed, native)?;

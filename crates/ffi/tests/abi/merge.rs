@@ -1,11 +1,13 @@
 //! Merged aggregates through the C ABI: two Seed001 aggregates of one
 //! message merge, the merged proof verifies for their keys and is refused
 //! for another message, epoch or split of the keys; a failed merge leaves
-//! the output untouched.
+//! the output untouched; the merged proof merges again beside raw
+//! signatures (`sigagg_merge_signed`), and a pair of them swapped is
+//! refused.
 
 use rand::SeedableRng;
 use rand::rngs::StdRng;
-use sigagg_ffi::merge::{sigagg_merge, sigagg_verify_merged};
+use sigagg_ffi::merge::{sigagg_merge, sigagg_merge_signed, sigagg_verify_merged};
 use sigagg_ffi::*;
 use sigagg_xmss::{Seed001, single_epoch_key_and_signature};
 
@@ -15,14 +17,19 @@ const EPOCH: u32 = 21;
 
 use super::{last_error, slice};
 
-/// A child of two fresh signers: its keys and aggregate proof.
-fn child(rng: &mut StdRng) -> (Vec<Vec<u8>>, Vec<u8>) {
-    let (pks, sigs): (Vec<Vec<u8>>, Vec<Vec<u8>>) = (0..2)
+/// Two fresh signers: their keys and signatures.
+fn signers(rng: &mut StdRng) -> (Vec<Vec<u8>>, Vec<Vec<u8>>) {
+    (0..2)
         .map(|_| {
             let (pk, sig) = single_epoch_key_and_signature::<Seed001, _>(rng, EPOCH, &MESSAGE).unwrap();
             (pk.to_bytes(), sig.to_bytes())
         })
-        .unzip();
+        .unzip()
+}
+
+/// A child of two fresh signers: its keys and aggregate proof.
+fn child(rng: &mut StdRng) -> (Vec<Vec<u8>>, Vec<u8>) {
+    let (pks, sigs) = signers(rng);
     let (keys, signatures): (Vec<&[u8]>, Vec<&[u8]>) =
         (pks.iter().map(|k| &k[..]).collect(), sigs.iter().map(|s| &s[..]).collect());
     let statement = ::sigagg_bytes::AggregateStatement { public_keys: &keys, messages: &[&MESSAGE], epochs: &[EPOCH] };
@@ -100,5 +107,35 @@ fn merged_proofs_verify_and_other_statements_are_refused() {
     };
     assert_eq!(status, SIGAGG_ERR_PROVE);
     assert!(last_error().contains("child 0"), "{}", last_error());
+    assert!(out.ptr.is_null() && out.len == 7);
+
+    // The merged proof again, beside two raw signatures (the last keys').
+    let (c_keys, c_sigs) = signers(&mut rng);
+    let all: Vec<sigagg_slice> = key_s.iter().copied().chain(c_keys.iter().map(|k| slice(k))).collect();
+    let merged_child = [slice(&merged)];
+    let merge_signed = |sigs: &[sigagg_slice], out: &mut sigagg_bytes| unsafe {
+        sigagg_merge_signed(
+            SIGAGG_SCHEME_SEED001,
+            SETTINGS,
+            all.as_ptr(),
+            all.len(),
+            slice(&MESSAGE),
+            EPOCH,
+            merged_child.as_ptr(),
+            1,
+            sigs.as_ptr(),
+            sigs.len(),
+            out,
+        )
+    };
+    let sig_s: Vec<sigagg_slice> = c_sigs.iter().map(|s| slice(s)).collect();
+    let mut out = sigagg_bytes { ptr: std::ptr::null_mut(), len: 0 };
+    assert_eq!(merge_signed(&sig_s, &mut out), SIGAGG_OK, "{}", last_error());
+    let deeper = unsafe { std::slice::from_raw_parts(out.ptr, out.len) }.to_vec();
+    unsafe { sigagg_bytes_free(out) };
+    assert_eq!(verify(&deeper, &all, &MESSAGE, EPOCH), SIGAGG_OK, "{}", last_error());
+    assert_eq!(verify(&deeper, &key_s, &MESSAGE, EPOCH), SIGAGG_ERR_VERIFY);
+    let mut out = sigagg_bytes { ptr: std::ptr::null_mut(), len: 7 };
+    assert_eq!(merge_signed(&[sig_s[1], sig_s[0]], &mut out), SIGAGG_ERR_PROVE);
     assert!(out.ptr.is_null() && out.len == 7);
 }
