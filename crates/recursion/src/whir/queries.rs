@@ -1,14 +1,19 @@
 //! WHIR's grinding checks and STIR queries as circuits: a transcript
-//! sample's bits (canonical, below `p − 1`), a proof of work's zero bits,
+//! sample's bits (canonical), a proof of work's zero bits,
 //! query indices, the Merkle path of every queried row and the row's fold
 //! at the previous round's challenges.
 //!
-//! **Bits of a sample.** 31 bits, each a bit, summing to the sample; the
-//! top seven not all set, so the sum is below `0x7f00_0000 = p − 1`:
-//! below `p`, hence the canonical value's bits, and not `p − 1`, the one
-//! value the native index sampling draws again (and the one a proof of
-//! work also accepts natively: both are refused here, with probability
-//! `2^-31` per sample, a completeness loss; nothing false passes).
+//! **Bits of a sample.** 31 bits, each a bit, summing to the sample. For
+//! a query index, the top seven not all set, so the sum is below
+//! `0x7f00_0000 = p − 1`: below `p`, hence the canonical value's bits, and
+//! not `p − 1`, the one value the native index sampling draws again
+//! (refused here with probability `2^-31` per uniform sample, a
+//! completeness loss; nothing false passes). For a proof of work, whose
+//! native check accepts `p − 1`: the top seven all set only if the sample
+//! is `p − 1` (`top · (s − (p − 1)) = 0`), the canonical bits again. The
+//! two differ because a ground sample is not uniform: it has its low
+//! `pow_bits` zero, as `p − 1` does (its low 24), so it is `p − 1` with
+//! probability `2^-(31 − pow_bits)`, about 1% at 24 bits, not `2^-31`.
 //!
 //! **Paths.** The proof carries one pruned multiproof per query site;
 //! the circuit climbs one full path per query, whose siblings a hint
@@ -71,13 +76,32 @@ pub fn native_paths(proof: &PcsProof<Val, Ext, ValMmcsPoseidon2>) -> PathOracle 
     })
 }
 
-/// A sample's 31 bits, lowest first, below `p − 1`.
+/// A sample's 31 bits, lowest first, below `p − 1` (a query index's).
 pub(crate) fn sample_bits(b: &mut CircuitBuilder, sample: Wire) -> Vec<Wire> {
-    let bits = b.bits(sample, SAMPLE_BITS);
-    let top = bits[24..].iter().skip(1).fold(bits[24], |acc, &bit| b.mul(acc, bit));
+    let (bits, top) = bits_and_top(b, sample);
     let zero = b.zero();
     b.assert_eq(top, zero);
     bits
+}
+
+/// A sample's 31 bits, lowest first, its canonical value's, `p − 1`
+/// included (a proof of work's).
+fn canonical_bits(b: &mut CircuitBuilder, sample: Wire) -> Vec<Wire> {
+    let (bits, top) = bits_and_top(b, sample);
+    let p_minus_one = b.constant(Ext::from(Val::from_u32(0x7f00_0000)));
+    let offset = b.sub(sample, p_minus_one);
+    let at_top = b.mul(top, offset);
+    let zero = b.zero();
+    b.assert_eq(at_top, zero);
+    bits
+}
+
+/// A sample's 31 bits and the product of the top seven (one exactly when
+/// all are set, the sum then at least `p − 1`).
+fn bits_and_top(b: &mut CircuitBuilder, sample: Wire) -> (Vec<Wire>, Wire) {
+    let bits = b.bits(sample, SAMPLE_BITS);
+    let top = bits[24..].iter().skip(1).fold(bits[24], |acc, &bit| b.mul(acc, bit));
+    (bits, top)
 }
 
 /// A grinding check of `pow_bits` bits on `witness`: none (and a witness
@@ -91,7 +115,7 @@ pub(crate) fn pow_check(b: &mut CircuitBuilder, transcript: &mut CircuitChalleng
     }
     transcript.observe(b, witness);
     let sample = transcript.sample(b);
-    let bits = sample_bits(b, sample);
+    let bits = canonical_bits(b, sample);
     for &bit in &bits[..pow_bits] {
         b.assert_eq(bit, zero);
     }
@@ -172,4 +196,41 @@ fn sibling_hint(b: &mut CircuitBuilder, site: &Site, indices: &[Vec<Wire>], path
     });
     let inputs: Vec<Wire> = indices.iter().flatten().copied().collect();
     b.hint_base(&inputs, count * l * DIGEST, compute)
+}
+
+#[cfg(test)]
+mod tests {
+    use p3_field::PrimeField32;
+
+    use super::*;
+
+    /// The bits of `value` under `decompose`, or the row that refuses it.
+    fn decomposed(value: u32, decompose: fn(&mut CircuitBuilder, Wire) -> Vec<Wire>) -> Option<u32> {
+        let mut b = CircuitBuilder::new();
+        let sample = b.input();
+        let bits = decompose(&mut b, sample);
+        let circuit = b.build();
+        let values = circuit.witness(&[Ext::from(Val::from_u32(value))]).ok()?;
+        let bit = |w: &Wire| {
+            let limbs: &[Val] = values[w.index()].as_basis_coefficients_slice();
+            limbs[0].as_canonical_u32()
+        };
+        Some(bits.iter().enumerate().map(|(i, w)| bit(w) << i).sum())
+    }
+
+    /// A proof of work's sample may be `p − 1`: its native check accepts
+    /// it, and a ground sample (low bits zero, as `p − 1`'s low 24 are) is
+    /// `p − 1` far more often than a uniform one. A query index's may not
+    /// (the native sampling draws again). Every other value decomposes
+    /// canonically under both.
+    #[test]
+    fn a_proof_of_works_sample_may_be_p_minus_one_and_a_query_indexs_may_not() {
+        let p_minus_one = 0x7f00_0000;
+        assert_eq!(decomposed(p_minus_one, canonical_bits), Some(p_minus_one));
+        assert_eq!(decomposed(p_minus_one, sample_bits), None);
+        for value in [0, 1, 0x00ff_ffff, 0x7eff_ffff, 0x7e00_0000, 12_345_678] {
+            assert_eq!(decomposed(value, canonical_bits), Some(value));
+            assert_eq!(decomposed(value, sample_bits), Some(value));
+        }
+    }
 }
