@@ -25,31 +25,13 @@
 
 pub use sigagg_merge::Shape;
 use sigagg_merge::{ChildProof, MergeError, MergeScheme, MergeStatement as Statement, MergedProof};
-use sigagg_xmss::{LeanSigProd, PublicKey, Seed001};
+use sigagg_xmss::PublicKey;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::input::{decode, decode_each};
 use crate::proof::Security;
-use crate::scheme::{ProofSettings, Scheme};
+use crate::scheme::{ProofSettings, Scheme, with_mergeable};
 use crate::xmss::message32;
-
-/// Runs `$body` with `$S` bound to the parameter set of `$scheme` whose
-/// aggregates merge (Seed001, LeanSigProd), or returns an argument error.
-macro_rules! with_mergeable {
-    ($scheme:expr, $S:ident => $body:expr) => {
-        match $scheme {
-            Scheme::Seed001 => {
-                type $S = Seed001;
-                $body
-            }
-            Scheme::LeanSigProd => {
-                type $S = LeanSigProd;
-                $body
-            }
-            other => Err(other.unsupported("merging", "seed001 or leansig-prod")),
-        }
-    };
-}
 
 /// The settings children are proven with, and the default of merged
 /// proofs: whir-skip over Poseidon2, what the verifier circuit verifies.

@@ -117,7 +117,25 @@ macro_rules! with_provable {
     };
 }
 
-pub(crate) use {with_lamport, with_provable, with_xmss};
+/// Runs `$body` with `$S` bound to the parameter set of `$scheme` whose
+/// aggregates merge (Seed001, LeanSigProd), or returns an argument error.
+macro_rules! with_mergeable {
+    ($scheme:expr, $S:ident => $body:expr) => {
+        match $scheme {
+            $crate::Scheme::Seed001 => {
+                type $S = sigagg_xmss::Seed001;
+                $body
+            }
+            $crate::Scheme::LeanSigProd => {
+                type $S = sigagg_xmss::LeanSigProd;
+                $body
+            }
+            other => Err(other.unsupported("merging", "seed001 or leansig-prod")),
+        }
+    };
+}
+
+pub(crate) use {with_lamport, with_mergeable, with_provable, with_xmss};
 
 #[cfg(test)]
 mod tests {

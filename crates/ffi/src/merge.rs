@@ -33,15 +33,22 @@ pub unsafe extern "C" fn sigagg_merge(
     child_count: usize,
     proof: *mut sigagg_bytes,
 ) -> i32 {
-    call(|| {
-        let pks = unsafe { byte_strings(public_keys, public_key_count, "public_keys") }?;
-        let message = unsafe { bytes(message, "message") }?;
-        let children = unsafe { byte_strings(children, child_count, "children") }?;
-        let out = unsafe { Out::new(proof, "proof") }?;
-        let statement = MergeStatement { scheme: scheme_of(scheme)?, public_keys: &pks, message, epoch };
-        out.set(owned_bytes(merge::merge(settings_of(settings)?, &statement, &children)?));
-        Ok(())
-    })
+    // No raw signature: the same call with none.
+    unsafe {
+        sigagg_merge_signed(
+            scheme,
+            settings,
+            public_keys,
+            public_key_count,
+            message,
+            epoch,
+            children,
+            child_count,
+            std::ptr::null(),
+            0,
+            proof,
+        )
+    }
 }
 
 /// sigagg_merge with `signature_count` raw `signatures` beside the
