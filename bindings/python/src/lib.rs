@@ -402,6 +402,7 @@ fn verify_merged(
 enum PyShape {
     Aggregate(u32),
     Merged(Vec<PyShape>),
+    Threshold(&'static str),
 }
 
 impl From<&api::merge::Shape> for PyShape {
@@ -409,6 +410,7 @@ impl From<&api::merge::Shape> for PyShape {
         match shape {
             api::merge::Shape::Aggregate(n) => PyShape::Aggregate(*n),
             api::merge::Shape::Merged(inner) => PyShape::Merged(inner.iter().map(PyShape::from).collect()),
+            api::merge::Shape::Threshold => PyShape::Threshold("threshold"),
         }
     }
 }

@@ -219,6 +219,7 @@ fn shape_of(proofs: &[ChildProof]) -> Vec<Shape> {
         .map(|p| match p {
             ChildProof::Aggregate(p) => Shape::Aggregate(p.count),
             ChildProof::Merged(m) => Shape::Merged(m.shape()),
+            ChildProof::Threshold(_) => Shape::Threshold,
         })
         .collect()
 }

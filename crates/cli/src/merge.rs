@@ -119,6 +119,7 @@ pub fn shape_json(shape: &[Shape]) -> serde_json::Value {
             .map(|s| match s {
                 Shape::Aggregate(n) => json!(n),
                 Shape::Merged(inner) => shape_json(inner),
+                Shape::Threshold => json!("threshold"),
             })
             .collect(),
     )

@@ -37,6 +37,14 @@
 //! **Raw signatures** beside the children ([`merge_signed`]) are
 //! aggregated first into one more child, then merged: one proof results.
 //!
+//! **Threshold certificates** ([`Child::Threshold`]): a t-of-n threshold
+//! proof of the same message and epoch is a child too, its count and
+//! disclosed signers carried in the header ([`ChildHeader::Threshold`],
+//! bound by its seed). Its signers are not listed, so the merge proves
+//! each certificate, not that its signers differ from the other
+//! children's; the keys-only front ends (bytes, CLI, bindings) do not take
+//! threshold children yet.
+//!
 //! **Not yet:** the split form over several messages (type 2), and a
 //! committed verifying key (which would make verification independent of
 //! the tree's size).

@@ -40,6 +40,8 @@ pub enum ChildProof {
     /// A merged proof (of a [`Child::Merged`]), made under
     /// [`CHILD_SETTINGS`].
     Merged(MergedProof),
+    /// A threshold proof (of a [`Child::Threshold`]).
+    Threshold(Proof),
 }
 
 impl From<Proof> for ChildProof {
@@ -75,6 +77,15 @@ pub enum ChildHeader {
         /// Its deferred claims.
         claims: Vec<Ext>,
     },
+    /// A threshold proof's claims: its count and, disclosed, its signers
+    /// (bound into its transcript's seed, so another claim is another
+    /// circuit).
+    Threshold {
+        /// Its number of signers.
+        count: u32,
+        /// Their indices in the group, if disclosed.
+        signers: Option<Vec<u32>>,
+    },
 }
 
 impl ChildHeader {
@@ -83,6 +94,7 @@ impl ChildHeader {
         match self {
             ChildHeader::Aggregate { signers } => Shape::Aggregate(*signers),
             ChildHeader::Merged { children, .. } => Shape::Merged(children.iter().map(ChildHeader::shape).collect()),
+            ChildHeader::Threshold { .. } => Shape::Threshold,
         }
     }
 }
@@ -103,15 +115,25 @@ pub struct MergedProof {
     pub proof: CircuitProof,
 }
 
-/// One node of the tree in preorder: an aggregate (`count` signers, no
-/// claims) or a merge (`count` children, its claims). Flat, so that
-/// decoding recurses no deeper than [`crate::MAX_DEPTH`].
+/// One node of the tree in preorder: an aggregate (`count` signers), a
+/// merge (`count` children, its claims) or a threshold proof (`count`
+/// signers, maybe disclosed). Flat, so that decoding recurses no deeper
+/// than [`crate::MAX_DEPTH`].
 #[derive(Serialize, Deserialize)]
-struct Node<E> {
-    merged: bool,
+struct Node<E, I> {
+    kind: u8,
     count: u32,
     claims: E,
+    signers: Option<I>,
 }
+
+/// A decoded node.
+type OwnedNode = Node<Vec<Ext>, Vec<u32>>;
+
+/// [`Node::kind`] of each.
+const AGGREGATE: u8 = 0;
+const MERGE: u8 = 1;
+const THRESHOLD: u8 = 2;
 
 #[derive(Serialize, Deserialize)]
 struct Body<N, P> {
@@ -139,14 +161,18 @@ impl MergedProof {
     /// The encoding: magic, version, the tree's nodes in preorder (the
     /// root's claims first), the proof.
     pub fn to_bytes(&self) -> Vec<u8> {
-        fn push<'a>(nodes: &mut Vec<Node<&'a [Ext]>>, children: &'a [ChildHeader], claims: &'a [Ext]) {
-            nodes.push(Node { merged: true, count: children.len() as u32, claims });
+        type Nodes<'a> = Vec<Node<&'a [Ext], &'a [u32]>>;
+        fn push<'a>(nodes: &mut Nodes<'a>, children: &'a [ChildHeader], claims: &'a [Ext]) {
+            nodes.push(Node { kind: MERGE, count: children.len() as u32, claims, signers: None });
             for child in children {
                 match child {
                     ChildHeader::Aggregate { signers } => {
-                        nodes.push(Node { merged: false, count: *signers, claims: &[] })
+                        nodes.push(Node { kind: AGGREGATE, count: *signers, claims: &[], signers: None })
                     }
                     ChildHeader::Merged { children, claims } => push(nodes, children, claims),
+                    ChildHeader::Threshold { count, signers } => {
+                        nodes.push(Node { kind: THRESHOLD, count: *count, claims: &[], signers: signers.as_deref() })
+                    }
                 }
             }
         }
@@ -162,7 +188,7 @@ impl MergedProof {
     /// than [`crate::MAX_CHILDREN`], an aggregate of no signer or with
     /// claims, a tree deeper than [`crate::MAX_DEPTH`].
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, MergeError> {
-        let body: Body<Vec<Node<Vec<Ext>>>, StarkProof> =
+        let body: Body<Vec<OwnedNode>, StarkProof> =
             codec::decode(MAGIC, VERSION, bytes, "merged proof").map_err(MergeError::Decode)?;
         let mut at = 0;
         let (children, claims) = read_merge(&body.nodes, &mut at, 1).map_err(MergeError::Decode)?;
@@ -174,27 +200,32 @@ impl MergedProof {
 }
 
 /// The merge at `nodes[*at]`, `depth` levels down, and its subtree.
-fn read_merge(nodes: &[Node<Vec<Ext>>], at: &mut usize, depth: usize) -> Result<(Vec<ChildHeader>, Vec<Ext>), String> {
+fn read_merge(nodes: &[OwnedNode], at: &mut usize, depth: usize) -> Result<(Vec<ChildHeader>, Vec<Ext>), String> {
     if depth > crate::MAX_DEPTH {
         return Err(format!("more than {} levels of merging", crate::MAX_DEPTH));
     }
     let node = nodes.get(*at).ok_or("the tree ends early")?;
     *at += 1;
-    if !node.merged || node.count == 0 || node.count as usize > crate::MAX_CHILDREN {
+    if node.kind != MERGE || node.signers.is_some() || node.count == 0 || node.count as usize > crate::MAX_CHILDREN {
         return Err(format!("a merge of {} children, at least 1 and at most {}", node.count, crate::MAX_CHILDREN));
     }
     let mut children = Vec::with_capacity(node.count as usize);
     for _ in 0..node.count {
         let child = nodes.get(*at).ok_or("the tree ends early")?;
-        if child.merged {
+        if child.kind == MERGE {
             let (children_below, claims) = read_merge(nodes, at, depth + 1)?;
             children.push(ChildHeader::Merged { children: children_below, claims });
-        } else if child.count == 0 || !child.claims.is_empty() {
-            return Err("an aggregate of no signer, or with claims".into());
-        } else {
-            *at += 1;
-            children.push(ChildHeader::Aggregate { signers: child.count });
+            continue;
         }
+        if child.count == 0 || !child.claims.is_empty() {
+            return Err("an aggregate or threshold proof of no signer, or with claims".into());
+        }
+        *at += 1;
+        children.push(match (child.kind, &child.signers) {
+            (AGGREGATE, None) => ChildHeader::Aggregate { signers: child.count },
+            (THRESHOLD, signers) => ChildHeader::Threshold { count: child.count, signers: signers.clone() },
+            _ => return Err(format!("a node of kind {}", child.kind)),
+        });
     }
     Ok((children, node.claims.clone()))
 }
@@ -228,13 +259,22 @@ pub fn merge<S: MergeScheme>(
                 headers.push(ChildHeader::Aggregate { signers: s.len() as u32 });
                 &p.stark
             }
+            (Child::Threshold(t), ChildProof::Threshold(p)) => {
+                S::verify_threshold(&CHILD_SETTINGS, t, p).map_err(|e| invalid(e.to_string()))?;
+                headers.push(ChildHeader::Threshold { count: p.count, signers: p.signers.clone() });
+                &p.stark
+            }
             (Child::Merged(_), ChildProof::Merged(p)) => {
                 // Verified natively where its circuit is built (`build`),
                 // once: the circuit below it is the costly part.
                 headers.push(ChildHeader::Merged { children: p.children.clone(), claims: p.claims.clone() });
                 &p.proof.stark
             }
-            _ => return Err(invalid("an aggregate proof for a merge, or a merged proof for an aggregate".into())),
+            _ => {
+                return Err(invalid(
+                    "a proof of another kind (aggregate, merged, threshold) than its statement".into(),
+                ));
+            }
         };
         match stark {
             StarkProof::Skip(SkipProof::Poseidon2(body)) => natives.push(body.proof()),
@@ -245,7 +285,7 @@ pub fn merge<S: MergeScheme>(
         .iter()
         .map(|c| match c {
             ChildProof::Merged(p) => Some(&p.proof),
-            ChildProof::Aggregate(_) => None,
+            ChildProof::Aggregate(_) | ChildProof::Threshold(_) => None,
         })
         .collect();
     let circuit = build(statement, &headers, Some(&natives), &merged)?;
@@ -385,7 +425,12 @@ fn build<S: MergeScheme>(
                 drop(inner);
                 verify_child(&mut b, &view.airs.iter().collect::<Vec<_>>(), &view.log_heights, &view.seed, native)?;
             }
-            (Child::Merged(_), ChildHeader::Aggregate { .. }) => return Err(mismatch(children.len())),
+            (Child::Threshold(t), ChildHeader::Threshold { count, signers }) => {
+                let (airs, log_heights, seed) = S::threshold_view(&CHILD_SETTINGS, t, *count, signers.as_deref())
+                    .map_err(|e| MergeError::ChildInvalid { index, reason: e.to_string() })?;
+                verify_child(&mut b, &airs.iter().collect::<Vec<_>>(), &log_heights, &seed, native)?;
+            }
+            _ => return Err(mismatch(children.len())),
         }
     }
     Ok(b.build())

@@ -6,7 +6,8 @@ use sigagg_prover::zerocheck::SkipAir;
 use sigagg_xmss::{LeanSigProd, Seed001, Signature};
 use sigagg_xmss_agg::air::AggAir;
 use sigagg_xmss_agg::leansig::system::LeanAir;
-use sigagg_xmss_agg::{AggScheme, AggregateStatement, Proof, ProveError, VerifyError};
+use sigagg_xmss_agg::threshold::{Certificate, ThresholdStatement};
+use sigagg_xmss_agg::{AggScheme, AggregateStatement, Proof, ProveError, VerifierView, VerifyError};
 
 /// A parameter set whose aggregate proofs merge: Seed001 (hash-sig's
 /// lifetime-2^20 set) and `LeanSigProd` (what lean Ethereum validators
@@ -43,6 +44,28 @@ pub trait MergeScheme: AggScheme {
         settings: &Settings,
         statement: &AggregateStatement<Self>,
     ) -> (Vec<Self::Air>, Vec<usize>, Vec<u8>);
+
+    /// Verifies a child's threshold proof natively.
+    ///
+    /// # Errors
+    /// The aggregator's refusal.
+    fn verify_threshold(
+        settings: &Settings,
+        statement: &ThresholdStatement<Self>,
+        proof: &Proof,
+    ) -> Result<Certificate, VerifyError>;
+
+    /// A threshold child's tables, heights and seed, for a proof claiming
+    /// `count` signers (and, disclosed, `signers`).
+    ///
+    /// # Errors
+    /// Claims the aggregator refuses before any proof.
+    fn threshold_view(
+        settings: &Settings,
+        statement: &ThresholdStatement<Self>,
+        count: u32,
+        signers: Option<&[u32]>,
+    ) -> Result<VerifierView<Self::Air>, VerifyError>;
 }
 
 impl MergeScheme for Seed001 {
@@ -67,6 +90,23 @@ impl MergeScheme for Seed001 {
     fn verifier_view(settings: &Settings, statement: &AggregateStatement<Self>) -> (Vec<AggAir>, Vec<usize>, Vec<u8>) {
         sigagg_xmss_agg::aggregate::verifier_view(settings, statement)
     }
+
+    fn verify_threshold(
+        settings: &Settings,
+        statement: &ThresholdStatement<Self>,
+        proof: &Proof,
+    ) -> Result<Certificate, VerifyError> {
+        sigagg_xmss_agg::threshold::verify(settings, statement, proof)
+    }
+
+    fn threshold_view(
+        settings: &Settings,
+        statement: &ThresholdStatement<Self>,
+        count: u32,
+        signers: Option<&[u32]>,
+    ) -> Result<VerifierView<AggAir>, VerifyError> {
+        sigagg_xmss_agg::threshold::verifier_view(settings, statement, count, signers)
+    }
 }
 
 impl MergeScheme for LeanSigProd {
@@ -90,5 +130,22 @@ impl MergeScheme for LeanSigProd {
 
     fn verifier_view(settings: &Settings, statement: &AggregateStatement<Self>) -> (Vec<LeanAir>, Vec<usize>, Vec<u8>) {
         sigagg_xmss_agg::leansig::aggregate::verifier_view(settings, statement)
+    }
+
+    fn verify_threshold(
+        settings: &Settings,
+        statement: &ThresholdStatement<Self>,
+        proof: &Proof,
+    ) -> Result<Certificate, VerifyError> {
+        sigagg_xmss_agg::leansig::threshold::verify(settings, statement, proof)
+    }
+
+    fn threshold_view(
+        settings: &Settings,
+        statement: &ThresholdStatement<Self>,
+        count: u32,
+        signers: Option<&[u32]>,
+    ) -> Result<VerifierView<LeanAir>, VerifyError> {
+        sigagg_xmss_agg::leansig::threshold::verifier_view(settings, statement, count, signers)
     }
 }

@@ -4,6 +4,7 @@
 use std::collections::HashSet;
 
 use sigagg_xmss::{PublicKey, Seed001};
+use sigagg_xmss_agg::threshold::ThresholdStatement;
 use sigagg_xmss_agg::{AggregateEntry, AggregateStatement};
 
 use crate::{MergeError, MergeScheme};
@@ -26,6 +27,11 @@ pub enum Child<S: MergeScheme = Seed001> {
     Aggregate(AggregateStatement<S>),
     /// A merged proof's statement.
     Merged(MergeStatement<S>),
+    /// A threshold proof's statement: at least its threshold of its
+    /// group's members signed. Its signers are not listed (a proof may
+    /// disclose them): the merge proves the certificate, not that its
+    /// signers differ from the other children's.
+    Threshold(ThresholdStatement<S>),
 }
 
 /// How a merge's signers are grouped: per child, its number of signers
@@ -38,6 +44,9 @@ pub enum Shape {
     Aggregate(u32),
     /// A merge of these children.
     Merged(Vec<Shape>),
+    /// A threshold certificate (no listed keys: its statement is given
+    /// apart, and [`MergeStatement::split`] refuses it).
+    Threshold,
 }
 
 impl Shape {
@@ -47,6 +56,7 @@ impl Shape {
         match self {
             Shape::Aggregate(n) => u64::from(*n),
             Shape::Merged(children) => children.iter().map(Shape::participants).fold(0, u64::saturating_add),
+            Shape::Threshold => 0,
         }
     }
 }
@@ -85,12 +95,14 @@ impl<S: MergeScheme> MergeStatement<S> {
         if statement.depth() > MAX_DEPTH {
             return Err(MergeError::TooDeep(statement.depth()));
         }
-        let first = statement.first_entry();
-        let (message, epoch) = (first.message, first.epoch);
+        let signed = statement.children[0].signed();
         let mut seen = HashSet::new();
         for (child, c) in statement.children.iter().enumerate() {
+            if c.signed() != signed {
+                return Err(MergeError::MessageMismatch { child });
+            }
             for entry in c.entries() {
-                if entry.message != message || entry.epoch != epoch {
+                if (entry.message, entry.epoch) != signed {
                     return Err(MergeError::MessageMismatch { child });
                 }
                 if !seen.insert(entry.public_key) {
@@ -116,22 +128,14 @@ impl<S: MergeScheme> MergeStatement<S> {
         1 + self.children.iter().map(|c| if let Child::Merged(m) = c { m.depth() } else { 0 }).max().unwrap_or(0)
     }
 
-    /// The first entry of the first aggregate (every statement has one).
-    fn first_entry(&self) -> &AggregateEntry<S> {
-        match &self.children[0] {
-            Child::Aggregate(a) => &a.entries()[0],
-            Child::Merged(m) => m.first_entry(),
-        }
-    }
-
     /// The signed message.
     pub fn message(&self) -> [u8; 32] {
-        self.first_entry().message
+        self.children[0].signed().0
     }
 
     /// The epoch.
     pub fn epoch(&self) -> u32 {
-        self.first_entry().epoch
+        self.children[0].signed().1
     }
 
     /// The signers' entries, over the whole tree in order.
@@ -200,6 +204,7 @@ impl<S: MergeScheme> MergeStatement<S> {
                     Ok(Child::Aggregate(AggregateStatement::from_entries(entries)?))
                 }
                 Shape::Merged(inner) => Ok(Child::Merged(Self::split_from(keys, inner, message, epoch, depth + 1)?)),
+                Shape::Threshold => Err(MergeError::Split { keys: 0, shape: Vec::new() }),
             })
             .collect::<Result<Vec<_>, _>>()?;
         Self::of(children)
@@ -207,19 +212,22 @@ impl<S: MergeScheme> MergeStatement<S> {
 }
 
 impl<S: MergeScheme> Child<S> {
-    /// Its signers' entries, in order.
+    /// Its listed signers' entries, in order (none for a threshold child).
     pub fn entries(&self) -> Vec<&AggregateEntry<S>> {
         match self {
             Child::Aggregate(a) => a.entries().iter().collect(),
             Child::Merged(m) => m.entries(),
+            Child::Threshold(_) => Vec::new(),
         }
     }
 
-    /// Its number of signers.
+    /// Its number of listed signers (none for a threshold child, whose
+    /// count its proof gives).
     pub fn participants(&self) -> usize {
         match self {
             Child::Aggregate(a) => a.len(),
             Child::Merged(m) => m.participants(),
+            Child::Threshold(_) => 0,
         }
     }
 
@@ -228,6 +236,17 @@ impl<S: MergeScheme> Child<S> {
         match self {
             Child::Aggregate(a) => Shape::Aggregate(a.len() as u32),
             Child::Merged(m) => Shape::Merged(m.shape()),
+            Child::Threshold(_) => Shape::Threshold,
+        }
+    }
+
+    /// The message and epoch it signs (an aggregate's first entry's; every
+    /// statement has one).
+    fn signed(&self) -> ([u8; 32], u32) {
+        match self {
+            Child::Aggregate(a) => (a.entries()[0].message, a.entries()[0].epoch),
+            Child::Merged(m) => m.children[0].signed(),
+            Child::Threshold(t) => (*t.message(), t.epoch()),
         }
     }
 }

@@ -48,7 +48,7 @@ fn aggregates(counts: &[u32]) -> Vec<Shape> {
 fn header(shape: &Shape) -> ChildHeader {
     match shape {
         Shape::Aggregate(signers) => ChildHeader::Aggregate { signers: *signers },
-        Shape::Merged(_) => unreachable!("aggregates only"),
+        Shape::Merged(_) | Shape::Threshold => unreachable!("aggregates only"),
     }
 }
 

@@ -62,6 +62,10 @@ pub use crate::named::{Named, named, settings};
 pub use crate::proof::{Proof, ProofKind};
 pub use crate::scheme::AggScheme;
 pub use crate::statement::{AggregateEntry, AggregateStatement, max_signatures};
+
+/// What a verifier circuit reads of a statement: its tables in batch
+/// order, their heights (log2) and its transcript's seed.
+pub type VerifierView<A> = (Vec<A>, Vec<usize>, Vec<u8>);
 pub use crate::threshold::{Disclosure, Signer, ThresholdStatement};
 pub use sigagg_prover::fold_lookups;
 

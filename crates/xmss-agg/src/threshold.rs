@@ -154,7 +154,13 @@ impl<S: AggScheme> ThresholdStatement<S> {
     /// count reaches the threshold and fits the group and the settings,
     /// and disclosed signers are `count` ascending members.
     pub(crate) fn check_claims(&self, proof: &Proof, max: usize) -> Result<(), VerifyError> {
-        let (count, size) = (proof.count, self.group.size);
+        self.check_certificate(proof.count, proof.signers.as_deref(), max)
+    }
+
+    /// [`Self::check_claims`] of a proof claiming `count` signers and,
+    /// disclosed, `signers`.
+    pub(crate) fn check_certificate(&self, count: u32, signers: Option<&[u32]>, max: usize) -> Result<(), VerifyError> {
+        let size = self.group.size;
         if count < self.threshold {
             return Err(VerifyError::ThresholdNotReached { count, threshold: self.threshold });
         }
@@ -164,7 +170,7 @@ impl<S: AggScheme> ThresholdStatement<S> {
         if padded(count as usize) > max {
             return Err(VerifyError::TooManyForSettings { count: count as usize, max });
         }
-        if let Some(list) = &proof.signers {
+        if let Some(list) = signers {
             let ascending = list.windows(2).all(|w| w[0] < w[1]);
             if list.len() != count as usize || !ascending || list.last().is_some_and(|&i| i >= size) {
                 return Err(VerifyError::PublicMismatch(
@@ -342,6 +348,30 @@ fn verify_stark(
     let expected = trace::threshold_log_heights(settings, padded(proof.count as usize), &statement.group);
     let airs = airs(settings, statement, proof.count, proof.signers.as_deref());
     system::verify_airs(settings, digest, &airs, &proof.stark, &expected)
+}
+
+/// What a verifier circuit reads of a threshold proof of `statement` whose
+/// header claims `count` signers (and, disclosed, `signers`): its six
+/// tables in batch order, their heights (log2) and its transcript's seed,
+/// those [`verify`] checks a proof against.
+///
+/// # Errors
+/// Claims [`verify`] refuses before any proof: a count below the
+/// threshold or above the group or the settings, disclosed signers that
+/// are not `count` ascending members.
+pub fn verifier_view(
+    settings: &Settings,
+    statement: &ThresholdStatement,
+    count: u32,
+    signers: Option<&[u32]>,
+) -> Result<crate::VerifierView<AggAir>, VerifyError> {
+    statement.check_certificate(count, signers, max_signatures(settings))?;
+    let digest = digest(statement, count, signers);
+    Ok((
+        airs(settings, statement, count, signers),
+        trace::threshold_log_heights(settings, padded(count as usize), &statement.group),
+        system::transcript_seed(settings, &digest),
+    ))
 }
 
 /// The security level of `settings` for a threshold proof with `count`

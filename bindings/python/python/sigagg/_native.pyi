@@ -106,7 +106,7 @@ def merge(
     children: Sequence[Bytes],
     settings: Settings = "whir-skip-poseidon2",
     scheme: Scheme = "seed001",
-    signatures: Sequence[Bytes] = (),
+    signatures: Sequence[Bytes] = ...,
 ) -> bytes: ...
 def verify_merged(
     proof: Bytes,

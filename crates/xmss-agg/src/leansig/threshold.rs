@@ -203,6 +203,27 @@ pub fn verify<S: LeanFamily>(
     Ok(Certificate { count: proof.count, signers: proof.signers.clone() })
 }
 
+/// What a verifier circuit reads of a threshold proof of `statement` whose
+/// header claims `count` signers (and, disclosed, `signers`): its six
+/// tables in batch order, their heights (log2) and its transcript's seed,
+/// those [`verify`] checks a proof against.
+///
+/// # Errors
+/// Claims [`verify`] refuses before any proof.
+pub fn verifier_view<S: LeanFamily>(
+    settings: &Settings,
+    statement: &ThresholdStatement<S>,
+    count: u32,
+    signers: Option<&[u32]>,
+) -> Result<crate::VerifierView<LeanAir>, VerifyError> {
+    statement.check_certificate(count, signers, max_signatures::<S>(settings))?;
+    let digest = digest(statement, count, signers);
+    let airs = airs(settings, statement, count, signers);
+    let heights = threshold_log_heights::<S>(padded(count as usize), statement.group());
+    let seed = system::tables(&airs, heights.clone(), &digest).transcript_seed(settings);
+    Ok((airs, heights, seed))
+}
+
 /// The security level of `settings` for a threshold proof of `S` with
 /// `count` signers in a group of `group_size`, computed from the tables.
 pub fn security_level<S: LeanFamily>(
