@@ -355,11 +355,13 @@ fn verify_aggregate(
 /// made with "whir-skip-poseidon2") verifies, for `public_keys` (the
 /// children's keys, one child after another) signing the 32-byte
 /// `message` at `epoch`: one merged proof, without the signatures. A
-/// child may be a merged proof (its keys in its own order). Raw
-/// `signatures` beside the children are the last keys' signers, aggregated
-/// into one more child.
+/// child may be a merged proof (its keys in its own order), or a threshold
+/// certificate (`prove_threshold` with "whir-skip-poseidon2"), whose
+/// `(group_key, threshold)` is the next of `committees` (in the tree's
+/// order, depth first). Raw `signatures` beside the children are the last
+/// keys' signers, aggregated into one more child.
 #[pyfunction]
-#[pyo3(signature = (public_keys, message, epoch, children, settings = "whir-skip-poseidon2", scheme = "seed001", signatures = Vec::new()))]
+#[pyo3(signature = (public_keys, message, epoch, children, settings = "whir-skip-poseidon2", scheme = "seed001", signatures = Vec::new(), committees = Vec::new()))]
 #[allow(clippy::too_many_arguments)]
 fn merge(
     py: Python<'_>,
@@ -370,17 +372,20 @@ fn merge(
     settings: &str,
     scheme: &str,
     signatures: Vec<Vec<u8>>,
+    committees: Vec<(Vec<u8>, u32)>,
 ) -> PyResult<Vec<u8>> {
     let (set, scheme) = (parse_settings(settings)?, parse_scheme(scheme)?);
-    let pks = views(&public_keys);
-    let statement = api::merge::MergeStatement { scheme, public_keys: &pks, message: &message, epoch };
+    let (pks, committees) = (views(&public_keys), committee_views(&committees));
+    let statement =
+        api::merge::MergeStatement { scheme, public_keys: &pks, message: &message, epoch, committees: &committees };
     run(py, || api::merge::merge_signed(set, &statement, &views(&children), &views(&signatures)))
 }
 
-/// Verifies a merged `proof` of the same statement; raises `VerifyError`
-/// if it does not prove it.
+/// Verifies a merged `proof` of the same statement (`committees` as given
+/// to `merge`); raises `VerifyError` if it does not prove it.
 #[pyfunction]
-#[pyo3(signature = (proof, public_keys, message, epoch, settings = "whir-skip-poseidon2", scheme = "seed001"))]
+#[pyo3(signature = (proof, public_keys, message, epoch, settings = "whir-skip-poseidon2", scheme = "seed001", committees = Vec::new()))]
+#[allow(clippy::too_many_arguments)]
 fn verify_merged(
     py: Python<'_>,
     proof: Vec<u8>,
@@ -389,11 +394,18 @@ fn verify_merged(
     epoch: u32,
     settings: &str,
     scheme: &str,
+    committees: Vec<(Vec<u8>, u32)>,
 ) -> PyResult<()> {
     let (set, scheme) = (parse_settings(settings)?, parse_scheme(scheme)?);
-    let pks = views(&public_keys);
-    let statement = api::merge::MergeStatement { scheme, public_keys: &pks, message: &message, epoch };
+    let (pks, committees) = (views(&public_keys), committee_views(&committees));
+    let statement =
+        api::merge::MergeStatement { scheme, public_keys: &pks, message: &message, epoch, committees: &committees };
     run(py, || api::merge::verify_merged(set, &statement, &proof))
+}
+
+/// `(group_key, threshold)` pairs as the byte API's committees.
+fn committee_views(committees: &[(Vec<u8>, u32)]) -> Vec<api::merge::Committee<'_>> {
+    committees.iter().map(|(group_key, threshold)| api::merge::Committee { group_key, threshold: *threshold }).collect()
 }
 
 /// A merged child's shape as Python sees it: an aggregate's signer count,

@@ -3,7 +3,8 @@ message (each made with "whir-skip-poseidon2") merge into one proof that
 verifies for their keys; another message, epoch, split or order of keys,
 a tampered proof, and a child that is not under the recursion setting are
 refused with typed errors. The merged proof merges again beside a third
-aggregate (depth 2)."""
+aggregate (depth 2); a threshold certificate merges beside an aggregate,
+verified against its committee."""
 
 import pytest
 
@@ -61,6 +62,28 @@ def test_raw_signatures_beside_children(merged):
         sigagg.merge(keys + [other[0]], MESSAGE, EPOCH, [proof], signatures=[bad])
     with pytest.raises(sigagg.ArgumentError):
         sigagg.merge(keys[:1], MESSAGE, EPOCH, [], signatures=d_sigs)
+
+
+def test_threshold_certificate_child(merged):
+    keys, _, _, a, _, _ = merged
+    pairs = [sigagg.xmss_keygen("seed001", 0, 1, seed=bytes([60 + i]) * 32) for i in range(3)]
+    members = [pk for pk, _ in pairs]
+    group, paths = sigagg.group_key("seed001", members)
+    signers = [(members[i], pairs[i][1].sign(EPOCH, MESSAGE), paths[i]) for i in (0, 2)]
+    certificate = sigagg.prove_threshold(
+        "seed001", group, 2, MESSAGE, signers, epoch=EPOCH, disclose=True, settings=CHILD
+    )
+    a_keys = keys[:2]
+    proof = sigagg.merge(a_keys, MESSAGE, EPOCH, [a, certificate], committees=[(group, 2)])
+    assert sigagg.merged_counts(proof) == [2, "threshold"]
+    sigagg.verify_merged(proof, a_keys, MESSAGE, EPOCH, committees=[(group, 2)])
+    # Without its committee, at a threshold above its count, or another
+    # group: refused.
+    for committees in ([], [(group, 3)], [(sigagg.group_key("seed001", a_keys)[0], 2)]):
+        with pytest.raises(sigagg.VerifyError):
+            sigagg.verify_merged(proof, a_keys, MESSAGE, EPOCH, committees=committees)
+    with pytest.raises(sigagg.ArgumentError):
+        sigagg.merge(a_keys, MESSAGE, EPOCH, [a, certificate])
 
 
 def test_merge_rejections(merged):

@@ -18,7 +18,7 @@
 //! ```no_run
 //! use sigagg_bytes::{ProofSettings, merge};
 //! # let (keys, a, b): (Vec<&[u8]>, Vec<u8>, Vec<u8>) = (vec![], vec![], vec![]);
-//! let statement = merge::MergeStatement { scheme: sigagg_bytes::Scheme::Seed001, public_keys: &keys, message: &[7; 32], epoch: 9 };
+//! let statement = merge::MergeStatement { scheme: sigagg_bytes::Scheme::Seed001, public_keys: &keys, message: &[7; 32], epoch: 9, committees: &[] };
 //! let merged = merge::merge(merge::CHILD_SETTINGS, &statement, &[&a, &b]).unwrap();
 //! merge::verify_merged(merge::CHILD_SETTINGS, &statement, &merged).unwrap();
 //! ```
@@ -26,6 +26,9 @@
 pub use sigagg_merge::Shape;
 use sigagg_merge::{ChildProof, MergeError, MergeScheme, MergeStatement as Statement, MergedProof};
 use sigagg_xmss::PublicKey;
+use sigagg_xmss::group::GroupKey;
+use sigagg_xmss_agg::ProofKind;
+use sigagg_xmss_agg::threshold::ThresholdStatement;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::input::{decode, decode_each};
@@ -39,7 +42,8 @@ pub const CHILD_SETTINGS: ProofSettings = ProofSettings::WhirSkipPoseidon2;
 
 /// What a merged proof claims: `public_keys` (`scheme`'s encodings, the
 /// children's keys one child after another) all signed `message` (32
-/// bytes) at `epoch`.
+/// bytes) at `epoch`, and so did at least each threshold of `committees`'
+/// members.
 #[derive(Clone, Copy, Debug)]
 pub struct MergeStatement<'a> {
     /// The children's parameter set: [`Scheme::Seed001`] or
@@ -52,6 +56,22 @@ pub struct MergeStatement<'a> {
     pub message: &'a [u8],
     /// The signing epoch (leanSpec's slot).
     pub epoch: u32,
+    /// The threshold children's committees, in the tree's order (depth
+    /// first); empty where no child is a threshold certificate.
+    pub committees: &'a [Committee<'a>],
+}
+
+/// A threshold child's statement: at least `threshold` members of the
+/// group `group_key` ([`crate::threshold::group`]) signed the merge's
+/// message at its epoch; its proof is a
+/// [`prove_threshold`](crate::threshold::prove_threshold) certificate made
+/// with [`CHILD_SETTINGS`].
+#[derive(Clone, Copy, Debug)]
+pub struct Committee<'a> {
+    /// The group key.
+    pub group_key: &'a [u8],
+    /// The least number of distinct signers.
+    pub threshold: u32,
 }
 
 /// What a merged proof says about itself, before any verification.
@@ -63,17 +83,20 @@ pub struct MergeInfo {
 }
 
 impl MergeInfo {
-    /// The signers it claims, over the whole tree.
+    /// The signers it claims, over the whole tree (a threshold child's
+    /// not counted: its proof gives them).
     pub fn participants(&self) -> u64 {
         self.shape.iter().map(Shape::participants).fold(0, u64::saturating_add)
     }
 
+    /// The threshold certificates among its children, over the whole tree.
+    pub fn committees(&self) -> usize {
+        self.shape.iter().map(Shape::committees).sum()
+    }
+
     /// Levels of merging: 1 for a merge of aggregates.
     pub fn depth(&self) -> usize {
-        fn depth(shape: &[Shape]) -> usize {
-            1 + shape.iter().map(|s| if let Shape::Merged(inner) = s { depth(inner) } else { 0 }).max().unwrap_or(0)
-        }
-        depth(&self.shape)
+        1 + self.shape.iter().map(Shape::depth).max().unwrap_or(0)
     }
 }
 
@@ -143,9 +166,9 @@ pub fn merge_signed(
 pub fn verify_merged(settings: ProofSettings, statement: &MergeStatement<'_>, proof: &[u8]) -> Result<()> {
     let merged = decode_merged(proof)?;
     with_mergeable!(statement.scheme, S => {
-        let (keys, message) = decoded::<S>(statement)?;
+        let parts = Parts::<S>::decode(statement)?;
         // Keys the proof's shape does not split: not a proof of these keys.
-        let st = Statement::split(&keys, &merged.shape(), message, statement.epoch)
+        let st = Statement::split_with(&parts.keys, &parts.committees, &merged.shape(), parts.message, statement.epoch)
             .map_err(|e| Error::from(e).with_kind(ErrorKind::Verify))?;
         sigagg_merge::verify(&sigagg_xmss_agg::settings(settings), &st, &merged)
             .map_err(|e| Error::from(e).with_kind(ErrorKind::Verify))
@@ -171,10 +194,36 @@ pub fn security(settings: ProofSettings, statement: &MergeStatement<'_>, proof: 
     })
 }
 
-/// The typed statement: the keys decoded and split by `shape`.
+/// The typed statement: the keys and committees decoded and split by
+/// `shape`.
 fn split<S: MergeScheme>(statement: &MergeStatement<'_>, shape: &[Shape]) -> Result<Statement<S>> {
-    let (keys, message) = decoded::<S>(statement)?;
-    Ok(Statement::split(&keys, shape, message, statement.epoch)?)
+    let parts = Parts::<S>::decode(statement)?;
+    Ok(Statement::split_with(&parts.keys, &parts.committees, shape, parts.message, statement.epoch)?)
+}
+
+/// A statement's keys, committees and message, decoded.
+struct Parts<S: MergeScheme> {
+    keys: Vec<PublicKey<S>>,
+    committees: Vec<ThresholdStatement<S>>,
+    message: [u8; 32],
+}
+
+impl<S: MergeScheme> Parts<S> {
+    fn decode(statement: &MergeStatement<'_>) -> Result<Self> {
+        let (keys, message) = decoded::<S>(statement)?;
+        let committees = statement
+            .committees
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let group =
+                    decode(c.group_key, GroupKey::from_bytes).map_err(|e| e.context(format!("committee {i}")))?;
+                ThresholdStatement::for_set(group, statement.epoch, message, c.threshold)
+                    .map_err(|e| Error::from(MergeError::from(e)).context(format!("committee {i}")))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(Self { keys, committees, message })
+    }
 }
 
 /// The statement's keys and message, decoded.
@@ -183,8 +232,9 @@ fn decoded<S: MergeScheme>(statement: &MergeStatement<'_>) -> Result<(Vec<Public
     Ok((keys, message32(statement.message)?))
 }
 
-/// A child's proof: a merged proof (its magic says so), or an aggregate
-/// proof's bytes, or for leanSig production children also leanSpec's
+/// A child's proof: a merged proof (its magic says so), or an aggregate or
+/// threshold proof's bytes (its kind says which), or for leanSig
+/// production children also leanSpec's
 /// container `AggregatedSignatureProof` (what `sigagg aggregate --scheme
 /// leansig-prod` writes), whose `proof_data` is taken (its participants
 /// bitlist is not: the keys given are the statement). Bytes that are none
@@ -200,7 +250,10 @@ fn child_proof(scheme: Scheme, bytes: &[u8]) -> Result<ChildProof> {
         }
         other => other,
     };
-    proof.map(ChildProof::Aggregate)
+    proof.map(|p| match p.kind {
+        ProofKind::Aggregate => ChildProof::Aggregate(p),
+        ProofKind::Threshold => ChildProof::Threshold(p),
+    })
 }
 
 /// Every child's proof ([`child_proof`]), a failure naming its child.
@@ -273,7 +326,8 @@ mod tests {
     /// are refused with their kinds before any proof work.
     #[test]
     fn malformed_inputs_have_their_kinds() {
-        let statement = MergeStatement { scheme: Scheme::Seed001, public_keys: &[], message: &[0; 32], epoch: 1 };
+        let statement =
+            MergeStatement { scheme: Scheme::Seed001, public_keys: &[], message: &[0; 32], epoch: 1, committees: &[] };
         for bytes in [&b""[..], b"SGMERG", b"SGXAGG\x01\x00\x00"] {
             assert_eq!(inspect(bytes).unwrap_err().kind(), ErrorKind::Decode);
             assert_eq!(verify_merged(CHILD_SETTINGS, &statement, bytes).unwrap_err().kind(), ErrorKind::Decode);
@@ -281,7 +335,8 @@ mod tests {
         let e = merge(CHILD_SETTINGS, &statement, &[b"no proof"]).unwrap_err();
         assert_eq!(e.kind(), ErrorKind::Decode);
         assert!(e.message().contains("child 0"), "{e}");
-        let short = MergeStatement { scheme: Scheme::Seed001, public_keys: &[], message: &[0; 31], epoch: 1 };
+        let short =
+            MergeStatement { scheme: Scheme::Seed001, public_keys: &[], message: &[0; 31], epoch: 1, committees: &[] };
         assert_eq!(security(CHILD_SETTINGS, &short, b"SGMERG").unwrap_err().kind(), ErrorKind::Decode);
         let e = merge(CHILD_SETTINGS, &statement, &[b"SGMERG\x04"]).unwrap_err();
         assert_eq!(e.kind(), ErrorKind::Decode);

@@ -157,6 +157,35 @@ pub fn read_files(paths: &[PathBuf]) -> Result<Vec<Vec<u8>>, CliError> {
     paths.iter().map(|p| io::read_bytes(p)).collect()
 }
 
+/// A threshold child's committee, `--committee GROUP_KEY_FILE:T`: the
+/// group key file and the threshold, split at the last `:`.
+#[derive(Clone, Debug)]
+pub struct CommitteeArg {
+    /// The group key file.
+    pub group: PathBuf,
+    /// The threshold.
+    pub threshold: u32,
+}
+
+/// Parses `--committee g.key:2`.
+pub fn parse_committee(value: &str) -> Result<CommitteeArg, String> {
+    let (path, t) = value.rsplit_once(':').ok_or("expected GROUP_KEY_FILE:THRESHOLD, e.g. g.key:2")?;
+    let threshold = t.parse().map_err(|e| format!("bad threshold {t:?}: {e}"))?;
+    Ok(CommitteeArg { group: PathBuf::from(path), threshold })
+}
+
+/// The committees' group keys read, paired with their thresholds.
+pub fn read_committees(committees: &[CommitteeArg]) -> Result<Vec<(Vec<u8>, u32)>, CliError> {
+    committees.iter().map(|c| Ok((io::read_bytes(&c.group)?, c.threshold))).collect()
+}
+
+/// The byte API's committees, borrowing `read` ([`read_committees`]).
+pub fn committee_views(read: &[(Vec<u8>, u32)]) -> Vec<sigagg_bytes::merge::Committee<'_>> {
+    read.iter()
+        .map(|(group_key, threshold)| sigagg_bytes::merge::Committee { group_key, threshold: *threshold })
+        .collect()
+}
+
 /// Borrowed slices of `items`, the form the byte-level API takes.
 pub fn slices(items: &[Vec<u8>]) -> Vec<&[u8]> {
     items.iter().map(Vec::as_slice).collect()

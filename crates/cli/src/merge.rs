@@ -24,10 +24,15 @@ pub struct MergeArgs {
     #[arg(long, value_parser = args::schemes(MERGEABLE), default_value = "seed001")]
     pub scheme: Scheme,
     /// A child proof file (repeat, in order): an aggregate made with
-    /// `aggregate --settings whir-skip-poseidon2`, or a merged proof made by `merge`
-    /// (its default settings), which is merged again.
+    /// `aggregate --settings whir-skip-poseidon2`, a merged proof made by `merge`
+    /// (its default settings), which is merged again, or a seed001 threshold certificate
+    /// made with `threshold --settings whir-skip-poseidon2` (its committee given by --committee).
     #[arg(long = "child")]
     pub children: Vec<PathBuf>,
+    /// A threshold child's committee, GROUP_KEY_FILE:THRESHOLD (repeat, in the order of
+    /// the threshold children, depth first).
+    #[arg(long = "committee", value_parser = args::parse_committee)]
+    pub committees: Vec<args::CommitteeArg>,
     /// The participants' public key files: every child's keys in its order, child after
     /// child (repeat; a merged child's keys in its own order). Each child proof says how
     /// many are its own.
@@ -63,7 +68,15 @@ pub fn merge(args: MergeArgs) -> CliResult {
         return Err(CliError::usage("give at least one --child or --sig"));
     }
     let keys = args::slices(&pks);
-    let statement = MergeStatement { scheme: args.scheme, public_keys: &keys, message: &message, epoch: args.epoch };
+    let committees = args::read_committees(&args.committees)?;
+    let committees = args::committee_views(&committees);
+    let statement = MergeStatement {
+        scheme: args.scheme,
+        public_keys: &keys,
+        message: &message,
+        epoch: args.epoch,
+        committees: &committees,
+    };
     let bar = io::spinner("merge");
     let t = Instant::now();
     let proof = merge::merge_signed(settings, &statement, &args::slices(&children), &args::slices(&sigs));
@@ -82,17 +95,28 @@ pub fn merge(args: MergeArgs) -> CliResult {
 }
 
 /// Verifies the merged proof `proof` against the statement of `args` (the
-/// participants' keys, one --epoch, one --message) and prints one JSON
+/// participants' keys, one --epoch, one --message, the threshold children's
+/// --committee) and prints one JSON
 /// object. Without --settings the merged proof is checked under
 /// whir-skip-poseidon2, which must reach --min-bits.
 pub fn verify(args: &VerifyArgs, proof: &[u8], info: &MergeInfo) -> CliResult {
     let ([epoch], None, None) = (&args.epochs[..], &args.group, args.threshold) else {
-        return Err(CliError::usage("a merged proof takes --pk per participant, one --epoch and one --message"));
+        return Err(CliError::usage(
+            "a merged proof takes --pk per participant, one --epoch, one --message and --committee per threshold child",
+        ));
     };
     let message = args.messages.read_one(true)?;
     let pks = args::read_files(&args.pks)?;
     let keys = args::slices(&pks);
-    let statement = MergeStatement { scheme: args.scheme, public_keys: &keys, message: &message, epoch: *epoch };
+    let committees = args::read_committees(&args.committees)?;
+    let committees = args::committee_views(&committees);
+    let statement = MergeStatement {
+        scheme: args.scheme,
+        public_keys: &keys,
+        message: &message,
+        epoch: *epoch,
+        committees: &committees,
+    };
     let chosen = ChosenSettings::choose(args, Some(merge::CHILD_SETTINGS))?;
     merge::verify_merged(chosen.named, &statement, proof).map_err(invalid)?;
     let level = merge::security(chosen.named, &statement, proof).map_err(CliError::rejected)?;

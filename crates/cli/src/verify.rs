@@ -47,6 +47,10 @@ pub struct VerifyArgs {
     /// Threshold proofs: the threshold t.
     #[arg(long)]
     pub threshold: Option<u32>,
+    /// Merged proofs: a threshold child's committee, GROUP_KEY_FILE:THRESHOLD (repeat, in
+    /// the order of the threshold children, depth first).
+    #[arg(long = "committee", value_parser = args::parse_committee)]
+    pub committees: Vec<args::CommitteeArg>,
     #[command(flatten)]
     pub messages: MessageList,
 }
@@ -58,6 +62,9 @@ pub fn verify(args: VerifyArgs) -> CliResult {
         if let Ok(info) = sigagg_bytes::merge::inspect(&proof) {
             return crate::merge::verify(&args, &proof, &info);
         }
+    }
+    if !args.committees.is_empty() {
+        return Err(CliError::usage("--committee belongs to merged proofs"));
     }
     match (&args.sig, &args.proof) {
         (Some(sig), _) => verify_signature(&args, sig),

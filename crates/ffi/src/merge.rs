@@ -81,7 +81,8 @@ pub unsafe extern "C" fn sigagg_merge_signed(
         let children = unsafe { byte_strings(children, child_count, "children") }?;
         let sigs = unsafe { byte_strings(signatures, signature_count, "signatures") }?;
         let out = unsafe { Out::new(proof, "proof") }?;
-        let statement = MergeStatement { scheme: scheme_of(scheme)?, public_keys: &pks, message, epoch };
+        let statement =
+            MergeStatement { scheme: scheme_of(scheme)?, public_keys: &pks, message, epoch, committees: &[] };
         out.set(owned_bytes(merge::merge_signed(settings_of(settings)?, &statement, &children, &sigs)?));
         Ok(())
     })
@@ -108,7 +109,8 @@ pub unsafe extern "C" fn sigagg_verify_merged(
         let proof = unsafe { bytes(proof, "proof") }?;
         let pks = unsafe { byte_strings(public_keys, public_key_count, "public_keys") }?;
         let message = unsafe { bytes(message, "message") }?;
-        let statement = MergeStatement { scheme: scheme_of(scheme)?, public_keys: &pks, message, epoch };
+        let statement =
+            MergeStatement { scheme: scheme_of(scheme)?, public_keys: &pks, message, epoch, committees: &[] };
         merge::verify_merged(settings_of(settings)?, &statement, proof)
     })
 }

@@ -6,7 +6,7 @@
 //! measures the same in JSON.
 //!
 //! ```sh
-//! RAYON_NUM_THREADS=2 cargo run --release -p sigagg-merge --example merge -- 64 2
+//! RAYON_NUM_THREADS=2 cargo run --release -p sigagg-merge --example merge -- 64 2 [verifications]
 //! ```
 //!
 //! `SIGAGG_TRACE=info` prints the provers' phases.
@@ -27,6 +27,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
     let n: usize = args.next().map_or(Ok(64), |a| a.parse())?;
     let count: usize = args.next().map_or(Ok(2), |a| a.parse())?;
+    let verifications: usize = args.next().map_or(Ok(1), |a| a.parse())?;
     let (message, epoch) = (*b"consensus message signed by all!", 7);
     let mut statements = Vec::new();
     let mut proofs = Vec::new();
@@ -80,8 +81,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         merged.claims.len(),
         level.proven_bits
     );
-    let t = Instant::now();
-    verify(&settings, &statement, &MergedProof::from_bytes(&bytes)?)?;
-    println!("verified in {:.2?} (the circuit rebuilt from the statement included)", t.elapsed());
+    for _ in 0..verifications {
+        let t = Instant::now();
+        verify(&settings, &statement, &MergedProof::from_bytes(&bytes)?)?;
+        println!("verified in {:.2?} (the circuit rebuilt from the statement included)", t.elapsed());
+    }
     Ok(())
 }

@@ -26,11 +26,13 @@ pub enum MergeError {
     /// More levels of merging than [`crate::MAX_DEPTH`].
     #[error("{0} levels of merging, at most {max}", max = crate::MAX_DEPTH)]
     TooDeep(usize),
-    /// A shape that does not split the keys given.
-    #[error("{keys} keys cannot be split into children of the shape {shape:?}")]
+    /// A shape that does not split the keys and committees given.
+    #[error("{keys} keys and {committees} committees cannot be split into children of the shape {shape:?}")]
     Split {
         /// The keys given.
         keys: usize,
+        /// The threshold children's statements given.
+        committees: usize,
         /// The children's shapes.
         shape: Vec<crate::Shape>,
     },

@@ -45,7 +45,7 @@ pub enum Shape {
     /// A merge of these children.
     Merged(Vec<Shape>),
     /// A threshold certificate (no listed keys: its statement is given
-    /// apart, and [`MergeStatement::split`] refuses it).
+    /// apart, to [`MergeStatement::split_with`]).
     Threshold,
 }
 
@@ -57,6 +57,24 @@ impl Shape {
             Shape::Aggregate(n) => u64::from(*n),
             Shape::Merged(children) => children.iter().map(Shape::participants).fold(0, u64::saturating_add),
             Shape::Threshold => 0,
+        }
+    }
+
+    /// The threshold certificates under it.
+    pub fn committees(&self) -> usize {
+        match self {
+            Shape::Merged(children) => children.iter().map(Shape::committees).fold(0, usize::saturating_add),
+            Shape::Threshold => 1,
+            Shape::Aggregate(_) => 0,
+        }
+    }
+
+    /// Levels of merging in it: 0 for an aggregate or a threshold
+    /// certificate, one more than its deepest child for a merge.
+    pub fn depth(&self) -> usize {
+        match self {
+            Shape::Merged(children) => 1 + children.iter().map(Shape::depth).max().unwrap_or(0),
+            Shape::Aggregate(_) | Shape::Threshold => 0,
         }
     }
 }
@@ -125,7 +143,7 @@ impl<S: MergeScheme> MergeStatement<S> {
 
     /// Levels of merging above the aggregates: 1 for a merge of aggregates.
     pub fn depth(&self) -> usize {
-        1 + self.children.iter().map(|c| if let Child::Merged(m) = c { m.depth() } else { 0 }).max().unwrap_or(0)
+        1 + self.children.iter().map(|c| c.shape().depth()).max().unwrap_or(0)
     }
 
     /// The signed message.
@@ -157,7 +175,8 @@ impl<S: MergeScheme> MergeStatement<S> {
     /// in order (the whole tree's keys one after the other, depth first),
     /// all signing `message` at `epoch`: how a verifier who knows the
     /// participants rebuilds a merge's statement from a merged proof's
-    /// [`shape`](crate::MergedProof::shape).
+    /// [`shape`](crate::MergedProof::shape). A shape with a threshold
+    /// child needs [`Self::split_with`].
     ///
     /// # Errors
     /// A shape that does not add up to the keys ([`MergeError::Split`]), an
@@ -168,21 +187,39 @@ impl<S: MergeScheme> MergeStatement<S> {
         message: [u8; 32],
         epoch: u32,
     ) -> Result<Self, MergeError> {
+        Self::split_with(public_keys, &[], shape, message, epoch)
+    }
+
+    /// [`Self::split`], each [`Shape::Threshold`] child taking the next of
+    /// `committees` (their statements in the tree's order, depth first).
+    ///
+    /// # Errors
+    /// As [`Self::split`]; also another number of committees than the
+    /// shape's threshold children ([`MergeError::Split`]).
+    pub fn split_with(
+        public_keys: &[PublicKey<S>],
+        committees: &[ThresholdStatement<S>],
+        shape: &[Shape],
+        message: [u8; 32],
+        epoch: u32,
+    ) -> Result<Self, MergeError> {
         let total = shape.iter().map(Shape::participants).fold(0, u64::saturating_add);
-        let refused = || MergeError::Split { keys: public_keys.len(), shape: shape.to_vec() };
-        if total != public_keys.len() as u64 {
+        let thresholds = shape.iter().map(Shape::committees).fold(0, usize::saturating_add);
+        let refused =
+            || MergeError::Split { keys: public_keys.len(), committees: committees.len(), shape: shape.to_vec() };
+        if total != public_keys.len() as u64 || thresholds != committees.len() {
             return Err(refused());
         }
-        let mut keys = public_keys.iter();
-        Self::split_from(&mut keys, shape, message, epoch, 1).map_err(|e| match e {
+        let mut parts = Parts { keys: public_keys.iter(), committees: committees.iter() };
+        Self::split_from(&mut parts, shape, message, epoch, 1).map_err(|e| match e {
             MergeError::Split { .. } => refused(),
             other => other,
         })
     }
 
-    /// [`Self::split`] of the keys `keys` still holds, `depth` levels down.
-    fn split_from<'k>(
-        keys: &mut impl Iterator<Item = &'k PublicKey<S>>,
+    /// [`Self::split_with`] of what `parts` still holds, `depth` levels down.
+    fn split_from(
+        parts: &mut Parts<'_, S>,
         shape: &[Shape],
         message: [u8; 32],
         epoch: u32,
@@ -191,24 +228,32 @@ impl<S: MergeScheme> MergeStatement<S> {
         if depth > MAX_DEPTH {
             return Err(MergeError::TooDeep(depth));
         }
+        let refused = || MergeError::Split { keys: 0, committees: 0, shape: Vec::new() };
         let children = shape
             .iter()
             .map(|s| match s {
-                Shape::Aggregate(0) => Err(MergeError::Split { keys: 0, shape: Vec::new() }),
+                Shape::Aggregate(0) => Err(refused()),
                 Shape::Aggregate(count) => {
-                    let entries = keys
+                    let entries = parts
+                        .keys
                         .by_ref()
                         .take(*count as usize)
                         .map(|&public_key| AggregateEntry::<S> { public_key, epoch, message })
                         .collect();
                     Ok(Child::Aggregate(AggregateStatement::from_entries(entries)?))
                 }
-                Shape::Merged(inner) => Ok(Child::Merged(Self::split_from(keys, inner, message, epoch, depth + 1)?)),
-                Shape::Threshold => Err(MergeError::Split { keys: 0, shape: Vec::new() }),
+                Shape::Merged(inner) => Ok(Child::Merged(Self::split_from(parts, inner, message, epoch, depth + 1)?)),
+                Shape::Threshold => parts.committees.next().copied().map(Child::Threshold).ok_or_else(refused),
             })
             .collect::<Result<Vec<_>, _>>()?;
         Self::of(children)
     }
+}
+
+/// What [`MergeStatement::split_with`] hands out, in order.
+struct Parts<'a, S: MergeScheme> {
+    keys: std::slice::Iter<'a, PublicKey<S>>,
+    committees: std::slice::Iter<'a, ThresholdStatement<S>>,
 }
 
 impl<S: MergeScheme> Child<S> {

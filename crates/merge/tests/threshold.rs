@@ -1,8 +1,9 @@
 //! A threshold certificate as a child: a 2-of-3 Seed001 threshold proof
 //! merges beside an aggregate and verifies; its claimed count changed, its
 //! disclosed signers changed, a threshold above its count or another
-//! group, and a
-//! threshold proof given as an aggregate's are refused.
+//! group, and a threshold proof given as an aggregate's are refused; the
+//! statement splits again from the keys, the committee and the proof's
+//! shape.
 
 use sigagg_merge::{
     CHILD_SETTINGS, Child, ChildHeader, ChildProof, MergeError, MergeStatement, MergedProof, merge, verify,
@@ -46,6 +47,16 @@ fn a_threshold_certificate_merges_beside_an_aggregate() {
     let decoded = MergedProof::from_bytes(&bytes).unwrap();
     verify(&CHILD_SETTINGS, &statement, &decoded).unwrap();
     assert_eq!(decoded.children[1], ChildHeader::Threshold { count: 2, signers: Some(vec![0, 2]) });
+
+    // The statement rebuilt from the keys, the committee and the proof's
+    // shape; without the committee, or with one too many, it does not split.
+    let keys: Vec<_> = subnet.entries().iter().map(|e| e.public_key.clone()).collect();
+    let shape = decoded.shape();
+    assert_eq!(MergeStatement::split_with(&keys, &[committee], &shape, MESSAGE, EPOCH).unwrap(), statement);
+    for committees in [&[][..], &[committee, committee][..]] {
+        let refused = MergeStatement::split_with(&keys, committees, &shape, MESSAGE, EPOCH);
+        assert!(matches!(refused, Err(MergeError::Split { .. })), "{committees:?}");
+    }
 
     // The certificate's claims changed: another count, other signers.
     for header in [

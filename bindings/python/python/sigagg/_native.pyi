@@ -107,6 +107,7 @@ def merge(
     settings: Settings = "whir-skip-poseidon2",
     scheme: Scheme = "seed001",
     signatures: Sequence[Bytes] = ...,
+    committees: Sequence[Tuple[Bytes, int]] = ...,
 ) -> bytes: ...
 def verify_merged(
     proof: Bytes,
@@ -115,9 +116,11 @@ def verify_merged(
     epoch: int,
     settings: Settings = "whir-skip-poseidon2",
     scheme: Scheme = "seed001",
+    committees: Sequence[Tuple[Bytes, int]] = ...,
 ) -> None: ...
-# An aggregate child's signer count, or a merged child's own list.
-MergedShape = List[Union[int, "MergedShape"]]
+# An aggregate child's signer count, "threshold" for a threshold
+# certificate, or a merged child's own list.
+MergedShape = List[Union[int, str, "MergedShape"]]
 def merged_counts(proof: Bytes) -> MergedShape: ...
 # leanSpec's aggregation API (leanSig production signatures, one message and slot):
 # the bare proof (leanSpec's proof_data) and its SSZ container AggregatedSignatureProof.

@@ -5,8 +5,10 @@
 //! and when a child is not under the recursion setting; the merged proof
 //! merges again beside a third aggregate (depth 2) and verifies, and is
 //! refused with its keys reordered; raw signatures merge beside a child
-//! and a swapped pair is refused; `sigagg bench merge` prints its
-//! figures, at depth 1 and 2.
+//! and a swapped pair is refused; a threshold certificate merges beside an
+//! aggregate with its --committee, and is refused without it or at a
+//! higher threshold; `sigagg bench merge` prints its figures, at depth 1
+//! and 2.
 
 use super::{MSG_A, MSG_B, json, run, tamper};
 use crate::common::{ok, sigagg, tempdir};
@@ -84,6 +86,30 @@ fn two_aggregates_merge_and_the_merged_proof_verifies_on_files() {
     let forged = ["merge", "--child", "m.proof", "--sig", "s-5.sig", "--sig", "s-4.sig", "--epoch", "5"];
     let refused = run(&dir, &forged, &[&six[..], &["--message", MSG_A, "--out", "x.proof"]].concat());
     assert_eq!(refused.status.code(), Some(1));
+
+    // A 2-of-2 committee's certificate beside an aggregate, its committee
+    // given as GROUP_KEY_FILE:THRESHOLD.
+    let other = "33".repeat(32);
+    ok(&sigagg(&dir, &["keygen", "--count", "2", "--seed", &other, "--out", "c"]));
+    ok(&sigagg(&dir, &["group-key", "--pk", "c-0.pk", "--pk", "c-1.pk", "--out", "g.key", "--paths", "cm"]));
+    for i in 0..2 {
+        let (sk, out) = (format!("c-{i}.sk"), format!("cs-{i}.sig"));
+        ok(&sigagg(&dir, &["sign", "--sk", &sk, "--epoch", "5", "--message", MSG_A, "--out", &out]));
+    }
+    let certify = ["threshold", "--settings", "whir-skip-poseidon2", "--group", "g.key", "--threshold", "2"];
+    let members = ["--pk", "c-0.pk", "--sig", "cs-0.sig", "--path", "cm-0.path", "--pk", "c-1.pk", "--sig", "cs-1.sig"];
+    let rest = ["--path", "cm-1.path", "--epoch", "5", "--message", MSG_A, "--out", "cert.proof"];
+    ok(&run(&dir, &certify, &[&members[..], &rest].concat()));
+    let with_cert = ["merge", "--child", "a.proof", "--child", "cert.proof", "--epoch", "5", "--message", MSG_A];
+    let a_keys = ["--pk", "k-0.pk", "--pk", "k-1.pk"];
+    ok(&run(&dir, &with_cert, &[&a_keys[..], &["--committee", "g.key:2", "--out", "mc.proof"]].concat()));
+    let verify_c = ["verify", "--proof", "mc.proof", "--epoch", "5", "--message", MSG_A];
+    let out = json(&run(&dir, &verify_c, &[&a_keys[..], &["--committee", "g.key:2"]].concat()));
+    assert_eq!((out["valid"].as_bool(), &out["children"]), (Some(true), &serde_json::json!([2, "threshold"])), "{out}");
+    assert_eq!(run(&dir, &verify_c, &a_keys).status.code(), Some(1));
+    assert_ne!(run(&dir, &verify_c, &[&a_keys[..], &["--committee", "g.key:3"]].concat()).status.code(), Some(0));
+    assert_eq!(run(&dir, &with_cert, &[&a_keys[..], &["--out", "x.proof"]].concat()).status.code(), Some(1));
+    assert_eq!(run(&dir, &verify_c, &[&a_keys[..], &["--committee", "g.key"]].concat()).status.code(), Some(2));
 
     // The benchmark: children of one signature, the merged proof under the
     // insecure test setting (quick).

@@ -1,0 +1,78 @@
+//! Threshold certificates as merge children on bytes: a 2-of-3 Seed001
+//! committee's certificate merges beside an aggregate and verifies against
+//! the aggregate's keys and the committee; the same proof is refused
+//! without the committee, at a threshold above its count, under another
+//! group, and with the children's order changed.
+
+use sigagg_bytes::merge::{self, CHILD_SETTINGS, Committee, MergeStatement, Shape};
+use sigagg_bytes::threshold::{Signer, ThresholdStatement, group, prove_threshold};
+use sigagg_bytes::xmss::single_epoch_signers;
+use sigagg_bytes::{AggregateStatement, ErrorKind, Scheme, aggregate};
+
+const EPOCH: u32 = 21;
+const MESSAGE: [u8; 32] = [0x5a; 32];
+
+fn refs(v: &[Vec<u8>]) -> Vec<&[u8]> {
+    v.iter().map(Vec::as_slice).collect()
+}
+
+#[test]
+fn a_committee_certificate_merges_beside_an_aggregate() {
+    let (members, member_sigs) = single_epoch_signers(Scheme::Seed001, 3, EPOCH, &MESSAGE, Some(&[1; 32])).unwrap();
+    let committee = group(Scheme::Seed001, &refs(&members)).unwrap();
+    let threshold =
+        ThresholdStatement { group_key: &committee.key, threshold: 2, message: &MESSAGE, epoch: Some(EPOCH) };
+    let signers: Vec<Signer> = [0, 2]
+        .iter()
+        .map(|&i| Signer { public_key: &members[i], signature: &member_sigs[i], path: &committee.paths[i] })
+        .collect();
+    let certificate = prove_threshold(Scheme::Seed001, CHILD_SETTINGS, &threshold, &signers, false).unwrap();
+
+    let (keys, sigs) = single_epoch_signers(Scheme::Seed001, 2, EPOCH, &MESSAGE, Some(&[2; 32])).unwrap();
+    let statement = AggregateStatement { public_keys: &refs(&keys), messages: &[&MESSAGE[..]; 2], epochs: &[EPOCH; 2] };
+    let subnet = aggregate(Scheme::Seed001, CHILD_SETTINGS, &statement, &refs(&sigs)).unwrap();
+
+    let key_refs = refs(&keys);
+    let committees = [Committee { group_key: &committee.key, threshold: 2 }];
+    let statement = |committees| MergeStatement {
+        scheme: Scheme::Seed001,
+        public_keys: &key_refs,
+        message: &MESSAGE,
+        epoch: EPOCH,
+        committees,
+    };
+    let merged = merge::merge(CHILD_SETTINGS, &statement(&committees), &[&subnet, &certificate]).unwrap();
+    merge::verify_merged(CHILD_SETTINGS, &statement(&committees), &merged).unwrap();
+    let info = merge::inspect(&merged).unwrap();
+    assert_eq!(info.shape, vec![Shape::Aggregate(2), Shape::Threshold]);
+    assert_eq!((info.participants(), info.committees(), info.depth()), (2, 1, 1));
+
+    // No committee for the threshold child: its shape does not split.
+    let e = merge::verify_merged(CHILD_SETTINGS, &statement(&[]), &merged).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Verify, "{e}");
+    // A threshold above the certificate's count, and another group.
+    let higher = [Committee { group_key: &committee.key, threshold: 3 }];
+    let e = merge::verify_merged(CHILD_SETTINGS, &statement(&higher), &merged).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Verify, "{e}");
+    let other = group(Scheme::Seed001, &refs(&keys)).unwrap();
+    let other = [Committee { group_key: &other.key, threshold: 2 }];
+    assert_eq!(
+        merge::verify_merged(CHILD_SETTINGS, &statement(&other), &merged).unwrap_err().kind(),
+        ErrorKind::Verify
+    );
+    // A committee key that does not decode.
+    let garbled = [Committee { group_key: b"no key", threshold: 2 }];
+    assert_eq!(
+        merge::verify_merged(CHILD_SETTINGS, &statement(&garbled), &merged).unwrap_err().kind(),
+        ErrorKind::Decode
+    );
+    // The children in the other order prove the other shape: refused
+    // against the merged proof of this one.
+    let swapped = merge::merge(CHILD_SETTINGS, &statement(&committees), &[&certificate, &subnet]).unwrap();
+    assert_eq!(merge::inspect(&swapped).unwrap().shape, vec![Shape::Threshold, Shape::Aggregate(2)]);
+    merge::verify_merged(CHILD_SETTINGS, &statement(&committees), &swapped).unwrap();
+    assert_ne!(swapped, merged);
+    // A merge told of no committee refuses a certificate child.
+    let e = merge::merge(CHILD_SETTINGS, &statement(&[]), &[&subnet, &certificate]).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Argument, "{e}");
+}
