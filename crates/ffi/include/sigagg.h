@@ -189,6 +189,14 @@ typedef struct sigagg_cert_info {
   uint8_t setup_digest[32];
 } sigagg_cert_info;
 
+// A threshold child's committee: at least `threshold` members of the
+// group `group_key` (`sigagg_group`) signed the merge's message at its
+// epoch.
+typedef struct sigagg_committee {
+  struct sigagg_slice group_key;
+  uint32_t threshold;
+} sigagg_committee;
+
 // What a verified Mithril certificate holds.
 typedef struct sigagg_mithril_info {
   // Signatures (distinct signers) in the certificate.
@@ -636,6 +644,28 @@ int32_t sigagg_merge_signed(uint32_t scheme,
                             size_t signature_count,
                             struct sigagg_bytes *proof);
 
+// sigagg_merge_signed where children may be threshold certificates
+// (`sigagg_prove_threshold` of `scheme` with
+// `SIGAGG_SETTINGS_WHIR_SKIP_POSEIDON2`): the `committee_count`
+// `committees` are theirs, in the order of the threshold children (depth
+// first). A committee missing or left over is SIGAGG_ERR_ARGUMENT.
+//
+// # Safety
+// Pointers as the header's rules say.
+int32_t sigagg_merge_committees(uint32_t scheme,
+                                uint32_t settings,
+                                const struct sigagg_slice *public_keys,
+                                size_t public_key_count,
+                                const struct sigagg_committee *committees,
+                                size_t committee_count,
+                                struct sigagg_slice message,
+                                uint32_t epoch,
+                                const struct sigagg_slice *children,
+                                size_t child_count,
+                                const struct sigagg_slice *signatures,
+                                size_t signature_count,
+                                struct sigagg_bytes *proof);
+
 // Verifies a merged `proof` (from sigagg_merge with the same `scheme` and
 // `settings`) for `public_keys` (child by child) signing the 32-byte `message` at
 // `epoch`. A proof that does not decode is SIGAGG_ERR_DECODE; one that
@@ -650,6 +680,22 @@ int32_t sigagg_verify_merged(uint32_t scheme,
                              size_t public_key_count,
                              struct sigagg_slice message,
                              uint32_t epoch);
+
+// sigagg_verify_merged of a merged proof with threshold children, whose
+// `committee_count` `committees` are given in their order (as to
+// sigagg_merge_committees).
+//
+// # Safety
+// Pointers as the header's rules say.
+int32_t sigagg_verify_merged_committees(uint32_t scheme,
+                                        uint32_t settings,
+                                        struct sigagg_slice proof,
+                                        const struct sigagg_slice *public_keys,
+                                        size_t public_key_count,
+                                        const struct sigagg_committee *committees,
+                                        size_t committee_count,
+                                        struct sigagg_slice message,
+                                        uint32_t epoch);
 
 // Mithril parameters: `k` distinct lottery indices out of `m` make a
 // certificate; a party with all the stake wins an index with probability

@@ -1,11 +1,36 @@
 //! Merged aggregates (`sigagg_bytes::merge`): one proof that aggregates
-//! (or merged proofs, or raw signatures) of one message and epoch verify,
-//! without their signatures.
+//! (or merged proofs, threshold certificates, or raw signatures) of one
+//! message and epoch verify, without their signatures.
 
-use ::sigagg_bytes::merge::{self, MergeStatement};
+use ::sigagg_bytes::merge::{self, Committee, MergeStatement};
 
-use crate::boundary::{Out, byte_strings, bytes, call, owned_bytes};
+use crate::boundary::{Out, byte_strings, bytes, call, items, owned_bytes};
 use crate::{scheme_of, settings_of, sigagg_bytes, sigagg_slice};
+
+/// A threshold child's committee: at least `threshold` members of the
+/// group `group_key` (`sigagg_group`) signed the merge's message at its
+/// epoch.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct sigagg_committee {
+    pub group_key: sigagg_slice,
+    pub threshold: u32,
+}
+
+/// The `count` committees at `ptr`, borrowed as the byte API takes them.
+///
+/// # Safety
+/// As for `items`: `ptr` holds `count` committees whose keys are valid.
+unsafe fn committees<'a>(ptr: *const sigagg_committee, count: usize) -> ::sigagg_bytes::Result<Vec<Committee<'a>>> {
+    let list = unsafe { items(ptr, count, "committees") }?;
+    list.iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let group_key = unsafe { bytes(c.group_key, &format!("committees[{i}].group_key")) }?;
+            Ok(Committee { group_key, threshold: c.threshold })
+        })
+        .collect()
+}
 
 /// Proves with `settings` (a `SIGAGG_SETTINGS_*` code of a whir-skip
 /// setting; children are made with `SIGAGG_SETTINGS_WHIR_SKIP_POSEIDON2`,
@@ -75,14 +100,60 @@ pub unsafe extern "C" fn sigagg_merge_signed(
     signature_count: usize,
     proof: *mut sigagg_bytes,
 ) -> i32 {
+    // No threshold child: the same call with no committee.
+    unsafe {
+        sigagg_merge_committees(
+            scheme,
+            settings,
+            public_keys,
+            public_key_count,
+            std::ptr::null(),
+            0,
+            message,
+            epoch,
+            children,
+            child_count,
+            signatures,
+            signature_count,
+            proof,
+        )
+    }
+}
+
+/// sigagg_merge_signed where children may be threshold certificates
+/// (`sigagg_prove_threshold` of `scheme` with
+/// `SIGAGG_SETTINGS_WHIR_SKIP_POSEIDON2`): the `committee_count`
+/// `committees` are theirs, in the order of the threshold children (depth
+/// first). A committee missing or left over is SIGAGG_ERR_ARGUMENT.
+///
+/// # Safety
+/// Pointers as the header's rules say.
+#[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)] // the C signature: pointer and length per list
+pub unsafe extern "C" fn sigagg_merge_committees(
+    scheme: u32,
+    settings: u32,
+    public_keys: *const sigagg_slice,
+    public_key_count: usize,
+    committees: *const sigagg_committee,
+    committee_count: usize,
+    message: sigagg_slice,
+    epoch: u32,
+    children: *const sigagg_slice,
+    child_count: usize,
+    signatures: *const sigagg_slice,
+    signature_count: usize,
+    proof: *mut sigagg_bytes,
+) -> i32 {
     call(|| {
         let pks = unsafe { byte_strings(public_keys, public_key_count, "public_keys") }?;
+        let committees = unsafe { self::committees(committees, committee_count) }?;
         let message = unsafe { bytes(message, "message") }?;
         let children = unsafe { byte_strings(children, child_count, "children") }?;
         let sigs = unsafe { byte_strings(signatures, signature_count, "signatures") }?;
         let out = unsafe { Out::new(proof, "proof") }?;
         let statement =
-            MergeStatement { scheme: scheme_of(scheme)?, public_keys: &pks, message, epoch, committees: &[] };
+            MergeStatement { scheme: scheme_of(scheme)?, public_keys: &pks, message, epoch, committees: &committees };
         out.set(owned_bytes(merge::merge_signed(settings_of(settings)?, &statement, &children, &sigs)?));
         Ok(())
     })
@@ -105,12 +176,47 @@ pub unsafe extern "C" fn sigagg_verify_merged(
     message: sigagg_slice,
     epoch: u32,
 ) -> i32 {
+    unsafe {
+        sigagg_verify_merged_committees(
+            scheme,
+            settings,
+            proof,
+            public_keys,
+            public_key_count,
+            std::ptr::null(),
+            0,
+            message,
+            epoch,
+        )
+    }
+}
+
+/// sigagg_verify_merged of a merged proof with threshold children, whose
+/// `committee_count` `committees` are given in their order (as to
+/// sigagg_merge_committees).
+///
+/// # Safety
+/// Pointers as the header's rules say.
+#[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)] // the C signature: pointer and length per list
+pub unsafe extern "C" fn sigagg_verify_merged_committees(
+    scheme: u32,
+    settings: u32,
+    proof: sigagg_slice,
+    public_keys: *const sigagg_slice,
+    public_key_count: usize,
+    committees: *const sigagg_committee,
+    committee_count: usize,
+    message: sigagg_slice,
+    epoch: u32,
+) -> i32 {
     call(|| {
         let proof = unsafe { bytes(proof, "proof") }?;
         let pks = unsafe { byte_strings(public_keys, public_key_count, "public_keys") }?;
+        let committees = unsafe { self::committees(committees, committee_count) }?;
         let message = unsafe { bytes(message, "message") }?;
         let statement =
-            MergeStatement { scheme: scheme_of(scheme)?, public_keys: &pks, message, epoch, committees: &[] };
+            MergeStatement { scheme: scheme_of(scheme)?, public_keys: &pks, message, epoch, committees: &committees };
         merge::verify_merged(settings_of(settings)?, &statement, proof)
     })
 }

@@ -3,11 +3,16 @@
 //! for another message, epoch or split of the keys; a failed merge leaves
 //! the output untouched; the merged proof merges again beside raw
 //! signatures (`sigagg_merge_signed`), and a pair of them swapped is
-//! refused.
+//! refused; a threshold certificate merges beside an aggregate with its
+//! committee (`sigagg_merge_committees`), and is refused without it or at
+//! a higher threshold.
 
 use rand::SeedableRng;
 use rand::rngs::StdRng;
-use sigagg_ffi::merge::{sigagg_merge, sigagg_merge_signed, sigagg_verify_merged};
+use sigagg_ffi::merge::{
+    sigagg_committee, sigagg_merge, sigagg_merge_committees, sigagg_merge_signed, sigagg_verify_merged,
+    sigagg_verify_merged_committees,
+};
 use sigagg_ffi::*;
 use sigagg_xmss::{Seed001, single_epoch_key_and_signature};
 
@@ -138,4 +143,92 @@ fn merged_proofs_verify_and_other_statements_are_refused() {
     let mut out = sigagg_bytes { ptr: std::ptr::null_mut(), len: 7 };
     assert_eq!(merge_signed(&[sig_s[1], sig_s[0]], &mut out), SIGAGG_ERR_PROVE);
     assert!(out.ptr.is_null() && out.len == 7);
+}
+
+#[test]
+fn a_threshold_certificate_merges_with_its_committee() {
+    use ::sigagg_bytes::threshold::{Signer, ThresholdStatement, group, prove_threshold};
+    let mut rng = StdRng::seed_from_u64(43);
+    let (members, member_sigs) = signers(&mut rng);
+    let member_refs: Vec<&[u8]> = members.iter().map(|k| &k[..]).collect();
+    let committee = group(::sigagg_bytes::Scheme::Seed001, &member_refs).unwrap();
+    let statement =
+        ThresholdStatement { group_key: &committee.key, threshold: 2, message: &MESSAGE, epoch: Some(EPOCH) };
+    let witness: Vec<Signer> = (0..2)
+        .map(|i| Signer { public_key: &members[i], signature: &member_sigs[i], path: &committee.paths[i] })
+        .collect();
+    let certificate = prove_threshold(
+        ::sigagg_bytes::Scheme::Seed001,
+        ::sigagg_bytes::merge::CHILD_SETTINGS,
+        &statement,
+        &witness,
+        false,
+    )
+    .unwrap();
+    let (a_keys, a) = child(&mut rng);
+    let key_s: Vec<sigagg_slice> = a_keys.iter().map(|k| slice(k)).collect();
+    let children = [slice(&a), slice(&certificate)];
+    let committee_at = |threshold| [sigagg_committee { group_key: slice(&committee.key), threshold }];
+
+    let merge = |committees: &[sigagg_committee], out: &mut sigagg_bytes| unsafe {
+        sigagg_merge_committees(
+            SIGAGG_SCHEME_SEED001,
+            SETTINGS,
+            key_s.as_ptr(),
+            key_s.len(),
+            committees.as_ptr(),
+            committees.len(),
+            slice(&MESSAGE),
+            EPOCH,
+            children.as_ptr(),
+            2,
+            std::ptr::null(),
+            0,
+            out,
+        )
+    };
+    let mut out = sigagg_bytes { ptr: std::ptr::null_mut(), len: 0 };
+    assert_eq!(merge(&committee_at(2), &mut out), SIGAGG_OK, "{}", last_error());
+    let merged = unsafe { std::slice::from_raw_parts(out.ptr, out.len) }.to_vec();
+    unsafe { sigagg_bytes_free(out) };
+    let verify = |committees: &[sigagg_committee]| unsafe {
+        sigagg_verify_merged_committees(
+            SIGAGG_SCHEME_SEED001,
+            SETTINGS,
+            slice(&merged),
+            key_s.as_ptr(),
+            key_s.len(),
+            committees.as_ptr(),
+            committees.len(),
+            slice(&MESSAGE),
+            EPOCH,
+        )
+    };
+    assert_eq!(verify(&committee_at(2)), SIGAGG_OK, "{}", last_error());
+    assert_eq!(verify(&committee_at(1)), SIGAGG_OK, "{}", last_error());
+    assert_eq!(verify(&[]), SIGAGG_ERR_VERIFY);
+    assert_eq!(verify(&committee_at(3)), SIGAGG_ERR_ARGUMENT, "{}", last_error());
+    let plain = unsafe {
+        sigagg_verify_merged(SIGAGG_SCHEME_SEED001, SETTINGS, slice(&merged), key_s.as_ptr(), 2, slice(&MESSAGE), EPOCH)
+    };
+    assert_eq!(plain, SIGAGG_ERR_VERIFY);
+    // No committee for the certificate: refused, the output untouched.
+    let mut out = sigagg_bytes { ptr: std::ptr::null_mut(), len: 7 };
+    assert_eq!(merge(&[], &mut out), SIGAGG_ERR_ARGUMENT);
+    assert!(out.ptr.is_null() && out.len == 7);
+    // A null committee list with a count: refused.
+    let null = unsafe {
+        sigagg_verify_merged_committees(
+            SIGAGG_SCHEME_SEED001,
+            SETTINGS,
+            slice(&merged),
+            key_s.as_ptr(),
+            2,
+            std::ptr::null(),
+            1,
+            slice(&MESSAGE),
+            EPOCH,
+        )
+    };
+    assert_ne!(null, SIGAGG_OK);
 }
