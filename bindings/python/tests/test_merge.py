@@ -38,6 +38,15 @@ def test_merge_round_trip(merged):
     sigagg.verify_merged(proof, keys, MESSAGE, EPOCH)
 
 
+def test_compact_final_proof(merged):
+    keys, _, _, a, b, proof = merged
+    compact = sigagg.merge(keys, MESSAGE, EPOCH, [a, b], settings="whir-skip-compact")
+    assert len(compact) * 10 < len(proof) * 8
+    sigagg.verify_merged(compact, keys, MESSAGE, EPOCH, settings="whir-skip-compact")
+    with pytest.raises(sigagg.VerifyError):
+        sigagg.verify_merged(compact, keys, MESSAGE, EPOCH)
+
+
 def test_merged_proof_merges_again(merged):
     keys, _, _, _, _, proof = merged
     c_pks, _, c = child(30)

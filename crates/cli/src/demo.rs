@@ -46,7 +46,7 @@ pub struct DemoArgs {
     /// Number of signers.
     #[arg(long, default_value_t = 1024)]
     pub n: usize,
-    /// Proof settings: fast, compact, whir, whir-compact, whir-skip, whir-skip-poseidon2, or an insecure test setting for tests
+    /// Proof settings: fast, compact, whir, whir-compact, whir-skip, whir-skip-poseidon2, whir-skip-compact, or an insecure test setting for tests
     /// (test, test-compact, test-whir, test-whir-skip).
     #[arg(long, default_value = "fast")]
     pub settings: String,

@@ -48,7 +48,9 @@ pub struct MergeArgs {
     #[command(flatten)]
     pub messages: MessageList,
     /// Settings of the merged proof: whir-skip-poseidon2 (the default, what a merged
-    /// proof needs to be merged again), whir-skip, or test-whir-skip (insecure, for tests).
+    /// proof needs to be merged again), whir-skip-compact (a final proof about 0.7x the size,
+    /// at about 1.1x the time; it cannot be merged again), whir-skip, or test-whir-skip
+    /// (insecure, for tests).
     /// The FRI and plain WHIR settings (fast, compact, whir, whir-compact, test, test-compact,
     /// test-whir) are refused: the verifier circuit is proven by whir-skip.
     #[arg(long)]

@@ -46,7 +46,7 @@ pub struct AggregateArgs {
     /// Signature scheme (leansig-prod: leanSpec's SSZ container AggregatedSignatureProof).
     #[arg(long, value_parser = args::schemes(AGGREGATABLE), default_value = "seed001")]
     pub scheme: Scheme,
-    /// Proof settings: fast, compact, whir, whir-compact, whir-skip, whir-skip-poseidon2, or an insecure test setting for tests
+    /// Proof settings: fast, compact, whir, whir-compact, whir-skip, whir-skip-poseidon2, whir-skip-compact, or an insecure test setting for tests
     /// (test, test-compact, test-whir, test-whir-skip). Default: fast; whir-skip for leansig-prod.
     #[arg(long)]
     pub settings: Option<String>,
@@ -76,7 +76,7 @@ pub struct ThresholdArgs {
     /// Signature scheme.
     #[arg(long, value_parser = args::schemes(GROUPS), default_value = "seed001")]
     pub scheme: Scheme,
-    /// Proof settings: fast, compact, whir, whir-compact, whir-skip, whir-skip-poseidon2, or an insecure test setting for tests
+    /// Proof settings: fast, compact, whir, whir-compact, whir-skip, whir-skip-poseidon2, whir-skip-compact, or an insecure test setting for tests
     /// (test, test-compact, test-whir, test-whir-skip).
     #[arg(long, default_value = "fast")]
     pub settings: String,

@@ -25,7 +25,7 @@ pub struct VerifyArgs {
     #[arg(long)]
     pub proof: Option<PathBuf>,
     /// Demand exactly these proof settings: fast, compact, whir, whir-compact,
-    /// whir-skip, whir-skip-poseidon2, or an insecure test setting (test, test-compact, test-whir,
+    /// whir-skip, whir-skip-poseidon2, whir-skip-compact, or an insecure test setting (test, test-compact, test-whir,
     /// test-whir-skip). Without it the proof's own settings
     /// are used if they are named ones reaching --min-bits.
     #[arg(long)]

@@ -122,6 +122,10 @@
 // written as AIR tables can check (recursion).
 #define SIGAGG_SETTINGS_WHIR_SKIP_POSEIDON2 10
 
+// Proof settings: `SIGAGG_SETTINGS_WHIR_SKIP` at starting rate 1/4, at
+// least 120 proven bits: shorter proofs, a slower commitment.
+#define SIGAGG_SETTINGS_WHIR_SKIP_COMPACT 11
+
 // Bytes of a BLS secret key.
 #define SIGAGG_BLS_SECRET_KEY_BYTES 32
 

@@ -97,6 +97,9 @@ pub const SIGAGG_SETTINGS_TEST_WHIR_SKIP: u32 = 9;
 /// transcript over Poseidon2, at least 120 proven bits: proofs a verifier
 /// written as AIR tables can check (recursion).
 pub const SIGAGG_SETTINGS_WHIR_SKIP_POSEIDON2: u32 = 10;
+/// Proof settings: `SIGAGG_SETTINGS_WHIR_SKIP` at starting rate 1/4, at
+/// least 120 proven bits: shorter proofs, a slower commitment.
+pub const SIGAGG_SETTINGS_WHIR_SKIP_COMPACT: u32 = 11;
 
 /// Bytes of a BLS secret key.
 pub const SIGAGG_BLS_SECRET_KEY_BYTES: usize = 32;
@@ -197,6 +200,7 @@ pub(crate) fn settings_of(code: u32) -> api::Result<ProofSettings> {
         SIGAGG_SETTINGS_TEST_WHIR => ProofSettings::TestWhir,
         SIGAGG_SETTINGS_TEST_WHIR_SKIP => ProofSettings::TestWhirSkip,
         SIGAGG_SETTINGS_WHIR_SKIP_POSEIDON2 => ProofSettings::WhirSkipPoseidon2,
+        SIGAGG_SETTINGS_WHIR_SKIP_COMPACT => ProofSettings::WhirSkipCompact,
         other => return Err(api::Error::argument(format!("unknown settings code {other}"))),
     })
 }

@@ -59,6 +59,9 @@ pub const WHIR_SKIP_POSEIDON2: Settings = Settings::WHIR_SKIP_POSEIDON2;
 /// [`WHIR_SKIP`] for fast tests. **Not secure** (about 20 bits).
 pub const TEST_WHIR_SKIP: Settings = Settings::INSECURE_TEST_SKIP;
 
+/// [`WHIR_SKIP`] at starting rate 1/4 (`sigagg_prover::Settings::WHIR_SKIP_COMPACT`).
+pub const WHIR_SKIP_COMPACT: Settings = Settings::WHIR_SKIP_COMPACT;
+
 /// The Lamport+ settings of `named`: the registry ([`Named`]) fixes what
 /// each name promises (backend, rate, proven floor), these parameters meet
 /// it for the Lamport+ tables (checked by [`crate::security`]'s tests), so
@@ -71,6 +74,7 @@ pub const fn settings(named: Named) -> Settings {
         Named::WhirCompact => WHIR_COMPACT,
         Named::WhirSkip => WHIR_SKIP,
         Named::WhirSkipPoseidon2 => WHIR_SKIP_POSEIDON2,
+        Named::WhirSkipCompact => WHIR_SKIP_COMPACT,
         Named::Test => TEST,
         Named::TestCompact => TEST_COMPACT,
         Named::TestWhir => TEST_WHIR,

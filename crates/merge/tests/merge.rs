@@ -2,12 +2,13 @@
 //! verify, through their encoding; a dropped, swapped, replaced or
 //! miscounted child, another setting, flipped bytes, a false or moved
 //! deferred claim, a child proof that does not verify, and statements of
-//! several messages or a signer twice are refused with typed errors.
+//! several messages or a signer twice are refused with typed errors; a
+//! compact merged proof is shorter and final.
 
 use p3_field::PrimeCharacteristicRing;
 use sigagg_merge::{
-    CHILD_SETTINGS, Child, ChildHeader, MAX_CHILDREN, MergeError, MergeStatement, MergedProof, Shape, merge,
-    merge_signed, verifier_circuit, verify,
+    CHILD_SETTINGS, Child, ChildHeader, ChildProof, MAX_CHILDREN, MergeError, MergeStatement, MergedProof, Shape,
+    merge, merge_signed, security_level, verifier_circuit, verify,
 };
 use sigagg_prover::skip_stark::SkipProof;
 use sigagg_prover::{Settings, StarkProof};
@@ -217,4 +218,29 @@ fn raw_signatures_merge_beside_children() {
         merge_signed(&CHILD_SETTINGS, vec![Child::Aggregate(s0)], vec![p0.into()], raw, &forged),
         Err(MergeError::Signatures(_))
     ));
+}
+
+/// `whir-skip-compact` (rate 1/4, SHA-256) for a final merged proof: it
+/// verifies under that setting only, states at least 120 proven bits, is
+/// shorter than the recursion setting's, and is no child of a further
+/// merge (children are proven under [`CHILD_SETTINGS`]).
+#[test]
+fn a_compact_merged_proof_is_shorter_and_final() {
+    let (s0, p0) = child(4);
+    let (s1, p1) = child(4);
+    let statement = MergeStatement::new(vec![s0, s1]).unwrap();
+    let compact = Settings::WHIR_SKIP_COMPACT;
+    let proofs = [copy(&p0).into(), copy(&p1).into()];
+    let merged = merge(&compact, &statement, &proofs).unwrap();
+    verify(&compact, &statement, &merged).unwrap();
+    assert!(verify(&CHILD_SETTINGS, &statement, &merged).is_err());
+    assert!(security_level(&compact, &statement, &merged.children).unwrap().proven_bits >= 120.0);
+    let recursive = merge(&CHILD_SETTINGS, &statement, &proofs).unwrap();
+    let (short, long) = (merged.to_bytes().len(), recursive.to_bytes().len());
+    assert!(short * 10 < long * 8, "{short} against {long}");
+
+    let (s2, p2) = child(4);
+    let parent = MergeStatement::of(vec![Child::Merged(statement), Child::Aggregate(s2)]).unwrap();
+    let refused = merge(&CHILD_SETTINGS, &parent, &[ChildProof::Merged(merged), p2.into()]);
+    assert!(matches!(refused, Err(MergeError::ChildInvalid { index: 0, .. })), "{:?}", refused.err());
 }

@@ -50,7 +50,7 @@ fn a_threshold_certificate_merges_beside_an_aggregate() {
 
     // The statement rebuilt from the keys, the committee and the proof's
     // shape; without the committee, or with one too many, it does not split.
-    let keys: Vec<_> = subnet.entries().iter().map(|e| e.public_key.clone()).collect();
+    let keys: Vec<_> = subnet.entries().iter().map(|e| e.public_key).collect();
     let shape = decoded.shape();
     assert_eq!(MergeStatement::split_with(&keys, &[committee], &shape, MESSAGE, EPOCH).unwrap(), statement);
     for committees in [&[][..], &[committee, committee][..]] {

@@ -42,6 +42,9 @@ pub enum Named {
     /// over KoalaBear's Poseidon2 ([`MerkleHash::Poseidon2`]): proofs a
     /// verifier written as AIR tables can check (recursion).
     WhirSkipPoseidon2,
+    /// [`Named::WhirSkip`] at starting rate 1/4: shorter proofs for a
+    /// slower commitment (merged proofs under 256 KiB).
+    WhirSkipCompact,
     /// **Insecure**: FRI at rate 1/2 for functional tests.
     Test,
     /// **Insecure**: FRI at rate 1/8 for functional tests (the compact
@@ -63,13 +66,14 @@ pub struct UnknownName {
 
 impl Named {
     /// Every name: the secure ones, then the insecure test ones.
-    pub const ALL: [Named; 10] = [
+    pub const ALL: [Named; 11] = [
         Named::Fast,
         Named::Compact,
         Named::Whir,
         Named::WhirCompact,
         Named::WhirSkip,
         Named::WhirSkipPoseidon2,
+        Named::WhirSkipCompact,
         Named::Test,
         Named::TestCompact,
         Named::TestWhir,
@@ -85,6 +89,7 @@ impl Named {
             Named::WhirCompact => "whir-compact",
             Named::WhirSkip => "whir-skip",
             Named::WhirSkipPoseidon2 => "whir-skip-poseidon2",
+            Named::WhirSkipCompact => "whir-skip-compact",
             Named::Test => "test",
             Named::TestCompact => "test-compact",
             Named::TestWhir => "test-whir",
@@ -114,7 +119,7 @@ impl Named {
         match self {
             Named::Fast | Named::Compact | Named::Test | Named::TestCompact => Backend::Fri,
             Named::Whir | Named::WhirCompact | Named::TestWhir => Backend::Whir,
-            Named::WhirSkip | Named::WhirSkipPoseidon2 | Named::TestWhirSkip => Backend::Skip,
+            Named::WhirSkip | Named::WhirSkipPoseidon2 | Named::WhirSkipCompact | Named::TestWhirSkip => Backend::Skip,
         }
     }
 
@@ -122,6 +127,7 @@ impl Named {
     pub const fn log_blowup(self) -> usize {
         match self {
             Named::Compact | Named::WhirCompact | Named::TestCompact => 3,
+            Named::WhirSkipCompact => 2,
             _ => 1,
         }
     }
@@ -165,6 +171,9 @@ impl Named {
             Named::WhirSkip => "our multilinear prover on WHIR, starting rate 1/2, at least 120 proven bits, SHA-256",
             Named::WhirSkipPoseidon2 => {
                 "whir-skip with Merkle trees and transcript over Poseidon2 (KoalaBear), at least 120 proven bits: for recursion"
+            }
+            Named::WhirSkipCompact => {
+                "our multilinear prover on WHIR, starting rate 1/4, at least 120 proven bits, SHA-256: shorter proofs"
             }
             Named::Test => "INSECURE, for tests: FRI, rate 1/2, SHA-256",
             Named::TestCompact => "INSECURE, for tests: FRI, rate 1/8",
@@ -245,6 +254,7 @@ mod tests {
             (Named::WhirCompact, Settings::WHIR_COMPACT),
             (Named::WhirSkip, Settings::WHIR_SKIP),
             (Named::WhirSkipPoseidon2, Settings::WHIR_SKIP_POSEIDON2),
+            (Named::WhirSkipCompact, Settings::WHIR_SKIP_COMPACT),
             (Named::Test, Settings::INSECURE_TEST),
             (Named::TestWhir, Settings::INSECURE_TEST_WHIR),
             (Named::TestWhirSkip, Settings::INSECURE_TEST_SKIP),

@@ -15,6 +15,7 @@ pub const fn settings(named: Named) -> Settings {
         Named::WhirCompact => Settings::WHIR_COMPACT,
         Named::WhirSkip => Settings::WHIR_SKIP,
         Named::WhirSkipPoseidon2 => Settings::WHIR_SKIP_POSEIDON2,
+        Named::WhirSkipCompact => Settings::WHIR_SKIP_COMPACT,
         Named::Test => Settings::INSECURE_TEST,
         Named::TestCompact => Settings::INSECURE_TEST_COMPACT,
         Named::TestWhir => Settings::INSECURE_TEST_WHIR,

@@ -8,12 +8,13 @@ from typing import List, Literal, Optional, Sequence, Tuple, TypedDict, Union
 
 Scheme = Literal["seed001", "leansig-prod", "test", "lamport-plus", "lamport-plus-mined"]
 """XMSS sets: seed001, leansig-prod, test (insecure). Lamport+ sets: lamport-plus, lamport-plus-mined."""
-Settings = Literal["fast", "compact", "test", "whir", "whir-compact", "whir-skip", "whir-skip-poseidon2"]
+Settings = Literal["fast", "compact", "test", "whir", "whir-compact", "whir-skip", "whir-skip-poseidon2", "whir-skip-compact"]
 """Proof settings: fast (rate 1/2), compact (rate 1/8, smaller proofs), test (insecure);
 whir and whir-compact (the multilinear backend, at least 120 proven bits; whir-compact
 gives the shortest proofs of small statements); whir-skip (our own multilinear prover
 on whir's commitment, at least 120 proven bits, faster); whir-skip-poseidon2 (whir-skip
-with Merkle trees and transcript over Poseidon2, for recursion)."""
+with Merkle trees and transcript over Poseidon2, for recursion); whir-skip-compact
+(whir-skip at rate 1/4: shorter proofs, e.g. merged proofs under 256 KiB)."""
 Bytes = Union[bytes, bytearray]
 
 SCHEMES: Tuple[str, ...]

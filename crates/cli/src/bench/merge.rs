@@ -25,7 +25,7 @@ pub struct BenchArgs {
     /// Signatures per child.
     #[arg(long, default_value_t = 64)]
     pub n: usize,
-    /// Settings of the merged proof: whir-skip-poseidon2 (the default) or whir-skip;
+    /// Settings of the merged proof: whir-skip-poseidon2 (the default), whir-skip-compact or whir-skip;
     /// test-whir-skip for a quick look (insecure). Refused: fast, compact, whir,
     /// whir-compact, test, test-compact, test-whir (not whir-skip).
     #[arg(long)]

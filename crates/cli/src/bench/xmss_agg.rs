@@ -27,7 +27,7 @@ pub struct BenchArgs {
     /// log2 of the blowup: 1 is the fast setting, 3 the compact one.
     #[arg(long, default_value_t = 1)]
     pub log_blowup: usize,
-    /// Named settings (fast, compact, whir, whir-compact, whir-skip, whir-skip-poseidon2, or test, test-compact, test-whir,
+    /// Named settings (fast, compact, whir, whir-compact, whir-skip, whir-skip-poseidon2, whir-skip-compact, or test, test-compact, test-whir,
     /// test-whir-skip), in place of --log-blowup.
     #[arg(long)]
     pub settings: Option<String>,
