@@ -37,7 +37,9 @@ use crate::scheme::{ProofSettings, Scheme, with_mergeable};
 use crate::xmss::message32;
 
 /// The settings children are proven with, and the default of merged
-/// proofs: whir-skip over Poseidon2, what the verifier circuit verifies.
+/// proofs: whir-skip over Poseidon2, what the verifier circuit verifies. A
+/// final merged proof may take [`ProofSettings::WhirSkipCompact`] instead:
+/// about 0.7x the bytes, and no child of a further merge.
 pub const CHILD_SETTINGS: ProofSettings = ProofSettings::WhirSkipPoseidon2;
 
 /// What a merged proof claims: `public_keys` (`scheme`'s encodings, the

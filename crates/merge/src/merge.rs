@@ -289,8 +289,7 @@ pub fn merge<S: MergeScheme>(
         })
         .collect();
     let circuit = build(statement, &headers, Some(&natives), &merged)?;
-    let claims = deferred::inputs(&circuit)?;
-    let proof = sigagg_recursion::prove(settings, &circuit, &claims)?;
+    let (claims, proof) = sigagg_recursion::prove_deferred(settings, &circuit)?;
     Ok(MergedProof { children: headers, claims, proof })
 }
 

@@ -663,7 +663,12 @@ impl Circuit {
     /// witness of an honest proof. A row that does not hold (an equality
     /// the inputs break) is [`CircuitError::Unsatisfied`].
     pub fn witness(&self, inputs: &[Ext]) -> Result<Vec<Ext>, CircuitError> {
-        let values = self.witness_unchecked(inputs)?;
+        self.checked(self.witness_unchecked(inputs)?)
+    }
+
+    /// `values` if every row holds on them, else the first that does not
+    /// ([`CircuitError::Unsatisfied`]).
+    pub(crate) fn checked(&self, values: Vec<Ext>) -> Result<Vec<Ext>, CircuitError> {
         match self.rows.iter().position(|row| !row.holds(&values)) {
             Some(row) => Err(CircuitError::Unsatisfied { row }),
             None => Ok(values),
@@ -677,6 +682,16 @@ impl Circuit {
         if inputs.len() != self.inputs {
             return Err(CircuitError::InputCount { expected: self.inputs, found: inputs.len() });
         }
+        self.witness_with(|i, _| Ok(inputs[i]))
+    }
+
+    /// Every wire's value, in order, input `i` taking `input(i, values so
+    /// far)`: an input may be computed from the wires recorded before it
+    /// (a deferred claim's, [`crate::deferred::witness`]).
+    pub(crate) fn witness_with(
+        &self,
+        mut input: impl FnMut(usize, &[Ext]) -> Result<Ext, CircuitError>,
+    ) -> Result<Vec<Ext>, CircuitError> {
         let mut values: Vec<Ext> = Vec::with_capacity(self.wires.len());
         let mut permuted: Vec<[Val; PERM_WIDTH]> = Vec::with_capacity(self.perms.len());
         let mut roots: Vec<[Val; DIGEST]> = Vec::with_capacity(self.paths.len());
@@ -702,7 +717,8 @@ impl Circuit {
                     let limbs: &[Val] = values[w.0].as_basis_coefficients_slice();
                     Ext::from(limbs[k])
                 }
-                Source::Fixed(f) => Self::fixed_value(f, inputs),
+                Source::Fixed(Fixed::Constant(c)) => c,
+                Source::Fixed(Fixed::Input(i)) => input(i, &values)?,
                 Source::Step(Step::Add(a, b)) => values[a.0] + values[b.0],
                 Source::Step(Step::Sub(a, b)) => values[a.0] - values[b.0],
                 Source::Step(Step::Mul(a, b)) => values[a.0] * values[b.0],

@@ -129,6 +129,57 @@ pub fn inputs(circuit: &Circuit) -> Result<Vec<Ext>, CircuitError> {
         .ok_or(CircuitError::Unsupported("an input that no deferred claim gives"))
 }
 
+/// The inputs of a circuit whose every input is a deferred claim's, and
+/// the wire values on them, in one pass over the wires ([`inputs`] and
+/// then [`Circuit::witness`] make two): each input is recorded after the
+/// wires it is computed from, the point's coordinate after the
+/// transcript's wire, the value after its point. Every row checked.
+///
+/// # Errors
+/// As [`inputs`]; a row that does not hold ([`CircuitError::Unsatisfied`]).
+pub fn witness(circuit: &Circuit) -> Result<(Vec<Ext>, Vec<Ext>), CircuitError> {
+    /// How an input is computed.
+    #[derive(Clone, Copy)]
+    enum Source {
+        /// The value of this earlier wire (a coordinate of the point).
+        Wire(Wire),
+        /// The deferred column of this claim at its point.
+        Claim(usize),
+    }
+    let unsupported = CircuitError::Unsupported;
+    let mut sources: Vec<Option<Source>> = vec![None; circuit.num_inputs()];
+    let mut set = |wire: Wire, source: Source| -> Result<(), CircuitError> {
+        let i = circuit.input_index(wire).ok_or(unsupported("a deferred claim on a wire that is no input"))?;
+        sources[i] = Some(source);
+        Ok(())
+    };
+    for (k, d) in circuit.deferred().iter().enumerate() {
+        set(d.r0, Source::Wire(d.computed.0))?;
+        for (&input, &computed) in d.rest.iter().zip(&d.computed.1) {
+            set(input, Source::Wire(computed))?;
+        }
+        set(d.value, Source::Claim(k))?;
+    }
+    let sources: Vec<Source> =
+        sources.into_iter().collect::<Option<_>>().ok_or(unsupported("an input that no deferred claim gives"))?;
+    let mut inputs = vec![Ext::ZERO; sources.len()];
+    let earlier =
+        |values: &[Ext], w: Wire| values.get(w.index()).copied().ok_or(unsupported("an input before its source"));
+    let values = circuit.witness_with(|i, values| {
+        let value = match sources[i] {
+            Source::Wire(w) => earlier(values, w)?,
+            Source::Claim(k) => {
+                let d = &circuit.deferred()[k];
+                let rest = d.computed.1.iter().map(|&w| earlier(values, w)).collect::<Result<Vec<_>, _>>()?;
+                periodic_at(&d.column, d.skip, earlier(values, d.computed.0)?, &rest)
+            }
+        };
+        inputs[i] = value;
+        Ok(value)
+    })?;
+    Ok((inputs, circuit.checked(values)?))
+}
+
 /// Checks every deferred claim of `circuit` on `inputs`: each column's
 /// value at the inputs' point is the input's value
 /// ([`CircuitError::Deferred`] names the first that is not).
@@ -152,4 +203,40 @@ pub fn check(circuit: &Circuit, inputs: &[Ext]) -> Result<(), CircuitError> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use p3_field::PrimeCharacteristicRing;
+
+    use super::*;
+
+    /// The one-pass witness gives the inputs [`inputs`] gives and the wire
+    /// values [`Circuit::witness`] gives on them; a claim's value used
+    /// downstream is computed before its use; an input that no claim
+    /// gives is refused.
+    #[test]
+    fn one_pass_agrees_with_two() {
+        let mut b = CircuitBuilder::new();
+        let x = b.constant(Ext::from(Val::from_u32(3)));
+        let y = b.constant(Ext::from(Val::from_u32(5)));
+        let (r0, r1) = (b.mul(x, y), b.add(x, y));
+        let point = b.point_inputs(r0, &[r1]);
+        let column: Vec<Val> = (0..8u32).map(|i| Val::from_u32(i * i + 1)).collect();
+        let value = b.defer(&column, 2, &point, (r0, vec![r1]));
+        let used = b.mul(value, x);
+        let circuit = b.build();
+
+        let (one_pass, values) = witness(&circuit).unwrap();
+        assert_eq!(one_pass, inputs(&circuit).unwrap());
+        assert_eq!(values, circuit.witness(&one_pass).unwrap());
+        check(&circuit, &one_pass).unwrap();
+        let expected = periodic_at(&column, 2, Ext::from(Val::from_u32(15)), &[Ext::from(Val::from_u32(8))]);
+        assert_eq!(values[used.index()], expected * Ext::from(Val::from_u32(3)));
+
+        let mut b = CircuitBuilder::new();
+        let free = b.input();
+        b.mul(free, free);
+        assert!(matches!(witness(&b.build()), Err(CircuitError::Unsupported(_))));
+    }
 }

@@ -277,6 +277,20 @@ pub fn prove(settings: &Settings, circuit: &Circuit, inputs: &[Ext]) -> Result<C
     prove_traces(settings, circuit, inputs, honest_traces(circuit, inputs)?)
 }
 
+/// Proves that `circuit`, whose every input is a deferred claim's, holds
+/// on the inputs its own witness computes ([`deferred::witness`]: one
+/// pass over the wires), and returns those inputs with the proof.
+///
+/// # Errors
+/// As [`prove`], and a circuit with an input no deferred claim gives.
+pub fn prove_deferred(settings: &Settings, circuit: &Circuit) -> Result<(Vec<Ext>, CircuitProof), CircuitError> {
+    let (inputs, values) = deferred::witness(circuit)?;
+    let traces = air::traces(circuit, &values, log_heights(circuit)?);
+    drop(values);
+    let proof = prove_traces(settings, circuit, &inputs, traces)?;
+    Ok((inputs, proof))
+}
+
 /// Proves `traces` as the tables of `circuit` on `inputs`, unchecked: for
 /// soundness tests, whose forged traces the verifier must refuse.
 pub fn prove_traces(
