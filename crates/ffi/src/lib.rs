@@ -271,11 +271,11 @@ mod tests {
         let schemes: Vec<_> = (1..=5).map(|c| scheme_of(c).unwrap()).collect();
         assert_eq!(schemes, Scheme::ALL);
         // Every name has a code; the codes keep the order they were added in.
-        let mut all: Vec<_> = (1..=10).map(|c| settings_of(c).unwrap()).collect();
+        let mut all: Vec<_> = (1..=11).map(|c| settings_of(c).unwrap()).collect();
         assert_eq!(all[..3], [ProofSettings::Fast, ProofSettings::Compact, ProofSettings::Test]);
         all.sort_by_key(|s| ProofSettings::ALL.iter().position(|a| a == s));
         assert_eq!(all, ProofSettings::ALL);
         assert_eq!(scheme_of(0).unwrap_err().kind(), ErrorKind::Argument);
-        assert_eq!(settings_of(11).unwrap_err().kind(), ErrorKind::Argument);
+        assert_eq!(settings_of(12).unwrap_err().kind(), ErrorKind::Argument);
     }
 }
