@@ -42,8 +42,8 @@
 //! disclosed signers carried in the header ([`ChildHeader::Threshold`],
 //! bound by its seed). Its signers are not listed, so the merge proves
 //! each certificate, not that its signers differ from the other
-//! children's; the keys-only front ends (bytes, CLI, bindings) do not take
-//! threshold children yet.
+//! children's. A verifier names each certificate's committee
+//! ([`MergeStatement::split_with`]); so do the front ends.
 //!
 //! **Not yet:** the split form over several messages (type 2), and a
 //! committed verifying key (which would make verification independent of

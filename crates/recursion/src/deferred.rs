@@ -11,8 +11,9 @@
 //! proves "the child verifies if the column's value at this point is
 //! `v`", and whoever verifies the circuit's proof checks `v` natively
 //! ([`check`], linear in the column), as the issue allows for work linear
-//! in a child's statement. The prover learns the inputs by running the
-//! witness once with placeholders ([`inputs`]): the point comes from the
+//! in a child's statement. The prover computes each input from the wires
+//! recorded before it, in the witness's one pass ([`witness`]; [`inputs`]
+//! runs the witness with placeholders): the point comes from the
 //! transcript, which no deferred value feeds.
 //!
 //! Such claims are carried up through further levels of recursion by
@@ -103,6 +104,51 @@ impl CircuitBuilder {
 /// replays when it does not defer the column.
 pub use sigagg_prover::zerocheck::periodic_at;
 
+/// How a deferred claim's input is computed from the wires recorded
+/// before it.
+#[derive(Clone, Copy)]
+enum Source {
+    /// The value of this wire (a coordinate of the point, the transcript's).
+    Wire(Wire),
+    /// The deferred column of this claim at its point.
+    Claim(usize),
+}
+
+/// Each input's [`Source`], for a circuit whose every input is a deferred
+/// claim's.
+fn sources(circuit: &Circuit) -> Result<Vec<Source>, CircuitError> {
+    let mut sources: Vec<Option<Source>> = vec![None; circuit.num_inputs()];
+    let mut set = |wire: Wire, source: Source| -> Result<(), CircuitError> {
+        let i = circuit
+            .input_index(wire)
+            .ok_or(CircuitError::Unsupported("a deferred claim on a wire that is no input"))?;
+        sources[i] = Some(source);
+        Ok(())
+    };
+    for (k, d) in circuit.deferred().iter().enumerate() {
+        set(d.r0, Source::Wire(d.computed.0))?;
+        for (&input, &computed) in d.rest.iter().zip(&d.computed.1) {
+            set(input, Source::Wire(computed))?;
+        }
+        set(d.value, Source::Claim(k))?;
+    }
+    sources.into_iter().collect::<Option<_>>().ok_or(CircuitError::Unsupported("an input that no deferred claim gives"))
+}
+
+/// The input `source` computes from `values`, the wires recorded so far.
+fn resolve(circuit: &Circuit, source: Source, values: &[Ext]) -> Result<Ext, CircuitError> {
+    let earlier =
+        |w: Wire| values.get(w.index()).copied().ok_or(CircuitError::Unsupported("an input before its source"));
+    match source {
+        Source::Wire(w) => earlier(w),
+        Source::Claim(k) => {
+            let d = &circuit.deferred()[k];
+            let rest = d.computed.1.iter().map(|&w| earlier(w)).collect::<Result<Vec<_>, _>>()?;
+            Ok(periodic_at(&d.column, d.skip, earlier(d.computed.0)?, &rest))
+        }
+    }
+}
+
 /// The inputs of a circuit whose every input is a deferred claim's: the
 /// witness run once with zeros gives the transcript's point, at which each
 /// column is evaluated natively.
@@ -112,21 +158,7 @@ pub use sigagg_prover::zerocheck::periodic_at;
 /// witness refuses.
 pub fn inputs(circuit: &Circuit) -> Result<Vec<Ext>, CircuitError> {
     let values = circuit.witness_unchecked(&vec![Ext::ZERO; circuit.num_inputs()])?;
-    let mut inputs: Vec<Option<Ext>> = vec![None; circuit.num_inputs()];
-    for d in circuit.deferred() {
-        let (r0, rest): (Ext, Vec<Ext>) =
-            (values[d.computed.0.index()], d.computed.1.iter().map(|w| values[w.index()]).collect());
-        let value = periodic_at(&d.column, d.skip, r0, &rest);
-        for (wire, v) in [(d.r0, r0), (d.value, value)].into_iter().chain(d.rest.iter().copied().zip(rest)) {
-            inputs[circuit
-                .input_index(wire)
-                .ok_or(CircuitError::Unsupported("a deferred claim on a wire that is no input"))?] = Some(v);
-        }
-    }
-    inputs
-        .into_iter()
-        .collect::<Option<Vec<_>>>()
-        .ok_or(CircuitError::Unsupported("an input that no deferred claim gives"))
+    sources(circuit)?.into_iter().map(|source| resolve(circuit, source, &values)).collect()
 }
 
 /// The inputs of a circuit whose every input is a deferred claim's, and
@@ -138,44 +170,11 @@ pub fn inputs(circuit: &Circuit) -> Result<Vec<Ext>, CircuitError> {
 /// # Errors
 /// As [`inputs`]; a row that does not hold ([`CircuitError::Unsatisfied`]).
 pub fn witness(circuit: &Circuit) -> Result<(Vec<Ext>, Vec<Ext>), CircuitError> {
-    /// How an input is computed.
-    #[derive(Clone, Copy)]
-    enum Source {
-        /// The value of this earlier wire (a coordinate of the point).
-        Wire(Wire),
-        /// The deferred column of this claim at its point.
-        Claim(usize),
-    }
-    let unsupported = CircuitError::Unsupported;
-    let mut sources: Vec<Option<Source>> = vec![None; circuit.num_inputs()];
-    let mut set = |wire: Wire, source: Source| -> Result<(), CircuitError> {
-        let i = circuit.input_index(wire).ok_or(unsupported("a deferred claim on a wire that is no input"))?;
-        sources[i] = Some(source);
-        Ok(())
-    };
-    for (k, d) in circuit.deferred().iter().enumerate() {
-        set(d.r0, Source::Wire(d.computed.0))?;
-        for (&input, &computed) in d.rest.iter().zip(&d.computed.1) {
-            set(input, Source::Wire(computed))?;
-        }
-        set(d.value, Source::Claim(k))?;
-    }
-    let sources: Vec<Source> =
-        sources.into_iter().collect::<Option<_>>().ok_or(unsupported("an input that no deferred claim gives"))?;
+    let sources = sources(circuit)?;
     let mut inputs = vec![Ext::ZERO; sources.len()];
-    let earlier =
-        |values: &[Ext], w: Wire| values.get(w.index()).copied().ok_or(unsupported("an input before its source"));
     let values = circuit.witness_with(|i, values| {
-        let value = match sources[i] {
-            Source::Wire(w) => earlier(values, w)?,
-            Source::Claim(k) => {
-                let d = &circuit.deferred()[k];
-                let rest = d.computed.1.iter().map(|&w| earlier(values, w)).collect::<Result<Vec<_>, _>>()?;
-                periodic_at(&d.column, d.skip, earlier(values, d.computed.0)?, &rest)
-            }
-        };
-        inputs[i] = value;
-        Ok(value)
+        inputs[i] = resolve(circuit, sources[i], values)?;
+        Ok(inputs[i])
     })?;
     Ok((inputs, circuit.checked(values)?))
 }
