@@ -354,7 +354,9 @@ fn verify_aggregate(
 /// `scheme`, "seed001" or "leansig-prod" (leanSpec's bare `proof_data`),
 /// made with "whir-skip-poseidon2") verifies, for `public_keys` (the
 /// children's keys, one child after another) signing the 32-byte
-/// `message` at `epoch`: one merged proof, without the signatures. A
+/// `message` at `epoch`: one merged proof, without the signatures. For a
+/// merge over several messages, `message` and `epoch` are lists: one per
+/// key, then one per committee (each signer once per message). A
 /// child may be a merged proof (its keys in its own order), or a threshold
 /// certificate (`prove_threshold` with "whir-skip-poseidon2"), whose
 /// `(group_key, threshold)` is the next of `committees` (in the tree's
@@ -366,8 +368,8 @@ fn verify_aggregate(
 fn merge(
     py: Python<'_>,
     public_keys: Vec<Vec<u8>>,
-    message: Vec<u8>,
-    epoch: u32,
+    message: OneOrMany<Vec<u8>>,
+    epoch: OneOrMany<u32>,
     children: Vec<Vec<u8>>,
     settings: &str,
     scheme: &str,
@@ -376,13 +378,21 @@ fn merge(
 ) -> PyResult<Vec<u8>> {
     let (set, scheme) = (parse_settings(settings)?, parse_scheme(scheme)?);
     let (pks, committees) = (views(&public_keys), committee_views(&committees));
-    let statement =
-        api::merge::MergeStatement { scheme, public_keys: &pks, message: &message, epoch, committees: &committees };
+    let (messages, epochs) = (message.into_vec(), epoch.into_vec());
+    let messages = views(&messages);
+    let statement = api::merge::MergeStatement {
+        scheme,
+        public_keys: &pks,
+        messages: &messages,
+        epochs: &epochs,
+        committees: &committees,
+    };
     run(py, || api::merge::merge_signed(set, &statement, &views(&children), &views(&signatures)))
 }
 
-/// Verifies a merged `proof` of the same statement (`committees` as given
-/// to `merge`); raises `VerifyError` if it does not prove it.
+/// Verifies a merged `proof` of the same statement (`message`, `epoch`
+/// and `committees` as given to `merge`); raises `VerifyError` if it does
+/// not prove it.
 #[pyfunction]
 #[pyo3(signature = (proof, public_keys, message, epoch, settings = "whir-skip-poseidon2", scheme = "seed001", committees = Vec::new()))]
 #[allow(clippy::too_many_arguments)]
@@ -390,16 +400,23 @@ fn verify_merged(
     py: Python<'_>,
     proof: Vec<u8>,
     public_keys: Vec<Vec<u8>>,
-    message: Vec<u8>,
-    epoch: u32,
+    message: OneOrMany<Vec<u8>>,
+    epoch: OneOrMany<u32>,
     settings: &str,
     scheme: &str,
     committees: Vec<(Vec<u8>, u32)>,
 ) -> PyResult<()> {
     let (set, scheme) = (parse_settings(settings)?, parse_scheme(scheme)?);
     let (pks, committees) = (views(&public_keys), committee_views(&committees));
-    let statement =
-        api::merge::MergeStatement { scheme, public_keys: &pks, message: &message, epoch, committees: &committees };
+    let (messages, epochs) = (message.into_vec(), epoch.into_vec());
+    let messages = views(&messages);
+    let statement = api::merge::MergeStatement {
+        scheme,
+        public_keys: &pks,
+        messages: &messages,
+        epochs: &epochs,
+        committees: &committees,
+    };
     run(py, || api::merge::verify_merged(set, &statement, &proof))
 }
 

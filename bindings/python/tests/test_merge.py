@@ -4,7 +4,8 @@ verifies for their keys; another message, epoch, split or order of keys,
 a tampered proof, and a child that is not under the recursion setting are
 refused with typed errors. The merged proof merges again beside a third
 aggregate (depth 2); a threshold certificate merges beside an aggregate,
-verified against its committee."""
+verified against its committee; signers of several messages merge with a
+message and epoch per key."""
 
 import pytest
 
@@ -71,6 +72,25 @@ def test_raw_signatures_beside_children(merged):
         sigagg.merge(keys + [other[0]], MESSAGE, EPOCH, [proof], signatures=[bad])
     with pytest.raises(sigagg.ArgumentError):
         sigagg.merge(keys[:1], MESSAGE, EPOCH, [], signatures=d_sigs)
+
+
+def test_several_messages(merged):
+    # A raw signer of another message at another epoch beside an
+    # aggregate of MESSAGE: message and epoch given per key.
+    _, a_pks, _, a, _, _ = merged
+    pk, sk = sigagg.xmss_keygen("seed001", 0, 1, seed=bytes([60]) * 32)
+    other = b"\x6c" * 32
+    keys = a_pks + [pk]
+    messages, epochs = [MESSAGE, MESSAGE, other], [EPOCH, EPOCH, EPOCH + 1]
+    proof = sigagg.merge(keys, messages, epochs, [a], signatures=[sk.sign(EPOCH + 1, other)])
+    assert sigagg.merged_counts(proof) == [2, 1]
+    sigagg.verify_merged(proof, keys, messages, epochs)
+    with pytest.raises(sigagg.VerifyError):
+        sigagg.verify_merged(proof, keys, [MESSAGE, other, MESSAGE], epochs)
+    with pytest.raises(sigagg.VerifyError):
+        sigagg.verify_merged(proof, keys, MESSAGE, epochs)
+    with pytest.raises(sigagg.ArgumentError):
+        sigagg.verify_merged(proof, keys, messages[:2], epochs)
 
 
 def test_threshold_certificate_child(merged):

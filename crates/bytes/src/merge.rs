@@ -1,7 +1,8 @@
 //! Merged aggregates on bytes (`sigagg-merge`): one proof that several
 //! Seed001 aggregate proofs of one 32-byte message at one epoch verify,
-//! without their signatures (issue 42's type 1), and merged proofs of
-//! merged proofs, to any depth up to [`sigagg_merge::MAX_DEPTH`].
+//! without their signatures (issue 42's type 1), or of several messages
+//! and epochs (type 2: one message and epoch per key), and merged proofs
+//! of merged proofs, to any depth up to [`sigagg_merge::MAX_DEPTH`].
 //!
 //! The children are Seed001 [`aggregate`](crate::aggregate()) proofs, or
 //! leanSig production ones (leanSpec's bare `proof_data`,
@@ -9,8 +10,8 @@
 //! [`ProofSettings::WhirSkipPoseidon2`] ([`CHILD_SETTINGS`]), or merged
 //! proofs made with it (the default), each of its own signers, no signer
 //! in two. A statement is the participants' keys, the children's one after
-//! another (a merged child's in its own order), with the message and
-//! epoch: each child proof (and, once merged, the merged proof) carries
+//! another (a merged child's in its own order), with the messages and
+//! epochs: each child proof (and, once merged, the merged proof) carries
 //! its [`Shape`] (how many signers each aggregate has, how they nest),
 //! which splits the keys. The shape is untrusted until the proof verifies;
 //! another split builds another verifier circuit and is refused.
@@ -18,20 +19,20 @@
 //! ```no_run
 //! use sigagg_bytes::{ProofSettings, merge};
 //! # let (keys, a, b): (Vec<&[u8]>, Vec<u8>, Vec<u8>) = (vec![], vec![], vec![]);
-//! let statement = merge::MergeStatement { scheme: sigagg_bytes::Scheme::Seed001, public_keys: &keys, message: &[7; 32], epoch: 9, committees: &[] };
+//! let statement = merge::MergeStatement { scheme: sigagg_bytes::Scheme::Seed001, public_keys: &keys, messages: &[&[7; 32]], epochs: &[9], committees: &[] };
 //! let merged = merge::merge(merge::CHILD_SETTINGS, &statement, &[&a, &b]).unwrap();
 //! merge::verify_merged(merge::CHILD_SETTINGS, &statement, &merged).unwrap();
 //! ```
 
 pub use sigagg_merge::Shape;
-use sigagg_merge::{ChildProof, MergeError, MergeScheme, MergeStatement as Statement, MergedProof};
+use sigagg_merge::{ChildProof, MergeError, MergeScheme, MergeStatement as Statement, MergedProof, Messages};
 use sigagg_xmss::PublicKey;
 use sigagg_xmss::group::GroupKey;
-use sigagg_xmss_agg::ProofKind;
 use sigagg_xmss_agg::threshold::ThresholdStatement;
+use sigagg_xmss_agg::{AggregateEntry, ProofKind};
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::input::{decode, decode_each};
+use crate::input::{decode, decode_each, per_entry};
 use crate::proof::Security;
 use crate::scheme::{ProofSettings, Scheme, with_mergeable};
 use crate::xmss::message32;
@@ -43,9 +44,15 @@ use crate::xmss::message32;
 pub const CHILD_SETTINGS: ProofSettings = ProofSettings::WhirSkipPoseidon2;
 
 /// What a merged proof claims: `public_keys` (`scheme`'s encodings, the
-/// children's keys one child after another) all signed `message` (32
-/// bytes) at `epoch`, and so did at least each threshold of `committees`'
-/// members.
+/// children's keys one child after another) signed their messages (32
+/// bytes) at their epochs, and so did at least each threshold of
+/// `committees`' members.
+///
+/// `messages` and `epochs` each hold one value for every key and
+/// committee (type 1, [`Messages::One`](sigagg_merge::Messages): the
+/// consensus case) or one per key followed by one per committee, in order
+/// (type 2, [`Messages::Several`](sigagg_merge::Messages): each signer
+/// once per message and epoch).
 #[derive(Clone, Copy, Debug)]
 pub struct MergeStatement<'a> {
     /// The children's parameter set: [`Scheme::Seed001`] or
@@ -54,18 +61,20 @@ pub struct MergeStatement<'a> {
     pub scheme: Scheme,
     /// The participants' keys, child by child.
     pub public_keys: &'a [&'a [u8]],
-    /// The signed message, 32 bytes.
-    pub message: &'a [u8],
-    /// The signing epoch (leanSpec's slot).
-    pub epoch: u32,
+    /// The signed messages, 32 bytes each: one for all, or one per key
+    /// then one per committee.
+    pub messages: &'a [&'a [u8]],
+    /// The signing epochs (leanSpec's slots): one for all, or one per key
+    /// then one per committee.
+    pub epochs: &'a [u32],
     /// The threshold children's committees, in the tree's order (depth
     /// first); empty where no child is a threshold certificate.
     pub committees: &'a [Committee<'a>],
 }
 
 /// A threshold child's statement: at least `threshold` members of the
-/// group `group_key` ([`crate::threshold::group`]) signed the merge's
-/// message at its epoch; its proof is a
+/// group `group_key` ([`crate::threshold::group`]) signed its message at
+/// its epoch (the statement's); its proof is a
 /// [`prove_threshold`](crate::threshold::prove_threshold) certificate made
 /// with [`CHILD_SETTINGS`].
 #[derive(Clone, Copy, Debug)]
@@ -147,14 +156,17 @@ pub fn merge_signed(
     let proofs = child_proofs(statement.scheme, children)?;
     let shape = shape_of(&proofs);
     with_mergeable!(statement.scheme, S => {
-        let children_keys = MergeStatement { public_keys: &statement.public_keys[..split_at], ..*statement };
-        let children = if proofs.is_empty() { Vec::new() } else { split::<S>(&children_keys, &shape)?.into_children() };
-        let raw_keys = MergeStatement { public_keys: &statement.public_keys[split_at..], ..*statement };
-        let (keys, message) = decoded::<S>(&raw_keys)?;
+        let parts = Parts::<S>::decode(statement)?;
+        let (children_entries, raw) = parts.entries.split_at(split_at);
+        let children = if proofs.is_empty() {
+            Vec::new()
+        } else {
+            Statement::split_entries(children_entries, &parts.committees, &shape, parts.messages)?.into_children()
+        };
         let sigs = decode_each(signatures, "signature", sigagg_xmss::Signature::<S>::from_bytes)?;
-        let entries = keys.into_iter().map(|public_key| sigagg_xmss_agg::AggregateEntry::<S> { public_key, epoch: statement.epoch, message }).collect();
-        let signed = sigagg_xmss_agg::AggregateStatement::from_entries(entries).map_err(|e| Error::from(MergeError::from(e)))?;
-        let (_, merged) = sigagg_merge::merge_signed(&sigagg_xmss_agg::settings(settings), children, proofs, signed, &sigs).map_err(proving)?;
+        let signed = sigagg_xmss_agg::AggregateStatement::from_entries(raw.to_vec()).map_err(|e| Error::from(MergeError::from(e)))?;
+        let settings = sigagg_xmss_agg::settings(settings);
+        let (_, merged) = sigagg_merge::merge_signed(&settings, parts.messages, children, proofs, signed, &sigs).map_err(proving)?;
         Ok(merged.to_bytes())
     })
 }
@@ -170,7 +182,7 @@ pub fn verify_merged(settings: ProofSettings, statement: &MergeStatement<'_>, pr
     with_mergeable!(statement.scheme, S => {
         let parts = Parts::<S>::decode(statement)?;
         // Keys the proof's shape does not split: not a proof of these keys.
-        let st = Statement::split_with(&parts.keys, &parts.committees, &merged.shape(), parts.message, statement.epoch)
+        let st = Statement::split_entries(&parts.entries, &parts.committees, &merged.shape(), parts.messages)
             .map_err(|e| Error::from(e).with_kind(ErrorKind::Verify))?;
         sigagg_merge::verify(&sigagg_xmss_agg::settings(settings), &st, &merged)
             .map_err(|e| Error::from(e).with_kind(ErrorKind::Verify))
@@ -200,38 +212,45 @@ pub fn security(settings: ProofSettings, statement: &MergeStatement<'_>, proof: 
 /// `shape`.
 fn split<S: MergeScheme>(statement: &MergeStatement<'_>, shape: &[Shape]) -> Result<Statement<S>> {
     let parts = Parts::<S>::decode(statement)?;
-    Ok(Statement::split_with(&parts.keys, &parts.committees, shape, parts.message, statement.epoch)?)
+    Ok(Statement::split_entries(&parts.entries, &parts.committees, shape, parts.messages)?)
 }
 
-/// A statement's keys, committees and message, decoded.
+/// A statement's signers (each key with its message and epoch) and
+/// committees, decoded, and whether it is of one message ([`Messages`]).
 struct Parts<S: MergeScheme> {
-    keys: Vec<PublicKey<S>>,
+    entries: Vec<AggregateEntry<S>>,
     committees: Vec<ThresholdStatement<S>>,
-    message: [u8; 32],
+    messages: Messages,
 }
 
 impl<S: MergeScheme> Parts<S> {
     fn decode(statement: &MergeStatement<'_>) -> Result<Self> {
-        let (keys, message) = decoded::<S>(statement)?;
+        let keys = decode_each(statement.public_keys, "public key", PublicKey::<S>::from_bytes)?;
+        let n = keys.len() + statement.committees.len();
+        let messages = per_entry(statement.messages, n, "message")?;
+        let messages = messages.into_iter().map(message32).collect::<Result<Vec<_>>>()?;
+        let epochs = per_entry(statement.epochs, n, "epoch")?;
+        let signed = messages.into_iter().zip(epochs);
+        let entries = keys
+            .into_iter()
+            .zip(signed.clone())
+            .map(|(public_key, (message, epoch))| AggregateEntry { public_key, epoch, message })
+            .collect();
         let committees = statement
             .committees
             .iter()
+            .zip(signed.skip(statement.public_keys.len()))
             .enumerate()
-            .map(|(i, c)| {
+            .map(|(i, (c, (message, epoch)))| {
                 let group =
                     decode(c.group_key, GroupKey::from_bytes).map_err(|e| e.context(format!("committee {i}")))?;
-                ThresholdStatement::for_set(group, statement.epoch, message, c.threshold)
+                ThresholdStatement::for_set(group, epoch, message, c.threshold)
                     .map_err(|e| Error::from(MergeError::from(e)).context(format!("committee {i}")))
             })
             .collect::<Result<Vec<_>>>()?;
-        Ok(Self { keys, committees, message })
+        let several = statement.messages.len() > 1 || statement.epochs.len() > 1;
+        Ok(Self { entries, committees, messages: if several { Messages::Several } else { Messages::One } })
     }
-}
-
-/// The statement's keys and message, decoded.
-fn decoded<S: MergeScheme>(statement: &MergeStatement<'_>) -> Result<(Vec<PublicKey<S>>, [u8; 32])> {
-    let keys = decode_each(statement.public_keys, "public key", PublicKey::<S>::from_bytes)?;
-    Ok((keys, message32(statement.message)?))
 }
 
 /// A child's proof: a merged proof (its magic says so), or an aggregate or
@@ -328,8 +347,13 @@ mod tests {
     /// are refused with their kinds before any proof work.
     #[test]
     fn malformed_inputs_have_their_kinds() {
-        let statement =
-            MergeStatement { scheme: Scheme::Seed001, public_keys: &[], message: &[0; 32], epoch: 1, committees: &[] };
+        let statement = MergeStatement {
+            scheme: Scheme::Seed001,
+            public_keys: &[],
+            messages: &[&[0; 32]],
+            epochs: &[1],
+            committees: &[],
+        };
         for bytes in [&b""[..], b"SGMERG", b"SGXAGG\x01\x00\x00"] {
             assert_eq!(inspect(bytes).unwrap_err().kind(), ErrorKind::Decode);
             assert_eq!(verify_merged(CHILD_SETTINGS, &statement, bytes).unwrap_err().kind(), ErrorKind::Decode);
@@ -337,8 +361,13 @@ mod tests {
         let e = merge(CHILD_SETTINGS, &statement, &[b"no proof"]).unwrap_err();
         assert_eq!(e.kind(), ErrorKind::Decode);
         assert!(e.message().contains("child 0"), "{e}");
-        let short =
-            MergeStatement { scheme: Scheme::Seed001, public_keys: &[], message: &[0; 31], epoch: 1, committees: &[] };
+        let short = MergeStatement {
+            scheme: Scheme::Seed001,
+            public_keys: &[],
+            messages: &[&[0; 31]],
+            epochs: &[1],
+            committees: &[],
+        };
         assert_eq!(security(CHILD_SETTINGS, &short, b"SGMERG").unwrap_err().kind(), ErrorKind::Decode);
         let e = merge(CHILD_SETTINGS, &statement, &[b"SGMERG\x04"]).unwrap_err();
         assert_eq!(e.kind(), ErrorKind::Decode);

@@ -37,8 +37,8 @@ fn a_committee_certificate_merges_beside_an_aggregate() {
     let statement = |committees| MergeStatement {
         scheme: Scheme::Seed001,
         public_keys: &key_refs,
-        message: &MESSAGE,
-        epoch: EPOCH,
+        messages: &[&MESSAGE],
+        epochs: &[EPOCH],
         committees,
     };
     let merged = merge::merge(CHILD_SETTINGS, &statement(&committees), &[&subnet, &certificate]).unwrap();
@@ -75,4 +75,76 @@ fn a_committee_certificate_merges_beside_an_aggregate() {
     // A merge told of no committee refuses a certificate child.
     let e = merge::merge(CHILD_SETTINGS, &statement(&[]), &[&subnet, &certificate]).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Argument, "{e}");
+}
+
+/// Type 2 on bytes: an aggregate of one message, a committee's certificate
+/// of another at a later epoch and a raw signature of a third merge into
+/// one proof, each key and the committee with its own message and epoch
+/// (the keys' first, then the committee's). A merge of one message refuses
+/// these children, and the proof is refused against the messages as one,
+/// two keys' messages exchanged, another epoch for the committee, or lists
+/// of another length.
+#[test]
+fn signers_of_several_messages_merge_into_one_proof() {
+    const OTHER: [u8; 32] = [0x6b; 32];
+    const THIRD: [u8; 32] = [0x7c; 32];
+    const LATER: u32 = EPOCH + 3;
+    let (members, member_sigs) = single_epoch_signers(Scheme::Seed001, 3, LATER, &OTHER, Some(&[3; 32])).unwrap();
+    let committee = group(Scheme::Seed001, &refs(&members)).unwrap();
+    let threshold = ThresholdStatement { group_key: &committee.key, threshold: 2, message: &OTHER, epoch: Some(LATER) };
+    let signers: Vec<Signer> = [0, 1]
+        .iter()
+        .map(|&i| Signer { public_key: &members[i], signature: &member_sigs[i], path: &committee.paths[i] })
+        .collect();
+    let certificate = prove_threshold(Scheme::Seed001, CHILD_SETTINGS, &threshold, &signers, false).unwrap();
+    let (subnet_keys, subnet_sigs) = single_epoch_signers(Scheme::Seed001, 2, EPOCH, &MESSAGE, Some(&[4; 32])).unwrap();
+    let statement =
+        AggregateStatement { public_keys: &refs(&subnet_keys), messages: &[&MESSAGE[..]], epochs: &[EPOCH] };
+    let subnet = aggregate(Scheme::Seed001, CHILD_SETTINGS, &statement, &refs(&subnet_sigs)).unwrap();
+    let (raw_keys, raw_sigs) = single_epoch_signers(Scheme::Seed001, 1, EPOCH, &THIRD, Some(&[5; 32])).unwrap();
+
+    let keys: Vec<&[u8]> = refs(&subnet_keys).into_iter().chain(refs(&raw_keys)).collect();
+    let committees = [Committee { group_key: &committee.key, threshold: 2 }];
+    fn several<'a>(
+        keys: &'a [&'a [u8]],
+        committees: &'a [Committee<'a>],
+        messages: &'a [&'a [u8]],
+        epochs: &'a [u32],
+    ) -> MergeStatement<'a> {
+        MergeStatement { scheme: Scheme::Seed001, public_keys: keys, messages, epochs, committees }
+    }
+    let (messages, epochs): ([&[u8]; 4], _) = ([&MESSAGE, &MESSAGE, &THIRD, &OTHER], [EPOCH, EPOCH, EPOCH, LATER]);
+    let children = [&subnet[..], &certificate[..]];
+    let merged = merge::merge_signed(
+        CHILD_SETTINGS,
+        &several(&keys, &committees, &messages, &epochs),
+        &children,
+        &refs(&raw_sigs),
+    )
+    .unwrap();
+    merge::verify_merged(CHILD_SETTINGS, &several(&keys, &committees, &messages, &epochs), &merged).unwrap();
+    assert_eq!(
+        merge::inspect(&merged).unwrap().shape,
+        vec![Shape::Aggregate(2), Shape::Threshold, Shape::Aggregate(1)]
+    );
+
+    // One message for all (type 1): the certificate is of another.
+    let e = merge::merge_signed(
+        CHILD_SETTINGS,
+        &several(&keys, &committees, &[&MESSAGE], &[EPOCH]),
+        &children,
+        &refs(&raw_sigs),
+    )
+    .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Prove, "{e}");
+    let refused = |messages: &[&[u8]], epochs: &[u32]| {
+        merge::verify_merged(CHILD_SETTINGS, &several(&keys, &committees, messages, epochs), &merged)
+            .unwrap_err()
+            .kind()
+    };
+    assert_eq!(refused(&[&MESSAGE], &[EPOCH]), ErrorKind::Verify);
+    assert_eq!(refused(&[&MESSAGE, &THIRD, &MESSAGE, &OTHER], &epochs), ErrorKind::Verify);
+    assert_eq!(refused(&messages, &[EPOCH, EPOCH, EPOCH, EPOCH]), ErrorKind::Verify);
+    assert_eq!(refused(&messages[..3], &epochs), ErrorKind::Argument);
+    assert_eq!(refused(&messages, &epochs[..2]), ErrorKind::Argument);
 }

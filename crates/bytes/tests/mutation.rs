@@ -434,11 +434,12 @@ fn merged_proofs_at_depth_two() {
     };
     let (a, b, c) = (child(0), child(1), child(2));
     let pk_refs = refs(&pks);
+    let messages = [&message[..]];
     let statement = |keys| MergeStatement {
         scheme: Scheme::Seed001,
         public_keys: keys,
-        message: &message,
-        epoch: EPOCH,
+        messages: &messages,
+        epochs: &[EPOCH],
         committees: &[],
     };
     let inner = merge::merge(CHILD_SETTINGS, &statement(&pk_refs[..2]), &[&a, &b]).unwrap();

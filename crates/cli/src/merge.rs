@@ -1,5 +1,5 @@
 //! `sigagg merge`: one proof that aggregates (or merged proofs) of one
-//! message and epoch verify (`sigagg_bytes::merge`), and the merged-proof case of
+//! message and epoch, or of several (one per key), verify (`sigagg_bytes::merge`), and the merged-proof case of
 //! `sigagg verify --proof` (`sigagg bench merge` is in [`crate::bench`]).
 
 use std::path::PathBuf;
@@ -42,9 +42,12 @@ pub struct MergeArgs {
     /// files, in order. They are aggregated into one more child, the last.
     #[arg(long = "sig")]
     pub sigs: Vec<PathBuf>,
-    /// The epoch every signer signed at.
-    #[arg(long)]
-    pub epoch: u32,
+    /// The epoch every signer signed at; or, repeated, each --pk's then each --committee's
+    /// (a merge over several messages).
+    #[arg(long = "epoch", required = true)]
+    pub epochs: Vec<u32>,
+    /// The signed message: one for all, or one per --pk then per --committee (a merge
+    /// over several messages, each signer once per message).
     #[command(flatten)]
     pub messages: MessageList,
     /// Settings of the merged proof: whir-skip-poseidon2 (the default, what a merged
@@ -62,7 +65,7 @@ pub struct MergeArgs {
 
 pub fn merge(args: MergeArgs) -> CliResult {
     let settings = args::parse_named(args.settings.as_deref().unwrap_or(merge::CHILD_SETTINGS.name()))?;
-    let message = args.messages.read_one(true)?;
+    let messages = args.messages.read(true)?;
     let pks = args::read_files(&args.pks)?;
     let children = args::read_files(&args.children)?;
     let sigs = args::read_files(&args.sigs)?;
@@ -75,8 +78,8 @@ pub fn merge(args: MergeArgs) -> CliResult {
     let statement = MergeStatement {
         scheme: args.scheme,
         public_keys: &keys,
-        message: &message,
-        epoch: args.epoch,
+        messages: &args::slices(&messages),
+        epochs: &args.epochs,
         committees: &committees,
     };
     let bar = io::spinner("merge");
@@ -97,17 +100,17 @@ pub fn merge(args: MergeArgs) -> CliResult {
 }
 
 /// Verifies the merged proof `proof` against the statement of `args` (the
-/// participants' keys, one --epoch, one --message, the threshold children's
-/// --committee) and prints one JSON
+/// participants' keys, --epoch and --message once or per key and committee,
+/// the threshold children's --committee) and prints one JSON
 /// object. Without --settings the merged proof is checked under
 /// whir-skip-poseidon2, which must reach --min-bits.
 pub fn verify(args: &VerifyArgs, proof: &[u8], info: &MergeInfo) -> CliResult {
-    let ([epoch], None, None) = (&args.epochs[..], &args.group, args.threshold) else {
+    let (false, None, None) = (args.epochs.is_empty(), &args.group, args.threshold) else {
         return Err(CliError::usage(
-            "a merged proof takes --pk per participant, one --epoch, one --message and --committee per threshold child",
+            "a merged proof takes --pk per participant, --epoch and --message once (or per --pk then per --committee) and --committee per threshold child",
         ));
     };
-    let message = args.messages.read_one(true)?;
+    let messages = args.messages.read(true)?;
     let pks = args::read_files(&args.pks)?;
     let keys = args::slices(&pks);
     let committees = args::read_committees(&args.committees)?;
@@ -115,8 +118,8 @@ pub fn verify(args: &VerifyArgs, proof: &[u8], info: &MergeInfo) -> CliResult {
     let statement = MergeStatement {
         scheme: args.scheme,
         public_keys: &keys,
-        message: &message,
-        epoch: *epoch,
+        messages: &args::slices(&messages),
+        epochs: &args.epochs,
         committees: &committees,
     };
     let chosen = ChosenSettings::choose(args, Some(merge::CHILD_SETTINGS))?;

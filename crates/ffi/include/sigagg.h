@@ -194,8 +194,8 @@ typedef struct sigagg_cert_info {
 } sigagg_cert_info;
 
 // A threshold child's committee: at least `threshold` members of the
-// group `group_key` (`sigagg_group`) signed the merge's message at its
-// epoch.
+// group `group_key` (`sigagg_group`) signed its message at its epoch
+// (the merge's, or its own in a merge over several messages).
 typedef struct sigagg_committee {
   struct sigagg_slice group_key;
   uint32_t threshold;
@@ -650,9 +650,14 @@ int32_t sigagg_merge_signed(uint32_t scheme,
 
 // sigagg_merge_signed where children may be threshold certificates
 // (`sigagg_prove_threshold` of `scheme` with
-// `SIGAGG_SETTINGS_WHIR_SKIP_POSEIDON2`): the `committee_count`
-// `committees` are theirs, in the order of the threshold children (depth
-// first). A committee missing or left over is SIGAGG_ERR_ARGUMENT.
+// `SIGAGG_SETTINGS_WHIR_SKIP_POSEIDON2`) and signers may sign several
+// messages: the `committee_count` `committees` are the threshold
+// children's, in their order (depth first); `messages` (32 bytes each,
+// `message_count` of them) and `epochs` (`epoch_count`) hold one value
+// for every key and committee, or one per key followed by one per
+// committee (a merge over several messages, each signer once per message
+// and epoch). A committee missing or left over, or lists of another
+// length, are SIGAGG_ERR_ARGUMENT.
 //
 // # Safety
 // Pointers as the header's rules say.
@@ -662,8 +667,10 @@ int32_t sigagg_merge_committees(uint32_t scheme,
                                 size_t public_key_count,
                                 const struct sigagg_committee *committees,
                                 size_t committee_count,
-                                struct sigagg_slice message,
-                                uint32_t epoch,
+                                const struct sigagg_slice *messages,
+                                size_t message_count,
+                                const uint32_t *epochs,
+                                size_t epoch_count,
                                 const struct sigagg_slice *children,
                                 size_t child_count,
                                 const struct sigagg_slice *signatures,
@@ -686,8 +693,9 @@ int32_t sigagg_verify_merged(uint32_t scheme,
                              uint32_t epoch);
 
 // sigagg_verify_merged of a merged proof with threshold children, whose
-// `committee_count` `committees` are given in their order (as to
-// sigagg_merge_committees).
+// `committee_count` `committees` are given in their order, or over
+// several messages: `messages` and `epochs` as sigagg_merge_committees
+// takes them.
 //
 // # Safety
 // Pointers as the header's rules say.
@@ -698,8 +706,10 @@ int32_t sigagg_verify_merged_committees(uint32_t scheme,
                                         size_t public_key_count,
                                         const struct sigagg_committee *committees,
                                         size_t committee_count,
-                                        struct sigagg_slice message,
-                                        uint32_t epoch);
+                                        const struct sigagg_slice *messages,
+                                        size_t message_count,
+                                        const uint32_t *epochs,
+                                        size_t epoch_count);
 
 // Mithril parameters: `k` distinct lottery indices out of `m` make a
 // certificate; a party with all the stake wins an index with probability

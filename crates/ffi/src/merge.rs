@@ -1,6 +1,6 @@
 //! Merged aggregates (`sigagg_bytes::merge`): one proof that aggregates
 //! (or merged proofs, threshold certificates, or raw signatures) of one
-//! message and epoch verify, without their signatures.
+//! message and epoch, or of several, verify, without their signatures.
 
 use ::sigagg_bytes::merge::{self, Committee, MergeStatement};
 
@@ -8,8 +8,8 @@ use crate::boundary::{Out, byte_strings, bytes, call, items, owned_bytes};
 use crate::{scheme_of, settings_of, sigagg_bytes, sigagg_slice};
 
 /// A threshold child's committee: at least `threshold` members of the
-/// group `group_key` (`sigagg_group`) signed the merge's message at its
-/// epoch.
+/// group `group_key` (`sigagg_group`) signed its message at its epoch
+/// (the merge's, or its own in a merge over several messages).
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct sigagg_committee {
@@ -100,7 +100,7 @@ pub unsafe extern "C" fn sigagg_merge_signed(
     signature_count: usize,
     proof: *mut sigagg_bytes,
 ) -> i32 {
-    // No threshold child: the same call with no committee.
+    // No threshold child, one message: the same call with no committee.
     unsafe {
         sigagg_merge_committees(
             scheme,
@@ -109,8 +109,10 @@ pub unsafe extern "C" fn sigagg_merge_signed(
             public_key_count,
             std::ptr::null(),
             0,
-            message,
-            epoch,
+            &message,
+            1,
+            &epoch,
+            1,
             children,
             child_count,
             signatures,
@@ -122,9 +124,14 @@ pub unsafe extern "C" fn sigagg_merge_signed(
 
 /// sigagg_merge_signed where children may be threshold certificates
 /// (`sigagg_prove_threshold` of `scheme` with
-/// `SIGAGG_SETTINGS_WHIR_SKIP_POSEIDON2`): the `committee_count`
-/// `committees` are theirs, in the order of the threshold children (depth
-/// first). A committee missing or left over is SIGAGG_ERR_ARGUMENT.
+/// `SIGAGG_SETTINGS_WHIR_SKIP_POSEIDON2`) and signers may sign several
+/// messages: the `committee_count` `committees` are the threshold
+/// children's, in their order (depth first); `messages` (32 bytes each,
+/// `message_count` of them) and `epochs` (`epoch_count`) hold one value
+/// for every key and committee, or one per key followed by one per
+/// committee (a merge over several messages, each signer once per message
+/// and epoch). A committee missing or left over, or lists of another
+/// length, are SIGAGG_ERR_ARGUMENT.
 ///
 /// # Safety
 /// Pointers as the header's rules say.
@@ -137,8 +144,10 @@ pub unsafe extern "C" fn sigagg_merge_committees(
     public_key_count: usize,
     committees: *const sigagg_committee,
     committee_count: usize,
-    message: sigagg_slice,
-    epoch: u32,
+    messages: *const sigagg_slice,
+    message_count: usize,
+    epochs: *const u32,
+    epoch_count: usize,
     children: *const sigagg_slice,
     child_count: usize,
     signatures: *const sigagg_slice,
@@ -148,12 +157,14 @@ pub unsafe extern "C" fn sigagg_merge_committees(
     call(|| {
         let pks = unsafe { byte_strings(public_keys, public_key_count, "public_keys") }?;
         let committees = unsafe { self::committees(committees, committee_count) }?;
-        let message = unsafe { bytes(message, "message") }?;
+        let messages = unsafe { byte_strings(messages, message_count, "messages") }?;
+        let epochs = unsafe { items(epochs, epoch_count, "epochs") }?;
         let children = unsafe { byte_strings(children, child_count, "children") }?;
         let sigs = unsafe { byte_strings(signatures, signature_count, "signatures") }?;
         let out = unsafe { Out::new(proof, "proof") }?;
+        let scheme = scheme_of(scheme)?;
         let statement =
-            MergeStatement { scheme: scheme_of(scheme)?, public_keys: &pks, message, epoch, committees: &committees };
+            MergeStatement { scheme, public_keys: &pks, messages: &messages, epochs, committees: &committees };
         out.set(owned_bytes(merge::merge_signed(settings_of(settings)?, &statement, &children, &sigs)?));
         Ok(())
     })
@@ -185,15 +196,18 @@ pub unsafe extern "C" fn sigagg_verify_merged(
             public_key_count,
             std::ptr::null(),
             0,
-            message,
-            epoch,
+            &message,
+            1,
+            &epoch,
+            1,
         )
     }
 }
 
 /// sigagg_verify_merged of a merged proof with threshold children, whose
-/// `committee_count` `committees` are given in their order (as to
-/// sigagg_merge_committees).
+/// `committee_count` `committees` are given in their order, or over
+/// several messages: `messages` and `epochs` as sigagg_merge_committees
+/// takes them.
 ///
 /// # Safety
 /// Pointers as the header's rules say.
@@ -207,16 +221,20 @@ pub unsafe extern "C" fn sigagg_verify_merged_committees(
     public_key_count: usize,
     committees: *const sigagg_committee,
     committee_count: usize,
-    message: sigagg_slice,
-    epoch: u32,
+    messages: *const sigagg_slice,
+    message_count: usize,
+    epochs: *const u32,
+    epoch_count: usize,
 ) -> i32 {
     call(|| {
         let proof = unsafe { bytes(proof, "proof") }?;
         let pks = unsafe { byte_strings(public_keys, public_key_count, "public_keys") }?;
         let committees = unsafe { self::committees(committees, committee_count) }?;
-        let message = unsafe { bytes(message, "message") }?;
+        let messages = unsafe { byte_strings(messages, message_count, "messages") }?;
+        let epochs = unsafe { items(epochs, epoch_count, "epochs") }?;
+        let scheme = scheme_of(scheme)?;
         let statement =
-            MergeStatement { scheme: scheme_of(scheme)?, public_keys: &pks, message, epoch, committees: &committees };
+            MergeStatement { scheme, public_keys: &pks, messages: &messages, epochs, committees: &committees };
         merge::verify_merged(settings_of(settings)?, &statement, proof)
     })
 }

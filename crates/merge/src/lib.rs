@@ -45,9 +45,18 @@
 //! children's. A verifier names each certificate's committee
 //! ([`MergeStatement::split_with`]); so do the front ends.
 //!
-//! **Not yet:** the split form over several messages (type 2), and a
-//! committed verifying key (which would make verification independent of
-//! the tree's size).
+//! **Several messages** (type 2, [`Messages::Several`],
+//! [`MergeStatement::of_messages`]): each signer and certificate its own
+//! message and epoch, each signer once per message and epoch; a block's
+//! attestations of several votes merge into one proof. The circuit is the
+//! same (each child's proof is verified against its own statement), and a
+//! verifier rebuilds the statement from each signer's key, message and
+//! epoch ([`MergeStatement::split_entries`]).
+//!
+//! **Not yet:** splitting a type-2 proof into a proof of one message
+//! without the others' keys (their claims and seeds would have to be
+//! checked in the circuit), and a committed verifying key (which would
+//! make verification independent of the tree's size).
 //!
 //! ```no_run
 //! use sigagg_merge::{Child, ChildProof, MergeStatement, merge, verify};
@@ -80,4 +89,4 @@ pub use merge::{
     CHILD_SETTINGS, ChildHeader, ChildProof, MergedProof, merge, merge_signed, security_level, verifier_circuit, verify,
 };
 pub use scheme::MergeScheme;
-pub use statement::{Child, MAX_CHILDREN, MAX_DEPTH, MergeStatement, Shape};
+pub use statement::{Child, MAX_CHILDREN, MAX_DEPTH, MergeStatement, Messages, Shape};

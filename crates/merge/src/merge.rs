@@ -13,7 +13,7 @@ use sigagg_recursion::{Circuit, CircuitBuilder, CircuitError, CircuitProof, Ext,
 use sigagg_xmss::Signature;
 use sigagg_xmss_agg::{AggregateStatement, Proof};
 
-use crate::statement::{Child, Shape};
+use crate::statement::{Child, Messages, Shape};
 use crate::{MergeError, MergeScheme, MergeStatement};
 
 /// The children's settings: whir-skip with Poseidon2 trees and transcript,
@@ -294,11 +294,12 @@ pub fn merge<S: MergeScheme>(
 }
 
 /// Merges `children` (statements and their proofs) and raw `signatures`
-/// of the signers of `signed`, all of one message and epoch: the
-/// signatures are aggregated first, under [`CHILD_SETTINGS`], into one
-/// more child, the last, and the whole is merged. Returns the statement
-/// the merged proof proves (the children, then `signed`) and the proof;
-/// its verifier sees the raw signers as that last aggregate.
+/// of the signers of `signed`, of one message and epoch or of several as
+/// `messages` says: the signatures are aggregated first, under
+/// [`CHILD_SETTINGS`], into one more child, the last, and the whole is
+/// merged. Returns the statement the merged proof proves (the children,
+/// then `signed`) and the proof; its verifier sees the raw signers as that
+/// last aggregate.
 ///
 /// One proof results, as with a single proof of the aggregator's and the
 /// circuit's tables; the price of proving the raw signatures apart is one
@@ -306,9 +307,10 @@ pub fn merge<S: MergeScheme>(
 ///
 /// # Errors
 /// A signature that does not verify ([`MergeError::Signatures`]), or what
-/// [`MergeStatement::of`] and [`merge`] refuse.
+/// [`MergeStatement::with`] and [`merge`] refuse.
 pub fn merge_signed<S: MergeScheme>(
     settings: &Settings,
+    messages: Messages,
     children: Vec<Child<S>>,
     proofs: Vec<ChildProof>,
     signed: AggregateStatement<S>,
@@ -319,7 +321,7 @@ pub fn merge_signed<S: MergeScheme>(
     let (mut children, mut proofs) = (children, proofs);
     children.push(Child::Aggregate(signed));
     proofs.push(ChildProof::Aggregate(raw));
-    let statement = MergeStatement::of(children)?;
+    let statement = MergeStatement::with(children, messages)?;
     let proof = merge(settings, &statement, &proofs)?;
     Ok((statement, proof))
 }

@@ -79,8 +79,24 @@ impl Shape {
     }
 }
 
-/// Children's statements of one message and epoch, every signer once over
-/// the whole tree, all of one parameter set (Seed001 unless said).
+/// Which messages a merge's signers may sign.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Messages {
+    /// Type 1 (leanMultisig's): every signer and every threshold
+    /// certificate of the tree signed one message at one epoch, each
+    /// signer once.
+    One,
+    /// Type 2: each signer and certificate its own message and epoch (a
+    /// block's attestations of several votes in one proof), each signer
+    /// once per message and epoch. The circuit is the same: each child's
+    /// proof is verified against its own statement.
+    Several,
+}
+
+/// Children's statements, every signer once per message and epoch over the
+/// whole tree, all of one parameter set (Seed001 unless said): of one
+/// message and epoch ([`Messages::One`], [`Self::of`]) or of several
+/// ([`Messages::Several`], [`Self::of_messages`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MergeStatement<S: MergeScheme = Seed001> {
     children: Vec<Child<S>>,
@@ -96,13 +112,32 @@ impl<S: MergeScheme> MergeStatement<S> {
         Self::of(children.into_iter().map(Child::Aggregate).collect())
     }
 
-    /// Checks the children: at least one, at most [`MAX_CHILDREN`], at
-    /// most [`MAX_DEPTH`] levels, every entry of the first entry's message
-    /// and epoch, no public key twice in the whole tree.
+    /// Checks the children of a type-1 merge ([`Messages::One`]): at least
+    /// one, at most [`MAX_CHILDREN`], at most [`MAX_DEPTH`] levels, every
+    /// entry and certificate of the first one's message and epoch, no
+    /// public key twice in the whole tree.
     ///
     /// # Errors
     /// Which of these fails (`child` names the child of this merge).
     pub fn of(children: Vec<Child<S>>) -> Result<Self, MergeError> {
+        Self::with(children, Messages::One)
+    }
+
+    /// Checks the children of a type-2 merge ([`Messages::Several`]): as
+    /// [`Self::of`], but each entry and certificate of any message and
+    /// epoch, and no public key twice for one message and epoch.
+    ///
+    /// # Errors
+    /// Which of these fails (`child` names the child of this merge).
+    pub fn of_messages(children: Vec<Child<S>>) -> Result<Self, MergeError> {
+        Self::with(children, Messages::Several)
+    }
+
+    /// [`Self::of`] or [`Self::of_messages`], as `messages` says.
+    ///
+    /// # Errors
+    /// As theirs.
+    pub fn with(children: Vec<Child<S>>, messages: Messages) -> Result<Self, MergeError> {
         if children.is_empty() {
             return Err(MergeError::Empty);
         }
@@ -113,17 +148,18 @@ impl<S: MergeScheme> MergeStatement<S> {
         if statement.depth() > MAX_DEPTH {
             return Err(MergeError::TooDeep(statement.depth()));
         }
-        let signed = statement.children[0].signed();
+        let first = statement.children[0].signed();
         let mut seen = HashSet::new();
         for (child, c) in statement.children.iter().enumerate() {
-            if c.signed() != signed {
+            let one = |signed| messages == Messages::Several || signed == first;
+            if !c.threshold_messages().into_iter().all(one) {
                 return Err(MergeError::MessageMismatch { child });
             }
             for entry in c.entries() {
-                if (entry.message, entry.epoch) != signed {
+                if !one((entry.message, entry.epoch)) {
                     return Err(MergeError::MessageMismatch { child });
                 }
-                if !seen.insert(entry.public_key) {
+                if !seen.insert((entry.public_key, entry.message, entry.epoch)) {
                     return Err(MergeError::DuplicateSigner { child });
                 }
             }
@@ -146,14 +182,19 @@ impl<S: MergeScheme> MergeStatement<S> {
         1 + self.children.iter().map(|c| c.shape().depth()).max().unwrap_or(0)
     }
 
-    /// The signed message.
-    pub fn message(&self) -> [u8; 32] {
-        self.children[0].signed().0
-    }
-
-    /// The epoch.
-    pub fn epoch(&self) -> u32 {
-        self.children[0].signed().1
+    /// The signed messages and their epochs, each once, in the tree's
+    /// order (depth first; one for a type-1 merge).
+    pub fn messages(&self) -> Vec<([u8; 32], u32)> {
+        let mut all = Vec::new();
+        for child in &self.children {
+            let signed = child.entries().into_iter().map(|e| (e.message, e.epoch)).chain(child.threshold_messages());
+            for s in signed {
+                if !all.contains(&s) {
+                    all.push(s);
+                }
+            }
+        }
+        all
     }
 
     /// The signers' entries, over the whole tree in order.
@@ -174,9 +215,9 @@ impl<S: MergeScheme> MergeStatement<S> {
     /// The statement of children of `shape`, whose keys are `public_keys`
     /// in order (the whole tree's keys one after the other, depth first),
     /// all signing `message` at `epoch`: how a verifier who knows the
-    /// participants rebuilds a merge's statement from a merged proof's
-    /// [`shape`](crate::MergedProof::shape). A shape with a threshold
-    /// child needs [`Self::split_with`].
+    /// participants rebuilds a type-1 merge's statement from a merged
+    /// proof's [`shape`](crate::MergedProof::shape). A shape with a
+    /// threshold child needs [`Self::split_with`].
     ///
     /// # Errors
     /// A shape that does not add up to the keys ([`MergeError::Split`]), an
@@ -203,28 +244,41 @@ impl<S: MergeScheme> MergeStatement<S> {
         message: [u8; 32],
         epoch: u32,
     ) -> Result<Self, MergeError> {
+        let entries: Vec<_> =
+            public_keys.iter().map(|&public_key| AggregateEntry::<S> { public_key, epoch, message }).collect();
+        Self::split_entries(&entries, committees, shape, Messages::One)
+    }
+
+    /// The statement of children of `shape` whose signers are `entries` in
+    /// order (each its key, message and epoch; the whole tree's one after
+    /// the other, depth first) and whose threshold children are
+    /// `committees` in order, checked as `messages` says: how a verifier
+    /// rebuilds a type-2 merge's statement ([`Messages::Several`]).
+    ///
+    /// # Errors
+    /// As [`Self::split_with`], or what [`Self::with`] refuses.
+    pub fn split_entries(
+        entries: &[AggregateEntry<S>],
+        committees: &[ThresholdStatement<S>],
+        shape: &[Shape],
+        messages: Messages,
+    ) -> Result<Self, MergeError> {
         let total = shape.iter().map(Shape::participants).fold(0, u64::saturating_add);
         let thresholds = shape.iter().map(Shape::committees).fold(0, usize::saturating_add);
-        let refused =
-            || MergeError::Split { keys: public_keys.len(), committees: committees.len(), shape: shape.to_vec() };
-        if total != public_keys.len() as u64 || thresholds != committees.len() {
+        let refused = || MergeError::Split { keys: entries.len(), committees: committees.len(), shape: shape.to_vec() };
+        if total != entries.len() as u64 || thresholds != committees.len() {
             return Err(refused());
         }
-        let mut parts = Parts { keys: public_keys.iter(), committees: committees.iter() };
-        Self::split_from(&mut parts, shape, message, epoch, 1).map_err(|e| match e {
+        let mut parts = Parts { entries: entries.iter(), committees: committees.iter(), messages };
+        Self::split_from(&mut parts, shape, 1).map_err(|e| match e {
             MergeError::Split { .. } => refused(),
             other => other,
         })
     }
 
-    /// [`Self::split_with`] of what `parts` still holds, `depth` levels down.
-    fn split_from(
-        parts: &mut Parts<'_, S>,
-        shape: &[Shape],
-        message: [u8; 32],
-        epoch: u32,
-        depth: usize,
-    ) -> Result<Self, MergeError> {
+    /// [`Self::split_entries`] of what `parts` still holds, `depth` levels
+    /// down.
+    fn split_from(parts: &mut Parts<'_, S>, shape: &[Shape], depth: usize) -> Result<Self, MergeError> {
         if depth > MAX_DEPTH {
             return Err(MergeError::TooDeep(depth));
         }
@@ -234,26 +288,23 @@ impl<S: MergeScheme> MergeStatement<S> {
             .map(|s| match s {
                 Shape::Aggregate(0) => Err(refused()),
                 Shape::Aggregate(count) => {
-                    let entries = parts
-                        .keys
-                        .by_ref()
-                        .take(*count as usize)
-                        .map(|&public_key| AggregateEntry::<S> { public_key, epoch, message })
-                        .collect();
+                    let entries = parts.entries.by_ref().take(*count as usize).copied().collect();
                     Ok(Child::Aggregate(AggregateStatement::from_entries(entries)?))
                 }
-                Shape::Merged(inner) => Ok(Child::Merged(Self::split_from(parts, inner, message, epoch, depth + 1)?)),
+                Shape::Merged(inner) => Ok(Child::Merged(Self::split_from(parts, inner, depth + 1)?)),
                 Shape::Threshold => parts.committees.next().copied().map(Child::Threshold).ok_or_else(refused),
             })
             .collect::<Result<Vec<_>, _>>()?;
-        Self::of(children)
+        Self::with(children, parts.messages)
     }
 }
 
-/// What [`MergeStatement::split_with`] hands out, in order.
+/// What [`MergeStatement::split_entries`] hands out, in order, and how it
+/// checks each merge.
 struct Parts<'a, S: MergeScheme> {
-    keys: std::slice::Iter<'a, PublicKey<S>>,
+    entries: std::slice::Iter<'a, AggregateEntry<S>>,
     committees: std::slice::Iter<'a, ThresholdStatement<S>>,
+    messages: Messages,
 }
 
 impl<S: MergeScheme> Child<S> {
@@ -285,13 +336,22 @@ impl<S: MergeScheme> Child<S> {
         }
     }
 
-    /// The message and epoch it signs (an aggregate's first entry's; every
+    /// The message and epoch of its first entry or certificate (every
     /// statement has one).
     fn signed(&self) -> ([u8; 32], u32) {
         match self {
             Child::Aggregate(a) => (a.entries()[0].message, a.entries()[0].epoch),
             Child::Merged(m) => m.children[0].signed(),
             Child::Threshold(t) => (*t.message(), t.epoch()),
+        }
+    }
+
+    /// The message and epoch of each threshold certificate in it, in order.
+    fn threshold_messages(&self) -> Vec<([u8; 32], u32)> {
+        match self {
+            Child::Aggregate(_) => Vec::new(),
+            Child::Merged(m) => m.children.iter().flat_map(Child::threshold_messages).collect(),
+            Child::Threshold(t) => vec![(*t.message(), t.epoch())],
         }
     }
 }

@@ -7,8 +7,8 @@
 
 use p3_field::PrimeCharacteristicRing;
 use sigagg_merge::{
-    CHILD_SETTINGS, Child, ChildHeader, ChildProof, MAX_CHILDREN, MergeError, MergeStatement, MergedProof, Shape,
-    merge, merge_signed, security_level, verifier_circuit, verify,
+    CHILD_SETTINGS, Child, ChildHeader, ChildProof, MAX_CHILDREN, MergeError, MergeStatement, MergedProof, Messages,
+    Shape, merge, merge_signed, security_level, verifier_circuit, verify,
 };
 use sigagg_prover::skip_stark::SkipProof;
 use sigagg_prover::{Settings, StarkProof};
@@ -202,6 +202,7 @@ fn raw_signatures_merge_beside_children() {
     let (raw, signatures) = signed(2, MESSAGE, EPOCH);
     let (statement, merged) = merge_signed(
         &CHILD_SETTINGS,
+        Messages::One,
         vec![Child::Aggregate(s0.clone())],
         vec![copy(&p0).into()],
         raw.clone(),
@@ -215,7 +216,7 @@ fn raw_signatures_merge_beside_children() {
     let (_, other) = signed(2, *b"another message, another slot...", EPOCH);
     let forged = [signatures[0].clone(), other[1].clone()];
     assert!(matches!(
-        merge_signed(&CHILD_SETTINGS, vec![Child::Aggregate(s0)], vec![p0.into()], raw, &forged),
+        merge_signed(&CHILD_SETTINGS, Messages::One, vec![Child::Aggregate(s0)], vec![p0.into()], raw, &forged),
         Err(MergeError::Signatures(_))
     ));
 }

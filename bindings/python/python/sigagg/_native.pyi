@@ -100,10 +100,11 @@ def verify_aggregate(
 ) -> None: ...
 # Merged aggregates: one proof that Seed001 or leanSig aggregates ("whir-skip-poseidon2") of
 # one message and epoch verify; public_keys are the children's keys, one child after another.
+# Over several messages, message and epoch are lists: one per key, then one per committee.
 def merge(
     public_keys: Sequence[Bytes],
-    message: Bytes,
-    epoch: int,
+    message: Union[Bytes, Sequence[Bytes]],
+    epoch: Union[int, Sequence[int]],
     children: Sequence[Bytes],
     settings: Settings = "whir-skip-poseidon2",
     scheme: Scheme = "seed001",
@@ -113,8 +114,8 @@ def merge(
 def verify_merged(
     proof: Bytes,
     public_keys: Sequence[Bytes],
-    message: Bytes,
-    epoch: int,
+    message: Union[Bytes, Sequence[Bytes]],
+    epoch: Union[int, Sequence[int]],
     settings: Settings = "whir-skip-poseidon2",
     scheme: Scheme = "seed001",
     committees: Sequence[Tuple[Bytes, int]] = ...,

@@ -8,8 +8,8 @@ use std::time::Instant;
 use clap::Args;
 use serde_json::json;
 use sigagg_merge::{
-    CHILD_SETTINGS, Child, ChildHeader, ChildProof, MergeScheme, MergeStatement, MergedProof, merge, merge_signed,
-    security_level, verifier_circuit, verify,
+    CHILD_SETTINGS, Child, ChildHeader, ChildProof, MergeScheme, MergeStatement, MergedProof, Messages, merge,
+    merge_signed, security_level, verifier_circuit, verify,
 };
 use sigagg_xmss::{LeanSigProd, Seed001};
 
@@ -91,7 +91,8 @@ fn bench_with<S: MergeScheme>(args: &BenchArgs) -> CliResult {
         || {
             match raw {
                 Some((raw_statement, sigs)) => {
-                    merge_signed(&settings, statements, proofs, raw_statement, &sigs).map(|(_, proof)| proof)
+                    merge_signed(&settings, Messages::One, statements, proofs, raw_statement, &sigs)
+                        .map(|(_, proof)| proof)
                 }
                 None => merge(&settings, &statement, &proofs),
             }

@@ -7,8 +7,10 @@
 //! refused with its keys reordered; raw signatures merge beside a child
 //! and a swapped pair is refused; a threshold certificate merges beside an
 //! aggregate with its --committee, and is refused without it or at a
-//! higher threshold; `sigagg bench merge` prints its figures, at depth 1
-//! and 2.
+//! higher threshold; a raw signer of another message and epoch merges
+//! beside an aggregate (type 2), verifies with a message and epoch per
+//! key, and is refused with the messages exchanged or one for all;
+//! `sigagg bench merge` prints its figures, at depth 1 and 2.
 
 use super::{MSG_A, MSG_B, json, run, tamper};
 use crate::common::{ok, sigagg, tempdir};
@@ -110,6 +112,24 @@ fn two_aggregates_merge_and_the_merged_proof_verifies_on_files() {
     assert_ne!(run(&dir, &verify_c, &[&a_keys[..], &["--committee", "g.key:3"]].concat()).status.code(), Some(0));
     assert_eq!(run(&dir, &with_cert, &[&a_keys[..], &["--out", "x.proof"]].concat()).status.code(), Some(1));
     assert_eq!(run(&dir, &verify_c, &[&a_keys[..], &["--committee", "g.key"]].concat()).status.code(), Some(2));
+
+    // Several messages (type 2): --message and --epoch once per --pk. A raw
+    // signer of MSG_B at epoch 7 beside the aggregate of MSG_A at epoch 5.
+    let third = "44".repeat(32);
+    ok(&sigagg(&dir, &["keygen", "--count", "1", "--seed", &third, "--out", "d"]));
+    ok(&sigagg(&dir, &["sign", "--sk", "d.sk", "--epoch", "7", "--message", MSG_B, "--out", "d.sig"]));
+    let three = ["--pk", "k-0.pk", "--pk", "k-1.pk", "--pk", "d.pk", "--epoch", "5", "--epoch", "5", "--epoch", "7"];
+    let (a, b) = (["--message", MSG_A], ["--message", MSG_B]);
+    let several = ["merge", "--child", "a.proof", "--sig", "d.sig", "--out", "m4.proof"];
+    ok(&run(&dir, &several, &[&three[..], &a, &a, &b].concat()));
+    let verify4 = ["verify", "--proof", "m4.proof"];
+    let out = json(&run(&dir, &verify4, &[&three[..], &a, &a, &b].concat()));
+    assert_eq!((out["valid"].as_bool(), &out["children"]), (Some(true), &serde_json::json!([2, 1])), "{out}");
+    // The messages exchanged, or one message for all: rejected (1); a
+    // message list of another length: a usage error.
+    assert_eq!(run(&dir, &verify4, &[&three[..], &a, &b, &a].concat()).status.code(), Some(1));
+    assert_eq!(run(&dir, &verify4, &[&three[..], &a].concat()).status.code(), Some(1));
+    assert_ne!(run(&dir, &verify4, &[&three[..], &a, &b].concat()).status.code(), Some(0));
 
     // The benchmark: children of one signature, the merged proof under the
     // insecure test setting (quick).

@@ -5,7 +5,10 @@
 //! signatures (`sigagg_merge_signed`), and a pair of them swapped is
 //! refused; a threshold certificate merges beside an aggregate with its
 //! committee (`sigagg_merge_committees`), and is refused without it or at
-//! a higher threshold.
+//! a higher threshold; a raw signer of another message and epoch merges
+//! beside an aggregate (a merge over several messages), verifies with a
+//! message and epoch per key, and is refused with the messages exchanged
+//! or a list of another length.
 
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -178,8 +181,10 @@ fn a_threshold_certificate_merges_with_its_committee() {
             key_s.len(),
             committees.as_ptr(),
             committees.len(),
-            slice(&MESSAGE),
-            EPOCH,
+            &slice(&MESSAGE),
+            1,
+            &EPOCH,
+            1,
             children.as_ptr(),
             2,
             std::ptr::null(),
@@ -200,8 +205,10 @@ fn a_threshold_certificate_merges_with_its_committee() {
             key_s.len(),
             committees.as_ptr(),
             committees.len(),
-            slice(&MESSAGE),
-            EPOCH,
+            &slice(&MESSAGE),
+            1,
+            &EPOCH,
+            1,
         )
     };
     assert_eq!(verify(&committee_at(2)), SIGAGG_OK, "{}", last_error());
@@ -226,9 +233,66 @@ fn a_threshold_certificate_merges_with_its_committee() {
             2,
             std::ptr::null(),
             1,
-            slice(&MESSAGE),
-            EPOCH,
+            &slice(&MESSAGE),
+            1,
+            &EPOCH,
+            1,
         )
     };
     assert_ne!(null, SIGAGG_OK);
+}
+
+#[test]
+fn signers_of_several_messages_merge_with_a_message_per_key() {
+    const OTHER: [u8; 32] = [0x44; 32];
+    let mut rng = StdRng::seed_from_u64(44);
+    let (a_keys, a) = child(&mut rng);
+    let (pk, sig) = single_epoch_key_and_signature::<Seed001, _>(&mut rng, EPOCH + 1, &OTHER).unwrap();
+    let (pk, sig) = (pk.to_bytes(), sig.to_bytes());
+    let key_s: Vec<sigagg_slice> = a_keys.iter().chain([&pk]).map(|k| slice(k)).collect();
+    let (children, sigs) = ([slice(&a)], [slice(&sig)]);
+    let messages = [slice(&MESSAGE), slice(&MESSAGE), slice(&OTHER)];
+    let epochs = [EPOCH, EPOCH, EPOCH + 1];
+    let mut out = sigagg_bytes { ptr: std::ptr::null_mut(), len: 0 };
+    let status = unsafe {
+        sigagg_merge_committees(
+            SIGAGG_SCHEME_SEED001,
+            SETTINGS,
+            key_s.as_ptr(),
+            key_s.len(),
+            std::ptr::null(),
+            0,
+            messages.as_ptr(),
+            messages.len(),
+            epochs.as_ptr(),
+            epochs.len(),
+            children.as_ptr(),
+            1,
+            sigs.as_ptr(),
+            1,
+            &mut out,
+        )
+    };
+    assert_eq!(status, SIGAGG_OK, "{}", last_error());
+    let merged = unsafe { std::slice::from_raw_parts(out.ptr, out.len) }.to_vec();
+    unsafe { sigagg_bytes_free(out) };
+    let verify = |messages: &[sigagg_slice], epochs: &[u32]| unsafe {
+        sigagg_verify_merged_committees(
+            SIGAGG_SCHEME_SEED001,
+            SETTINGS,
+            slice(&merged),
+            key_s.as_ptr(),
+            key_s.len(),
+            std::ptr::null(),
+            0,
+            messages.as_ptr(),
+            messages.len(),
+            epochs.as_ptr(),
+            epochs.len(),
+        )
+    };
+    assert_eq!(verify(&messages, &epochs), SIGAGG_OK, "{}", last_error());
+    assert_eq!(verify(&[messages[0], messages[2], messages[1]], &epochs), SIGAGG_ERR_VERIFY);
+    assert_eq!(verify(&messages[..1], &epochs[..1]), SIGAGG_ERR_VERIFY);
+    assert_eq!(verify(&messages[..2], &epochs), SIGAGG_ERR_ARGUMENT, "{}", last_error());
 }
