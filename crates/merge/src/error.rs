@@ -69,6 +69,9 @@ pub enum MergeError {
     /// The verifier circuit or its proof refused.
     #[error(transparent)]
     Circuit(#[from] CircuitError),
+    /// A withheld child out of bounds, or a child that cannot be withheld.
+    #[error("a withheld child: {0}")]
+    Withheld(&'static str),
     /// The bytes are not a merged proof.
     #[error("malformed merged proof: {0}")]
     Decode(String),

@@ -86,7 +86,8 @@ mod statement;
 
 pub use error::MergeError;
 pub use merge::{
-    CHILD_SETTINGS, ChildHeader, ChildProof, MergedProof, merge, merge_signed, security_level, verifier_circuit, verify,
+    CHILD_SETTINGS, ChildHeader, ChildProof, MergedProof, merge, merge_signed, security_level, split, verifier_circuit,
+    verify,
 };
 pub use scheme::MergeScheme;
-pub use statement::{Child, MAX_CHILDREN, MAX_DEPTH, MergeStatement, Messages, Shape};
+pub use statement::{Child, MAX_CHILDREN, MAX_DEPTH, MergeStatement, Messages, Shape, Withheld};

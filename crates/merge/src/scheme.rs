@@ -45,6 +45,16 @@ pub trait MergeScheme: AggScheme {
         statement: &AggregateStatement<Self>,
     ) -> (Vec<Self::Air>, Vec<usize>, Vec<u8>);
 
+    /// An aggregate of `signers` signers as a verifier who knows its
+    /// statement only by its digest reads it: its tables with every
+    /// statement column zero, their heights and its transcript's seed (a
+    /// withheld child, whose periodic columns the circuit all defers).
+    fn placeholder_view(
+        settings: &Settings,
+        signers: usize,
+        digest: &[u8; 32],
+    ) -> (Vec<Self::Air>, Vec<usize>, Vec<u8>);
+
     /// Verifies a child's threshold proof natively.
     ///
     /// # Errors
@@ -91,6 +101,10 @@ impl MergeScheme for Seed001 {
         sigagg_xmss_agg::aggregate::verifier_view(settings, statement)
     }
 
+    fn placeholder_view(settings: &Settings, signers: usize, digest: &[u8; 32]) -> (Vec<AggAir>, Vec<usize>, Vec<u8>) {
+        sigagg_xmss_agg::aggregate::placeholder_view(settings, signers, digest)
+    }
+
     fn verify_threshold(
         settings: &Settings,
         statement: &ThresholdStatement<Self>,
@@ -130,6 +144,10 @@ impl MergeScheme for LeanSigProd {
 
     fn verifier_view(settings: &Settings, statement: &AggregateStatement<Self>) -> (Vec<LeanAir>, Vec<usize>, Vec<u8>) {
         sigagg_xmss_agg::leansig::aggregate::verifier_view(settings, statement)
+    }
+
+    fn placeholder_view(settings: &Settings, signers: usize, digest: &[u8; 32]) -> (Vec<LeanAir>, Vec<usize>, Vec<u8>) {
+        sigagg_xmss_agg::leansig::aggregate::placeholder_view::<LeanSigProd>(settings, signers, digest)
     }
 
     fn verify_threshold(

@@ -32,6 +32,58 @@ pub enum Child<S: MergeScheme = Seed001> {
     /// disclose them): the merge proves the certificate, not that its
     /// signers differ from the other children's.
     Threshold(ThresholdStatement<S>),
+    /// A child whose statement is withheld ([`crate::split`]): the merge
+    /// proves nothing about it to this statement's verifier.
+    Withheld(Withheld),
+}
+
+/// What a verifier who does not know a child's statement reads of it: its
+/// tables' shape and its statement's digest (which its transcript's seed
+/// ends with, after the domain and [`crate::CHILD_SETTINGS`]). The
+/// verifier circuit defers every periodic column of a child, so its part
+/// for the child depends on nothing else; the child's deferred claims go
+/// unchecked. Untrusted: a withheld child proves nothing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Withheld {
+    /// An aggregate of this many signers.
+    Aggregate {
+        /// Its signers (at most [`sigagg_xmss_agg::statement::MAX_SIGNATURES`]).
+        signers: u32,
+        /// Its statement's digest.
+        digest: [u8; 32],
+    },
+    /// A merged proof.
+    Merged {
+        /// Its circuit's five tables' heights, log2 (each at most
+        /// [`sigagg_recursion::MAX_LOG_HEIGHT`]).
+        log_heights: Vec<usize>,
+        /// Its statement's digest (its circuit's and claims').
+        digest: [u8; 32],
+    },
+}
+
+impl Withheld {
+    /// Checks the bounds that keep building its tables cheap.
+    ///
+    /// # Errors
+    /// An aggregate of no signer or more than the aggregator takes, other
+    /// than five heights or one too tall ([`MergeError::Withheld`]).
+    pub fn check(&self) -> Result<(), MergeError> {
+        let refused = |reason: &'static str| Err(MergeError::Withheld(reason));
+        match self {
+            Withheld::Aggregate { signers, .. }
+                if *signers == 0 || *signers as usize > sigagg_xmss_agg::statement::MAX_SIGNATURES =>
+            {
+                refused("an aggregate of no signer, or of more than an aggregate takes")
+            }
+            Withheld::Merged { log_heights, .. }
+                if log_heights.len() != 5 || log_heights.iter().any(|&h| h > sigagg_recursion::MAX_LOG_HEIGHT) =>
+            {
+                refused("a merged proof's tables are five, each at most 2^24 rows")
+            }
+            _ => Ok(()),
+        }
+    }
 }
 
 /// How a merge's signers are grouped: per child, its number of signers
@@ -47,6 +99,8 @@ pub enum Shape {
     /// A threshold certificate (no listed keys: its statement is given
     /// apart, to [`MergeStatement::split_with`]).
     Threshold,
+    /// A withheld child (no keys: what a verifier reads of it is here).
+    Withheld(Withheld),
 }
 
 impl Shape {
@@ -56,7 +110,7 @@ impl Shape {
         match self {
             Shape::Aggregate(n) => u64::from(*n),
             Shape::Merged(children) => children.iter().map(Shape::participants).fold(0, u64::saturating_add),
-            Shape::Threshold => 0,
+            Shape::Threshold | Shape::Withheld(_) => 0,
         }
     }
 
@@ -65,16 +119,18 @@ impl Shape {
         match self {
             Shape::Merged(children) => children.iter().map(Shape::committees).fold(0, usize::saturating_add),
             Shape::Threshold => 1,
-            Shape::Aggregate(_) => 0,
+            Shape::Aggregate(_) | Shape::Withheld(_) => 0,
         }
     }
 
     /// Levels of merging in it: 0 for an aggregate or a threshold
-    /// certificate, one more than its deepest child for a merge.
+    /// certificate, one more than its deepest child for a merge (1 for a
+    /// withheld one, whose children are not known).
     pub fn depth(&self) -> usize {
         match self {
             Shape::Merged(children) => 1 + children.iter().map(Shape::depth).max().unwrap_or(0),
-            Shape::Aggregate(_) | Shape::Threshold => 0,
+            Shape::Withheld(Withheld::Merged { .. }) => 1,
+            Shape::Aggregate(_) | Shape::Threshold | Shape::Withheld(Withheld::Aggregate { .. }) => 0,
         }
     }
 }
@@ -148,10 +204,13 @@ impl<S: MergeScheme> MergeStatement<S> {
         if statement.depth() > MAX_DEPTH {
             return Err(MergeError::TooDeep(statement.depth()));
         }
-        let first = statement.children[0].signed();
+        let first = statement.children.iter().find_map(Child::signed);
         let mut seen = HashSet::new();
         for (child, c) in statement.children.iter().enumerate() {
-            let one = |signed| messages == Messages::Several || signed == first;
+            if let Child::Withheld(w) = c {
+                w.check()?;
+            }
+            let one = |signed| messages == Messages::Several || Some(signed) == first;
             if !c.threshold_messages().into_iter().all(one) {
                 return Err(MergeError::MessageMismatch { child });
             }
@@ -293,6 +352,7 @@ impl<S: MergeScheme> MergeStatement<S> {
                 }
                 Shape::Merged(inner) => Ok(Child::Merged(Self::split_from(parts, inner, depth + 1)?)),
                 Shape::Threshold => parts.committees.next().copied().map(Child::Threshold).ok_or_else(refused),
+                Shape::Withheld(w) => Ok(Child::Withheld(w.clone())),
             })
             .collect::<Result<Vec<_>, _>>()?;
         Self::with(children, parts.messages)
@@ -313,7 +373,7 @@ impl<S: MergeScheme> Child<S> {
         match self {
             Child::Aggregate(a) => a.entries().iter().collect(),
             Child::Merged(m) => m.entries(),
-            Child::Threshold(_) => Vec::new(),
+            Child::Threshold(_) | Child::Withheld(_) => Vec::new(),
         }
     }
 
@@ -323,7 +383,7 @@ impl<S: MergeScheme> Child<S> {
         match self {
             Child::Aggregate(a) => a.len(),
             Child::Merged(m) => m.participants(),
-            Child::Threshold(_) => 0,
+            Child::Threshold(_) | Child::Withheld(_) => 0,
         }
     }
 
@@ -333,23 +393,25 @@ impl<S: MergeScheme> Child<S> {
             Child::Aggregate(a) => Shape::Aggregate(a.len() as u32),
             Child::Merged(m) => Shape::Merged(m.shape()),
             Child::Threshold(_) => Shape::Threshold,
+            Child::Withheld(w) => Shape::Withheld(w.clone()),
         }
     }
 
-    /// The message and epoch of its first entry or certificate (every
-    /// statement has one).
-    fn signed(&self) -> ([u8; 32], u32) {
+    /// The message and epoch of its first entry or certificate (none if
+    /// every child under it is withheld).
+    fn signed(&self) -> Option<([u8; 32], u32)> {
         match self {
-            Child::Aggregate(a) => (a.entries()[0].message, a.entries()[0].epoch),
-            Child::Merged(m) => m.children[0].signed(),
-            Child::Threshold(t) => (*t.message(), t.epoch()),
+            Child::Aggregate(a) => Some((a.entries()[0].message, a.entries()[0].epoch)),
+            Child::Merged(m) => m.children.iter().find_map(Child::signed),
+            Child::Threshold(t) => Some((*t.message(), t.epoch())),
+            Child::Withheld(_) => None,
         }
     }
 
     /// The message and epoch of each threshold certificate in it, in order.
     fn threshold_messages(&self) -> Vec<([u8; 32], u32)> {
         match self {
-            Child::Aggregate(_) => Vec::new(),
+            Child::Aggregate(_) | Child::Withheld(_) => Vec::new(),
             Child::Merged(m) => m.children.iter().flat_map(Child::threshold_messages).collect(),
             Child::Threshold(t) => vec![(*t.message(), t.epoch())],
         }

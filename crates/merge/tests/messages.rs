@@ -4,14 +4,18 @@
 //! messages and shape; the same proof is refused against the children's
 //! messages exchanged, another epoch, and the statement of one message. A
 //! type-1 statement refuses children of several messages; a type-2 one
-//! takes a signer once per message, never twice for one.
+//! takes a signer once per message, never twice for one. A type-2 proof
+//! splits into one message's part, verified without the others' keys.
 
+use p3_field::PrimeCharacteristicRing;
 use sigagg_merge::{
-    CHILD_SETTINGS, Child, MergeError, MergeStatement, MergedProof, Messages, Shape, merge_signed, verify,
+    CHILD_SETTINGS, Child, ChildHeader, MergeError, MergeStatement, MergedProof, Messages, Shape, Withheld, merge,
+    merge_signed, split, verify,
 };
+use sigagg_recursion::Ext;
 use sigagg_xmss::{Seed001, Signature, single_epoch_key_and_signature};
 use sigagg_xmss_agg::aggregate::prove as aggregate;
-use sigagg_xmss_agg::{AggregateEntry, AggregateStatement};
+use sigagg_xmss_agg::{AggregateEntry, AggregateStatement, Proof};
 
 const HEAD: [u8; 32] = *b"a vote for one head of the chain";
 const OTHER: [u8; 32] = *b"a vote for another head, later..";
@@ -26,6 +30,11 @@ fn signed(n: usize, message: [u8; 32], epoch: u32) -> (AggregateStatement, Vec<S
         })
         .unzip();
     (AggregateStatement::new(entries).unwrap(), signatures)
+}
+
+/// A copy of a proof (proofs are not `Clone`: their bytes are).
+fn copy(proof: &Proof) -> Proof {
+    Proof::from_bytes(&proof.to_bytes()).unwrap()
 }
 
 /// The statement with every entry's message (and epoch) replaced.
@@ -90,4 +99,95 @@ fn a_signer_is_once_per_message_and_one_message_is_type_one() {
     let one = || vec![Child::Aggregate(head.clone()), Child::Aggregate(resigned(&other, HEAD, SLOT))];
     assert_eq!(MergeStatement::of(one()).unwrap(), MergeStatement::of_messages(one()).unwrap());
     assert_eq!(MergeStatement::of(one()).unwrap().messages(), [(HEAD, SLOT)]);
+}
+
+/// A type-2 merge split into one message's part: the same proof verifies
+/// against the kept child alone, the other withheld (its header its
+/// tables' heights and seed, its keys unknown). Refused: the kept child's
+/// statement changed, another seed for the withheld child, a withheld
+/// claim changed, and the split proof against the whole statement. A
+/// withheld merged child (a merge of its own) splits the same way, and the
+/// split proof merges again as a child and verifies.
+#[test]
+fn a_merge_of_several_messages_splits_into_one_messages_part() {
+    let (head, head_sigs) = signed(2, HEAD, SLOT);
+    let (other, other_sigs) = signed(3, OTHER, SLOT + 1);
+    let head_proof = aggregate(&CHILD_SETTINGS, &head, &head_sigs).unwrap();
+    let other_proof = aggregate(&CHILD_SETTINGS, &other, &other_sigs).unwrap();
+    let children = vec![Child::Aggregate(head.clone()), Child::Aggregate(other.clone())];
+    let statement = MergeStatement::of_messages(children).unwrap();
+    let proofs = [head_proof.into(), copy(&other_proof).into()];
+    let merged = merge(&CHILD_SETTINGS, &statement, &proofs).unwrap();
+
+    let (kept, split_proof) = split(&statement, merged, &[0]).unwrap();
+    assert_eq!(kept.messages(), [(HEAD, SLOT)]);
+    assert_eq!(kept.participants(), 2);
+    let Child::Withheld(withheld) = &kept.children()[1] else { panic!("the second child is withheld") };
+    assert!(matches!(withheld, Withheld::Aggregate { signers: 3, .. }));
+    let bytes = split_proof.to_bytes();
+    let split_proof = MergedProof::from_bytes(&bytes).unwrap();
+    verify(&CHILD_SETTINGS, &kept, &split_proof).unwrap();
+    // The verifier rebuilds the kept statement from the kept keys alone.
+    let entries: Vec<_> = head.entries().to_vec();
+    assert_eq!(MergeStatement::split_entries(&entries, &[], &split_proof.shape(), Messages::Several).unwrap(), kept);
+
+    // The kept child's statement changed (another message for its keys).
+    let moved = vec![Child::Aggregate(resigned(&head, OTHER, SLOT)), Child::Withheld(withheld.clone())];
+    let moved = MergeStatement::of_messages(moved).unwrap();
+    assert!(verify(&CHILD_SETTINGS, &moved, &split_proof).is_err());
+    // Another seed for the withheld child (statement and header alike).
+    let Withheld::Aggregate { signers, mut digest } = withheld.clone() else { unreachable!() };
+    digest[0] ^= 1;
+    let forged = Withheld::Aggregate { signers, digest };
+    let forged_statement =
+        MergeStatement::of_messages(vec![Child::Aggregate(head.clone()), Child::Withheld(forged.clone())]).unwrap();
+    let mut forged_proof = MergedProof::from_bytes(&bytes).unwrap();
+    forged_proof.children[1] = ChildHeader::Withheld(forged);
+    assert!(matches!(verify(&CHILD_SETTINGS, &forged_statement, &forged_proof), Err(MergeError::Circuit(_))));
+    // A withheld claim changed: not checked natively, refused by the proof.
+    let mut changed = MergedProof::from_bytes(&bytes).unwrap();
+    let last = changed.claims.len() - 1;
+    changed.claims[last] += Ext::ONE;
+    assert!(matches!(verify(&CHILD_SETTINGS, &kept, &changed), Err(MergeError::Circuit(_))));
+    // Against the whole statement the headers no longer match.
+    assert!(verify(&CHILD_SETTINGS, &statement, &split_proof).is_err());
+    // Nothing kept, an index past the children.
+    for keep in [&[][..], &[2]] {
+        let proof = MergedProof::from_bytes(&bytes).unwrap();
+        assert!(matches!(split(&kept, proof, keep), Err(MergeError::Withheld(_))), "{keep:?}");
+    }
+
+    // A merged child withheld: the merge of `other` alone beside `head`.
+    let inner = MergeStatement::new(vec![other.clone()]).unwrap();
+    let inner_proof = merge(&CHILD_SETTINGS, &inner, &[other_proof.into()]).unwrap();
+    let (head2, head2_sigs) = signed(2, HEAD, SLOT);
+    let head2_proof = aggregate(&CHILD_SETTINGS, &head2, &head2_sigs).unwrap();
+    let outer = MergeStatement::of_messages(vec![Child::Aggregate(head2.clone()), Child::Merged(inner)]).unwrap();
+    let outer_proof = merge(&CHILD_SETTINGS, &outer, &[copy(&head2_proof).into(), inner_proof.into()]).unwrap();
+    let (kept2, split2) = split(&outer, outer_proof, &[0]).unwrap();
+    assert!(matches!(&kept2.children()[1], Child::Withheld(Withheld::Merged { .. })));
+    let split2 = MergedProof::from_bytes(&split2.to_bytes()).unwrap();
+    verify(&CHILD_SETTINGS, &kept2, &split2).unwrap();
+    // The split proof is a child again, beside the first split's kept part.
+    let parent = MergeStatement::of_messages(vec![Child::Merged(kept2), Child::Merged(kept)]).unwrap();
+    let root = merge(&CHILD_SETTINGS, &parent, &[split2.into(), split_proof.into()]).unwrap();
+    verify(&CHILD_SETTINGS, &parent, &MergedProof::from_bytes(&root.to_bytes()).unwrap()).unwrap();
+    assert_eq!(parent.participants(), 4);
+}
+
+/// Withheld children out of bounds are refused before any table is built.
+#[test]
+fn withheld_children_out_of_bounds_are_refused() {
+    let digest = [7; 32];
+    for w in [
+        Withheld::Aggregate { signers: 0, digest },
+        Withheld::Aggregate { signers: u32::MAX, digest },
+        Withheld::Merged { log_heights: vec![10; 4], digest },
+        Withheld::Merged { log_heights: vec![10, 10, 10, 10, 25], digest },
+    ] {
+        assert!(matches!(
+            MergeStatement::<Seed001>::of_messages(vec![Child::Withheld(w)]),
+            Err(MergeError::Withheld(_))
+        ));
+    }
 }

@@ -241,6 +241,8 @@ pub struct StatementView {
     pub skip: usize,
     /// The transcript's seed.
     pub seed: Vec<u8>,
+    /// The statement's digest, which the seed ends with.
+    pub digest: [u8; 32],
 }
 
 /// The statement of a proof that `circuit` holds on `inputs` under
@@ -252,7 +254,46 @@ pub fn statement_view(settings: &Settings, circuit: &Circuit, inputs: &[Ext]) ->
     skip_settings(settings)?;
     let (airs, logs, digest) = statement(circuit, inputs)?;
     let seed = Tables::new(&airs, logs.to_vec(), DOMAIN, digest).transcript_seed(settings);
-    Ok(StatementView { airs, log_heights: logs.to_vec(), skip: skip_stark::skip_for(&logs), seed })
+    Ok(StatementView { airs, log_heights: logs.to_vec(), skip: skip_stark::skip_for(&logs), seed, digest })
+}
+
+/// The statement of a proof under `settings` of a circuit the verifier
+/// does not know, whose tables are `log_heights` high and whose statement
+/// digest is `digest`: the five tables with every fixed column zero. A
+/// verifier circuit that defers every periodic column reads nothing else
+/// of the proof's circuit (`sigagg-merge`'s withheld children).
+///
+/// # Errors
+/// Another number of heights than five, or one above [`MAX_LOG_HEIGHT`];
+/// settings of another backend.
+pub fn placeholder_view(
+    settings: &Settings,
+    log_heights: &[usize],
+    digest: [u8; 32],
+) -> Result<StatementView, CircuitError> {
+    skip_settings(settings)?;
+    let airs = placeholder_airs(log_heights)?;
+    let seed = Tables::new(&airs, log_heights.to_vec(), DOMAIN, digest).transcript_seed(settings);
+    let skip = skip_stark::skip_for(log_heights);
+    Ok(StatementView { airs, log_heights: log_heights.to_vec(), skip, seed, digest })
+}
+
+/// The five tables of [`placeholder_view`].
+fn placeholder_airs(log_heights: &[usize]) -> Result<Vec<CircuitAir>, CircuitError> {
+    let &[witness, arith, perm, path, base] = log_heights else {
+        return Err(CircuitError::Unsupported("a circuit proof has five tables"));
+    };
+    if let Some(&log) = log_heights.iter().find(|&&log| log > MAX_LOG_HEIGHT) {
+        return Err(CircuitError::TooLarge { what: "rows of a withheld table", count: 1 << log.min(63) });
+    }
+    let empty = CircuitBuilder::new().build();
+    Ok(vec![
+        CircuitAir::Witness(air::WitnessAir::new(&empty, &[], witness)),
+        CircuitAir::Arith(air::ArithAir::new(&empty, arith)),
+        CircuitAir::Perm(air::PermAir::new(&empty, perm)),
+        CircuitAir::Path(air::PathAir::new(&empty, path)),
+        CircuitAir::BaseWitness(air::BaseWitnessAir::new(&empty, 1 << witness, base)),
+    ])
 }
 
 /// The security a proof that `circuit` holds on `inputs` has under

@@ -87,6 +87,17 @@ pub fn verifier_view(settings: &Settings, statement: &AggregateStatement) -> (Ve
     )
 }
 
+/// What a verifier reads of an aggregate of `signers` signers under
+/// `settings` whose statement it does not know but by its digest: the
+/// tables with every statement column zero, their heights and the
+/// transcript's seed. A verifier circuit that defers every periodic column
+/// depends on nothing else of the statement (`sigagg-merge`'s withheld
+/// children).
+pub fn placeholder_view(settings: &Settings, signers: usize, digest: &[u8; 32]) -> (Vec<AggAir>, Vec<usize>, Vec<u8>) {
+    let padded = crate::statement::padded_len(signers);
+    (airs_for_shape(settings, padded), trace::log_heights(settings, padded), system::transcript_seed(settings, digest))
+}
+
 /// The five AIRs of a statement under `settings`, in batch order.
 fn airs(settings: &Settings, statement: &AggregateStatement) -> Vec<AggAir> {
     with_sig_air(settings, SigAir::new(statement), statement.padded_len())

@@ -69,6 +69,12 @@ impl AggregateStatement<Seed001> {
     }
 }
 
+/// The signature slots of a statement of `count` entries: the next power
+/// of two, at least [`MIN_PADDED`].
+pub fn padded_len(count: usize) -> usize {
+    count.next_power_of_two().max(MIN_PADDED)
+}
+
 impl<S: AggScheme> AggregateStatement<S> {
     /// Checks the entries: at least one, at most [`MAX_SIGNATURES`], every
     /// epoch inside the set's lifetime (below `2^32` for LeanSigProd: every
@@ -104,7 +110,7 @@ impl<S: AggScheme> AggregateStatement<S> {
     /// Number of signature slots in the circuit: the next power of two, at
     /// least [`MIN_PADDED`]. Extra slots repeat the last entry.
     pub fn padded_len(&self) -> usize {
-        self.entries.len().next_power_of_two().max(MIN_PADDED)
+        padded_len(self.entries.len())
     }
 
     /// The entry occupying circuit slot `slot` (padding repeats the last entry).

@@ -156,6 +156,22 @@ pub fn verifier_view<S: LeanFamily>(
     (airs, heights, seed)
 }
 
+/// What a verifier reads of an aggregate of `signers` signers whose
+/// statement it knows only by its digest (as the Seed001 aggregate's
+/// `placeholder_view`): the tables with every statement column zero, their
+/// heights and the transcript's seed.
+pub fn placeholder_view<S: LeanFamily>(
+    settings: &Settings,
+    signers: usize,
+    digest: &[u8; 32],
+) -> (Vec<LeanAir>, Vec<usize>, Vec<u8>) {
+    let padded = crate::statement::padded_len(signers);
+    let airs = airs_for_shape::<S>(settings, padded);
+    let heights = log_heights::<S>(padded);
+    let seed = system::tables(&airs, heights.clone(), digest).transcript_seed(settings);
+    (airs, heights, seed)
+}
+
 /// Every trace, in batch order, column-major (row `c` of each matrix is
 /// column `c`). `signatures[i]` should sign
 /// `statement.entries()[i]`; padded slots repeat the last entry and
