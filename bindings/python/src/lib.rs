@@ -426,12 +426,12 @@ fn committee_views(committees: &[(Vec<u8>, u32)]) -> Vec<api::merge::Committee<'
 }
 
 /// A merged child's shape as Python sees it: an aggregate's signer count,
-/// or a merged child's list of shapes.
+/// a merged child's list of shapes, or `"threshold"` or `"withheld"`.
 #[derive(IntoPyObject)]
 enum PyShape {
     Aggregate(u32),
     Merged(Vec<PyShape>),
-    Threshold(&'static str),
+    Named(&'static str),
 }
 
 impl From<&api::merge::Shape> for PyShape {
@@ -439,9 +439,42 @@ impl From<&api::merge::Shape> for PyShape {
         match shape {
             api::merge::Shape::Aggregate(n) => PyShape::Aggregate(*n),
             api::merge::Shape::Merged(inner) => PyShape::Merged(inner.iter().map(PyShape::from).collect()),
-            api::merge::Shape::Threshold => PyShape::Threshold("threshold"),
+            api::merge::Shape::Threshold => PyShape::Named("threshold"),
+            api::merge::Shape::Withheld(_) => PyShape::Named("withheld"),
         }
     }
+}
+
+/// Splits a merged `proof` of the statement `merge` took (every child's
+/// keys, `message`, `epoch`, `committees`): the same proof for a verifier
+/// who knows only the children numbered in `keep`, the others withheld
+/// (`merged_counts` gives `"withheld"`). `verify_merged` checks it against
+/// the kept children's keys, messages and epochs alone. Not verified here.
+#[pyfunction]
+#[pyo3(signature = (proof, public_keys, message, epoch, keep, scheme = "seed001", committees = Vec::new()))]
+#[allow(clippy::too_many_arguments)]
+fn split_merged(
+    py: Python<'_>,
+    proof: Vec<u8>,
+    public_keys: Vec<Vec<u8>>,
+    message: OneOrMany<Vec<u8>>,
+    epoch: OneOrMany<u32>,
+    keep: Vec<usize>,
+    scheme: &str,
+    committees: Vec<(Vec<u8>, u32)>,
+) -> PyResult<Vec<u8>> {
+    let scheme = parse_scheme(scheme)?;
+    let (pks, committees) = (views(&public_keys), committee_views(&committees));
+    let (messages, epochs) = (message.into_vec(), epoch.into_vec());
+    let messages = views(&messages);
+    let statement = api::merge::MergeStatement {
+        scheme,
+        public_keys: &pks,
+        messages: &messages,
+        epochs: &epochs,
+        committees: &committees,
+    };
+    run(py, || api::merge::split(&statement, &proof, &keep))
 }
 
 /// Each child's number of signers that a merged `proof` claims (untrusted
@@ -954,6 +987,7 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(merge, m)?)?;
     m.add_function(wrap_pyfunction!(verify_merged, m)?)?;
     m.add_function(wrap_pyfunction!(merged_counts, m)?)?;
+    m.add_function(wrap_pyfunction!(split_merged, m)?)?;
     m.add_function(wrap_pyfunction!(aggregate_signatures, m)?)?;
     m.add_function(wrap_pyfunction!(verify_aggregated_signatures, m)?)?;
     m.add_function(wrap_pyfunction!(lean_aggregate, m)?)?;

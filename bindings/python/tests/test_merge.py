@@ -5,7 +5,8 @@ a tampered proof, and a child that is not under the recursion setting are
 refused with typed errors. The merged proof merges again beside a third
 aggregate (depth 2); a threshold certificate merges beside an aggregate,
 verified against its committee; signers of several messages merge with a
-message and epoch per key."""
+message and epoch per key, and the merged proof splits into one message's
+part."""
 
 import pytest
 
@@ -91,6 +92,17 @@ def test_several_messages(merged):
         sigagg.verify_merged(proof, keys, MESSAGE, epochs)
     with pytest.raises(sigagg.ArgumentError):
         sigagg.verify_merged(proof, keys, messages[:2], epochs)
+    # Split: the same proof for the aggregate's part alone, the raw
+    # signer's withheld; verified without its key or message.
+    part = sigagg.split_merged(proof, keys, messages, epochs, keep=[0])
+    assert sigagg.merged_counts(part) == [2, "withheld"]
+    sigagg.verify_merged(part, a_pks, MESSAGE, EPOCH)
+    with pytest.raises(sigagg.VerifyError):
+        sigagg.verify_merged(part, a_pks, other, EPOCH)
+    with pytest.raises(sigagg.VerifyError):
+        sigagg.verify_merged(part, keys, messages, epochs)
+    with pytest.raises(sigagg.ArgumentError):
+        sigagg.split_merged(proof, keys, messages, epochs, keep=[2])
 
 
 def test_threshold_certificate_child(merged):

@@ -125,7 +125,7 @@ pub fn merge(settings: ProofSettings, statement: &MergeStatement<'_>, children: 
     let proofs = child_proofs(statement.scheme, children)?;
     let shape = shape_of(&proofs);
     with_mergeable!(statement.scheme, S => {
-        let statement = split::<S>(statement, &shape)?;
+        let statement = split_statement::<S>(statement, &shape)?;
         let merged = sigagg_merge::merge(&sigagg_xmss_agg::settings(settings), &statement, &proofs).map_err(proving)?;
         Ok(merged.to_bytes())
     })
@@ -189,6 +189,29 @@ pub fn verify_merged(settings: ProofSettings, statement: &MergeStatement<'_>, pr
     })
 }
 
+/// Splits a merged `proof` of `statement` (every child's keys, messages
+/// and committees, as [`verify_merged`] takes them): the same proof, for a
+/// verifier who knows only the children numbered in `keep` (`sigagg_merge::
+/// split`). Every other child is withheld: its keys, messages and epochs
+/// are no longer needed, and [`verify_merged`] checks the split proof
+/// against the kept children's keys alone (their messages and epochs, in
+/// order); the proof's shape names the withheld children
+/// ([`Shape::Withheld`]). A threshold certificate is not withheld. The
+/// proof is not verified here.
+///
+/// Bytes that are no merged proof are an [`ErrorKind::Decode`] error; keys
+/// the proof's shape does not split, no child kept, an index past the
+/// children or a threshold child to withhold an [`ErrorKind::Argument`]
+/// error.
+pub fn split(statement: &MergeStatement<'_>, proof: &[u8], keep: &[usize]) -> Result<Vec<u8>> {
+    let merged = decode_merged(proof)?;
+    with_mergeable!(statement.scheme, S => {
+        let st = self::split_statement::<S>(statement, &merged.shape())?;
+        let (_, proof) = sigagg_merge::split(&st, merged, keep)?;
+        Ok(proof.to_bytes())
+    })
+}
+
 /// Decodes a merged proof far enough to say what it claims; bytes that
 /// are no merged proof are an [`ErrorKind::Decode`] error.
 pub fn inspect(proof: &[u8]) -> Result<MergeInfo> {
@@ -202,7 +225,7 @@ pub fn inspect(proof: &[u8]) -> Result<MergeInfo> {
 pub fn security(settings: ProofSettings, statement: &MergeStatement<'_>, proof: &[u8]) -> Result<Security> {
     let merged = decode_merged(proof)?;
     with_mergeable!(statement.scheme, S => {
-        let statement = split::<S>(statement, &merged.shape())?;
+        let statement = split_statement::<S>(statement, &merged.shape())?;
         let level = sigagg_merge::security_level(&sigagg_xmss_agg::settings(settings), &statement, &merged.children)?;
         Ok(Security { proven_bits: level.proven_bits, conjectured_bits: level.conjectured_bits })
     })
@@ -210,7 +233,7 @@ pub fn security(settings: ProofSettings, statement: &MergeStatement<'_>, proof: 
 
 /// The typed statement: the keys and committees decoded and split by
 /// `shape`.
-fn split<S: MergeScheme>(statement: &MergeStatement<'_>, shape: &[Shape]) -> Result<Statement<S>> {
+fn split_statement<S: MergeScheme>(statement: &MergeStatement<'_>, shape: &[Shape]) -> Result<Statement<S>> {
     let parts = Parts::<S>::decode(statement)?;
     Ok(Statement::split_entries(&parts.entries, &parts.committees, shape, parts.messages)?)
 }
@@ -328,6 +351,7 @@ pub(crate) fn merge_kind(e: &MergeError) -> ErrorKind {
         | MergeError::Split { .. }
         | MergeError::Statement(_)
         | MergeError::CountMismatch { .. }
+        | MergeError::Withheld(_)
         | MergeError::Settings => ErrorKind::Argument,
     }
 }

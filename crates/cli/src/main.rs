@@ -85,15 +85,25 @@ enum Command {
         "threshold --group g.key --threshold 2 --epoch 5 --message 00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff --pk k-0.pk --sig s-0.sig --path m-0.path --pk k-2.pk --sig s-2.sig --path m-2.path --out t.proof",
     ))]
     Threshold(proofs::ThresholdArgs),
-    /// Prove that seed001 aggregates of one message verify: one merged proof, without the signatures.
+    /// Prove that seed001 aggregates of one message (or of several) verify: one merged proof,
+    /// without the signatures.
     ///
     /// The children are aggregates made with --settings whir-skip-poseidon2, each of its own
     /// signers; --pk gives every child's keys, child after child. Verify the merged proof with
-    /// `sigagg verify --proof` and the same keys, epoch and message.
+    /// `sigagg verify --proof` and the same keys, epochs and messages.
     #[command(after_help = example!(
         "merge --child a.proof --child b.proof --pk k-0.pk --pk k-1.pk --pk k-2.pk --epoch 5 --message 00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff --out m.proof",
     ))]
     Merge(merge::MergeArgs),
+    /// Split a merged proof: the same proof for a verifier who knows only the kept children.
+    ///
+    /// Give the whole statement the merge took (--pk, --message, --epoch, --committee) and the
+    /// children to keep (--keep, counted from 0); the others are withheld. Verify the split proof
+    /// with `sigagg verify --proof` and the kept children's keys, messages and epochs alone.
+    #[command(after_help = example!(
+        "split --proof m.proof --keep 0 --pk k-0.pk --pk k-1.pk --pk k-2.pk --epoch 5 --epoch 5 --epoch 6 --message 00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff --message 00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff --message ffeeddccbbaa99887766554433221100ffeeddccbbaa99887766554433221100 --out s.proof",
+    ))]
+    Split(merge::SplitArgs),
     /// BLS12-381 signatures, Horn, ATMS and MSP.B.
     #[command(subcommand, after_help = example!("bls keygen --sk a.sk --pk a.pk --pop a.pop"))]
     Bls(bls::BlsCommand),
@@ -125,6 +135,7 @@ fn main() {
         Command::Aggregate(args) => proofs::aggregate(args),
         Command::Threshold(args) => proofs::threshold(args),
         Command::Merge(args) => merge::merge(args),
+        Command::Split(args) => merge::split(args),
         Command::Bls(cmd) => bls::run(cmd),
         Command::Lamport(cmd) => lamport::run(cmd),
         Command::Mithril(cmd) => mithril::run(cmd),

@@ -99,6 +99,61 @@ pub fn merge(args: MergeArgs) -> CliResult {
     Ok(())
 }
 
+#[derive(Args)]
+pub struct SplitArgs {
+    /// The children's signature scheme.
+    #[arg(long, value_parser = args::schemes(MERGEABLE), default_value = "seed001")]
+    pub scheme: Scheme,
+    /// The merged proof file.
+    #[arg(long)]
+    pub proof: PathBuf,
+    /// A child to keep, counted from 0 (repeat); every other child is withheld.
+    #[arg(long = "keep", required = true)]
+    pub keep: Vec<usize>,
+    /// The participants' public key files, as `merge` took them (every child's).
+    #[arg(long = "pk", required = true)]
+    pub pks: Vec<PathBuf>,
+    /// The threshold children's committees, as `merge` took them.
+    #[arg(long = "committee", value_parser = args::parse_committee)]
+    pub committees: Vec<args::CommitteeArg>,
+    /// The epoch every signer signed at; or, repeated, each --pk's then each --committee's.
+    #[arg(long = "epoch", required = true)]
+    pub epochs: Vec<u32>,
+    /// The signed message: one for all, or one per --pk then per --committee.
+    #[command(flatten)]
+    pub messages: MessageList,
+    /// Split proof output file.
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+/// Splits a merged proof (`sigagg_bytes::merge::split`): the children not
+/// kept are withheld.
+pub fn split(args: SplitArgs) -> CliResult {
+    let proof = io::read_bytes(&args.proof)?;
+    let messages = args.messages.read(true)?;
+    let pks = args::read_files(&args.pks)?;
+    let keys = args::slices(&pks);
+    let committees = args::read_committees(&args.committees)?;
+    let committees = args::committee_views(&committees);
+    let statement = MergeStatement {
+        scheme: args.scheme,
+        public_keys: &keys,
+        messages: &args::slices(&messages),
+        epochs: &args.epochs,
+        committees: &committees,
+    };
+    let split = merge::split(&statement, &proof, &args.keep).map_err(CliError::rejected)?;
+    io::write_bytes(&args.out, &split)?;
+    eprintln!(
+        "kept {} of {} children ({} bytes)",
+        args.keep.len(),
+        merge::inspect(&proof).map_or(0, |i| i.shape.len()),
+        split.len()
+    );
+    Ok(())
+}
+
 /// Verifies the merged proof `proof` against the statement of `args` (the
 /// participants' keys, --epoch and --message once or per key and committee,
 /// the threshold children's --committee) and prints one JSON
@@ -149,6 +204,7 @@ pub fn shape_json(shape: &[Shape]) -> serde_json::Value {
                 Shape::Aggregate(n) => json!(n),
                 Shape::Merged(inner) => shape_json(inner),
                 Shape::Threshold => json!("threshold"),
+                Shape::Withheld(_) => json!("withheld"),
             })
             .collect(),
     )

@@ -711,6 +711,31 @@ int32_t sigagg_verify_merged_committees(uint32_t scheme,
                                         const uint32_t *epochs,
                                         size_t epoch_count);
 
+// Splits a merged `proof` of `scheme` for a verifier who knows only the
+// `keep_count` children numbered in `keep` (counted from 0): the same
+// proof, every other child withheld. The statement is the one the merge
+// took (`public_keys`, `committees`, `messages` and `epochs` as
+// sigagg_merge_committees takes them). sigagg_verify_merged_committees
+// checks the split proof against the kept children's keys, messages and
+// epochs alone. A threshold child to withhold, no child kept or an index
+// past the children is SIGAGG_ERR_ARGUMENT; the proof is not verified.
+//
+// # Safety
+// Pointers as the header's rules say.
+int32_t sigagg_split_merged(uint32_t scheme,
+                            struct sigagg_slice proof,
+                            const struct sigagg_slice *public_keys,
+                            size_t public_key_count,
+                            const struct sigagg_committee *committees,
+                            size_t committee_count,
+                            const struct sigagg_slice *messages,
+                            size_t message_count,
+                            const uint32_t *epochs,
+                            size_t epoch_count,
+                            const size_t *keep,
+                            size_t keep_count,
+                            struct sigagg_bytes *split);
+
 // Mithril parameters: `k` distinct lottery indices out of `m` make a
 // certificate; a party with all the stake wins an index with probability
 // `phi_f` (mainnet: 1944, 16948, 0.2). Needs 1 <= k <= m and 0 < phi_f

@@ -238,3 +238,47 @@ pub unsafe extern "C" fn sigagg_verify_merged_committees(
         merge::verify_merged(settings_of(settings)?, &statement, proof)
     })
 }
+
+/// Splits a merged `proof` of `scheme` for a verifier who knows only the
+/// `keep_count` children numbered in `keep` (counted from 0): the same
+/// proof, every other child withheld. The statement is the one the merge
+/// took (`public_keys`, `committees`, `messages` and `epochs` as
+/// sigagg_merge_committees takes them). sigagg_verify_merged_committees
+/// checks the split proof against the kept children's keys, messages and
+/// epochs alone. A threshold child to withhold, no child kept or an index
+/// past the children is SIGAGG_ERR_ARGUMENT; the proof is not verified.
+///
+/// # Safety
+/// Pointers as the header's rules say.
+#[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)] // the C signature: pointer and length per list
+pub unsafe extern "C" fn sigagg_split_merged(
+    scheme: u32,
+    proof: sigagg_slice,
+    public_keys: *const sigagg_slice,
+    public_key_count: usize,
+    committees: *const sigagg_committee,
+    committee_count: usize,
+    messages: *const sigagg_slice,
+    message_count: usize,
+    epochs: *const u32,
+    epoch_count: usize,
+    keep: *const usize,
+    keep_count: usize,
+    split: *mut sigagg_bytes,
+) -> i32 {
+    call(|| {
+        let proof = unsafe { bytes(proof, "proof") }?;
+        let pks = unsafe { byte_strings(public_keys, public_key_count, "public_keys") }?;
+        let committees = unsafe { self::committees(committees, committee_count) }?;
+        let messages = unsafe { byte_strings(messages, message_count, "messages") }?;
+        let epochs = unsafe { items(epochs, epoch_count, "epochs") }?;
+        let keep = unsafe { items(keep, keep_count, "keep") }?;
+        let out = unsafe { Out::new(split, "split") }?;
+        let scheme = scheme_of(scheme)?;
+        let statement =
+            MergeStatement { scheme, public_keys: &pks, messages: &messages, epochs, committees: &committees };
+        out.set(owned_bytes(merge::split(&statement, proof, keep)?));
+        Ok(())
+    })
+}

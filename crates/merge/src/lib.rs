@@ -53,10 +53,22 @@
 //! verifier rebuilds the statement from each signer's key, message and
 //! epoch ([`MergeStatement::split_entries`]).
 //!
-//! **Not yet:** splitting a type-2 proof into a proof of one message
-//! without the others' keys (their claims and seeds would have to be
-//! checked in the circuit), and a committed verifying key (which would
-//! make verification independent of the tree's size).
+//! **Split** ([`split`]): a merged proof shown to a verifier who knows
+//! only some children; the others are withheld ([`Withheld`]: an
+//! aggregate's signer count or a merge's table heights, and its
+//! statement's digest). The circuit defers every periodic column of every
+//! child, so its part for a child reads nothing of the child's statement
+//! but its tables' shape and its transcript's seed: the verifier builds a
+//! withheld child's part from the header alone and leaves its claims
+//! unchecked. The kept children stay sound (their parts and claims are
+//! what the verifier builds and checks from their statements); nothing is
+//! proven about a withheld one. No proof is made: the split proof is the
+//! merged proof with other headers, as long and as costly to verify, and a
+//! child of further merges like any merged proof. Unlike leanMultisig's
+//! split, which proves a new, shorter proof of the kept part.
+//!
+//! **Not yet:** a committed verifying key (which would make verification
+//! independent of the tree's size, and a split proof shorter).
 //!
 //! ```no_run
 //! use sigagg_merge::{Child, ChildProof, MergeStatement, merge, verify};

@@ -49,7 +49,7 @@ fn aggregates(counts: &[u32]) -> Vec<Shape> {
 fn header(shape: &Shape) -> ChildHeader {
     match shape {
         Shape::Aggregate(signers) => ChildHeader::Aggregate { signers: *signers },
-        Shape::Merged(_) | Shape::Threshold => unreachable!("aggregates only"),
+        Shape::Merged(_) | Shape::Threshold | Shape::Withheld(_) => unreachable!("aggregates only"),
     }
 }
 

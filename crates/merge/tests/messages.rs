@@ -149,6 +149,15 @@ fn a_merge_of_several_messages_splits_into_one_messages_part() {
     let last = changed.claims.len() - 1;
     changed.claims[last] += Ext::ONE;
     assert!(matches!(verify(&CHILD_SETTINGS, &kept, &changed), Err(MergeError::Circuit(_))));
+    // Flipped bytes, over the whole encoding (the tree's nodes, the
+    // withheld child's digest among them, then the circuit's proof):
+    // refused, without a panic.
+    for at in (0..bytes.len()).step_by(bytes.len() / 24).chain([bytes.len() - 1]) {
+        let mut flipped = bytes.clone();
+        flipped[at] ^= 0x04;
+        let refused = MergedProof::from_bytes(&flipped).map_or(true, |p| verify(&CHILD_SETTINGS, &kept, &p).is_err());
+        assert!(refused, "byte {at}");
+    }
     // Against the whole statement the headers no longer match.
     assert!(verify(&CHILD_SETTINGS, &statement, &split_proof).is_err());
     // Nothing kept, an index past the children.

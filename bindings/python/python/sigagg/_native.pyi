@@ -121,9 +121,18 @@ def verify_merged(
     committees: Sequence[Tuple[Bytes, int]] = ...,
 ) -> None: ...
 # An aggregate child's signer count, "threshold" for a threshold
-# certificate, or a merged child's own list.
+# certificate, "withheld" for a child split off, or a merged child's own list.
 MergedShape = List[Union[int, str, "MergedShape"]]
 def merged_counts(proof: Bytes) -> MergedShape: ...
+def split_merged(
+    proof: Bytes,
+    public_keys: Sequence[Bytes],
+    message: Union[Bytes, Sequence[Bytes]],
+    epoch: Union[int, Sequence[int]],
+    keep: Sequence[int],
+    scheme: Scheme = "seed001",
+    committees: Sequence[Tuple[Bytes, int]] = ...,
+) -> bytes: ...
 # leanSpec's aggregation API (leanSig production signatures, one message and slot):
 # the bare proof (leanSpec's proof_data) and its SSZ container AggregatedSignatureProof.
 def aggregate_signatures(

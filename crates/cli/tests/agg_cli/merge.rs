@@ -9,7 +9,8 @@
 //! aggregate with its --committee, and is refused without it or at a
 //! higher threshold; a raw signer of another message and epoch merges
 //! beside an aggregate (type 2), verifies with a message and epoch per
-//! key, and is refused with the messages exchanged or one for all;
+//! key, and is refused with the messages exchanged or one for all; it
+//! splits into the aggregate's part, verified with its keys alone;
 //! `sigagg bench merge` prints its figures, at depth 1 and 2.
 
 use super::{MSG_A, MSG_B, json, run, tamper};
@@ -130,6 +131,16 @@ fn two_aggregates_merge_and_the_merged_proof_verifies_on_files() {
     assert_eq!(run(&dir, &verify4, &[&three[..], &a, &b, &a].concat()).status.code(), Some(1));
     assert_eq!(run(&dir, &verify4, &[&three[..], &a].concat()).status.code(), Some(1));
     assert_ne!(run(&dir, &verify4, &[&three[..], &a, &b].concat()).status.code(), Some(0));
+    // Split: the aggregate's part alone, the raw signer withheld; verified
+    // with its two keys, one message and one epoch.
+    let split = ["split", "--proof", "m4.proof", "--keep", "0", "--out", "s4.proof"];
+    ok(&run(&dir, &split, &[&three[..], &a, &a, &b].concat()));
+    let verify_s = ["verify", "--proof", "s4.proof", "--epoch", "5"];
+    let out = json(&run(&dir, &verify_s, &[&a_keys[..], &a].concat()));
+    assert_eq!((out["valid"].as_bool(), &out["children"]), (Some(true), &serde_json::json!([2, "withheld"])), "{out}");
+    assert_eq!(run(&dir, &verify_s, &[&a_keys[..], &b].concat()).status.code(), Some(1));
+    let bad_keep = ["split", "--proof", "m4.proof", "--keep", "2", "--out", "x.proof"];
+    assert_ne!(run(&dir, &bad_keep, &[&three[..], &a, &a, &b].concat()).status.code(), Some(0));
 
     // The benchmark: children of one signature, the merged proof under the
     // insecure test setting (quick).

@@ -8,13 +8,14 @@
 //! a higher threshold; a raw signer of another message and epoch merges
 //! beside an aggregate (a merge over several messages), verifies with a
 //! message and epoch per key, and is refused with the messages exchanged
-//! or a list of another length.
+//! or a list of another length; it splits into the aggregate's part
+//! (`sigagg_split_merged`), verified with its keys alone.
 
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use sigagg_ffi::merge::{
-    sigagg_committee, sigagg_merge, sigagg_merge_committees, sigagg_merge_signed, sigagg_verify_merged,
-    sigagg_verify_merged_committees,
+    sigagg_committee, sigagg_merge, sigagg_merge_committees, sigagg_merge_signed, sigagg_split_merged,
+    sigagg_verify_merged, sigagg_verify_merged_committees,
 };
 use sigagg_ffi::*;
 use sigagg_xmss::{Seed001, single_epoch_key_and_signature};
@@ -295,4 +296,44 @@ fn signers_of_several_messages_merge_with_a_message_per_key() {
     assert_eq!(verify(&[messages[0], messages[2], messages[1]], &epochs), SIGAGG_ERR_VERIFY);
     assert_eq!(verify(&messages[..1], &epochs[..1]), SIGAGG_ERR_VERIFY);
     assert_eq!(verify(&messages[..2], &epochs), SIGAGG_ERR_ARGUMENT, "{}", last_error());
+
+    // Split: the aggregate's part alone, verified with its keys alone.
+    let split = |keep: &[usize], out: &mut sigagg_bytes| unsafe {
+        sigagg_split_merged(
+            SIGAGG_SCHEME_SEED001,
+            slice(&merged),
+            key_s.as_ptr(),
+            key_s.len(),
+            std::ptr::null(),
+            0,
+            messages.as_ptr(),
+            messages.len(),
+            epochs.as_ptr(),
+            epochs.len(),
+            keep.as_ptr(),
+            keep.len(),
+            out,
+        )
+    };
+    let mut out = sigagg_bytes { ptr: std::ptr::null_mut(), len: 0 };
+    assert_eq!(split(&[0], &mut out), SIGAGG_OK, "{}", last_error());
+    let part = unsafe { std::slice::from_raw_parts(out.ptr, out.len) }.to_vec();
+    unsafe { sigagg_bytes_free(out) };
+    let verify_part = |keys: &[sigagg_slice], message: &[u8]| unsafe {
+        sigagg_verify_merged(
+            SIGAGG_SCHEME_SEED001,
+            SETTINGS,
+            slice(&part),
+            keys.as_ptr(),
+            keys.len(),
+            slice(message),
+            EPOCH,
+        )
+    };
+    assert_eq!(verify_part(&key_s[..2], &MESSAGE), SIGAGG_OK, "{}", last_error());
+    assert_eq!(verify_part(&key_s[..2], &OTHER), SIGAGG_ERR_VERIFY);
+    assert_eq!(verify_part(&key_s, &MESSAGE), SIGAGG_ERR_VERIFY);
+    let mut out = sigagg_bytes { ptr: std::ptr::null_mut(), len: 7 };
+    assert_eq!(split(&[1, 2], &mut out), SIGAGG_ERR_ARGUMENT);
+    assert!(out.ptr.is_null() && out.len == 7);
 }
