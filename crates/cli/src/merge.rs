@@ -65,26 +65,17 @@ pub struct MergeArgs {
 
 pub fn merge(args: MergeArgs) -> CliResult {
     let settings = args::parse_named(args.settings.as_deref().unwrap_or(merge::CHILD_SETTINGS.name()))?;
-    let messages = args.messages.read(true)?;
-    let pks = args::read_files(&args.pks)?;
+    let files = StatementFiles::read(&args.pks, &args.messages, &args.committees)?;
     let children = args::read_files(&args.children)?;
     let sigs = args::read_files(&args.sigs)?;
     if children.is_empty() && sigs.is_empty() {
         return Err(CliError::usage("give at least one --child or --sig"));
     }
-    let keys = args::slices(&pks);
-    let committees = args::read_committees(&args.committees)?;
-    let committees = args::committee_views(&committees);
-    let statement = MergeStatement {
-        scheme: args.scheme,
-        public_keys: &keys,
-        messages: &args::slices(&messages),
-        epochs: &args.epochs,
-        committees: &committees,
-    };
     let bar = io::spinner("merge");
     let t = Instant::now();
-    let proof = merge::merge_signed(settings, &statement, &args::slices(&children), &args::slices(&sigs));
+    let proof = files.with(args.scheme, &args.epochs, |statement| {
+        merge::merge_signed(settings, statement, &args::slices(&children), &args::slices(&sigs))
+    });
     bar.finish_and_clear();
     let proof = proof.map_err(CliError::rejected)?;
     io::write_bytes(&args.out, &proof)?;
@@ -92,7 +83,7 @@ pub fn merge(args: MergeArgs) -> CliResult {
         "merged {} children and {} signatures of {} signers in {:.2} s ({} bytes)",
         children.len(),
         sigs.len(),
-        pks.len(),
+        files.pks.len(),
         t.elapsed().as_secs_f64(),
         proof.len()
     );
@@ -131,19 +122,9 @@ pub struct SplitArgs {
 /// kept are withheld.
 pub fn split(args: SplitArgs) -> CliResult {
     let proof = io::read_bytes(&args.proof)?;
-    let messages = args.messages.read(true)?;
-    let pks = args::read_files(&args.pks)?;
-    let keys = args::slices(&pks);
-    let committees = args::read_committees(&args.committees)?;
-    let committees = args::committee_views(&committees);
-    let statement = MergeStatement {
-        scheme: args.scheme,
-        public_keys: &keys,
-        messages: &args::slices(&messages),
-        epochs: &args.epochs,
-        committees: &committees,
-    };
-    let split = merge::split(&statement, &proof, &args.keep).map_err(CliError::rejected)?;
+    let files = StatementFiles::read(&args.pks, &args.messages, &args.committees)?;
+    let split = files.with(args.scheme, &args.epochs, |statement| merge::split(statement, &proof, &args.keep));
+    let split = split.map_err(CliError::rejected)?;
     io::write_bytes(&args.out, &split)?;
     eprintln!(
         "kept {} of {} children ({} bytes)",
@@ -165,27 +146,19 @@ pub fn verify(args: &VerifyArgs, proof: &[u8], info: &MergeInfo) -> CliResult {
             "a merged proof takes --pk per participant, --epoch and --message once (or per --pk then per --committee) and --committee per threshold child",
         ));
     };
-    let messages = args.messages.read(true)?;
-    let pks = args::read_files(&args.pks)?;
-    let keys = args::slices(&pks);
-    let committees = args::read_committees(&args.committees)?;
-    let committees = args::committee_views(&committees);
-    let statement = MergeStatement {
-        scheme: args.scheme,
-        public_keys: &keys,
-        messages: &args::slices(&messages),
-        epochs: &args.epochs,
-        committees: &committees,
-    };
+    let files = StatementFiles::read(&args.pks, &args.messages, &args.committees)?;
     let chosen = ChosenSettings::choose(args, Some(merge::CHILD_SETTINGS))?;
-    merge::verify_merged(chosen.named, &statement, proof).map_err(invalid)?;
-    let level = merge::security(chosen.named, &statement, proof).map_err(CliError::rejected)?;
+    files
+        .with(args.scheme, &args.epochs, |statement| merge::verify_merged(chosen.named, statement, proof))
+        .map_err(invalid)?;
+    let level = files.with(args.scheme, &args.epochs, |statement| merge::security(chosen.named, statement, proof));
+    let level = level.map_err(CliError::rejected)?;
     let security = chosen.accept((level.proven_bits, level.conjectured_bits))?;
     io::print_json(&json!({
         "valid": true,
         "kind": "merged",
         "scheme": args.scheme.name(),
-        "count": pks.len(),
+        "count": files.pks.len(),
         "children": shape_json(&info.shape),
         "depth": info.depth(),
         "settings": chosen.named.name(),
@@ -193,6 +166,32 @@ pub fn verify(args: &VerifyArgs, proof: &[u8], info: &MergeInfo) -> CliResult {
         "conjectured_bits": security.1,
     }));
     Ok(())
+}
+
+/// A merge statement's files, read: the participants' keys, the messages
+/// and the committees' group keys.
+struct StatementFiles {
+    pks: Vec<Vec<u8>>,
+    messages: Vec<Vec<u8>>,
+    committees: Vec<(Vec<u8>, u32)>,
+}
+
+impl StatementFiles {
+    fn read(pks: &[PathBuf], messages: &MessageList, committees: &[args::CommitteeArg]) -> Result<Self, CliError> {
+        Ok(Self {
+            pks: args::read_files(pks)?,
+            messages: messages.read(true)?,
+            committees: args::read_committees(committees)?,
+        })
+    }
+
+    /// `f` of the byte API's statement of these files, `scheme` and
+    /// `epochs`.
+    fn with<T>(&self, scheme: Scheme, epochs: &[u32], f: impl FnOnce(&MergeStatement<'_>) -> T) -> T {
+        let (keys, messages) = (args::slices(&self.pks), args::slices(&self.messages));
+        let committees = args::committee_views(&self.committees);
+        f(&MergeStatement { scheme, public_keys: &keys, messages: &messages, epochs, committees: &committees })
+    }
 }
 
 /// A shape as JSON: an aggregate's signer count, a merged child's array.
