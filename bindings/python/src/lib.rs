@@ -377,17 +377,9 @@ fn merge(
     committees: Vec<(Vec<u8>, u32)>,
 ) -> PyResult<Vec<u8>> {
     let (set, scheme) = (parse_settings(settings)?, parse_scheme(scheme)?);
-    let (pks, committees) = (views(&public_keys), committee_views(&committees));
-    let (messages, epochs) = (message.into_vec(), epoch.into_vec());
-    let messages = views(&messages);
-    let statement = api::merge::MergeStatement {
-        scheme,
-        public_keys: &pks,
-        messages: &messages,
-        epochs: &epochs,
-        committees: &committees,
-    };
-    run(py, || api::merge::merge_signed(set, &statement, &views(&children), &views(&signatures)))
+    with_statement(scheme, &public_keys, message, epoch, &committees, |statement| {
+        run(py, || api::merge::merge_signed(set, statement, &views(&children), &views(&signatures)))
+    })
 }
 
 /// Verifies a merged `proof` of the same statement (`message`, `epoch`
@@ -407,17 +399,31 @@ fn verify_merged(
     committees: Vec<(Vec<u8>, u32)>,
 ) -> PyResult<()> {
     let (set, scheme) = (parse_settings(settings)?, parse_scheme(scheme)?);
-    let (pks, committees) = (views(&public_keys), committee_views(&committees));
+    with_statement(scheme, &public_keys, message, epoch, &committees, |statement| {
+        run(py, || api::merge::verify_merged(set, statement, &proof))
+    })
+}
+
+/// `f` of the byte API's merge statement of these arguments (as `merge`
+/// takes them).
+fn with_statement<T>(
+    scheme: Scheme,
+    public_keys: &[Vec<u8>],
+    message: OneOrMany<Vec<u8>>,
+    epoch: OneOrMany<u32>,
+    committees: &[(Vec<u8>, u32)],
+    f: impl FnOnce(&api::merge::MergeStatement<'_>) -> T,
+) -> T {
+    let (pks, committees) = (views(public_keys), committee_views(committees));
     let (messages, epochs) = (message.into_vec(), epoch.into_vec());
     let messages = views(&messages);
-    let statement = api::merge::MergeStatement {
+    f(&api::merge::MergeStatement {
         scheme,
         public_keys: &pks,
         messages: &messages,
         epochs: &epochs,
         committees: &committees,
-    };
-    run(py, || api::merge::verify_merged(set, &statement, &proof))
+    })
 }
 
 /// `(group_key, threshold)` pairs as the byte API's committees.
@@ -464,17 +470,9 @@ fn split_merged(
     committees: Vec<(Vec<u8>, u32)>,
 ) -> PyResult<Vec<u8>> {
     let scheme = parse_scheme(scheme)?;
-    let (pks, committees) = (views(&public_keys), committee_views(&committees));
-    let (messages, epochs) = (message.into_vec(), epoch.into_vec());
-    let messages = views(&messages);
-    let statement = api::merge::MergeStatement {
-        scheme,
-        public_keys: &pks,
-        messages: &messages,
-        epochs: &epochs,
-        committees: &committees,
-    };
-    run(py, || api::merge::split(&statement, &proof, &keep))
+    with_statement(scheme, &public_keys, message, epoch, &committees, |statement| {
+        run(py, || api::merge::split(statement, &proof, &keep))
+    })
 }
 
 /// Each child's number of signers that a merged `proof` claims (untrusted

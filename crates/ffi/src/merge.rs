@@ -32,6 +32,42 @@ unsafe fn committees<'a>(ptr: *const sigagg_committee, count: usize) -> ::sigagg
         .collect()
 }
 
+/// A merge statement's lists, borrowed from their pointers and counts.
+struct Lists<'a> {
+    public_keys: Vec<&'a [u8]>,
+    committees: Vec<Committee<'a>>,
+    messages: Vec<&'a [u8]>,
+    epochs: &'a [u32],
+}
+
+impl Lists<'_> {
+    /// The lists at these pointers, each with its count.
+    ///
+    /// # Safety
+    /// As the header's rules say for each pointer and count.
+    unsafe fn of(
+        public_keys: (*const sigagg_slice, usize),
+        committees: (*const sigagg_committee, usize),
+        messages: (*const sigagg_slice, usize),
+        epochs: (*const u32, usize),
+    ) -> ::sigagg_bytes::Result<Self> {
+        unsafe {
+            Ok(Self {
+                public_keys: byte_strings(public_keys.0, public_keys.1, "public_keys")?,
+                committees: self::committees(committees.0, committees.1)?,
+                messages: byte_strings(messages.0, messages.1, "messages")?,
+                epochs: items(epochs.0, epochs.1, "epochs")?,
+            })
+        }
+    }
+
+    /// The byte API's statement of these lists.
+    fn statement(&self, scheme: ::sigagg_bytes::Scheme) -> MergeStatement<'_> {
+        let (public_keys, messages, committees) = (&self.public_keys, &self.messages, &self.committees);
+        MergeStatement { scheme, public_keys, messages, epochs: self.epochs, committees }
+    }
+}
+
 /// Proves with `settings` (a `SIGAGG_SETTINGS_*` code of a whir-skip
 /// setting; children are made with `SIGAGG_SETTINGS_WHIR_SKIP_POSEIDON2`,
 /// the usual choice here too) that every child aggregate in `children`
@@ -155,16 +191,18 @@ pub unsafe extern "C" fn sigagg_merge_committees(
     proof: *mut sigagg_bytes,
 ) -> i32 {
     call(|| {
-        let pks = unsafe { byte_strings(public_keys, public_key_count, "public_keys") }?;
-        let committees = unsafe { self::committees(committees, committee_count) }?;
-        let messages = unsafe { byte_strings(messages, message_count, "messages") }?;
-        let epochs = unsafe { items(epochs, epoch_count, "epochs") }?;
+        let lists = unsafe {
+            Lists::of(
+                (public_keys, public_key_count),
+                (committees, committee_count),
+                (messages, message_count),
+                (epochs, epoch_count),
+            )
+        }?;
         let children = unsafe { byte_strings(children, child_count, "children") }?;
         let sigs = unsafe { byte_strings(signatures, signature_count, "signatures") }?;
         let out = unsafe { Out::new(proof, "proof") }?;
-        let scheme = scheme_of(scheme)?;
-        let statement =
-            MergeStatement { scheme, public_keys: &pks, messages: &messages, epochs, committees: &committees };
+        let statement = lists.statement(scheme_of(scheme)?);
         out.set(owned_bytes(merge::merge_signed(settings_of(settings)?, &statement, &children, &sigs)?));
         Ok(())
     })
@@ -228,13 +266,15 @@ pub unsafe extern "C" fn sigagg_verify_merged_committees(
 ) -> i32 {
     call(|| {
         let proof = unsafe { bytes(proof, "proof") }?;
-        let pks = unsafe { byte_strings(public_keys, public_key_count, "public_keys") }?;
-        let committees = unsafe { self::committees(committees, committee_count) }?;
-        let messages = unsafe { byte_strings(messages, message_count, "messages") }?;
-        let epochs = unsafe { items(epochs, epoch_count, "epochs") }?;
-        let scheme = scheme_of(scheme)?;
-        let statement =
-            MergeStatement { scheme, public_keys: &pks, messages: &messages, epochs, committees: &committees };
+        let lists = unsafe {
+            Lists::of(
+                (public_keys, public_key_count),
+                (committees, committee_count),
+                (messages, message_count),
+                (epochs, epoch_count),
+            )
+        }?;
+        let statement = lists.statement(scheme_of(scheme)?);
         merge::verify_merged(settings_of(settings)?, &statement, proof)
     })
 }
@@ -269,15 +309,17 @@ pub unsafe extern "C" fn sigagg_split_merged(
 ) -> i32 {
     call(|| {
         let proof = unsafe { bytes(proof, "proof") }?;
-        let pks = unsafe { byte_strings(public_keys, public_key_count, "public_keys") }?;
-        let committees = unsafe { self::committees(committees, committee_count) }?;
-        let messages = unsafe { byte_strings(messages, message_count, "messages") }?;
-        let epochs = unsafe { items(epochs, epoch_count, "epochs") }?;
+        let lists = unsafe {
+            Lists::of(
+                (public_keys, public_key_count),
+                (committees, committee_count),
+                (messages, message_count),
+                (epochs, epoch_count),
+            )
+        }?;
         let keep = unsafe { items(keep, keep_count, "keep") }?;
         let out = unsafe { Out::new(split, "split") }?;
-        let scheme = scheme_of(scheme)?;
-        let statement =
-            MergeStatement { scheme, public_keys: &pks, messages: &messages, epochs, committees: &committees };
+        let statement = lists.statement(scheme_of(scheme)?);
         out.set(owned_bytes(merge::split(&statement, proof, keep)?));
         Ok(())
     })
