@@ -5,6 +5,9 @@
 //! several messages or a signer twice are refused with typed errors; a
 //! compact merged proof is shorter and final.
 
+mod common;
+
+use common::{copy, signed};
 use p3_field::PrimeCharacteristicRing;
 use sigagg_merge::{
     CHILD_SETTINGS, Child, ChildHeader, ChildProof, MAX_CHILDREN, MergeError, MergeStatement, MergedProof, Messages,
@@ -20,18 +23,6 @@ use sigagg_xmss_agg::{AggregateEntry, AggregateStatement, Proof};
 
 const MESSAGE: [u8; 32] = *b"one message for every subnet....";
 const EPOCH: u32 = 9;
-
-/// A statement of `n` fresh signers of `message` at `epoch`, and their
-/// signatures.
-fn signed(n: usize, message: [u8; 32], epoch: u32) -> (AggregateStatement, Vec<sigagg_xmss::Signature<Seed001>>) {
-    let (entries, signatures): (Vec<_>, Vec<_>) = (0..n)
-        .map(|_| {
-            let (pk, sig) = single_epoch_key_and_signature::<Seed001, _>(&mut rand::rng(), epoch, &message).unwrap();
-            (AggregateEntry { public_key: pk, epoch, message }, sig)
-        })
-        .unzip();
-    (AggregateStatement::new(entries).unwrap(), signatures)
-}
 
 /// A child: its statement and its aggregate under the recursion setting.
 fn child(n: usize) -> (AggregateStatement, Proof) {
@@ -51,11 +42,6 @@ fn header(shape: &Shape) -> ChildHeader {
         Shape::Aggregate(signers) => ChildHeader::Aggregate { signers: *signers },
         Shape::Merged(_) | Shape::Threshold | Shape::Withheld(_) => unreachable!("aggregates only"),
     }
-}
-
-/// A copy of a proof (proofs are not `Clone`: their bytes are).
-fn copy(proof: &Proof) -> Proof {
-    Proof::from_bytes(&proof.to_bytes()).unwrap()
 }
 
 #[test]

@@ -7,35 +7,22 @@
 //! takes a signer once per message, never twice for one. A type-2 proof
 //! splits into one message's part, verified without the others' keys.
 
+mod common;
+
+use common::{copy, signed};
 use p3_field::PrimeCharacteristicRing;
 use sigagg_merge::{
     CHILD_SETTINGS, Child, ChildHeader, MergeError, MergeStatement, MergedProof, Messages, Shape, Withheld, merge,
     merge_signed, split, verify,
 };
 use sigagg_recursion::Ext;
-use sigagg_xmss::{Seed001, Signature, single_epoch_key_and_signature};
+use sigagg_xmss::Seed001;
 use sigagg_xmss_agg::aggregate::prove as aggregate;
-use sigagg_xmss_agg::{AggregateEntry, AggregateStatement, Proof};
+use sigagg_xmss_agg::{AggregateEntry, AggregateStatement};
 
 const HEAD: [u8; 32] = *b"a vote for one head of the chain";
 const OTHER: [u8; 32] = *b"a vote for another head, later..";
 const SLOT: u32 = 9;
-
-/// `n` fresh signers of `message` at `epoch`, and their signatures.
-fn signed(n: usize, message: [u8; 32], epoch: u32) -> (AggregateStatement, Vec<Signature<Seed001>>) {
-    let (entries, signatures): (Vec<_>, Vec<_>) = (0..n)
-        .map(|_| {
-            let (pk, sig) = single_epoch_key_and_signature::<Seed001, _>(&mut rand::rng(), epoch, &message).unwrap();
-            (AggregateEntry { public_key: pk, epoch, message }, sig)
-        })
-        .unzip();
-    (AggregateStatement::new(entries).unwrap(), signatures)
-}
-
-/// A copy of a proof (proofs are not `Clone`: their bytes are).
-fn copy(proof: &Proof) -> Proof {
-    Proof::from_bytes(&proof.to_bytes()).unwrap()
-}
 
 /// The statement with every entry's message (and epoch) replaced.
 fn resigned(statement: &AggregateStatement, message: [u8; 32], epoch: u32) -> AggregateStatement {
