@@ -16,18 +16,18 @@ use sigagg_merge::{
     merge_signed, split, verify,
 };
 use sigagg_recursion::Ext;
-use sigagg_xmss::Seed001;
+use sigagg_xmss::{LeanSigProd, Seed001, single_epoch_key_and_signature};
 use sigagg_xmss_agg::aggregate::prove as aggregate;
-use sigagg_xmss_agg::{AggregateEntry, AggregateStatement};
+use sigagg_xmss_agg::{AggScheme, AggregateEntry, AggregateStatement};
 
 const HEAD: [u8; 32] = *b"a vote for one head of the chain";
 const OTHER: [u8; 32] = *b"a vote for another head, later..";
 const SLOT: u32 = 9;
 
 /// The statement with every entry's message (and epoch) replaced.
-fn resigned(statement: &AggregateStatement, message: [u8; 32], epoch: u32) -> AggregateStatement {
+fn resigned<S: AggScheme>(statement: &AggregateStatement<S>, message: [u8; 32], epoch: u32) -> AggregateStatement<S> {
     let entries = statement.entries().iter().map(|e| AggregateEntry { message, epoch, ..*e }).collect();
-    AggregateStatement::new(entries).unwrap()
+    AggregateStatement::from_entries(entries).unwrap()
 }
 
 #[test]
@@ -186,4 +186,33 @@ fn withheld_children_out_of_bounds_are_refused() {
             Err(MergeError::Withheld(_))
         ));
     }
+}
+
+/// leanSig production children (what lean clients sign) of two slots
+/// merge as type 2 and split: the kept child's part verifies with its keys
+/// alone, and is refused with its keys on the other slot's vote.
+#[test]
+fn lean_sig_children_of_two_slots_merge_and_split() {
+    let lean = |n: usize, message: [u8; 32], epoch: u32| {
+        let (entries, signatures): (Vec<_>, Vec<_>) = (0..n)
+            .map(|_| {
+                let (pk, sig) =
+                    single_epoch_key_and_signature::<LeanSigProd, _>(&mut rand::rng(), epoch, &message).unwrap();
+                (AggregateEntry { public_key: pk, epoch, message }, sig)
+            })
+            .unzip();
+        let statement = AggregateStatement::from_entries(entries).unwrap();
+        let proof = sigagg_xmss_agg::leansig::aggregate::prove(&CHILD_SETTINGS, &statement, &signatures).unwrap();
+        (statement, proof)
+    };
+    let ((head, head_proof), (other, other_proof)) = (lean(2, HEAD, SLOT), lean(2, OTHER, SLOT + 1));
+    let children = vec![Child::Aggregate(head.clone()), Child::Aggregate(other)];
+    let statement = MergeStatement::<LeanSigProd>::of_messages(children).unwrap();
+    let merged = merge(&CHILD_SETTINGS, &statement, &[head_proof.into(), other_proof.into()]).unwrap();
+    verify(&CHILD_SETTINGS, &statement, &merged).unwrap();
+    let (kept, split_proof) = split(&statement, merged, &[0]).unwrap();
+    verify(&CHILD_SETTINGS, &kept, &MergedProof::from_bytes(&split_proof.to_bytes()).unwrap()).unwrap();
+    let moved = vec![Child::Aggregate(resigned(&head, OTHER, SLOT + 1)), kept.children()[1].clone()];
+    let moved = MergeStatement::of_messages(moved).unwrap();
+    assert!(verify(&CHILD_SETTINGS, &moved, &split_proof).is_err());
 }

@@ -379,3 +379,22 @@ fn forged_base_wires_are_refused() {
     }
     assert_refused(&settings, &circuit, &inputs, t, "a constant that is not its value");
 }
+
+/// A placeholder view (a withheld proof's statement) keeps the heights it
+/// is given and one row per fixed column, however tall the tables claim to
+/// be; other than five heights, or one past the tallest table, is refused;
+/// its seed ends with the digest.
+#[test]
+fn placeholder_views_cost_nothing_for_tall_claims() {
+    let settings = Settings::WHIR_SKIP_POSEIDON2;
+    let tallest = [sigagg_recursion::MAX_LOG_HEIGHT; 5];
+    let view = sigagg_recursion::placeholder_view(&settings, &tallest, [9; 32]).unwrap();
+    assert_eq!(view.log_heights, tallest);
+    assert!(view.seed.ends_with(&[9; 32]));
+    for air in &view.airs {
+        assert!(p3_air::BaseAir::<Val>::periodic_columns(air).iter().all(|c| c.len() == 1));
+    }
+    for heights in [&[10; 4][..], &[10, 10, 10, 10, 25]] {
+        assert!(sigagg_recursion::placeholder_view(&settings, heights, [9; 32]).is_err(), "{heights:?}");
+    }
+}
