@@ -33,8 +33,9 @@ const VERSION: u8 = 5;
 /// all of them, so that the circuit depends on a child only through its
 /// tables' shape and its transcript's seed, and a child's statement can be
 /// withheld ([`split`]). Against deferring only those above 16 rows (the
-/// keys and messages of children of more than 16 signers): about 3.7 KB
-/// more per child in the proof, about 4% fewer circuit rows.
+/// keys and messages of children of more than 16 signers): 1-4 KB more
+/// per child in the proof (BENCHMARKS-HISTORY), about 4% fewer circuit
+/// rows.
 const DEFER_ABOVE: usize = 0;
 
 /// A child's proof, given to [`merge`].
@@ -90,7 +91,7 @@ pub enum ChildHeader {
         /// Their indices in the group, if disclosed.
         signers: Option<Vec<u32>>,
     },
-    /// A withheld child's shape and seed ([`split`]).
+    /// A withheld child's shape and statement digest ([`split`]).
     Withheld(Withheld),
 }
 
@@ -125,8 +126,8 @@ pub struct MergedProof {
 /// One node of the tree in preorder: an aggregate (`count` signers), a
 /// merge (`count` children, its claims), a threshold proof (`count`
 /// signers, `list` its signers if disclosed), a withheld aggregate
-/// (`count` signers, its `seed`) or a withheld merge (`list` its tables'
-/// log heights, its `seed`). Flat, so that decoding recurses no deeper
+/// (`count` signers, its `digest`) or a withheld merge (`list` its tables'
+/// log heights, its `digest`). Flat, so that decoding recurses no deeper
 /// than [`crate::MAX_DEPTH`].
 #[derive(Serialize, Deserialize)]
 struct Node<E, I, B> {
@@ -134,7 +135,7 @@ struct Node<E, I, B> {
     count: u32,
     claims: E,
     list: Option<I>,
-    seed: Option<B>,
+    digest: Option<B>,
 }
 
 /// A decoded node.
@@ -176,11 +177,11 @@ impl MergedProof {
     /// The encoding: magic, version, the tree's nodes in preorder (the
     /// root's claims first), the proof.
     pub fn to_bytes(&self) -> Vec<u8> {
-        fn leaf<'a>(kind: u8, count: u32, list: Option<Vec<u32>>, seed: Option<&'a [u8]>) -> NodeRef<'a> {
-            Node { kind, count, claims: &[], list, seed }
+        fn leaf<'a>(kind: u8, count: u32, list: Option<Vec<u32>>, digest: Option<&'a [u8]>) -> NodeRef<'a> {
+            Node { kind, count, claims: &[], list, digest }
         }
         fn push<'a>(nodes: &mut Vec<NodeRef<'a>>, children: &'a [ChildHeader], claims: &'a [Ext]) {
-            nodes.push(Node { kind: MERGE, count: children.len() as u32, claims, list: None, seed: None });
+            nodes.push(Node { kind: MERGE, count: children.len() as u32, claims, list: None, digest: None });
             for child in children {
                 nodes.push(match child {
                     ChildHeader::Aggregate { signers } => leaf(AGGREGATE, *signers, None, None),
@@ -229,7 +230,7 @@ fn read_merge(nodes: &[OwnedNode], at: &mut usize, depth: usize) -> Result<(Vec<
     }
     let node = nodes.get(*at).ok_or("the tree ends early")?;
     *at += 1;
-    let extra = node.list.is_some() || node.seed.is_some();
+    let extra = node.list.is_some() || node.digest.is_some();
     if node.kind != MERGE || extra || node.count == 0 || node.count as usize > crate::MAX_CHILDREN {
         return Err(format!("a merge of {} children, at least 1 and at most {}", node.count, crate::MAX_CHILDREN));
     }
@@ -245,7 +246,7 @@ fn read_merge(nodes: &[OwnedNode], at: &mut usize, depth: usize) -> Result<(Vec<
             return Err("an aggregate or threshold proof of no signer, or a leaf with claims".into());
         }
         *at += 1;
-        let header = match (child.kind, &child.list, &child.seed) {
+        let header = match (child.kind, &child.list, &child.digest) {
             (AGGREGATE, None, None) => ChildHeader::Aggregate { signers: child.count },
             (THRESHOLD, signers, None) => ChildHeader::Threshold { count: child.count, signers: signers.clone() },
             (WITHHELD_AGGREGATE, None, Some(digest)) => {
@@ -394,7 +395,8 @@ pub fn verify<S: MergeScheme>(
 /// Splits a merged proof: the same proof, for a verifier who knows only
 /// the children numbered in `keep`. Every other child of `statement`
 /// becomes withheld: its header is replaced by what the circuit reads of
-/// it (its tables' heights and its transcript's seed, [`Withheld`]), and
+/// it (an aggregate's signer count or a merge's table heights, and its
+/// statement's digest, [`Withheld`]), and
 /// its signers' keys, messages and epochs are no longer needed. The use:
 /// a merge over several messages split into one message's part. No proof
 /// is made (the circuit is the same), so the split proof is as long as
@@ -407,18 +409,16 @@ pub fn verify<S: MergeScheme>(
 /// part reads only its header, and its claims go unchecked.
 ///
 /// # Errors
-/// Another number of headers than children, no child kept or one past
-/// the last, a threshold certificate to withhold (its tables depend on
-/// its group; [`MergeError::Withheld`]).
+/// Headers of another shape than the children's, no child kept or one
+/// past the last, a threshold certificate to withhold (its tables depend
+/// on its group; [`MergeError::Withheld`]).
 pub fn split<S: MergeScheme>(
     statement: &MergeStatement<S>,
     proof: MergedProof,
     keep: &[usize],
 ) -> Result<(MergeStatement<S>, MergedProof), MergeError> {
+    check_headers(statement, &proof.children)?;
     let count = statement.children().len();
-    if proof.children.len() != count {
-        return Err(MergeError::CountMismatch { statements: count, proofs: proof.children.len() });
-    }
     if keep.is_empty() || keep.iter().any(|&k| k >= count) {
         return Err(MergeError::Withheld("keep at least one child, each one of the merge's"));
     }
@@ -437,8 +437,8 @@ pub fn split<S: MergeScheme>(
     Ok((kept, MergedProof { children: headers, ..proof }))
 }
 
-/// What a verifier who does not know `child` (whose header is `header`)
-/// reads of it.
+/// What a verifier who does not know `child` (whose header is `header`,
+/// of its shape: [`check_headers`]) reads of it.
 fn withhold<S: MergeScheme>(child: &Child<S>, header: &ChildHeader) -> Result<Withheld, MergeError> {
     match (child, header) {
         (Child::Aggregate(s), ChildHeader::Aggregate { .. }) => {
@@ -450,8 +450,19 @@ fn withhold<S: MergeScheme>(child: &Child<S>, header: &ChildHeader) -> Result<Wi
             Ok(Withheld::Merged { log_heights: view.log_heights, digest: view.digest })
         }
         (Child::Threshold(_), _) => Err(MergeError::Withheld("a threshold certificate is not withheld")),
-        _ => Err(MergeError::CountMismatch { statements: 1, proofs: 1 }),
+        // Not met after `check_headers` (withheld children are kept as
+        // they are); refused rather than assumed.
+        _ => Err(MergeError::Withheld("a header of another kind than its child")),
     }
+}
+
+/// Refuses `children` (a merged proof's headers) unless they claim the
+/// shape of `statement`'s children.
+fn check_headers<S: MergeScheme>(statement: &MergeStatement<S>, children: &[ChildHeader]) -> Result<(), MergeError> {
+    if children.iter().map(ChildHeader::shape).ne(statement.shape()) {
+        return Err(MergeError::CountMismatch { statements: statement.children().len(), proofs: children.len() });
+    }
+    Ok(())
 }
 
 /// The security of a merged proof of `statement` under `settings`, from
@@ -512,9 +523,7 @@ fn build<S: MergeScheme>(
     {
         return Err(mismatch(proofs.len()));
     }
-    if children.iter().map(ChildHeader::shape).ne(statement.shape()) {
-        return Err(mismatch(children.len()));
-    }
+    check_headers(statement, children)?;
     let mut b = CircuitBuilder::new();
     b.defer_periodic_above(DEFER_ABOVE);
     let mut withheld = Vec::new();
