@@ -93,6 +93,7 @@ pub use config::{Backend, Settings};
 pub use error::{ProveError, VerifyError};
 pub use kind::ProofKind;
 pub use named::Named;
+pub use poly::barycentric_weights;
 pub use security::SecurityLevel;
 pub use settings::{FriSettings, InvalidSettings, WhirSettings};
 pub use table::{Table, Tables, transcript_seed};

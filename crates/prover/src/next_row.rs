@@ -8,7 +8,9 @@
 //! [`undeclared_next_row_reads`] finds such columns from the AIR's symbolic
 //! constraints and messages, so each aggregator can test its declarations.
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::BTreeSet;
+
+use foldhash::HashSet;
 
 use p3_air::symbolic::AirLayout;
 use p3_air::{Air, BaseAir, BaseEntry, BaseLeaf, SymbolicExpr, SymbolicExpression};

@@ -44,13 +44,31 @@ pub(crate) fn interpolate(xs: &[Challenge], ys: &[Challenge], x: Challenge) -> C
     if let Some(i) = xs.iter().position(|&xi| xi == x) {
         return ys[i];
     }
-    let weights: Vec<Challenge> =
-        (0..xs.len()).map(|i| (0..xs.len()).filter(|&k| k != i).map(|k| xs[i] - xs[k]).product()).collect();
-    let weights = p3_field::batch_multiplicative_inverse(&weights);
+    let weights = barycentric_weights(xs);
     let diffs: Vec<Challenge> = xs.iter().map(|&xi| x - xi).collect();
     let total: Challenge = diffs.iter().copied().product();
     let inv_diffs = p3_field::batch_multiplicative_inverse(&diffs);
     (0..xs.len()).map(|i| ys[i] * weights[i] * inv_diffs[i]).sum::<Challenge>() * total
+}
+
+/// `1 / Π_{k≠i} (xs[i] − xs[k])` for each `i` (distinct nodes): in the
+/// base field when every node is a base value (the zerocheck's and the
+/// sumcheck rounds' nodes are; each product is then one base
+/// multiplication instead of an extension one), with one batched
+/// inversion.
+///
+/// # Panics
+/// If two nodes are equal.
+pub fn barycentric_weights(xs: &[Challenge]) -> Vec<Challenge> {
+    fn weights<F: Field>(xs: &[F]) -> Vec<F> {
+        let products: Vec<F> =
+            (0..xs.len()).map(|i| (0..xs.len()).filter(|&k| k != i).map(|k| xs[i] - xs[k]).product()).collect();
+        p3_field::batch_multiplicative_inverse(&products)
+    }
+    match xs.iter().map(|x| x.as_base()).collect::<Option<Vec<Val>>>() {
+        Some(base) => weights(&base).into_iter().map(Challenge::from).collect(),
+        None => weights(xs),
+    }
 }
 
 /// `eq(a, b)` for two points.

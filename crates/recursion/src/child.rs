@@ -15,7 +15,7 @@ use sigagg_prover::config::{Poseidon2Challenger, Val, ValMmcsPoseidon2};
 use sigagg_prover::logup::{Buses, Layout};
 use sigagg_prover::skip_stark::SkipStarkProof;
 use sigagg_prover::skip_stark::skip_for;
-use sigagg_prover::zerocheck::{SkipAir, messages, round_degree, skip_points};
+use sigagg_prover::zerocheck::{SkipAir, skip_points, summary};
 
 use crate::Ext;
 use crate::bus::{GkrLayerWires, LogUpWires};
@@ -126,15 +126,16 @@ impl ProofShape {
     pub fn of<A: SkipAir>(statement: &ChildStatement<'_, A>) -> Result<Self, CircuitError> {
         statement.check()?;
         let unsupported = |_| CircuitError::Unsupported("an AIR the zerocheck does not support");
-        let profiles =
-            statement.airs.iter().map(|a| messages(*a)).collect::<Result<Vec<_>, _>>().map_err(unsupported)?;
+        let summaries =
+            statement.airs.iter().map(|a| summary(*a)).collect::<Result<Vec<_>, _>>().map_err(unsupported)?;
+        let profiles: Vec<_> = summaries.iter().map(|s| s.messages.clone()).collect();
         let buses = Buses::of_messages(&profiles);
         let bus =
             buses.any().then(|| (Layout::new(statement.log_heights, &buses.counts()).log_size, statement.airs.len()));
         let skip = statement.skip;
         let mut tables = Vec::with_capacity(statement.airs.len());
-        for (air, &h) in statement.airs.iter().zip(statement.log_heights) {
-            let degree = round_degree(*air).map_err(unsupported)?;
+        for ((air, &h), summary) in statement.airs.iter().zip(statement.log_heights).zip(&summaries) {
+            let degree = summary.degree;
             let skip_values = skip_points(skip, degree).len() + (1 << skip);
             let rounds = h.checked_sub(skip).ok_or(CircuitError::Unsupported("a table shorter than the skip"))?;
             tables.push([skip_values, rounds, degree + 2, air.width(), air.main_next_row_columns().len()]);

@@ -160,8 +160,9 @@ pub struct CircuitBuilder {
     paths: Vec<PathRow>,
     hints: Vec<Hint>,
     inputs: usize,
-    /// Each constant's wire: one per value.
-    constants: std::collections::HashMap<Ext, Wire>,
+    /// Each constant's wire: one per value (a fast hasher: the verifier
+    /// records hundreds of thousands of constants).
+    constants: foldhash::HashMap<Ext, Wire>,
     /// Periodic columns longer than this are deferred ([`crate::deferred`]).
     pub(crate) defer_above: Option<usize>,
     /// The deferred claims so far.

@@ -6,7 +6,7 @@
 //! periodic columns and the selectors there are wires, and each
 //! constraint's value is a wire.
 
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 
 use p3_air::symbolic::{AirLayout, BaseEntry, BaseLeaf, SymbolicExpr, SymbolicExpression};
 use p3_air::{Air, BaseAir};

@@ -106,6 +106,7 @@ pub mod zerocheck;
 use p3_field::BasedVectorSpace;
 use p3_field::PrimeField32;
 use p3_matrix::dense::RowMajorMatrix;
+use p3_maybe_rayon::prelude::join;
 use sha2::{Digest, Sha256};
 use sigagg_prover::config::Val;
 use sigagg_prover::{Backend, Settings, StarkProof, Tables, codec, skip_stark};
@@ -165,12 +166,12 @@ fn log_heights(circuit: &Circuit) -> Result<[usize; 5], CircuitError> {
 /// two witness tables' sizes, every row, every permutation, every path by
 /// their wires' bus ids, every fixed wire) and the inputs, as
 /// little-endian 32-bit words (every count and id is below `2^25`,
-/// [`MAX_LOG_HEIGHT`]) hashed at once by SHA-256.
+/// [`MAX_LOG_HEIGHT`]) hashed by SHA-256 as they are written.
 fn digest(circuit: &Circuit, inputs: &[Ext]) -> [u8; 32] {
-    let mut words: Vec<u32> = Vec::with_capacity(4 * circuit.rows().len() + 32 * circuit.perms().len() + 16);
-    let value = |words: &mut Vec<u32>, v: &Ext| {
+    let mut words = Words::default();
+    let value = |words: &mut Words, v: &Ext| {
         let limbs: &[Val] = v.as_basis_coefficients_slice();
-        words.extend(limbs.iter().map(|x| x.as_canonical_u32()))
+        limbs.iter().for_each(|x| words.push(x.as_canonical_u32()));
     };
     let word = |w: usize| w as u32;
     let id = |w: &Wire| circuit.tabled_id(*w).map_or(u32::MAX, |id| id as u32);
@@ -203,8 +204,37 @@ fn digest(circuit: &Circuit, inputs: &[Ext]) -> [u8; 32] {
     }
     words.push(word(inputs.len()));
     inputs.iter().for_each(|v| value(&mut words, v));
-    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    Sha256::digest(&bytes).into()
+    words.finish()
+}
+
+/// SHA-256 of a stream of little-endian 32-bit words, hashed a buffer at
+/// a time (the circuit's words are megabytes; they are never held whole).
+#[derive(Default)]
+struct Words {
+    sha: Sha256,
+    buffer: Vec<u8>,
+}
+
+impl Words {
+    /// Bytes buffered before they are hashed.
+    const BUFFER: usize = 1 << 16;
+
+    fn push(&mut self, word: u32) {
+        self.buffer.extend_from_slice(&word.to_le_bytes());
+        if self.buffer.len() >= Self::BUFFER {
+            self.sha.update(&self.buffer);
+            self.buffer.clear();
+        }
+    }
+
+    fn extend(&mut self, words: impl IntoIterator<Item = u32>) {
+        words.into_iter().for_each(|w| self.push(w));
+    }
+
+    fn finish(mut self) -> [u8; 32] {
+        self.sha.update(&self.buffer);
+        self.sha.finalize().into()
+    }
 }
 
 /// A statement's tables, their heights (log2) and digest.
@@ -217,16 +247,35 @@ fn statement(circuit: &Circuit, inputs: &[Ext]) -> Result<Statement, CircuitErro
         return Err(CircuitError::InputCount { expected: circuit.num_inputs(), found: inputs.len() });
     }
     let logs = log_heights(circuit)?;
-    let _airs = tracing::info_span!("tables").entered();
-    let airs = vec![
-        CircuitAir::Witness(air::WitnessAir::new(circuit, inputs, logs[0])),
-        CircuitAir::Arith(air::ArithAir::new(circuit, logs[1])),
-        CircuitAir::Perm(air::PermAir::new(circuit, logs[2])),
-        CircuitAir::Path(air::PathAir::new(circuit, logs[3])),
-        CircuitAir::BaseWitness(air::BaseWitnessAir::new(circuit, 1 << logs[0], logs[4])),
-    ];
-    drop(_airs);
-    Ok((airs, logs, tracing::info_span!("digest").in_scope(|| digest(circuit, inputs))))
+    // The tables and the digest read the circuit apart: built side by side.
+    let (airs, digest) = join(
+        || {
+            let _airs = tracing::info_span!("tables").entered();
+            let ((witness, arith), (perm, (path, base))) = join(
+                || join(|| air::WitnessAir::new(circuit, inputs, logs[0]), || air::ArithAir::new(circuit, logs[1])),
+                || {
+                    join(
+                        || air::PermAir::new(circuit, logs[2]),
+                        || {
+                            (
+                                air::PathAir::new(circuit, logs[3]),
+                                air::BaseWitnessAir::new(circuit, 1 << logs[0], logs[4]),
+                            )
+                        },
+                    )
+                },
+            );
+            vec![
+                CircuitAir::Witness(witness),
+                CircuitAir::Arith(arith),
+                CircuitAir::Perm(perm),
+                CircuitAir::Path(path),
+                CircuitAir::BaseWitness(base),
+            ]
+        },
+        || tracing::info_span!("digest").in_scope(|| digest(circuit, inputs)),
+    );
+    Ok((airs, logs, digest))
 }
 
 /// What a verifier circuit of a proof of a circuit reads of its statement

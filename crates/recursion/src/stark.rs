@@ -12,7 +12,7 @@ use p3_field::TwoAdicField;
 use p3_sumcheck::layout::observe_commitment;
 use p3_symmetric::MerkleCap;
 use sigagg_prover::config::Val;
-use sigagg_prover::zerocheck::{SkipAir, messages};
+use sigagg_prover::zerocheck::{SkipAir, summary};
 
 use crate::Ext;
 use crate::bus::{self, LogUpWires};
@@ -86,11 +86,12 @@ where
     // its domain separator's seed, then the root.
     let root = MerkleCap::new(vec![[Val::ZERO; DIGEST]]);
     transcript.replay(b, |r| observe_commitment::<Val, _, _>(r, root), &[proof.commitment])?;
-    let profiles = airs
+    let summaries = airs
         .iter()
-        .map(|air| messages(*air))
+        .map(|air| summary(*air))
         .collect::<Result<Vec<_>, _>>()
         .map_err(|_| CircuitError::Unsupported("an AIR the zerocheck does not support"))?;
+    let profiles: Vec<_> = summaries.iter().map(|s| s.messages.clone()).collect();
     let claims = match (&proof.bus, profiles.iter().any(|m| !m.is_empty())) {
         (Some(bus), true) => bus::verify(b, transcript, &profiles, log_heights, bus)?,
         (None, false) => vec![None; airs.len()],
@@ -101,8 +102,11 @@ where
         }
     };
     let mut points = Vec::with_capacity(airs.len());
-    for (((air, &h), table), claim) in airs.iter().zip(log_heights).zip(&proof.tables).zip(&claims) {
-        points.push(zerocheck::verify(b, transcript, *air, (skip, h), &table.zerocheck, claim.as_ref())?);
+    for ((((air, &h), table), claim), summary) in
+        airs.iter().zip(log_heights).zip(&proof.tables).zip(&claims).zip(&summaries)
+    {
+        let shape = (skip, h, summary.degree);
+        points.push(zerocheck::verify(b, transcript, *air, shape, &table.zerocheck, claim.as_ref())?);
     }
     let mut out = Vec::with_capacity(airs.len());
     for ((table, point), values) in proof.tables.iter().zip(&points).zip(openings) {

@@ -4,7 +4,8 @@
 //! the running claim, absorbs the values, samples `r` and continues with
 //! `p(r)`, the interpolation through the integer nodes.
 
-use p3_field::{Field, PrimeCharacteristicRing};
+use p3_field::PrimeCharacteristicRing;
+use sigagg_prover::barycentric_weights;
 
 use crate::Ext;
 use crate::circuit::{CircuitBuilder, Wire};
@@ -52,10 +53,11 @@ impl CircuitBuilder {
         for i in (0..n - 1).rev() {
             suffix[i] = Some(self.mul_opt(suffix[i + 1], diffs[i + 1]));
         }
-        (0..n)
-            .map(|i| {
-                let denominator: Ext = (0..n).filter(|&j| j != i).map(|j| nodes[i] - nodes[j]).product();
-                let c = self.constant(denominator.inverse());
+        barycentric_weights(nodes)
+            .into_iter()
+            .enumerate()
+            .map(|(i, weight)| {
+                let c = self.constant(weight);
                 [prefix[i], suffix[i]].into_iter().flatten().fold(c, |acc, f| self.mul(acc, f))
             })
             .collect()

@@ -62,7 +62,9 @@ pub struct PointWires {
 }
 
 /// Records the verification of `proof` for `air` at `2^log_height` rows,
-/// skipping `skip` variables, against the bus argument's `bus` claim on
+/// skipping `skip` variables, its round polynomials of `degree` (the
+/// AIR's `round_degree`, which the caller has from its `summary`: one
+/// symbolic evaluation per table), against the bus argument's `bus` claim on
 /// the table (if it sends messages); returns the point. The proof's lengths must
 /// be those of such a proof ([`CircuitError::Unsupported`] otherwise):
 /// they fix the circuit.
@@ -70,15 +72,15 @@ pub fn verify<A>(
     b: &mut CircuitBuilder,
     transcript: &mut CircuitChallenger,
     air: &A,
-    (skip, log_height): (usize, usize),
+    (skip, log_height, degree): (usize, usize, usize),
     proof: &ZerocheckWires,
     bus: Option<&BusClaimWires>,
 ) -> Result<PointWires, CircuitError>
 where
     A: SkipAir,
 {
+    debug_assert_eq!(round_degree(air).ok(), Some(degree), "the AIR's round degree");
     let group = 1usize << skip;
-    let degree = round_degree(air).map_err(|_| CircuitError::Unsupported("an AIR the zerocheck does not support"))?;
     let points = skip_points(skip, degree);
     let next_columns = air.main_next_row_columns();
     if log_height < skip

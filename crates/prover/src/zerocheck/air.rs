@@ -3,7 +3,7 @@
 //! constraints, the bus messages and the next-row reads, and the checks
 //! that refuse an AIR it cannot prove soundly.
 
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 
 use p3_air::{Air, AirLayout, BaseAir, BaseLeaf, SymbolicExpr, SymbolicExpression};
 use p3_lookup::InteractionSymbolicBuilder;
@@ -56,6 +56,26 @@ pub fn multilinear_degree<A: SkipAir>(air: &A) -> Option<usize> {
 /// As the zerocheck refuses the AIR.
 pub fn round_degree<A: SkipAir>(air: &A) -> Result<usize, ZerocheckError> {
     profile(air).map(|profile| profile.degree)
+}
+
+/// What a verifier reads of an AIR before its proof: the round
+/// polynomials' degree ([`round_degree`]) and the bus messages
+/// ([`messages`]), from one symbolic evaluation (a verifier circuit reads
+/// both for every table of every child).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AirSummary {
+    /// [`round_degree`].
+    pub degree: usize,
+    /// [`messages`].
+    pub messages: Vec<Message>,
+}
+
+/// The [`AirSummary`] of `air`.
+///
+/// # Errors
+/// As the zerocheck refuses the AIR.
+pub fn summary<A: SkipAir>(air: &A) -> Result<AirSummary, ZerocheckError> {
+    profile(air).map(|profile| AirSummary { degree: profile.degree, messages: profile.messages })
 }
 
 /// One bus message an AIR sends on every row: its bus, its number of

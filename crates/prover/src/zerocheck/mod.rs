@@ -91,7 +91,7 @@ mod tests;
 pub(crate) mod toy;
 pub mod verifier;
 
-pub use air::{Message, SkipAir, messages, multilinear_degree, round_degree};
+pub use air::{AirSummary, Message, SkipAir, messages, multilinear_degree, round_degree, summary};
 pub(crate) use air::{constraint_count, profile, symbolic};
 pub use folder::{ExtFolder, ExtPackedFolder, MessageWeights, PackedFolder, Weights};
 pub use prover::column_evaluations;

@@ -369,3 +369,36 @@ fn messages_carry_their_bounds() {
     let weights: Vec<u32> = messages(&super::toy::BoundedBus { weight: 7 }).unwrap().iter().map(|m| m.weight).collect();
     assert_eq!(weights, vec![7, 1]);
 }
+
+/// A periodic column's value at the zerocheck's point is its definition:
+/// the column repeated down the table, row `i` weighted by
+/// `L_{i mod |H|}(r0) · eq(i / |H|, rest)`, for every period from one
+/// row to the table, dense and sparse (the packed, group-skipping sum).
+#[test]
+fn periodic_columns_evaluate_to_their_definition() {
+    use rand::rngs::StdRng;
+    use rand::{RngExt, SeedableRng};
+    let mut rng = StdRng::seed_from_u64(7);
+    for skip in [1, 3, 5] {
+        for log_height in [skip, skip + 2, 11] {
+            for log_period in 0..=log_height {
+                for sparse in [false, true] {
+                    let column: Vec<Val> = (0..1usize << log_period)
+                        .map(|i| if sparse && i % 37 != 3 { Val::ZERO } else { rng.random() })
+                        .collect();
+                    let r0: Challenge = rng.random();
+                    let rest: Vec<Challenge> = (0..log_height - skip).map(|_| rng.random()).collect();
+                    let (l, eq) = (crate::poly::lagrange(skip, r0), eq_table(&rest));
+                    let expected: Challenge = (0..1usize << log_height)
+                        .map(|row| l[row % (1 << skip)] * eq[row >> skip] * column[row % column.len()])
+                        .sum();
+                    assert_eq!(
+                        periodic_at(&column, skip, r0, &rest),
+                        expected,
+                        "skip {skip}, 2^{log_period} of 2^{log_height}"
+                    );
+                }
+            }
+        }
+    }
+}

@@ -3,15 +3,19 @@
 //! values, with the selectors and periodic columns it evaluates itself.
 
 use p3_challenger::{CanObserve, FieldChallenger};
-use p3_field::PrimeCharacteristicRing;
+use p3_field::{BasedVectorSpace, Field, PackedValue, PrimeCharacteristicRing};
+use p3_maybe_rayon::prelude::*;
 
 use super::air::{Profile, check_counts, profile};
 use super::folder::{ExtFolder, Weights};
 use super::{
     BusClaim, SkipAir, SkipZerocheck, ZerocheckError, ZerocheckPoint, ZerocheckProof, skip_points, skip_xs, start,
 };
-use crate::config::{Challenge, Val};
+use crate::config::{Challenge, PackedVal, Val};
 use crate::poly::{eq_at, eq_table, interpolate, lagrange};
+
+/// Base-field limbs of a [`Challenge`].
+const LIMBS: usize = <Challenge as BasedVectorSpace<Val>>::DIMENSION;
 
 impl SkipZerocheck {
     /// Checks a proof that a trace of `2^log_height` rows satisfies
@@ -135,9 +139,45 @@ pub fn periodic_at(column: &[Val], skip: usize, r0: Challenge, rest: &[Challenge
 fn periodic_with(column: &[Val], l: &[Challenge], rest: &[Challenge]) -> Challenge {
     let (group, period) = (l.len(), column.len());
     let bits = (period / group).max(1).trailing_zeros() as usize;
-    let eq = eq_table(&rest[..bits.min(rest.len())]);
-    (0..group)
-        .map(|j| l[j] * eq.iter().enumerate().map(|(g, &e)| e * column[(g * group + j) % period]).sum::<Challenge>())
+    periodic_with_eq(column, l, &eq_table(&rest[..bits.min(rest.len())]))
+}
+
+/// [`periodic_with`] with the `eq` table of the column's bits given.
+///
+/// The sum is taken group by group: `V_j = Σ_g eq_g · column[g·|H| + j]`
+/// for every `j` at once (the `|H|` cells of a group are contiguous, so
+/// each limb of `eq_g` scales them as packed lanes), then `Σ_j L_j V_j`.
+/// A group of zeros is skipped: the witness tables' fixed columns are
+/// zero on every wire but the constants and inputs.
+fn periodic_with_eq(column: &[Val], l: &[Challenge], eq: &[Challenge]) -> Challenge {
+    let (group, period) = (l.len(), column.len());
+    let width = PackedVal::WIDTH;
+    if group % width != 0 || eq.len() * group > period {
+        return (0..group)
+            .map(|j| {
+                l[j] * eq.iter().enumerate().map(|(g, &e)| e * column[(g * group + j) % period]).sum::<Challenge>()
+            })
+            .sum();
+    }
+    let lanes = group / width;
+    let mut sums = vec![PackedVal::ZERO; LIMBS * lanes];
+    for (chunk, e) in column.chunks_exact(group).zip(eq) {
+        if chunk.iter().all(|v| v.is_zero()) {
+            continue;
+        }
+        let e: &[Val] = e.as_basis_coefficients_slice();
+        for (i, &packed) in PackedVal::pack_slice(chunk).iter().enumerate() {
+            for (k, &limb) in e.iter().enumerate() {
+                sums[k * lanes + i] += packed * limb;
+            }
+        }
+    }
+    l.iter()
+        .enumerate()
+        .map(|(j, &lj)| {
+            let v = Challenge::from_basis_coefficients_fn(|k| sums[k * lanes + j / width].as_slice()[j % width]);
+            lj * v
+        })
         .sum()
 }
 
@@ -146,7 +186,23 @@ fn periodic_with(column: &[Val], l: &[Challenge], rest: &[Challenge]) -> Challen
 fn structure_at<A: SkipAir>(air: &A, skip: usize, point: &ZerocheckPoint) -> (Vec<Challenge>, Challenge, Challenge) {
     let group = 1usize << skip;
     let l = lagrange(skip, point.skip);
-    let periodic = air.periodic_columns().iter().map(|col| periodic_with(col, &l, &point.rest)).collect();
+    let columns = air.periodic_columns();
+    // One `eq` table per column length (a table's columns share one).
+    let mut eqs: Vec<(usize, Vec<Challenge>)> = Vec::new();
+    for col in columns.iter() {
+        let bits = (col.len() / group).max(1).trailing_zeros() as usize;
+        if !eqs.iter().any(|(b, _)| *b == bits) {
+            eqs.push((bits, eq_table(&point.rest[..bits.min(point.rest.len())])));
+        }
+    }
+    let periodic = columns
+        .par_iter()
+        .map(|col| {
+            let bits = (col.len() / group).max(1).trailing_zeros() as usize;
+            let eq = &eqs.iter().find(|(b, _)| *b == bits).expect("an eq table per length").1;
+            periodic_with_eq(col, &l, eq)
+        })
+        .collect();
     let first = l[0] * point.rest.iter().map(|&r| Challenge::ONE - r).product::<Challenge>();
     let last = l[group - 1] * point.rest.iter().copied().product::<Challenge>();
     (periodic, first, last)

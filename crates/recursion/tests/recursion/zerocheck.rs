@@ -10,7 +10,7 @@ use p3_matrix::Matrix;
 use sigagg_koalabear::poseidon2::default16;
 use sigagg_prover::Settings;
 use sigagg_prover::config::Val;
-use sigagg_prover::zerocheck::{BusClaim, SkipZerocheck, ZerocheckPoint, ZerocheckProof};
+use sigagg_prover::zerocheck::{BusClaim, SkipZerocheck, ZerocheckPoint, ZerocheckProof, round_degree};
 use sigagg_recursion::air::ArithAir;
 use sigagg_recursion::transcript::CircuitChallenger;
 use sigagg_recursion::zerocheck::{BusClaimWires, ZerocheckWires, verify as verify_in_circuit};
@@ -61,7 +61,15 @@ where
         value: b.input(),
     });
     let mut transcript = CircuitChallenger::new(&mut b);
-    let reached = verify_in_circuit(&mut b, &mut transcript, air, (SKIP, log_height), &wires, claim.as_ref()).unwrap();
+    let reached = verify_in_circuit(
+        &mut b,
+        &mut transcript,
+        air,
+        (SKIP, log_height, round_degree(air).unwrap()),
+        &wires,
+        claim.as_ref(),
+    )
+    .unwrap();
     for r in core::iter::once(reached.skip).chain(reached.rest) {
         let expected = b.input();
         b.assert_eq(r, expected);
