@@ -178,14 +178,28 @@ pub fn merge_signed(
 /// proof whose shape does not split the keys, or that does not prove this
 /// statement, an [`ErrorKind::Verify`] error.
 pub fn verify_merged(settings: ProofSettings, statement: &MergeStatement<'_>, proof: &[u8]) -> Result<()> {
+    verify_merged_security(settings, statement, proof).map(drop)
+}
+
+/// [`verify_merged`], and the proof's [`security`] from the circuit it
+/// verified on (built once, not once for each).
+///
+/// # Errors
+/// As [`verify_merged`].
+pub fn verify_merged_security(
+    settings: ProofSettings,
+    statement: &MergeStatement<'_>,
+    proof: &[u8],
+) -> Result<Security> {
     let merged = decode_merged(proof)?;
     with_mergeable!(statement.scheme, S => {
         let parts = Parts::<S>::decode(statement)?;
         // Keys the proof's shape does not split: not a proof of these keys.
         let st = Statement::split_entries(&parts.entries, &parts.committees, &merged.shape(), parts.messages)
             .map_err(|e| Error::from(e).with_kind(ErrorKind::Verify))?;
-        sigagg_merge::verify(&sigagg_xmss_agg::settings(settings), &st, &merged)
-            .map_err(|e| Error::from(e).with_kind(ErrorKind::Verify))
+        let level = sigagg_merge::verify_level(&sigagg_xmss_agg::settings(settings), &st, &merged)
+            .map_err(|e| Error::from(e).with_kind(ErrorKind::Verify))?;
+        Ok(Security { proven_bits: level.proven_bits, conjectured_bits: level.conjectured_bits })
     })
 }
 

@@ -148,11 +148,9 @@ pub fn verify(args: &VerifyArgs, proof: &[u8], info: &MergeInfo) -> CliResult {
     };
     let files = StatementFiles::read(&args.pks, &args.messages, &args.committees)?;
     let chosen = ChosenSettings::choose(args, Some(merge::CHILD_SETTINGS))?;
-    files
-        .with(args.scheme, &args.epochs, |statement| merge::verify_merged(chosen.named, statement, proof))
+    let level = files
+        .with(args.scheme, &args.epochs, |statement| merge::verify_merged_security(chosen.named, statement, proof))
         .map_err(invalid)?;
-    let level = files.with(args.scheme, &args.epochs, |statement| merge::security(chosen.named, statement, proof));
-    let level = level.map_err(CliError::rejected)?;
     let security = chosen.accept((level.proven_bits, level.conjectured_bits))?;
     io::print_json(&json!({
         "valid": true,

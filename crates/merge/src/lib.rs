@@ -99,7 +99,7 @@ mod statement;
 pub use error::MergeError;
 pub use merge::{
     CHILD_SETTINGS, ChildHeader, ChildProof, MergedProof, merge, merge_signed, security_level, split, verifier_circuit,
-    verify,
+    verify, verify_level,
 };
 pub use scheme::MergeScheme;
 pub use statement::{Child, MAX_CHILDREN, MAX_DEPTH, MergeStatement, Messages, Shape, Withheld};

@@ -384,12 +384,26 @@ pub fn verify<S: MergeScheme>(
     statement: &MergeStatement<S>,
     proof: &MergedProof,
 ) -> Result<(), MergeError> {
+    verify_level(settings, statement, proof).map(drop)
+}
+
+/// [`verify`], and the merged proof's security ([`security_level`]) from
+/// the circuit it verified on: a caller that reports it builds the
+/// circuit once instead of twice.
+///
+/// # Errors
+/// As [`verify`].
+pub fn verify_level<S: MergeScheme>(
+    settings: &Settings,
+    statement: &MergeStatement<S>,
+    proof: &MergedProof,
+) -> Result<SecurityLevel, MergeError> {
     if !matches!(settings, Settings::Skip(_)) {
         return Err(MergeError::Settings);
     }
     let (circuit, withheld) = build(statement, &proof.children, None, &[])?;
     deferred::check_except(&circuit, &proof.claims, &withheld)?;
-    Ok(sigagg_recursion::verify(settings, &circuit, &proof.claims, &proof.proof)?)
+    Ok(sigagg_recursion::verify_level(settings, &circuit, &proof.claims, &proof.proof)?)
 }
 
 /// Splits a merged proof: the same proof, for a verifier who knows only

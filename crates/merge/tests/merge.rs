@@ -11,7 +11,7 @@ use common::{copy, signed};
 use p3_field::PrimeCharacteristicRing;
 use sigagg_merge::{
     CHILD_SETTINGS, Child, ChildHeader, ChildProof, MAX_CHILDREN, MergeError, MergeStatement, MergedProof, Messages,
-    Shape, merge, merge_signed, security_level, verifier_circuit, verify,
+    Shape, merge, merge_signed, security_level, verifier_circuit, verify, verify_level,
 };
 use sigagg_prover::skip_stark::SkipProof;
 use sigagg_prover::{Settings, StarkProof};
@@ -221,7 +221,12 @@ fn a_compact_merged_proof_is_shorter_and_final() {
     let merged = merge(&compact, &statement, &proofs).unwrap();
     verify(&compact, &statement, &merged).unwrap();
     assert!(verify(&CHILD_SETTINGS, &statement, &merged).is_err());
-    assert!(security_level(&compact, &statement, &merged.children).unwrap().proven_bits >= 120.0);
+    assert!(verify_level(&CHILD_SETTINGS, &statement, &merged).is_err());
+    let level = security_level(&compact, &statement, &merged.children).unwrap();
+    assert!(level.proven_bits >= 120.0);
+    // What `verify_level` reports of the circuit it verified on.
+    let reported = verify_level(&compact, &statement, &merged).unwrap();
+    assert_eq!((reported.proven_bits, reported.conjectured_bits), (level.proven_bits, level.conjectured_bits));
     let recursive = merge(&CHILD_SETTINGS, &statement, &proofs).unwrap();
     let (short, long) = (merged.to_bytes().len(), recursive.to_bytes().len());
     assert!(short * 10 < long * 8, "{short} against {long}");

@@ -433,12 +433,24 @@ pub fn verify(
     inputs: &[Ext],
     proof: &CircuitProof,
 ) -> Result<(), CircuitError> {
+    verify_level(settings, circuit, inputs, proof).map(drop)
+}
+
+/// [`verify`], and the proof's security ([`security_level`]) from the
+/// same tables: a caller that reports it builds them once.
+pub fn verify_level(
+    settings: &Settings,
+    circuit: &Circuit,
+    inputs: &[Ext],
+    proof: &CircuitProof,
+) -> Result<sigagg_prover::SecurityLevel, CircuitError> {
     let whir = skip_settings(settings)?;
     let (airs, logs, digest) = tracing::info_span!("statement").in_scope(|| statement(circuit, inputs))?;
     let tables = Tables::new(&airs, logs.to_vec(), DOMAIN, digest);
     match &proof.stark {
         StarkProof::Skip(p) => {
-            Ok(tracing::info_span!("skip verify").in_scope(|| skip_stark::verify(whir, &tables, p))?)
+            tracing::info_span!("skip verify").in_scope(|| skip_stark::verify(whir, &tables, p))?;
+            Ok(skip_stark::level(whir, &tables))
         }
         other => {
             Err(sigagg_prover::VerifyError::WrongBackend { expected: Backend::Skip, found: other.backend() }.into())
