@@ -49,6 +49,7 @@ use p3_field::extension::trinomial_quintic_mul;
 use p3_field::{BasedVectorSpace, PrimeCharacteristicRing};
 use p3_lookup::{Count, InteractionBuilder};
 use p3_matrix::dense::RowMajorMatrix;
+use p3_maybe_rayon::prelude::*;
 use sigagg_koalabear::poseidon2::{PARTIAL_16, default_constants16};
 use sigagg_prover::config::{PackedVal, Val};
 use sigagg_prover::gadgets::bus::once;
@@ -628,30 +629,48 @@ pub fn traces(circuit: &Circuit, values: &[Ext], log_heights: [usize; 5]) -> Vec
     for wire in circuit.rows().iter().flat_map(|r| [r.a, r.b, r.c]).chain(perm_wires.copied()).chain(path_wires) {
         reads[wire.index()] += 1;
     }
-    let width = WitnessCols::<u8>::WIDTH;
-    let mut witness = RowMajorMatrix::new(vec![Val::ZERO; width << log_heights[0]], width);
-    for (r, cells) in witness.values.chunks_mut(width).enumerate() {
-        let wire = circuit.ext_wires().get(r);
-        let value = wire.map_or([Val::ZERO; D], |w| limbs(&values[w.index()]));
-        let mult = wire.map_or(0, |w| reads[w.index()]);
-        WitnessCols { id: Val::from_usize(r), value, mult: Val::from_u32(mult) }.write_to(cells);
-    }
-    let width = BaseWitnessCols::<u8>::WIDTH;
-    let mut base_witness = RowMajorMatrix::new(vec![Val::ZERO; width << log_heights[4]], width);
-    for (r, cells) in base_witness.values.chunks_mut(width).enumerate() {
-        let wire = circuit.base_wires().get(r);
-        let value = wire.map_or(Val::ZERO, |w| first_limb(&values[w.index()]));
-        let mult = wire.map_or(0, |w| reads[w.index()]);
-        let id = Val::from_usize((1 << log_heights[0]) + r);
-        BaseWitnessCols { id, value, mult: Val::from_u32(mult) }.write_to(cells);
-    }
-    let width = ArithCols::<u8>::WIDTH;
-    let mut arith = RowMajorMatrix::new(vec![Val::ZERO; width << log_heights[1]], width);
-    for (row, cells) in circuit.rows().iter().zip(arith.values.chunks_mut(width)) {
-        let [a, b, c] = [row.a, row.b, row.c].map(|w| limbs(&values[w.index()]));
-        ArithCols { a, b, c }.write_to(cells);
-    }
-    let (perm, path) = (perm_trace(circuit, values, log_heights[2]), path_trace(circuit, values, log_heights[3]));
+    // The five tables are independent: filled side by side, the large
+    // ones a block of rows per task.
+    let witness = || {
+        let width = WitnessCols::<u8>::WIDTH;
+        let mut witness = RowMajorMatrix::new(vec![Val::ZERO; width << log_heights[0]], width);
+        witness.values.par_chunks_mut(width).enumerate().for_each(|(r, cells)| {
+            let wire = circuit.ext_wires().get(r);
+            let value = wire.map_or([Val::ZERO; D], |w| limbs(&values[w.index()]));
+            let mult = wire.map_or(0, |w| reads[w.index()]);
+            WitnessCols { id: Val::from_usize(r), value, mult: Val::from_u32(mult) }.write_to(cells);
+        });
+        witness
+    };
+    let base_witness = || {
+        let width = BaseWitnessCols::<u8>::WIDTH;
+        let mut base_witness = RowMajorMatrix::new(vec![Val::ZERO; width << log_heights[4]], width);
+        base_witness.values.par_chunks_mut(width).enumerate().for_each(|(r, cells)| {
+            let wire = circuit.base_wires().get(r);
+            let value = wire.map_or(Val::ZERO, |w| first_limb(&values[w.index()]));
+            let mult = wire.map_or(0, |w| reads[w.index()]);
+            let id = Val::from_usize((1 << log_heights[0]) + r);
+            BaseWitnessCols { id, value, mult: Val::from_u32(mult) }.write_to(cells);
+        });
+        base_witness
+    };
+    let arith = || {
+        let width = ArithCols::<u8>::WIDTH;
+        let mut arith = RowMajorMatrix::new(vec![Val::ZERO; width << log_heights[1]], width);
+        arith.values.par_chunks_mut(width).zip(circuit.rows().par_iter()).for_each(|(cells, row)| {
+            let [a, b, c] = [row.a, row.b, row.c].map(|w| limbs(&values[w.index()]));
+            ArithCols { a, b, c }.write_to(cells);
+        });
+        arith
+    };
+    let ((witness, base_witness), (arith, (perm, path))) = join(
+        || join(witness, base_witness),
+        || {
+            join(arith, || {
+                join(|| perm_trace(circuit, values, log_heights[2]), || path_trace(circuit, values, log_heights[3]))
+            })
+        },
+    );
     vec![witness, arith, perm, path, base_witness]
 }
 
