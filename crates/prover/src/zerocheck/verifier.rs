@@ -2,6 +2,8 @@
 //! rounds, and the final check of the batched row term at the opened
 //! values, with the selectors and periodic columns it evaluates itself.
 
+use std::collections::BTreeMap;
+
 use p3_challenger::{CanObserve, FieldChallenger};
 use p3_field::{BasedVectorSpace, Field, PackedValue, PrimeCharacteristicRing};
 use p3_maybe_rayon::prelude::*;
@@ -137,9 +139,15 @@ pub fn periodic_at(column: &[Val], skip: usize, r0: Challenge, rest: &[Challenge
 /// `Σ_j L_j(r0) Σ_g eq(g, rest[..b]) · column[(g·|H| + j) mod period]`, `b`
 /// the bits that tell the column's rows apart.
 fn periodic_with(column: &[Val], l: &[Challenge], rest: &[Challenge]) -> Challenge {
-    let (group, period) = (l.len(), column.len());
-    let bits = (period / group).max(1).trailing_zeros() as usize;
-    periodic_with_eq(column, l, &eq_table(&rest[..bits.min(rest.len())]))
+    periodic_with_eq(column, l, &eq_table(column_vars(column.len(), l.len(), rest)))
+}
+
+/// The variables of `rest` that tell a periodic column of `len` rows
+/// apart in groups of `group`: the first `b`, `2^b` its groups (none for
+/// a column of one group or less).
+fn column_vars(len: usize, group: usize, rest: &[Challenge]) -> &[Challenge] {
+    let bits = (len / group).max(1).trailing_zeros() as usize;
+    &rest[..bits.min(rest.len())]
 }
 
 /// [`periodic_with`] with the `eq` table of the column's bits given.
@@ -187,22 +195,13 @@ fn structure_at<A: SkipAir>(air: &A, skip: usize, point: &ZerocheckPoint) -> (Ve
     let group = 1usize << skip;
     let l = lagrange(skip, point.skip);
     let columns = air.periodic_columns();
-    // One `eq` table per column length (a table's columns share one).
-    let mut eqs: Vec<(usize, Vec<Challenge>)> = Vec::new();
-    for col in columns.iter() {
-        let bits = (col.len() / group).max(1).trailing_zeros() as usize;
-        if !eqs.iter().any(|(b, _)| *b == bits) {
-            eqs.push((bits, eq_table(&point.rest[..bits.min(point.rest.len())])));
-        }
+    // One `eq` table per number of variables (a table's columns share one).
+    let vars: Vec<&[Challenge]> = columns.iter().map(|col| column_vars(col.len(), group, &point.rest)).collect();
+    let mut eqs = BTreeMap::new();
+    for v in &vars {
+        eqs.entry(v.len()).or_insert_with(|| eq_table(v));
     }
-    let periodic = columns
-        .par_iter()
-        .map(|col| {
-            let bits = (col.len() / group).max(1).trailing_zeros() as usize;
-            let eq = &eqs.iter().find(|(b, _)| *b == bits).expect("an eq table per length").1;
-            periodic_with_eq(col, &l, eq)
-        })
-        .collect();
+    let periodic = columns.par_iter().zip(&vars).map(|(col, v)| periodic_with_eq(col, &l, &eqs[&v.len()])).collect();
     let first = l[0] * point.rest.iter().map(|&r| Challenge::ONE - r).product::<Challenge>();
     let last = l[group - 1] * point.rest.iter().copied().product::<Challenge>();
     (periodic, first, last)
