@@ -4,15 +4,16 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use p3_field::PrimeCharacteristicRing;
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use sigagg_prover::skip_stark::{SkipProof, skip_for};
 use sigagg_prover::zerocheck::SkipAir;
 use sigagg_prover::{SecurityLevel, Settings, StarkProof, codec};
 use sigagg_recursion::child::{self, ChildStatement, NativeProof, ProofShape, ProofWires};
 use sigagg_recursion::whir::{native_paths, no_paths};
-use sigagg_recursion::{Circuit, CircuitBuilder, CircuitError, CircuitProof, Ext, deferred};
+use sigagg_recursion::{Circuit, CircuitBuilder, CircuitError, CircuitProof, Ext, StatementView, deferred};
 use sigagg_xmss::Signature;
-use sigagg_xmss_agg::{AggregateStatement, Proof};
+use sigagg_xmss_agg::{AggregateStatement, Proof, VerifyError};
 
 use crate::statement::{Child, Messages, Shape, Withheld};
 use crate::{MergeError, MergeScheme, MergeStatement};
@@ -296,12 +297,10 @@ pub fn merge<S: MergeScheme>(
         let invalid = |reason: String| MergeError::ChildInvalid { index, reason };
         let stark = match (c, proof) {
             (Child::Aggregate(s), ChildProof::Aggregate(p)) => {
-                S::verify_child(&CHILD_SETTINGS, s, p).map_err(|e| invalid(e.to_string()))?;
                 headers.push(ChildHeader::Aggregate { signers: s.len() as u32 });
                 &p.stark
             }
-            (Child::Threshold(t), ChildProof::Threshold(p)) => {
-                S::verify_threshold(&CHILD_SETTINGS, t, p).map_err(|e| invalid(e.to_string()))?;
+            (Child::Threshold(_), ChildProof::Threshold(p)) => {
                 headers.push(ChildHeader::Threshold { count: p.count, signers: p.signers.clone() });
                 &p.stark
             }
@@ -325,6 +324,28 @@ pub fn merge<S: MergeScheme>(
             _ => return Err(invalid("not a whir-skip-poseidon2 proof".into())),
         }
     }
+    // Each aggregate and certificate verified natively, side by side (the
+    // first refusal by index is reported); merged children are verified
+    // where their circuits are built.
+    let checks: Vec<Result<(), MergeError>> = statement
+        .children()
+        .par_iter()
+        .zip(children)
+        .enumerate()
+        .map(|(index, pair)| {
+            let invalid = |e: VerifyError| MergeError::ChildInvalid { index, reason: e.to_string() };
+            match pair {
+                (Child::Aggregate(s), ChildProof::Aggregate(p)) => {
+                    S::verify_child(&CHILD_SETTINGS, s, p).map_err(invalid)
+                }
+                (Child::Threshold(t), ChildProof::Threshold(p)) => {
+                    S::verify_threshold(&CHILD_SETTINGS, t, p).map(drop).map_err(invalid)
+                }
+                _ => Ok(()),
+            }
+        })
+        .collect();
+    checks.into_iter().collect::<Result<(), _>>()?;
     let merged: Vec<Option<&CircuitProof>> = children
         .iter()
         .map(|c| match c {
@@ -538,50 +559,97 @@ fn build<S: MergeScheme>(
         return Err(mismatch(proofs.len()));
     }
     check_headers(statement, children)?;
+    // Each child's view is built apart from the others, side by side: a
+    // merged child's is its whole circuit, its claims checked (and its
+    // proof verified for the prover); the circuit then records them in order.
+    let views: Vec<Result<View<S::Air>, MergeError>> = statement
+        .children()
+        .par_iter()
+        .zip(children)
+        .enumerate()
+        .map(|(index, (child, header))| {
+            view(index, child, header, merged.get(index).copied().flatten()).ok_or_else(|| mismatch(children.len()))?
+        })
+        .collect();
     let mut b = CircuitBuilder::new();
     b.defer_periodic_above(DEFER_ABOVE);
     let mut withheld = Vec::new();
-    for (index, (c, header)) in statement.children().iter().zip(children).enumerate() {
+    for (index, (view, child)) in views.into_iter().zip(statement.children()).enumerate() {
         let native = proofs.map(|p| p[index]);
-        match (c, header) {
-            (Child::Aggregate(s), _) => {
-                let (airs, log_heights, seed) = S::verifier_view(&CHILD_SETTINGS, s);
+        let first = b.num_deferred();
+        match view? {
+            View::Scheme(airs, log_heights, seed) => {
                 verify_child(&mut b, &airs.iter().collect::<Vec<_>>(), &log_heights, &seed, native)?;
             }
-            (Child::Merged(m), ChildHeader::Merged { children, claims }) => {
-                let (inner, unchecked) = build(m, children, None, &[])?;
-                let invalid = |e: CircuitError| MergeError::ChildInvalid { index, reason: e.to_string() };
-                deferred::check_except(&inner, claims, &unchecked).map_err(invalid)?;
-                if let Some(Some(proof)) = merged.get(index) {
-                    sigagg_recursion::verify(&CHILD_SETTINGS, &inner, claims, proof).map_err(invalid)?;
-                }
-                let view = sigagg_recursion::statement_view(&CHILD_SETTINGS, &inner, claims)?;
-                drop(inner);
-                verify_child(&mut b, &view.airs.iter().collect::<Vec<_>>(), &view.log_heights, &view.seed, native)?;
+            View::Circuit(v) => {
+                verify_child(&mut b, &v.airs.iter().collect::<Vec<_>>(), &v.log_heights, &v.seed, native)?;
             }
-            (Child::Threshold(t), ChildHeader::Threshold { count, signers }) => {
-                let (airs, log_heights, seed) = S::threshold_view(&CHILD_SETTINGS, t, *count, signers.as_deref())
-                    .map_err(|e| MergeError::ChildInvalid { index, reason: e.to_string() })?;
-                verify_child(&mut b, &airs.iter().collect::<Vec<_>>(), &log_heights, &seed, native)?;
-            }
-            (Child::Withheld(w), ChildHeader::Withheld(_)) => {
-                let first = b.num_deferred();
-                match w {
-                    Withheld::Aggregate { signers, digest } => {
-                        let (airs, heights, seed) = S::placeholder_view(&CHILD_SETTINGS, *signers as usize, digest);
-                        verify_child(&mut b, &airs.iter().collect::<Vec<_>>(), &heights, &seed, native)?;
-                    }
-                    Withheld::Merged { log_heights, digest } => {
-                        let view = sigagg_recursion::placeholder_view(&CHILD_SETTINGS, log_heights, *digest)?;
-                        verify_child(&mut b, &view.airs.iter().collect::<Vec<_>>(), log_heights, &view.seed, native)?;
-                    }
-                }
-                withheld.push(first..b.num_deferred());
-            }
-            _ => return Err(mismatch(children.len())),
+        }
+        if matches!(child, Child::Withheld(_)) {
+            withheld.push(first..b.num_deferred());
         }
     }
     Ok((b.build(), withheld))
+}
+
+/// What the circuit reads of one child: its tables, their heights and its
+/// transcript's seed, as its scheme's tables or as a merged proof's
+/// circuit tables.
+enum View<A> {
+    Scheme(Vec<A>, Vec<usize>, Vec<u8>),
+    Circuit(StatementView),
+}
+
+/// The view of child `index` (`child`, whose header is `header`, of its
+/// shape: [`check_headers`]). A merged child's circuit is built from its
+/// statement and header, its claims checked, and its proof verified on it
+/// when `merged` gives it; a withheld child's view is built from its
+/// header. None for a header of another kind than its child.
+fn view<S: MergeScheme>(
+    index: usize,
+    child: &Child<S>,
+    header: &ChildHeader,
+    merged: Option<&CircuitProof>,
+) -> Option<Result<View<S::Air>, MergeError>> {
+    let invalid = |reason: String| MergeError::ChildInvalid { index, reason };
+    Some(Ok(match (child, header) {
+        (Child::Aggregate(s), _) => {
+            let (airs, log_heights, seed) = S::verifier_view(&CHILD_SETTINGS, s);
+            View::Scheme(airs, log_heights, seed)
+        }
+        (Child::Merged(m), ChildHeader::Merged { children, claims }) => {
+            let circuit = || -> Result<StatementView, MergeError> {
+                let (inner, unchecked) = build(m, children, None, &[])?;
+                let invalid = |e: CircuitError| invalid(e.to_string());
+                deferred::check_except(&inner, claims, &unchecked).map_err(invalid)?;
+                if let Some(proof) = merged {
+                    sigagg_recursion::verify(&CHILD_SETTINGS, &inner, claims, proof).map_err(invalid)?;
+                }
+                Ok(sigagg_recursion::statement_view(&CHILD_SETTINGS, &inner, claims)?)
+            };
+            match circuit() {
+                Ok(v) => View::Circuit(v),
+                Err(e) => return Some(Err(e)),
+            }
+        }
+        (Child::Threshold(t), ChildHeader::Threshold { count, signers }) => {
+            match S::threshold_view(&CHILD_SETTINGS, t, *count, signers.as_deref()) {
+                Ok((airs, log_heights, seed)) => View::Scheme(airs, log_heights, seed),
+                Err(e) => return Some(Err(invalid(e.to_string()))),
+            }
+        }
+        (Child::Withheld(Withheld::Aggregate { signers, digest }), ChildHeader::Withheld(_)) => {
+            let (airs, log_heights, seed) = S::placeholder_view(&CHILD_SETTINGS, *signers as usize, digest);
+            View::Scheme(airs, log_heights, seed)
+        }
+        (Child::Withheld(Withheld::Merged { log_heights, digest }), ChildHeader::Withheld(_)) => {
+            match sigagg_recursion::placeholder_view(&CHILD_SETTINGS, log_heights, *digest) {
+                Ok(v) => View::Circuit(v),
+                Err(e) => return Some(Err(e.into())),
+            }
+        }
+        _ => return None,
+    }))
 }
 
 /// Records in `b` the verification of one child's proof: its tables, their

@@ -15,7 +15,7 @@ use sigagg_xmss_agg::{AggScheme, AggregateStatement, Proof, ProveError, Verifier
 /// in the circuit from what [`MergeScheme::verifier_view`] gives.
 pub trait MergeScheme: AggScheme {
     /// The tables of its aggregate proofs.
-    type Air: SkipAir;
+    type Air: SkipAir + Send;
 
     /// Aggregates raw signatures into a child's proof (what a merge does
     /// with signatures given beside its children).

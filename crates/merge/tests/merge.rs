@@ -127,6 +127,13 @@ fn children_merge_and_verify_and_every_other_claim_is_refused() {
     short.claims.pop();
     assert!(verify(&settings, &statement, &short).is_err());
 
+    // Both children's proofs exchanged: the children are verified side by
+    // side, and the first refusal by index is the one reported.
+    assert!(matches!(
+        merge(&settings, &statement, &[copy(&p1).into(), copy(&p0).into()]),
+        Err(MergeError::ChildInvalid { index: 0, .. })
+    ));
+
     // A child's proof of another statement, and too few proofs.
     assert!(matches!(
         merge(&settings, &statement, &[copy(&p0).into(), p2.into()]),
