@@ -5,7 +5,7 @@ use p3_challenger::FieldChallenger;
 use p3_field::{ExtensionField, PackedFieldExtension, PackedValue, PrimeCharacteristicRing};
 use p3_maybe_rayon::prelude::*;
 use p3_multi_stark::fractional_gkr::{Fraction, LeafNumerator, prove_fractional_gkr};
-use p3_multilinear_util::poly::{Poly, PolyMaybePacked};
+use p3_multilinear_util::poly::{Poly, PolyMaybePacked, PolyMaybePackedView};
 
 use super::{Buses, Layout, LogUpProof, Proven, claims};
 use crate::columns::Columns;
@@ -74,23 +74,21 @@ pub(crate) fn prove_split<A: SkipAir>(
     let _shares_span = tracing::info_span!("shares").entered();
     let rho = output.point.as_slice().to_vec();
     let mu: Challenge = challenger.sample_algebra_element();
-    let denominators = denominators.unpack();
-    // The GKR's own leaves, borrowed (no copy of 2^log_size cells), or a
-    // forgery's.
+    // The GKR's own leaves, borrowed as they are (packed or not: no copy
+    // of 2^log_size cells), or a forgery's.
     let forged;
-    let (numerators, denominators): (&[Val], &[Challenge]) = if core::ptr::eq(gkr_traces, share_traces) {
-        (numerators.as_slice(), denominators.as_slice())
+    let (numerators, denominators) = if core::ptr::eq(gkr_traces, share_traces) {
+        (numerators.as_slice(), denominators.as_view())
     } else {
         forged = leaves(airs, share_traces, &buses, &layout, gamma, beta).map_err(|e| e.to_string())?;
-        (&forged.0, &forged.1)
+        (forged.0.as_slice(), PolyMaybePacked::Scalar(Poly::new(forged.1.as_slice())))
     };
     let mut shares = vec![Challenge::ZERO; airs.len()];
     let mut eqs: Vec<Option<Vec<Challenge>>> = vec![None; layout.log_size + 1];
     for &(t, _, h, offset) in &layout.blocks {
         let w = layout.weight(&rho, h, offset);
         let eq = eqs[h].get_or_insert_with(|| eq_table(&layout.row_point(&rho, h)));
-        let (n, d) = (&numerators[offset..offset + (1 << h)], &denominators[offset..offset + (1 << h)]);
-        let (on_n, on_d) = eq_dots(eq, n, d);
+        let (on_n, on_d) = eq_dots(eq, &numerators[offset..offset + (1 << h)], &denominators, offset);
         shares[t] += w * (on_n + mu * on_d);
     }
     shares.iter().for_each(|&s| challenger.observe_algebra_element(s));
@@ -172,9 +170,30 @@ fn block_chunks<'a>(
     by_chunk
 }
 
-/// `(sum_r eq_r n_r, sum_r eq_r d_r)`, packed `LANES` rows at a time.
-fn eq_dots(eq: &[Challenge], n: &[Val], d: &[Challenge]) -> (Challenge, Challenge) {
-    let whole = eq.len() / LANES * LANES;
+/// `(sum_r eq_r n_r, sum_r eq_r d_r)` over the block of `eq.len()` leaves
+/// at `offset` (`n` its numerators, `d` all denominators), `LANES` rows at
+/// a time: `d`'s packed elements as they are where the block is whole
+/// packed elements, else packed here.
+pub(super) fn eq_dots(
+    eq: &[Challenge],
+    n: &[Val],
+    d: &PolyMaybePackedView<'_, Val, Challenge>,
+    offset: usize,
+) -> (Challenge, Challenge) {
+    let len = eq.len();
+    let packed = match d {
+        PolyMaybePacked::Packed(p) if offset % LANES == 0 && len % LANES == 0 => {
+            Some(&p.as_slice()[offset / LANES..(offset + len) / LANES])
+        }
+        _ => None,
+    };
+    let scalar = |r: usize| -> Challenge {
+        match d {
+            PolyMaybePacked::Scalar(p) => p.as_slice()[offset + r],
+            PolyMaybePacked::Packed(p) => p.as_slice()[(offset + r) / LANES].extract((offset + r) % LANES),
+        }
+    };
+    let whole = len / LANES * LANES;
     let (on_n, on_d) = (0..whole / LANES)
         .into_par_iter()
         .fold(
@@ -182,15 +201,21 @@ fn eq_dots(eq: &[Challenge], n: &[Val], d: &[Challenge]) -> (Challenge, Challeng
             |(on_n, on_d), i| {
                 let rows = i * LANES..(i + 1) * LANES;
                 let e = ExtPacked::from_ext_slice(&eq[rows.clone()]);
-                (on_n + e * *PackedVal::from_slice(&n[rows.clone()]), on_d + e * ExtPacked::from_ext_slice(&d[rows]))
+                let d_i = match packed {
+                    Some(p) => p[i],
+                    None => {
+                        let lanes: [Challenge; LANES] = core::array::from_fn(|l| scalar(rows.start + l));
+                        ExtPacked::from_ext_slice(&lanes)
+                    }
+                };
+                (on_n + e * *PackedVal::from_slice(&n[rows]), on_d + e * d_i)
             },
         )
         .reduce(|| (ExtPacked::ZERO, ExtPacked::ZERO), |a, b| (a.0 + b.0, a.1 + b.1));
     let unpack =
         |p: ExtPacked| -> Challenge { <ExtPacked as PackedFieldExtension<Val, Challenge>>::to_ext_iter([p]).sum() };
-    let rest = eq[whole..].iter().zip(&n[whole..]).zip(&d[whole..]);
     let (tail_n, tail_d) =
-        rest.fold((Challenge::ZERO, Challenge::ZERO), |(a, b), ((&e, &n), &d)| (a + e * n, b + e * d));
+        (whole..len).fold((Challenge::ZERO, Challenge::ZERO), |(a, b), r| (a + eq[r] * n[r], b + eq[r] * scalar(r)));
     (unpack(on_n) + tail_n, unpack(on_d) + tail_d)
 }
 

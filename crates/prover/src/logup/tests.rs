@@ -69,3 +69,29 @@ fn packed_leaves_match_row_by_row() {
         }
     }
 }
+
+/// A block's shares read the denominators packed or not, aligned to the
+/// lanes or not, and give the sums row by row.
+#[test]
+fn eq_dots_read_packed_and_scalar_denominators_alike() {
+    use p3_multilinear_util::poly::{Poly, PolyMaybePacked};
+
+    use super::prover::eq_dots;
+
+    let size = 1 << 7;
+    let value = |i: usize, k: u64| Challenge::from_usize(i + 3).exp_u64(k);
+    let n: Vec<Val> = (0..size).map(|i| Val::from_usize(i * i + 5)).collect();
+    let d: Vec<Challenge> = (0..size).map(|i| value(i, 5)).collect();
+    let packed = Poly::new(d.clone()).pack::<Val, Challenge>();
+    for (offset, len) in [(0, size), (64, 64), (16, 16), (8, 8), (4, 4), (2, 2), (0, 1), (32, 32), (48, 16)] {
+        let eq: Vec<Challenge> = (0..len).map(|i| value(i, 3)).collect();
+        let expected = (0..len).fold((Challenge::ZERO, Challenge::ZERO), |(a, b), r| {
+            (a + eq[r] * n[offset + r], b + eq[r] * d[offset + r])
+        });
+        let block = &n[offset..offset + len];
+        let scalar = PolyMaybePacked::Scalar(Poly::new(d.as_slice()));
+        let lanes = PolyMaybePacked::Packed(Poly::new(packed.as_slice()));
+        assert_eq!(eq_dots(&eq, block, &scalar, offset), expected, "scalar, block {offset}+{len}");
+        assert_eq!(eq_dots(&eq, block, &lanes, offset), expected, "packed, block {offset}+{len}");
+    }
+}
