@@ -182,7 +182,7 @@ pub(super) fn eq_dots(
 ) -> (Challenge, Challenge) {
     let len = eq.len();
     let packed = match d {
-        PolyMaybePacked::Packed(p) if offset % LANES == 0 && len % LANES == 0 => {
+        PolyMaybePacked::Packed(p) if offset.is_multiple_of(LANES) && len.is_multiple_of(LANES) => {
             Some(&p.as_slice()[offset / LANES..(offset + len) / LANES])
         }
         _ => None,
