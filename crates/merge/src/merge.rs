@@ -568,7 +568,7 @@ fn build<S: MergeScheme>(
         .zip(children)
         .enumerate()
         .map(|(index, (child, header))| {
-            view(index, child, header, merged.get(index).copied().flatten()).ok_or_else(|| mismatch(children.len()))?
+            view(index, child, header, merged.get(index).copied().flatten())?.ok_or_else(|| mismatch(children.len()))
         })
         .collect();
     let mut b = CircuitBuilder::new();
@@ -610,45 +610,36 @@ fn view<S: MergeScheme>(
     child: &Child<S>,
     header: &ChildHeader,
     merged: Option<&CircuitProof>,
-) -> Option<Result<View<S::Air>, MergeError>> {
+) -> Result<Option<View<S::Air>>, MergeError> {
     let invalid = |reason: String| MergeError::ChildInvalid { index, reason };
-    Some(Ok(match (child, header) {
+    Ok(Some(match (child, header) {
         (Child::Aggregate(s), _) => {
             let (airs, log_heights, seed) = S::verifier_view(&CHILD_SETTINGS, s);
             View::Scheme(airs, log_heights, seed)
         }
         (Child::Merged(m), ChildHeader::Merged { children, claims }) => {
-            let circuit = || -> Result<StatementView, MergeError> {
-                let (inner, unchecked) = build(m, children, None, &[])?;
-                let invalid = |e: CircuitError| invalid(e.to_string());
-                deferred::check_except(&inner, claims, &unchecked).map_err(invalid)?;
-                if let Some(proof) = merged {
-                    sigagg_recursion::verify(&CHILD_SETTINGS, &inner, claims, proof).map_err(invalid)?;
-                }
-                Ok(sigagg_recursion::statement_view(&CHILD_SETTINGS, &inner, claims)?)
-            };
-            match circuit() {
-                Ok(v) => View::Circuit(v),
-                Err(e) => return Some(Err(e)),
+            let (inner, unchecked) = build(m, children, None, &[])?;
+            let invalid = |e: CircuitError| invalid(e.to_string());
+            deferred::check_except(&inner, claims, &unchecked).map_err(invalid)?;
+            let view = sigagg_recursion::statement_view(&CHILD_SETTINGS, &inner, claims)?;
+            if let Some(proof) = merged {
+                sigagg_recursion::verify_view(&CHILD_SETTINGS, &view, proof).map_err(invalid)?;
             }
+            View::Circuit(view)
         }
         (Child::Threshold(t), ChildHeader::Threshold { count, signers }) => {
-            match S::threshold_view(&CHILD_SETTINGS, t, *count, signers.as_deref()) {
-                Ok((airs, log_heights, seed)) => View::Scheme(airs, log_heights, seed),
-                Err(e) => return Some(Err(invalid(e.to_string()))),
-            }
+            let (airs, log_heights, seed) = S::threshold_view(&CHILD_SETTINGS, t, *count, signers.as_deref())
+                .map_err(|e| invalid(e.to_string()))?;
+            View::Scheme(airs, log_heights, seed)
         }
         (Child::Withheld(Withheld::Aggregate { signers, digest }), ChildHeader::Withheld(_)) => {
             let (airs, log_heights, seed) = S::placeholder_view(&CHILD_SETTINGS, *signers as usize, digest);
             View::Scheme(airs, log_heights, seed)
         }
         (Child::Withheld(Withheld::Merged { log_heights, digest }), ChildHeader::Withheld(_)) => {
-            match sigagg_recursion::placeholder_view(&CHILD_SETTINGS, log_heights, *digest) {
-                Ok(v) => View::Circuit(v),
-                Err(e) => return Some(Err(e.into())),
-            }
+            View::Circuit(sigagg_recursion::placeholder_view(&CHILD_SETTINGS, log_heights, *digest)?)
         }
-        _ => return None,
+        _ => return Ok(None),
     }))
 }
 

@@ -86,6 +86,14 @@ fn merged_proofs_merge_again_at_depth_two_and_three() {
         moved[index(d.value)] = periodic_at(&d.column, d.skip, moved[index(d.r0)], &rest);
     }
     sigagg_recursion::deferred::check(&inner, &moved).unwrap();
+    // The prover verifies a merged child's proof on its claims: claims that
+    // pass the native check but not the child's proof are refused there.
+    let mut moved_child = copy(&m1);
+    moved_child.claims = moved.clone();
+    assert!(matches!(
+        merge(&settings, &two, &[moved_child.into(), copy_leaf(&pc)]),
+        Err(MergeError::ChildInvalid { index: 0, .. })
+    ));
     let mut moved_proof = copy(&m2);
     moved_proof.children[0] = ChildHeader::Merged { children: children.clone(), claims: moved };
     assert!(matches!(verify(&settings, &two, &moved_proof), Err(MergeError::Circuit(_))));

@@ -444,9 +444,32 @@ pub fn verify_level(
     inputs: &[Ext],
     proof: &CircuitProof,
 ) -> Result<sigagg_prover::SecurityLevel, CircuitError> {
-    let whir = skip_settings(settings)?;
+    skip_settings(settings)?;
     let (airs, logs, digest) = tracing::info_span!("statement").in_scope(|| statement(circuit, inputs))?;
-    let tables = Tables::new(&airs, logs.to_vec(), DOMAIN, digest);
+    verify_tables(settings, &airs, &logs, digest, proof)
+}
+
+/// [`verify`] on the statement `view` already built from the circuit and
+/// its inputs ([`statement_view`] under the same `settings`): for a caller
+/// that needs the view too, such as the parent of a merged proof.
+///
+/// # Errors
+/// As [`verify`].
+pub fn verify_view(settings: &Settings, view: &StatementView, proof: &CircuitProof) -> Result<(), CircuitError> {
+    verify_tables(settings, &view.airs, &view.log_heights, view.digest, proof).map(drop)
+}
+
+/// The proof checked against the statement's tables, heights and digest;
+/// its security from them.
+fn verify_tables(
+    settings: &Settings,
+    airs: &[CircuitAir],
+    logs: &[usize],
+    digest: [u8; 32],
+    proof: &CircuitProof,
+) -> Result<sigagg_prover::SecurityLevel, CircuitError> {
+    let whir = skip_settings(settings)?;
+    let tables = Tables::new(airs, logs.to_vec(), DOMAIN, digest);
     match &proof.stark {
         StarkProof::Skip(p) => {
             tracing::info_span!("skip verify").in_scope(|| skip_stark::verify(whir, &tables, p))?;
