@@ -366,6 +366,7 @@ pub(crate) fn merge_kind(e: &MergeError) -> ErrorKind {
         | MergeError::Statement(_)
         | MergeError::CountMismatch { .. }
         | MergeError::Withheld(_)
+        | MergeError::Key(_)
         | MergeError::Settings => ErrorKind::Argument,
     }
 }

@@ -2,8 +2,8 @@
 //! each on one message, each proven under [`CHILD_SETTINGS`], merged into
 //! one proof; prints each child's proof, the verifier circuit's size, the
 //! merged proof's time, size and security, and its verification (the
-//! circuit rebuilt from the statement included). `sigagg bench merge`
-//! measures the same in JSON.
+//! circuit rebuilt from the statement included), then with a verifying
+//! key. `sigagg bench merge` measures the same in JSON.
 //!
 //! ```sh
 //! RAYON_NUM_THREADS=2 cargo run --release -p sigagg-merge --example merge -- 64 2 [verifications]
@@ -15,8 +15,8 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 use sigagg_merge::{
-    CHILD_SETTINGS, ChildHeader, ChildProof, MergeStatement, MergedProof, merge, security_level, verifier_circuit,
-    verify,
+    CHILD_SETTINGS, ChildHeader, ChildProof, MergeKey, MergeStatement, MergedProof, merge, security_level,
+    verifier_circuit, verify, verify_with_key,
 };
 use sigagg_xmss::{Seed001, single_epoch_key_and_signature};
 use sigagg_xmss_agg::aggregate::prove as aggregate;
@@ -85,6 +85,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let t = Instant::now();
         verify(&settings, &statement, &MergedProof::from_bytes(&bytes)?)?;
         println!("verified in {:.2?} (the circuit rebuilt from the statement included)", t.elapsed());
+    }
+    let t = Instant::now();
+    let key = MergeKey::new(&merged.children)?;
+    println!("verifying key of the shape built in {:.2?}", t.elapsed());
+    for _ in 0..verifications {
+        let t = Instant::now();
+        verify_with_key(&key, &settings, &statement, &MergedProof::from_bytes(&bytes)?)?;
+        println!("verified with the key in {:.2?}", t.elapsed());
     }
     Ok(())
 }

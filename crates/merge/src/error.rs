@@ -72,6 +72,10 @@ pub enum MergeError {
     /// A withheld child out of bounds, or a child that cannot be withheld.
     #[error("a withheld child: {0}")]
     Withheld(&'static str),
+    /// A verifying key that does not fit the proof, or a child that has
+    /// none ([`crate::MergeKey`]).
+    #[error("verifying key: {0}")]
+    Key(&'static str),
     /// The bytes are not a merged proof.
     #[error("malformed merged proof: {0}")]
     Decode(String),

@@ -26,8 +26,10 @@ pub const CHILD_SETTINGS: Settings = Settings::WHIR_SKIP_POSEIDON2;
 const MAGIC: &[u8; 6] = b"SGMERG";
 /// Its version (2: each child's signer count, in place of the number of
 /// children; 3: the deferred claims; 4: merged children, the tree in
-/// preorder; 5: withheld children, every periodic column deferred).
-const VERSION: u8 = 5;
+/// preorder; 5: withheld children, every periodic column deferred; 6:
+/// the children's seeds public inputs of the circuit, not constants: the
+/// same bytes, another circuit).
+const VERSION: u8 = 6;
 
 /// Children's periodic columns longer than this many rows are evaluated by
 /// the verifier natively, not in the circuit (`sigagg_recursion::deferred`):
@@ -37,7 +39,7 @@ const VERSION: u8 = 5;
 /// keys and messages of children of more than 16 signers): 1-4 KB more
 /// per child in the proof (BENCHMARKS-HISTORY), about 4% fewer circuit
 /// rows.
-const DEFER_ABOVE: usize = 0;
+pub(crate) const DEFER_ABOVE: usize = 0;
 
 /// A child's proof, given to [`merge`].
 pub enum ChildProof {
@@ -64,7 +66,7 @@ impl From<MergedProof> for ChildProof {
 
 /// What a merged proof carries of each child besides the circuit's proof:
 /// an aggregate's signer count, or a merged child's own children and
-/// claims (its proof's inputs). A merged child's claims are carried up
+/// claims (its proof's inputs but the public ones). A merged child's claims are carried up
 /// because no circuit checks them: the verifier at the top checks every
 /// level's natively ([`verify`]), and the circuit that verifies the
 /// child's proof takes them as the child's inputs (its constants: another
@@ -116,9 +118,10 @@ pub struct MergedProof {
     /// proof's inputs. Untrusted until the proof verifies: the circuit is
     /// built from them, so another split or claim is refused.
     pub children: Vec<ChildHeader>,
-    /// The claims the circuit leaves to the verifier, its inputs: each
-    /// deferred column's point and value
-    /// (`sigagg_recursion::deferred::check`).
+    /// The claims the circuit leaves to the verifier, its inputs but the
+    /// public ones (the children's transcript seeds, which the verifier
+    /// computes from their statements): each deferred column's point and
+    /// value (`sigagg_recursion::deferred::check`).
     pub claims: Vec<Ext>,
     /// The verifier circuit's proof.
     pub proof: CircuitProof,
@@ -354,8 +357,8 @@ pub fn merge<S: MergeScheme>(
         })
         .collect();
     let (circuit, _) = build(statement, &headers, Some(&natives), &merged)?;
-    let (claims, proof) = sigagg_recursion::prove_deferred(settings, &circuit)?;
-    Ok(MergedProof { children: headers, claims, proof })
+    let (inputs, proof) = sigagg_recursion::prove_deferred(settings, &circuit)?;
+    Ok(MergedProof { children: headers, claims: circuit.claims_of(&inputs), proof })
 }
 
 /// Merges `children` (statements and their proofs) and raw `signatures`
@@ -423,8 +426,9 @@ pub fn verify_level<S: MergeScheme>(
         return Err(MergeError::Settings);
     }
     let (circuit, withheld) = build(statement, &proof.children, None, &[])?;
-    deferred::check_except(&circuit, &proof.claims, &withheld)?;
-    Ok(sigagg_recursion::verify_level(settings, &circuit, &proof.claims, &proof.proof)?)
+    let inputs = circuit.inputs_with(&proof.claims)?;
+    deferred::check_except(&circuit, &inputs, &withheld)?;
+    Ok(sigagg_recursion::verify_level(settings, &circuit, &inputs, &proof.proof)?)
 }
 
 /// Splits a merged proof: the same proof, for a verifier who knows only
@@ -481,7 +485,7 @@ fn withhold<S: MergeScheme>(child: &Child<S>, header: &ChildHeader) -> Result<Wi
         }
         (Child::Merged(m), ChildHeader::Merged { children, claims }) => {
             let (inner, _) = build(m, children, None, &[])?;
-            let view = sigagg_recursion::statement_view(&CHILD_SETTINGS, &inner, claims)?;
+            let view = sigagg_recursion::statement_view(&CHILD_SETTINGS, &inner, &inner.inputs_with(claims)?)?;
             Ok(Withheld::Merged { log_heights: view.log_heights, digest: view.digest })
         }
         (Child::Threshold(_), _) => Err(MergeError::Withheld("a threshold certificate is not withheld")),
@@ -493,7 +497,10 @@ fn withhold<S: MergeScheme>(child: &Child<S>, header: &ChildHeader) -> Result<Wi
 
 /// Refuses `children` (a merged proof's headers) unless they claim the
 /// shape of `statement`'s children.
-fn check_headers<S: MergeScheme>(statement: &MergeStatement<S>, children: &[ChildHeader]) -> Result<(), MergeError> {
+pub(crate) fn check_headers<S: MergeScheme>(
+    statement: &MergeStatement<S>,
+    children: &[ChildHeader],
+) -> Result<(), MergeError> {
     if children.iter().map(ChildHeader::shape).ne(statement.shape()) {
         return Err(MergeError::CountMismatch { statements: statement.children().len(), proofs: children.len() });
     }
@@ -595,7 +602,7 @@ fn build<S: MergeScheme>(
 /// What the circuit reads of one child: its tables, their heights and its
 /// transcript's seed, as its scheme's tables or as a merged proof's
 /// circuit tables.
-enum View<A> {
+pub(crate) enum View<A> {
     Scheme(Vec<A>, Vec<usize>, Vec<u8>),
     Circuit(StatementView),
 }
@@ -620,8 +627,9 @@ fn view<S: MergeScheme>(
         (Child::Merged(m), ChildHeader::Merged { children, claims }) => {
             let (inner, unchecked) = build(m, children, None, &[])?;
             let invalid = |e: CircuitError| invalid(e.to_string());
-            deferred::check_except(&inner, claims, &unchecked).map_err(invalid)?;
-            let view = sigagg_recursion::statement_view(&CHILD_SETTINGS, &inner, claims)?;
+            let inputs = inner.inputs_with(claims).map_err(invalid)?;
+            deferred::check_except(&inner, &inputs, &unchecked).map_err(invalid)?;
+            let view = sigagg_recursion::statement_view(&CHILD_SETTINGS, &inner, &inputs)?;
             if let Some(proof) = merged {
                 sigagg_recursion::verify_view(&CHILD_SETTINGS, &view, proof).map_err(invalid)?;
             }
@@ -646,7 +654,7 @@ fn view<S: MergeScheme>(
 /// Records in `b` the verification of one child's proof: its tables, their
 /// heights and its transcript's seed, under [`CHILD_SETTINGS`]; its values
 /// advice from `native` (the prover's build) or from nowhere.
-fn verify_child<A: SkipAir>(
+pub(crate) fn verify_child<A: SkipAir>(
     b: &mut CircuitBuilder,
     airs: &[&A],
     log_heights: &[usize],

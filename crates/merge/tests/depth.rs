@@ -7,8 +7,8 @@
 
 use p3_field::PrimeCharacteristicRing;
 use sigagg_merge::{
-    CHILD_SETTINGS, Child, ChildHeader, ChildProof, MergeError, MergeStatement, MergedProof, Shape, merge,
-    verifier_circuit, verify,
+    CHILD_SETTINGS, Child, ChildHeader, ChildProof, MergeError, MergeKey, MergeStatement, MergedProof, Shape, merge,
+    verifier_circuit, verify, verify_with_key,
 };
 use sigagg_recursion::Ext;
 use sigagg_recursion::deferred::periodic_at;
@@ -64,6 +64,10 @@ fn merged_proofs_merge_again_at_depth_two_and_three() {
     let m3 = merge(&settings, &three, &[copy(&m2).into()]).unwrap();
     verify(&settings, &three, &copy(&m3)).unwrap();
     assert_eq!(three.depth(), 3);
+    // The keys of depth 2 and 3, from the headers: no circuit rebuilt.
+    let key2 = MergeKey::new(&m2.children).unwrap();
+    verify_with_key(&key2, &settings, &two, &decoded).unwrap();
+    verify_with_key(&MergeKey::new(&m3.children).unwrap(), &settings, &three, &m3).unwrap();
 
     // The merged child's claims: a value changed is refused by the native
     // check at the top; a point moved with the values recomputed there
@@ -73,11 +77,15 @@ fn merged_proofs_merge_again_at_depth_two_and_three() {
     let mut false_claim = copy(&m2);
     if let ChildHeader::Merged { claims, .. } = &mut false_claim.children[0] {
         let inner = verifier_circuit(&one, children, None).unwrap();
-        claims[inner.input_index(inner.deferred()[0].value).unwrap()] += Ext::ONE;
+        claims[inner.claim_index(inner.deferred()[0].value).unwrap()] += Ext::ONE;
     }
     assert!(matches!(verify(&settings, &two, &false_claim), Err(MergeError::ChildInvalid { index: 0, .. })));
+    assert!(matches!(
+        verify_with_key(&key2, &settings, &two, &false_claim),
+        Err(MergeError::ChildInvalid { index: 0, .. })
+    ));
     let inner = verifier_circuit(&one, children, None).unwrap();
-    let index = |w| inner.input_index(w).unwrap();
+    let index = |w| inner.claim_index(w).unwrap();
     let mut moved = claims.clone();
     let r0 = inner.deferred()[0].r0;
     moved[index(r0)] += Ext::ONE;
@@ -85,7 +93,7 @@ fn merged_proofs_merge_again_at_depth_two_and_three() {
         let rest: Vec<Ext> = d.rest.iter().map(|&w| moved[index(w)]).collect();
         moved[index(d.value)] = periodic_at(&d.column, d.skip, moved[index(d.r0)], &rest);
     }
-    sigagg_recursion::deferred::check(&inner, &moved).unwrap();
+    sigagg_recursion::deferred::check(&inner, &inner.inputs_with(&moved).unwrap()).unwrap();
     // The prover verifies a merged child's proof on its claims: claims that
     // pass the native check but not the child's proof are refused there.
     let mut moved_child = copy(&m1);
@@ -97,6 +105,7 @@ fn merged_proofs_merge_again_at_depth_two_and_three() {
     let mut moved_proof = copy(&m2);
     moved_proof.children[0] = ChildHeader::Merged { children: children.clone(), claims: moved };
     assert!(matches!(verify(&settings, &two, &moved_proof), Err(MergeError::Circuit(_))));
+    assert!(matches!(verify_with_key(&key2, &settings, &two, &moved_proof), Err(MergeError::Circuit(_))));
 
     // The merged child split otherwise (its keys the same).
     let resplit = MergeStatement::split(
@@ -111,6 +120,7 @@ fn merged_proofs_merge_again_at_depth_two_and_three() {
         *children = vec![ChildHeader::Aggregate { signers: 1 }, ChildHeader::Aggregate { signers: 3 }];
     }
     assert!(verify(&settings, &resplit, &reshaped).is_err());
+    assert!(matches!(verify_with_key(&key2, &settings, &resplit, &reshaped), Err(MergeError::Key(_))));
     // Flattened: the same keys as aggregates of one level.
     let flat = MergeStatement::new(vec![a.clone(), b.clone(), c.clone()]).unwrap();
     assert!(matches!(verify(&settings, &flat, &m2), Err(MergeError::CountMismatch { .. })));
@@ -128,7 +138,9 @@ fn merged_proofs_merge_again_at_depth_two_and_three() {
     for at in [8, 40, bytes.len() / 2, bytes.len() - 1] {
         let mut flipped = bytes.clone();
         flipped[at] ^= 0x04;
-        let refused = MergedProof::from_bytes(&flipped).map_or(true, |p| verify(&settings, &two, &p).is_err());
+        let refused = MergedProof::from_bytes(&flipped).map_or(true, |p| {
+            verify(&settings, &two, &p).is_err() && verify_with_key(&key2, &settings, &two, &p).is_err()
+        });
         assert!(refused, "byte {at}");
     }
 }

@@ -10,8 +10,8 @@ mod common;
 use common::{copy, signed};
 use p3_field::PrimeCharacteristicRing;
 use sigagg_merge::{
-    CHILD_SETTINGS, Child, ChildHeader, ChildProof, MAX_CHILDREN, MergeError, MergeStatement, MergedProof, Messages,
-    Shape, merge, merge_signed, security_level, verifier_circuit, verify, verify_level,
+    CHILD_SETTINGS, Child, ChildHeader, ChildProof, MAX_CHILDREN, MergeError, MergeKey, MergeStatement, MergedProof,
+    Messages, Shape, merge, merge_signed, security_level, verifier_circuit, verify, verify_level, verify_with_key,
 };
 use sigagg_prover::skip_stark::SkipProof;
 use sigagg_prover::{Settings, StarkProof};
@@ -98,7 +98,7 @@ fn children_merge_and_verify_and_every_other_claim_is_refused() {
     assert!(!merged.claims.is_empty());
     let circuit = verifier_circuit(&statement, &merged.children, None).unwrap();
     let claim = &circuit.deferred()[0];
-    let index = |w| circuit.input_index(w).unwrap();
+    let index = |w| circuit.claim_index(w).unwrap();
     let mut wrong_value = MergedProof::from_bytes(&bytes).unwrap();
     wrong_value.claims[index(claim.value)] += Ext::ONE;
     assert!(matches!(
@@ -111,7 +111,7 @@ fn children_merge_and_verify_and_every_other_claim_is_refused() {
         let rest: Vec<Ext> = d.rest.iter().map(|&w| moved[index(w)]).collect();
         moved[index(d.value)] = periodic_at(&d.column, d.skip, moved[index(d.r0)], &rest);
     }
-    deferred::check(&circuit, &moved).unwrap();
+    deferred::check(&circuit, &circuit.inputs_with(&moved).unwrap()).unwrap();
     let mut moved_proof = MergedProof::from_bytes(&bytes).unwrap();
     moved_proof.claims = moved.clone();
     assert!(matches!(verify(&settings, &statement, &moved_proof), Err(MergeError::Circuit(_))));
@@ -122,7 +122,10 @@ fn children_merge_and_verify_and_every_other_claim_is_refused() {
         });
         verifier_circuit(&statement, &merged.children, Some(&natives)).unwrap()
     };
-    assert!(matches!(prover_circuit.witness(&moved), Err(CircuitError::Unsatisfied { .. })));
+    assert!(matches!(
+        prover_circuit.witness(&prover_circuit.inputs_with(&moved).unwrap()),
+        Err(CircuitError::Unsatisfied { .. })
+    ));
     let mut short = MergedProof::from_bytes(&bytes).unwrap();
     short.claims.pop();
     assert!(verify(&settings, &statement, &short).is_err());
@@ -140,6 +143,70 @@ fn children_merge_and_verify_and_every_other_claim_is_refused() {
         Err(MergeError::ChildInvalid { index: 1, .. })
     ));
     assert!(matches!(merge(&settings, &statement, &[p0.into()]), Err(MergeError::CountMismatch { .. })));
+}
+
+/// One key, built from a merged proof's headers alone, verifies merges of
+/// any children of that shape as `verify` does, and refuses what it
+/// refuses: children exchanged between proofs or swapped, a claim's value
+/// changed or its point moved, another setting, flipped bytes; a key of
+/// another shape, and a key for a threshold certificate, are refused.
+#[test]
+fn a_verifying_key_decides_as_the_rebuilt_circuit_does() {
+    let ((s0, p0), (s1, p1), (s2, p2)) = (child(16), child(16), child(16));
+    let settings = CHILD_SETTINGS;
+    let statement = MergeStatement::new(vec![s0.clone(), s1.clone()]).unwrap();
+    let merged = merge(&settings, &statement, &[copy(&p0).into(), copy(&p1).into()]).unwrap();
+    let key = MergeKey::new(&merged.children).unwrap();
+    let level = verify_with_key(&key, &settings, &statement, &merged).unwrap();
+    assert_eq!(level.proven_bits, verify_level(&settings, &statement, &merged).unwrap().proven_bits);
+    let other = MergeStatement::new(vec![s0.clone(), s2.clone()]).unwrap();
+    let other_merged = merge(&settings, &other, &[copy(&p0).into(), p2.into()]).unwrap();
+    verify_with_key(&key, &settings, &other, &other_merged).unwrap();
+
+    assert!(verify_with_key(&key, &settings, &other, &merged).is_err());
+    assert!(verify_with_key(&key, &settings, &statement, &other_merged).is_err());
+    let swapped = MergeStatement::new(vec![s1.clone(), s0.clone()]).unwrap();
+    assert!(verify_with_key(&key, &settings, &swapped, &merged).is_err());
+    let circuit = verifier_circuit(&statement, &merged.children, None).unwrap();
+    let claim = &circuit.deferred()[0];
+    let index = |w| circuit.claim_index(w).unwrap();
+    let bytes = merged.to_bytes();
+    let mut wrong_value = MergedProof::from_bytes(&bytes).unwrap();
+    wrong_value.claims[index(claim.value)] += Ext::ONE;
+    assert!(matches!(
+        verify_with_key(&key, &settings, &statement, &wrong_value),
+        Err(MergeError::Circuit(CircuitError::Deferred { claim: 0 }))
+    ));
+    let mut moved = merged.claims.clone();
+    moved[index(claim.r0)] += Ext::ONE;
+    for d in circuit.deferred().iter().filter(|d| d.r0 == claim.r0) {
+        let rest: Vec<Ext> = d.rest.iter().map(|&w| moved[index(w)]).collect();
+        moved[index(d.value)] = periodic_at(&d.column, d.skip, moved[index(d.r0)], &rest);
+    }
+    let mut moved_proof = MergedProof::from_bytes(&bytes).unwrap();
+    moved_proof.claims = moved;
+    assert!(matches!(verify_with_key(&key, &settings, &statement, &moved_proof), Err(MergeError::Circuit(_))));
+    let mut short = MergedProof::from_bytes(&bytes).unwrap();
+    short.claims.pop();
+    assert!(verify_with_key(&key, &settings, &statement, &short).is_err());
+    assert!(verify_with_key(&key, &Settings::INSECURE_TEST_SKIP, &statement, &merged).is_err());
+    assert!(matches!(verify_with_key(&key, &Settings::FAST, &statement, &merged), Err(MergeError::Settings)));
+    for at in [0, 7, bytes.len() / 3, bytes.len() / 2, bytes.len() - 1] {
+        let mut flipped = bytes.clone();
+        flipped[at] ^= 0x10;
+        let refused = MergedProof::from_bytes(&flipped)
+            .map_or(true, |p| verify_with_key(&key, &settings, &statement, &p).is_err());
+        assert!(refused, "byte {at}");
+    }
+
+    // Keys of other shapes.
+    let other_shape = MergeKey::new(&[ChildHeader::Aggregate { signers: 16 }, ChildHeader::Aggregate { signers: 8 }]);
+    assert!(matches!(verify_with_key(&other_shape.unwrap(), &settings, &statement, &merged), Err(MergeError::Key(_))));
+    let threshold = ChildHeader::Threshold { count: 2, signers: None };
+    assert!(matches!(MergeKey::<Seed001>::new(&[threshold]), Err(MergeError::Key(_))));
+    assert!(matches!(MergeKey::<Seed001>::new(&[]), Err(MergeError::Empty)));
+    let none = ChildHeader::Aggregate { signers: 0 };
+    assert!(matches!(MergeKey::<Seed001>::new(&[none]), Err(MergeError::Withheld(_))));
 }
 
 #[test]

@@ -12,8 +12,8 @@ mod common;
 use common::{copy, signed};
 use p3_field::PrimeCharacteristicRing;
 use sigagg_merge::{
-    CHILD_SETTINGS, Child, ChildHeader, MergeError, MergeStatement, MergedProof, Messages, Shape, Withheld, merge,
-    merge_signed, split, verify,
+    CHILD_SETTINGS, Child, ChildHeader, MergeError, MergeKey, MergeStatement, MergedProof, Messages, Shape, Withheld,
+    merge, merge_signed, split, verify, verify_with_key,
 };
 use sigagg_recursion::Ext;
 use sigagg_xmss::{LeanSigProd, Seed001, single_epoch_key_and_signature};
@@ -105,6 +105,8 @@ fn a_merge_of_several_messages_splits_into_one_messages_part() {
     let statement = MergeStatement::of_messages(children).unwrap();
     let proofs = [head_proof.into(), copy(&other_proof).into()];
     let merged = merge(&CHILD_SETTINGS, &statement, &proofs).unwrap();
+    // The whole merge's key: a withheld child has the shape of its kept self.
+    let key = MergeKey::new(&merged.children).unwrap();
 
     let (kept, split_proof) = split(&statement, merged, &[0]).unwrap();
     assert_eq!(kept.messages(), [(HEAD, SLOT)]);
@@ -114,6 +116,8 @@ fn a_merge_of_several_messages_splits_into_one_messages_part() {
     let bytes = split_proof.to_bytes();
     let split_proof = MergedProof::from_bytes(&bytes).unwrap();
     verify(&CHILD_SETTINGS, &kept, &split_proof).unwrap();
+    verify_with_key(&key, &CHILD_SETTINGS, &kept, &split_proof).unwrap();
+    verify_with_key(&MergeKey::new(&split_proof.children).unwrap(), &CHILD_SETTINGS, &kept, &split_proof).unwrap();
     // The verifier rebuilds the kept statement from the kept keys alone.
     let entries: Vec<_> = head.entries().to_vec();
     assert_eq!(MergeStatement::split_entries(&entries, &[], &split_proof.shape(), Messages::Several).unwrap(), kept);
@@ -131,11 +135,14 @@ fn a_merge_of_several_messages_splits_into_one_messages_part() {
     let mut forged_proof = MergedProof::from_bytes(&bytes).unwrap();
     forged_proof.children[1] = ChildHeader::Withheld(forged);
     assert!(matches!(verify(&CHILD_SETTINGS, &forged_statement, &forged_proof), Err(MergeError::Circuit(_))));
+    let refused = verify_with_key(&key, &CHILD_SETTINGS, &forged_statement, &forged_proof);
+    assert!(matches!(refused, Err(MergeError::Circuit(_))));
     // A withheld claim changed: not checked natively, refused by the proof.
     let mut changed = MergedProof::from_bytes(&bytes).unwrap();
     let last = changed.claims.len() - 1;
     changed.claims[last] += Ext::ONE;
     assert!(matches!(verify(&CHILD_SETTINGS, &kept, &changed), Err(MergeError::Circuit(_))));
+    assert!(matches!(verify_with_key(&key, &CHILD_SETTINGS, &kept, &changed), Err(MergeError::Circuit(_))));
     // Flipped bytes, over the whole encoding (the tree's nodes, the
     // withheld child's digest among them, then the circuit's proof):
     // refused, without a panic.
@@ -168,6 +175,7 @@ fn a_merge_of_several_messages_splits_into_one_messages_part() {
     let parent = MergeStatement::of_messages(vec![Child::Merged(kept2), Child::Merged(kept)]).unwrap();
     let root = merge(&CHILD_SETTINGS, &parent, &[split2.into(), split_proof.into()]).unwrap();
     verify(&CHILD_SETTINGS, &parent, &MergedProof::from_bytes(&root.to_bytes()).unwrap()).unwrap();
+    verify_with_key(&MergeKey::new(&root.children).unwrap(), &CHILD_SETTINGS, &parent, &root).unwrap();
     assert_eq!(parent.participants(), 4);
 }
 

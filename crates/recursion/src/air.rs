@@ -42,6 +42,7 @@
 //! flags zero: it checks and reads nothing.
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use p3_air::{Air, AirBuilder, BaseAir, WindowAccess};
 use p3_field::PackedValue;
@@ -163,7 +164,7 @@ fn write_permutations(
 /// The witness table of a circuit under a statement's inputs.
 #[derive(Clone, Debug)]
 pub struct WitnessAir {
-    fixed: Vec<Vec<Val>>,
+    fixed: Arc<[Vec<Val>]>,
 }
 
 impl WitnessAir {
@@ -179,7 +180,21 @@ impl WitnessAir {
             }
             row
         });
-        Self { fixed }
+        Self { fixed: fixed.into() }
+    }
+
+    /// This table with input `i`'s value `inputs[i]` written on row
+    /// `rows[i]` (where [`WitnessAir::new`] wrote it): the table of the same
+    /// circuit under other inputs, without the circuit
+    /// ([`crate::key::VerifyingKey`]).
+    pub(crate) fn with_inputs(&self, rows: &[usize], inputs: &[Ext]) -> Self {
+        let mut fixed = self.fixed.to_vec();
+        for (&row, value) in rows.iter().zip(inputs) {
+            for (column, limb) in fixed[1..].iter_mut().zip(limbs(value)) {
+                column[row] = limb;
+            }
+        }
+        Self { fixed: fixed.into() }
     }
 }
 
@@ -253,7 +268,7 @@ pub struct BaseWitnessAir {
     /// The first row's id: the extension table's height, so that the two
     /// tables' ids never meet.
     first_id: usize,
-    fixed: Vec<Vec<Val>>,
+    fixed: Arc<[Vec<Val>]>,
 }
 
 impl BaseWitnessAir {
@@ -265,7 +280,7 @@ impl BaseWitnessAir {
             Some(Some(f)) => [Val::ONE, limbs(&Circuit::fixed_value(*f, &[]))[0]],
             _ => [Val::ZERO; 2],
         });
-        Self { first_id, fixed }
+        Self { first_id, fixed: fixed.into() }
     }
 }
 
@@ -309,7 +324,7 @@ impl<AB: InteractionBuilder<F = Val>> Air<AB> for BaseWitnessAir {
 /// The arithmetic table of a circuit.
 #[derive(Clone, Debug)]
 pub struct ArithAir {
-    fixed: Vec<Vec<Val>>,
+    fixed: Arc<[Vec<Val>]>,
 }
 
 impl ArithAir {
@@ -332,7 +347,7 @@ impl ArithAir {
             }
             None => [Val::ZERO; ArithFixed::<u8>::WIDTH],
         });
-        Self { fixed }
+        Self { fixed: fixed.into() }
     }
 }
 
@@ -394,7 +409,7 @@ const PERM_FIXED: usize = 1 + 3 * PERM_WIDTH;
 pub struct PermAir {
     block: Poseidon2Block<PERM_WIDTH, PARTIAL_16>,
     /// [`PERM_FIXED`] columns.
-    fixed: Vec<Vec<Val>>,
+    fixed: Arc<[Vec<Val>]>,
 }
 
 impl PermAir {
@@ -417,7 +432,7 @@ impl PermAir {
             }
             row
         });
-        Self { block: perm_block(), fixed }
+        Self { block: perm_block(), fixed: fixed.into() }
     }
 }
 
@@ -476,7 +491,7 @@ pub struct PathAir {
     node_at: usize,
     /// The bit's column.
     bit_at: usize,
-    fixed: Vec<Vec<Val>>,
+    fixed: Arc<[Vec<Val>]>,
 }
 
 impl PathAir {
@@ -508,7 +523,7 @@ impl PathAir {
             row
         });
         let (block, node_at, bit_at) = path_columns();
-        Self { block, node_at, bit_at, fixed }
+        Self { block, node_at, bit_at, fixed: fixed.into() }
     }
 }
 

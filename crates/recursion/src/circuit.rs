@@ -160,6 +160,8 @@ pub struct CircuitBuilder {
     paths: Vec<PathRow>,
     hints: Vec<Hint>,
     inputs: usize,
+    /// The public inputs' numbers and values ([`CircuitBuilder::public`]).
+    publics: Vec<(usize, Ext)>,
     /// Each constant's wire: one per value (a fast hasher: the verifier
     /// records hundreds of thousands of constants).
     constants: foldhash::HashMap<Ext, Wire>,
@@ -225,6 +227,22 @@ impl CircuitBuilder {
     pub fn input(&mut self) -> Wire {
         self.inputs += 1;
         self.wire(Source::Fixed(Fixed::Input(self.inputs - 1)))
+    }
+
+    /// The number of inputs recorded so far, public ones included.
+    pub fn num_inputs(&self) -> usize {
+        self.inputs
+    }
+
+    /// An input whose value the statement gives, recorded with the value
+    /// the builder knows: unlike a constant, it is no part of the
+    /// circuit, so circuits that differ only in such values (a child's
+    /// transcript seed, which its statement's digest ends) are one circuit,
+    /// verified with one key ([`crate::key::VerifyingKey`]).
+    pub fn public(&mut self, value: Ext) -> Wire {
+        let wire = self.input();
+        self.publics.push((self.inputs - 1, value));
+        wire
     }
 
     /// A constant: one wire per value, however often it is asked for.
@@ -442,6 +460,7 @@ impl CircuitBuilder {
             paths: self.paths,
             hints: self.hints,
             inputs: self.inputs,
+            publics: self.publics,
             ids,
             ext_wires,
             base_wires,
@@ -474,6 +493,7 @@ pub struct Circuit {
     paths: Vec<PathRow>,
     hints: Vec<Hint>,
     inputs: usize,
+    publics: Vec<(usize, Ext)>,
 }
 
 /// How many wires of each origin a circuit has, and how many of its rows
@@ -571,6 +591,58 @@ impl Circuit {
     /// Number of inputs.
     pub fn num_inputs(&self) -> usize {
         self.inputs
+    }
+
+    /// The public inputs ([`CircuitBuilder::public`]): their numbers and
+    /// the values they were built with, in order.
+    pub fn publics(&self) -> &[(usize, Ext)] {
+        &self.publics
+    }
+
+    /// The circuit's inputs from its deferred claims' values, `claims`
+    /// (every input that is not public, in order), and its public inputs'
+    /// values as built.
+    ///
+    /// # Errors
+    /// Another number of claims than the circuit has.
+    pub fn inputs_with(&self, claims: &[Ext]) -> Result<Vec<Ext>, CircuitError> {
+        let expected = self.inputs - self.publics.len();
+        if claims.len() != expected {
+            return Err(CircuitError::InputCount { expected, found: claims.len() });
+        }
+        let mut inputs = Vec::with_capacity(self.inputs);
+        let (mut publics, mut claims) = (self.publics.iter().peekable(), claims.iter());
+        for i in 0..self.inputs {
+            match publics.next_if(|(p, _)| *p == i) {
+                Some(&(_, value)) => inputs.push(value),
+                None => inputs.push(*claims.next().expect("counted above")),
+            }
+        }
+        Ok(inputs)
+    }
+
+    /// The deferred claims' values of `inputs`: every input that is not
+    /// public, in order ([`Circuit::inputs_with`]'s inverse).
+    pub fn claims_of(&self, inputs: &[Ext]) -> Vec<Ext> {
+        let mut publics = self.publics.iter().map(|(i, _)| *i).peekable();
+        let mut claims = Vec::with_capacity(inputs.len().saturating_sub(self.publics.len()));
+        for (i, &value) in inputs.iter().enumerate() {
+            if publics.next_if_eq(&i).is_none() {
+                claims.push(value);
+            }
+        }
+        claims
+    }
+
+    /// The position among the deferred claims' values
+    /// ([`Circuit::claims_of`]) of the input `wire` holds, if it is an
+    /// input and not public.
+    pub fn claim_index(&self, wire: Wire) -> Option<usize> {
+        let input = self.input_index(wire)?;
+        match self.publics.binary_search_by_key(&input, |(i, _)| *i) {
+            Ok(_) => None,
+            Err(before) => Some(input - before),
+        }
     }
 
     /// The input number `wire` holds, if it is an input.

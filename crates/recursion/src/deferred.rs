@@ -119,10 +119,12 @@ enum Source {
     Wire(Wire),
     /// The deferred column of this claim at its point.
     Claim(usize),
+    /// A public input's value, as the circuit was built with it.
+    Public(Ext),
 }
 
-/// Each input's [`Source`], for a circuit whose every input is a deferred
-/// claim's.
+/// Each input's [`Source`], for a circuit whose every input is public or a
+/// deferred claim's.
 fn sources(circuit: &Circuit) -> Result<Vec<Source>, CircuitError> {
     let mut sources: Vec<Option<Source>> = vec![None; circuit.num_inputs()];
     let mut set = |wire: Wire, source: Source| -> Result<(), CircuitError> {
@@ -139,7 +141,13 @@ fn sources(circuit: &Circuit) -> Result<Vec<Source>, CircuitError> {
         }
         set(d.value, Source::Claim(k))?;
     }
-    sources.into_iter().collect::<Option<_>>().ok_or(CircuitError::Unsupported("an input that no deferred claim gives"))
+    for &(i, value) in circuit.publics() {
+        sources[i] = Some(Source::Public(value));
+    }
+    sources
+        .into_iter()
+        .collect::<Option<_>>()
+        .ok_or(CircuitError::Unsupported("an input neither public nor given by a deferred claim"))
 }
 
 /// The input `source` computes from `values`, the wires recorded so far.
@@ -148,6 +156,7 @@ fn resolve(circuit: &Circuit, source: Source, values: &[Ext]) -> Result<Ext, Cir
         |w: Wire| values.get(w.index()).copied().ok_or(CircuitError::Unsupported("an input before its source"));
     match source {
         Source::Wire(w) => earlier(w),
+        Source::Public(value) => Ok(value),
         Source::Claim(k) => {
             let d = &circuit.deferred()[k];
             let rest = d.computed.1.iter().map(|&w| earlier(w)).collect::<Result<Vec<_>, _>>()?;
@@ -156,21 +165,23 @@ fn resolve(circuit: &Circuit, source: Source, values: &[Ext]) -> Result<Ext, Cir
     }
 }
 
-/// The inputs of a circuit whose every input is a deferred claim's: the
-/// witness run once with zeros gives the transcript's point, at which each
-/// column is evaluated natively.
+/// The inputs of a circuit whose every input is public or a deferred
+/// claim's: the witness run once with the public values and zeros gives
+/// the transcript's point, at which each column is evaluated natively.
 ///
 /// # Errors
-/// A circuit with inputs that are not deferred claims', or what the
-/// witness refuses.
+/// A circuit with inputs that are neither public nor deferred claims',
+/// or what the witness refuses.
 pub fn inputs(circuit: &Circuit) -> Result<Vec<Ext>, CircuitError> {
-    let values = circuit.witness_unchecked(&vec![Ext::ZERO; circuit.num_inputs()])?;
+    let mut first = vec![Ext::ZERO; circuit.num_inputs()];
+    circuit.publics().iter().for_each(|&(i, value)| first[i] = value);
+    let values = circuit.witness_unchecked(&first)?;
     sources(circuit)?.into_iter().map(|source| resolve(circuit, source, &values)).collect()
 }
 
-/// The inputs of a circuit whose every input is a deferred claim's, and
-/// the wire values on them, in one pass over the wires ([`inputs`] and
-/// then [`Circuit::witness`] make two): each input is recorded after the
+/// The inputs of a circuit whose every input is public or a deferred
+/// claim's, and the wire values on them, in one pass over the wires
+/// ([`inputs`] and then [`Circuit::witness`] make two): each input is recorded after the
 /// wires it is computed from, the point's coordinate after the
 /// transcript's wire, the value after its point. Every row checked.
 ///

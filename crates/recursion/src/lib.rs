@@ -96,6 +96,7 @@ pub mod circuit;
 pub mod constraints;
 pub mod deferred;
 pub mod error;
+pub mod key;
 pub mod merkle;
 pub mod stark;
 pub mod sumcheck;
@@ -114,6 +115,7 @@ use sigagg_prover::{Backend, Settings, StarkProof, Tables, codec, skip_stark};
 pub use air::CircuitAir;
 pub use circuit::{Census, Circuit, CircuitBuilder, DIGEST, Fixed, PERM_WIDTH, PathRow, PermRow, Relation, Row, Wire};
 pub use error::CircuitError;
+pub use key::VerifyingKey;
 
 /// The values of wires: the challenge field of sigagg's proofs,
 /// KoalaBear's degree-5 extension (`X^5 + X^2 − 1`).
@@ -168,11 +170,13 @@ fn log_heights(circuit: &Circuit) -> Result<[usize; 5], CircuitError> {
 /// little-endian 32-bit words (every count and id is below `2^25`,
 /// [`MAX_LOG_HEIGHT`]) hashed by SHA-256 as they are written.
 fn digest(circuit: &Circuit, inputs: &[Ext]) -> [u8; 32] {
+    digest_inputs(circuit_words(circuit), inputs)
+}
+
+/// The digest's words of the circuit alone, hashed: the state that
+/// [`digest_inputs`] finishes (the same for every input).
+fn circuit_words(circuit: &Circuit) -> Words {
     let mut words = Words::default();
-    let value = |words: &mut Words, v: &Ext| {
-        let limbs: &[Val] = v.as_basis_coefficients_slice();
-        limbs.iter().for_each(|x| words.push(x.as_canonical_u32()));
-    };
     let word = |w: usize| w as u32;
     let id = |w: &Wire| circuit.tabled_id(*w).map_or(u32::MAX, |id| id as u32);
     words.extend([word(circuit.ext_wires().len()), word(circuit.base_wires().len())]);
@@ -197,19 +201,24 @@ fn digest(circuit: &Circuit, inputs: &[Ext]) -> [u8; 32] {
             None => {}
             Some(Fixed::Constant(c)) => {
                 words.extend([word(wire), 0]);
-                value(&mut words, &c);
+                words.value(&c);
             }
             Some(Fixed::Input(i)) => words.extend([word(wire), word(1 + i)]),
         }
     }
-    words.push(word(inputs.len()));
-    inputs.iter().for_each(|v| value(&mut words, v));
+    words
+}
+
+/// The digest from the circuit's words (`words`) and the inputs.
+fn digest_inputs(mut words: Words, inputs: &[Ext]) -> [u8; 32] {
+    words.push(inputs.len() as u32);
+    inputs.iter().for_each(|v| words.value(v));
     words.finish()
 }
 
 /// SHA-256 of a stream of little-endian 32-bit words, hashed a buffer at
 /// a time (the circuit's words are megabytes; they are never held whole).
-#[derive(Default)]
+#[derive(Clone, Default)]
 struct Words {
     sha: Sha256,
     buffer: Vec<u8>,
@@ -231,6 +240,12 @@ impl Words {
         words.into_iter().for_each(|w| self.push(w));
     }
 
+    /// An extension value: its limbs' canonical words.
+    fn value(&mut self, v: &Ext) {
+        let limbs: &[Val] = v.as_basis_coefficients_slice();
+        limbs.iter().for_each(|x| self.push(x.as_canonical_u32()));
+    }
+
     fn finish(mut self) -> [u8; 32] {
         self.sha.update(&self.buffer);
         self.sha.finalize().into()
@@ -248,34 +263,31 @@ fn statement(circuit: &Circuit, inputs: &[Ext]) -> Result<Statement, CircuitErro
     }
     let logs = log_heights(circuit)?;
     // The tables and the digest read the circuit apart: built side by side.
-    let (airs, digest) = join(
-        || {
-            let _airs = tracing::info_span!("tables").entered();
-            let ((witness, arith), (perm, (path, base))) = join(
-                || join(|| air::WitnessAir::new(circuit, inputs, logs[0]), || air::ArithAir::new(circuit, logs[1])),
-                || {
-                    join(
-                        || air::PermAir::new(circuit, logs[2]),
-                        || {
-                            (
-                                air::PathAir::new(circuit, logs[3]),
-                                air::BaseWitnessAir::new(circuit, 1 << logs[0], logs[4]),
-                            )
-                        },
-                    )
-                },
-            );
-            vec![
-                CircuitAir::Witness(witness),
-                CircuitAir::Arith(arith),
-                CircuitAir::Perm(perm),
-                CircuitAir::Path(path),
-                CircuitAir::BaseWitness(base),
-            ]
-        },
-        || tracing::info_span!("digest").in_scope(|| digest(circuit, inputs)),
-    );
+    let (airs, digest) =
+        join(|| tables(circuit, inputs, &logs), || tracing::info_span!("digest").in_scope(|| digest(circuit, inputs)));
     Ok((airs, logs, digest))
+}
+
+/// The five tables of `circuit` on `inputs` at heights `logs`, built side
+/// by side.
+fn tables(circuit: &Circuit, inputs: &[Ext], logs: &[usize; 5]) -> Vec<CircuitAir> {
+    let _airs = tracing::info_span!("tables").entered();
+    let ((witness, arith), (perm, (path, base))) = join(
+        || join(|| air::WitnessAir::new(circuit, inputs, logs[0]), || air::ArithAir::new(circuit, logs[1])),
+        || {
+            join(
+                || air::PermAir::new(circuit, logs[2]),
+                || (air::PathAir::new(circuit, logs[3]), air::BaseWitnessAir::new(circuit, 1 << logs[0], logs[4])),
+            )
+        },
+    );
+    vec![
+        CircuitAir::Witness(witness),
+        CircuitAir::Arith(arith),
+        CircuitAir::Perm(perm),
+        CircuitAir::Path(path),
+        CircuitAir::BaseWitness(base),
+    ]
 }
 
 /// What a verifier circuit of a proof of a circuit reads of its statement
@@ -370,12 +382,14 @@ pub fn prove(settings: &Settings, circuit: &Circuit, inputs: &[Ext]) -> Result<C
     prove_traces(settings, circuit, inputs, honest_traces(circuit, inputs)?)
 }
 
-/// Proves that `circuit`, whose every input is a deferred claim's, holds
-/// on the inputs its own witness computes ([`deferred::witness`]: one
-/// pass over the wires), and returns those inputs with the proof.
+/// Proves that `circuit`, whose every input is public or a deferred
+/// claim's, holds on the inputs its own witness computes
+/// ([`deferred::witness`]: one pass over the wires), and returns those
+/// inputs with the proof.
 ///
 /// # Errors
-/// As [`prove`], and a circuit with an input no deferred claim gives.
+/// As [`prove`], and a circuit with an input neither public nor given by a
+/// deferred claim.
 pub fn prove_deferred(settings: &Settings, circuit: &Circuit) -> Result<(Vec<Ext>, CircuitProof), CircuitError> {
     let (inputs, values) = deferred::witness(circuit)?;
     let traces = air::traces(circuit, &values, log_heights(circuit)?);

@@ -42,10 +42,16 @@ impl CircuitChallenger {
 
     /// The transcript of a whir-skip proof under the recursion setting
     /// (`sigagg_prover::config::poseidon2_transcript`): a fresh one that
-    /// has absorbed `seed`, the statement's transcript seed, as constants.
+    /// has absorbed `seed`, the statement's transcript seed, as public
+    /// inputs ([`CircuitBuilder::public`]). The seed ends with the
+    /// statement's digest: as inputs, it leaves the circuit the same for
+    /// every statement of one shape.
     pub fn with_seed(b: &mut CircuitBuilder, seed: &[u8]) -> Self {
         let mut transcript = Self::new(b);
-        transcript.observe_constants(b, &seed_values(seed));
+        for value in seed_values(seed) {
+            let value = b.public(Ext::from(value));
+            transcript.observe(b, value);
+        }
         transcript
     }
 

@@ -398,3 +398,60 @@ fn placeholder_views_cost_nothing_for_tall_claims() {
         assert!(sigagg_recursion::placeholder_view(&settings, heights, [9; 32]).is_err(), "{heights:?}");
     }
 }
+
+/// `y = c·x + p` for inputs `c`, `x`, `y` and a public `p` built with the
+/// value `p`: inputs `c, x, p, y` in that order.
+fn with_public(p: u32) -> Circuit {
+    let mut b = CircuitBuilder::new();
+    let (c, x) = (b.input(), b.input());
+    let p = b.public(Ext::from_u32(p));
+    let y = b.input();
+    let cx = b.mul(c, x);
+    let value = b.add(cx, p);
+    b.assert_eq(value, y);
+    b.build()
+}
+
+/// A verifying key built from a circuit with one public value verifies a
+/// proof of the circuit built with another exactly as that circuit does:
+/// its statement (digest, seed, tables) under the inputs is the circuit's,
+/// bit for bit; other inputs, another count, another circuit's proof and
+/// another setting are refused.
+#[test]
+fn a_verifying_key_decides_as_the_circuit_does() {
+    use p3_air::BaseAir;
+    use sigagg_recursion::{VerifyingKey, statement_view, verify_level};
+
+    let key = VerifyingKey::new(&with_public(1)).unwrap();
+    let circuit = with_public(5);
+    let settings = Settings::INSECURE_TEST_SKIP;
+    let inputs: Vec<Ext> = [3, 4, 5, 17].map(Ext::from_u32).to_vec();
+    let claims: Vec<Ext> = [3, 4, 17].map(Ext::from_u32).to_vec();
+    assert_eq!(circuit.inputs_with(&claims).unwrap(), inputs);
+    assert_eq!(circuit.claims_of(&inputs), claims);
+    assert!(circuit.inputs_with(&claims[..2]).is_err());
+    assert_eq!((key.num_inputs(), key.publics()), (4, &[2][..]));
+
+    let view = key.view(&settings, &inputs).unwrap();
+    let built = statement_view(&settings, &circuit, &inputs).unwrap();
+    assert_eq!((view.digest, &view.seed, &view.log_heights), (built.digest, &built.seed, &built.log_heights));
+    for (ours, theirs) in view.airs.iter().zip(&built.airs) {
+        assert_eq!(ours.periodic_columns(), theirs.periodic_columns());
+    }
+    let proof = prove(&settings, &circuit, &inputs).unwrap();
+    let level = verify_level(&settings, &circuit, &inputs, &proof).unwrap();
+    assert_eq!(key.verify(&settings, &inputs, &proof).unwrap().proven_bits, level.proven_bits);
+
+    // Another public value (the statement still holds), another claim.
+    let other: Vec<Ext> = [3, 4, 6, 18].map(Ext::from_u32).to_vec();
+    assert!(key.verify(&settings, &other, &proof).is_err());
+    let mut wrong = inputs.clone();
+    wrong[3] += Ext::ONE;
+    assert!(key.verify(&settings, &wrong, &proof).is_err());
+    assert!(matches!(key.verify(&settings, &inputs[..3], &proof), Err(CircuitError::InputCount { .. })));
+    // Another circuit's proof, another setting.
+    let (other_circuit, other_inputs, _, _) = statement();
+    let other_proof = prove(&settings, &other_circuit, &other_inputs).unwrap();
+    assert!(key.verify(&settings, &inputs, &other_proof).is_err());
+    assert!(key.verify(&Settings::FAST, &inputs, &proof).is_err());
+}

@@ -178,10 +178,12 @@ fn a_whir_skip_proof_verifies_whole_in_the_circuit() {
     let (honest, rows) = values(&proof);
     assert_eq!(honest, child::values(body(&proof)));
     let verifier_circuit = verifier(&view, &paths, None);
-    verifier_circuit.witness(&honest).unwrap();
+    // The proof's values as inputs, then the seed's (public).
+    let with_seed = |values: &[Ext]| verifier_circuit.inputs_with(values).unwrap();
+    verifier_circuit.witness(&with_seed(&honest)).unwrap();
     let outer_settings = Settings::INSECURE_TEST_SKIP;
-    let outer = prove(&outer_settings, &verifier_circuit, &honest).unwrap();
-    verify(&outer_settings, &verifier_circuit, &honest, &outer).unwrap();
+    let outer = prove(&outer_settings, &verifier_circuit, &with_seed(&honest)).unwrap();
+    verify(&outer_settings, &verifier_circuit, &with_seed(&honest), &outer).unwrap();
 
     let bytes = proof.to_bytes();
     let mut tried = 0;
@@ -189,7 +191,7 @@ fn a_whir_skip_proof_verifies_whole_in_the_circuit() {
         let mut tampered = CircuitProof::from_bytes(&bytes).unwrap();
         tamper(body_mut(&mut tampered), at);
         assert!(verify(&settings, &circuit, &inputs, &tampered).is_err(), "value {at}: natively accepted");
-        let in_circuit = verifier_circuit.witness(&child::values(body(&tampered)));
+        let in_circuit = verifier_circuit.witness(&with_seed(&child::values(body(&tampered))));
         assert!(
             matches!(in_circuit, Err(CircuitError::Unsatisfied { .. } | CircuitError::NotBase { .. })),
             "value {at} of {}: {in_circuit:?}",
@@ -200,7 +202,8 @@ fn a_whir_skip_proof_verifies_whole_in_the_circuit() {
     assert!(tried > 1000, "{tried} tamperings");
 }
 
-/// The proof as advice (a merge's form): the circuit has no inputs, its
+/// The proof as advice (a merge's form): the circuit has no inputs but
+/// the public seed's, its
 /// prover's build holds the proof's values and a verifier's build, made
 /// from the statement alone, verifies its outer proof; advice from a
 /// tampered proof gives no witness.
@@ -213,18 +216,19 @@ fn a_proof_given_as_advice_verifies_and_a_verifiers_build_checks_it() {
     let paths = lenient_paths(&proof);
     let honest = Arc::new(child::values(body(&proof)));
     let prover_build = verifier(&view, &paths, Some(Some(honest.clone())));
-    assert_eq!(prover_build.num_inputs(), 0);
+    assert_eq!(prover_build.num_inputs(), prover_build.publics().len());
+    let seed = prover_build.inputs_with(&[]).unwrap();
     let outer_settings = Settings::INSECURE_TEST_SKIP;
-    let outer = prove(&outer_settings, &prover_build, &[]).unwrap();
+    let outer = prove(&outer_settings, &prover_build, &seed).unwrap();
     let verifier_build = verifier(&view, &whir::no_paths(), Some(None));
-    verify(&outer_settings, &verifier_build, &[], &outer).unwrap();
-    assert!(matches!(verifier_build.witness(&[]), Err(CircuitError::Hint { .. })));
+    verify(&outer_settings, &verifier_build, &seed, &outer).unwrap();
+    assert!(matches!(verifier_build.witness(&seed), Err(CircuitError::Hint { .. })));
 
     let mut tampered = (*honest).clone();
     tampered[20] += Ext::ONE;
     let forged = verifier(&view, &paths, Some(Some(Arc::new(tampered))));
-    assert!(matches!(forged.witness(&[]), Err(CircuitError::Unsatisfied { .. })));
-    assert!(prove(&outer_settings, &forged, &[]).is_err());
+    assert!(matches!(forged.witness(&seed), Err(CircuitError::Unsatisfied { .. })));
+    assert!(prove(&outer_settings, &forged, &seed).is_err());
 }
 
 /// Cheating witnesses of a verifier circuit, forced past the prover's
@@ -256,15 +260,16 @@ fn cheating_witnesses_of_the_verifier_circuit_are_refused() {
         ("a wrong sumcheck round", verifier(&view, &lenient_paths(&proof), Some(Some(Arc::new(wrong_round))))),
     ];
     let verifier_build = verifier(&view, &whir::no_paths(), Some(None));
+    let seed = verifier_build.inputs_with(&[]).unwrap();
     for (what, cheat) in cheats {
-        assert!(matches!(cheat.witness(&[]), Err(CircuitError::Unsatisfied { .. })), "{what}");
-        let values = cheat.witness_unchecked(&[]).unwrap();
+        assert!(matches!(cheat.witness(&seed), Err(CircuitError::Unsatisfied { .. })), "{what}");
+        let values = cheat.witness_unchecked(&seed).unwrap();
         let traces = traces_of(&cheat, &values).unwrap();
         match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            prove_traces(&outer_settings, &cheat, &[], traces)
+            prove_traces(&outer_settings, &cheat, &seed, traces)
         })) {
             Ok(Ok(forged)) => {
-                assert!(verify(&outer_settings, &verifier_build, &[], &forged).is_err(), "{what}: accepted")
+                assert!(verify(&outer_settings, &verifier_build, &seed, &forged).is_err(), "{what}: accepted")
             }
             Ok(Err(_)) => {}
             Err(_) if cfg!(debug_assertions) => {}
