@@ -41,14 +41,14 @@ where
         // One symbolic evaluation per AIR, read by the bus argument and
         // the zerocheck both (the Poseidon tables' are most of the
         // verifier's own work).
-        let profiles = airs
-            .iter()
-            .map(|air| profile(*air))
-            .collect::<Result<Vec<_>, _>>()
+        let profiles = tracing::info_span!("profiles")
+            .in_scope(|| airs.iter().map(|air| profile(*air)).collect::<Result<Vec<_>, _>>())
             .map_err(|e| SkipStarkError::Bus(e.into()))?;
         let messages: Vec<Vec<Message>> = profiles.iter().map(|p| p.messages.clone()).collect();
-        let claims = logup::verify_messages(&messages, &self.log_heights, proof.bus.as_ref(), challenger)?
+        let claims = tracing::info_span!("buses")
+            .in_scope(|| logup::verify_messages(&messages, &self.log_heights, proof.bus.as_ref(), challenger))?
             .unwrap_or_else(|| vec![None; airs.len()]);
+        let zerochecks = tracing::info_span!("zerochecks").entered();
         let zerocheck = SkipZerocheck::new(self.skip);
         let mut zero_points = Vec::with_capacity(airs.len());
         for (table, (((air, &h), tp), claim)) in
@@ -59,6 +59,7 @@ where
                 .map_err(|source| SkipStarkError::Zerocheck { table, source })?;
             zero_points.push(point);
         }
+        drop(zerochecks);
         let mut claims = Vec::with_capacity(airs.len());
         let mut points = Vec::with_capacity(airs.len());
         for (table, (tp, point)) in proof.tables.iter().zip(&zero_points).enumerate() {
