@@ -42,7 +42,9 @@ use sigagg_prover::config::{Val, seed_values};
 use sigagg_prover::{SecurityLevel, Settings};
 use sigagg_recursion::{CircuitAir, CircuitBuilder, CircuitError, Ext, VerifyingKey};
 
-use crate::merge::{CHILD_SETTINGS, ChildHeader, DEFER_ABOVE, MergedProof, View, check_headers, verify_child};
+use crate::merge::{
+    CHILD_SETTINGS, ChildHeader, DEFER_ABOVE, MergedProof, View, check_headers, skip_only, verify_child,
+};
 use crate::statement::{Child, Withheld};
 use crate::{MAX_CHILDREN, MAX_DEPTH, MergeError, MergeScheme, MergeStatement};
 
@@ -334,9 +336,7 @@ pub fn verify_with_key<S: MergeScheme>(
     statement: &MergeStatement<S>,
     proof: &MergedProof,
 ) -> Result<SecurityLevel, MergeError> {
-    if !matches!(settings, Settings::Skip(_)) {
-        return Err(MergeError::Settings);
-    }
+    skip_only(settings)?;
     check_headers(statement, &proof.children)?;
     let inputs = key.inputs(statement.children(), &proof.children, &proof.claims)?;
     Ok(key.circuit.verify(settings, &inputs, &proof.proof)?)

@@ -288,9 +288,7 @@ pub fn merge<S: MergeScheme>(
     statement: &MergeStatement<S>,
     children: &[ChildProof],
 ) -> Result<MergedProof, MergeError> {
-    if !matches!(settings, Settings::Skip(_)) {
-        return Err(MergeError::Settings);
-    }
+    skip_only(settings)?;
     if children.len() != statement.children().len() {
         return Err(MergeError::CountMismatch { statements: statement.children().len(), proofs: children.len() });
     }
@@ -422,9 +420,7 @@ pub fn verify_level<S: MergeScheme>(
     statement: &MergeStatement<S>,
     proof: &MergedProof,
 ) -> Result<SecurityLevel, MergeError> {
-    if !matches!(settings, Settings::Skip(_)) {
-        return Err(MergeError::Settings);
-    }
+    skip_only(settings)?;
     let (circuit, withheld) = build(statement, &proof.children, None, &[])?;
     let inputs = circuit.inputs_with(&proof.claims)?;
     deferred::check_except(&circuit, &inputs, &withheld)?;
@@ -495,6 +491,15 @@ fn withhold<S: MergeScheme>(child: &Child<S>, header: &ChildHeader) -> Result<Wi
     }
 }
 
+/// Refuses settings of another backend than whir-skip, the only one
+/// merged proofs are made under ([`MergeError::Settings`]).
+pub(crate) fn skip_only(settings: &Settings) -> Result<(), MergeError> {
+    match settings {
+        Settings::Skip(_) => Ok(()),
+        _ => Err(MergeError::Settings),
+    }
+}
+
 /// Refuses `children` (a merged proof's headers) unless they claim the
 /// shape of `statement`'s children.
 pub(crate) fn check_headers<S: MergeScheme>(
@@ -521,9 +526,7 @@ pub fn security_level<S: MergeScheme>(
     statement: &MergeStatement<S>,
     children: &[ChildHeader],
 ) -> Result<SecurityLevel, MergeError> {
-    if !matches!(settings, Settings::Skip(_)) {
-        return Err(MergeError::Settings);
-    }
+    skip_only(settings)?;
     let circuit = verifier_circuit(statement, children, None)?;
     Ok(sigagg_recursion::security_level(settings, &circuit, &vec![Ext::ZERO; circuit.num_inputs()])?)
 }

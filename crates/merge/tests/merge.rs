@@ -16,7 +16,7 @@ use sigagg_merge::{
 use sigagg_prover::skip_stark::SkipProof;
 use sigagg_prover::{Settings, StarkProof};
 use sigagg_recursion::deferred::{self, periodic_at};
-use sigagg_recursion::{CircuitError, Ext};
+use sigagg_recursion::{Circuit, CircuitError, Ext};
 use sigagg_xmss::{LeanSigProd, Seed001, single_epoch_key_and_signature};
 use sigagg_xmss_agg::aggregate::prove as aggregate;
 use sigagg_xmss_agg::{AggregateEntry, AggregateStatement, Proof};
@@ -42,6 +42,22 @@ fn header(shape: &Shape) -> ChildHeader {
         Shape::Aggregate(signers) => ChildHeader::Aggregate { signers: *signers },
         Shape::Merged(_) | Shape::Threshold | Shape::Withheld(_) => unreachable!("aggregates only"),
     }
+}
+
+/// `claims` with the first deferred claim's point moved (its skip
+/// challenge plus one) and every value at that point recomputed there:
+/// claims that pass the native check but not the proof, which binds the
+/// point to the transcript's.
+fn moved_claims(circuit: &Circuit, claims: &[Ext]) -> Vec<Ext> {
+    let index = |w| circuit.claim_index(w).unwrap();
+    let r0 = circuit.deferred()[0].r0;
+    let mut moved = claims.to_vec();
+    moved[index(r0)] += Ext::ONE;
+    for d in circuit.deferred().iter().filter(|d| d.r0 == r0) {
+        let rest: Vec<Ext> = d.rest.iter().map(|&w| moved[index(w)]).collect();
+        moved[index(d.value)] = periodic_at(&d.column, d.skip, moved[index(d.r0)], &rest);
+    }
+    moved
 }
 
 #[test]
@@ -105,12 +121,7 @@ fn children_merge_and_verify_and_every_other_claim_is_refused() {
         verify(&settings, &statement, &wrong_value),
         Err(MergeError::Circuit(CircuitError::Deferred { claim: 0 }))
     ));
-    let mut moved = merged.claims.clone();
-    moved[index(claim.r0)] += Ext::ONE;
-    for d in circuit.deferred().iter().filter(|d| d.r0 == claim.r0) {
-        let rest: Vec<Ext> = d.rest.iter().map(|&w| moved[index(w)]).collect();
-        moved[index(d.value)] = periodic_at(&d.column, d.skip, moved[index(d.r0)], &rest);
-    }
+    let moved = moved_claims(&circuit, &merged.claims);
     deferred::check(&circuit, &circuit.inputs_with(&moved).unwrap()).unwrap();
     let mut moved_proof = MergedProof::from_bytes(&bytes).unwrap();
     moved_proof.claims = moved.clone();
@@ -177,12 +188,7 @@ fn a_verifying_key_decides_as_the_rebuilt_circuit_does() {
         verify_with_key(&key, &settings, &statement, &wrong_value),
         Err(MergeError::Circuit(CircuitError::Deferred { claim: 0 }))
     ));
-    let mut moved = merged.claims.clone();
-    moved[index(claim.r0)] += Ext::ONE;
-    for d in circuit.deferred().iter().filter(|d| d.r0 == claim.r0) {
-        let rest: Vec<Ext> = d.rest.iter().map(|&w| moved[index(w)]).collect();
-        moved[index(d.value)] = periodic_at(&d.column, d.skip, moved[index(d.r0)], &rest);
-    }
+    let moved = moved_claims(&circuit, &merged.claims);
     let mut moved_proof = MergedProof::from_bytes(&bytes).unwrap();
     moved_proof.claims = moved;
     assert!(matches!(verify_with_key(&key, &settings, &statement, &moved_proof), Err(MergeError::Circuit(_))));
