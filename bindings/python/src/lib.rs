@@ -404,6 +404,49 @@ fn verify_merged(
     })
 }
 
+/// A verifying key of merged proofs of one shape: made once from one
+/// merged proof (`scheme`'s children; the proof is not verified), it
+/// verifies every merged proof of that shape without rebuilding the
+/// verifier circuit (about 2.5x faster than `verify_merged` for two
+/// children). Raises `ArgumentError` for a shape with a threshold child.
+#[pyclass(frozen, module = "sigagg", name = "MergeKey")]
+struct MergeKey(api::merge::MergeKey);
+
+#[pymethods]
+impl MergeKey {
+    #[new]
+    #[pyo3(signature = (proof, scheme = "seed001"))]
+    fn new(py: Python<'_>, proof: Vec<u8>, scheme: &str) -> PyResult<Self> {
+        let scheme = parse_scheme(scheme)?;
+        run(py, || api::merge::MergeKey::new(scheme, &proof)).map(Self)
+    }
+
+    /// `verify_merged` with the key: raises `VerifyError` if `proof` does
+    /// not prove the statement, `ArgumentError` for a proof of another
+    /// shape or a statement of another scheme.
+    #[pyo3(signature = (proof, public_keys, message, epoch, settings = "whir-skip-poseidon2", committees = Vec::new()))]
+    #[allow(clippy::too_many_arguments)] // Python keyword arguments, not a Rust API
+    fn verify(
+        &self,
+        py: Python<'_>,
+        proof: Vec<u8>,
+        public_keys: Vec<Vec<u8>>,
+        message: OneOrMany<Vec<u8>>,
+        epoch: OneOrMany<u32>,
+        settings: &str,
+        committees: Vec<(Vec<u8>, u32)>,
+    ) -> PyResult<()> {
+        let set = parse_settings(settings)?;
+        with_statement(self.0.scheme(), &public_keys, message, epoch, &committees, |statement| {
+            run(py, || self.0.verify(set, statement, &proof).map(drop))
+        })
+    }
+
+    fn __repr__(&self) -> String {
+        format!("MergeKey(scheme={:?})", self.0.scheme().name())
+    }
+}
+
 /// `f` of the byte API's merge statement of these arguments (as `merge`
 /// takes them).
 fn with_statement<T>(
@@ -974,6 +1017,7 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<XmssSecretKey>()?;
     m.add_class::<LamportSecretKey>()?;
     m.add_class::<Certificate>()?;
+    m.add_class::<MergeKey>()?;
     m.add_function(wrap_pyfunction!(xmss_keygen, m)?)?;
     m.add_function(wrap_pyfunction!(xmss_verify, m)?)?;
     m.add_function(wrap_pyfunction!(xmss_single_epoch_signers, m)?)?;

@@ -40,6 +40,23 @@ def test_merge_round_trip(merged):
     sigagg.verify_merged(proof, keys, MESSAGE, EPOCH)
 
 
+def test_a_verifying_key_verifies_every_proof_of_its_shape(merged):
+    keys, _, _, a, b, proof = merged
+    key = sigagg.MergeKey(proof)
+    key.verify(proof, keys, MESSAGE, EPOCH)
+    c_pks, _, c = child(60)
+    a_pks = keys[:2]
+    other = sigagg.merge(a_pks + c_pks, MESSAGE, EPOCH, [a, c])
+    key.verify(other, a_pks + c_pks, MESSAGE, EPOCH)
+    with pytest.raises(sigagg.VerifyError):
+        key.verify(other, keys, MESSAGE, EPOCH)
+    with pytest.raises(sigagg.ArgumentError):
+        key.verify(sigagg.merge(a_pks, MESSAGE, EPOCH, [a]), a_pks, MESSAGE, EPOCH)
+    with pytest.raises(sigagg.DecodeError):
+        sigagg.MergeKey(a)
+    assert "seed001" in repr(key)
+
+
 def test_compact_final_proof(merged):
     keys, _, _, a, b, proof = merged
     compact = sigagg.merge(keys, MESSAGE, EPOCH, [a, b], settings="whir-skip-compact")

@@ -203,6 +203,74 @@ pub fn verify_merged_security(
     })
 }
 
+/// A verifying key of merged proofs of one shape (`sigagg_merge::MergeKey`):
+/// made once from one merged proof (its children's shapes; the proof is
+/// not verified), it verifies every merged proof of that shape, of any
+/// statement, without rebuilding the verifier circuit ([`MergeKey::verify`]:
+/// two children of 64 Seed001 signers in about 25 ms against 65 ms on two
+/// cores, BENCHMARKS.md). A long-running verifier keeps one per shape it
+/// meets. A shape with a threshold child has none.
+pub struct MergeKey {
+    scheme: Scheme,
+    /// A `sigagg_merge::MergeKey<S>` for the scheme's `S`.
+    key: Box<dyn std::any::Any + Send + Sync>,
+}
+
+impl core::fmt::Debug for MergeKey {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("MergeKey").field("scheme", &self.scheme).finish_non_exhaustive()
+    }
+}
+
+impl MergeKey {
+    /// The key of `scheme`'s merged proofs of the shape of `proof`.
+    ///
+    /// # Errors
+    /// Bytes that are no merged proof ([`ErrorKind::Decode`]); another
+    /// scheme than Seed001 and leanSig production, a threshold child or a
+    /// withheld one out of bounds ([`ErrorKind::Argument`]).
+    pub fn new(scheme: Scheme, proof: &[u8]) -> Result<Self> {
+        let merged = decode_merged(proof)?;
+        with_mergeable!(scheme, S => {
+            let key = sigagg_merge::MergeKey::<S>::new(&merged.children)?;
+            Ok(Self { scheme, key: Box::new(key) })
+        })
+    }
+
+    /// The scheme of the children it verifies.
+    pub fn scheme(&self) -> Scheme {
+        self.scheme
+    }
+
+    /// [`verify_merged_security`] with the key: the same decision, without
+    /// the verifier circuit rebuilt.
+    ///
+    /// # Errors
+    /// As [`verify_merged`]; a statement of another scheme than the key's
+    /// or a proof of another shape ([`ErrorKind::Argument`]).
+    pub fn verify(&self, settings: ProofSettings, statement: &MergeStatement<'_>, proof: &[u8]) -> Result<Security> {
+        if statement.scheme != self.scheme {
+            return Err(Error::argument("a statement of another scheme than the verifying key's"));
+        }
+        let merged = decode_merged(proof)?;
+        with_mergeable!(self.scheme, S => {
+            let key = self
+                .key
+                .downcast_ref::<sigagg_merge::MergeKey<S>>()
+                .ok_or_else(|| Error::new(ErrorKind::Internal, "a verifying key of another scheme"))?;
+            let parts = Parts::<S>::decode(statement)?;
+            let st = Statement::split_entries(&parts.entries, &parts.committees, &merged.shape(), parts.messages)
+                .map_err(|e| Error::from(e).with_kind(ErrorKind::Verify))?;
+            let level = sigagg_merge::verify_with_key(key, &sigagg_xmss_agg::settings(settings), &st, &merged)
+                .map_err(|e| {
+                    let kind = if matches!(e, MergeError::Key(_)) { ErrorKind::Argument } else { ErrorKind::Verify };
+                    Error::from(e).with_kind(kind)
+                })?;
+            Ok(Security { proven_bits: level.proven_bits, conjectured_bits: level.conjectured_bits })
+        })
+    }
+}
+
 /// Splits a merged `proof` of `statement` (every child's keys, messages
 /// and committees, as [`verify_merged`] takes them): the same proof, for a
 /// verifier who knows only the children numbered in `keep` (`sigagg_merge::

@@ -75,6 +75,51 @@ fn a_committee_certificate_merges_beside_an_aggregate() {
     // A merge told of no committee refuses a certificate child.
     let e = merge::merge(CHILD_SETTINGS, &statement(&[]), &[&subnet, &certificate]).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Argument, "{e}");
+    // A shape with a certificate has no verifying key.
+    assert_eq!(merge::MergeKey::new(Scheme::Seed001, &merged).unwrap_err().kind(), ErrorKind::Argument);
+}
+
+/// A verifying key made from one merged proof verifies another of the same
+/// shape, of other signers, as `verify_merged` does; it refuses the keys
+/// exchanged between children, a proof of another shape or a statement of
+/// another scheme (argument errors), and bytes that are no merged proof.
+#[test]
+fn a_verifying_key_verifies_every_merged_proof_of_its_shape() {
+    let child = |seed: u8| {
+        let (keys, sigs) = single_epoch_signers(Scheme::Seed001, 2, EPOCH, &MESSAGE, Some(&[seed; 32])).unwrap();
+        let st = AggregateStatement { public_keys: &refs(&keys), messages: &[&MESSAGE[..]], epochs: &[EPOCH] };
+        let proof = aggregate(Scheme::Seed001, CHILD_SETTINGS, &st, &refs(&sigs)).unwrap();
+        (keys, proof)
+    };
+    let ((a_keys, a), (b_keys, b), (c_keys, c)) = (child(6), child(7), child(8));
+    let ab: Vec<&[u8]> = refs(&a_keys).into_iter().chain(refs(&b_keys)).collect();
+    let ac: Vec<&[u8]> = refs(&a_keys).into_iter().chain(refs(&c_keys)).collect();
+    let ba: Vec<&[u8]> = refs(&b_keys).into_iter().chain(refs(&a_keys)).collect();
+    let a_only = refs(&a_keys);
+    let statement = |keys| MergeStatement {
+        scheme: Scheme::Seed001,
+        public_keys: keys,
+        messages: &[&MESSAGE],
+        epochs: &[EPOCH],
+        committees: &[],
+    };
+    let merged_ab = merge::merge(CHILD_SETTINGS, &statement(&ab), &[&a, &b]).unwrap();
+    let merged_ac = merge::merge(CHILD_SETTINGS, &statement(&ac), &[&a, &c]).unwrap();
+    let key = merge::MergeKey::new(Scheme::Seed001, &merged_ab).unwrap();
+    assert_eq!(key.scheme(), Scheme::Seed001);
+    let security = merge::verify_merged_security(CHILD_SETTINGS, &statement(&ac), &merged_ac).unwrap();
+    assert_eq!(key.verify(CHILD_SETTINGS, &statement(&ac), &merged_ac).unwrap(), security);
+    key.verify(CHILD_SETTINGS, &statement(&ab), &merged_ab).unwrap();
+
+    assert_eq!(key.verify(CHILD_SETTINGS, &statement(&ac), &merged_ab).unwrap_err().kind(), ErrorKind::Verify);
+    assert_eq!(key.verify(CHILD_SETTINGS, &statement(&ba), &merged_ab).unwrap_err().kind(), ErrorKind::Verify);
+    let one = merge::merge(CHILD_SETTINGS, &statement(&a_only), &[&a]).unwrap();
+    let e = key.verify(CHILD_SETTINGS, &statement(&a_only), &one).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Argument, "{e}");
+    let lean = MergeStatement { scheme: Scheme::LeanSigProd, ..statement(&ab) };
+    assert_eq!(key.verify(CHILD_SETTINGS, &lean, &merged_ab).unwrap_err().kind(), ErrorKind::Argument);
+    assert_eq!(key.verify(CHILD_SETTINGS, &statement(&ab), b"SGMERG").unwrap_err().kind(), ErrorKind::Decode);
+    assert_eq!(merge::MergeKey::new(Scheme::Seed001, &a).unwrap_err().kind(), ErrorKind::Decode);
 }
 
 /// Type 2 on bytes: an aggregate of one message, a committee's certificate

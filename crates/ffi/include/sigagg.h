@@ -158,6 +158,12 @@ typedef struct sigagg_certificate sigagg_certificate;
 // is behind a lock, so it may be used from several threads.
 typedef struct sigagg_lamport_secret_key sigagg_lamport_secret_key;
 
+// A verifying key of merged proofs of one shape (opaque): made once from
+// one merged proof by sigagg_merge_key_new, it verifies every merged
+// proof of that shape without rebuilding the verifier circuit. Immutable:
+// it may be used from several threads.
+typedef struct sigagg_merge_key sigagg_merge_key;
+
 // A stateful XMSS secret key (opaque). Signing advances it; its state is
 // behind a lock, so it may be used from several threads.
 typedef struct sigagg_xmss_secret_key sigagg_xmss_secret_key;
@@ -710,6 +716,41 @@ int32_t sigagg_verify_merged_committees(uint32_t scheme,
                                         size_t message_count,
                                         const uint32_t *epochs,
                                         size_t epoch_count);
+
+// The verifying key of `scheme`'s merged proofs of the shape of `proof`
+// (the proof is not verified), for sigagg_merge_key_verify; free it with
+// sigagg_merge_key_free. A proof that does not decode is
+// SIGAGG_ERR_DECODE; a shape with a threshold child SIGAGG_ERR_ARGUMENT.
+//
+// # Safety
+// Pointers as the header's rules say.
+int32_t sigagg_merge_key_new(uint32_t scheme,
+                             struct sigagg_slice proof,
+                             struct sigagg_merge_key **key);
+
+// sigagg_verify_merged_committees with `key` (the statement's scheme is
+// the key's): the same decision, without the verifier circuit rebuilt. A
+// proof of another shape than the key's is SIGAGG_ERR_ARGUMENT.
+//
+// # Safety
+// Pointers as the header's rules say.
+int32_t sigagg_merge_key_verify(const struct sigagg_merge_key *key,
+                                uint32_t settings,
+                                struct sigagg_slice proof,
+                                const struct sigagg_slice *public_keys,
+                                size_t public_key_count,
+                                const struct sigagg_committee *committees,
+                                size_t committee_count,
+                                const struct sigagg_slice *messages,
+                                size_t message_count,
+                                const uint32_t *epochs,
+                                size_t epoch_count);
+
+// Frees a verifying key; NULL is ignored.
+//
+// # Safety
+// `key` must be NULL or a live key, not used afterwards.
+void sigagg_merge_key_free(struct sigagg_merge_key *key);
 
 // Splits a merged `proof` of `scheme` for a verifier who knows only the
 // `keep_count` children numbered in `keep` (counted from 0): the same

@@ -4,7 +4,7 @@
 
 use ::sigagg_bytes::merge::{self, Committee, MergeStatement};
 
-use crate::boundary::{Out, byte_strings, bytes, call, items, owned_bytes};
+use crate::boundary::{Out, byte_strings, bytes, call, free, handle, into_handle, items, owned_bytes};
 use crate::{scheme_of, settings_of, sigagg_bytes, sigagg_slice};
 
 /// A threshold child's committee: at least `threshold` members of the
@@ -277,6 +277,77 @@ pub unsafe extern "C" fn sigagg_verify_merged_committees(
         let statement = lists.statement(scheme_of(scheme)?);
         merge::verify_merged(settings_of(settings)?, &statement, proof)
     })
+}
+
+/// A verifying key of merged proofs of one shape (opaque): made once from
+/// one merged proof by sigagg_merge_key_new, it verifies every merged
+/// proof of that shape without rebuilding the verifier circuit. Immutable:
+/// it may be used from several threads.
+pub struct sigagg_merge_key(merge::MergeKey);
+
+/// The verifying key of `scheme`'s merged proofs of the shape of `proof`
+/// (the proof is not verified), for sigagg_merge_key_verify; free it with
+/// sigagg_merge_key_free. A proof that does not decode is
+/// SIGAGG_ERR_DECODE; a shape with a threshold child SIGAGG_ERR_ARGUMENT.
+///
+/// # Safety
+/// Pointers as the header's rules say.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sigagg_merge_key_new(
+    scheme: u32,
+    proof: sigagg_slice,
+    key: *mut *mut sigagg_merge_key,
+) -> i32 {
+    call(|| {
+        let (proof, out) = unsafe { (bytes(proof, "proof")?, Out::new(key, "key")?) };
+        out.set(into_handle(sigagg_merge_key(merge::MergeKey::new(scheme_of(scheme)?, proof)?)));
+        Ok(())
+    })
+}
+
+/// sigagg_verify_merged_committees with `key` (the statement's scheme is
+/// the key's): the same decision, without the verifier circuit rebuilt. A
+/// proof of another shape than the key's is SIGAGG_ERR_ARGUMENT.
+///
+/// # Safety
+/// Pointers as the header's rules say.
+#[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)] // the C signature: pointer and length per list
+pub unsafe extern "C" fn sigagg_merge_key_verify(
+    key: *const sigagg_merge_key,
+    settings: u32,
+    proof: sigagg_slice,
+    public_keys: *const sigagg_slice,
+    public_key_count: usize,
+    committees: *const sigagg_committee,
+    committee_count: usize,
+    messages: *const sigagg_slice,
+    message_count: usize,
+    epochs: *const u32,
+    epoch_count: usize,
+) -> i32 {
+    call(|| {
+        let (key, proof) = unsafe { (handle(key, "key")?, bytes(proof, "proof")?) };
+        let lists = unsafe {
+            Lists::of(
+                (public_keys, public_key_count),
+                (committees, committee_count),
+                (messages, message_count),
+                (epochs, epoch_count),
+            )
+        }?;
+        let statement = lists.statement(key.0.scheme());
+        key.0.verify(settings_of(settings)?, &statement, proof).map(drop)
+    })
+}
+
+/// Frees a verifying key; NULL is ignored.
+///
+/// # Safety
+/// `key` must be NULL or a live key, not used afterwards.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sigagg_merge_key_free(key: *mut sigagg_merge_key) {
+    unsafe { free(key) }
 }
 
 /// Splits a merged `proof` of `scheme` for a verifier who knows only the

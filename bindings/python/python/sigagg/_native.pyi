@@ -124,6 +124,20 @@ def verify_merged(
 # certificate, "withheld" for a child split off, or a merged child's own list.
 MergedShape = List[Union[int, str, "MergedShape"]]
 def merged_counts(proof: Bytes) -> MergedShape: ...
+
+class MergeKey:
+    """A verifying key of merged proofs of one shape, made from one of them."""
+
+    def __init__(self, proof: Bytes, scheme: Scheme = "seed001") -> None: ...
+    def verify(
+        self,
+        proof: Bytes,
+        public_keys: Sequence[Bytes],
+        message: Union[Bytes, Sequence[Bytes]],
+        epoch: Union[int, Sequence[int]],
+        settings: Settings = "whir-skip-poseidon2",
+        committees: Sequence[Tuple[Bytes, int]] = ...,
+    ) -> None: ...
 def split_merged(
     proof: Bytes,
     public_keys: Sequence[Bytes],

@@ -9,13 +9,15 @@
 //! beside an aggregate (a merge over several messages), verifies with a
 //! message and epoch per key, and is refused with the messages exchanged
 //! or a list of another length; it splits into the aggregate's part
-//! (`sigagg_split_merged`), verified with its keys alone.
+//! (`sigagg_split_merged`), verified with its keys alone. A verifying key
+//! (`sigagg_merge_key_*`) decides as the rebuilt circuit does.
 
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use sigagg_ffi::merge::{
-    sigagg_committee, sigagg_merge, sigagg_merge_committees, sigagg_merge_signed, sigagg_split_merged,
-    sigagg_verify_merged, sigagg_verify_merged_committees,
+    sigagg_committee, sigagg_merge, sigagg_merge_committees, sigagg_merge_key, sigagg_merge_key_free,
+    sigagg_merge_key_new, sigagg_merge_key_verify, sigagg_merge_signed, sigagg_split_merged, sigagg_verify_merged,
+    sigagg_verify_merged_committees,
 };
 use sigagg_ffi::*;
 use sigagg_xmss::{Seed001, single_epoch_key_and_signature};
@@ -98,6 +100,50 @@ fn merged_proofs_verify_and_other_statements_are_refused() {
     assert_eq!(verify(&merged, &key_s[..3], &MESSAGE, EPOCH), SIGAGG_ERR_VERIFY);
     assert_eq!(verify(&merged[..merged.len() - 1], &key_s, &MESSAGE, EPOCH), SIGAGG_ERR_DECODE);
 
+    // A verifying key of the merged proof's shape decides alike.
+    let mut key: *mut sigagg_merge_key = std::ptr::null_mut();
+    assert_eq!(unsafe { sigagg_merge_key_new(SIGAGG_SCHEME_SEED001, slice(&merged), &mut key) }, SIGAGG_OK);
+    let with_key = |proof: &[u8], keys: &[sigagg_slice], message: &[u8], epoch: u32| unsafe {
+        let (message, epoch) = (slice(message), epoch);
+        sigagg_merge_key_verify(
+            key,
+            SETTINGS,
+            slice(proof),
+            keys.as_ptr(),
+            keys.len(),
+            std::ptr::null(),
+            0,
+            &message,
+            1,
+            &epoch,
+            1,
+        )
+    };
+    assert_eq!(with_key(&merged, &key_s, &MESSAGE, EPOCH), SIGAGG_OK, "{}", last_error());
+    assert_eq!(with_key(&merged, &key_s, &MESSAGE, EPOCH + 1), SIGAGG_ERR_VERIFY);
+    assert_eq!(with_key(&merged, &swapped, &MESSAGE, EPOCH), SIGAGG_ERR_VERIFY);
+    assert_eq!(with_key(&merged[..merged.len() - 1], &key_s, &MESSAGE, EPOCH), SIGAGG_ERR_DECODE);
+    let mut none: *mut sigagg_merge_key = std::ptr::null_mut();
+    assert_eq!(unsafe { sigagg_merge_key_new(SIGAGG_SCHEME_SEED001, slice(&a), &mut none) }, SIGAGG_ERR_DECODE);
+    assert!(none.is_null());
+    let null_key = unsafe {
+        let (message, epoch) = (slice(&MESSAGE), EPOCH);
+        sigagg_merge_key_verify(
+            std::ptr::null(),
+            SETTINGS,
+            slice(&merged),
+            key_s.as_ptr(),
+            4,
+            std::ptr::null(),
+            0,
+            &message,
+            1,
+            &epoch,
+            1,
+        )
+    };
+    assert_eq!(null_key, SIGAGG_ERR_ARGUMENT);
+
     // A merge that fails (the children's keys in the wrong order) leaves
     // the output untouched.
     let mut out = sigagg_bytes { ptr: std::ptr::null_mut(), len: 7 };
@@ -144,6 +190,8 @@ fn merged_proofs_verify_and_other_statements_are_refused() {
     unsafe { sigagg_bytes_free(out) };
     assert_eq!(verify(&deeper, &all, &MESSAGE, EPOCH), SIGAGG_OK, "{}", last_error());
     assert_eq!(verify(&deeper, &key_s, &MESSAGE, EPOCH), SIGAGG_ERR_VERIFY);
+    assert_eq!(with_key(&deeper, &all, &MESSAGE, EPOCH), SIGAGG_ERR_ARGUMENT);
+    unsafe { sigagg_merge_key_free(key) };
     let mut out = sigagg_bytes { ptr: std::ptr::null_mut(), len: 7 };
     assert_eq!(merge_signed(&[sig_s[1], sig_s[0]], &mut out), SIGAGG_ERR_PROVE);
     assert!(out.ptr.is_null() && out.len == 7);
