@@ -207,17 +207,25 @@
 //!   (`N = 214 038`, each lane one step per row over three times the rows)
 //!   divides the column count by about 3: ≈ 4 KB at the same cells. ([`kzg`]
 //!   as built opens every witness column at `ζω` too: 48 B more per column.)
-//! * **Prove:** `sigagg-bls-cert` measured ≈ 31 µs per committed cell on 2
-//!   threads (7 polynomials of 35 673 rows in 7.7 s, BENCHMARKS.md), so
-//!   ≈ 150 s for the 67 committed polynomials plus ≈ 30–50 s for the
-//!   constraints on `3N` coset points: **≈ 3 min, about 6× over the 30 s
-//!   target**; memory ≈ 67 polynomials × 4 vectors × 71 346 × 48 B ≈ 0.9 GB
-//!   (target 2 GiB).
-//!   Mainnet (`k = 1944`, `N = 214 038`): ≈ 3× that, ≈ 9 min (target 60 s),
-//!   ≈ 2.6 GB (target 4 GiB). The EC ladders (subgroup test and Horner) are
-//!   about 60 % of the cells: meeting the target needs a cheaper MSP.B
-//!   binding and subgroup test than in-circuit ladders, not a faster
-//!   Poseidon.
+//! * **Prove:** the commitments are fixed-base MSMs
+//!   (`sigagg_bls_cert::msm::FixedBaseMsm`, which skips zero digits), so a
+//!   column costs by the size of its values. Measured at `N = 71 346` on 2
+//!   threads (`examples/msm_probe` of `sigagg-bls-cert`, 2026-11-29, AMD
+//!   EPYC): 0.93 s for full-width values (13 µs a cell; arkworks' Pippenger
+//!   1.74 s), 0.21 s for 64-bit values, 0.03 s for bits; the window tables
+//!   13.2 s once per committee key (kept with it, about 0.4 GB). About 41
+//!   columns hold full-width values (Poseidon, both ladders, `k2`, the
+//!   lookup's inverses) and 23 at most 64 bits (bit accumulators, limbs,
+//!   indices, multiplicities): ≈ 38 + 5 s, the 3 quotient chunks and 2
+//!   openings ≈ 5 s, the constraints on a `4N` coset (FFTs of every
+//!   column, about 200 constraints of degree ≤ 4 a row) ≈ 15 s: **≈ 65 s,
+//!   about 2× over the 30 s target** (the first estimate, 31 µs for every
+//!   cell, said 3 min); memory ≈ 64 polynomials × 4 vectors × 71 346 × 48 B
+//!   ≈ 0.9 GB plus the tables (target 2 GiB). Mainnet (`k = 1944`,
+//!   `N = 214 038`): ≈ 3× that, ≈ 3.3 min (target 60 s). The EC ladders
+//!   (subgroup test and Horner) are 32 of the 41 full-width columns:
+//!   meeting the target needs a cheaper MSP.B binding and subgroup test
+//!   than in-circuit ladders, not a faster Poseidon.
 //! * **Measured (not a benchmark):** [`kzg`]'s generic prover, 47
 //!   Poseidon permutations (`N = 3102`, 6 witness columns + 3 chunks),
 //!   release, `RAYON_NUM_THREADS=2`, on a 2-core host at load average 8.7
