@@ -253,6 +253,13 @@ fn lean_sig_prod_children_merge_and_verify() {
     assert_eq!(merged.shape(), aggregates(&[2, 3]));
     let swapped = MergeStatement::new(vec![s1, s0]).unwrap();
     assert!(verify(&CHILD_SETTINGS, &swapped, &merged).is_err());
+    // The verifying key of leanSig children decides alike.
+    let key = MergeKey::<LeanSigProd>::new(&merged.children).unwrap();
+    verify_with_key(&key, &CHILD_SETTINGS, &statement, &merged).unwrap();
+    assert!(verify_with_key(&key, &CHILD_SETTINGS, &swapped, &merged).is_err());
+    let mut wrong = MergedProof::from_bytes(&merged.to_bytes()).unwrap();
+    wrong.claims[0] += Ext::ONE;
+    assert!(verify_with_key(&key, &CHILD_SETTINGS, &statement, &wrong).is_err());
     assert!(matches!(
         merge(&CHILD_SETTINGS, &statement, &[copy(&p1).into(), p0.into()]),
         Err(MergeError::ChildInvalid { index: 0, .. })
