@@ -189,7 +189,7 @@ pub fn participants(indices: &[u64]) -> Result<Vec<u8>> {
 /// `signatures` leanSig production signatures, computed from their tables.
 pub fn security(settings_name: ProofSettings, signatures: usize) -> Security {
     let level = security_level::<LeanSigProd>(&settings(settings_name), signatures);
-    Security { proven_bits: level.proven_bits, conjectured_bits: level.conjectured_bits }
+    Security::from(&level)
 }
 
 /// The container of `bytes`; any failure is an [`ErrorKind::Decode`] error.

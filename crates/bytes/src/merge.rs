@@ -193,13 +193,10 @@ pub fn verify_merged_security(
 ) -> Result<Security> {
     let merged = decode_merged(proof)?;
     with_mergeable!(statement.scheme, S => {
-        let parts = Parts::<S>::decode(statement)?;
-        // Keys the proof's shape does not split: not a proof of these keys.
-        let st = Statement::split_entries(&parts.entries, &parts.committees, &merged.shape(), parts.messages)
-            .map_err(|e| Error::from(e).with_kind(ErrorKind::Verify))?;
+        let st = claimed_statement::<S>(statement, &merged)?;
         let level = sigagg_merge::verify_level(&sigagg_xmss_agg::settings(settings), &st, &merged)
             .map_err(|e| Error::from(e).with_kind(ErrorKind::Verify))?;
-        Ok(Security { proven_bits: level.proven_bits, conjectured_bits: level.conjectured_bits })
+        Ok(Security::from(&level))
     })
 }
 
@@ -258,15 +255,13 @@ impl MergeKey {
                 .key
                 .downcast_ref::<sigagg_merge::MergeKey<S>>()
                 .ok_or_else(|| Error::new(ErrorKind::Internal, "a verifying key of another scheme"))?;
-            let parts = Parts::<S>::decode(statement)?;
-            let st = Statement::split_entries(&parts.entries, &parts.committees, &merged.shape(), parts.messages)
-                .map_err(|e| Error::from(e).with_kind(ErrorKind::Verify))?;
+            let st = claimed_statement::<S>(statement, &merged)?;
             let level = sigagg_merge::verify_with_key(key, &sigagg_xmss_agg::settings(settings), &st, &merged)
                 .map_err(|e| {
                     let kind = if matches!(e, MergeError::Key(_)) { ErrorKind::Argument } else { ErrorKind::Verify };
                     Error::from(e).with_kind(kind)
                 })?;
-            Ok(Security { proven_bits: level.proven_bits, conjectured_bits: level.conjectured_bits })
+            Ok(Security::from(&level))
         })
     }
 }
@@ -309,8 +304,17 @@ pub fn security(settings: ProofSettings, statement: &MergeStatement<'_>, proof: 
     with_mergeable!(statement.scheme, S => {
         let statement = split_statement::<S>(statement, &merged.shape())?;
         let level = sigagg_merge::security_level(&sigagg_xmss_agg::settings(settings), &statement, &merged.children)?;
-        Ok(Security { proven_bits: level.proven_bits, conjectured_bits: level.conjectured_bits })
+        Ok(Security::from(&level))
     })
+}
+
+/// The typed statement `merged` claims to prove: the keys and committees
+/// decoded and split by its shape. Keys its shape does not split are a
+/// [`ErrorKind::Verify`] error: it is not a proof of these keys.
+fn claimed_statement<S: MergeScheme>(statement: &MergeStatement<'_>, merged: &MergedProof) -> Result<Statement<S>> {
+    let parts = Parts::<S>::decode(statement)?;
+    Statement::split_entries(&parts.entries, &parts.committees, &merged.shape(), parts.messages)
+        .map_err(|e| Error::from(e).with_kind(ErrorKind::Verify))
 }
 
 /// The typed statement: the keys and committees decoded and split by

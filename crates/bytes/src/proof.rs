@@ -90,6 +90,12 @@ pub struct Security {
     pub conjectured_bits: f64,
 }
 
+impl From<&sigagg_xmss_agg::security::SecurityLevel> for Security {
+    fn from(level: &sigagg_xmss_agg::security::SecurityLevel) -> Self {
+        Security { proven_bits: level.proven_bits, conjectured_bits: level.conjectured_bits }
+    }
+}
+
 /// The security of proofs of `scheme` made with `settings` for statements
 /// of `shape`, as the scheme's aggregator computes it.
 pub fn security(scheme: Scheme, settings: ProofSettings, shape: Shape) -> Result<Security> {
@@ -103,7 +109,7 @@ pub fn security(scheme: Scheme, settings: ProofSettings, shape: Shape) -> Result
                 threshold::security_level::<LeanSigProd>(&s, signers, group_size)
             }
         };
-        return Ok(Security { proven_bits: level.proven_bits, conjectured_bits: level.conjectured_bits });
+        return Ok(Security::from(&level));
     }
     with_provable!(scheme, "proof security", seed001 => {
         let s = sigagg_xmss_agg::settings(settings);
@@ -113,7 +119,7 @@ pub fn security(scheme: Scheme, settings: ProofSettings, shape: Shape) -> Result
                 sigagg_xmss_agg::threshold::security_level(&s, signers, group_size)
             }
         };
-        Ok(Security { proven_bits: level.proven_bits, conjectured_bits: level.conjectured_bits })
+        Ok(Security::from(&level))
     }, S => {
         use sigagg_lamport_agg::security::{ProofShape, security_level};
         let shape = match shape {
@@ -121,7 +127,7 @@ pub fn security(scheme: Scheme, settings: ProofSettings, shape: Shape) -> Result
             Shape::Threshold { signers, group_size } => ProofShape::Threshold { signers, group_size },
         };
         let level = security_level(&sigagg_lamport_agg::settings(settings), S::NUM_SUBKEYS, shape);
-        Ok(Security { proven_bits: level.proven_bits, conjectured_bits: level.conjectured_bits })
+        Ok(Security::from(&level))
     })
 }
 

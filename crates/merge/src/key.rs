@@ -36,15 +36,12 @@ use std::marker::PhantomData;
 use std::ops::Range;
 
 use p3_air::BaseAir;
-use p3_field::PrimeCharacteristicRing;
 use rayon::prelude::*;
 use sigagg_prover::config::{Val, seed_values};
 use sigagg_prover::{SecurityLevel, Settings};
 use sigagg_recursion::{CircuitAir, CircuitBuilder, CircuitError, Ext, VerifyingKey};
 
-use crate::merge::{
-    CHILD_SETTINGS, ChildHeader, DEFER_ABOVE, MergedProof, View, check_headers, skip_only, verify_child,
-};
+use crate::merge::{CHILD_SETTINGS, ChildHeader, DEFER_ABOVE, MergedProof, View, check_headers, skip_only};
 use crate::statement::{Child, Withheld};
 use crate::{MAX_CHILDREN, MAX_DEPTH, MergeError, MergeScheme, MergeStatement};
 
@@ -55,9 +52,6 @@ pub struct MergeKey<S: MergeScheme = sigagg_xmss::Seed001> {
     children: Vec<Part<S>>,
     /// Per child, the numbers of its deferred claims.
     claims: Vec<Range<usize>>,
-    /// Per child, the positions of its seed's values among the circuit's
-    /// public inputs.
-    seeds: Vec<Range<usize>>,
     _scheme: PhantomData<fn() -> S>,
 }
 
@@ -116,34 +110,19 @@ impl<S: MergeScheme> MergeKey<S> {
             children.par_iter().map(|header| Self::part(header, depth)).collect();
         let mut b = CircuitBuilder::new();
         b.defer_periodic_above(DEFER_ABOVE);
-        let (mut claims, mut inputs, mut parts_only) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut claims, mut parts_only) = (Vec::new(), Vec::new());
         for part in parts {
             let (part, view) = part?;
-            let (first_claim, first_input) = (b.num_deferred(), b.num_inputs());
-            let columns: usize = match &view {
-                View::Scheme(airs, log_heights, seed) => {
-                    verify_child(&mut b, &airs.iter().collect::<Vec<_>>(), log_heights, seed, None)?;
-                    airs.iter().map(|a| a.num_periodic_columns()).sum()
-                }
-                View::Circuit(v) => {
-                    verify_child(&mut b, &v.airs.iter().collect::<Vec<_>>(), &v.log_heights, &v.seed, None)?;
-                    v.airs.iter().map(|a| a.num_periodic_columns()).sum()
-                }
-            };
-            if b.num_deferred() - first_claim != columns {
+            let first_claim = b.num_deferred();
+            view.record(&mut b, None)?;
+            if b.num_deferred() - first_claim != view.num_periodic_columns() {
                 return Err(MergeError::Key("a child's claims are not one per periodic column"));
             }
             claims.push(first_claim..b.num_deferred());
-            inputs.push(first_input..b.num_inputs());
             parts_only.push(part);
         }
-        let circuit = b.build();
-        let publics: Vec<usize> = circuit.publics().iter().map(|(i, _)| *i).collect();
-        let seeds = inputs
-            .iter()
-            .map(|r| publics.partition_point(|&i| i < r.start)..publics.partition_point(|&i| i < r.end))
-            .collect();
-        Ok(Self { circuit: VerifyingKey::new(&circuit)?, children: parts_only, claims, seeds, _scheme: PhantomData })
+        let circuit = VerifyingKey::new(&b.build())?;
+        Ok(Self { circuit, children: parts_only, claims, _scheme: PhantomData })
     }
 
     /// One child's part of the key and the placeholder view its circuit
@@ -220,29 +199,15 @@ impl<S: MergeScheme> MergeKey<S> {
             .collect();
         let views = views.into_iter().collect::<Result<Vec<_>, _>>()?;
 
+        // The circuit's public inputs are the children's seeds, in order
+        // (`CircuitChallenger::with_seed`), each of a length fixed by its
+        // settings.
         let key = &self.circuit;
-        let publics = key.publics();
-        let expected = key.num_inputs() - publics.len();
-        if claims.len() != expected {
-            return Err(CircuitError::InputCount { expected, found: claims.len() }.into());
+        let seeds: Vec<Ext> = views.iter().flat_map(|v| seed_values(&v.seed)).map(Ext::from).collect();
+        if seeds.len() != key.publics().len() {
+            return Err(MergeError::Key("children's seeds of another length than the key's"));
         }
-        let mut inputs = vec![Ext::ZERO; key.num_inputs()];
-        for (view, seed) in views.iter().zip(&self.seeds) {
-            let values = seed_values(&view.seed);
-            if values.len() != seed.len() {
-                return Err(MergeError::Key("a child's seed of another length than the key's"));
-            }
-            for (&input, value) in publics[seed.clone()].iter().zip(values) {
-                inputs[input] = Ext::from(value);
-            }
-        }
-        let mut publics = publics.iter().peekable();
-        let mut claims = claims.iter();
-        for (i, input) in inputs.iter_mut().enumerate() {
-            if publics.next_if(|&&p| p == i).is_none() {
-                *input = *claims.next().expect("counted above");
-            }
-        }
+        let inputs = key.inputs_with(&seeds, claims)?;
         // Every claim on its column, side by side (a merged child's
         // columns are its circuit's, the size of a circuit), in the order
         // the circuit defers them: table by table, column by column.

@@ -3,6 +3,7 @@
 use std::ops::Range;
 use std::sync::Arc;
 
+use p3_air::BaseAir;
 use p3_field::PrimeCharacteristicRing;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -587,14 +588,7 @@ fn build<S: MergeScheme>(
     for (index, (view, child)) in views.into_iter().zip(statement.children()).enumerate() {
         let native = proofs.map(|p| p[index]);
         let first = b.num_deferred();
-        match view? {
-            View::Scheme(airs, log_heights, seed) => {
-                verify_child(&mut b, &airs.iter().collect::<Vec<_>>(), &log_heights, &seed, native)?;
-            }
-            View::Circuit(v) => {
-                verify_child(&mut b, &v.airs.iter().collect::<Vec<_>>(), &v.log_heights, &v.seed, native)?;
-            }
-        }
+        view?.record(&mut b, native)?;
         if matches!(child, Child::Withheld(_)) {
             withheld.push(first..b.num_deferred());
         }
@@ -608,6 +602,28 @@ fn build<S: MergeScheme>(
 pub(crate) enum View<A> {
     Scheme(Vec<A>, Vec<usize>, Vec<u8>),
     Circuit(StatementView),
+}
+
+impl<A: SkipAir> View<A> {
+    /// Records in `b` the verification of the child's proof
+    /// ([`verify_child`]), its values advice from `native` or from nowhere.
+    pub(crate) fn record(&self, b: &mut CircuitBuilder, native: Option<&NativeProof>) -> Result<(), MergeError> {
+        match self {
+            View::Scheme(airs, log_heights, seed) => {
+                verify_child(b, &airs.iter().collect::<Vec<_>>(), log_heights, seed, native)
+            }
+            View::Circuit(v) => verify_child(b, &v.airs.iter().collect::<Vec<_>>(), &v.log_heights, &v.seed, native),
+        }
+    }
+
+    /// The number of the child's periodic columns: each is a deferred
+    /// claim of the circuit that verifies it.
+    pub(crate) fn num_periodic_columns(&self) -> usize {
+        match self {
+            View::Scheme(airs, ..) => airs.iter().map(|a| a.num_periodic_columns()).sum(),
+            View::Circuit(v) => v.airs.iter().map(|a| a.num_periodic_columns()).sum(),
+        }
+    }
 }
 
 /// The view of child `index` (`child`, whose header is `header`, of its
@@ -657,7 +673,7 @@ fn view<S: MergeScheme>(
 /// Records in `b` the verification of one child's proof: its tables, their
 /// heights and its transcript's seed, under [`CHILD_SETTINGS`]; its values
 /// advice from `native` (the prover's build) or from nowhere.
-pub(crate) fn verify_child<A: SkipAir>(
+fn verify_child<A: SkipAir>(
     b: &mut CircuitBuilder,
     airs: &[&A],
     log_heights: &[usize],

@@ -195,6 +195,36 @@ impl Source {
     }
 }
 
+/// `inputs` inputs: public input `at[k]` is `publics[k]` (`at` ascending),
+/// every other one the next of `claims`, in order.
+///
+/// # Errors
+/// Another number of public values than `at` holds, or of claims than the
+/// other inputs.
+pub(crate) fn interleave(
+    inputs: usize,
+    at: &[usize],
+    publics: &[Ext],
+    claims: &[Ext],
+) -> Result<Vec<Ext>, CircuitError> {
+    if publics.len() != at.len() {
+        return Err(CircuitError::InputCount { expected: at.len(), found: publics.len() });
+    }
+    let expected = inputs - at.len();
+    if claims.len() != expected {
+        return Err(CircuitError::InputCount { expected, found: claims.len() });
+    }
+    let mut out = Vec::with_capacity(inputs);
+    let (mut publics, mut claims) = (at.iter().zip(publics).peekable(), claims.iter());
+    for i in 0..inputs {
+        match publics.next_if(|(p, _)| **p == i) {
+            Some((_, &value)) => out.push(value),
+            None => out.push(*claims.next().expect("counted above")),
+        }
+    }
+    Ok(out)
+}
+
 /// The id of a wire no table holds (an unread permutation output).
 const UNTABLED: u32 = u32::MAX;
 
@@ -227,11 +257,6 @@ impl CircuitBuilder {
     pub fn input(&mut self) -> Wire {
         self.inputs += 1;
         self.wire(Source::Fixed(Fixed::Input(self.inputs - 1)))
-    }
-
-    /// The number of inputs recorded so far, public ones included.
-    pub fn num_inputs(&self) -> usize {
-        self.inputs
     }
 
     /// An input whose value the statement gives, recorded with the value
@@ -606,19 +631,8 @@ impl Circuit {
     /// # Errors
     /// Another number of claims than the circuit has.
     pub fn inputs_with(&self, claims: &[Ext]) -> Result<Vec<Ext>, CircuitError> {
-        let expected = self.inputs - self.publics.len();
-        if claims.len() != expected {
-            return Err(CircuitError::InputCount { expected, found: claims.len() });
-        }
-        let mut inputs = Vec::with_capacity(self.inputs);
-        let (mut publics, mut claims) = (self.publics.iter().peekable(), claims.iter());
-        for i in 0..self.inputs {
-            match publics.next_if(|(p, _)| *p == i) {
-                Some(&(_, value)) => inputs.push(value),
-                None => inputs.push(*claims.next().expect("counted above")),
-            }
-        }
-        Ok(inputs)
+        let (at, values): (Vec<usize>, Vec<Ext>) = self.publics.iter().copied().unzip();
+        interleave(self.inputs, &at, &values, claims)
     }
 
     /// The deferred claims' values of `inputs`: every input that is not

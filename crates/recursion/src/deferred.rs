@@ -173,9 +173,8 @@ fn resolve(circuit: &Circuit, source: Source, values: &[Ext]) -> Result<Ext, Cir
 /// A circuit with inputs that are neither public nor deferred claims',
 /// or what the witness refuses.
 pub fn inputs(circuit: &Circuit) -> Result<Vec<Ext>, CircuitError> {
-    let mut first = vec![Ext::ZERO; circuit.num_inputs()];
-    circuit.publics().iter().for_each(|&(i, value)| first[i] = value);
-    let values = circuit.witness_unchecked(&first)?;
+    let zeros = vec![Ext::ZERO; circuit.num_inputs() - circuit.publics().len()];
+    let values = circuit.witness_unchecked(&circuit.inputs_with(&zeros)?)?;
     sources(circuit)?.into_iter().map(|source| resolve(circuit, source, &values)).collect()
 }
 

@@ -21,7 +21,7 @@ use sigagg_prover::config::Val;
 use sigagg_prover::{SecurityLevel, Settings, Tables};
 
 use crate::air::WitnessAir;
-use crate::circuit::Fixed;
+use crate::circuit::{Fixed, interleave};
 use crate::deferred::periodic_at;
 use crate::{
     Circuit, CircuitAir, CircuitError, CircuitProof, DOMAIN, Ext, StatementView, Words, circuit_words, digest_inputs,
@@ -120,6 +120,17 @@ impl VerifyingKey {
     /// The public inputs' numbers, in order of creation.
     pub fn publics(&self) -> &[usize] {
         &self.publics
+    }
+
+    /// The circuit's inputs from the public inputs' values `publics` (in
+    /// order of creation) and the deferred claims' values `claims` (every
+    /// other input, in order): [`Circuit::inputs_with`] with the publics
+    /// given.
+    ///
+    /// # Errors
+    /// Another number of public values or claims than the circuit has.
+    pub fn inputs_with(&self, publics: &[Ext], claims: &[Ext]) -> Result<Vec<Ext>, CircuitError> {
+        interleave(self.num_inputs(), &self.publics, publics, claims)
     }
 
     /// The deferred claims, in the circuit's order.
