@@ -84,11 +84,16 @@ pub(crate) fn eq1(x: Challenge, y: Challenge) -> Challenge {
 /// `eq(tau, x)` for every `x` of the cube, bit `i` of the index being
 /// `tau[i]`'s coordinate.
 pub(crate) fn eq_table(tau: &[Challenge]) -> Vec<Challenge> {
-    let mut table = vec![Challenge::ONE];
-    for &t in tau {
-        let high: Vec<Challenge> = table.iter().map(|&v| v * t).collect();
-        table.iter_mut().for_each(|v| *v *= Challenge::ONE - t);
-        table.extend(high);
+    let mut table = vec![Challenge::ZERO; 1 << tau.len()];
+    table[0] = Challenge::ONE;
+    for (i, &t) in tau.iter().enumerate() {
+        // Entry `x` splits into `x` (bit `i` clear: `v·(1 − t) = v − v·t`)
+        // and `x + 2^i` (set: `v·t`), one product each.
+        let (low, high) = table[..2 << i].split_at_mut(1 << i);
+        for (v, h) in low.iter_mut().zip(high) {
+            *h = *v * t;
+            *v -= *h;
+        }
     }
     table
 }
@@ -173,6 +178,22 @@ mod tests {
             };
             let values: Vec<Challenge> = (0..=d).map(p).collect();
             assert_eq!(extrapolate(&values), p(d + 1), "degree {d}");
+        }
+    }
+
+    /// Each entry of the `eq` table is the product of its coordinates'
+    /// `eq1`, bit `i` of the index against `tau[i]`.
+    #[test]
+    fn eq_table_is_the_product_of_coordinates() {
+        for n in 0..6usize {
+            let tau: Vec<Challenge> = (0..n).map(|i| Challenge::from_u64(7 * i as u64 + 3).exp_u64(5)).collect();
+            let table = eq_table(&tau);
+            assert_eq!(table.len(), 1 << n);
+            for (x, &v) in table.iter().enumerate() {
+                let expected: Challenge =
+                    tau.iter().enumerate().map(|(i, &t)| eq1(t, Challenge::from_u64(((x >> i) & 1) as u64))).product();
+                assert_eq!(v, expected, "n = {n}, x = {x}");
+            }
         }
     }
 }

@@ -5,7 +5,10 @@
 //! A proof binds its circuit through the digest in its transcript seed:
 //! the circuit's words, then the inputs' values, hashed in that order
 //! ([`crate::verify`]). The key keeps the hash state after the circuit's
-//! words, the five tables built on zero inputs, and the row of each input
+//! words, the five tables built on zero inputs, their profiles (the
+//! symbolic evaluation of each table's constraints, which the verifier
+//! would otherwise redo for every proof:
+//! `sigagg_prover::skip_stark::Profiles`), and the row of each input
 //! in the extension witness table. Under inputs `x` the digest is that
 //! state finished on `x`, and the tables are the key's with `x` written on
 //! the inputs' rows: what a verifier that builds the circuit computes, bit
@@ -18,7 +21,8 @@
 
 use p3_field::PrimeCharacteristicRing;
 use sigagg_prover::config::Val;
-use sigagg_prover::{SecurityLevel, Settings, Tables};
+use sigagg_prover::skip_stark::Profiles;
+use sigagg_prover::{SecurityLevel, Settings, Tables, VerifyError};
 
 use crate::air::WitnessAir;
 use crate::circuit::{Fixed, interleave};
@@ -33,6 +37,9 @@ use crate::{
 pub struct VerifyingKey {
     /// The five tables on zero inputs.
     airs: Vec<CircuitAir>,
+    /// Their profiles (one symbolic evaluation each, the same under any
+    /// inputs: most of what a verifier of the tables computes otherwise).
+    profiles: Profiles,
     log_heights: [usize; 5],
     /// The digest's hash state after the circuit's words.
     words: Words,
@@ -109,7 +116,9 @@ impl VerifyingKey {
             })
             .collect::<Result<_, CircuitError>>()?;
         let publics = circuit.publics().iter().map(|(i, _)| *i).collect();
-        Ok(Self { airs, log_heights: logs, words, input_rows, publics, claims })
+        let refs: Vec<&CircuitAir> = airs.iter().collect();
+        let profiles = Profiles::of(&refs).map_err(|e| CircuitError::from(VerifyError::Invalid(e.to_string())))?;
+        Ok(Self { airs, profiles, log_heights: logs, words, input_rows, publics, claims })
     }
 
     /// The number of inputs.
@@ -178,6 +187,6 @@ impl VerifyingKey {
         proof: &CircuitProof,
     ) -> Result<SecurityLevel, CircuitError> {
         let view = tracing::info_span!("statement").in_scope(|| self.view(settings, inputs))?;
-        verify_tables(settings, &view.airs, &view.log_heights, view.digest, proof)
+        verify_tables(settings, (&view.airs, Some(&self.profiles)), &view.log_heights, view.digest, proof)
     }
 }

@@ -110,6 +110,7 @@ use p3_matrix::dense::RowMajorMatrix;
 use p3_maybe_rayon::prelude::join;
 use sha2::{Digest, Sha256};
 use sigagg_prover::config::Val;
+use sigagg_prover::skip_stark::Profiles;
 use sigagg_prover::{Backend, Settings, StarkProof, Tables, codec, skip_stark};
 
 pub use air::CircuitAir;
@@ -460,7 +461,7 @@ pub fn verify_level(
 ) -> Result<sigagg_prover::SecurityLevel, CircuitError> {
     skip_settings(settings)?;
     let (airs, logs, digest) = tracing::info_span!("statement").in_scope(|| statement(circuit, inputs))?;
-    verify_tables(settings, &airs, &logs, digest, proof)
+    verify_tables(settings, (&airs, None), &logs, digest, proof)
 }
 
 /// [`verify`] on the statement `view` already built from the circuit and
@@ -470,14 +471,14 @@ pub fn verify_level(
 /// # Errors
 /// As [`verify`].
 pub fn verify_view(settings: &Settings, view: &StatementView, proof: &CircuitProof) -> Result<(), CircuitError> {
-    verify_tables(settings, &view.airs, &view.log_heights, view.digest, proof).map(drop)
+    verify_tables(settings, (&view.airs, None), &view.log_heights, view.digest, proof).map(drop)
 }
 
 /// The proof checked against the statement's tables, heights and digest;
 /// its security from them.
 fn verify_tables(
     settings: &Settings,
-    airs: &[CircuitAir],
+    (airs, profiles): (&[CircuitAir], Option<&Profiles>),
     logs: &[usize],
     digest: [u8; 32],
     proof: &CircuitProof,
@@ -486,8 +487,16 @@ fn verify_tables(
     let tables = Tables::new(airs, logs.to_vec(), DOMAIN, digest);
     match &proof.stark {
         StarkProof::Skip(p) => {
-            tracing::info_span!("skip verify").in_scope(|| skip_stark::verify(whir, &tables, p))?;
-            Ok(skip_stark::level(whir, &tables))
+            let computed;
+            let profiles = match profiles {
+                Some(profiles) => profiles,
+                None => {
+                    computed = Profiles::of_tables(&tables)?;
+                    &computed
+                }
+            };
+            tracing::info_span!("skip verify").in_scope(|| skip_stark::verify_profiled(whir, &tables, profiles, p))?;
+            Ok(skip_stark::level_profiled(whir, &tables, profiles))
         }
         other => {
             Err(sigagg_prover::VerifyError::WrongBackend { expected: Backend::Skip, found: other.backend() }.into())

@@ -281,16 +281,22 @@ pub fn error_counts<A: SkipAir>(
     airs: &[&A],
     log_heights: &[usize],
 ) -> Result<Vec<(&'static str, f64)>, ZerocheckError> {
-    let buses = Buses::new(airs)?;
+    let messages = airs.iter().map(|air| messages(*air)).collect::<Result<Vec<_>, _>>()?;
+    Ok(error_counts_of(&messages, log_heights))
+}
+
+/// [`error_counts`] of tables sending `messages[t]`.
+pub fn error_counts_of(messages: &[Vec<Message>], log_heights: &[usize]) -> Vec<(&'static str, f64)> {
+    let buses = Buses::of_messages(messages);
     if !buses.any() {
-        return Ok(Vec::new());
+        return Vec::new();
     }
     let layout = Layout::new(log_heights, &buses.counts());
     let fields = buses.messages.iter().flatten().map(|m| m.1).max().unwrap_or(0) as f64;
     let l = layout.log_size as f64;
-    Ok(vec![
+    vec![
         ("logup fingerprint", (layout.log_size as f64).exp2() * (fields + 2.0)),
         ("fractional gkr", 1.5 * l * (l - 1.0) + 2.0 * l),
         ("bus shares", 1.0),
-    ])
+    ]
 }

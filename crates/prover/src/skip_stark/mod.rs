@@ -65,7 +65,7 @@ use crate::whir::{Pcs, WhirTranscript, unsupported, whir_pcs};
 /// message is the stacked polynomial as it lies (no transposition) and
 /// which keeps no second copy of it.
 type Stacking = p3_sumcheck::layout::SuffixProver<Val, Challenge>;
-use crate::zerocheck::{SkipAir, ZerocheckError, ZerocheckProof, multilinear_degree};
+use crate::zerocheck::{Profile, SkipAir, ZerocheckError, ZerocheckProof, profile};
 
 /// What the prover needs of a Fiat-Shamir transcript that observes
 /// commitments `Cm`: SHA-256's ([`Challenger`]) or Poseidon2's
@@ -73,6 +73,40 @@ use crate::zerocheck::{SkipAir, ZerocheckError, ZerocheckProof, multilinear_degr
 pub trait Transcript<Cm>: WhirTranscript + CanObserve<Cm> {}
 
 impl<T: WhirTranscript + CanObserve<Cm>, Cm> Transcript<Cm> for T {}
+
+/// What a verifier reads of each AIR before any proof: its round degree,
+/// its number of constraints and its bus messages, from one symbolic
+/// evaluation each. They depend on the AIRs' layout alone (not on their
+/// periodic columns' values), so a verifying key computes them once for
+/// every statement over its AIRs ([`verify_profiled`], [`level_profiled`]);
+/// the zerocheck still counts each table's constraints and messages as it
+/// evaluates them, and refuses a mismatch.
+#[derive(Clone, Debug)]
+pub struct Profiles(Vec<Profile>);
+
+impl Profiles {
+    /// The profiles of `airs`, in order.
+    ///
+    /// # Errors
+    /// As the zerocheck refuses an AIR.
+    pub fn of<A: SkipAir>(airs: &[&A]) -> Result<Self, ZerocheckError> {
+        airs.iter().map(|air| profile(*air)).collect::<Result<_, _>>().map(Self)
+    }
+
+    /// The profiles of a table list: its AIRs'.
+    ///
+    /// # Errors
+    /// As [`Profiles::of`], as a refused statement.
+    pub fn of_tables<A: Table>(tables: &Tables<'_, A>) -> Result<Self, VerifyError> {
+        let airs: Vec<&A> = tables.airs.iter().collect();
+        Self::of(&airs).map_err(|e| VerifyError::Invalid(e.to_string()))
+    }
+
+    /// The profiles, when there is one per AIR of `count`.
+    pub(crate) fn for_airs(&self, count: usize) -> Option<&[Profile]> {
+        (self.0.len() == count).then_some(self.0.as_slice())
+    }
+}
 
 /// A proof: the commitment, each table's zerocheck and reduction, and
 /// WHIR's opening of them all.
@@ -200,14 +234,28 @@ where
     /// If WHIR states no bound for this configuration or an AIR has no
     /// degree.
     pub fn security<A: SkipAir>(&self, airs: &[&A]) -> Result<(f64, Vec<SecurityTerm>), String> {
+        let profiles = Profiles::of(airs).map_err(|e| e.to_string())?;
+        self.security_profiled(airs, &profiles)
+    }
+
+    /// [`SkipStark::security`] from the AIRs' [`Profiles`].
+    ///
+    /// # Errors
+    /// As [`SkipStark::security`], and for profiles of another number of
+    /// AIRs.
+    pub fn security_profiled<A: SkipAir>(
+        &self,
+        airs: &[&A],
+        profiles: &Profiles,
+    ) -> Result<(f64, Vec<SecurityTerm>), String> {
+        let profiles = profiles.for_airs(airs.len()).ok_or("one profile per AIR")?;
         let protocol = self.protocol(airs);
         let mut evidence = self.pcs.prescribed_security(&protocol).ok_or("WHIR states no bound for this protocol")?;
         let field_bits = 5.0 * (Val::ORDER_U64 as f64).log2();
         let k = self.skip;
         let group = 1usize << k;
-        for (air, &h) in airs.iter().zip(&self.log_heights) {
-            let d = multilinear_degree(*air).ok_or("an AIR without a multilinear degree")?.max(1);
-            let constraints = crate::zerocheck::constraint_count(*air).map_err(|e| e.to_string())?;
+        for ((air, &h), profile) in airs.iter().zip(&self.log_heights).zip(profiles) {
+            let (d, constraints) = (profile.degree, profile.constraints);
             // Zerocheck: alpha, lambda and tau (the row terms' multilinear
             // extension vanishing by accident), then the skip polynomial's
             // degree and each ordinary round's (d + 1).
@@ -219,7 +267,8 @@ where
                 evidence.charge_reduction(SecurityTerm::new(label, ErrorBits::from_log2(field_bits - count.log2())));
             }
         }
-        for (label, count) in logup::error_counts(airs, &self.log_heights).map_err(|e| e.to_string())? {
+        let messages: Vec<_> = profiles.iter().map(|p| p.messages.clone()).collect();
+        for (label, count) in logup::error_counts_of(&messages, &self.log_heights) {
             evidence.charge_reduction(SecurityTerm::new(label, ErrorBits::from_log2(field_bits - count.log2())));
         }
         Ok((evidence.error().bits(), evidence.terms))
@@ -413,9 +462,25 @@ fn prove_traces<A: Table>(
 /// of a dependency's verifier on some unforeseen malformed input is caught
 /// and reported as [`VerifyError::Invalid`]. Public as [`prove`] is.
 pub fn verify<A: Table>(settings: &WhirSettings, tables: &Tables<'_, A>, proof: &SkipProof) -> Result<(), VerifyError> {
+    let profiles = tracing::info_span!("profiles").in_scope(|| Profiles::of_tables(tables))?;
+    verify_profiled(settings, tables, &profiles, proof)
+}
+
+/// [`verify`] with the AIRs' [`Profiles`] computed beforehand (by a
+/// verifying key, once for every statement over its AIRs).
+///
+/// # Errors
+/// As [`verify`], and [`VerifyError::Invalid`] for profiles of another
+/// number of tables.
+pub fn verify_profiled<A: Table>(
+    settings: &WhirSettings,
+    tables: &Tables<'_, A>,
+    profiles: &Profiles,
+    proof: &SkipProof,
+) -> Result<(), VerifyError> {
     fn with<A: Table, M, C>(
         settings: &WhirSettings,
-        tables: &Tables<'_, A>,
+        (tables, profiles): (&Tables<'_, A>, &Profiles),
         body: &SkipBody<M>,
         (mmcs, transcript): (M, fn(Vec<u8>) -> C),
     ) -> Result<(), VerifyError>
@@ -432,7 +497,8 @@ pub fn verify<A: Table>(settings: &WhirSettings, tables: &Tables<'_, A>, proof: 
             .map_err(VerifyError::Invalid)?;
         let airs: Vec<&A> = tables.airs.iter().collect();
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            stark.verify(&airs, &body.proof, &mut transcript(tables.transcript_seed(&Settings::Skip(*settings))))
+            let mut challenger = transcript(tables.transcript_seed(&Settings::Skip(*settings)));
+            stark.verify_profiled(&airs, profiles, &body.proof, &mut challenger)
         }));
         match outcome {
             Ok(Ok(())) => Ok(()),
@@ -443,10 +509,11 @@ pub fn verify<A: Table>(settings: &WhirSettings, tables: &Tables<'_, A>, proof: 
     if proof.merkle() != settings.merkle {
         return Err(VerifyError::WrongMerkleHash { expected: settings.merkle, found: proof.merkle() });
     }
+    let statement = (tables, profiles);
     match proof {
-        SkipProof::Sha256(b) => with(settings, tables, b, (val_mmcs(0), transcript)),
-        SkipProof::Sha256Trunc31(b) => with(settings, tables, b, (val_mmcs31(0), transcript)),
-        SkipProof::Poseidon2(b) => with(settings, tables, b, (val_mmcs_poseidon2(0), poseidon2_transcript)),
+        SkipProof::Sha256(b) => with(settings, statement, b, (val_mmcs(0), transcript)),
+        SkipProof::Sha256Trunc31(b) => with(settings, statement, b, (val_mmcs31(0), transcript)),
+        SkipProof::Poseidon2(b) => with(settings, statement, b, (val_mmcs_poseidon2(0), poseidon2_transcript)),
     }
 }
 
@@ -455,12 +522,21 @@ pub fn verify<A: Table>(settings: &WhirSettings, tables: &Tables<'_, A>, proof: 
 /// proven bound in the random-oracle model, Johnson-bound WHIR). No
 /// separate conjectured figure is computed. Public as [`prove`] is.
 pub fn level<A: Table>(settings: &WhirSettings, tables: &Tables<'_, A>) -> SecurityLevel {
+    match Profiles::of_tables(tables) {
+        Ok(profiles) => level_profiled(settings, tables, &profiles),
+        Err(e) => SecurityLevel::none(e.to_string()),
+    }
+}
+
+/// [`level`] from the AIRs' [`Profiles`] computed beforehand.
+pub fn level_profiled<A: Table>(settings: &WhirSettings, tables: &Tables<'_, A>, profiles: &Profiles) -> SecurityLevel {
     let airs: Vec<&A> = tables.airs.iter().collect();
     let report = match settings.merkle {
         // The commitment's parameters, and so every term but the hash's
         // collision bound, do not depend on the hash.
         MerkleHash::Sha256 | MerkleHash::Sha256Trunc31 | MerkleHash::Poseidon2 => {
-            stark_for::<_, _, Challenger>(settings, tables, val_mmcs(0)).and_then(|stark| stark.security(&airs))
+            stark_for::<_, _, Challenger>(settings, tables, val_mmcs(0))
+                .and_then(|stark| stark.security_profiled(&airs, profiles))
         }
         other => Err(unsupported(other)),
     };

@@ -238,6 +238,36 @@ fn security_names_every_term() {
     }
 }
 
+/// Profiles computed beforehand (a verifying key's) decide as the
+/// verifier's own: the valid proof verifies and a tampered one does not,
+/// the stated security is the same, and profiles of another number of
+/// AIRs or of other AIRs are refused.
+#[test]
+fn profiles_computed_beforehand_decide_alike() {
+    use crate::zerocheck::toy::BoundedBus;
+    let air = TestAir::new();
+    let stark = stark(&[6, 5], 3);
+    let proof = prove(&stark, &[air.trace(6), air.trace(5)]);
+    let airs = [&air, &air];
+    let profiles = Profiles::of(&airs).unwrap();
+    let seed = || transcript(b"skip stark test".to_vec());
+    stark.verify_profiled(&airs, &profiles, &proof, &mut seed()).unwrap();
+    assert_eq!(stark.security(&airs).unwrap().0, stark.security_profiled(&airs, &profiles).unwrap().0);
+
+    let bytes = postcard::to_allocvec(&proof).unwrap();
+    let mut tampered = postcard::from_bytes::<SkipStarkProof<ValMmcs>>(&bytes).unwrap();
+    tampered.tables[1].zerocheck.local[0] += Challenge::ONE;
+    assert!(stark.verify_profiled(&airs, &profiles, &tampered, &mut seed()).is_err());
+
+    let one = Profiles::of(&[&air]).unwrap();
+    let outcome = stark.verify_profiled(&airs, &one, &proof, &mut seed());
+    assert!(matches!(outcome, Err(SkipStarkError::Shape(_))), "{outcome:?}");
+    assert!(stark.security_profiled(&airs, &one).is_err());
+    let bounded = BoundedBus { weight: 1 };
+    let others = Profiles::of(&[&bounded, &bounded]).unwrap();
+    assert!(stark.verify_profiled(&airs, &others, &proof, &mut seed()).is_err());
+}
+
 /// Column-major traces prove as their row-major forms do: the same
 /// zerochecks and reductions, and a proof that verifies.
 #[test]

@@ -8,11 +8,11 @@ use p3_matrix::dense::RowMajorMatrix;
 use p3_multilinear_util::point::Point;
 use p3_sumcheck::PrescribedPointPcs;
 
-use super::{SkipStark, SkipStarkError, SkipStarkProof, Transcript, fold_top};
+use super::{Profiles, SkipStark, SkipStarkError, SkipStarkProof, Transcript, fold_top};
 use crate::config::{Challenge, Val};
 use crate::logup;
 use crate::poly::{interpolate, lagrange};
-use crate::zerocheck::{Message, SkipAir, SkipZerocheck, ZerocheckPoint, profile};
+use crate::zerocheck::{Message, SkipAir, SkipZerocheck, ZerocheckPoint};
 
 impl<M, C> SkipStark<M, C>
 where
@@ -37,13 +37,36 @@ where
         if proof.tables.iter().any(|t| t.reduction.len() != self.skip) {
             return Err(SkipStarkError::Shape("reduction rounds"));
         }
-        self.pcs.observe_commitment(&proof.commitment, challenger);
         // One symbolic evaluation per AIR, read by the bus argument and
         // the zerocheck both (the Poseidon tables' are most of the
         // verifier's own work).
         let profiles = tracing::info_span!("profiles")
-            .in_scope(|| airs.iter().map(|air| profile(*air)).collect::<Result<Vec<_>, _>>())
+            .in_scope(|| Profiles::of(airs))
             .map_err(|e| SkipStarkError::Bus(e.into()))?;
+        self.verify_profiled(airs, &profiles, proof, challenger)
+    }
+
+    /// [`SkipStark::verify`] with the AIRs' [`Profiles`] computed
+    /// beforehand.
+    ///
+    /// # Errors
+    /// As [`SkipStark::verify`], and for profiles of another number of
+    /// AIRs.
+    pub fn verify_profiled<A: SkipAir>(
+        &self,
+        airs: &[&A],
+        profiles: &Profiles,
+        proof: &SkipStarkProof<M>,
+        challenger: &mut C,
+    ) -> Result<(), SkipStarkError> {
+        if airs.len() != self.log_heights.len() || proof.tables.len() != airs.len() {
+            return Err(SkipStarkError::Shape("one table proof per AIR"));
+        }
+        if proof.tables.iter().any(|t| t.reduction.len() != self.skip) {
+            return Err(SkipStarkError::Shape("reduction rounds"));
+        }
+        let profiles = profiles.for_airs(airs.len()).ok_or(SkipStarkError::Shape("one profile per AIR"))?;
+        self.pcs.observe_commitment(&proof.commitment, challenger);
         let messages: Vec<Vec<Message>> = profiles.iter().map(|p| p.messages.clone()).collect();
         let claims = tracing::info_span!("buses")
             .in_scope(|| logup::verify_messages(&messages, &self.log_heights, proof.bus.as_ref(), challenger))?

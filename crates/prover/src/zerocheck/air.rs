@@ -204,8 +204,3 @@ pub(super) fn check_counts(profile: &Profile, constraints: usize, messages: usiz
         expected_messages: profile.messages.len(),
     })
 }
-
-/// The number of constraints of `air` (the powers of `alpha` drawn).
-pub(crate) fn constraint_count<A: SkipAir>(air: &A) -> Result<usize, ZerocheckError> {
-    profile(air).map(|profile| profile.constraints)
-}

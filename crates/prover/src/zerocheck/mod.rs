@@ -92,7 +92,7 @@ pub(crate) mod toy;
 pub mod verifier;
 
 pub use air::{AirSummary, Message, SkipAir, messages, multilinear_degree, round_degree, summary};
-pub(crate) use air::{constraint_count, profile, symbolic};
+pub(crate) use air::{Profile, profile, symbolic};
 pub use folder::{ExtFolder, ExtPackedFolder, MessageWeights, PackedFolder, Weights};
 pub use prover::column_evaluations;
 pub use verifier::periodic_at;
