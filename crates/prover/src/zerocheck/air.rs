@@ -3,9 +3,11 @@
 //! constraints, the bus messages and the next-row reads, and the checks
 //! that refuse an AIR it cannot prove soundly.
 
-use foldhash::{HashMap, HashMapExt};
+use foldhash::HashMap;
 
-use p3_air::{Air, AirLayout, BaseAir, BaseLeaf, SymbolicExpr, SymbolicExpression};
+use std::collections::BTreeSet;
+
+use p3_air::{Air, AirLayout, BaseAir, BaseEntry, BaseLeaf, SymbolicExpr, SymbolicExpression};
 use p3_lookup::InteractionSymbolicBuilder;
 
 use super::ZerocheckError;
@@ -129,17 +131,17 @@ pub(crate) fn symbolic<A: SkipAir>(air: &A) -> Result<InteractionSymbolicBuilder
     Ok(builder)
 }
 
-/// The [`Profile`], from one symbolic evaluation.
+/// The [`Profile`], from one symbolic evaluation and one walk over it.
 fn symbolic_profile<A: SkipAir>(air: &A) -> Result<Profile, ZerocheckError> {
     let builder = symbolic(air)?;
     // Bound for the whole walk: the memo remembers nodes by address.
     let constraints = builder.base_constraints();
     let interactions = builder.global_interactions();
-    let mut memo = HashMap::new();
+    let mut walk = Walk::default();
     let degree = constraints
         .iter()
         .chain(interactions.iter().flat_map(|i| i.fields.iter().chain([&i.count])))
-        .map(|e| expression_degree(e, &mut memo))
+        .map(|e| walk.degree(e))
         .max()
         .unwrap_or(0);
     let messages = interactions
@@ -147,26 +149,43 @@ fn symbolic_profile<A: SkipAir>(air: &A) -> Result<Profile, ZerocheckError> {
         .map(|i| Message { bus: i.bus_name.clone(), fields: i.fields.len(), weight: i.count_weight })
         .collect();
     let declared = air.main_next_row_columns();
-    let undeclared_next =
-        crate::next_row::reads_of(&constraints, &builder).into_iter().filter(|c| !declared.contains(c)).collect();
+    let undeclared_next = walk.next.into_iter().filter(|c| !declared.contains(c)).collect();
     Ok(Profile { degree, constraints: constraints.len(), messages, undeclared_next })
 }
 
-fn expression_degree(e: &SymbolicExpression<Val>, memo: &mut HashMap<*const SymbolicExpression<Val>, usize>) -> usize {
-    if let Some(&d) = memo.get(&(e as *const _)) {
-        return d;
-    }
-    let d = match e {
-        SymbolicExpr::Leaf(BaseLeaf::Constant(_)) => 0,
-        SymbolicExpr::Leaf(_) => 1,
-        SymbolicExpr::Add { x, y, .. } | SymbolicExpr::Sub { x, y, .. } => {
-            expression_degree(x, memo).max(expression_degree(y, memo))
+/// One walk over the symbolic constraints and messages (graphs that share
+/// nodes: each node once, remembered by address): each node's degree,
+/// and the columns whose next row is read (`next_row::reads_of`'s set, for
+/// an AIR without exclusive messages, which [`symbolic`] refuses).
+#[derive(Default)]
+struct Walk {
+    memo: HashMap<*const SymbolicExpression<Val>, usize>,
+    next: BTreeSet<usize>,
+}
+
+impl Walk {
+    fn degree(&mut self, e: &SymbolicExpression<Val>) -> usize {
+        if let Some(&d) = self.memo.get(&(e as *const _)) {
+            return d;
         }
-        SymbolicExpr::Mul { x, y, .. } => expression_degree(x, memo) + expression_degree(y, memo),
-        SymbolicExpr::Neg { x, .. } => expression_degree(x, memo),
-    };
-    memo.insert(e as *const _, d);
-    d
+        let d = match e {
+            SymbolicExpr::Leaf(BaseLeaf::Constant(_)) => 0,
+            SymbolicExpr::Leaf(BaseLeaf::Variable(v)) => {
+                if let BaseEntry::Main { offset } = v.entry
+                    && offset > 0
+                {
+                    self.next.insert(v.index);
+                }
+                1
+            }
+            SymbolicExpr::Leaf(_) => 1,
+            SymbolicExpr::Add { x, y, .. } | SymbolicExpr::Sub { x, y, .. } => self.degree(x).max(self.degree(y)),
+            SymbolicExpr::Mul { x, y, .. } => self.degree(x) + self.degree(y),
+            SymbolicExpr::Neg { x, .. } => self.degree(x),
+        };
+        self.memo.insert(e as *const _, d);
+        d
+    }
 }
 
 /// The AIR's constraint degree over the hypercube and its number of
