@@ -31,12 +31,6 @@ where
         proof: &SkipStarkProof<M>,
         challenger: &mut C,
     ) -> Result<(), SkipStarkError> {
-        if airs.len() != self.log_heights.len() || proof.tables.len() != airs.len() {
-            return Err(SkipStarkError::Shape("one table proof per AIR"));
-        }
-        if proof.tables.iter().any(|t| t.reduction.len() != self.skip) {
-            return Err(SkipStarkError::Shape("reduction rounds"));
-        }
         // One symbolic evaluation per AIR, read by the bus argument and
         // the zerocheck both (the Poseidon tables' are most of the
         // verifier's own work).
