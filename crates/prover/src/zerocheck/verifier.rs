@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use p3_challenger::{CanObserve, FieldChallenger};
-use p3_field::{BasedVectorSpace, Field, PackedValue, PrimeCharacteristicRing};
+use p3_field::{BasedVectorSpace, PackedValue, PrimeCharacteristicRing};
 use p3_maybe_rayon::prelude::*;
 
 use super::air::{Profile, check_counts, profile};
@@ -170,11 +170,14 @@ fn periodic_with_eq(column: &[Val], l: &[Challenge], eq: &[Challenge]) -> Challe
     let lanes = group / width;
     let mut sums = vec![PackedVal::ZERO; LIMBS * lanes];
     for (chunk, e) in column.chunks_exact(group).zip(eq) {
-        if chunk.iter().all(|v| v.is_zero()) {
+        // Lanes compared whole: a scalar test per cell cost more than
+        // the sums of a dense column.
+        let chunk = PackedVal::pack_slice(chunk);
+        if chunk.iter().all(|p| *p == PackedVal::ZERO) {
             continue;
         }
         let e: &[Val] = e.as_basis_coefficients_slice();
-        for (i, &packed) in PackedVal::pack_slice(chunk).iter().enumerate() {
+        for (i, &packed) in chunk.iter().enumerate() {
             for (k, &limb) in e.iter().enumerate() {
                 sums[k * lanes + i] += packed * limb;
             }
