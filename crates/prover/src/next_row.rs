@@ -10,7 +10,7 @@
 
 use std::collections::BTreeSet;
 
-use foldhash::HashSet;
+use foldhash::HashMap;
 
 use p3_air::symbolic::AirLayout;
 use p3_air::{Air, BaseAir, BaseEntry, BaseLeaf, SymbolicExpr, SymbolicExpression};
@@ -53,56 +53,62 @@ where
     reads_of(&builder.base_constraints(), &builder)
 }
 
-/// [`next_row_reads`] from an AIR's symbolic evaluation already made:
-/// `constraints` its base constraints, borrowed so that every expression
-/// the walk remembers by address stays alive until the walk ends
-/// (`base_constraints` returns a copy). The skip zerocheck walks the
-/// evaluation it makes for its profile, not a second one.
-pub(crate) fn reads_of(
+/// [`next_row_reads`] from an AIR's symbolic evaluation: `constraints`
+/// its base constraints, borrowed so that every expression the walk
+/// remembers by address stays alive until the walk ends
+/// (`base_constraints` returns a copy).
+fn reads_of(
     constraints: &[SymbolicExpression<Val>],
     builder: &InteractionSymbolicBuilder<Val, Challenge>,
 ) -> BTreeSet<usize> {
+    let interactions = builder.global_interactions();
+    let exclusive = builder.exclusive_interactions();
+    let messages = interactions.iter().flat_map(|i| i.fields.iter().chain([&i.count]));
+    let branches = exclusive.iter().flat_map(|g| &g.branches);
     let mut walk = Walk::default();
-    constraints.iter().for_each(|e| walk.visit(e));
-    for i in builder.global_interactions() {
-        i.fields.iter().chain([&i.count]).for_each(|e| walk.visit(e));
-    }
-    for group in builder.exclusive_interactions() {
-        for b in &group.branches {
-            b.fields.iter().chain([&b.flag, &b.count]).for_each(|e| walk.visit(e));
-        }
+    for e in constraints.iter().chain(messages).chain(branches.flat_map(|b| b.fields.iter().chain([&b.flag, &b.count])))
+    {
+        walk.degree(e);
     }
     walk.next
 }
 
-/// A walk over shared expression graphs: Poseidon2 constraints chain one
-/// round's expression into the next, so each shared node is visited once.
+/// A walk over shared expression graphs (Poseidon constraints chain one
+/// round's expression into the next, so each shared node is visited once,
+/// remembered by address): each node's degree as a multilinear polynomial
+/// (every column, periodic column and selector counts one, constants
+/// nothing), and the columns whose next row is read. The skip zerocheck's
+/// profile takes both from one walk.
 #[derive(Default)]
-struct Walk {
-    seen: HashSet<*const SymbolicExpression<Val>>,
-    next: BTreeSet<usize>,
+pub(crate) struct Walk {
+    memo: HashMap<*const SymbolicExpression<Val>, usize>,
+    /// The main-trace columns read at the next row so far.
+    pub(crate) next: BTreeSet<usize>,
 }
 
 impl Walk {
-    fn visit(&mut self, e: &SymbolicExpression<Val>) {
-        if !self.seen.insert(e as *const _) {
-            return;
+    /// The degree of `e`, its next-row reads recorded.
+    pub(crate) fn degree(&mut self, e: &SymbolicExpression<Val>) -> usize {
+        if let Some(&d) = self.memo.get(&(e as *const _)) {
+            return d;
         }
-        match e {
+        let d = match e {
+            SymbolicExpr::Leaf(BaseLeaf::Constant(_)) => 0,
             SymbolicExpr::Leaf(BaseLeaf::Variable(v)) => {
                 if let BaseEntry::Main { offset } = v.entry
                     && offset > 0
                 {
                     self.next.insert(v.index);
                 }
+                1
             }
-            SymbolicExpr::Leaf(_) => {}
-            SymbolicExpr::Add { x, y, .. } | SymbolicExpr::Sub { x, y, .. } | SymbolicExpr::Mul { x, y, .. } => {
-                self.visit(x);
-                self.visit(y);
-            }
-            SymbolicExpr::Neg { x, .. } => self.visit(x),
-        }
+            SymbolicExpr::Leaf(_) => 1,
+            SymbolicExpr::Add { x, y, .. } | SymbolicExpr::Sub { x, y, .. } => self.degree(x).max(self.degree(y)),
+            SymbolicExpr::Mul { x, y, .. } => self.degree(x) + self.degree(y),
+            SymbolicExpr::Neg { x, .. } => self.degree(x),
+        };
+        self.memo.insert(e as *const _, d);
+        d
     }
 }
 

@@ -22,7 +22,7 @@
 use p3_field::PrimeCharacteristicRing;
 use sigagg_prover::config::Val;
 use sigagg_prover::skip_stark::Profiles;
-use sigagg_prover::{SecurityLevel, Settings, Tables, VerifyError};
+use sigagg_prover::{SecurityLevel, Settings, Tables};
 
 use crate::air::WitnessAir;
 use crate::circuit::{Fixed, interleave};
@@ -116,8 +116,7 @@ impl VerifyingKey {
             })
             .collect::<Result<_, CircuitError>>()?;
         let publics = circuit.publics().iter().map(|(i, _)| *i).collect();
-        let refs: Vec<&CircuitAir> = airs.iter().collect();
-        let profiles = Profiles::of(&refs).map_err(|e| CircuitError::from(VerifyError::Invalid(e.to_string())))?;
+        let profiles = Profiles::of_tables(&airs)?;
         Ok(Self { airs, profiles, log_heights: logs, words, input_rows, publics, claims })
     }
 

@@ -491,7 +491,7 @@ fn verify_tables(
             let profiles = match profiles {
                 Some(profiles) => profiles,
                 None => {
-                    computed = Profiles::of_tables(&tables)?;
+                    computed = Profiles::of_tables(airs)?;
                     &computed
                 }
             };

@@ -93,12 +93,12 @@ impl Profiles {
         airs.iter().map(|air| profile(*air)).collect::<Result<_, _>>().map(Self)
     }
 
-    /// The profiles of a table list: its AIRs'.
+    /// The profiles of a statement's tables (`Tables::airs`).
     ///
     /// # Errors
     /// As [`Profiles::of`], as a refused statement.
-    pub fn of_tables<A: Table>(tables: &Tables<'_, A>) -> Result<Self, VerifyError> {
-        let airs: Vec<&A> = tables.airs.iter().collect();
+    pub fn of_tables<A: Table>(airs: &[A]) -> Result<Self, VerifyError> {
+        let airs: Vec<&A> = airs.iter().collect();
         Self::of(&airs).map_err(|e| VerifyError::Invalid(e.to_string()))
     }
 
@@ -462,7 +462,7 @@ fn prove_traces<A: Table>(
 /// of a dependency's verifier on some unforeseen malformed input is caught
 /// and reported as [`VerifyError::Invalid`]. Public as [`prove`] is.
 pub fn verify<A: Table>(settings: &WhirSettings, tables: &Tables<'_, A>, proof: &SkipProof) -> Result<(), VerifyError> {
-    let profiles = tracing::info_span!("profiles").in_scope(|| Profiles::of_tables(tables))?;
+    let profiles = tracing::info_span!("profiles").in_scope(|| Profiles::of_tables(tables.airs))?;
     verify_profiled(settings, tables, &profiles, proof)
 }
 
@@ -522,7 +522,7 @@ pub fn verify_profiled<A: Table>(
 /// proven bound in the random-oracle model, Johnson-bound WHIR). No
 /// separate conjectured figure is computed. Public as [`prove`] is.
 pub fn level<A: Table>(settings: &WhirSettings, tables: &Tables<'_, A>) -> SecurityLevel {
-    match Profiles::of_tables(tables) {
+    match Profiles::of_tables(tables.airs) {
         Ok(profiles) => level_profiled(settings, tables, &profiles),
         Err(e) => SecurityLevel::none(e.to_string()),
     }

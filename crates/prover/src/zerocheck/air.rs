@@ -3,11 +3,7 @@
 //! constraints, the bus messages and the next-row reads, and the checks
 //! that refuse an AIR it cannot prove soundly.
 
-use foldhash::HashMap;
-
-use std::collections::BTreeSet;
-
-use p3_air::{Air, AirLayout, BaseAir, BaseEntry, BaseLeaf, SymbolicExpr, SymbolicExpression};
+use p3_air::{Air, AirLayout, BaseAir};
 use p3_lookup::InteractionSymbolicBuilder;
 
 use super::ZerocheckError;
@@ -137,7 +133,7 @@ fn symbolic_profile<A: SkipAir>(air: &A) -> Result<Profile, ZerocheckError> {
     // Bound for the whole walk: the memo remembers nodes by address.
     let constraints = builder.base_constraints();
     let interactions = builder.global_interactions();
-    let mut walk = Walk::default();
+    let mut walk = crate::next_row::Walk::default();
     let degree = constraints
         .iter()
         .chain(interactions.iter().flat_map(|i| i.fields.iter().chain([&i.count])))
@@ -151,41 +147,6 @@ fn symbolic_profile<A: SkipAir>(air: &A) -> Result<Profile, ZerocheckError> {
     let declared = air.main_next_row_columns();
     let undeclared_next = walk.next.into_iter().filter(|c| !declared.contains(c)).collect();
     Ok(Profile { degree, constraints: constraints.len(), messages, undeclared_next })
-}
-
-/// One walk over the symbolic constraints and messages (graphs that share
-/// nodes: each node once, remembered by address): each node's degree,
-/// and the columns whose next row is read (`next_row::reads_of`'s set, for
-/// an AIR without exclusive messages, which [`symbolic`] refuses).
-#[derive(Default)]
-struct Walk {
-    memo: HashMap<*const SymbolicExpression<Val>, usize>,
-    next: BTreeSet<usize>,
-}
-
-impl Walk {
-    fn degree(&mut self, e: &SymbolicExpression<Val>) -> usize {
-        if let Some(&d) = self.memo.get(&(e as *const _)) {
-            return d;
-        }
-        let d = match e {
-            SymbolicExpr::Leaf(BaseLeaf::Constant(_)) => 0,
-            SymbolicExpr::Leaf(BaseLeaf::Variable(v)) => {
-                if let BaseEntry::Main { offset } = v.entry
-                    && offset > 0
-                {
-                    self.next.insert(v.index);
-                }
-                1
-            }
-            SymbolicExpr::Leaf(_) => 1,
-            SymbolicExpr::Add { x, y, .. } | SymbolicExpr::Sub { x, y, .. } => self.degree(x).max(self.degree(y)),
-            SymbolicExpr::Mul { x, y, .. } => self.degree(x) + self.degree(y),
-            SymbolicExpr::Neg { x, .. } => self.degree(x),
-        };
-        self.memo.insert(e as *const _, d);
-        d
-    }
 }
 
 /// The AIR's constraint degree over the hypercube and its number of
